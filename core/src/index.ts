@@ -1,0 +1,4 @@
+export * from './moods.ts';
+export * from './limits.ts';
+export * from './messages.ts';
+export * from './format.ts';
