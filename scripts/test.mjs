@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// `npm test`: unit, API and component tests (Vitest), then the browser journeys (Playwright on
+// Debian's Chromium). Ends with one summary line, "N passed, N failed", and a non-zero exit
+// when anything failed or a runner could not run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = mkdtempSync(path.join(os.tmpdir(), 'moodmap-test-'));
+const only = process.argv[2]; // 'unit' or 'e2e' to run one half
+let passed = 0, failed = 0, skipped = 0, broken = false;
+
+function run(cmd, args, env = {}) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+if (only !== 'e2e') {
+  const json = path.join(out, 'vitest.json');
+  const code = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]);
+  if (existsSync(json)) {
+    const r = JSON.parse(readFileSync(json, 'utf8'));
+    passed += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + r.numTodoTests;
+    // A suite that failed to load counts as a failure even with no test inside it.
+    if (code !== 0 && r.numFailedTests === 0) broken = true;
+  } else broken = true;
+}
+
+if (only !== 'unit') {
+  if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
+    console.error('Chromium introuvable (/usr/bin/chromium) : installez-le avec « apt-get install -y chromium ».');
+    broken = true;
+  } else if (run('npm', ['run', 'build', '-w', 'web']) !== 0) {
+    broken = true;
+  } else {
+    const json = path.join(out, 'playwright.json');
+    const code = run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: json });
+    if (existsSync(json)) {
+      const s = JSON.parse(readFileSync(json, 'utf8')).stats;
+      passed += s.expected + s.flaky; failed += s.unexpected; skipped += s.skipped;
+      if (code !== 0 && s.unexpected === 0) broken = true;
+    } else broken = true;
+  }
+}
+
+if (broken) console.error('Un lanceur de tests a échoué avant de compter ses tests (voir ci-dessus).');
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 || broken ? 1 : 0);

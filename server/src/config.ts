@@ -1,0 +1,105 @@
+/**
+ * Server configuration from environment variables, validated once with zod. Every engine has
+ * an embedded default so `npm start` needs nothing; one variable switches each to production.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../..');
+
+const optionalString = z.string().trim().min(1).optional().catch(undefined);
+const bool = z.enum(['1', 'true', 'yes', '0', 'false', 'no', '']).default('').transform((v) => ['1', 'true', 'yes'].includes(v));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  PUBLIC_URL: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: optionalString,
+  REDIS_URL: optionalString,
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET doit contenir au moins 32 caractères').optional(),
+  TRUST_PROXY: bool,
+  SMTP_URL: optionalString,
+  MAIL_FROM: z.string().default('MoodMap <no-reply@moodmap.local>'),
+  ADMIN_EMAIL: optionalString,
+  MAP_STYLE_URL: z.url().optional(),
+  MAP_STYLE_URL_DARK: z.url().optional(),
+  S3_ENDPOINT: optionalString,
+  S3_REGION: optionalString,
+  S3_BUCKET: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_PUBLIC_URL: optionalString,
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  WEB_DIST: optionalString,
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** Absolute path; PGlite data, media and the dev outbox live under it. `null` = in memory (tests). */
+  dataDir: string | null;
+  publicUrl: string;
+  logLevel: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  jwtSecret?: string;
+  trustProxy: boolean;
+  smtpUrl?: string;
+  mailFrom: string;
+  adminEmail?: string;
+  mapStyleUrl?: string;
+  mapStyleUrlDark?: string;
+  s3?: { endpoint?: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; publicUrl?: string };
+  stripe?: { secretKey: string; webhookSecret: string };
+  /** Built web app to serve; absent in API-only tests. */
+  webDist: string | null;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Configuration invalide:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const s3 = e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+    ? { endpoint: e.S3_ENDPOINT, region: e.S3_REGION ?? 'us-east-1', bucket: e.S3_BUCKET, accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY, publicUrl: e.S3_PUBLIC_URL }
+    : undefined;
+  const stripe = e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+    ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET }
+    : undefined;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    logLevel: e.LOG_LEVEL,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    jwtSecret: e.JWT_SECRET,
+    trustProxy: e.TRUST_PROXY,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
+    mapStyleUrl: e.MAP_STYLE_URL,
+    mapStyleUrlDark: e.MAP_STYLE_URL_DARK,
+    s3,
+    stripe,
+    webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(repoRoot, 'web', 'dist'),
+  };
+}
+
+/** A config for in-process tests: in-memory PGlite, silent logs, no web app. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), dataDir: null, webDist: null, ...overrides };
+}

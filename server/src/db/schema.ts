@@ -1,0 +1,261 @@
+/**
+ * The database schema for every entity of spec §3, with the constraints the rules rely on.
+ * One source for Drizzle queries and for the generated SQL migrations (drizzle-kit generate).
+ * Times are timestamptz in UTC; the 24 h window is always computed by the database clock.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, pgView, primaryKey,
+  real, text, timestamp, uniqueIndex, uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Credentials live apart from the public profile so no profile read can leak them. */
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+  /** Sign-up metadata (first_name, last_name, nickname), like hosted auth services keep it. */
+  metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+  check('users_email_length', sql`char_length(${t.email}) <= 254`),
+]);
+
+/** Staff roles (spec §6). A user without a row is a plain 'user'. */
+export const staffRoles = pgTable('staff_roles', {
+  userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  role: text('role').notNull(),
+  grantedAt: createdAt(),
+}, (t) => [check('staff_roles_role', sql`${t.role} in ('super_admin', 'admin', 'moderator', 'user')`)]);
+
+/** Single-use e-mail tokens (confirmation, recovery), stored as SHA-256 hashes. */
+export const authTokens = pgTable('auth_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  kind: text('kind').notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+}, (t) => [
+  check('auth_tokens_kind', sql`${t.kind} in ('confirm', 'recovery')`),
+  index('auth_tokens_user_idx').on(t.userId, t.kind),
+]);
+
+/** Rotating refresh tokens; a family is one sign-in, revoked whole when a rotated token is reused. */
+export const refreshTokens = pgTable('refresh_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  familyId: uuid('family_id').notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  /** Set when this token was exchanged for `replacedBy`; reuse after the grace window revokes the family. */
+  rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+  replacedBy: uuid('replaced_by'),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+}, (t) => [
+  index('refresh_tokens_family_idx').on(t.familyId),
+  index('refresh_tokens_user_idx').on(t.userId),
+]);
+
+/** Public profile (spec §3 Profile). Private columns are never selected by public reads. */
+export const profiles = pgTable('profiles', {
+  id: uuid('id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  username: text('username').notNull(),
+  bio: text('bio'),
+  profilePhotoUrl: text('profile_photo_url'),
+  avatarUrl: text('avatar_url'),
+  firstName: text('first_name'),
+  lastName: text('last_name'),
+  dateOfBirth: date('date_of_birth'),
+  phoneNumber: text('phone_number'),
+  createdAt: createdAt(),
+  isPremium: boolean('is_premium').notNull().default(false),
+  isPro: boolean('is_pro').notNull().default(false),
+  isMulti: boolean('is_multi').notNull().default(false),
+  isPlus: boolean('is_plus').notNull().default(false),
+  usernameChangesCount: integer('username_changes_count').notNull().default(0),
+  lastUsernameChange: timestamp('last_username_change', { withTimezone: true }),
+  pulseCredits: integer('pulse_credits').notNull().default(0),
+}, (t) => [
+  check('profiles_username_length', sql`char_length(${t.username}) between 1 and 50`),
+  check('profiles_bio_length', sql`${t.bio} is null or char_length(${t.bio}) <= 500`),
+  check('profiles_pulse_credits', sql`${t.pulseCredits} >= 0`),
+  index('profiles_created_at_idx').on(t.createdAt.desc()),
+]);
+
+/** A 24-hour post pinned on land (spec §3 Publication). */
+export const publications = pgTable('publications', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  category: text('category').notNull(),
+  content: text('content').notNull().default(''),
+  latitude: doublePrecision('latitude').notNull(),
+  longitude: doublePrecision('longitude').notNull(),
+  nickname: text('nickname').notNull(),
+  createdAt: createdAt(),
+  imageUrl: text('image_url'),
+  thumbnailUrl: text('thumbnail_url'),
+  mediaUrls: jsonb('media_urls').$type<string[]>().notNull().default([]),
+  audioUrl: text('audio_url'),
+  audioDuration: real('audio_duration'),
+  hasPulseEffect: boolean('has_pulse_effect').notNull().default(false),
+  commentsCount: integer('comments_count').notNull().default(0),
+  likesCount: integer('likes_count').notNull().default(0),
+}, (t) => [
+  check('publications_category', sql`${t.category} in ('happy', 'angry', 'party', 'money', 'love')`),
+  check('publications_latitude', sql`${t.latitude} between -90 and 90`),
+  check('publications_longitude', sql`${t.longitude} between -180 and 180`),
+  check('publications_content_length', sql`char_length(${t.content}) <= 1000`),
+  check('publications_audio_duration', sql`${t.audioDuration} is null or (${t.audioDuration} > 0 and ${t.audioDuration} <= 60)`),
+  check('publications_counts', sql`${t.likesCount} >= 0 and ${t.commentsCount} >= 0`),
+  // The feed: live posts newest first; a user's posts newest first (spec §7 publications).
+  index('publications_created_at_idx').on(t.createdAt.desc()),
+  index('publications_user_created_idx').on(t.userId, t.createdAt.desc()),
+]);
+
+/** One like per user and post (spec §7 toggle_like). */
+export const likes = pgTable('likes', {
+  publicationId: uuid('publication_id').notNull().references(() => publications.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+}, (t) => [
+  primaryKey({ columns: [t.publicationId, t.userId] }),
+  index('likes_user_idx').on(t.userId),
+]);
+
+export const comments = pgTable('comments', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  publicationId: uuid('publication_id').notNull().references(() => publications.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  content: text('content').notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  isEdited: boolean('is_edited').notNull().default(false),
+}, (t) => [
+  check('comments_content_length', sql`char_length(${t.content}) between 1 and 1000`),
+  index('comments_publication_created_idx').on(t.publicationId, t.createdAt),
+]);
+
+/** Comments joined with their author (spec §3 Comment, view comments_with_profiles). */
+export const commentsWithProfiles = pgView('comments_with_profiles').as((qb) =>
+  qb.select({
+    id: comments.id,
+    publicationId: comments.publicationId,
+    userId: comments.userId,
+    content: comments.content,
+    createdAt: comments.createdAt,
+    updatedAt: comments.updatedAt,
+    isEdited: comments.isEdited,
+    authorUsername: sql<string>`${profiles.username}`.as('author_username'),
+    authorPhotoUrl: sql<string | null>`${profiles.profilePhotoUrl}`.as('author_photo_url'),
+    authorIsPremium: sql<boolean>`${profiles.isPremium}`.as('author_is_premium'),
+    authorIsPro: sql<boolean>`${profiles.isPro}`.as('author_is_pro'),
+    authorIsPlus: sql<boolean>`${profiles.isPlus}`.as('author_is_plus'),
+    authorIsMulti: sql<boolean>`${profiles.isMulti}`.as('author_is_multi'),
+  }).from(comments).innerJoin(profiles, sql`${profiles.id} = ${comments.userId}`),
+);
+
+/**
+ * A report keeps a snapshot of the post, so the moderation queue still shows what was
+ * reported after the post expires or is deleted.
+ */
+export const postReports = pgTable('post_reports', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  postId: uuid('post_id').references(() => publications.id, { onDelete: 'set null' }),
+  postAuthorId: uuid('post_author_id').references(() => profiles.id, { onDelete: 'set null' }),
+  reportedBy: uuid('reported_by').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  reasonKey: text('reason_key').notNull(),
+  reason: text('reason').notNull(),
+  description: text('description'),
+  postSnapshot: jsonb('post_snapshot').$type<Record<string, unknown>>().notNull(),
+  status: text('status').notNull().default('open'),
+  createdAt: createdAt(),
+}, (t) => [
+  check('post_reports_reason_key', sql`${t.reasonKey} in ('spam', 'inappropriate', 'harassment', 'fake', 'illegal', 'other')`),
+  check('post_reports_description_length', sql`${t.description} is null or char_length(${t.description}) <= 500`),
+  check('post_reports_status', sql`${t.status} in ('open', 'dismissed', 'actioned')`),
+  uniqueIndex('post_reports_once_per_reporter').on(t.postId, t.reportedBy),
+  index('post_reports_status_created_idx').on(t.status, t.createdAt.desc()),
+]);
+
+/** One conversation per pair, the smaller id first (spec §3 Conversation). */
+export const conversations = pgTable('conversations', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  participant1Id: uuid('participant1_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  participant2Id: uuid('participant2_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  check('conversations_ordered_pair', sql`${t.participant1Id} < ${t.participant2Id}`),
+  uniqueIndex('conversations_pair_key').on(t.participant1Id, t.participant2Id),
+  index('conversations_p1_updated_idx').on(t.participant1Id, t.updatedAt.desc()),
+  index('conversations_p2_updated_idx').on(t.participant2Id, t.updatedAt.desc()),
+]);
+
+export const messages = pgTable('messages', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  conversationId: uuid('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+  senderId: uuid('sender_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  content: text('content').notNull().default(''),
+  imageUrl: text('image_url'),
+  read: boolean('read').notNull().default(false),
+  createdAt: createdAt(),
+}, (t) => [
+  check('messages_not_empty', sql`char_length(${t.content}) > 0 or ${t.imageUrl} is not null`),
+  check('messages_content_length', sql`char_length(${t.content}) <= 2000`),
+  index('messages_conversation_created_idx').on(t.conversationId, t.createdAt),
+  index('messages_unread_idx').on(t.conversationId, t.senderId).where(sql`not ${t.read}`),
+]);
+
+/** Security log (spec §3), shown to staff. */
+export const securityLogs = pgTable('security_logs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+  eventType: text('event_type').notNull(),
+  eventDescription: text('event_description').notNull().default(''),
+  severity: text('severity').notNull(),
+  ip: text('ip'),
+  createdAt: createdAt(),
+}, (t) => [
+  check('security_logs_severity', sql`${t.severity} in ('low', 'medium', 'high', 'critical')`),
+  index('security_logs_created_idx').on(t.createdAt.desc()),
+]);
+
+/** Pulse credit purchases, one row per checkout session, credited once when paid. */
+export const pulsePurchases = pgTable('pulse_purchases', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  provider: text('provider').notNull(),
+  sessionId: text('session_id').notNull().unique(),
+  quantity: integer('quantity').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  currency: text('currency').notNull().default('EUR'),
+  status: text('status').notNull().default('pending'),
+  createdAt: createdAt(),
+  paidAt: timestamp('paid_at', { withTimezone: true }),
+}, (t) => [
+  check('pulse_purchases_provider', sql`${t.provider} in ('dev', 'stripe')`),
+  check('pulse_purchases_status', sql`${t.status} in ('pending', 'paid', 'failed', 'expired')`),
+  check('pulse_purchases_quantity', sql`${t.quantity} > 0 and ${t.amountCents} > 0`),
+  index('pulse_purchases_user_idx').on(t.userId, t.createdAt.desc()),
+]);
+
+/**
+ * Rate-limit counters shared by every server instance (spec §9). Redis replaces this table
+ * when REDIS_URL is set.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull().default(0),
+  windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+  blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+  /** Number of blocks so far, for security_violation's doubling escalation. */
+  strikes: integer('strikes').notNull().default(0),
+}, (t) => [index('rate_limits_window_idx').on(t.windowEndsAt)]);

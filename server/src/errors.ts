@@ -1,0 +1,31 @@
+/**
+ * The one error shape of the API (design.md §4):
+ * `{ "error": { "code": "post_active_exists", "message": "<French text>" } }`.
+ */
+import { MESSAGES, t, type MessageKey } from '@moodmap/core';
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message ?? (code in MESSAGES ? MESSAGES[code as MessageKey] : code));
+  }
+}
+
+/** An error whose code is a catalogue key, with its French text (placeholders filled). */
+export function fail(status: number, code: MessageKey, params?: Record<string, string | number>): AppError {
+  return new AppError(status, code, t(code, params));
+}
+
+export const badRequest = (code: MessageKey, params?: Record<string, string | number>) => fail(400, code, params);
+export const unauthorized = () => fail(401, 'not_authenticated');
+export const forbidden = (code: MessageKey = 'forbidden') => fail(403, code);
+export const notFound = (code: MessageKey = 'not_found') => fail(404, code);
+export const conflict = (code: MessageKey) => fail(409, code);
+
+export function errorBody(code: string, message: string) {
+  return { error: { code, message } };
+}

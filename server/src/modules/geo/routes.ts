@@ -1,0 +1,101 @@
+/**
+ * Geo endpoints: the offline basemap's land and border layers, and the land check the create
+ * screen asks before letting a user publish.
+ */
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { MESSAGES } from '@moodmap/core';
+import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
+import { getLandChecker } from './land-check.ts';
+
+const ONE_DAY_CACHE = 'public, max-age=86400';
+
+interface StaticJson {
+  identity: Buffer;
+  gzip: Buffer;
+  /** Strong ETags, one per representation (RFC 9110: a content coding is another representation). */
+  etag: string;
+  gzipEtag: string;
+}
+
+/**
+ * Serialised and compressed once per process on first request (1.5 MB of land JSON, ~100 ms of
+ * gzip); the data is static so every later request is a buffer write.
+ */
+function staticJson(build: () => unknown): () => StaticJson {
+  let cached: StaticJson | undefined;
+  return () => {
+    if (!cached) {
+      const identity = Buffer.from(JSON.stringify(build()));
+      const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 32);
+      cached = { identity, gzip: gzipSync(identity, { level: 9 }), etag: `"${hash}"`, gzipEtag: `"${hash}-gzip"` };
+    }
+    return cached;
+  };
+}
+
+/** Whether the client takes gzip; an explicit `gzip;q=0` wins over `*`. */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  const q = new Map<string, number>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [coding, ...params] = part.split(';').map((s) => s.trim());
+    const weight = params.find((p) => p.startsWith('q='));
+    q.set(coding, weight ? Number(weight.slice(2)) : 1);
+  }
+  const weight = q.get('gzip') ?? q.get('x-gzip') ?? q.get('*') ?? 0;
+  return weight > 0;
+}
+
+/** If-None-Match uses the weak comparison: W/ prefixes are ignored, `*` matches anything. */
+function matchesEtag(header: string | undefined, asset: StaticJson): boolean {
+  if (!header) return false;
+  return header.split(',').some((raw) => {
+    const tag = raw.trim().replace(/^W\//, '');
+    return tag === '*' || tag === asset.etag || tag === asset.gzipEtag;
+  });
+}
+
+function sendStaticJson(request: FastifyRequest, reply: FastifyReply, asset: StaticJson) {
+  const gzip = acceptsGzip(request.headers['accept-encoding']);
+  reply.header('cache-control', ONE_DAY_CACHE).header('vary', 'accept-encoding');
+  reply.header('etag', gzip ? asset.gzipEtag : asset.etag);
+  if (matchesEtag(request.headers['if-none-match'], asset)) return reply.code(304).send();
+  reply.type('application/geo+json');
+  if (gzip) reply.header('content-encoding', 'gzip');
+  return reply.send(gzip ? asset.gzip : asset.identity);
+}
+
+/** A plain decimal number: no empty string (which Number() reads as 0), hex, or exponent. */
+const coordinate = (limit: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/)
+    .transform(Number)
+    .pipe(z.number().min(-limit).max(limit));
+
+const landQuery = z.object({ lat: coordinate(90), lon: coordinate(180) });
+
+// Module level: one copy per process, however many app instances (tests build many).
+const land = staticJson(() => getLandGeoJSON('50m'));
+const borders = staticJson(() => getBordersGeoJSON());
+
+export default async function geoRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/api/map/land.geojson', async (request, reply) => sendStaticJson(request, reply, land()));
+  app.get('/api/map/borders.geojson', async (request, reply) => sendStaticJson(request, reply, borders()));
+
+  app.get('/api/geo/land', async (request, reply) => {
+    const query = landQuery.safeParse(request.query);
+    if (!query.success) {
+      return reply
+        .code(400)
+        .send({ error: { code: 'invalid_coordinates', message: MESSAGES.invalid_coordinates } });
+    }
+    // The answer for a point never changes (static polygons), so clients may keep it.
+    reply.header('cache-control', ONE_DAY_CACHE);
+    return { onLand: getLandChecker().isOnLand(query.data.lat, query.data.lon) };
+  });
+}
