@@ -1,0 +1,49 @@
+import { type ReactNode, useCallback, useId, useRef } from 'react';
+import { useNavigate } from 'react-router';
+import { MESSAGES } from '@moodmap/core';
+import { CloseIcon } from '../ui/icons.tsx';
+import { useDialogBehaviour } from '../ui/dialog-behaviour.ts';
+
+/**
+ * The panel a modal route opens over the map (spec §2 "Shell"): a full-height sheet on mobile,
+ * a centred scrollable panel (max 720 px) on desktop. Closing returns to /. The bottom
+ * navigation stays usable above it.
+ */
+export function ModalPanel({ title, children }: { title: string; children: ReactNode }) {
+  const navigate = useNavigate();
+  const ref = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  const close = useCallback(() => navigate('/'), [navigate]);
+  useDialogBehaviour(ref, close);
+
+  return (
+    <div className="fixed inset-0 z-40 flex items-stretch justify-center pt-[max(env(safe-area-inset-top),0.5rem)] pb-[calc(4.25rem+env(safe-area-inset-bottom))] md:items-center md:px-6 md:pt-6 md:pb-28">
+      <div className="absolute inset-0 animate-fade-in bg-ink-900/40 backdrop-blur-[2px]" onClick={close} aria-hidden="true" />
+      <section
+        ref={ref}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        data-testid="modal-panel"
+        className="relative flex w-full animate-sheet-in flex-col overflow-hidden rounded-t-3xl bg-white shadow-2xl outline-none md:max-h-full md:max-w-[720px] md:animate-pop-in md:rounded-3xl dark:bg-ink-900 dark:ring-1 dark:ring-white/10"
+      >
+        <header className="flex shrink-0 items-center justify-between gap-3 border-b border-slate-100 px-5 py-3.5 md:px-7 md:py-4 dark:border-white/5">
+          <h1 id={titleId} className="truncate text-lg font-bold tracking-tight text-ink-900 md:text-xl dark:text-white">
+            {title}
+          </h1>
+          <button
+            type="button"
+            onClick={close}
+            aria-label={MESSAGES.close}
+            data-testid="modal-close"
+            className="-mr-1.5 flex size-10 shrink-0 items-center justify-center rounded-full text-slate-500 transition hover:bg-slate-100 hover:text-ink-900 dark:text-slate-400 dark:hover:bg-white/10 dark:hover:text-white"
+          >
+            <CloseIcon size={20} />
+          </button>
+        </header>
+        <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain">{children}</div>
+      </section>
+    </div>
+  );
+}

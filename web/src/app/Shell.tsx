@@ -1,0 +1,31 @@
+import { Suspense, lazy } from 'react';
+import { Outlet } from 'react-router';
+import { MESSAGES } from '@moodmap/core';
+import { FloatingButtons } from '../features/map/FloatingButtons.tsx';
+import { BottomNav } from './BottomNav.tsx';
+import { useAppConfig } from './config.ts';
+import { TopBar } from './TopBar.tsx';
+
+// MapLibre is the heaviest dependency: its own chunk, loaded while the splash shows.
+const MapView = lazy(() => import('../features/map/MapView.tsx').then((m) => ({ default: m.MapView })));
+
+/** The map at / with the top bar, floating buttons and navigation; modal routes render in the Outlet. */
+export function Shell() {
+  const { settled } = useAppConfig();
+  return (
+    <div className="relative h-full w-full overflow-hidden">
+      <h1 className="sr-only">{MESSAGES.app_name}</h1>
+      <main className="absolute inset-0" aria-label={MESSAGES.map_label}>
+        {settled ? (
+          <Suspense fallback={null}>
+            <MapView />
+          </Suspense>
+        ) : null}
+      </main>
+      <TopBar />
+      <FloatingButtons />
+      <Outlet />
+      <BottomNav />
+    </div>
+  );
+}

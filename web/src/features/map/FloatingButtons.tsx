@@ -1,0 +1,78 @@
+import { type ReactNode, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { MESSAGES } from '@moodmap/core';
+import { useUiStore } from '../../app/ui-store.ts';
+import { HelpIcon, LocateIcon, MoonIcon, RefreshIcon, SunIcon } from '../../ui/icons.tsx';
+import { useThemeStore } from '../theme/theme-store.ts';
+import { locateMe } from './geolocation.ts';
+
+/** Spec §4 "Posts": a window event 'refreshPosts' triggers a fetch; the query cache is invalidated too. */
+export const REFRESH_POSTS_EVENT = 'refreshPosts';
+
+function FloatingButton({
+  label,
+  testId,
+  onClick,
+  children,
+  busy = false,
+}: {
+  label: string;
+  testId: string;
+  onClick: () => void;
+  children: ReactNode;
+  busy?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      data-testid={testId}
+      onClick={onClick}
+      aria-busy={busy}
+      className="glass flex size-12 items-center justify-center rounded-2xl text-ink-700 transition hover:scale-105 hover:text-brand-600 active:scale-95 dark:text-slate-200 dark:hover:text-brand-300"
+    >
+      {children}
+    </button>
+  );
+}
+
+/** Help, theme, refresh and locate-me buttons on the right of the map (spec §2 "Map screen"). */
+export function FloatingButtons() {
+  const queryClient = useQueryClient();
+  const theme = useThemeStore((s) => s.theme);
+  const toggleTheme = useThemeStore((s) => s.toggle);
+  const setHelpOpen = useUiStore((s) => s.setHelpOpen);
+  const [spinning, setSpinning] = useState(false);
+  const [locating, setLocating] = useState(false);
+
+  const refresh = () => {
+    window.dispatchEvent(new Event(REFRESH_POSTS_EVENT));
+    void queryClient.invalidateQueries({ queryKey: ['posts'] });
+    setSpinning(true);
+    setTimeout(() => setSpinning(false), 700);
+  };
+
+  const locate = () => {
+    if (locating) return;
+    setLocating(true);
+    void locateMe().finally(() => setLocating(false));
+  };
+
+  return (
+    <div className="pointer-events-none absolute right-3 bottom-[calc(5.25rem+env(safe-area-inset-bottom))] z-20 flex flex-col gap-2.5 md:right-5 md:bottom-6 [&>*]:pointer-events-auto">
+      <FloatingButton label={MESSAGES.help} testId="btn-help" onClick={() => setHelpOpen(true)}>
+        <HelpIcon />
+      </FloatingButton>
+      <FloatingButton label={MESSAGES.theme_toggle} testId="btn-theme" onClick={toggleTheme}>
+        {theme === 'dark' ? <SunIcon /> : <MoonIcon />}
+      </FloatingButton>
+      <FloatingButton label={MESSAGES.refresh_posts} testId="btn-refresh" onClick={refresh} busy={spinning}>
+        <RefreshIcon className={spinning ? 'animate-spin' : ''} />
+      </FloatingButton>
+      <FloatingButton label={MESSAGES.locate_me} testId="btn-locate" onClick={locate} busy={locating}>
+        <LocateIcon className={locating ? 'animate-pulse text-brand-500' : ''} />
+      </FloatingButton>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import type { StyleSpecification } from 'maplibre-gl';
+import type { AppConfig } from '../../app/config.ts';
+import type { Theme } from '../theme/theme-store.ts';
+import { basemapStyle } from './basemap-style.ts';
+
+/** The style the map should show: a configured URL, or the embedded basemap. */
+export interface StyleChoice {
+  /** Stable identity: the URL, or `embedded:<theme>`. */
+  key: string;
+  style: string | StyleSpecification;
+  embedded: boolean;
+  theme: Theme;
+}
+
+/**
+ * MAP_STYLE_URL(_DARK) wins when set and not known to fail; a dark theme without a dark URL
+ * keeps the light URL (one consistent look). Anything that failed falls back to the embedded style.
+ */
+export function chooseStyle(theme: Theme, config: AppConfig, failed: ReadonlySet<string>): StyleChoice {
+  const url = theme === 'dark' ? (config.mapStyleUrlDark ?? config.mapStyleUrl) : config.mapStyleUrl;
+  if (url && !failed.has(url)) return { key: url, style: url, embedded: false, theme };
+  return { key: `embedded:${theme}`, style: basemapStyle(theme), embedded: true, theme };
+}

@@ -1,0 +1,33 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createBrowserRouter } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import './index.css';
+import { createQueryClient } from './app/query-client.ts';
+import { applyResetRedirect } from './app/reset-redirect.ts';
+import { routes } from './app/routes.tsx';
+import { startThemeSync } from './features/theme/theme-store.ts';
+
+// Before the router reads the address: a reset link is forced to /reset-password (spec §2).
+applyResetRedirect();
+startThemeSync();
+
+const queryClient = createQueryClient();
+const router = createBrowserRouter(routes);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);
+
+// Spec §1: the service worker is registered from /sw.js at load (production builds only, so it
+// never caches Vite's dev modules).
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+  });
+}

@@ -1,0 +1,63 @@
+import { type ReactNode, useId, useRef } from 'react';
+import { createPortal } from 'react-dom';
+import { MESSAGES } from '@moodmap/core';
+import { CloseIcon } from './icons.tsx';
+import { useDialogBehaviour } from './dialog-behaviour.ts';
+
+/**
+ * A non-route modal (login, help…): a bottom sheet on mobile, a centred card on desktop.
+ * Escape, the close button and a backdrop click close it.
+ */
+export function Dialog({
+  title,
+  onClose,
+  children,
+  testId,
+  width = 'max-w-md',
+}: {
+  title: ReactNode;
+  onClose: () => void;
+  children: ReactNode;
+  testId?: string;
+  width?: string;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  useDialogBehaviour(ref, onClose);
+
+  return createPortal(
+    <div className="fixed inset-0 z-[60] flex items-end justify-center md:items-center md:p-6">
+      <div
+        className="absolute inset-0 animate-fade-in bg-ink-900/45 backdrop-blur-[2px]"
+        onClick={onClose}
+        aria-hidden="true"
+      />
+      <div
+        ref={ref}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        data-testid={testId}
+        className={`relative flex max-h-[92dvh] w-full ${width} animate-sheet-in flex-col overflow-hidden rounded-t-3xl bg-white shadow-2xl outline-none md:animate-pop-in md:rounded-3xl dark:bg-ink-900 dark:ring-1 dark:ring-white/10`}
+      >
+        <div className="mx-auto mt-2.5 h-1.5 w-10 rounded-full bg-slate-200 md:hidden dark:bg-white/15" aria-hidden="true" />
+        <div className="flex items-center justify-between gap-3 px-6 pt-4 pb-2 md:pt-6">
+          <h2 id={titleId} className="text-xl font-bold tracking-tight text-ink-900 dark:text-white">
+            {title}
+          </h2>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label={MESSAGES.close}
+            className="-mr-2 flex size-10 items-center justify-center rounded-full text-slate-500 transition hover:bg-slate-100 hover:text-ink-900 dark:text-slate-400 dark:hover:bg-white/10 dark:hover:text-white"
+          >
+            <CloseIcon size={20} />
+          </button>
+        </div>
+        <div className="overflow-y-auto px-6 pt-2 pb-[max(1.5rem,env(safe-area-inset-bottom))]">{children}</div>
+      </div>
+    </div>,
+    document.body,
+  );
+}

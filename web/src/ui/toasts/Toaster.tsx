@@ -1,0 +1,50 @@
+import type { ToastType } from '@moodmap/core';
+import { MESSAGES } from '@moodmap/core';
+import { AlertIcon, CheckCircleIcon, CloseIcon, InfoIcon, XCircleIcon } from '../icons.tsx';
+import { useToastStore } from './toast-store.ts';
+
+const STYLE: Record<ToastType, { icon: typeof InfoIcon; accent: string; bar: string }> = {
+  success: { icon: CheckCircleIcon, accent: 'text-emerald-500', bar: 'bg-emerald-500' },
+  error: { icon: XCircleIcon, accent: 'text-rose-500', bar: 'bg-rose-500' },
+  warning: { icon: AlertIcon, accent: 'text-amber-500', bar: 'bg-amber-500' },
+  info: { icon: InfoIcon, accent: 'text-brand-500', bar: 'bg-brand-500' },
+};
+
+/** Notification toasts, top right (spec §2 "Notification toasts"). */
+export function Toaster() {
+  const toasts = useToastStore((s) => s.toasts);
+  const dismiss = useToastStore((s) => s.dismiss);
+  return (
+    <div
+      className="pointer-events-none fixed top-[calc(max(env(safe-area-inset-top),0.75rem)+4.25rem)] right-3 left-3 z-[70] flex flex-col items-end gap-2 md:right-5 md:left-auto md:w-96 min-[1600px]:top-5"
+      aria-live="polite"
+    >
+      {toasts.map((t) => {
+        const { icon: Icon, accent, bar } = STYLE[t.type];
+        return (
+          <div
+            key={t.id}
+            role={t.type === 'error' || t.type === 'warning' ? 'alert' : 'status'}
+            data-testid={`toast-${t.type}`}
+            className={`glass pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-2xl py-3 pr-2 pl-4 ${t.leaving ? 'animate-toast-out' : 'animate-toast-in'}`}
+          >
+            <span className={`absolute inset-y-0 left-0 w-1 ${bar}`} aria-hidden="true" />
+            <Icon size={20} className={`mt-0.5 shrink-0 ${accent}`} />
+            <div className="min-w-0 flex-1 text-sm">
+              {t.title ? <p className="font-semibold text-ink-900 dark:text-white">{t.title}</p> : null}
+              <p className="text-slate-700 dark:text-slate-200">{t.message}</p>
+            </div>
+            <button
+              type="button"
+              onClick={() => dismiss(t.id)}
+              aria-label={MESSAGES.close}
+              className="flex size-7 shrink-0 items-center justify-center rounded-full text-slate-400 hover:bg-black/5 hover:text-slate-700 dark:hover:bg-white/10 dark:hover:text-white"
+            >
+              <CloseIcon size={16} />
+            </button>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

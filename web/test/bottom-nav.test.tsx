@@ -1,0 +1,66 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { BottomNav } from '../src/app/BottomNav.tsx';
+import { useSessionStore } from '../src/app/session-store.ts';
+import { useUiStore } from '../src/app/ui-store.ts';
+import { useUnreadStore } from '../src/features/messages/unread-store.ts';
+
+function renderNav(path = '/') {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <BottomNav />
+    </MemoryRouter>,
+  );
+}
+
+describe('bottom navigation (spec §2)', () => {
+  beforeEach(() => {
+    useSessionStore.setState({ user: null, status: 'ready' });
+    useUiStore.setState({ authMode: null });
+    useUnreadStore.setState({ count: 0 });
+  });
+  afterEach(cleanup);
+
+  it('has the four entries, the profile one reading "Se connecter" when signed out', () => {
+    renderNav();
+    const nav = screen.getByRole('navigation', { name: 'Navigation principale' });
+    expect(within(nav).getByText('Se connecter')).toBeTruthy();
+    expect(within(nav).queryByText('Profil')).toBeNull();
+    expect(within(nav).getByRole('link', { name: 'Carte' }).getAttribute('href')).toBe('/');
+    expect(within(nav).getByRole('link', { name: 'Messages' }).getAttribute('href')).toBe('/messages');
+    expect(within(nav).getByRole('link', { name: 'Publier' }).getAttribute('href')).toBe('/create');
+  });
+
+  it('opens the login modal instead of /profile when signed out', () => {
+    renderNav();
+    fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }));
+    expect(useUiStore.getState().authMode).toBe('login');
+  });
+
+  it('shows no unread badge to a visitor', () => {
+    useUnreadStore.setState({ count: 4 });
+    renderNav();
+    expect(screen.queryByTestId('unread-badge')).toBeNull();
+  });
+
+  it('reads "Profil" and links to /profile when signed in, with the capped unread badge', () => {
+    useSessionStore.setState({ user: { id: 'u1', email: 'a@b.fr', nickname: 'Alice' } });
+    useUnreadStore.setState({ count: 12 });
+    renderNav();
+    expect(screen.getByRole('link', { name: 'Profil' }).getAttribute('href')).toBe('/profile');
+    expect(screen.queryByText('Se connecter')).toBeNull();
+    expect(screen.getByTestId('unread-badge').textContent).toBe('9+');
+    cleanup();
+    useUnreadStore.setState({ count: 0 });
+    renderNav();
+    expect(screen.queryByTestId('unread-badge')).toBeNull();
+  });
+
+  it('marks the current entry', () => {
+    renderNav('/messages');
+    expect(screen.getByRole('link', { name: 'Messages' }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('link', { name: 'Carte' }).getAttribute('aria-current')).toBeNull();
+  });
+});

@@ -1,0 +1,98 @@
+// @vitest-environment jsdom
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MAP } from '@moodmap/core';
+import { defaultView, initialView, isValidView, saveView } from '../src/features/map/map-view.ts';
+import { basemapStyle } from '../src/features/map/basemap-style.ts';
+import { chooseStyle } from '../src/features/map/map-style.ts';
+import { geolocationErrorMessage } from '../src/features/map/geolocation.ts';
+import { STORAGE_KEYS } from '../src/lib/storage.ts';
+
+const persist = (value: unknown) => localStorage.setItem(STORAGE_KEYS.mapLocation, JSON.stringify(value));
+const persisted = () => JSON.parse(localStorage.getItem(STORAGE_KEYS.mapLocation) ?? 'null') as unknown;
+
+describe('map view (spec §4 "Map", §9 "Map")', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('defaults to the mobile view up to 768 px and the desktop view above', () => {
+    expect(defaultView(390)).toEqual({ latitude: -15, longitude: 47, zoom: 3.2 });
+    expect(defaultView(768)).toEqual(MAP.mobileView);
+    expect(defaultView(769)).toEqual({ latitude: 30, longitude: 20, zoom: 2.5 });
+    expect(defaultView(1440)).toEqual(MAP.desktopView);
+  });
+
+  it('opens at the last persisted position', () => {
+    persist({ latitude: 48.85, longitude: 2.35, zoom: 11 });
+    expect(initialView(1440)).toEqual({ latitude: 48.85, longitude: 2.35, zoom: 11 });
+  });
+
+  it.each([
+    ['zoom above 20', { latitude: 10, longitude: 10, zoom: 20.5 }],
+    ['zoom below 1', { latitude: 10, longitude: 10, zoom: 0.5 }],
+    ['latitude out of range', { latitude: 95, longitude: 10, zoom: 5 }],
+    ['longitude out of range', { latitude: 10, longitude: -181, zoom: 5 }],
+    ['a missing field', { latitude: 10, zoom: 5 }],
+    ['strings', { latitude: '10', longitude: '10', zoom: '5' }],
+    ['null', null],
+  ])('resets to the default for %s, and stores the default', (_label, value) => {
+    persist(value);
+    expect(initialView(390)).toEqual(MAP.mobileView);
+    expect(persisted()).toEqual(MAP.mobileView);
+    persist(value);
+    expect(initialView(1440)).toEqual(MAP.desktopView);
+  });
+
+  it('resets when the stored text is not JSON', () => {
+    localStorage.setItem(STORAGE_KEYS.mapLocation, '{oops');
+    expect(initialView(1024)).toEqual(MAP.desktopView);
+  });
+
+  it('accepts the edges of the valid range', () => {
+    expect(isValidView({ latitude: -85, longitude: 180, zoom: 1 })).toBe(true);
+    expect(isValidView({ latitude: 85, longitude: -180, zoom: 20 })).toBe(true);
+    expect(isValidView({ latitude: Number.NaN, longitude: 0, zoom: 3 })).toBe(false);
+  });
+
+  it('saves only valid views, rounded', () => {
+    saveView({ latitude: 45.1234567, longitude: 5.7654321, zoom: 7.456 });
+    expect(persisted()).toEqual({ latitude: 45.12346, longitude: 5.76543, zoom: 7.46 });
+    saveView({ latitude: 45, longitude: 5, zoom: 42 });
+    expect(persisted()).toEqual({ latitude: 45.12346, longitude: 5.76543, zoom: 7.46 });
+  });
+});
+
+describe('map style', () => {
+  const config = { mapStyleUrl: null, mapStyleUrlDark: null, adminEmail: null };
+
+  it('draws sea, land and borders from our API, with light and dark palettes', () => {
+    const light = basemapStyle('light');
+    const dark = basemapStyle('dark');
+    expect(light.layers.map((l) => l.id)).toEqual(['sea', 'land', 'coastline', 'borders']);
+    expect(dark.layers.map((l) => l.id)).toEqual(light.layers.map((l) => l.id));
+    expect(light.glyphs).toBeUndefined();
+    expect(JSON.stringify(light.sources)).toContain('/api/map/land.geojson');
+    expect(JSON.stringify(light.sources)).toContain('/api/map/borders.geojson');
+    const sea = (s: typeof light) => (s.layers[0] as unknown as { paint: Record<string, string> }).paint['background-color'];
+    expect(sea(light)).not.toBe(sea(dark));
+  });
+
+  it('uses a configured style URL per theme, and the embedded one when it failed', () => {
+    const urls = { ...config, mapStyleUrl: 'https://tiles.example/light.json', mapStyleUrlDark: 'https://tiles.example/dark.json' };
+    expect(chooseStyle('light', urls, new Set()).style).toBe('https://tiles.example/light.json');
+    expect(chooseStyle('dark', urls, new Set()).style).toBe('https://tiles.example/dark.json');
+    expect(chooseStyle('dark', { ...urls, mapStyleUrlDark: null }, new Set()).style).toBe('https://tiles.example/light.json');
+    const fallback = chooseStyle('dark', urls, new Set(['https://tiles.example/dark.json']));
+    expect(fallback.embedded).toBe(true);
+    expect(fallback.key).toBe('embedded:dark');
+    expect(chooseStyle('light', config, new Set()).embedded).toBe(true);
+  });
+});
+
+describe('geolocation errors (spec §8)', () => {
+  it('maps each failure to its French text', () => {
+    expect(geolocationErrorMessage({ code: 1 })).toBe('Accès à la localisation refusé...');
+    expect(geolocationErrorMessage({ code: 2 })).toBe('Position non disponible...');
+    expect(geolocationErrorMessage({ code: 3 })).toBe("Délai d'attente dépassé pour obtenir la position.");
+    expect(geolocationErrorMessage({ code: 9 })).toBe('Erreur de géolocalisation...');
+    expect(geolocationErrorMessage(null)).toBe('Erreur de géolocalisation...');
+  });
+});
