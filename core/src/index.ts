@@ -2,3 +2,5 @@ export * from './moods.ts';
 export * from './limits.ts';
 export * from './messages.ts';
 export * from './format.ts';
+export * from './sanitize.ts';
+export * from './schemas/auth.ts';

@@ -291,6 +291,26 @@ export const MESSAGES = {
   mail_signature: "L'équipe MoodMap",
   dev_outbox_title: "Boîte d'envoi de développement",
   dev_outbox_empty: 'Aucun email envoyé pour le moment.',
+
+  // Web: accounts (issue 3, item 9)
+  auth_other_hint: 'Vérifiez votre connexion internet puis réessayez.',
+  auth_password_hint: '8 caractères minimum, dont une majuscule, une minuscule et un chiffre',
+  auth_email_confirmed: 'Adresse email confirmée : vous êtes connecté.',
+  auth_confirm_link_invalid: 'Lien de confirmation invalide ou expiré.',
+  human_check_title: 'Vérification anti-robot',
+  human_check_placeholder: 'Votre réponse',
+  human_check_new: 'Nouvelle question',
+  admin_col_signup_date: "Date d'inscription",
+  admin_col_event: 'Événement',
+  admin_col_severity: 'Sévérité',
+  admin_col_date: 'Date',
+  admin_table_empty: 'Aucune entrée',
+
+  // Media (issue 4 item 3, issues 6 and 7): server refusals the spec has no text for
+  image_too_large_10mb: "La taille de l'image ne doit pas dépasser 10MB",
+  image_too_many_pixels: "Les dimensions de l'image sont trop grandes ({max} mégapixels maximum)",
+  image_corrupt: 'Image illisible ou corrompue',
+  audio_too_long: "L'enregistrement audio ne doit pas dépasser 60 secondes. Veuillez réenregistrer.",
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

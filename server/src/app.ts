@@ -5,23 +5,27 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
+import devMailRoutes from './adapters/mail/dev-routes.ts';
+import { createContext, type AppContext } from './context.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { installGracefulClose } from './http/graceful-close.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installWebApp } from './http/web-app.ts';
+import authRoutes from './modules/auth/routes.ts';
+import { installAuthGuard } from './modules/auth/guard.ts';
 import geoRoutes from './modules/geo/routes.ts';
 import systemRoutes from './modules/system/routes.ts';
 
 export interface BuildOptions {
   /** Reuse an open database (tests sharing one); otherwise one is opened from the config. */
   database?: Database;
+  /** The clock of every time rule; tests pass a controllable one instead of sleeping. */
+  now?: () => Date;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  const ctx: AppContext = { config, database };
-
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : {
       level: config.logLevel,
@@ -34,15 +38,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const ctx = await createContext(config, database, app.log, options.now);
   app.decorate('ctx', ctx);
 
   installErrorHandler(app);
+  installGracefulClose(app);
   await installSecurityHeaders(app, config);
+  installAuthGuard(app, ctx.auth.identify);
   await app.register(systemRoutes, { ctx });
   await app.register(geoRoutes);
+  await app.register(authRoutes, { ctx });
+  // The dev outbox's pages, so a newcomer can open confirmation links without SMTP.
+  if (config.env !== 'production' && ctx.mailer.outbox) await app.register(devMailRoutes, { outbox: ctx.mailer.outbox });
   await installWebApp(app, config.webDist);
 
-  if (!options.database) app.addHook('onClose', async () => database.close());
+  app.addHook('onClose', async () => {
+    await ctx.close();
+    if (!options.database) await database.close();
+  });
   return app;
 }
 

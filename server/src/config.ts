@@ -21,6 +21,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
+  REDIS_PREFIX: z.string().default('moodmap:rl:'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET doit contenir au moins 32 caractères').optional(),
   TRUST_PROXY: bool,
   SMTP_URL: optionalString,
@@ -49,6 +50,8 @@ export interface Config {
   logLevel: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** Prefix of the rate-limit keys in Redis (several deployments may share one Redis). */
+  redisPrefix: string;
   jwtSecret?: string;
   trustProxy: boolean;
   smtpUrl?: string;
@@ -86,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     jwtSecret: e.JWT_SECRET,
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,

@@ -47,16 +47,35 @@ export const authTokens = pgTable('auth_tokens', {
   index('auth_tokens_user_idx').on(t.userId, t.kind),
 ]);
 
-/** Rotating refresh tokens; a family is one sign-in, revoked whole when a rotated token is reused. */
+/**
+ * One sign-in, i.e. one refresh-token family. Access tokens carry its id (`sid`) and every
+ * authenticated request checks `revoked_at` here (one primary-key lookup), so signing out, a
+ * password change or a detected token reuse ends the session at once, not 15 minutes later.
+ */
+export const authSessions = pgTable('auth_sessions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  /** How it began: password sign-in, confirmation link, or recovery link. */
+  kind: text('kind').notNull(),
+  createdAt: createdAt(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+}, (t) => [
+  check('auth_sessions_kind', sql`${t.kind} in ('password', 'signup', 'recovery')`),
+  index('auth_sessions_user_idx').on(t.userId),
+]);
+
+/**
+ * Rotating refresh tokens of a session (the family). Each is exchanged once; a rotated token
+ * presented again after the grace window revokes the whole session (see modules/auth/sessions.ts).
+ */
 export const refreshTokens = pgTable('refresh_tokens', {
   id: uuid('id').primaryKey().defaultRandom(),
   userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  familyId: uuid('family_id').notNull(),
+  familyId: uuid('family_id').notNull().references(() => authSessions.id, { onDelete: 'cascade' }),
   tokenHash: text('token_hash').notNull().unique(),
   /** Set when this token was exchanged for `replacedBy`; reuse after the grace window revokes the family. */
   rotatedAt: timestamp('rotated_at', { withTimezone: true }),
   replacedBy: uuid('replaced_by'),
-  revokedAt: timestamp('revoked_at', { withTimezone: true }),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 }, (t) => [

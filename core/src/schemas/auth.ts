@@ -1,0 +1,160 @@
+/**
+ * Account validation (spec §5 "Login and register", "Reset password"): one zod schema per
+ * input, one French catalogue text per rule. The server validates request bodies with them and
+ * the web forms show the first issue's message, so both sides always agree.
+ *
+ * Order matters: checks run in order and `abort` stops at the first failure of a field, so a
+ * field reports "required", then "format invalide détecté" (an attack), then its length/shape.
+ */
+import { z } from 'zod';
+import {
+  EMAIL_MAX, FIRST_NAME_MAX, FIRST_NAME_MIN, LAST_NAME_MAX, LAST_NAME_MIN, PASSWORD_MAX, PASSWORD_MIN,
+} from '../limits.ts';
+import type { StaffRole } from '../limits.ts';
+import { MESSAGES } from '../messages.ts';
+import { isCritical, stripMarkup } from '../sanitize.ts';
+
+/** "A basic address pattern": something@something.something, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const required = MESSAGES.auth_fields_required;
+const notCritical = (message: string) => ({ error: message, abort: true }) as const;
+
+/** A required string: missing, not a string, or blank all read "Veuillez remplir tous les champs". */
+const requiredString = (message: string = required) =>
+  z.string({ error: message }).trim().min(1, { error: message, abort: true });
+
+const emailWith = (requiredMessage: string) =>
+  requiredString(requiredMessage)
+    .refine((v) => !isCritical(v), notCritical(MESSAGES.email_critical))
+    .max(EMAIL_MAX, { error: MESSAGES.email_invalid, abort: true })
+    .regex(EMAIL_PATTERN, MESSAGES.email_invalid)
+    // Addresses are compared case-insensitively (the database index is on lower(email)).
+    .transform((v) => v.toLowerCase());
+
+export const emailSchema = emailWith(required);
+
+/** Whether a password satisfies the strength rule (upper, lower and digit). */
+export function passwordHasRequiredClasses(password: string): boolean {
+  return /\p{Lu}/u.test(password) && /\p{Ll}/u.test(password) && /\p{Nd}/u.test(password);
+}
+
+/** A new password: 8–128 characters with an uppercase, a lowercase and a digit. Never trimmed. */
+export const passwordSchema = z
+  .string({ error: required })
+  .min(1, { error: required, abort: true })
+  .refine((v) => !isCritical(v), notCritical(MESSAGES.password_critical))
+  .min(PASSWORD_MIN, { error: MESSAGES.password_too_short, abort: true })
+  .max(PASSWORD_MAX, { error: MESSAGES.password_too_long, abort: true })
+  .refine(passwordHasRequiredClasses, MESSAGES.password_weak_rule);
+
+/**
+ * The password typed at sign-in is only checked for presence and size: a wrong one is an
+ * "Email ou mot de passe incorrect", whatever its shape.
+ */
+export const signInPasswordSchema = z
+  .string({ error: required })
+  .min(1, { error: required, abort: true })
+  .max(PASSWORD_MAX, MESSAGES.password_too_long);
+
+const nameSchema = (criticalMessage: string, lengthMessage: string, min: number, max: number) =>
+  requiredString()
+    .refine((v) => !isCritical(v), notCritical(criticalMessage))
+    // Harmless markup (`<b>Léa</b>`) is stripped rather than refused; the length is checked after.
+    .transform((v) => stripMarkup(v).trim())
+    .pipe(z.string().min(min, lengthMessage).max(max, lengthMessage));
+
+export const firstNameSchema = nameSchema(MESSAGES.first_name_critical, MESSAGES.first_name_length, FIRST_NAME_MIN, FIRST_NAME_MAX);
+export const lastNameSchema = nameSchema(MESSAGES.last_name_critical, MESSAGES.last_name_length, LAST_NAME_MIN, LAST_NAME_MAX);
+
+export const signInSchema = z.object({
+  email: emailSchema,
+  password: signInPasswordSchema,
+});
+export type SignInInput = z.infer<typeof signInSchema>;
+
+/** The human-check answer as typed; the server decides whether it is right. */
+export const challengeAnswerSchema = requiredString(MESSAGES.human_check_required).pipe(z.string().max(100, MESSAGES.human_check_failed));
+
+/** The sign-up request body: the form's fields, the solved challenge and the honeypots. */
+export const signUpSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  firstName: firstNameSchema,
+  lastName: lastNameSchema,
+  challengeToken: requiredString(MESSAGES.human_check_required).pipe(z.string().max(4096, MESSAGES.human_check_required)),
+  challengeAnswer: challengeAnswerSchema,
+  /** Hidden fields a person never fills (spec §5 "Bot check"). Any value counts against the caller. */
+  website: z.unknown().optional(),
+  fax: z.unknown().optional(),
+});
+export type SignUpInput = z.infer<typeof signUpSchema>;
+
+/** The registration form: the same fields plus the password confirmation. */
+export const signUpFormSchema = z
+  .object({
+    email: emailSchema,
+    password: passwordSchema,
+    confirmPassword: z.string({ error: required }).min(1, required),
+    firstName: firstNameSchema,
+    lastName: lastNameSchema,
+  })
+  .refine((v) => v.password === v.confirmPassword, { error: MESSAGES.password_mismatch, path: ['confirmPassword'] });
+export type SignUpFormInput = z.infer<typeof signUpFormSchema>;
+
+/** "Mot de passe oublié": only the address, with its own "required" text. */
+export const forgotPasswordSchema = z.object({
+  email: emailWith(MESSAGES.forgot_email_required),
+});
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
+
+/** The reset-password screen's two fields. */
+export const resetPasswordFormSchema = z
+  .object({
+    password: passwordSchema,
+    confirmPassword: z.string({ error: required }).min(1, required),
+  })
+  .refine((v) => v.password === v.confirmPassword, { error: MESSAGES.password_mismatch, path: ['confirmPassword'] });
+export type ResetPasswordFormInput = z.infer<typeof resetPasswordFormSchema>;
+
+/** The profile inside every auth answer's `user` (spec §3 "Profile", camelCase). */
+export interface AuthProfile {
+  id: string;
+  username: string;
+  bio: string | null;
+  profilePhotoUrl: string | null;
+  avatarUrl: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  /** YYYY-MM-DD */
+  dateOfBirth: string | null;
+  phoneNumber: string | null;
+  /** ISO 8601 */
+  createdAt: string;
+  isPremium: boolean;
+  isPro: boolean;
+  isPlus: boolean;
+  isMulti: boolean;
+  pulseCredits: number;
+  lastUsernameChange: string | null;
+  usernameChangesCount: number;
+}
+
+/** The signed-in user as /api/auth/* return it. */
+export interface AuthUser {
+  id: string;
+  email: string;
+  role: StaffRole;
+  /** The account whose e-mail is the configured admin address sees 'Admin' instead of 'Publier' (spec §6). */
+  isAdmin: boolean;
+  profile: AuthProfile;
+}
+
+/** Answer of login, refresh, reset-password and password change. */
+export interface AuthSessionResponse {
+  accessToken: string;
+  refreshToken: string;
+  /** Seconds the access token lives (900). */
+  expiresIn: number;
+  user: AuthUser;
+}

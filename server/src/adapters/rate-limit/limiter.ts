@@ -1,0 +1,100 @@
+/**
+ * The rate-limit service every module uses: `ctx.limits.consume('login', key)` counts one
+ * attempt and throws the 429 (with Retry-After) when the caller is over the limit of spec §9.
+ */
+import { RATE_LIMITS, t, type MessageKey } from '@moodmap/core';
+import { AppError } from '../../errors.ts';
+import type { SecurityEventInput } from '../../modules/security/log.ts';
+import type { HitResult, RateLimitRule, RateLimitStore } from './store.ts';
+
+const MINUTE = 60_000;
+
+/** Limits the spec does not list but the server needs. */
+export const SERVER_RATE_LIMITS = {
+  /** Password-reset requests, per IP and per address: a mailbox is not a spam target. */
+  password_reset: { points: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
+} as const satisfies Record<string, RateLimitRule>;
+
+export const ALL_RATE_LIMITS = { ...RATE_LIMITS, ...SERVER_RATE_LIMITS };
+export type LimitAction = keyof typeof ALL_RATE_LIMITS;
+
+/**
+ * The per-IP key of a client address. An IPv6 client usually holds a whole /64 and can change
+ * address inside it at will, so the /64 is the client; IPv4-mapped IPv6 is plain IPv4.
+ */
+export function ipKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return `ip:${mapped[1]}`;
+  if (!ip.includes(':')) return `ip:${ip}`;
+  const [head, tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  return `ip6:${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+export interface ConsumeOptions {
+  /** Catalogue entry of the 429 instead of the generic "Trop de tentatives pour {action}". */
+  message?: MessageKey;
+  /** Who is behind the key, for the security log when a block starts. */
+  userId?: string | null;
+  ip?: string | null;
+}
+
+export interface RateLimiter {
+  readonly store: RateLimitStore;
+  /** Counts one attempt; throws the 429 AppError when over the limit or still blocked. */
+  consume(action: LimitAction, key: string, options?: ConsumeOptions): Promise<void>;
+  /** Throws the 429 while `key` is blocked for `action`; counts nothing. */
+  assertNotBlocked(action: LimitAction, key: string, options?: ConsumeOptions): Promise<void>;
+  /**
+   * A plain counter under the same store (e.g. attempts on one human-check challenge): counts
+   * one and returns how many there were within `ttlMs`, this one included.
+   */
+  count(name: string, key: string, ttlMs: number): Promise<number>;
+}
+
+export interface RateLimiterDeps {
+  store: RateLimitStore;
+  now: () => Date;
+  logSecurityEvent: (event: SecurityEventInput) => Promise<void>;
+}
+
+export function createRateLimiter({ store, now, logSecurityEvent }: RateLimiterDeps): RateLimiter {
+  function tooMany(action: LimitAction, blockedUntilMs: number, justBlocked: boolean, options: ConsumeOptions): AppError {
+    const seconds = Math.max(1, Math.ceil((blockedUntilMs - now().getTime()) / 1000));
+    const minutes = Math.max(1, Math.ceil(seconds / 60));
+    const headers = { 'retry-after': String(seconds) };
+    if (options.message) return new AppError(429, options.message, t(options.message, { action, minutes }), headers);
+    // The spec has two texts: the attempt that triggers the block, and any attempt during it.
+    const key: MessageKey = justBlocked ? 'rate_too_many' : 'rate_blocked';
+    return new AppError(429, key, t(key, { action, minutes }), headers);
+  }
+
+  return {
+    store,
+    async consume(action, key, options = {}) {
+      const rule: RateLimitRule = ALL_RATE_LIMITS[action];
+      const result: HitResult = await store.hit(`${action}:${key}`, rule, now().getTime());
+      if (result.blockedUntilMs === null) return;
+      if (result.justBlocked) {
+        await logSecurityEvent({
+          userId: options.userId ?? null,
+          ip: options.ip ?? null,
+          eventType: 'rate_limit_exceeded',
+          description: `Limite « ${action} » dépassée (${rule.points} tentatives) : bloqué jusqu'à ${new Date(result.blockedUntilMs).toISOString()}`,
+          severity: action === 'security_violation' ? 'high' : 'medium',
+        });
+      }
+      throw tooMany(action, result.blockedUntilMs, result.justBlocked, options);
+    },
+    async assertNotBlocked(action, key, options = {}) {
+      const until = await store.blockedUntil(`${action}:${key}`, now().getTime());
+      if (until !== null) throw tooMany(action, until, false, options);
+    },
+    async count(name, key, ttlMs) {
+      const rule = { points: 2_000_000_000, windowMs: ttlMs, blockMs: ttlMs };
+      return (await store.hit(`${name}:${key}`, rule, now().getTime())).count;
+    },
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * Sessions (one per sign-in) and their rotating refresh tokens.
+ *
+ * Rotation: a refresh token is exchanged once. Its successor is not random but
+ * HMAC(server key, token), and inserted with ON CONFLICT DO NOTHING, so exchanging the same
+ * token twice yields the same successor. That is the grace window: several tabs refreshing
+ * with the same token at once (or a retried request whose answer was lost) all succeed and end
+ * up holding the same new token — no branch in the family, no lock, no stored plaintext. Once
+ * the window (30 s after the first exchange) is over, presenting the old token again means it
+ * was copied: the whole session is revoked (reuse detection) and every token of it dies,
+ * access tokens included, since each authenticated request checks the session row.
+ */
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { authSessions, refreshTokens } from '../../db/schema.ts';
+import type { LogSecurityEvent } from '../security/log.ts';
+import { ACCESS_TOKEN_TTL_SECONDS, hashToken, randomToken, signAccessToken, successorToken, verifyAccessToken, type AuthKeys } from './tokens.ts';
+
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const REFRESH_GRACE_MS = 30_000;
+/** Expired refresh tokens are purged every this many rotations. */
+const PURGE_EVERY = 200;
+
+export type SessionKind = 'password' | 'signup' | 'recovery';
+
+export interface IssuedSession {
+  userId: string;
+  sessionId: string;
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+}
+
+export interface Identity {
+  userId: string;
+  email: string;
+  sessionId: string;
+}
+
+export type RotateResult =
+  | { ok: true; session: IssuedSession }
+  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused'; userId?: string };
+
+export interface SessionDeps {
+  db: Db;
+  keys: AuthKeys;
+  now: () => Date;
+  logSecurityEvent: LogSecurityEvent;
+}
+
+export function createSessions({ db, keys, now, logSecurityEvent }: SessionDeps) {
+  let rotations = 0;
+
+  async function issue(userId: string, email: string, sessionId: string, refreshToken: string, at: Date): Promise<IssuedSession> {
+    const accessToken = await signAccessToken(keys, { userId, email, sessionId }, at);
+    return { userId, sessionId, accessToken, refreshToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+  }
+
+  /** Drops expired tokens, then sessions left without any (revoked ones included). */
+  async function purge(at: Date): Promise<void> {
+    const cutoff = sql`${at.toISOString()}::timestamptz`;
+    await db.delete(refreshTokens).where(sql`${refreshTokens.expiresAt} < ${cutoff}`);
+    await db.delete(authSessions).where(sql`${authSessions.createdAt} < ${cutoff} - interval '1 day'
+      and not exists (select 1 from refresh_tokens where family_id = ${authSessions.id})`);
+  }
+
+  async function revoke(sessionId: string): Promise<void> {
+    await db.update(authSessions).set({ revokedAt: now() }).where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+  }
+
+  return {
+    /** Opens a session: a new family with its first refresh token. */
+    async start(user: { id: string; email: string }, kind: SessionKind): Promise<IssuedSession> {
+      const at = now();
+      const [session] = await db.insert(authSessions).values({ userId: user.id, kind, createdAt: at }).returning({ id: authSessions.id });
+      const refreshToken = randomToken();
+      await db.insert(refreshTokens).values({
+        userId: user.id,
+        familyId: session.id,
+        tokenHash: hashToken(refreshToken),
+        expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS),
+        createdAt: at,
+      });
+      return issue(user.id, user.email, session.id, refreshToken, at);
+    },
+
+    /** Exchanges a refresh token for a new access token and its successor (see the header). */
+    async rotate(raw: string, email: (userId: string) => Promise<string | null>, ip: string | null): Promise<RotateResult> {
+      const at = now();
+      const [row] = await db
+        .select({
+          id: refreshTokens.id,
+          userId: refreshTokens.userId,
+          sessionId: refreshTokens.familyId,
+          rotatedAt: refreshTokens.rotatedAt,
+          expiresAt: refreshTokens.expiresAt,
+          revokedAt: authSessions.revokedAt,
+        })
+        .from(refreshTokens)
+        .innerJoin(authSessions, eq(authSessions.id, refreshTokens.familyId))
+        .where(eq(refreshTokens.tokenHash, hashToken(raw)))
+        .limit(1);
+      if (!row) return { ok: false, reason: 'unknown' };
+      if (row.revokedAt) return { ok: false, reason: 'revoked', userId: row.userId };
+      if (row.expiresAt.getTime() <= at.getTime()) return { ok: false, reason: 'expired', userId: row.userId };
+      if (row.rotatedAt && at.getTime() - row.rotatedAt.getTime() > REFRESH_GRACE_MS) {
+        await revoke(row.sessionId);
+        await logSecurityEvent({
+          userId: row.userId,
+          ip,
+          eventType: 'refresh_token_reuse',
+          description: 'Jeton de rafraîchissement déjà utilisé présenté de nouveau : session révoquée',
+          severity: 'high',
+        });
+        return { ok: false, reason: 'reused', userId: row.userId };
+      }
+      const address = await email(row.userId);
+      if (!address) return { ok: false, reason: 'unknown' };
+
+      const successor = successorToken(keys, raw);
+      const successorHash = hashToken(successor);
+      await db.insert(refreshTokens).values({
+        userId: row.userId,
+        familyId: row.sessionId,
+        tokenHash: successorHash,
+        expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS),
+        createdAt: at,
+      }).onConflictDoNothing({ target: refreshTokens.tokenHash });
+      // coalesce: the first exchange's time starts the grace window; later ones keep it.
+      await db.update(refreshTokens).set({
+        rotatedAt: sql`coalesce(${refreshTokens.rotatedAt}, ${at.toISOString()}::timestamptz)`,
+        replacedBy: sql`coalesce(${refreshTokens.replacedBy}, (select id from refresh_tokens where token_hash = ${successorHash}))`,
+      }).where(eq(refreshTokens.id, row.id));
+
+      if (++rotations % PURGE_EVERY === 0) purge(at).catch(() => {});
+      return { ok: true, session: await issue(row.userId, address, row.sessionId, successor, at) };
+    },
+
+    /** The live session a refresh token belongs to (any state but revoked or expired). */
+    async sessionOfRefreshToken(raw: string): Promise<{ sessionId: string; userId: string; live: boolean } | null> {
+      const [row] = await db
+        .select({ sessionId: refreshTokens.familyId, userId: refreshTokens.userId, expiresAt: refreshTokens.expiresAt, revokedAt: authSessions.revokedAt })
+        .from(refreshTokens)
+        .innerJoin(authSessions, eq(authSessions.id, refreshTokens.familyId))
+        .where(eq(refreshTokens.tokenHash, hashToken(raw)))
+        .limit(1);
+      if (!row) return null;
+      return { sessionId: row.sessionId, userId: row.userId, live: !row.revokedAt && row.expiresAt.getTime() > now().getTime() };
+    },
+
+    revoke,
+    purge,
+
+    /** Ends every session of a user but `except` (password change, reset). */
+    async revokeAllOf(userId: string, except?: string): Promise<void> {
+      const where = [eq(authSessions.userId, userId), isNull(authSessions.revokedAt)];
+      if (except) where.push(ne(authSessions.id, except));
+      await db.update(authSessions).set({ revokedAt: now() }).where(and(...where));
+    },
+
+    /**
+     * Who an access token belongs to: a genuine unexpired JWT whose session is not revoked.
+     * The session lookup is one primary-key read; it is what makes sign-out and a password
+     * change end other devices' access at once rather than after up to 15 minutes.
+     */
+    async identify(accessToken: string, options: { allowExpired?: boolean } = {}): Promise<Identity | null> {
+      const claims = await verifyAccessToken(keys, accessToken, now(), options);
+      if (!claims) return null;
+      const [session] = await db
+        .select({ userId: authSessions.userId, revokedAt: authSessions.revokedAt })
+        .from(authSessions)
+        .where(eq(authSessions.id, claims.sessionId))
+        .limit(1);
+      if (!session || session.revokedAt || session.userId !== claims.userId) return null;
+      return claims;
+    },
+  };
+}
+
+export type Sessions = ReturnType<typeof createSessions>;

@@ -1,0 +1,82 @@
+/**
+ * Token primitives: the access token (JWT HS256 via jose, 15 minutes), random opaque tokens
+ * (refresh, confirmation, recovery) stored only as SHA-256 hashes, and the keys derived from
+ * the server secret for each purpose.
+ */
+import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT, decodeJwt } from 'jose';
+
+/** Access tokens live 15 minutes (issue 3: "at most 15 min"). */
+export const ACCESS_TOKEN_TTL_SECONDS = 900;
+const ISSUER = 'moodmap';
+const AUDIENCE = 'moodmap:access';
+
+export interface AuthKeys {
+  /** HS256 key of access tokens. */
+  jwt: Uint8Array;
+  /** A256GCM key of the encrypted human-check challenges. */
+  challenge: Uint8Array;
+  /** HMAC key deriving a refresh token's successor (see sessions.ts). */
+  rotation: Buffer;
+}
+
+/** One secret, independent keys per purpose (HKDF), so no token can stand in for another. */
+export function deriveKeys(secret: Buffer): AuthKeys {
+  const derive = (label: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `moodmap ${label}`, 32));
+  return { jwt: derive('access token'), challenge: derive('human check'), rotation: derive('refresh rotation') };
+}
+
+/** 256 random bits, URL-safe. */
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Stored form of an opaque token: a leaked table cannot be replayed. */
+export function hashToken(raw: string): string {
+  return createHash('sha256').update(raw).digest('hex');
+}
+
+/** The successor of a refresh token is a keyed function of it: the same token rotates to the same successor. */
+export function successorToken(keys: AuthKeys, raw: string): string {
+  return createHmac('sha256', keys.rotation).update(raw).digest('base64url');
+}
+
+export interface AccessClaims {
+  userId: string;
+  email: string;
+  sessionId: string;
+}
+
+export async function signAccessToken(keys: AuthKeys, claims: AccessClaims, now: Date): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ email: claims.email, sid: claims.sessionId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.userId)
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
+    .sign(keys.jwt);
+}
+
+/**
+ * The claims of a genuine, unexpired access token, or null. `allowExpired` still checks the
+ * signature (the reset-password screen may be submitted after the 15 minutes; its refresh
+ * token then proves the session).
+ */
+export async function verifyAccessToken(keys: AuthKeys, token: string, now: Date, options: { allowExpired?: boolean } = {}): Promise<AccessClaims | null> {
+  try {
+    let at = now;
+    if (options.allowExpired) {
+      const iat = decodeJwt(token).iat;
+      if (typeof iat !== 'number') return null;
+      at = new Date(Math.min(now.getTime(), iat * 1000));
+    }
+    const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: at });
+    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.email !== 'string') return null;
+    return { userId: payload.sub, email: payload.email, sessionId: payload.sid };
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * Helpers for the account API tests: an app on a controllable clock, users created directly or
+ * through the real sign-up, and a distinct client IP per caller so rate limits (which are real
+ * in these tests) only bite where a test means them to.
+ */
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { buildApp } from '../../src/app.ts';
+import { testConfig, type Config } from '../../src/config.ts';
+import type { Database, DbEngine } from '../../src/db/client.ts';
+import { users } from '../../src/db/schema.ts';
+import { openChallenge } from '../../src/modules/auth/human-check.ts';
+import { hashPassword } from '../../src/modules/auth/passwords.ts';
+import { createTestDatabase } from './databases.ts';
+
+export interface Clock {
+  now: () => Date;
+  advance(ms: number): void;
+}
+
+export function createClock(start = Date.now()): Clock {
+  let current = start;
+  return { now: () => new Date(current), advance: (ms) => void (current += ms) };
+}
+
+export interface AuthTestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  clock: Clock;
+  close(): Promise<void>;
+}
+
+export async function createAuthTestApp(engine: DbEngine, overrides: Partial<Config> = {}): Promise<AuthTestApp> {
+  const database = await createTestDatabase(engine);
+  const config = testConfig({ publicUrl: 'http://moodmap.test', adminEmail: 'admin@moodmap.test', ...overrides });
+  const clock = createClock();
+  const app = await buildApp(config, { database, now: clock.now });
+  await app.ready();
+  return {
+    app, database, config, clock,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+let ipCounter = 0;
+/** A fresh client address (TEST-NET-2 range and beyond), so each test has its own per-IP counters. */
+export function freshIp(): string {
+  ipCounter += 1;
+  return `198.51.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+}
+
+let emailCounter = 0;
+export function freshEmail(prefix = 'lea'): string {
+  emailCounter += 1;
+  return `${prefix}.${process.pid}.${emailCounter}.${Math.random().toString(36).slice(2, 8)}@example.fr`;
+}
+
+export const PASSWORD = 'Soleil2024';
+
+/** `app.inject` from a given client address. */
+export function call(t: AuthTestApp, options: InjectOptions & { ip?: string; token?: string }): Promise<LightMyRequestResponse> {
+  const { ip, token, headers, ...rest } = options;
+  return t.app.inject({
+    remoteAddress: ip ?? freshIp(),
+    headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    ...rest,
+  } as InjectOptions);
+}
+
+/** Fetches a challenge and reads its answer the way only the server can (the test knows the key). */
+export async function getChallenge(t: AuthTestApp, ip?: string): Promise<{ token: string; question: string; answer: string; answers: string[] }> {
+  const res = await call(t, { method: 'GET', url: '/api/auth/challenge', ip });
+  const { token, question } = res.json() as { token: string; question: string };
+  const opened = await openChallenge(t.app.ctx.auth.keys.challenge, token);
+  if (!opened) throw new Error('challenge not readable');
+  return { token, question, answer: opened.answers[0], answers: opened.answers };
+}
+
+export interface SignUpFields {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  challengeToken: string;
+  challengeAnswer: string;
+  website?: string;
+  fax?: string;
+}
+
+/** A solved challenge, answered after 2 s like a person, plus valid fields. */
+export async function signUpBody(t: AuthTestApp, fields: Partial<SignUpFields> = {}): Promise<SignUpFields> {
+  const challenge = await getChallenge(t);
+  t.clock.advance(2000);
+  return { email: freshEmail(), password: PASSWORD, firstName: 'Léa', lastName: 'Martin', challengeToken: challenge.token, challengeAnswer: challenge.answer, ...fields };
+}
+
+export async function signUp(t: AuthTestApp, fields: Partial<SignUpFields> = {}, ip?: string) {
+  const body = await signUpBody(t, fields);
+  const res = await call(t, { method: 'POST', url: '/api/auth/signup', payload: body, ip });
+  return { res, body };
+}
+
+export interface CreatedUser {
+  id: string;
+  email: string;
+  password: string;
+}
+
+/** A user straight in the database (no limits, no challenge): for tests about what follows sign-up. */
+export async function createUser(t: AuthTestApp, options: { email?: string; password?: string; confirmed?: boolean; metadata?: Record<string, string> } = {}): Promise<CreatedUser> {
+  const email = (options.email ?? freshEmail()).toLowerCase();
+  const password = options.password ?? PASSWORD;
+  const [row] = await t.database.db.insert(users).values({
+    email,
+    passwordHash: await hashPassword(password),
+    emailConfirmedAt: options.confirmed === false ? null : new Date(),
+    metadata: options.metadata ?? { first_name: 'Léa', last_name: 'Martin' },
+  }).returning({ id: users.id });
+  return { id: row.id, email, password };
+}
+
+export interface SessionBody {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  user: { id: string; email: string; role: string; isAdmin: boolean; profile: Record<string, unknown> & { username: string } };
+}
+
+export async function login(t: AuthTestApp, email: string, password: string, ip?: string): Promise<SessionBody> {
+  const res = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email, password }, ip });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return res.json() as SessionBody;
+}
+
+export async function confirmUser(t: AuthTestApp, id: string): Promise<void> {
+  await t.database.db.update(users).set({ emailConfirmedAt: new Date() }).where(eq(users.id, id));
+}
+
+/** The dev outbox's mails to an address, newest first. */
+export async function mailsTo(t: AuthTestApp, email: string) {
+  const outbox = t.app.ctx.mailer.outbox;
+  if (!outbox) throw new Error('no outbox');
+  return outbox.list({ to: email });
+}
+
+/** Waits for a mail to `email` matching `subject` (reset mails are sent in the background). */
+export async function waitForMail(t: AuthTestApp, email: string, subject?: string) {
+  for (let i = 0; i < 100; i++) {
+    const mail = (await mailsTo(t, email)).find((m) => !subject || m.subject === subject);
+    if (mail) return mail;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no mail to ${email}`);
+}
+
+/** The hash part of a redirect as key/values. */
+export function fragment(location: string): Record<string, string> {
+  const hash = location.split('#')[1] ?? '';
+  return Object.fromEntries(new URLSearchParams(hash));
+}
+
+/** The path and query a link points at, for `inject`. */
+export function pathOf(link: string): string {
+  const url = new URL(link);
+  return url.pathname + url.search;
+}
