@@ -16,6 +16,7 @@ import authRoutes from './modules/auth/routes.ts';
 import { installAuthGuard } from './modules/auth/guard.ts';
 import geoRoutes from './modules/geo/routes.ts';
 import systemRoutes from './modules/system/routes.ts';
+import { installRealtime } from './realtime/hub.ts';
 
 export interface BuildOptions {
   /** Reuse an open database (tests sharing one); otherwise one is opened from the config. */
@@ -48,6 +49,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(systemRoutes, { ctx });
   await app.register(geoRoutes);
   await app.register(authRoutes, { ctx });
+  await installRealtime(app, ctx.bus, ctx.auth.identify);
   // The dev outbox's pages, so a newcomer can open confirmation links without SMTP.
   if (config.env !== 'production' && ctx.mailer.outbox) await app.register(devMailRoutes, { outbox: ctx.mailer.outbox });
   await installWebApp(app, config.webDist);

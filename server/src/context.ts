@@ -1,5 +1,6 @@
 /** What every module receives: configuration and the engines behind one variable each. */
 import type { FastifyBaseLogger } from 'fastify';
+import { createBus, type EventBus } from './adapters/bus/index.ts';
 import { createMailer, type Mailer } from './adapters/mail/mailer.ts';
 import { createRateLimitStore, createRateLimiter, type RateLimiter } from './adapters/rate-limit/index.ts';
 import type { Config } from './config.ts';
@@ -15,6 +16,8 @@ export interface AppContext {
   /** The clock every rule reads (token expiry, grace windows, rate limits); tests move it. */
   now: () => Date;
   mailer: Mailer;
+  /** Realtime events to every instance's WebSocket clients (design.md §5). */
+  bus: EventBus;
   /** `ctx.limits.consume(action, key)` throws the 429 of spec §9. */
   limits: RateLimiter;
   /** Writes the security log; never throws. */
@@ -34,17 +37,19 @@ export async function createContext(config: Config, database: Database, log: Fas
   const limits = createRateLimiter({ store, now, logSecurityEvent });
   const mailer = createMailer(config, log, now);
   const keys = deriveKeys(await loadServerSecret(config));
+  const bus = await createBus(config, database);
   const sessions = createSessions({ db: database.db, keys, now, logSecurityEvent });
   return {
     config,
     database,
     now,
     mailer,
+    bus,
     limits,
     logSecurityEvent,
     auth: { keys, sessions, identify: (token) => sessions.identify(token) },
     async close() {
-      await Promise.allSettled([store.close(), mailer.close()]);
+      await Promise.allSettled([store.close(), mailer.close(), bus.close()]);
     },
   };
 }

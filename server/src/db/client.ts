@@ -25,8 +25,9 @@ export type DbEngine = 'pglite' | 'postgres';
 export interface Database {
   db: Db;
   engine: DbEngine;
-  /** The pg pool when on PostgreSQL (LISTEN/NOTIFY needs its own client from it). */
+  /** The pg pool when on PostgreSQL; LISTEN/NOTIFY opens its own connection from the URL. */
   pool?: pg.Pool;
+  connectionString?: string;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -74,6 +75,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     db,
     engine: 'postgres',
     pool,
+    connectionString: url,
     ping: () => ping(db),
     close: async () => {
       if (closed) return;

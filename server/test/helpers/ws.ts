@@ -1,0 +1,50 @@
+/** A WebSocket client for tests that records every frame it receives. */
+import WebSocket from 'ws';
+
+export interface TestSocket {
+  frames: Array<{ type: string; data?: unknown; userId?: string | null }>;
+  send(message: unknown): void;
+  /** Resolves with the first frame (already received or future) matching `predicate`. */
+  next(predicate: (frame: { type: string; data?: unknown; userId?: string | null }) => boolean, timeoutMs?: number): Promise<{ type: string; data?: unknown; userId?: string | null }>;
+  close(): void;
+}
+
+export async function connectSocket(baseUrl: string): Promise<TestSocket> {
+  const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/api/realtime`);
+  const frames: TestSocket['frames'] = [];
+  const waiters = new Set<() => void>();
+  ws.on('message', (raw) => {
+    frames.push(JSON.parse(String(raw)));
+    waiters.forEach((w) => w());
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return {
+    frames,
+    send: (message) => ws.send(JSON.stringify(message)),
+    next(predicate, timeoutMs = 5_000) {
+      return new Promise((resolve, reject) => {
+        let seen = 0;
+        const check = () => {
+          for (; seen < frames.length; seen++) {
+            if (predicate(frames[seen])) {
+              waiters.delete(check);
+              clearTimeout(timer);
+              resolve(frames[seen]);
+              return;
+            }
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(frames)}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    close: () => ws.close(),
+  };
+}

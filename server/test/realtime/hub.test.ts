@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
+import { engines } from '../helpers/databases.ts';
+import { connectSocket } from '../helpers/ws.ts';
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  return `http://127.0.0.1:${port}`;
+}
+
+describe.each(engines)('realtime hub on %s', (engine) => {
+  let t: AuthTestApp;
+  let base: string;
+  beforeAll(async () => {
+    t = await createAuthTestApp(engine);
+    base = await listen(t.app);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('delivers public events to visitors and private events only to their user', async () => {
+    const visitor = await connectSocket(base);
+    const member = await connectSocket(base);
+    const other = await connectSocket(base);
+    await visitor.next((f) => f.type === 'ready');
+
+    const lea = await createUser(t);
+    const session = await login(t, lea.email, lea.password);
+    member.send({ type: 'auth', token: session.accessToken });
+    expect((await member.next((f) => f.type === 'ready' && f.userId !== null)).userId).toBe(lea.id);
+    other.send({ type: 'auth', token: 'forged.token.value' });
+    // A forged token gets a second 'ready', as a visitor.
+    await expect.poll(() => other.frames.filter((f) => f.type === 'ready').length).toBe(2);
+    expect(other.frames.filter((f) => f.type === 'ready')[1].userId).toBeNull();
+
+    await t.app.ctx.bus.publish({ type: 'message.created', data: { id: 'm1' }, targets: [lea.id] });
+    await t.app.ctx.bus.publish({ type: 'post.created', data: { id: 'p1' } });
+    expect((await member.next((f) => f.type === 'message.created')).data).toEqual({ id: 'm1' });
+    await visitor.next((f) => f.type === 'post.created');
+    await other.next((f) => f.type === 'post.created');
+    // The broadcast came after the private event: had the visitor got it, it would be here.
+    expect(visitor.frames.some((f) => f.type === 'message.created')).toBe(false);
+    expect(other.frames.some((f) => f.type === 'message.created')).toBe(false);
+    for (const s of [visitor, member, other]) s.close();
+  });
+});
+
+describe.runIf(engines.includes('postgres'))('realtime across two server instances on PostgreSQL', () => {
+  let t: AuthTestApp;
+  let second: FastifyInstance;
+  beforeAll(async () => {
+    t = await createAuthTestApp('postgres');
+    second = await buildApp(t.config, { database: t.database });
+  }, 60_000);
+  afterAll(async () => {
+    await second?.close();
+    await t?.close();
+  });
+
+  it('an event published on instance 2 reaches a socket held by instance 1', async () => {
+    const base1 = await listen(t.app);
+    const lea = await createUser(t);
+    const session = await login(t, lea.email, lea.password);
+    const socket = await connectSocket(base1);
+    socket.send({ type: 'auth', token: session.accessToken });
+    await socket.next((f) => f.type === 'ready' && f.userId === lea.id);
+    await second.ready();
+    const sent = Date.now();
+    await second.ctx.bus.publish({ type: 'message.created', data: { id: 'across' }, targets: [lea.id] });
+    const frame = await socket.next((f) => f.type === 'message.created');
+    expect(frame.data).toEqual({ id: 'across' });
+    expect(Date.now() - sent).toBeLessThan(2_000);
+    socket.close();
+  });
+});
