@@ -4,3 +4,4 @@ export * from './messages.ts';
 export * from './format.ts';
 export * from './sanitize.ts';
 export * from './schemas/auth.ts';
+export * from './schemas/post.ts';

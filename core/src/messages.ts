@@ -311,6 +311,10 @@ export const MESSAGES = {
   image_too_many_pixels: "Les dimensions de l'image sont trop grandes ({max} mégapixels maximum)",
   image_corrupt: 'Image illisible ou corrompue',
   audio_too_long: "L'enregistrement audio ne doit pas dépasser 60 secondes. Veuillez réenregistrer.",
+
+  // Posts: server texts not worded by the spec
+  pulse_no_credits: "Vous n'avez pas de crédit Pulse. Achetez-en pour mettre une publication en avant.",
+  post_not_found: 'Publication introuvable',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -2,6 +2,7 @@
  * Builds the Fastify application from a configuration. `main.ts` starts it; tests build it
  * in-process (with `app.inject` or on a free port) against a fresh database.
  */
+import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -15,6 +16,8 @@ import { installWebApp } from './http/web-app.ts';
 import authRoutes from './modules/auth/routes.ts';
 import { installAuthGuard } from './modules/auth/guard.ts';
 import geoRoutes from './modules/geo/routes.ts';
+import { mediaRoutes } from './modules/media/index.ts';
+import postsRoutes from './modules/posts/routes.ts';
 import systemRoutes from './modules/system/routes.ts';
 import { installRealtime } from './realtime/hub.ts';
 
@@ -50,6 +53,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(geoRoutes);
   await app.register(authRoutes, { ctx });
   await installRealtime(app, ctx.bus, ctx.auth.identify);
+  await app.register(multipart);
+  await app.register(mediaRoutes, { storage: ctx.storage });
+  await app.register(postsRoutes, { ctx });
   // The dev outbox's pages, so a newcomer can open confirmation links without SMTP.
   if (config.env !== 'production' && ctx.mailer.outbox) await app.register(devMailRoutes, { outbox: ctx.mailer.outbox });
   await installWebApp(app, config.webDist);

@@ -1,6 +1,7 @@
 /** What every module receives: configuration and the engines behind one variable each. */
 import type { FastifyBaseLogger } from 'fastify';
 import { createBus, type EventBus } from './adapters/bus/index.ts';
+import { createStorage, type MediaStorage } from './adapters/storage/index.ts';
 import { createMailer, type Mailer } from './adapters/mail/mailer.ts';
 import { createRateLimitStore, createRateLimiter, type RateLimiter } from './adapters/rate-limit/index.ts';
 import type { Config } from './config.ts';
@@ -18,6 +19,8 @@ export interface AppContext {
   mailer: Mailer;
   /** Realtime events to every instance's WebSocket clients (design.md §5). */
   bus: EventBus;
+  /** Media files: local disk under DATA_DIR, or S3 when configured. */
+  storage: MediaStorage;
   /** `ctx.limits.consume(action, key)` throws the 429 of spec §9. */
   limits: RateLimiter;
   /** Writes the security log; never throws. */
@@ -45,6 +48,7 @@ export async function createContext(config: Config, database: Database, log: Fas
     now,
     mailer,
     bus,
+    storage: createStorage(config),
     limits,
     logSecurityEvent,
     auth: { keys, sessions, identify: (token) => sessions.identify(token) },

@@ -29,3 +29,9 @@ export const conflict = (code: MessageKey) => fail(409, code);
 export function errorBody(code: string, message: string) {
   return { error: { code, message } };
 }
+
+/** A 400 for a failed zod parse: its first catalogue message, with that entry's key as code. */
+export function validationError(message: string | undefined): AppError {
+  const key = (Object.keys(MESSAGES) as MessageKey[]).find((k) => MESSAGES[k] === message);
+  return key ? fail(400, key) : fail(400, 'bad_request');
+}

@@ -278,3 +278,21 @@ export const rateLimits = pgTable('rate_limits', {
   /** Number of blocks so far, for security_violation's doubling escalation. */
   strikes: integer('strikes').notNull().default(0),
 }, (t) => [index('rate_limits_window_idx').on(t.windowEndsAt)]);
+
+/**
+ * Files uploaded for a post before it is created (image, voice message). A post claims them by
+ * id, so only their uploader can attach them; unclaimed ones are swept after an hour.
+ */
+export const uploads = pgTable('uploads', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  kind: text('kind').notNull(),
+  url: text('url').notNull(),
+  thumbnailUrl: text('thumbnail_url'),
+  durationSeconds: real('duration_seconds'),
+  createdAt: createdAt(),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }),
+}, (t) => [
+  check('uploads_kind', sql`${t.kind} in ('post_image', 'voice')`),
+  index('uploads_unclaimed_idx').on(t.createdAt).where(sql`${t.claimedAt} is null`),
+]);

@@ -4,7 +4,7 @@
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { MESSAGES, type MessageKey } from '@moodmap/core';
-import { AppError, errorBody } from '../errors.ts';
+import { AppError, errorBody, validationError } from '../errors.ts';
 
 const catalogueTexts = new Set<string>(Object.values(MESSAGES));
 
@@ -28,9 +28,8 @@ export function installErrorHandler(app: FastifyInstance): void {
       // Schemas carry catalogue texts as messages; anything else (a library default) is
       // replaced by the generic French text rather than leaking English.
       const first = error.validation.find((v) => v.message && catalogueTexts.has(v.message));
-      const message = first?.message ?? MESSAGES.bad_request;
-      const code = (Object.keys(MESSAGES) as MessageKey[]).find((k) => MESSAGES[k] === message) ?? 'bad_request';
-      return reply.status(400).send(errorBody(code, message));
+      const invalid = validationError(first?.message);
+      return reply.status(400).send(errorBody(invalid.code, invalid.message));
     }
     const known = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (known) return reply.status(known.status).send(errorBody(known.code, MESSAGES[known.code]));

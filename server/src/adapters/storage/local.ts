@@ -1,0 +1,75 @@
+/**
+ * Media on local disk: `<dir>/<key>`, served by the /media route (modules/media/routes.ts).
+ * Writes go to a temporary file renamed into place, so a reader never sees half a file.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { assertValidKey, encodeKey, keyUnder, type MediaStorage } from './types.ts';
+
+export interface LocalMediaStorage extends MediaStorage {
+  readonly kind: 'local';
+  /** Absolute root of the stored files. */
+  readonly dir: string;
+  /** Absolute path of a key's file (the key is validated). */
+  pathOf(key: string): string;
+  /** Removes the root when it is a temporary directory made for tests; otherwise does nothing. */
+  dispose(): Promise<void>;
+}
+
+export interface LocalStorageOptions {
+  /** Root directory; `null` makes a fresh temporary one (tests, in-memory configurations). */
+  dir: string | null;
+  /** URL prefix of the /media route, e.g. `https://moodmap.example/media` (no trailing slash needed). */
+  publicBase: string;
+}
+
+export function createLocalStorage({ dir, publicBase }: LocalStorageOptions): LocalMediaStorage {
+  const temporary = dir === null;
+  const root = path.resolve(dir ?? mkdtempSync(path.join(os.tmpdir(), 'moodmap-media-')));
+  mkdirSync(root, { recursive: true });
+  const base = publicBase.replace(/\/+$/, '');
+
+  const pathOf = (key: string): string => {
+    assertValidKey(key);
+    const file = path.resolve(root, ...key.split('/'));
+    // Defence in depth: the key check already forbids every way out of the root.
+    if (!file.startsWith(root + path.sep)) throw new Error('Clé de média hors du répertoire');
+    return file;
+  };
+
+  return {
+    kind: 'local',
+    dir: root,
+    pathOf,
+    async put(key, body) {
+      const file = pathOf(key);
+      await mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        await writeFile(tmp, body, { flag: 'wx' });
+        await rename(tmp, file);
+      } catch (error) {
+        await rm(tmp, { force: true });
+        throw error;
+      }
+    },
+    async delete(key) {
+      try {
+        await unlink(pathOf(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    },
+    url: (key) => {
+      assertValidKey(key);
+      return `${base}/${encodeKey(key)}`;
+    },
+    keyFromUrl: (url) => keyUnder(base, url),
+    async dispose() {
+      if (temporary) rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

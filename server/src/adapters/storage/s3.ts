@@ -1,0 +1,98 @@
+/**
+ * Media in an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Scaleway, OVH...), with
+ * hand-signed requests (sigv4.ts). Path-style URLs when an endpoint is configured (what
+ * MinIO and most compatible stores need), virtual-hosted AWS URLs otherwise.
+ *
+ * The bucket (or the CDN in front of it, S3_PUBLIC_URL) must allow public reads of objects:
+ * no ACL header is sent, since buckets with "bucket owner enforced" ownership refuse them.
+ */
+import type { Config } from '../../config.ts';
+import { signV4, sha256Hex } from './sigv4.ts';
+import { assertValidKey, encodeKey, keyUnder, MEDIA_CACHE_CONTROL, type MediaStorage } from './types.ts';
+
+export type S3Config = NonNullable<Config['s3']>;
+
+export interface S3StorageOptions {
+  /** Injected in tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Signing clock; tests fix it. */
+  now?: () => Date;
+  /** Per request; a PUT of 10 MB on a slow link still fits. */
+  timeoutMs?: number;
+}
+
+export class StorageError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message);
+  }
+}
+
+/** Base URL of the bucket's objects, without a trailing slash. */
+export function bucketBaseUrl(s3: S3Config): string {
+  if (s3.endpoint) return `${s3.endpoint.replace(/\/+$/, '')}/${encodeURIComponent(s3.bucket)}`;
+  return `https://${s3.bucket}.s3.${s3.region}.amazonaws.com`;
+}
+
+export function createS3Storage(s3: S3Config, options: S3StorageOptions = {}): MediaStorage {
+  const doFetch = options.fetch ?? fetch;
+  const now = options.now ?? (() => new Date());
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const objectBase = bucketBaseUrl(s3);
+  const publicBase = (s3.publicUrl ?? objectBase).replace(/\/+$/, '');
+  const credentials = { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey };
+
+  async function send(method: 'PUT' | 'DELETE', key: string, body?: Buffer, extra: Record<string, string> = {}): Promise<Response> {
+    assertValidKey(key);
+    const url = new URL(`${objectBase}/${encodeKey(key)}`);
+    const payloadHash = sha256Hex(body ?? '');
+    let lastError: unknown;
+    // One retry: both requests are idempotent, and S3 answers an occasional 500/503.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const { headers } = signV4(
+        { method, url, payloadHash, headers: { ...extra, 'x-amz-content-sha256': payloadHash } },
+        credentials,
+        { region: s3.region, service: 's3', date: now() },
+      );
+      try {
+        const response = await doFetch(url, {
+          method,
+          headers,
+          body: body ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength) : undefined,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        if (response.status < 500) return response;
+        lastError = new StorageError(`S3 ${method} ${key}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`, response.status);
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw lastError instanceof StorageError ? lastError : new StorageError(`S3 ${method} ${key}: ${String((lastError as Error)?.message ?? lastError)}`);
+  }
+
+  return {
+    kind: 's3',
+    async put(key, body, contentType) {
+      const response = await send('PUT', key, body, {
+        'content-type': contentType,
+        'cache-control': MEDIA_CACHE_CONTROL,
+      });
+      if (!response.ok) {
+        throw new StorageError(`S3 PUT ${key}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`, response.status);
+      }
+      await response.arrayBuffer();
+    },
+    async delete(key) {
+      const response = await send('DELETE', key);
+      // 404: already gone, which is what a delete wants.
+      if (!response.ok && response.status !== 404) {
+        throw new StorageError(`S3 DELETE ${key}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`, response.status);
+      }
+      await response.arrayBuffer();
+    },
+    url: (key) => {
+      assertValidKey(key);
+      return `${publicBase}/${encodeKey(key)}`;
+    },
+    keyFromUrl: (url) => keyUnder(publicBase, url),
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Deletes what has outlived its time: posts older than 24 hours (by the database clock) with
+ * their media, and uploads never attached to a post within an hour. Runs every minute on every
+ * instance; the deletes are idempotent, so instances sweeping at once do no harm.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+
+export interface SweepResult {
+  posts: string[];
+  mediaUrls: string[];
+}
+
+export async function sweepExpired(db: Db): Promise<SweepResult> {
+  const posts = await db.execute(sql`
+    delete from publications where created_at <= now() - interval '24 hours'
+    returning id, image_url, thumbnail_url, audio_url`);
+  const uploads = await db.execute(sql`
+    delete from uploads
+    where (claimed_at is null and created_at <= now() - interval '1 hour')
+       or (claimed_at is not null and claimed_at <= now() - interval '25 hours')
+    returning url, thumbnail_url, claimed_at`);
+  const postRows = posts.rows as Array<{ id: string; image_url: string | null; thumbnail_url: string | null; audio_url: string | null }>;
+  // Claimed uploads' files belong to their post (deleted with it); only orphans' files go here.
+  const orphanRows = (uploads.rows as Array<{ url: string; thumbnail_url: string | null; claimed_at: unknown }>).filter((u) => !u.claimed_at);
+  const mediaUrls = [
+    ...postRows.flatMap((p) => [p.image_url, p.thumbnail_url, p.audio_url]),
+    ...orphanRows.flatMap((u) => [u.url, u.thumbnail_url]),
+  ].filter((u): u is string => Boolean(u));
+  return { posts: postRows.map((p) => p.id), mediaUrls };
+}
