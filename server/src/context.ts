@@ -41,6 +41,7 @@ export async function createContext(config: Config, database: Database, log: Fas
   const mailer = createMailer(config, log, now);
   const keys = deriveKeys(await loadServerSecret(config));
   const bus = await createBus(config, database);
+  const storage = createStorage(config);
   const sessions = createSessions({ db: database.db, keys, now, logSecurityEvent });
   return {
     config,
@@ -48,12 +49,12 @@ export async function createContext(config: Config, database: Database, log: Fas
     now,
     mailer,
     bus,
-    storage: createStorage(config),
+    storage,
     limits,
     logSecurityEvent,
     auth: { keys, sessions, identify: (token) => sessions.identify(token) },
     async close() {
-      await Promise.allSettled([store.close(), mailer.close(), bus.close()]);
+      await Promise.allSettled([store.close(), mailer.close(), bus.close(), storage.dispose?.()]);
     },
   };
 }

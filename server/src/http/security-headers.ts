@@ -1,11 +1,12 @@
 /** Security headers (helmet) with a CSP that lets MapLibre run its worker and load tiles. */
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import { bucketBaseUrl } from '../adapters/storage/index.ts';
 import type { Config } from '../config.ts';
 
 export async function installSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
   // A configured basemap style may pull tiles, glyphs and sprites from its own hosts.
-  const external = [config.mapStyleUrl, config.mapStyleUrlDark, config.s3?.publicUrl]
+  const external = [config.mapStyleUrl, config.mapStyleUrlDark, config.s3?.publicUrl, config.s3 ? bucketBaseUrl(config.s3) : undefined]
     .filter((u): u is string => Boolean(u))
     .map((u) => new URL(u).origin);
   const remote = external.length > 0 ? ['https:'] : [];
