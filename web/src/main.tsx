@@ -7,10 +7,12 @@ import './index.css';
 import { createQueryClient } from './app/query-client.ts';
 import { applyResetRedirect } from './app/reset-redirect.ts';
 import { routes } from './app/routes.tsx';
+import { captureAuthLink } from './features/auth/auth-link.ts';
 import { startThemeSync } from './features/theme/theme-store.ts';
 
-// Before the router reads the address: a reset link is forced to /reset-password (spec §2).
-applyResetRedirect();
+// Before the router reads the address: a reset link is forced to /reset-password (spec §2), and
+// a confirmation link's token is taken out of it (the session restore then signs in).
+if (!applyResetRedirect()) captureAuthLink();
 startThemeSync();
 
 const queryClient = createQueryClient();

@@ -2,7 +2,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { resetSessionForTests, useSessionStore } from '../src/app/session-store.ts';
 import { ResetPasswordPage } from '../src/features/auth/ResetPasswordPage.tsx';
+import { json, sessionBody } from './support/auth-fixtures.ts';
 
 const VALID = '/reset-password?type=recovery&access_token=AT&refresh_token=RT';
 
@@ -27,12 +29,22 @@ describe('reset-password screen (spec §2, §5, §8)', () => {
     cleanup();
     vi.unstubAllGlobals();
     vi.useRealTimers();
+    resetSessionForTests();
   });
   beforeEach(() => {
+    localStorage.clear();
+    resetSessionForTests();
     vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { status: 200 })));
   });
 
-  it.each(['/reset-password', '/reset-password?access_token=AT&refresh_token=RT', '/reset-password?type=recovery&access_token=AT'])(
+  it.each([
+    '/reset-password',
+    '/reset-password?access_token=AT&refresh_token=RT',
+    '/reset-password?type=recovery&access_token=AT',
+    // A used or expired link, after the URL-forcing rule moved `type` into the query.
+    '/reset-password?type=recovery#error=link_invalid',
+    '/reset-password?type=recovery&error=link_invalid',
+  ])(
     'refuses an incomplete link %s',
     (path) => {
       renderAt(path);
@@ -89,7 +101,7 @@ describe('reset-password screen (spec §2, §5, §8)', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(text);
   });
 
-  it('sends the tokens, shows the success view, then goes to / after 3 s', async () => {
+  it('sends the tokens, signs in with the answer, shows the success view, then goes to / after 3 s', async () => {
     let release: (r: Response) => void = () => undefined;
     const fetchMock = vi.fn(() => new Promise<Response>((resolve) => (release = resolve)));
     vi.stubGlobal('fetch', fetchMock);
@@ -104,9 +116,13 @@ describe('reset-password screen (spec §2, §5, §8)', () => {
     expect(JSON.parse(String(init.body))).toEqual({ accessToken: 'AT', refreshToken: 'RT', password: 'Secret123' });
 
     vi.useFakeTimers();
-    await act(async () => release(new Response('{}', { status: 200 })));
+    await act(async () => release(json(200, sessionBody(7))));
     expect(screen.getByText('Mot de passe modifié !')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/reset-password');
+    // The spent tokens left the address; the new session is the current one.
+    expect(router.state.location.search).toBe('');
+    expect(useSessionStore.getState().user?.email).toBe('camille@exemple.fr');
+    expect(localStorage.getItem('moodmap.refreshToken')).toBe('R7');
     await act(async () => vi.advanceTimersByTime(3000));
     expect(router.state.location.pathname).toBe('/');
   });

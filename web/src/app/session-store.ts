@@ -1,112 +1,223 @@
 import { create } from 'zustand';
 import type { QueryClient } from '@tanstack/react-query';
 import { MESSAGES } from '@moodmap/core';
-import { ApiError, api } from '../lib/api.ts';
+import {
+  fetchSessionUser,
+  persistableUser,
+  postLogin,
+  postLogout,
+  postRecover,
+  postResetPassword,
+  postSignUp,
+  readPersistedUser,
+  toSessionUser,
+  type SessionUser,
+  type SignUpRequest,
+} from '../features/auth/auth-api.ts';
+import { takeAuthLink } from '../features/auth/auth-link.ts';
+import { refetchAfterSignIn, refetchAfterSignOut, requestLocationQuietly } from '../features/auth/sign-in-sequence.ts';
+import { ApiError } from '../lib/api.ts';
+import {
+  applySession,
+  clearSession,
+  onSessionChange,
+  parseSession,
+  refreshSession,
+  resetTokenStateForTests,
+  retryRefreshLater,
+  startTokenSync,
+  storedRefreshToken,
+} from '../lib/auth-tokens.ts';
+import { readJson, removeKey, STORAGE_KEYS, writeJson } from '../lib/storage.ts';
+import { toast } from '../ui/toasts/toast-store.ts';
 import { configQuery } from './config.ts';
 
-/** The signed-in user as the client holds it (spec §3 "Current user"). */
-export interface SessionUser {
-  id: string;
-  email: string;
-  nickname: string;
-  profilePhotoUrl?: string | null;
-  firstName?: string | null;
-  lastName?: string | null;
-  bio?: string | null;
-  pulseCredits?: number;
-}
+export type { SessionUser } from '../features/auth/auth-api.ts';
 
 export type SessionStatus = 'initialising' | 'ready';
 
 /** Outcome of an auth form action: the form shows `message` (the server's French text) on failure. */
-export type AuthResult = { ok: true } | { ok: false; code: string; message: string };
-
-export interface SignUpInput {
-  email: string;
-  password: string;
-  firstName: string;
-  lastName: string;
-}
+export type AuthResult = { ok: true } | { ok: false; status: number; code: string; message: string };
 
 interface SessionState {
   status: SessionStatus;
   user: SessionUser | null;
-  /** Runs once at start-up; the splash shows until it has settled. */
+  /** Runs once at start-up: config, confirmation link, session restore; the splash shows until it settles. */
   initialise: (queryClient: QueryClient) => Promise<void>;
   signIn: (email: string, password: string) => Promise<AuthResult>;
-  signUp: (input: SignUpInput) => Promise<AuthResult>;
+  signUp: (input: SignUpRequest) => Promise<AuthResult>;
   requestPasswordReset: (email: string) => Promise<AuthResult>;
+  /** The reset screen: sets the new password with the link's tokens; the answer's session signs in. */
+  resetPassword: (tokens: { accessToken: string; refreshToken: string }, password: string) => Promise<AuthResult>;
   signOut: () => Promise<void>;
+  /** Refetches the signed-in user (after a profile change); failures are silent (spec §8 "Profile"). */
+  reloadUser: () => Promise<void>;
 }
 
-function failure(error: unknown): AuthResult {
-  if (error instanceof ApiError) return { ok: false, code: error.code, message: error.message };
-  return { ok: false, code: 'internal_error', message: MESSAGES.internal_error };
+function failure(error: unknown): AuthResult & { ok: false } {
+  if (error instanceof ApiError) {
+    // Unreachable server: spec §8 "Other: 'Erreur de connexion.' plus a hint".
+    if (error.status === 0) return { ok: false, status: 0, code: error.code, message: `${MESSAGES.auth_other} ${MESSAGES.auth_other_hint}` };
+    return { ok: false, status: error.status, code: error.code, message: error.message };
+  }
+  return { ok: false, status: 0, code: 'internal_error', message: MESSAGES.internal_error };
 }
 
-function userFrom(payload: unknown): SessionUser | null {
-  if (!payload || typeof payload !== 'object') return null;
-  const user = (payload as { user?: unknown }).user;
-  if (!user || typeof user !== 'object') return null;
-  const u = user as Partial<SessionUser>;
-  return typeof u.id === 'string' && typeof u.email === 'string'
-    ? { ...u, id: u.id, email: u.email, nickname: u.nickname ?? u.email.split('@')[0] ?? 'Utilisateur' }
-    : null;
-}
-
+let queryClient: QueryClient | null = null;
 let initialising: Promise<void> | null = null;
+let stopTokenSync: (() => void) | null = null;
 
-export const useSessionStore = create<SessionState>()((set) => ({
-  status: 'initialising',
-  user: null,
+function persistUser(user: SessionUser | null): void {
+  if (user) writeJson(STORAGE_KEYS.currentUser, persistableUser(user));
+  else removeKey(STORAGE_KEYS.currentUser);
+}
 
-  initialise: (queryClient) => {
-    // The session restore (next issue) joins this promise; the config must be known before the
-    // map picks its style, so the splash covers both.
-    initialising ??= queryClient
-      .fetchQuery(configQuery)
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => set({ status: 'ready' }));
-    return initialising;
-  },
+export const useSessionStore = create<SessionState>()((set, get) => {
+  /** Takes a session the server just issued; the token listener below sets the user. */
+  function startSession(payload: unknown): boolean {
+    const session = parseSession(payload);
+    if (!session || !toSessionUser(session.user)) return false;
+    applySession(session);
+    return true;
+  }
 
-  signIn: async (email, password) => {
-    try {
-      const payload = await api<unknown>('/api/auth/login', { method: 'POST', body: { email, password } });
-      set({ user: userFrom(payload) });
-      return { ok: true };
-    } catch (error) {
-      return failure(error);
+  /**
+   * Keeps the user in step with the tokens: sign-ins (here or in another tab), refreshes,
+   * expiry, other tabs' sign-outs. A sign-in refetches the viewer's data (spec §4).
+   */
+  onSessionChange((event) => {
+    if (event.type === 'session') {
+      const wasSignedIn = get().user !== null;
+      const user = toSessionUser(event.session.user);
+      set({ user });
+      persistUser(user);
+      // During start-up the restore's own refetch follows `initialise`.
+      if (!wasSignedIn && user && get().status === 'ready') refetchAfterSignIn(queryClient);
+      return;
     }
-  },
-
-  signUp: async (input) => {
-    try {
-      await api<unknown>('/api/auth/register', { method: 'POST', body: input });
-      return { ok: true };
-    } catch (error) {
-      return failure(error);
-    }
-  },
-
-  requestPasswordReset: async (email) => {
-    try {
-      await api<unknown>('/api/auth/forgot-password', { method: 'POST', body: { email } });
-      return { ok: true };
-    } catch (error) {
-      return failure(error);
-    }
-  },
-
-  signOut: async () => {
-    try {
-      await api<unknown>('/api/auth/logout', { method: 'POST' });
-    } catch {
-      // Signing out locally must work even if the server is unreachable.
-    }
+    const wasSignedIn = get().user !== null;
     set({ user: null });
-  },
-}));
+    persistUser(null);
+    if (!wasSignedIn || event.reason === 'local') return;
+    refetchAfterSignOut(queryClient);
+    // A session that ends by itself mid-use is worth saying; another tab's sign-out is not.
+    if (event.reason === 'expired' && get().status === 'ready') toast.warning(MESSAGES.session_expired);
+  });
+
+  /** Signs in with the stored refresh token, if any. Offline, the persisted user stands in until the server answers. */
+  async function restore(): Promise<boolean> {
+    if (!storedRefreshToken()) {
+      persistUser(null);
+      return false;
+    }
+    const outcome = await refreshSession();
+    if (outcome.ok) return get().user !== null;
+    if (outcome.reason === 'unavailable') {
+      const persisted = readPersistedUser(readJson(STORAGE_KEYS.currentUser));
+      if (persisted) set({ user: persisted });
+      retryRefreshLater();
+      return false;
+    }
+    return false;
+  }
+
+  return {
+    status: 'initialising',
+    user: null,
+
+    initialise: (client) => {
+      queryClient = client;
+      initialising ??= (async () => {
+        stopTokenSync ??= typeof window !== 'undefined' ? startTokenSync() : null;
+        const link = takeAuthLink();
+        // The config must be known before the map picks its style: the splash covers both.
+        const config = client.fetchQuery(configQuery).then(
+          () => undefined,
+          () => undefined,
+        );
+        const signedIn = await restore().catch(() => false);
+        await config;
+        set({ status: 'ready' });
+        // Queries that ran for a visitor under the splash are refetched for the signed-in user.
+        if (signedIn) refetchAfterSignIn(client);
+        if (link?.kind === 'signup' && signedIn) {
+          // Confirming the address is this account's first sign-in.
+          toast.success(MESSAGES.auth_email_confirmed);
+          requestLocationQuietly();
+        } else if (link) {
+          toast.error(MESSAGES.auth_confirm_link_invalid);
+        }
+      })();
+      return initialising;
+    },
+
+    signIn: async (email, password) => {
+      try {
+        if (!startSession(await postLogin(email, password))) return failure(null);
+        // Spec §4: location permission is asked at login (5 s timeout).
+        requestLocationQuietly();
+        return { ok: true };
+      } catch (error) {
+        return failure(error);
+      }
+    },
+
+    signUp: async (input) => {
+      try {
+        await postSignUp(input);
+        return { ok: true };
+      } catch (error) {
+        return failure(error);
+      }
+    },
+
+    requestPasswordReset: async (email) => {
+      try {
+        await postRecover(email);
+        return { ok: true };
+      } catch (error) {
+        return failure(error);
+      }
+    },
+
+    resetPassword: async (tokens, password) => {
+      try {
+        // The password is changed once the server answers 2xx, whatever its body.
+        startSession(await postResetPassword({ ...tokens, password }));
+        return { ok: true };
+      } catch (error) {
+        return failure(error);
+      }
+    },
+
+    signOut: async () => {
+      const refreshToken = storedRefreshToken();
+      const wasSignedIn = get().user !== null;
+      // Locally first: the screen changes at once, and even when the server is unreachable.
+      clearSession('local');
+      if (wasSignedIn) refetchAfterSignOut(queryClient);
+      if (refreshToken) await postLogout(refreshToken).catch(() => undefined);
+    },
+
+    reloadUser: async () => {
+      const id = get().user?.id;
+      if (!id) return;
+      const user = await fetchSessionUser().catch(() => null);
+      // Only if the same person is still signed in when the answer comes back.
+      if (user && get().user?.id === user.id) {
+        set({ user });
+        persistUser(user);
+      }
+    },
+  };
+});
+
+/** Test hook: back to a fresh start-up (tokens in memory, start-up promise, token sync). */
+export function resetSessionForTests(): void {
+  initialising = null;
+  stopTokenSync?.();
+  stopTokenSync = null;
+  queryClient = null;
+  resetTokenStateForTests();
+  useSessionStore.setState({ status: 'initialising', user: null });
+}

@@ -1,12 +1,17 @@
 import { create } from 'zustand';
 
-/** Modes of the auth modal (spec §4 "Auth modal modes"). */
+/**
+ * Modes of the auth modal (spec §4 "Auth modal modes"): login, register, forgot password,
+ * reset-email-sent ('reset-sent') and register-confirmation ('register-sent', 'Vérifiez votre email').
+ */
 export type AuthMode = 'login' | 'register' | 'forgot' | 'reset-sent' | 'register-sent';
 
 interface UiState {
   authMode: AuthMode | null;
+  /** The address the auth modal carries between modes (typed at login, registered, reset). */
+  authEmail: string;
   helpOpen: boolean;
-  openAuth: (mode?: AuthMode) => void;
+  openAuth: (mode?: AuthMode, email?: string) => void;
   closeAuth: () => void;
   setHelpOpen: (open: boolean) => void;
 }
@@ -14,8 +19,9 @@ interface UiState {
 /** Which non-route dialogs are open. Route modals live in the URL instead. */
 export const useUiStore = create<UiState>()((set) => ({
   authMode: null,
+  authEmail: '',
   helpOpen: false,
-  openAuth: (mode = 'login') => set({ authMode: mode }),
-  closeAuth: () => set({ authMode: null }),
+  openAuth: (mode = 'login', email) => set((s) => ({ authMode: mode, authEmail: email ?? s.authEmail })),
+  closeAuth: () => set({ authMode: null, authEmail: '' }),
   setHelpOpen: (helpOpen) => set({ helpOpen }),
 }));

@@ -1,66 +1,36 @@
-import { MESSAGES } from '@moodmap/core';
+import { getAccessToken, refreshSession, storedRefreshToken } from './auth-tokens.ts';
+import { ApiError, request, type RequestOptions } from './http.ts';
 
-/** An API failure, carrying the server's `{ error: { code, message } }` (design.md §4). */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  constructor(status: number, code: string, message: string) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = code;
-  }
+export { ApiError } from './http.ts';
+
+export interface ApiOptions extends Omit<RequestOptions, 'bearer'> {
+  /**
+   * Default true: send the access token, and on a 401 renew it once and retry. False for the
+   * auth endpoints themselves, whose 401s are answers (wrong reset link), not expired tokens.
+   */
+  auth?: boolean;
 }
 
-export interface ApiOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  body?: unknown;
-  signal?: AbortSignal;
-}
-
-function parseError(status: number, payload: unknown): ApiError {
-  if (payload && typeof payload === 'object' && 'error' in payload) {
-    const err = (payload as { error: unknown }).error;
-    if (err && typeof err === 'object') {
-      const { code, message } = err as { code?: unknown; message?: unknown };
-      return new ApiError(
-        status,
-        typeof code === 'string' ? code : 'internal_error',
-        typeof message === 'string' && message ? message : MESSAGES.internal_error,
-      );
-    }
-  }
-  return new ApiError(status, status === 404 ? 'not_found' : 'internal_error', status === 404 ? MESSAGES.not_found : MESSAGES.internal_error);
-}
-
-/** JSON call to our API. Throws ApiError on a non-2xx answer or a network failure (status 0). */
+/**
+ * JSON call to our API with the session's access token. A 401 renews the token once (shared
+ * with any other call renewing at the same time) and retries; when the renewal is refused the
+ * session ends and the 401 is thrown. Throws ApiError (status 0 for a network failure).
+ */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
-  const { method = 'GET', body, signal } = options;
-  let response: Response;
+  const { auth = true, ...rest } = options;
+  if (!auth) return request<T>(path, rest);
+  const sent = getAccessToken();
   try {
-    response = await fetch(path, {
-      method,
-      signal,
-      credentials: 'same-origin',
-      headers: {
-        Accept: 'application/json',
-        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
+    return await request<T>(path, { ...rest, bearer: sent });
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, 'network_error', MESSAGES.internal_error);
-  }
-  const text = await response.text();
-  let payload: unknown = null;
-  if (text) {
-    try {
-      payload = JSON.parse(text);
-    } catch {
-      payload = null;
+    if (!(error instanceof ApiError) || error.status !== 401 || !storedRefreshToken()) throw error;
+    // A call that failed after another one already renewed the token just uses the new one.
+    let token = getAccessToken();
+    if (!token || token === sent) {
+      const outcome = await refreshSession();
+      if (!outcome.ok) throw error;
+      token = outcome.session.accessToken;
     }
+    return request<T>(path, { ...rest, bearer: token });
   }
-  if (!response.ok) throw parseError(response.status, payload);
-  return payload as T;
 }

@@ -3,6 +3,10 @@ export const STORAGE_KEYS = {
   theme: 'moodmap.theme',
   moodFilter: 'moodmap.moodFilter',
   mapLocation: 'moodmap.mapLocation',
+  /** The rotating refresh token. The access token lives in memory only. */
+  refreshToken: 'moodmap.refreshToken',
+  /** Display fields of the signed-in user (spec §4: "the current user is persisted locally"). */
+  currentUser: 'moodmap.currentUser',
 } as const;
 
 function storage(): Storage | null {
@@ -27,5 +31,29 @@ export function writeJson(key: string, value: unknown): void {
     storage()?.setItem(key, JSON.stringify(value));
   } catch {
     // Storage full or disabled: the preference simply is not remembered.
+  }
+}
+
+export function readString(key: string): string | null {
+  try {
+    return storage()?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeString(key: string, value: string): void {
+  try {
+    storage()?.setItem(key, value);
+  } catch {
+    // Without storage the session lasts as long as the tab.
+  }
+}
+
+export function removeKey(key: string): void {
+  try {
+    storage()?.removeItem(key);
+  } catch {
+    // Nothing stored, nothing to remove.
   }
 }

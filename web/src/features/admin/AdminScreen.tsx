@@ -1,33 +1,151 @@
-import { MESSAGES, t } from '@moodmap/core';
+import { type ReactNode, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { ADMIN_PANEL_ROLES, MESSAGES, t } from '@moodmap/core';
 import { ModalPanel } from '../../app/ModalPanel.tsx';
 import { useSessionStore } from '../../app/session-store.ts';
-import { ShieldIcon } from '../../ui/icons.tsx';
+import { Button, Spinner } from '../../ui/Button.tsx';
+import { AlertIcon, RefreshIcon, ShieldIcon } from '../../ui/icons.tsx';
 import { SignedOutNotice } from '../../ui/SignedOutNotice.tsx';
+import { fetchRole } from '../auth/auth-api.ts';
 
-/** /admin (spec §2 "Administration panel"): visitors and non-staff are refused. */
-export function AdminScreen() {
-  const signedIn = useSessionStore((s) => s.user !== null);
+/** Role badge colours (spec §6): super_admin red, admin purple, moderator blue, others grey. */
+const ROLE_BADGE: Record<string, string> = {
+  super_admin: 'bg-red-100 text-red-700 ring-red-600/20 dark:bg-red-500/15 dark:text-red-300',
+  admin: 'bg-purple-100 text-purple-700 ring-purple-600/20 dark:bg-purple-500/15 dark:text-purple-300',
+  moderator: 'bg-blue-100 text-blue-700 ring-blue-600/20 dark:bg-blue-500/15 dark:text-blue-300',
+};
+const OTHER_BADGE = 'bg-slate-100 text-slate-700 ring-slate-500/20 dark:bg-slate-500/15 dark:text-slate-300';
+
+export function RoleBadge({ role }: { role: string }) {
   return (
-    <ModalPanel title={MESSAGES.admin_title}>
-      {signedIn ? (
-        // Roles arrive with the admin feature; until then every account has the default role 'user'.
-        <div className="flex min-h-[50vh] flex-col items-center justify-center px-6 py-12 text-center md:min-h-[22rem]">
-          <div className="mb-5 flex size-16 items-center justify-center rounded-2xl bg-rose-500/10 text-rose-500">
-            <ShieldIcon size={30} />
-          </div>
-          <h2 className="mb-2 text-xl font-bold text-ink-900 dark:text-white">{MESSAGES.admin_denied_title}</h2>
-          <p className="max-w-sm text-[15px] text-slate-600 dark:text-slate-300">{MESSAGES.admin_denied}</p>
-          <p className="mt-3 rounded-full bg-slate-100 px-3 py-1 text-sm text-slate-600 dark:bg-ink-800 dark:text-slate-300">
-            {t('admin_current_role', { role: 'user' })}
-          </p>
-        </div>
-      ) : (
-        <SignedOutNotice
-          title={MESSAGES.admin_auth_required_title}
-          message={MESSAGES.admin_auth_required}
-          icon={<ShieldIcon size={28} />}
-        />
-      )}
-    </ModalPanel>
+    <span data-testid="role-badge" className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${ROLE_BADGE[role] ?? OTHER_BADGE}`}>
+      {role}
+    </span>
   );
+}
+
+type Tab = 'users' | 'logs';
+
+/** A table with its column headers; the admin issue fills the rows. */
+function EmptyTable({ columns }: { columns: string[] }) {
+  return (
+    <div className="overflow-x-auto rounded-2xl ring-1 ring-slate-200 dark:ring-white/10">
+      <table className="w-full text-left text-sm">
+        <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:bg-ink-800 dark:text-slate-400">
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col" className="px-4 py-3 whitespace-nowrap">
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td colSpan={columns.length} className="px-4 py-10 text-center text-slate-500 dark:text-slate-400">
+              {MESSAGES.admin_table_empty}
+            </td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Panel({ role, onRefresh, refreshing }: { role: string; onRefresh: () => void; refreshing: boolean }) {
+  const [tab, setTab] = useState<Tab>('users');
+  // Filled by the admin issue; a moderator's users list stays empty (spec §6).
+  const users: unknown[] = [];
+  const logs: unknown[] = [];
+  const tabClass = (active: boolean) =>
+    `rounded-xl px-3.5 py-2 text-sm font-semibold transition ${
+      active ? 'bg-white text-ink-900 shadow-sm dark:bg-ink-700 dark:text-white' : 'text-slate-500 hover:text-ink-900 dark:text-slate-400 dark:hover:text-white'
+    }`;
+  return (
+    <div className="space-y-5 px-5 py-6 md:px-7" data-testid="admin-panel">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <RoleBadge role={role} />
+        <Button variant="secondary" onClick={onRefresh} disabled={refreshing}>
+          {refreshing ? <Spinner /> : <RefreshIcon size={16} />}
+          {MESSAGES.admin_refresh}
+        </Button>
+      </div>
+      <div role="tablist" className="inline-flex gap-1 rounded-2xl bg-slate-100 p-1 dark:bg-ink-800">
+        <button type="button" role="tab" aria-selected={tab === 'users'} className={tabClass(tab === 'users')} onClick={() => setTab('users')}>
+          {t('admin_users_tab', { count: users.length })}
+        </button>
+        <button type="button" role="tab" aria-selected={tab === 'logs'} className={tabClass(tab === 'logs')} onClick={() => setTab('logs')}>
+          {t('admin_logs_tab', { count: logs.length })}
+        </button>
+      </div>
+      <div role="tabpanel">
+        {tab === 'users' ? (
+          <EmptyTable columns={[MESSAGES.message_toast_fallback_name, MESSAGES.auth_email_label, MESSAGES.admin_col_signup_date]} />
+        ) : (
+          <EmptyTable columns={[MESSAGES.admin_col_event, MESSAGES.admin_col_severity, MESSAGES.admin_col_date]} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Centered({ tone, title, children }: { tone: 'rose' | 'amber'; title?: string; children: ReactNode }) {
+  const colours = tone === 'rose' ? 'bg-rose-500/10 text-rose-500' : 'bg-amber-500/10 text-amber-500';
+  return (
+    <div className="flex min-h-[50vh] flex-col items-center justify-center px-6 py-12 text-center md:min-h-[22rem]">
+      <div className={`mb-5 flex size-16 items-center justify-center rounded-2xl ${colours}`}>
+        {tone === 'rose' ? <ShieldIcon size={30} /> : <AlertIcon size={30} />}
+      </div>
+      {title ? <h2 className="mb-2 text-xl font-bold text-ink-900 dark:text-white">{title}</h2> : null}
+      {children}
+    </div>
+  );
+}
+
+/** /admin (spec §2 "Administration panel", §4 "Admin", §6): the role decides. */
+export function AdminScreen() {
+  const userId = useSessionStore((s) => s.user?.id ?? null);
+  const role = useQuery({
+    queryKey: ['auth', 'role', userId],
+    queryFn: ({ signal }) => fetchRole(signal),
+    enabled: userId !== null,
+    staleTime: 0,
+    retry: false,
+  });
+
+  let body: ReactNode;
+  if (!userId) {
+    body = <SignedOutNotice title={MESSAGES.admin_auth_required_title} message={MESSAGES.admin_auth_required} icon={<ShieldIcon size={28} />} />;
+  } else if (role.isPending) {
+    body = (
+      <div className="flex min-h-[50vh] items-center justify-center md:min-h-[22rem]" role="status" aria-label={MESSAGES.loading}>
+        <Spinner className="size-6 text-brand-500" />
+      </div>
+    );
+  } else if (role.isError) {
+    body = (
+      <Centered tone="amber">
+        <p role="alert" className="max-w-sm text-[15px] text-slate-600 dark:text-slate-300">
+          {MESSAGES.admin_role_error}
+        </p>
+        <Button variant="secondary" className="mt-6" onClick={() => void role.refetch()}>
+          <RefreshIcon size={16} />
+          {MESSAGES.admin_refresh}
+        </Button>
+      </Centered>
+    );
+  } else if ((ADMIN_PANEL_ROLES as readonly string[]).includes(role.data)) {
+    body = <Panel role={role.data} refreshing={role.isFetching} onRefresh={() => void role.refetch()} />;
+  } else {
+    body = (
+      <Centered tone="rose" title={MESSAGES.admin_denied_title}>
+        <p className="max-w-sm text-[15px] text-slate-600 dark:text-slate-300">{MESSAGES.admin_denied}</p>
+        <p className="mt-3 rounded-full bg-slate-100 px-3 py-1 text-sm text-slate-600 dark:bg-ink-800 dark:text-slate-300" data-testid="admin-current-role">
+          {t('admin_current_role', { role: role.data })}
+        </p>
+      </Centered>
+    );
+  }
+
+  return <ModalPanel title={MESSAGES.admin_title}>{body}</ModalPanel>;
 }

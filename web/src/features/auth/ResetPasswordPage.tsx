@@ -1,18 +1,21 @@
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { MESSAGES, TIMING } from '@moodmap/core';
-import { ApiError, api } from '../../lib/api.ts';
+import { useSessionStore } from '../../app/session-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { FormError, PasswordField } from '../../ui/Field.tsx';
 import { AlertIcon, ArrowLeftIcon, CheckCircleIcon } from '../../ui/icons.tsx';
 import { LogoMark, Wordmark } from '../../ui/Logo.tsx';
-import { passwordError, resetFailureMessage } from './validation.ts';
+import { resetError, resetFailureMessage } from './validation.ts';
 
-/** Tokens of a valid reset link: a recovery type plus both tokens (spec §5 "Reset password"). */
+/**
+ * Tokens of a valid reset link: a recovery type plus both tokens (spec §5 "Reset password").
+ * A used or expired link arrives as `#error=link_invalid&type=recovery`: no tokens, so null.
+ */
 export function resetTokens(params: URLSearchParams): { accessToken: string; refreshToken: string } | null {
   const accessToken = params.get('access_token');
   const refreshToken = params.get('refresh_token');
-  if (params.get('type') !== 'recovery' || !accessToken || !refreshToken) return null;
+  if (params.get('type') !== 'recovery' || params.has('error') || !accessToken || !refreshToken) return null;
   return { accessToken, refreshToken };
 }
 
@@ -46,8 +49,9 @@ function HomeLink() {
 
 /** Full-screen reset-password route, target of the reset e-mail (spec §2, §4, §5, §8). */
 export function ResetPasswordPage() {
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
+  const resetPassword = useSessionStore((s) => s.resetPassword);
   const tokens = resetTokens(params);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -60,21 +64,6 @@ export function ResetPasswordPage() {
     const timer = setTimeout(() => navigate('/', { replace: true }), TIMING.resetRedirectMs);
     return () => clearTimeout(timer);
   }, [done, navigate]);
-
-  if (!tokens) {
-    return (
-      <Screen>
-        <div className="mb-5 flex size-12 items-center justify-center rounded-2xl bg-amber-500/10 text-amber-500">
-          <AlertIcon size={26} />
-        </div>
-        <h1 className="mb-3 text-2xl font-bold tracking-tight text-ink-900 dark:text-white">{MESSAGES.reset_title}</h1>
-        <p role="alert" className="mb-7 text-[15px] leading-relaxed text-slate-600 dark:text-slate-300">
-          {MESSAGES.reset_link_invalid}
-        </p>
-        <HomeLink />
-      </Screen>
-    );
-  }
 
   if (done) {
     return (
@@ -93,23 +82,39 @@ export function ResetPasswordPage() {
     );
   }
 
+  if (!tokens) {
+    return (
+      <Screen>
+        <div className="mb-5 flex size-12 items-center justify-center rounded-2xl bg-amber-500/10 text-amber-500">
+          <AlertIcon size={26} />
+        </div>
+        <h1 className="mb-3 text-2xl font-bold tracking-tight text-ink-900 dark:text-white">{MESSAGES.reset_title}</h1>
+        <p role="alert" className="mb-7 text-[15px] leading-relaxed text-slate-600 dark:text-slate-300">
+          {MESSAGES.reset_link_invalid}
+        </p>
+        <HomeLink />
+      </Screen>
+    );
+  }
+
   const mismatch = password !== '' && confirm !== '' && password !== confirm;
   const disabled = busy || !password || !confirm || password !== confirm;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (disabled || !tokens) return;
-    const invalid = passwordError(password);
+    const invalid = resetError(password, confirm);
     setError(invalid);
     if (invalid) return;
     setBusy(true);
-    try {
-      await api('/api/auth/reset-password', { method: 'POST', body: { ...tokens, password } });
+    const result = await resetPassword(tokens, password);
+    setBusy(false);
+    if (result.ok) {
       setDone(true);
-    } catch (err) {
-      setError(err instanceof ApiError ? resetFailureMessage(err.code, err.message) : MESSAGES.reset_failed);
-    } finally {
-      setBusy(false);
+      // The link's tokens are spent: they leave the address bar and the history.
+      setParams({}, { replace: true });
+    } else {
+      setError(resetFailureMessage(result.code, result.message));
     }
   }
 

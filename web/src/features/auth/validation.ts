@@ -1,23 +1,35 @@
-import { EMAIL_MAX, FIRST_NAME_MAX, FIRST_NAME_MIN, LAST_NAME_MAX, LAST_NAME_MIN, MESSAGES, PASSWORD_MAX, PASSWORD_MIN } from '@moodmap/core';
+/**
+ * Client-side checks of spec §5 with the same zod schemas the server validates with (core), so
+ * the form says exactly what the server would. Each returns one French text, or null.
+ */
+import type { z } from 'zod';
+import {
+  challengeAnswerSchema,
+  forgotPasswordSchema,
+  MESSAGES,
+  resetPasswordFormSchema,
+  signInSchema,
+  signUpFormSchema,
+} from '@moodmap/core';
 
-/** Client-side checks of spec §5 (the server enforces the same rules). Each returns a French text or null. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function emailError(email: string): string | null {
-  const value = email.trim();
-  return !EMAIL_PATTERN.test(value) || value.length > EMAIL_MAX ? MESSAGES.email_invalid : null;
-}
-
-export function passwordError(password: string): string | null {
-  if (password.length < PASSWORD_MIN) return MESSAGES.password_too_short;
-  if (password.length > PASSWORD_MAX) return MESSAGES.password_too_long;
-  if (!/[A-Z]/.test(password) || !/[a-z]/.test(password) || !/\d/.test(password)) return MESSAGES.password_weak_rule;
-  return null;
+/**
+ * The text to show for a failed parse: 'Veuillez remplir tous les champs' as soon as any field
+ * is empty (spec §5 "All fields are required"), otherwise the first issue in the form's order.
+ */
+function firstMessage(error: z.ZodError, order: readonly string[]): string {
+  const issues = error.issues;
+  const required = issues.find((i) => i.message === MESSAGES.auth_fields_required);
+  if (required) return required.message;
+  const rank = (i: (typeof issues)[number]) => {
+    const at = order.indexOf(String(i.path[0] ?? ''));
+    return at === -1 ? order.length : at;
+  };
+  return [...issues].sort((a, b) => rank(a) - rank(b))[0]?.message ?? MESSAGES.bad_request;
 }
 
 export function loginError(email: string, password: string): string | null {
-  if (!email.trim() || !password) return MESSAGES.auth_fields_required;
-  return emailError(email) ?? passwordError(password);
+  const result = signInSchema.safeParse({ email, password });
+  return result.success ? null : firstMessage(result.error, ['email', 'password']);
 }
 
 export interface RegisterFields {
@@ -26,25 +38,36 @@ export interface RegisterFields {
   confirm: string;
   firstName: string;
   lastName: string;
+  /** The human check's answer; `challengeReady` says whether a question is on screen. */
+  answer: string;
 }
 
-export function registerError(f: RegisterFields): string | null {
-  if (!f.email.trim() || !f.password || !f.confirm || !f.firstName.trim() || !f.lastName.trim()) {
-    return MESSAGES.auth_fields_required;
-  }
-  const first = f.firstName.trim().length;
-  const last = f.lastName.trim().length;
-  return (
-    emailError(f.email) ??
-    passwordError(f.password) ??
-    (f.password !== f.confirm ? MESSAGES.password_mismatch : null) ??
-    (first < FIRST_NAME_MIN || first > FIRST_NAME_MAX ? MESSAGES.first_name_length : null) ??
-    (last < LAST_NAME_MIN || last > LAST_NAME_MAX ? MESSAGES.last_name_length : null)
-  );
+const REGISTER_ORDER = ['email', 'password', 'confirmPassword', 'firstName', 'lastName'] as const;
+
+export function registerError(f: RegisterFields, challengeReady: boolean): string | null {
+  const result = signUpFormSchema.safeParse({
+    email: f.email,
+    password: f.password,
+    confirmPassword: f.confirm,
+    firstName: f.firstName,
+    lastName: f.lastName,
+  });
+  if (!result.success) return firstMessage(result.error, REGISTER_ORDER);
+  // Spec §5: the human check must be solved ('Veuillez compléter la vérification anti-robot').
+  if (!challengeReady) return MESSAGES.human_check_required;
+  const answer = challengeAnswerSchema.safeParse(f.answer);
+  return answer.success ? null : (answer.error.issues[0]?.message ?? MESSAGES.human_check_required);
 }
 
 export function forgotError(email: string): string | null {
-  return !email.trim() || emailError(email) ? MESSAGES.forgot_email_required : null;
+  const result = forgotPasswordSchema.safeParse({ email });
+  return result.success ? null : firstMessage(result.error, ['email']);
+}
+
+/** The reset screen's two fields (it disables submit itself while they are empty or differ). */
+export function resetError(password: string, confirmPassword: string): string | null {
+  const result = resetPasswordFormSchema.safeParse({ password, confirmPassword });
+  return result.success ? null : firstMessage(result.error, ['password', 'confirmPassword']);
 }
 
 /** Reset-password failures by cause (spec §8 "Password reset screen"). */

@@ -1,0 +1,103 @@
+/** Account helpers for the browser journeys: unique addresses, the dev outbox, ready-made accounts. */
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { solveChallenge } from './challenge.ts';
+
+export const PASSWORD = 'Carte2024Humeur';
+
+let sequence = 0;
+
+/** An address no other test (or earlier run on the same server) uses. */
+export function uniqueEmail(label: string): string {
+  return `${label}-${Date.now()}-${++sequence}@moodmap.test`;
+}
+
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+  sentAt: string;
+}
+
+/** The newest e-mail to `to` whose subject matches, waiting for it (sending may be in the background). */
+export async function waitForMail(request: APIRequestContext, to: string, subject: RegExp): Promise<OutboxMail> {
+  let found: OutboxMail | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`/dev/mail.json?to=${encodeURIComponent(to)}`);
+        const mails = (await response.json()) as OutboxMail[];
+        found = mails.find((m) => subject.test(m.subject));
+        return found !== undefined;
+      },
+      { timeout: 15_000, intervals: [200, 500, 1000] },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** The mail's link into our API (`/api/auth/verify?...`), made relative to the test server. */
+export function verifyLink(mail: OutboxMail): string {
+  const link = mail.links.find((l) => l.includes('/api/auth/verify'));
+  if (!link) throw new Error(`no verify link in "${mail.subject}"`);
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
+export const CONFIRM_SUBJECT = /Confirmez votre adresse email/;
+export const RECOVERY_SUBJECT = /Réinitialisation de votre mot de passe/;
+
+/**
+ * A confirmed account made through the API (for journeys that are not about sign-up): the
+ * challenge is solved like the page does, after the human delay, and the e-mail link opened.
+ */
+export async function createConfirmedAccount(
+  request: APIRequestContext,
+  {
+    email,
+    password = PASSWORD,
+    firstName = 'Camille',
+    lastName = 'Martin',
+    allowExisting = false,
+  }: { email: string; password?: string; firstName?: string; lastName?: string; allowExisting?: boolean },
+): Promise<void> {
+  const challenge = (await (await request.get('/api/auth/challenge')).json()) as { token: string; question: string };
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  const signup = await request.post('/api/auth/signup', {
+    data: { email, password, firstName, lastName, challengeToken: challenge.token, challengeAnswer: solveChallenge(challenge.question), website: '', fax: '' },
+  });
+  // A fixed address (the admin's) may exist already when the suite reuses a data directory.
+  if (allowExisting && signup.status() === 409) return;
+  expect(signup.status(), await signup.text()).toBe(201);
+  const mail = await waitForMail(request, email, CONFIRM_SUBJECT);
+  const confirmed = await request.get(verifyLink(mail), { maxRedirects: 0 });
+  expect(confirmed.status()).toBe(302);
+  expect(confirmed.headers().location).toMatch(/^\/\?type=signup#refresh_token=/);
+}
+
+/** Waits for the start-up splash to go. */
+export async function appReady(page: Page): Promise<void> {
+  await expect(page.getByTestId('splash')).toHaveCount(0, { timeout: 30_000 });
+}
+
+/** The bottom navigation's first entry: 'Profil' when signed in, 'Se connecter' when not. */
+export async function expectSignedIn(page: Page, signedIn: boolean): Promise<void> {
+  const entry = page.getByTestId('nav-profile');
+  if (signedIn) {
+    await expect(entry).toHaveText('Profil');
+    await expect(entry).toHaveAttribute('href', '/profile');
+  } else {
+    await expect(entry).toHaveText('Se connecter');
+  }
+}
+
+/** Opens the login modal from the bottom navigation and signs in. */
+export async function signInThroughModal(page: Page, email: string, password: string): Promise<void> {
+  await page.getByTestId('nav-profile').click();
+  const modal = page.getByTestId('auth-modal');
+  await expect(modal).toContainText('Connexion');
+  await modal.getByLabel('Email').fill(email);
+  await modal.getByLabel('Mot de passe', { exact: true }).fill(password);
+  await modal.getByRole('button', { name: 'Se connecter' }).click();
+}

@@ -1,0 +1,63 @@
+import { type FormEvent, useState } from 'react';
+import { MESSAGES } from '@moodmap/core';
+import { useSessionStore } from '../../app/session-store.ts';
+import { useUiStore } from '../../app/ui-store.ts';
+import { Button, Spinner } from '../../ui/Button.tsx';
+import { FormError, TextField } from '../../ui/Field.tsx';
+import { MailIcon } from '../../ui/icons.tsx';
+import { LinkButton } from './LinkButton.tsx';
+import { forgotError } from './validation.ts';
+
+/**
+ * Forgot-password mode. The server answers the same for every address; the form shows its
+ * validation and rate-limit texts, and 'Une erreur est survenue. Veuillez réessayer.' for the
+ * rest (spec §8 "Password reset request").
+ */
+export function ForgotForm() {
+  const requestPasswordReset = useSessionStore((s) => s.requestPasswordReset);
+  const openAuth = useUiStore((s) => s.openAuth);
+  const [email, setEmail] = useState(() => useUiStore.getState().authEmail);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const invalid = forgotError(email);
+    setError(invalid);
+    if (invalid) return;
+    setBusy(true);
+    const result = await requestPasswordReset(email.trim());
+    setBusy(false);
+    if (result.ok) openAuth('reset-sent', email.trim());
+    else setError(result.status === 400 || result.status === 429 ? result.message : MESSAGES.reset_request_failed);
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" data-testid="forgot-form">
+      <p className="text-sm leading-relaxed text-slate-600 dark:text-slate-300">{MESSAGES.auth_forgot_intro}</p>
+      <TextField
+        label={MESSAGES.auth_email_label}
+        type="email"
+        name="email"
+        autoComplete="email"
+        inputMode="email"
+        placeholder={MESSAGES.auth_email_placeholder}
+        value={email}
+        onChange={(e) => {
+          setEmail(e.target.value);
+          setError(null);
+        }}
+        data-autofocus
+      />
+      <FormError>{error}</FormError>
+      <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
+        {busy ? <Spinner /> : <MailIcon size={18} />}
+        {busy ? MESSAGES.auth_sending : MESSAGES.auth_forgot_submit}
+      </Button>
+      <p className="text-center text-sm">
+        <LinkButton onClick={() => openAuth('login', email.trim())}>{MESSAGES.auth_back_to_login}</LinkButton>
+      </p>
+    </form>
+  );
+}

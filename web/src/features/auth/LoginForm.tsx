@@ -1,0 +1,78 @@
+import { type FormEvent, useState } from 'react';
+import { MESSAGES } from '@moodmap/core';
+import { useSessionStore } from '../../app/session-store.ts';
+import { useUiStore } from '../../app/ui-store.ts';
+import { Button, Spinner } from '../../ui/Button.tsx';
+import { FormError, PasswordField, TextField } from '../../ui/Field.tsx';
+import { LogoMark } from '../../ui/Logo.tsx';
+import { LinkButton } from './LinkButton.tsx';
+import { loginError } from './validation.ts';
+
+/** Login mode: e-mail and password; the server's error shown as it says it (spec §8). */
+export function LoginForm() {
+  const signIn = useSessionStore((s) => s.signIn);
+  const openAuth = useUiStore((s) => s.openAuth);
+  const closeAuth = useUiStore((s) => s.closeAuth);
+  const [email, setEmail] = useState(() => useUiStore.getState().authEmail);
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const invalid = loginError(email, password);
+    setError(invalid);
+    if (invalid) return;
+    setBusy(true);
+    const result = await signIn(email.trim(), password);
+    setBusy(false);
+    if (result.ok) closeAuth();
+    else setError(result.message);
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" data-testid="login-form">
+      <div className="flex items-center gap-3 rounded-2xl bg-gradient-to-r from-brand-500/10 to-violet-brand/10 px-4 py-3">
+        <LogoMark size={36} />
+        <p className="text-sm text-slate-600 dark:text-slate-300">{MESSAGES.auth_welcome}</p>
+      </div>
+      <TextField
+        label={MESSAGES.auth_email_label}
+        type="email"
+        name="email"
+        autoComplete="email"
+        inputMode="email"
+        placeholder={MESSAGES.auth_email_placeholder}
+        value={email}
+        onChange={(e) => {
+          setEmail(e.target.value);
+          setError(null);
+        }}
+        data-autofocus
+      />
+      <PasswordField
+        label={MESSAGES.auth_password_label}
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => {
+          setPassword(e.target.value);
+          setError(null);
+        }}
+      />
+      <div className="-mt-1 flex justify-end text-sm">
+        <LinkButton onClick={() => openAuth('forgot', email.trim())}>{MESSAGES.auth_forgot_link}</LinkButton>
+      </div>
+      <FormError>{error}</FormError>
+      <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
+        {busy ? <Spinner /> : null}
+        {busy ? MESSAGES.auth_signing_in : MESSAGES.nav_sign_in}
+      </Button>
+      <p className="text-center text-sm text-slate-600 dark:text-slate-400">
+        {MESSAGES.auth_no_account}{' '}
+        <LinkButton onClick={() => openAuth('register', email.trim())}>{MESSAGES.auth_register}</LinkButton>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,120 @@
+import { type FormEvent, useState } from 'react';
+import { MESSAGES } from '@moodmap/core';
+import { useSessionStore } from '../../app/session-store.ts';
+import { useUiStore } from '../../app/ui-store.ts';
+import { Button, Spinner } from '../../ui/Button.tsx';
+import { FormError, PasswordField, TextField } from '../../ui/Field.tsx';
+import { Honeypots, HumanCheck, useChallenge } from './HumanCheck.tsx';
+import { LinkButton } from './LinkButton.tsx';
+import { registerError, type RegisterFields } from './validation.ts';
+
+/** Server answers after which the question on screen can no longer be used. */
+const NEW_CHALLENGE_CODES = new Set(['human_check_failed', 'human_check_required']);
+
+/**
+ * Register mode (spec §5 "Login and register", "Human check", "Bot check"): the account fields,
+ * the human-check question and the hidden trap fields. A wrong answer brings a new question;
+ * 'Réponse trop rapide…' keeps it, so the person just submits again (the server counts).
+ */
+export function RegisterForm() {
+  const signUp = useSessionStore((s) => s.signUp);
+  const openAuth = useUiStore((s) => s.openAuth);
+  const { state: challenge, reload } = useChallenge();
+  const [fields, setFields] = useState<RegisterFields>(() => ({
+    email: useUiStore.getState().authEmail,
+    password: '',
+    confirm: '',
+    firstName: '',
+    lastName: '',
+    answer: '',
+  }));
+  const [traps, setTraps] = useState({ website: '', fax: '' });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  /** Editing a field clears the last error: it may no longer hold. */
+  const update = (key: keyof RegisterFields, value: string) => {
+    setFields((f) => ({ ...f, [key]: value }));
+    setError(null);
+  };
+  const set = (key: keyof RegisterFields) => (e: { target: { value: string } }) => update(key, e.target.value);
+
+  function newQuestion() {
+    setFields((f) => ({ ...f, answer: '' }));
+    reload();
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const invalid = registerError(fields, challenge.status === 'ready');
+    setError(invalid);
+    if (invalid || challenge.status !== 'ready') return;
+    setBusy(true);
+    const email = fields.email.trim();
+    const result = await signUp({
+      email,
+      password: fields.password,
+      firstName: fields.firstName.trim(),
+      lastName: fields.lastName.trim(),
+      challengeToken: challenge.challenge.token,
+      challengeAnswer: fields.answer.trim(),
+      website: traps.website,
+      fax: traps.fax,
+    });
+    setBusy(false);
+    if (result.ok) {
+      openAuth('register-sent', email);
+      return;
+    }
+    setError(result.message);
+    if (NEW_CHALLENGE_CODES.has(result.code)) newQuestion();
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" data-testid="register-form">
+      <div className="grid grid-cols-2 gap-3">
+        <TextField
+          label={MESSAGES.auth_first_name_label}
+          name="firstName"
+          autoComplete="given-name"
+          value={fields.firstName}
+          onChange={set('firstName')}
+          data-autofocus
+        />
+        <TextField label={MESSAGES.auth_last_name_label} name="lastName" autoComplete="family-name" value={fields.lastName} onChange={set('lastName')} />
+      </div>
+      <TextField
+        label={MESSAGES.auth_email_label}
+        type="email"
+        name="email"
+        autoComplete="email"
+        inputMode="email"
+        placeholder={MESSAGES.auth_email_placeholder}
+        value={fields.email}
+        onChange={set('email')}
+      />
+      <div className="space-y-1.5">
+        <PasswordField label={MESSAGES.auth_password_label} name="password" autoComplete="new-password" value={fields.password} onChange={set('password')} />
+        <p className="text-xs text-slate-500 dark:text-slate-400">{MESSAGES.auth_password_hint}</p>
+      </div>
+      <PasswordField
+        label={MESSAGES.reset_confirm_password}
+        name="confirmPassword"
+        autoComplete="new-password"
+        value={fields.confirm}
+        onChange={set('confirm')}
+      />
+      <Honeypots values={traps} onChange={(name, value) => setTraps((t) => ({ ...t, [name]: value }))} />
+      <HumanCheck state={challenge} answer={fields.answer} onAnswer={(answer) => update('answer', answer)} onReload={newQuestion} />
+      <FormError>{error}</FormError>
+      <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
+        {busy ? <Spinner /> : null}
+        {busy ? MESSAGES.auth_signing_up : MESSAGES.auth_register}
+      </Button>
+      <p className="text-center text-sm text-slate-600 dark:text-slate-400">
+        {MESSAGES.auth_have_account}{' '}
+        <LinkButton onClick={() => openAuth('login', fields.email.trim())}>{MESSAGES.nav_sign_in}</LinkButton>
+      </p>
+    </form>
+  );
+}

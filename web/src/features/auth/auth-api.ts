@@ -1,0 +1,181 @@
+/**
+ * The account API of issue 3 as the web app calls it, and the mapping of its user to the
+ * client's current user (spec §3 "Current user (client)").
+ */
+import { z } from 'zod';
+import { MESSAGES, STAFF_ROLES, type StaffRole } from '@moodmap/core';
+import { api } from '../../lib/api.ts';
+
+/** The signed-in user as the client holds it (spec §3 "Current user"). */
+export interface SessionUser {
+  id: string;
+  email: string;
+  /** The profile's username; 'Chargement...' while the profile is not known yet. */
+  nickname: string;
+  role?: StaffRole;
+  /** The account whose e-mail is the admin address: 'Admin' instead of 'Publier' (spec §6). */
+  isAdmin?: boolean;
+  profilePhotoUrl?: string | null;
+  avatarUrl?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  dateOfBirth?: string | null;
+  phoneNumber?: string | null;
+  bio?: string | null;
+  pulseCredits?: number;
+  lastUsernameChange?: string | null;
+  usernameChangesCount?: number;
+  createdAt?: string | null;
+  isPremium?: boolean;
+  isPro?: boolean;
+  isPlus?: boolean;
+  isMulti?: boolean;
+}
+
+const text = z.string().nullable().optional().catch(null);
+const flag = z.boolean().optional().catch(false);
+
+const profileSchema = z.object({
+  username: text,
+  bio: text,
+  profilePhotoUrl: text,
+  avatarUrl: text,
+  firstName: text,
+  lastName: text,
+  dateOfBirth: text,
+  phoneNumber: text,
+  createdAt: text,
+  isPremium: flag,
+  isPro: flag,
+  isPlus: flag,
+  isMulti: flag,
+  pulseCredits: z.number().optional().catch(0),
+  lastUsernameChange: text,
+  usernameChangesCount: z.number().optional().catch(0),
+});
+
+const userSchema = z.object({
+  id: z.string().min(1),
+  email: z.string().min(1),
+  role: z.string().optional().catch(undefined),
+  isAdmin: flag,
+  profile: profileSchema.nullable().optional().catch(null),
+});
+
+function roleOf(value: string | undefined): StaffRole {
+  return (STAFF_ROLES as readonly string[]).includes(value ?? '') ? (value as StaffRole) : 'user';
+}
+
+/**
+ * The server's user, or null when the payload is not one. The nickname follows spec §4: the
+ * profile's username, else the first name, else the e-mail's local part, else 'Utilisateur'
+ * (the server applies the same chain, with the nickname metadata, when it creates the profile).
+ */
+export function toSessionUser(payload: unknown): SessionUser | null {
+  const parsed = userSchema.safeParse(payload);
+  if (!parsed.success) return null;
+  const { id, email, role, isAdmin, profile } = parsed.data;
+  const nickname = profile
+    ? [profile.username, profile.firstName, email.split('@')[0]].map((v) => v?.trim()).find(Boolean) ?? 'Utilisateur'
+    : MESSAGES.loading;
+  return {
+    id,
+    email,
+    nickname,
+    role: roleOf(role),
+    isAdmin: isAdmin ?? false,
+    ...(profile
+      ? {
+          profilePhotoUrl: profile.profilePhotoUrl ?? null,
+          avatarUrl: profile.avatarUrl ?? null,
+          firstName: profile.firstName ?? null,
+          lastName: profile.lastName ?? null,
+          dateOfBirth: profile.dateOfBirth ?? null,
+          phoneNumber: profile.phoneNumber ?? null,
+          bio: profile.bio ?? null,
+          pulseCredits: profile.pulseCredits ?? 0,
+          lastUsernameChange: profile.lastUsernameChange ?? null,
+          usernameChangesCount: profile.usernameChangesCount ?? 0,
+          createdAt: profile.createdAt ?? null,
+          isPremium: profile.isPremium ?? false,
+          isPro: profile.isPro ?? false,
+          isPlus: profile.isPlus ?? false,
+          isMulti: profile.isMulti ?? false,
+        }
+      : {}),
+  };
+}
+
+/** Fields kept in localStorage: what the screens display, nothing secret, no phone or birth date. */
+const PERSISTED_FIELDS = [
+  'id', 'email', 'nickname', 'role', 'isAdmin', 'profilePhotoUrl', 'avatarUrl', 'firstName', 'lastName', 'bio',
+  'pulseCredits', 'lastUsernameChange', 'usernameChangesCount', 'createdAt', 'isPremium', 'isPro', 'isPlus', 'isMulti',
+] as const satisfies ReadonlyArray<keyof SessionUser>;
+
+export function persistableUser(user: SessionUser): Partial<SessionUser> {
+  return Object.fromEntries(PERSISTED_FIELDS.filter((k) => user[k] !== undefined).map((k) => [k, user[k]]));
+}
+
+/** A persisted user read back, or null when it is not a usable one. */
+export function readPersistedUser(value: unknown): SessionUser | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Partial<SessionUser>;
+  if (typeof v.id !== 'string' || !v.id || typeof v.email !== 'string' || typeof v.nickname !== 'string') return null;
+  return { ...persistableUser(v as SessionUser), id: v.id, email: v.email, nickname: v.nickname, role: roleOf(v.role) };
+}
+
+export interface Challenge {
+  token: string;
+  question: string;
+}
+
+const challengeSchema = z.object({ token: z.string().min(1), question: z.string().min(1) });
+
+/** A new human-check question (spec §5 "Human check"). */
+export async function fetchChallenge(signal?: AbortSignal): Promise<Challenge> {
+  return challengeSchema.parse(await api<unknown>('/api/auth/challenge', { auth: false, signal }));
+}
+
+export interface SignUpRequest {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  challengeToken: string;
+  challengeAnswer: string;
+  /** Honeypots (spec §5 "Bot check"): a person leaves them empty. */
+  website: string;
+  fax: string;
+}
+
+export function postSignUp(body: SignUpRequest): Promise<{ status: string; email: string }> {
+  return api('/api/auth/signup', { method: 'POST', body, auth: false });
+}
+
+export function postLogin(email: string, password: string): Promise<unknown> {
+  return api('/api/auth/login', { method: 'POST', body: { email, password }, auth: false });
+}
+
+export function postLogout(refreshToken: string): Promise<unknown> {
+  return api('/api/auth/logout', { method: 'POST', body: { refreshToken }, auth: false });
+}
+
+export function postRecover(email: string): Promise<{ status: string }> {
+  return api('/api/auth/recover', { method: 'POST', body: { email }, auth: false });
+}
+
+export function postResetPassword(body: { accessToken: string; refreshToken: string; password: string }): Promise<unknown> {
+  return api('/api/auth/reset-password', { method: 'POST', body, auth: false });
+}
+
+/** The signed-in user, fresh from the server (a 401 renews the access token once, see api()). */
+export async function fetchSessionUser(signal?: AbortSignal): Promise<SessionUser | null> {
+  const payload = await api<{ user?: unknown }>('/api/auth/session', { signal });
+  return toSessionUser(payload?.user);
+}
+
+/** The caller's role as the server names it (spec §6: 'user' when none is returned). */
+export async function fetchRole(signal?: AbortSignal): Promise<string> {
+  const payload = await api<{ role?: unknown }>('/api/auth/role', { signal });
+  return typeof payload?.role === 'string' && payload.role ? payload.role : 'user';
+}

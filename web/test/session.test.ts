@@ -1,0 +1,356 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { resetSessionForTests, useSessionStore } from '../src/app/session-store.ts';
+import { toSessionUser } from '../src/features/auth/auth-api.ts';
+import { captureAuthLink } from '../src/features/auth/auth-link.ts';
+import { useMapStore } from '../src/features/map/map-store.ts';
+import { api, ApiError } from '../src/lib/api.ts';
+import { applySession, getAccessToken, startTokenSync } from '../src/lib/auth-tokens.ts';
+import { useToastStore } from '../src/ui/toasts/toast-store.ts';
+import { apiUser, CONFIG, deferred, fakeApi, json, sessionBody } from './support/auth-fixtures.ts';
+
+const TOKEN_KEY = 'moodmap.refreshToken';
+const USER_KEY = 'moodmap.currentUser';
+
+const refused = () => json(401, { error: { code: 'session_expired', message: 'Session expirée. Veuillez vous reconnecter.' } });
+
+function signedInWith(n: number) {
+  applySession(sessionBody(n));
+}
+
+describe('session restore at start-up', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    resetSessionForTests();
+    useToastStore.setState({ toasts: [] });
+    window.history.replaceState(null, '', '/');
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('signs in with the stored refresh token, keeping the splash until the refresh answers', async () => {
+    localStorage.setItem(TOKEN_KEY, 'R1');
+    const refresh = deferred<Response>();
+    const server = fakeApi({
+      'GET /api/config': () => json(200, CONFIG),
+      'POST /api/auth/refresh': () => refresh.promise,
+    });
+    const done = useSessionStore.getState().initialise(new QueryClient());
+    await vi.waitFor(() => expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1));
+    expect(useSessionStore.getState().status).toBe('initialising');
+    expect(server.callsTo('POST /api/auth/refresh')[0]!.body).toEqual({ refreshToken: 'R1' });
+
+    refresh.resolve(json(200, sessionBody(2)));
+    await done;
+    const { status, user } = useSessionStore.getState();
+    expect(status).toBe('ready');
+    expect(user).toMatchObject({ id: 'u-1', email: 'camille@exemple.fr', nickname: 'Camille', role: 'user', isAdmin: false });
+    // Rotation: the new refresh token replaces the old one; the access token stays in memory only.
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('R2');
+    expect(getAccessToken()).toBe('A2');
+    expect(JSON.stringify({ ...localStorage })).not.toContain('A2');
+    // The current user is persisted without its private fields.
+    const persisted = JSON.parse(localStorage.getItem(USER_KEY)!) as Record<string, unknown>;
+    expect(persisted).toMatchObject({ id: 'u-1', nickname: 'Camille' });
+    expect(persisted).not.toHaveProperty('phoneNumber');
+    expect(persisted).not.toHaveProperty('dateOfBirth');
+  });
+
+  it('starts signed out, without calling refresh, when nothing is stored', async () => {
+    localStorage.setItem(USER_KEY, JSON.stringify({ id: 'u-1', email: 'x@y.fr', nickname: 'X' }));
+    const server = fakeApi({ 'GET /api/config': () => json(200, CONFIG) });
+    await useSessionStore.getState().initialise(new QueryClient());
+    expect(useSessionStore.getState()).toMatchObject({ status: 'ready', user: null });
+    expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(0);
+    expect(localStorage.getItem(USER_KEY)).toBeNull();
+  });
+
+  it('forgets a refresh token the server refuses', async () => {
+    localStorage.setItem(TOKEN_KEY, 'R-old');
+    fakeApi({ 'GET /api/config': () => json(200, CONFIG), 'POST /api/auth/refresh': refused });
+    await useSessionStore.getState().initialise(new QueryClient());
+    expect(useSessionStore.getState()).toMatchObject({ status: 'ready', user: null });
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    // A restore that fails is not announced.
+    expect(useToastStore.getState().toasts).toHaveLength(0);
+  });
+
+  it('keeps the token and shows the persisted user while the server is unreachable, then retries', async () => {
+    localStorage.setItem(TOKEN_KEY, 'R1');
+    localStorage.setItem(USER_KEY, JSON.stringify({ id: 'u-1', email: 'camille@exemple.fr', nickname: 'Camille' }));
+    vi.useFakeTimers();
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    const done = useSessionStore.getState().initialise(new QueryClient());
+    await vi.advanceTimersByTimeAsync(2_000); // the config query's one retry
+    await done;
+    expect(useSessionStore.getState().user).toMatchObject({ id: 'u-1', nickname: 'Camille' });
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('R1');
+
+    // Back online: the planned retry signs in for real.
+    const server = fakeApi({ 'POST /api/auth/refresh': () => json(200, sessionBody(2, apiUser({}, { username: 'Camille2' }))) });
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1);
+    expect(useSessionStore.getState().user?.nickname).toBe('Camille2');
+    expect(getAccessToken()).toBe('A2');
+  });
+
+  it('signs in from the confirmation link, cleans the address and says so', async () => {
+    window.history.replaceState(null, '', '/?type=signup#refresh_token=R-link');
+    expect(captureAuthLink()).toEqual({ kind: 'signup' });
+    expect(window.location.pathname + window.location.search + window.location.hash).toBe('/');
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('R-link');
+    const server = fakeApi({
+      'GET /api/config': () => json(200, CONFIG),
+      'POST /api/auth/refresh': () => json(200, sessionBody(3)),
+    });
+    await useSessionStore.getState().initialise(new QueryClient());
+    expect(server.callsTo('POST /api/auth/refresh')[0]!.body).toEqual({ refreshToken: 'R-link' });
+    expect(useSessionStore.getState().user?.email).toBe('camille@exemple.fr');
+    expect(useToastStore.getState().toasts.map((t) => [t.type, t.message])).toEqual([['success', 'Adresse email confirmée : vous êtes connecté.']]);
+  });
+
+  it('reports a used or expired confirmation link', async () => {
+    window.history.replaceState(null, '', '/?error=link_invalid');
+    expect(captureAuthLink()).toEqual({ kind: 'invalid' });
+    expect(window.location.search).toBe('');
+    fakeApi({ 'GET /api/config': () => json(200, CONFIG) });
+    await useSessionStore.getState().initialise(new QueryClient());
+    expect(useSessionStore.getState().user).toBeNull();
+    expect(useToastStore.getState().toasts.map((t) => [t.type, t.message])).toEqual([['error', 'Lien de confirmation invalide ou expiré.']]);
+  });
+});
+
+describe('api() and the access token', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    resetSessionForTests();
+    useSessionStore.setState({ status: 'ready' });
+    useToastStore.setState({ toasts: [] });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+    resetSessionForTests();
+  });
+
+  it('sends the access token as a Bearer header', async () => {
+    const server = fakeApi({ 'GET /api/things': () => json(200, { ok: true }) });
+    signedInWith(1);
+    await expect(api('/api/things')).resolves.toEqual({ ok: true });
+    expect(server.calls[0]!.authorization).toBe('Bearer A1');
+  });
+
+  it('shares one refresh between concurrent 401s, then retries each call with the new token', async () => {
+    const refresh = deferred<Response>();
+    const server = fakeApi({
+      'GET /api/things': ({ authorization }) => (authorization === 'Bearer A2' || authorization === 'Bearer A3' ? json(200, { ok: true }) : json(401, { error: { code: 'not_authenticated', message: 'User not authenticated' } })),
+      'POST /api/auth/refresh': () => refresh.promise,
+    });
+    signedInWith(1);
+    const results = Promise.all([api('/api/things'), api('/api/things'), api('/api/things')]);
+    await vi.waitFor(() => expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1));
+    refresh.resolve(json(200, sessionBody(2)));
+    await expect(results).resolves.toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+    expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1);
+    expect(server.callsTo('POST /api/auth/refresh')[0]!.body).toEqual({ refreshToken: 'R1' });
+    expect(server.callsTo('GET /api/things').map((c) => c.authorization)).toEqual([
+      'Bearer A1', 'Bearer A1', 'Bearer A1', 'Bearer A2', 'Bearer A2', 'Bearer A2',
+    ]);
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('R2');
+
+    // A call sent with the old token that fails after the renewal reuses the new token.
+    const late = deferred<Response>();
+    server.fetchMock.mockImplementationOnce(async () => late.promise);
+    const lateCall = api('/api/things');
+    signedInWith(3);
+    late.resolve(json(401, { error: { code: 'not_authenticated', message: 'User not authenticated' } }));
+    await expect(lateCall).resolves.toEqual({ ok: true });
+    expect(server.callsTo('GET /api/things').at(-1)!.authorization).toBe('Bearer A3');
+    expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1);
+  });
+
+  it('signs out when the refresh is refused, and the call fails with its 401', async () => {
+    fakeApi({
+      'GET /api/things': () => json(401, { error: { code: 'not_authenticated', message: 'User not authenticated' } }),
+      'POST /api/auth/refresh': refused,
+    });
+    signedInWith(1);
+    expect(useSessionStore.getState().user).not.toBeNull();
+    const failure = await api('/api/things').catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).status).toBe(401);
+    expect(useSessionStore.getState().user).toBeNull();
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(getAccessToken()).toBeNull();
+    expect(useToastStore.getState().toasts.map((t) => t.message)).toEqual(['Session expirée. Veuillez vous reconnecter.']);
+  });
+
+  it('renews the access token silently a minute before it expires', async () => {
+    vi.useFakeTimers();
+    const server = fakeApi({ 'POST /api/auth/refresh': () => json(200, sessionBody(2)) });
+    signedInWith(1);
+    await vi.advanceTimersByTimeAsync(839_000);
+    expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1);
+    expect(getAccessToken()).toBe('A2');
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('R2');
+  });
+
+  it('uses a token another tab rotated meanwhile instead of signing out', async () => {
+    const server = fakeApi({
+      'POST /api/auth/refresh': ({ body }) => {
+        const token = (body as { refreshToken: string }).refreshToken;
+        if (token === 'R1') {
+          // Another tab rotated R1 long ago and stored its successor.
+          localStorage.setItem(TOKEN_KEY, 'R9');
+          return refused();
+        }
+        return json(200, sessionBody(10));
+      },
+    });
+    localStorage.setItem(TOKEN_KEY, 'R1');
+    useSessionStore.setState({ user: toSessionUser(apiUser()) });
+    const { refreshSession } = await import('../src/lib/auth-tokens.ts');
+    await expect(refreshSession()).resolves.toMatchObject({ ok: true });
+    expect(server.callsTo('POST /api/auth/refresh').map((c) => c.body)).toEqual([{ refreshToken: 'R1' }, { refreshToken: 'R9' }]);
+    expect(useSessionStore.getState().user).not.toBeNull();
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('R10');
+  });
+
+  it("follows other tabs: their sign-out signs this tab out, their sign-in signs it in", async () => {
+    const stop = startTokenSync();
+    try {
+      const server = fakeApi({ 'POST /api/auth/refresh': () => json(200, sessionBody(5)) });
+      signedInWith(1);
+      localStorage.removeItem(TOKEN_KEY);
+      window.dispatchEvent(new StorageEvent('storage', { key: TOKEN_KEY, oldValue: 'R1', newValue: null }));
+      expect(useSessionStore.getState().user).toBeNull();
+      expect(getAccessToken()).toBeNull();
+
+      localStorage.setItem(TOKEN_KEY, 'R4');
+      window.dispatchEvent(new StorageEvent('storage', { key: TOKEN_KEY, oldValue: null, newValue: 'R4' }));
+      await vi.waitFor(() => expect(useSessionStore.getState().user).not.toBeNull());
+      expect(server.callsTo('POST /api/auth/refresh')[0]!.body).toEqual({ refreshToken: 'R4' });
+
+      // A mere rotation by another tab needs no request from this one.
+      localStorage.setItem(TOKEN_KEY, 'R6');
+      window.dispatchEvent(new StorageEvent('storage', { key: TOKEN_KEY, oldValue: 'R5', newValue: 'R6' }));
+      expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1);
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe('sign-in and sign-out sequences (spec §4)', () => {
+  let client: QueryClient;
+  beforeEach(async () => {
+    localStorage.clear();
+    resetSessionForTests();
+    client = new QueryClient();
+    fakeApi({ 'GET /api/config': () => json(200, CONFIG) });
+    await useSessionStore.getState().initialise(client);
+    vi.unstubAllGlobals();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('signs in: user set, location asked with a 5 s timeout, data refetched', async () => {
+    const getCurrentPosition = vi.fn((ok: PositionCallback, _err?: PositionErrorCallback | null, _o?: PositionOptions) =>
+      ok({ coords: { latitude: 48.85, longitude: 2.35 } } as GeolocationPosition),
+    );
+    vi.stubGlobal('navigator', { ...navigator, geolocation: { getCurrentPosition } });
+    const server = fakeApi({ 'POST /api/auth/login': () => json(200, sessionBody(1)) });
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    vi.useFakeTimers();
+    await expect(useSessionStore.getState().signIn('camille@exemple.fr', 'Secret123')).resolves.toEqual({ ok: true });
+    expect(server.callsTo('POST /api/auth/login')[0]!.body).toEqual({ email: 'camille@exemple.fr', password: 'Secret123' });
+    expect(useSessionStore.getState().user?.nickname).toBe('Camille');
+    expect(getCurrentPosition.mock.calls[0]![2]).toMatchObject({ timeout: 5000 });
+    expect(useMapStore.getState().userPosition).toEqual({ latitude: 48.85, longitude: 2.35 });
+    expect(invalidate).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(invalidate).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(invalidate).toHaveBeenLastCalledWith({ queryKey: ['posts'] });
+  });
+
+  it("returns the server's message when sign-in fails, and 'Erreur de connexion.' with a hint offline", async () => {
+    fakeApi({ 'POST /api/auth/login': () => json(403, { error: { code: 'email_not_confirmed', message: 'Veuillez vérifier votre email et cliquer sur le lien de confirmation' } }) });
+    await expect(useSessionStore.getState().signIn('a@b.fr', 'Secret123')).resolves.toMatchObject({
+      ok: false,
+      code: 'email_not_confirmed',
+      message: 'Veuillez vérifier votre email et cliquer sur le lien de confirmation',
+    });
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('offline'))));
+    await expect(useSessionStore.getState().signIn('a@b.fr', 'Secret123')).resolves.toMatchObject({
+      ok: false,
+      message: 'Erreur de connexion. Vérifiez votre connexion internet puis réessayez.',
+    });
+    expect(useSessionStore.getState().user).toBeNull();
+  });
+
+  it('signs out: user and tokens cleared at once, server told, posts refetched after 1 s', async () => {
+    const server = fakeApi({ 'POST /api/auth/logout': () => new Response(null, { status: 204 }) });
+    signedInWith(1);
+    expect(localStorage.getItem(USER_KEY)).not.toBeNull();
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    vi.useFakeTimers();
+    const done = useSessionStore.getState().signOut();
+    // Before the server has answered, the tab is already signed out.
+    expect(useSessionStore.getState().user).toBeNull();
+    expect(getAccessToken()).toBeNull();
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(localStorage.getItem(USER_KEY)).toBeNull();
+    await done;
+    expect(server.callsTo('POST /api/auth/logout')[0]!.body).toEqual({ refreshToken: 'R1' });
+    expect(invalidate).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['posts'] });
+  });
+
+  it('reloads the user through GET /api/auth/session, renewing an expired access token once', async () => {
+    const server = fakeApi({
+      'GET /api/auth/session': ({ authorization }) =>
+        authorization === 'Bearer A2'
+          ? json(200, { user: apiUser({}, { username: 'Camille_B', bio: 'Nouvelle bio' }) })
+          : json(401, { error: { code: 'not_authenticated', message: 'User not authenticated' } }),
+      'POST /api/auth/refresh': () => json(200, sessionBody(2)),
+    });
+    signedInWith(1);
+    await useSessionStore.getState().reloadUser();
+    expect(server.calls.map((c) => `${c.method} ${c.url} ${c.authorization ?? ''}`.trim())).toEqual([
+      'GET /api/auth/session Bearer A1',
+      'POST /api/auth/refresh',
+      'GET /api/auth/session Bearer A2',
+    ]);
+    expect(useSessionStore.getState().user).toMatchObject({ nickname: 'Camille_B', bio: 'Nouvelle bio' });
+    expect(JSON.parse(localStorage.getItem(USER_KEY)!)).toMatchObject({ nickname: 'Camille_B' });
+  });
+
+  it('signs out locally even when the server cannot be reached', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('offline'))));
+    signedInWith(1);
+    await useSessionStore.getState().signOut();
+    expect(useSessionStore.getState().user).toBeNull();
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+  });
+});
+
+describe('current user mapping (spec §3, §4)', () => {
+  it('takes the nickname from the profile, with the fallbacks, and "Chargement..." without a profile', () => {
+    expect(toSessionUser(apiUser())?.nickname).toBe('Camille');
+    expect(toSessionUser(apiUser({}, { username: '  ' }))?.nickname).toBe('Camille');
+    expect(toSessionUser(apiUser({}, { username: null, firstName: null }))?.nickname).toBe('camille');
+    expect(toSessionUser({ id: 'u', email: 'x@y.fr', role: 'user', isAdmin: false })?.nickname).toBe('Chargement...');
+    expect(toSessionUser(apiUser({ role: 'moderator', isAdmin: true }))).toMatchObject({ role: 'moderator', isAdmin: true });
+    expect(toSessionUser(apiUser({ role: 'pirate' }))?.role).toBe('user');
+    expect(toSessionUser({ email: 'x@y.fr' })).toBeNull();
+  });
+});
