@@ -56,6 +56,8 @@ export default defineConfig({
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
       ADMIN_EMAIL: 'admin@moodmap.test',
+      // Each journey sends its own X-Forwarded-For (support/test.ts), as users behind a proxy.
+      TRUST_PROXY: '1',
     },
   },
 });

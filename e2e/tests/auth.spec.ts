@@ -3,7 +3,8 @@
  * survives a reload, sign-out, the forgot-password link to /reset-password, and a wrong password.
  * E-mails are read from the dev outbox (/dev/mail.json).
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import {
   appReady,
   CONFIRM_SUBJECT,

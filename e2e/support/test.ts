@@ -1,0 +1,18 @@
+/**
+ * The journeys' `test`: each test comes from its own client address, as real users do. The
+ * e2e server trusts X-Forwarded-For (TRUST_PROXY, as behind a production proxy), so the real
+ * per-IP rate limits of spec §9 apply per test instead of to every journey at once.
+ */
+import { test as base } from '@playwright/test';
+
+let counter = 0;
+
+export const test = base.extend({
+  extraHTTPHeaders: async ({}, use, testInfo) => {
+    counter += 1;
+    const ip = `198.51.${(testInfo.workerIndex * 16 + (counter >> 8)) & 255}.${counter & 255}`;
+    await use({ 'x-forwarded-for': ip });
+  },
+});
+
+export { expect } from '@playwright/test';
