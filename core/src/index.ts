@@ -5,3 +5,4 @@ export * from './format.ts';
 export * from './sanitize.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/post.ts';
+export * from './schemas/interactions.ts';

@@ -14,10 +14,14 @@ import { installGracefulClose } from './http/graceful-close.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installWebApp } from './http/web-app.ts';
 import authRoutes from './modules/auth/routes.ts';
+import commentsRoutes from './modules/comments/routes.ts';
 import { installAuthGuard } from './modules/auth/guard.ts';
 import geoRoutes from './modules/geo/routes.ts';
+import likesRoutes from './modules/likes/routes.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import postsRoutes from './modules/posts/routes.ts';
+import reportsRoutes from './modules/reports/routes.ts';
+import searchRoutes from './modules/search/routes.ts';
 import systemRoutes from './modules/system/routes.ts';
 import { installRealtime } from './realtime/hub.ts';
 
@@ -56,6 +60,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(multipart);
   await app.register(mediaRoutes, { storage: ctx.storage });
   await app.register(postsRoutes, { ctx });
+  await app.register(likesRoutes, { ctx });
+  await app.register(commentsRoutes, { ctx });
+  await app.register(reportsRoutes, { ctx });
+  await app.register(searchRoutes, { ctx });
   // The dev outbox's pages, so a newcomer can open confirmation links without SMTP.
   if (config.env !== 'production' && ctx.mailer.outbox) await app.register(devMailRoutes, { outbox: ctx.mailer.outbox });
   await installWebApp(app, config.webDist);

@@ -13,6 +13,8 @@ const MINUTE = 60_000;
 export const SERVER_RATE_LIMITS = {
   /** Password-reset requests, per IP and per address: a mailbox is not a spam target. */
   password_reset: { points: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
+  /** Comments written or edited, per user: a conversation pace, not a flood of live events. */
+  comment_write: { points: 30, windowMs: MINUTE, blockMs: MINUTE },
 } as const satisfies Record<string, RateLimitRule>;
 
 export const ALL_RATE_LIMITS = { ...RATE_LIMITS, ...SERVER_RATE_LIMITS };

@@ -12,7 +12,8 @@ import { POST_COLUMNS, toPostDto, type PostRow } from './dto.ts';
 export const LIVE = sql.raw(`p.created_at > now() - interval '24 hours'`);
 const columns = sql.raw(POST_COLUMNS);
 
-function likedBy(viewerId: string | null) {
+/** The `is_liked_by_user` column of a post read for this viewer (false for a visitor). */
+export function likedBy(viewerId: string | null) {
   return viewerId
     ? sql`exists (select 1 from likes l where l.publication_id = p.id and l.user_id = ${viewerId}) as is_liked_by_user`
     : sql`false as is_liked_by_user`;

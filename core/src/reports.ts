@@ -1,0 +1,20 @@
+/** Post report reasons (spec §3 "Report reasons"): the key the API takes and the label stored and shown. */
+export const REPORT_REASONS = [
+  { key: 'spam', label: 'Spam ou publicité' },
+  { key: 'inappropriate', label: 'Contenu inapproprié' },
+  { key: 'harassment', label: 'Harcèlement' },
+  { key: 'fake', label: 'Fausse information' },
+  { key: 'illegal', label: 'Contenu illégal' },
+  { key: 'other', label: 'Autre motif' },
+] as const;
+
+export type ReportReasonKey = (typeof REPORT_REASONS)[number]['key'];
+
+export const REPORT_REASON_KEYS = REPORT_REASONS.map((r) => r.key) as unknown as readonly [ReportReasonKey, ...ReportReasonKey[]];
+
+/** The reason whose details are mandatory (spec §5 "Report"). */
+export const REPORT_REASON_OTHER: ReportReasonKey = 'other';
+
+export function reportReasonLabel(key: ReportReasonKey): string {
+  return REPORT_REASONS.find((r) => r.key === key)!.label;
+}
