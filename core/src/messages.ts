@@ -378,6 +378,14 @@ export const MESSAGES = {
   cluster_count: '{count} publications',
   cluster_back: 'Retour à la liste',
   cluster_zoom_in: 'Zoomer sur ce groupe',
+  create_use_my_position: 'Ma position actuelle',
+
+  // Profiles (issue 6): nickname and profile refusals the spec does not word
+  nickname_invalid_chars: 'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)',
+  nickname_numeric: 'Le pseudo ne peut pas être composé uniquement de chiffres',
+  nickname_separators_only: "Le pseudo ne peut pas être composé uniquement d'espaces, de tirets ou de tirets bas",
+  nickname_unchanged: "Le nouveau pseudo doit être différent de l'actuel",
+  profile_field_not_editable: 'Seuls le pseudo et la bio peuvent être modifiés',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -4,10 +4,11 @@ import { MESSAGES } from '@moodmap/core';
 import { useUiStore } from '../../app/ui-store.ts';
 import { HelpIcon, LocateIcon, MoonIcon, RefreshIcon, SunIcon } from '../../ui/icons.tsx';
 import { useThemeStore } from '../theme/theme-store.ts';
+import { REFRESH_POSTS_EVENT } from '../posts/posts-query.ts';
 import { locateMe } from './geolocation.ts';
 
-/** Spec §4 "Posts": a window event 'refreshPosts' triggers a fetch; the query cache is invalidated too. */
-export const REFRESH_POSTS_EVENT = 'refreshPosts';
+/** Spec §4 "Posts": a window event 'refreshPosts' triggers a fetch (the posts feed listens to it). */
+export { REFRESH_POSTS_EVENT };
 
 function FloatingButton({
   label,
@@ -47,8 +48,9 @@ export function FloatingButtons() {
   const [locating, setLocating] = useState(false);
 
   const refresh = () => {
+    // The feed refetches on the event; the invalidation also covers a map that is not mounted yet.
     window.dispatchEvent(new Event(REFRESH_POSTS_EVENT));
-    void queryClient.invalidateQueries({ queryKey: ['posts'] });
+    void queryClient.invalidateQueries({ queryKey: ['posts'], refetchType: 'none' });
     setSpinning(true);
     setTimeout(() => setSpinning(false), 700);
   };

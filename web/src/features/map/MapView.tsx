@@ -1,28 +1,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import 'maplibre-gl/dist/maplibre-gl.css';
-import * as maplibregl from 'maplibre-gl';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { AttributionControl, Map, Marker, type MapRef, type ViewStateChangeEvent } from 'react-map-gl/maplibre';
 import { MAP, MESSAGES } from '@moodmap/core';
 import { useAppConfig } from '../../app/config.ts';
 import { useThemeStore } from '../theme/theme-store.ts';
 import { type StyleChoice, chooseStyle } from './map-style.ts';
 import { exposeMap, useMapStore } from './map-store.ts';
-import { initialView, saveView } from './map-view.ts';
-
-// MapLibre 6 bundled by Vite cannot find its worker on its own (design.md §8).
-maplibregl.setWorkerUrl(workerUrl);
+import { MAX_BOUNDS, initialView, saveView } from './map-view.ts';
+import { maplibregl } from './maplibre.ts';
+import { PostMarkers } from './markers/PostMarkers.tsx';
 
 /** A configured style that has not loaded after this long is treated as failed. */
 const STYLE_TIMEOUT_MS = 10_000;
-
-/**
- * Bounds ±85° latitude, ±180° longitude (spec §9). MapLibre 6 turns a span of exactly 360° into
- * a singular matrix and the map throws on its first resize (maplibre-gl-js#6148), so the east and
- * west edges stop a hair (1e-6°, about 10 cm) inside the antimeridian.
- */
-const LNG_EDGE = MAP.maxLongitude - 1e-6;
-const MAX_BOUNDS: [number, number, number, number] = [-LNG_EDGE, -MAP.maxLatitude, LNG_EDGE, MAP.maxLatitude];
 
 const LOCALE = {
   'AttributionControl.ToggleAttribution': 'Afficher les crédits',
@@ -148,6 +136,7 @@ export function MapView() {
         style={{ position: 'absolute', inset: 0 }}
       >
         <AttributionControl position="bottom-left" compact />
+        <PostMarkers />
         {userPosition ? (
           <Marker longitude={userPosition.longitude} latitude={userPosition.latitude} anchor="center">
             <span className="relative flex size-5" title={MESSAGES.my_position}>

@@ -1,0 +1,362 @@
+/**
+ * Issue 4 journeys: posts on the map. A signs in and publishes a post with text and an image at
+ * the picker's default place (the west coast of La Réunion); B, a visitor in another browser, sees the
+ * marker arrive without reloading and opens it; A cannot publish a second post; A deletes it and
+ * it leaves B's map; a point at sea is refused. Screenshots of the create page and of the map
+ * with markers and a cluster popup, desktop and mobile, light and dark.
+ */
+import type { Browser, BrowserContext, Page, Route } from '@playwright/test';
+import sharp from 'sharp';
+import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
+import { waitForMap } from '../support/map.ts';
+import { shot } from '../support/screens.ts';
+import { expect, test } from '../support/test.ts';
+
+const ACTIVE_TEXT = "Vous avez déjà une publication active. Supprimez-la avant d'en créer une nouvelle.";
+const SEA_TEXT = 'Publications autorisées uniquement sur terre (îles comprises)';
+const REUNION = { latitude: -21.0667, longitude: 55.2167 };
+const POST_TEXT = 'Coucher de soleil sur Boucan Canot, toute la plage est en fête ce soir !';
+
+/** Each browser of these journeys is its own client address (the server trusts X-Forwarded-For, support/test.ts). */
+let clients = 0;
+function clientAddress(): Record<string, string> {
+  clients += 1;
+  return { 'x-forwarded-for': `203.0.113.${clients}` };
+}
+
+interface MapHandle {
+  getZoom(): number;
+  getCenter(): { lat: number; lng: number };
+  project(lngLat: [number, number]): { x: number; y: number };
+  getContainer(): HTMLElement;
+  isMoving(): boolean;
+}
+
+/** A view stored under the map's location key before the app reads it. */
+async function openMapAt(page: Page, view: { latitude: number; longitude: number; zoom: number }): Promise<void> {
+  await page.goto('/');
+  await page.evaluate((v) => localStorage.setItem('moodmap.mapLocation', JSON.stringify(v)), view);
+  await page.reload();
+  await appReady(page);
+  await waitForMap(page);
+}
+
+/** Lets animations and the camera finish before a screenshot. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const map = (window as unknown as { __moodmapMap?: MapHandle }).__moodmapMap;
+    return !map || !map.isMoving();
+  });
+  await page.waitForTimeout(450);
+}
+
+/** Scrolls the create panel to its end: picker, pulse box and info bar. */
+async function scrollPanelToEnd(page: Page): Promise<void> {
+  await page.getByTestId('create-form').evaluate((form) => {
+    const scroller = form.closest<HTMLElement>('.overflow-y-auto');
+    if (scroller) scroller.scrollTop = scroller.scrollHeight;
+  });
+}
+
+async function testImage(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="960" height="640">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1">
+      <stop offset="0" stop-color="#ff9a3c"/><stop offset="0.55" stop-color="#ff5e62"/><stop offset="1" stop-color="#2b1055"/>
+    </linearGradient></defs>
+    <rect width="960" height="640" fill="url(#g)"/>
+    <circle cx="480" cy="400" r="120" fill="#ffd56b"/>
+    <rect y="430" width="960" height="210" fill="#1b2a49"/>
+  </svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+test.describe.serial('posts on the map', () => {
+  let browserRef: Browser;
+  let ctxA: BrowserContext;
+  let ctxB: BrowserContext;
+  let pageA: Page;
+  let pageB: Page;
+  let postId = '';
+  const email = uniqueEmail('poster');
+
+  test.beforeAll(async ({ browser, request }) => {
+    browserRef = browser;
+    await createConfirmedAccount(request, { email, firstName: 'Léa', lastName: 'Hoarau' });
+    ctxA = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', extraHTTPHeaders: clientAddress() });
+    ctxB = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Europe/Paris', extraHTTPHeaders: clientAddress() });
+    pageA = await ctxA.newPage();
+    pageB = await ctxB.newPage();
+  });
+
+  test.afterAll(async () => {
+    await ctxA?.close();
+    await ctxB?.close();
+  });
+
+  test('A publishes text and an image on land; the map centres on it; B sees it arrive live and opens it', async () => {
+    // B, a visitor, watches La Réunion before anything is published.
+    await openMapAt(pageB, { ...REUNION, zoom: 11 });
+    await expect(pageB.getByTestId('post-marker')).toHaveCount(0);
+    const feedCallsB: string[] = [];
+    pageB.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/posts') feedCallsB.push(r.url());
+    });
+
+    await pageA.emulateMedia({ colorScheme: 'light' });
+    await pageA.goto('/');
+    await appReady(pageA);
+    await signInThroughModal(pageA, email, PASSWORD);
+    await expectSignedIn(pageA, true);
+    await pageA.getByTestId('nav-create').click();
+    const form = pageA.getByTestId('create-form');
+    await expect(form).toBeVisible();
+    await expect(form).toContainText('Durée : 24h');
+    await expect(form).toContainText('Limite : 1 à la fois');
+    // No credit yet: the purchase box with the price, not the toggle.
+    await expect(pageA.getByTestId('pulse-purchase')).toContainText('2,50 €');
+    await expect(pageA.getByTestId('pulse-toggle')).toHaveCount(0);
+
+    // Client validation: the mood first, then something to say.
+    await pageA.getByTestId('create-submit').click();
+    await expect(pageA.getByTestId('create-error')).toHaveText('Catégorie invalide');
+    await pageA.getByTestId('create-mood-party').click();
+    await pageA.getByTestId('create-submit').click();
+    await expect(pageA.getByTestId('create-error')).toHaveText('Veuillez ajouter du contenu, une image ou un message vocal');
+
+    await pageA.getByTestId('create-content').fill(POST_TEXT);
+    await expect(pageA.getByTestId('create-counter')).toHaveText(`${[...POST_TEXT].length}/500`);
+    await pageA.getByTestId('create-image-input').setInputFiles({ name: 'barachois.png', mimeType: 'image/png', buffer: await testImage() });
+    await expect(pageA.getByTestId('create-image-preview')).toBeVisible();
+
+    // The picker starts on Saint-Denis de La Réunion, which the land check accepts.
+    const picker = pageA.getByTestId('location-picker');
+    await expect(picker).toHaveAttribute('data-map-loaded', 'true', { timeout: 45_000 });
+    await expect(picker).toHaveAttribute('data-latitude', String(REUNION.latitude));
+    await expect(picker).toHaveAttribute('data-longitude', String(REUNION.longitude));
+    await expect(pageA.getByTestId('land-status')).toHaveAttribute('data-state', 'land');
+    await settle(pageA);
+    await shot(pageA, 'posts-create-desktop-light');
+    await scrollPanelToEnd(pageA);
+    await settle(pageA);
+    await shot(pageA, 'posts-create-bottom-desktop-light');
+
+    const callsBefore = feedCallsB.length;
+    await pageA.getByTestId('create-submit').click();
+
+    // A lands on the map, centred on the new post at zoom 16, its popup open.
+    await expect(pageA).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+    const popup = pageA.getByTestId('post-popup');
+    await expect(popup).toBeVisible();
+    await expect(popup).toContainText(POST_TEXT);
+    await expect(popup).toContainText('Fête');
+    postId = (await popup.getAttribute('data-post-id')) ?? '';
+    expect(postId).not.toBe('');
+    await expect.poll(() => pageA.evaluate(() => (window as unknown as { __moodmapMap: MapHandle }).__moodmapMap.getZoom())).toBeGreaterThan(15.9);
+    await settle(pageA);
+    const onScreen = await pageA.evaluate(({ latitude, longitude }) => {
+      const map = (window as unknown as { __moodmapMap: MapHandle }).__moodmapMap;
+      const p = map.project([longitude, latitude]);
+      const box = map.getContainer().getBoundingClientRect();
+      return p.x > 0 && p.y > 0 && p.x < box.width && p.y < box.height;
+    }, REUNION);
+    expect(onScreen).toBe(true);
+    const markerA = pageA.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`);
+    await expect(markerA).toBeVisible();
+    await expect(markerA).toHaveAttribute('data-mood', 'party');
+    // The ring is the mood colour (party: #0CC0DF).
+    const ring = await markerA.evaluate((el) => Array.from(el.querySelectorAll<HTMLElement>('span')).map((s) => getComputedStyle(s).boxShadow).join(' '));
+    expect(ring).toContain('rgb(12, 192, 223)');
+    // The navigation state was used once and cleared.
+    expect(await pageA.evaluate(() => (history.state as { usr?: unknown } | null)?.usr ?? null)).toBeNull();
+    await shot(pageA, 'posts-map-after-create-desktop-light');
+
+    // B's map shows it without a reload, and without polling the feed: it came over the socket.
+    const markerB = pageB.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`);
+    await expect(markerB).toBeVisible();
+    expect(feedCallsB.length).toBe(callsBefore);
+    // The mood filter hides other moods' markers.
+    await pageB.getByRole('button', { name: 'Humeurs' }).click();
+    await pageB.getByTestId('mood-option-party').click();
+    await expect(markerB).toHaveCount(0);
+    await pageB.getByTestId('mood-option-party').click();
+    await pageB.keyboard.press('Escape');
+    await expect(markerB).toBeVisible();
+    await markerB.click();
+    const popupB = pageB.getByTestId('post-popup');
+    await expect(popupB).toContainText(POST_TEXT);
+    await expect(popupB).toContainText('Léa');
+    const image = popupB.getByTestId('post-image').locator('img');
+    await expect(image).toBeVisible();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // The image enlarges, and a backdrop click closes it.
+    await popupB.getByTestId('post-image').click();
+    const preview = pageB.getByTestId('image-preview');
+    await expect(preview).toBeVisible();
+    await preview.click({ position: { x: 12, y: 450 } });
+    await expect(preview).toHaveCount(0);
+    // A visitor's 'Contacter' asks to sign in.
+    await popupB.getByTestId('post-contact').click();
+    await expect(pageB.getByText('Veuillez vous connecter pour contacter cet utilisateur')).toBeVisible();
+    await expect(pageB.getByTestId('auth-modal')).toBeVisible();
+    await pageB.keyboard.press('Escape');
+    await expect(pageB.getByTestId('auth-modal')).toHaveCount(0);
+  });
+
+  test('A cannot publish a second post while the first is live', async () => {
+    await pageA.getByTestId('nav-create').click();
+    const block = pageA.getByTestId('create-active-block');
+    await expect(block).toContainText(ACTIVE_TEXT);
+    await expect(pageA.getByTestId('create-form')).toHaveCount(0);
+    await shot(pageA, 'posts-create-active-desktop-light');
+    await pageA.getByTestId('modal-close').click();
+    await expect(pageA).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+  });
+
+  test('screenshots: single markers, a 100 m cluster and its popup, in both themes, desktop and mobile', async () => {
+    for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 390, height: 844 }]] as const) {
+      for (const scheme of ['light', 'dark'] as const) {
+        const ctx = await browserRef.newContext({
+          viewport,
+          locale: 'fr-FR',
+          timezoneId: 'Indian/Reunion',
+          colorScheme: scheme,
+          isMobile: name === 'mobile',
+          hasTouch: name === 'mobile',
+          extraHTTPHeaders: clientAddress(),
+        });
+        const page = await ctx.newPage();
+        // Other people's posts around A's real one, so the picture has every kind of marker.
+        await page.route(/\/api\/posts$/, (route) => withNeighbours(route));
+        // The whole island: the cluster on the west coast, single posts in other towns.
+        await openMapAt(page, { latitude: -21.1, longitude: 55.465, zoom: name === 'mobile' ? 8.8 : 9.6 });
+        await expect(page.getByTestId('map-canvas')).toHaveAttribute('data-theme', scheme);
+        const cluster = page.getByTestId('cluster-marker').first();
+        await expect(cluster).toBeVisible();
+        await expect(cluster).toHaveAttribute('data-count', '3');
+        await expect(page.getByTestId('post-marker')).toHaveCount(4);
+        await settle(page);
+        await shot(page, `posts-map-markers-${name}-${scheme}`);
+        await cluster.click();
+        const list = page.getByTestId('cluster-popup');
+        await expect(list).toContainText('Annonces dans cette zone');
+        await expect(list.getByTestId('cluster-item')).toHaveCount(3);
+        await settle(page);
+        await shot(page, `posts-map-cluster-popup-${name}-${scheme}`);
+        // From the list to one post, A's (with its image).
+        await list.locator(`[data-testid="cluster-item"][data-post-id="${postId}"]`).click();
+        await expect(page.getByTestId('post-popup')).toContainText(POST_TEXT);
+        await settle(page);
+        await shot(page, `posts-map-post-popup-${name}-${scheme}`);
+        await ctx.close();
+      }
+    }
+  });
+
+  test("A deletes the post; it leaves B's map without a reload", async () => {
+    await pageA.emulateMedia({ colorScheme: 'light' });
+    await pageA.goto('/');
+    await appReady(pageA);
+    await waitForMap(pageA);
+    await pageA.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`).click();
+    const popup = pageA.getByTestId('post-popup');
+    await expect(popup).toBeVisible();
+    await popup.getByTestId('post-delete').click();
+    await popup.getByTestId('post-delete-confirm').click();
+    await expect(pageA.getByText('Publication supprimée')).toBeVisible();
+    await expect(pageA.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`)).toHaveCount(0);
+    // B's popup closes and the marker goes.
+    await expect(pageB.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`)).toHaveCount(0);
+    await expect(pageB.getByTestId('post-popup')).toHaveCount(0);
+  });
+
+  test('a point at sea is refused, by the picker and by the server', async () => {
+    await pageA.getByTestId('nav-create').click();
+    const form = pageA.getByTestId('create-form');
+    await expect(form).toBeVisible();
+    await pageA.getByTestId('create-mood-happy').click();
+    await pageA.getByTestId('create-content').fill('Vue sur l’océan Indien');
+    const picker = pageA.getByTestId('location-picker');
+    await expect(picker).toHaveAttribute('data-map-loaded', 'true', { timeout: 45_000 });
+    // The picker shows La Réunion at zoom 2: 140 px east and 80 px south is open Indian Ocean.
+    await picker.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const box = (await picker.boundingBox())!;
+    await pageA.mouse.click(box.x + box.width / 2 + 140, box.y + box.height / 2 + 80);
+    await expect(picker).not.toHaveAttribute('data-latitude', String(REUNION.latitude));
+    const status = pageA.getByTestId('land-status');
+    await expect(status).toHaveAttribute('data-state', 'sea');
+    await expect(status).toContainText(SEA_TEXT);
+    await pageA.getByTestId('create-submit').click();
+    await expect(pageA.getByTestId('create-error')).toHaveText(SEA_TEXT);
+
+    // Even when the browser's check is fooled, the server refuses the same point.
+    await pageA.route(/\/api\/geo\/land\?/, (route) => route.fulfill({ json: { onLand: true } }));
+    await pageA.mouse.click(box.x + box.width / 2 + 150, box.y + box.height / 2 + 90);
+    await expect(status).toHaveAttribute('data-state', 'land');
+    await pageA.getByTestId('create-submit').click();
+    await expect(pageA.getByTestId('create-error')).toHaveText(SEA_TEXT);
+    await expect(pageA).toHaveURL(/\/create$/);
+    // Nothing was lost.
+    await expect(pageA.getByTestId('create-content')).toHaveValue('Vue sur l’océan Indien');
+    await pageA.unroute(/\/api\/geo\/land\?/);
+  });
+
+  test('screenshots: the create page in both themes, desktop and mobile', async () => {
+    for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 390, height: 844 }]] as const) {
+      for (const scheme of ['light', 'dark'] as const) {
+        if (name === 'desktop' && scheme === 'light') continue; // taken in the first journey
+        await pageA.setViewportSize(viewport);
+        await pageA.emulateMedia({ colorScheme: scheme });
+        await pageA.goto('/create');
+        await appReady(pageA);
+        await expect(pageA.getByTestId('create-form')).toBeVisible();
+        await pageA.getByTestId('create-mood-love').click();
+        await pageA.getByTestId('create-content').fill('TROP CONTENT DE VOUS RETROUVER CE SOIR !!!!!!!!!!!!');
+        await expect(pageA.getByTestId('create-warning-capitals')).toBeVisible();
+        await expect(pageA.getByTestId('create-warning-repeated')).toBeVisible();
+        await expect(pageA.getByTestId('location-picker')).toHaveAttribute('data-map-loaded', 'true', { timeout: 45_000 });
+        await expect(pageA.getByTestId('land-status')).toHaveAttribute('data-state', 'land');
+        await settle(pageA);
+        await shot(pageA, `posts-create-${name}-${scheme}`);
+        // The lower half: location picker, pulse purchase box, info bar.
+        await scrollPanelToEnd(pageA);
+        await settle(pageA);
+        await shot(pageA, `posts-create-bottom-${name}-${scheme}`);
+      }
+    }
+    await pageA.setViewportSize({ width: 1440, height: 900 });
+  });
+});
+
+/** Neighbours for the screenshots: two more posts within 100 m of A's (a cluster of 3) and four singles elsewhere on the island. */
+async function withNeighbours(route: Route): Promise<void> {
+  const response = await route.fetch();
+  const body = (await response.json()) as { posts: Array<Record<string, unknown>>; serverTime: string };
+  const now = Date.parse(body.serverTime);
+  const ago = (minutes: number) => new Date(now - minutes * 60_000).toISOString();
+  const post = (n: number, over: Record<string, unknown>) => ({
+    id: `00000000-0000-4000-8000-00000000000${n}`,
+    userId: `00000000-0000-4000-9000-00000000000${n}`,
+    content: '',
+    isVoiceOnly: false,
+    imageUrl: null,
+    thumbnailUrl: null,
+    mediaUrls: [],
+    audioUrl: null,
+    audioDuration: null,
+    hasPulseEffect: false,
+    commentsCount: 0,
+    likesCount: 0,
+    isLikedByUser: false,
+    ...over,
+    author: { username: over.nickname, photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
+  });
+  const neighbours = [
+    post(1, { category: 'happy', nickname: 'Maëlys', content: 'Premier bain de l’année, l’eau est parfaite 🌊', latitude: REUNION.latitude + 0.0003, longitude: REUNION.longitude + 0.0002, createdAt: ago(12) }),
+    post(2, { category: 'money', nickname: 'Jordan R.', content: 'Vends planche de surf, très bon état, prix à débattre.', latitude: REUNION.latitude - 0.0002, longitude: REUNION.longitude + 0.0004, createdAt: ago(47), commentsCount: 3 }),
+    post(3, { category: 'love', nickname: 'Inès', content: 'Merci pour cette soirée sur le front de mer de Saint-Pierre ❤️', latitude: -21.3393, longitude: 55.4781, createdAt: ago(95), hasPulseEffect: true }),
+    post(4, { category: 'angry', nickname: 'Thierry Payet', content: 'Encore deux heures de bouchons pour entrer dans Saint-Denis...', latitude: -20.8823, longitude: 55.4504, createdAt: ago(180) }),
+    post(5, { category: 'party', nickname: 'Kévin', content: 'Message vocal', isVoiceOnly: true, audioUrl: '/media/absent.webm', audioDuration: 14, latitude: -21.0339, longitude: 55.7128, createdAt: ago(5) }),
+    post(6, { category: 'happy', nickname: 'Sarah', content: 'Arrivée à Cilaos après six heures de marche, quelle vue !', latitude: -21.1336, longitude: 55.4722, createdAt: ago(260) }),
+  ];
+  await route.fulfill({ response, json: { ...body, posts: [...body.posts, ...neighbours] } });
+}

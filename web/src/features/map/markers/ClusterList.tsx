@@ -1,0 +1,78 @@
+/** The 100 m cluster popup (spec §2): 'Annonces dans cette zone' and its posts, newest first. */
+import { MAP, MESSAGES, MOOD_INFO, relativeTime, t, truncate } from '@moodmap/core';
+import { CloseIcon, MicIcon } from '../../../ui/icons.tsx';
+import { AuthorPhoto } from '../../posts/AuthorPhoto.tsx';
+import { MoodBadge } from '../../posts/PostCard.tsx';
+import { type PostDto, firstImage } from '../../posts/post-types.ts';
+
+export function ClusterList({
+  posts,
+  now,
+  onPick,
+  onClose,
+}: {
+  posts: PostDto[];
+  now: Date;
+  onPick: (post: PostDto) => void;
+  onClose: () => void;
+}) {
+  return (
+    <section
+      className="flex max-h-[min(30rem,calc(100dvh-19rem))] w-[min(21rem,calc(100vw-5.5rem))] md:w-[21rem] flex-col overflow-hidden rounded-[20px] bg-white text-left text-ink-900 shadow-2xl ring-1 ring-black/5 dark:bg-ink-900 dark:text-slate-100 dark:ring-white/10"
+      data-testid="cluster-popup"
+      aria-label={MESSAGES.cluster_popup_title}
+    >
+      <header className="flex shrink-0 items-center gap-3 border-b border-slate-100 px-4 py-3 dark:border-white/5">
+        <span className="flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-extrabold text-white" style={{ backgroundColor: MAP.clusterColor }}>{posts.length}</span>
+        <div className="min-w-0 flex-1">
+          <h2 className="text-[15px] leading-snug font-bold">{MESSAGES.cluster_popup_title}</h2>
+          <p className="text-xs text-slate-500 dark:text-slate-400">{t('cluster_count', { count: posts.length })}</p>
+        </div>
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label={MESSAGES.close}
+          data-testid="popup-close"
+          className="-mr-1.5 flex size-8 shrink-0 items-center justify-center rounded-full text-slate-400 hover:bg-slate-100 hover:text-ink-900 dark:hover:bg-white/10 dark:hover:text-white"
+        >
+          <CloseIcon size={18} />
+        </button>
+      </header>
+      <ul className="min-h-0 flex-1 divide-y divide-slate-100 overflow-y-auto overscroll-contain dark:divide-white/5">
+        {posts.map((post) => {
+          const image = post.thumbnailUrl ?? firstImage(post);
+          return (
+            <li key={post.id}>
+              <button
+                type="button"
+                onClick={() => onPick(post)}
+                data-testid="cluster-item"
+                data-post-id={post.id}
+                className="flex w-full items-center gap-3 px-4 py-2.5 text-left transition hover:bg-slate-50 dark:hover:bg-white/5"
+              >
+                <span className="block size-10 shrink-0 overflow-hidden rounded-full" style={{ boxShadow: `0 0 0 2px ${MOOD_INFO[post.category].color}` }}>
+                  <AuthorPhoto post={post} size={40} />
+                </span>
+                <span className="min-w-0 flex-1">
+                  <span className="flex items-center gap-2">
+                    <span className="truncate text-sm font-semibold">{post.nickname}</span>
+                    <MoodBadge post={post} small />
+                  </span>
+                  {post.isVoiceOnly || (!post.content && post.audioUrl) ? (
+                    <span className="mt-0.5 flex items-center gap-1 text-[13px] text-slate-600 dark:text-slate-300">
+                      <MicIcon size={13} className="shrink-0" /> {MESSAGES.create_voice_label}
+                    </span>
+                  ) : (
+                    <span className="mt-0.5 block truncate text-[13px] text-slate-600 dark:text-slate-300">{truncate(post.content, 60)}</span>
+                  )}
+                  <span className="block text-[11px] text-slate-400 dark:text-slate-500">{relativeTime(post.createdAt, now)}</span>
+                </span>
+                {image ? <img src={image} alt="" loading="lazy" className="size-11 shrink-0 rounded-lg object-cover" /> : null}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,182 @@
+/**
+ * The single-post popup card (spec §2 "Map screen"): author photo and nickname (to the profile),
+ * relative time, category badge, audio player, first image (click to enlarge), text, 'Commenter'
+ * and 'Contacter'; the owner also gets 'Supprimer'.
+ */
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { MESSAGES, MOOD_INFO, relativeTime, t } from '@moodmap/core';
+import { useSessionStore } from '../../app/session-store.ts';
+import { useUiStore } from '../../app/ui-store.ts';
+import { AudioPlayer } from '../../ui/AudioPlayer.tsx';
+import { ImagePreview } from '../../ui/ImagePreview.tsx';
+import { ChatIcon, ChevronLeftIcon, CloseIcon, MailIcon, SparkIcon } from '../../ui/icons.tsx';
+import { toast } from '../../ui/toasts/toast-store.ts';
+import { AuthorPhoto } from './AuthorPhoto.tsx';
+import { DeletePostButton } from './DeletePostButton.tsx';
+import { type PostDto, firstImage } from './post-types.ts';
+
+export function MoodBadge({ post, small = false }: { post: Pick<PostDto, 'category'>; small?: boolean }) {
+  const mood = MOOD_INFO[post.category];
+  return (
+    <span
+      className={`inline-flex shrink-0 items-center gap-1 rounded-full font-semibold text-ink-900 ${small ? 'px-1.5 py-px text-[10px]' : 'px-2 py-0.5 text-[11px]'}`}
+      style={{ backgroundColor: mood.color }}
+      data-testid="mood-badge"
+    >
+      <span className="emoji">{mood.emoji}</span> {mood.label}
+    </span>
+  );
+}
+
+const ACTION =
+  'inline-flex h-10 flex-1 items-center justify-center gap-1.5 rounded-xl px-3 text-sm font-semibold transition';
+
+export function PostCard({
+  post,
+  now,
+  onClose,
+  onBack,
+}: {
+  post: PostDto;
+  /** "Now" on the server's clock. */
+  now: Date;
+  onClose: () => void;
+  /** Back to the cluster list this card was opened from. */
+  onBack?: () => void;
+}) {
+  const navigate = useNavigate();
+  const user = useSessionStore((s) => s.user);
+  const openAuth = useUiStore((s) => s.openAuth);
+  const [enlarged, setEnlarged] = useState(false);
+  const [commentsOpen, setCommentsOpen] = useState(false);
+  const mine = user !== null && user.id === post.userId;
+  const image = firstImage(post);
+  const mood = MOOD_INFO[post.category];
+
+  const contact = () => {
+    if (!user) {
+      toast.info(MESSAGES.contact_signed_out);
+      openAuth('login');
+      return;
+    }
+    toast.info(t('contact_opens_messages', { nickname: post.nickname }));
+    navigate('/messages');
+  };
+
+  return (
+    <article
+      className="flex max-h-[min(32rem,calc(100dvh-19rem))] w-[min(21rem,calc(100vw-5.5rem))] md:w-[21rem] flex-col overflow-hidden rounded-[20px] bg-white text-left text-ink-900 shadow-2xl ring-1 ring-black/5 dark:bg-ink-900 dark:text-slate-100 dark:ring-white/10"
+      data-testid="post-popup"
+      data-post-id={post.id}
+    >
+      <div className="h-1.5 shrink-0" style={{ backgroundColor: mood.color }} aria-hidden="true" />
+      <header className="flex shrink-0 items-center gap-3 px-4 pt-3 pb-2">
+        {onBack ? (
+          <button
+            type="button"
+            onClick={onBack}
+            aria-label={MESSAGES.cluster_back}
+            className="-ml-1.5 flex size-8 shrink-0 items-center justify-center rounded-full text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-white/10"
+          >
+            <ChevronLeftIcon size={18} />
+          </button>
+        ) : null}
+        <button
+          type="button"
+          onClick={() => navigate(`/user/${encodeURIComponent(post.userId)}`)}
+          className="flex min-w-0 flex-1 items-center gap-3 rounded-xl text-left"
+          data-testid="post-author"
+        >
+          <span className="block size-11 shrink-0 overflow-hidden rounded-full" style={{ boxShadow: `0 0 0 2.5px ${mood.color}` }}>
+            <AuthorPhoto post={post} size={44} />
+          </span>
+          <span className="min-w-0">
+            <span className="block truncate text-[15px] font-bold hover:underline">{post.nickname}</span>
+            <span className="flex items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
+              <time dateTime={post.createdAt}>{relativeTime(post.createdAt, now)}</time>
+              {post.hasPulseEffect ? (
+                <span className="inline-flex items-center gap-0.5 font-semibold text-violet-brand dark:text-violet-300">
+                  <SparkIcon size={12} /> {MESSAGES.pulse_badge}
+                </span>
+              ) : null}
+            </span>
+          </span>
+        </button>
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label={MESSAGES.close}
+          data-testid="popup-close"
+          className="-mr-1.5 flex size-8 shrink-0 items-center justify-center self-start rounded-full text-slate-400 hover:bg-slate-100 hover:text-ink-900 dark:hover:bg-white/10 dark:hover:text-white"
+        >
+          <CloseIcon size={18} />
+        </button>
+      </header>
+
+      <div className="min-h-0 flex-1 space-y-3 overflow-y-auto overscroll-contain px-4 pb-3">
+        <MoodBadge post={post} />
+        {post.audioUrl ? <AudioPlayer src={post.audioUrl} durationHint={post.audioDuration} testId="post-audio" /> : null}
+        {image ? (
+          <button
+            type="button"
+            onClick={() => setEnlarged(true)}
+            aria-label={MESSAGES.image_enlarge}
+            className="block w-full overflow-hidden rounded-2xl bg-slate-100 dark:bg-ink-800"
+            data-testid="post-image"
+          >
+            <img src={image} alt="" loading="lazy" className="max-h-56 w-full object-cover transition hover:scale-[1.02]" />
+          </button>
+        ) : null}
+        {!post.isVoiceOnly && post.content ? (
+          <p className="text-[15px] leading-relaxed break-words whitespace-pre-line text-ink-800 dark:text-slate-200" data-testid="post-text">
+            {post.content}
+          </p>
+        ) : null}
+        {commentsOpen ? (
+          <section className="rounded-2xl bg-slate-50 p-3 text-sm dark:bg-ink-800" data-testid="post-comments">
+            <p className="font-semibold">{t(post.commentsCount > 1 ? 'comments_count_other' : 'comments_count_one', { count: post.commentsCount })}</p>
+            {user ? (
+              <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                {post.commentsCount === 0 ? MESSAGES.comments_empty : MESSAGES.comments_soon}
+              </p>
+            ) : (
+              <div className="mt-1.5 flex flex-wrap items-center gap-2">
+                <p className="text-xs text-slate-500 dark:text-slate-400">{MESSAGES.comment_signed_out}</p>
+                <button type="button" onClick={() => openAuth('login')} className="text-xs font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                  {MESSAGES.nav_sign_in}
+                </button>
+              </div>
+            )}
+          </section>
+        ) : null}
+      </div>
+
+      <footer className="flex shrink-0 flex-wrap items-center gap-2 border-t border-slate-100 px-3 py-2.5 dark:border-white/5">
+        <button
+          type="button"
+          onClick={() => setCommentsOpen((o) => !o)}
+          aria-expanded={commentsOpen}
+          data-testid="post-comment"
+          className={`${ACTION} bg-slate-100 text-ink-800 hover:bg-slate-200 dark:bg-ink-800 dark:text-slate-100 dark:hover:bg-ink-700`}
+        >
+          <ChatIcon size={17} /> {MESSAGES.post_comment}
+          {post.commentsCount > 0 ? <span className="text-xs text-slate-500 dark:text-slate-400">{post.commentsCount}</span> : null}
+        </button>
+        {mine ? (
+          <DeletePostButton postId={post.id} onDeleted={onClose} compact />
+        ) : (
+          <button
+            type="button"
+            onClick={contact}
+            data-testid="post-contact"
+            className={`${ACTION} bg-gradient-to-r from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/25 hover:brightness-105`}
+          >
+            <MailIcon size={17} /> {MESSAGES.post_contact}
+          </button>
+        )}
+      </footer>
+      {enlarged && image ? <ImagePreview src={image} onClose={() => setEnlarged(false)} /> : null}
+    </article>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * The create form's rules as the browser applies them before sending (spec §5 "Publication",
+ * "Publication image upload"); the server applies them again and has the last word.
+ */
+import {
+  CAPITALS_WARNING_MIN_LENGTH,
+  CAPITALS_WARNING_RATIO,
+  MESSAGES,
+  POST_IMAGE_MAX_BYTES,
+  POST_IMAGE_MAX_FILES,
+  POST_TEXT_MAX,
+  REPEATED_CHARS_WARNING,
+  isCritical,
+  isMood,
+  t,
+} from '@moodmap/core';
+
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+
+/** Characters as the server counts them (code points, not UTF-16 units). */
+export function textLength(text: string): number {
+  return Array.from(text).length;
+}
+
+/** Cuts text to the 500-character maximum, by code points. */
+export function clampText(text: string, max: number = POST_TEXT_MAX): string {
+  const chars = Array.from(text);
+  return chars.length > max ? chars.slice(0, max).join('') : text;
+}
+
+export type TextWarning = 'repeated' | 'capitals';
+
+/**
+ * Warnings, not errors (spec §5): 11 or more identical characters in a row, or more than 70 %
+ * capitals among the letters of a text longer than 20 characters.
+ */
+export function textWarnings(text: string): TextWarning[] {
+  const warnings: TextWarning[] = [];
+  if (new RegExp(`(.)\\1{${REPEATED_CHARS_WARNING - 1},}`, 'u').test(text)) warnings.push('repeated');
+  if (textLength(text.trim()) > CAPITALS_WARNING_MIN_LENGTH) {
+    const letters = Array.from(text).filter((c) => c.toLowerCase() !== c.toUpperCase());
+    const capitals = letters.filter((c) => c === c.toUpperCase() && c !== c.toLowerCase());
+    if (letters.length > 0 && capitals.length / letters.length > CAPITALS_WARNING_RATIO) warnings.push('capitals');
+  }
+  return warnings;
+}
+
+export function warningMessage(warning: TextWarning): string {
+  return warning === 'repeated' ? MESSAGES.create_warning_repeated : MESSAGES.create_warning_capitals;
+}
+
+/** The first problem with a picked image list, or null (type, size, empty, one file only). */
+export function imageFileError(files: ArrayLike<File>): string | null {
+  if (files.length > POST_IMAGE_MAX_FILES) return t('upload_too_many_files', { n: POST_IMAGE_MAX_FILES });
+  const file = files[0];
+  if (!file) return null;
+  if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) return MESSAGES.image_type_invalid;
+  if (file.size === 0) return t('upload_validation_failed', { file: file.name });
+  if (file.size > POST_IMAGE_MAX_BYTES) return MESSAGES.image_too_large_10mb;
+  return null;
+}
+
+export interface CreateFormInput {
+  category: string | null;
+  content: string;
+  hasImage: boolean;
+  hasVoice: boolean;
+  location: { latitude: number; longitude: number } | null;
+  /** The land pre-check: false when the point is known to be at sea. */
+  onLand: boolean | null;
+}
+
+/** The first error to show, in the order the spec lists the rules, or null when the form can go. */
+export function validateCreateForm(input: CreateFormInput): string | null {
+  if (!isMood(input.category)) return MESSAGES.category_invalid;
+  const text = input.content.trim();
+  if (!text && !input.hasImage && !input.hasVoice) return MESSAGES.content_required;
+  if (textLength(text) > POST_TEXT_MAX) return MESSAGES.content_too_long;
+  if (text && isCritical(text)) return MESSAGES.content_forbidden;
+  if (!input.location) return MESSAGES.location_required;
+  const { latitude, longitude } = input.location;
+  if (!Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
+    return MESSAGES.invalid_coordinates;
+  }
+  if (input.onLand === false) return MESSAGES.not_on_land;
+  return null;
+}

@@ -1,0 +1,126 @@
+/**
+ * The posts API as the web app calls it (issue 4). JSON calls go through `api()` (Bearer token,
+ * one renewal on 401); uploads are multipart, so they use `uploadFile` below, which follows the
+ * same token rules.
+ */
+import { MESSAGES, type Mood } from '@moodmap/core';
+import { ApiError, api } from '../../lib/api.ts';
+import { getAccessToken, refreshSession, storedRefreshToken } from '../../lib/auth-tokens.ts';
+import { type PostDto, type PostsFeed, readFeed, readPost } from './post-types.ts';
+
+export async function fetchPosts(signal?: AbortSignal): Promise<PostsFeed> {
+  return readFeed(await api<unknown>('/api/posts', { signal }));
+}
+
+/** The caller's live post, if any (the create page blocks while one exists). */
+export async function fetchMyActivePost(signal?: AbortSignal): Promise<PostDto | null> {
+  const payload = await api<{ post?: unknown }>('/api/posts/mine/active', { signal });
+  return readPost(payload?.post);
+}
+
+export interface CreatePostBody {
+  category: Mood;
+  content: string;
+  latitude: number;
+  longitude: number;
+  imageUploadId?: string;
+  audioUploadId?: string;
+  usePulseEffect?: boolean;
+}
+
+export async function createPost(body: CreatePostBody): Promise<PostDto> {
+  const payload = await api<{ post?: unknown }>('/api/posts', { method: 'POST', body });
+  const post = readPost(payload?.post);
+  if (!post) throw new ApiError(500, 'post_create_failed', MESSAGES.post_create_failed);
+  return post;
+}
+
+export async function deletePost(id: string): Promise<void> {
+  await api<unknown>(`/api/posts/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+/** Whether a point is on land (islands included); the server decides again on create. */
+export async function checkLand(latitude: number, longitude: number, signal?: AbortSignal): Promise<boolean> {
+  const payload = await api<{ onLand?: unknown }>(`/api/geo/land?lat=${latitude}&lon=${longitude}`, { signal, auth: false });
+  return payload?.onLand === true;
+}
+
+export interface ImageUpload {
+  uploadId: string;
+  url: string;
+  thumbnailUrl: string | null;
+}
+
+export interface VoiceUpload {
+  uploadId: string;
+  url: string;
+  duration: number;
+}
+
+export async function uploadPostImage(file: File, signal?: AbortSignal): Promise<ImageUpload> {
+  const payload = await uploadFile<Record<string, unknown>>('/api/uploads/post-image', file, file.name, signal);
+  if (typeof payload?.uploadId !== 'string') throw new ApiError(500, 'upload_failed', MESSAGES.upload_failed);
+  return {
+    uploadId: payload.uploadId,
+    url: String(payload.url ?? ''),
+    thumbnailUrl: typeof payload.thumbnailUrl === 'string' ? payload.thumbnailUrl : null,
+  };
+}
+
+export async function uploadVoice(blob: Blob, signal?: AbortSignal): Promise<VoiceUpload> {
+  const payload = await uploadFile<Record<string, unknown>>('/api/uploads/voice', blob, 'voice.webm', signal);
+  if (typeof payload?.uploadId !== 'string') throw new ApiError(500, 'upload_failed', MESSAGES.upload_failed);
+  return { uploadId: payload.uploadId, url: String(payload.url ?? ''), duration: Number(payload.duration ?? 0) };
+}
+
+function errorOf(status: number, payload: unknown): ApiError {
+  const err = payload && typeof payload === 'object' ? (payload as { error?: { code?: unknown; message?: unknown } }).error : undefined;
+  if (err && typeof err.message === 'string' && err.message) {
+    return new ApiError(status, typeof err.code === 'string' ? err.code : 'upload_failed', err.message);
+  }
+  if (status === 413) return new ApiError(413, 'payload_too_large', MESSAGES.payload_too_large);
+  return new ApiError(status, 'upload_failed', MESSAGES.upload_failed);
+}
+
+async function send(path: string, blob: Blob, filename: string, token: string | null, signal?: AbortSignal): Promise<unknown> {
+  const form = new FormData();
+  form.append('file', blob, filename);
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      body: form,
+      signal,
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, 'network_error', MESSAGES.upload_failed);
+  }
+  let payload: unknown = null;
+  try {
+    payload = JSON.parse(await response.text());
+  } catch {
+    payload = null;
+  }
+  if (!response.ok) throw errorOf(response.status, payload);
+  return payload;
+}
+
+/** One multipart upload (field `file`) with the access token; a 401 renews it once and retries. */
+export async function uploadFile<T>(path: string, blob: Blob, filename: string, signal?: AbortSignal): Promise<T> {
+  const sent = getAccessToken();
+  try {
+    return (await send(path, blob, filename, sent, signal)) as T;
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401 || !storedRefreshToken()) throw error;
+    let token = getAccessToken();
+    if (!token || token === sent) {
+      const outcome = await refreshSession();
+      if (!outcome.ok) throw error;
+      token = outcome.session.accessToken;
+    }
+    return (await send(path, blob, filename, token, signal)) as T;
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * The realtime client (design.md §5): one WebSocket per tab on /api/realtime, opened on first
+ * use and kept open, reconnecting with exponential backoff (0.5 s doubling to 10 s, with
+ * jitter). Features subscribe to event types; whoever needs a catch-up after a cut listens to
+ * `onRealtimeConnection` (reconnect: true). The socket authenticates with the session's access
+ * token after each open and whenever the token changes, so private events (messages) reach it.
+ *
+ * Protocol (server/src/realtime/hub.ts): server → { type: 'ready', userId } then
+ * { type, data } events; client → { type: 'auth', token } and { type: 'ping' } (→ 'pong').
+ */
+import { create } from 'zustand';
+import { getAccessToken, onSessionChange } from './auth-tokens.ts';
+
+export interface RealtimeEvent {
+  type: string;
+  data?: unknown;
+}
+
+interface RealtimeState {
+  /** True while the socket is open: the fallback polls stop. */
+  connected: boolean;
+  /** The user the server recognised on this socket (null: anonymous). */
+  userId: string | null;
+}
+
+export const useRealtimeStore = create<RealtimeState>()(() => ({ connected: false, userId: null }));
+
+export const BACKOFF_MIN_MS = 500;
+export const BACKOFF_MAX_MS = 10_000;
+/** A ping every 25 s; no pong within 10 s means the connection is dead (sleeping laptop, lost network). */
+const PING_EVERY_MS = 25_000;
+const PONG_TIMEOUT_MS = 10_000;
+
+/** Delay before reconnect attempt `attempt` (0-based): 0.5 s, 1 s, 2 s… up to 10 s, 50–100 % of it. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** Math.max(0, attempt));
+  return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
+type Listener = (event: RealtimeEvent) => void;
+type ConnectionListener = (info: { connected: boolean; reconnect: boolean }) => void;
+
+const listeners = new Map<string, Set<Listener>>();
+const connectionListeners = new Set<ConnectionListener>();
+let socket: WebSocket | null = null;
+let started = false;
+let attempt = 0;
+let everOpened = false;
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
+let pingTimer: ReturnType<typeof setInterval> | null = null;
+let pongTimer: ReturnType<typeof setTimeout> | null = null;
+let sentToken: string | null | undefined;
+let stopSessionSync: (() => void) | null = null;
+
+function url(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/api/realtime`;
+}
+
+function sendRaw(message: unknown): boolean {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
+/** Hook point for the session: sends the current token when it differs from the last one sent. */
+export function syncRealtimeAuth(token: string | null = getAccessToken()): void {
+  if (token === sentToken) return;
+  if (sendRaw({ type: 'auth', token })) sentToken = token;
+}
+
+function dispatch(event: RealtimeEvent): void {
+  for (const key of [event.type, '*']) {
+    for (const listener of [...(listeners.get(key) ?? [])]) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error('MoodMap realtime listener failed', error);
+      }
+    }
+  }
+}
+
+function setConnected(connected: boolean, reconnect: boolean): void {
+  if (useRealtimeStore.getState().connected === connected) return;
+  useRealtimeStore.setState(connected ? { connected } : { connected, userId: null });
+  for (const listener of [...connectionListeners]) listener({ connected, reconnect });
+}
+
+function clearTimers(): void {
+  if (retryTimer) clearTimeout(retryTimer);
+  if (pingTimer) clearInterval(pingTimer);
+  if (pongTimer) clearTimeout(pongTimer);
+  retryTimer = pingTimer = pongTimer = null;
+}
+
+function scheduleReconnect(): void {
+  if (!started || retryTimer) return;
+  retryTimer = setTimeout(() => {
+    retryTimer = null;
+    connect();
+  }, backoffDelay(attempt++));
+}
+
+function connect(): void {
+  if (!started || socket) return;
+  let ws: WebSocket;
+  try {
+    ws = new WebSocket(url());
+  } catch {
+    scheduleReconnect();
+    return;
+  }
+  socket = ws;
+  ws.onopen = () => {
+    if (socket !== ws) return;
+    attempt = 0;
+    sentToken = undefined;
+    const token = getAccessToken();
+    if (token) syncRealtimeAuth(token);
+    else sentToken = null;
+    const reconnect = everOpened;
+    everOpened = true;
+    setConnected(true, reconnect);
+    pingTimer = setInterval(() => {
+      if (!sendRaw({ type: 'ping' })) return;
+      pongTimer ??= setTimeout(() => ws.close(4000, 'no pong'), PONG_TIMEOUT_MS);
+    }, PING_EVERY_MS);
+  };
+  ws.onmessage = (message) => {
+    if (socket !== ws) return;
+    let event: RealtimeEvent;
+    try {
+      event = JSON.parse(String(message.data)) as RealtimeEvent;
+    } catch {
+      return;
+    }
+    if (!event || typeof event.type !== 'string') return;
+    if (event.type === 'pong') {
+      if (pongTimer) clearTimeout(pongTimer);
+      pongTimer = null;
+      return;
+    }
+    if (event.type === 'ready') {
+      const userId = (event as { userId?: unknown }).userId;
+      useRealtimeStore.setState({ userId: typeof userId === 'string' ? userId : null });
+    }
+    dispatch(event);
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    socket = null;
+    clearTimers();
+    setConnected(false, false);
+    scheduleReconnect();
+  };
+  ws.onerror = () => {
+    // onclose follows and reconnects.
+  };
+}
+
+function onOnline(): void {
+  if (!started || socket) return;
+  if (retryTimer) clearTimeout(retryTimer);
+  retryTimer = null;
+  attempt = 0;
+  connect();
+}
+
+/** Opens the tab's socket if it is not open yet (idempotent). */
+export function startRealtime(): void {
+  if (started || typeof window === 'undefined' || typeof WebSocket === 'undefined') return;
+  started = true;
+  window.addEventListener('online', onOnline);
+  // Sign-in, silent renewal, sign-out: the socket follows the session.
+  stopSessionSync = onSessionChange((event) => syncRealtimeAuth(event.type === 'session' ? event.session.accessToken : null));
+  connect();
+}
+
+/** Closes the socket and forgets everything (tests, or a full sign-out teardown). */
+export function stopRealtime(): void {
+  started = false;
+  everOpened = false;
+  attempt = 0;
+  sentToken = undefined;
+  clearTimers();
+  stopSessionSync?.();
+  stopSessionSync = null;
+  if (typeof window !== 'undefined') window.removeEventListener('online', onOnline);
+  const ws = socket;
+  socket = null;
+  ws?.close(1000, 'stopped');
+  setConnected(false, false);
+}
+
+/** Listens to one event type ('*' for all); returns the unsubscribe function. Starts the socket. */
+export function subscribeRealtime(type: string, listener: Listener): () => void {
+  let set = listeners.get(type);
+  if (!set) listeners.set(type, (set = new Set()));
+  set.add(listener);
+  startRealtime();
+  return () => {
+    set.delete(listener);
+  };
+}
+
+/** Connection changes; `reconnect` is true on every open after the first (time for a catch-up). */
+export function onRealtimeConnection(listener: ConnectionListener): () => void {
+  connectionListeners.add(listener);
+  return () => {
+    connectionListeners.delete(listener);
+  };
+}

@@ -1,0 +1,193 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, render } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { PostDto } from '@moodmap/core';
+import { BACKOFF_MAX_MS, backoffDelay, stopRealtime, useRealtimeStore } from '../src/lib/realtime.ts';
+import { applySession, resetTokenStateForTests } from '../src/lib/auth-tokens.ts';
+import { POSTS_KEY, bridgePostsRealtime, postsQuery, resetPostsRealtimeForTests, usePostsFeed } from '../src/features/posts/posts-query.ts';
+import type { PostsFeed } from '../src/features/posts/post-types.ts';
+import { deferred, json } from './support/auth-fixtures.ts';
+
+class FakeWebSocket {
+  static readonly OPEN = 1;
+  static sockets: FakeWebSocket[] = [];
+  readonly OPEN = 1;
+  readyState = 0;
+  sent: unknown[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeWebSocket.sockets.push(this);
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close() {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.onclose?.();
+  }
+  // Test side:
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  receive(message: unknown) {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+}
+
+const last = () => FakeWebSocket.sockets[FakeWebSocket.sockets.length - 1]!;
+
+function post(id: string): PostDto {
+  return {
+    id,
+    userId: 'u',
+    category: 'love',
+    content: id,
+    isVoiceOnly: false,
+    latitude: 10,
+    longitude: 20,
+    nickname: 'Nina',
+    createdAt: new Date().toISOString(),
+    imageUrl: null,
+    thumbnailUrl: null,
+    mediaUrls: [],
+    audioUrl: null,
+    audioDuration: null,
+    hasPulseEffect: false,
+    commentsCount: 0,
+    likesCount: 0,
+    isLikedByUser: false,
+    author: { username: 'Nina', photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
+  };
+}
+
+const feed = (...ids: string[]): PostsFeed => ({ posts: ids.map(post), serverTime: new Date().toISOString() });
+const ids = (client: QueryClient) => client.getQueryData<PostsFeed>(POSTS_KEY)?.posts.map((p) => p.id);
+
+beforeEach(() => {
+  FakeWebSocket.sockets = [];
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+});
+
+afterEach(() => {
+  cleanup();
+  stopRealtime();
+  resetPostsRealtimeForTests();
+  resetTokenStateForTests();
+  localStorage.clear();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+describe('realtime client (design.md §5)', () => {
+  it('backs off from 0.5 s to 10 s, with jitter', () => {
+    expect(backoffDelay(0, () => 0)).toBe(250);
+    expect(backoffDelay(0, () => 1)).toBe(500);
+    expect(backoffDelay(1, () => 1)).toBe(1000);
+    expect(backoffDelay(4, () => 1)).toBe(8000);
+    expect(backoffDelay(5, () => 1)).toBe(BACKOFF_MAX_MS);
+    expect(backoffDelay(30, () => 0.5)).toBe(7500);
+  });
+
+  it('opens one socket, applies post events to the cache, and follows the session token', () => {
+    const client = new QueryClient();
+    client.setQueryData(POSTS_KEY, feed('a'));
+    bridgePostsRealtime(client);
+    bridgePostsRealtime(client);
+    expect(FakeWebSocket.sockets).toHaveLength(1);
+    expect(last().url).toMatch(/^ws:\/\/.+\/api\/realtime$/);
+    expect(useRealtimeStore.getState().connected).toBe(false);
+
+    last().open();
+    expect(useRealtimeStore.getState().connected).toBe(true);
+    last().receive({ type: 'ready', userId: null });
+
+    last().receive({ type: 'post.created', data: { post: post('b') } });
+    expect(ids(client)).toEqual(['b', 'a']);
+    last().receive({ type: 'post.created', data: { post: { id: 'broken' } } });
+    expect(ids(client)).toEqual(['b', 'a']);
+    last().receive({ type: 'post.deleted', data: { id: 'a' } });
+    expect(ids(client)).toEqual(['b']);
+
+    applySession({ accessToken: 'A1', refreshToken: 'R1', expiresIn: 900, user: {} });
+    expect(last().sent).toContainEqual({ type: 'auth', token: 'A1' });
+    last().receive({ type: 'ready', userId: 'u-1' });
+    expect(useRealtimeStore.getState().userId).toBe('u-1');
+  });
+
+  it('reconnects with backoff after a cut, re-authenticates, and refetches the feed once (catch-up)', () => {
+    vi.useFakeTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(0.5); // waits of 375 ms, then 750 ms
+    const client = new QueryClient();
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    applySession({ accessToken: 'A1', refreshToken: 'R1', expiresIn: 900, user: {} });
+    bridgePostsRealtime(client);
+    last().open();
+    expect(last().sent).toEqual([{ type: 'auth', token: 'A1' }]);
+    expect(invalidate).not.toHaveBeenCalled();
+
+    last().close();
+    expect(useRealtimeStore.getState().connected).toBe(false);
+    act(() => vi.advanceTimersByTime(374));
+    expect(FakeWebSocket.sockets).toHaveLength(1);
+    act(() => vi.advanceTimersByTime(1));
+    expect(FakeWebSocket.sockets).toHaveLength(2);
+    last().close(); // the server is still down: the next wait is longer
+    act(() => vi.advanceTimersByTime(749));
+    expect(FakeWebSocket.sockets).toHaveLength(2);
+    act(() => vi.advanceTimersByTime(1));
+    expect(FakeWebSocket.sockets).toHaveLength(3);
+
+    last().open();
+    expect(last().sent).toEqual([{ type: 'auth', token: 'A1' }]);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: POSTS_KEY });
+  });
+
+  it('keeps a post pushed while the feed was being fetched', async () => {
+    const client = new QueryClient();
+    bridgePostsRealtime(client);
+    last().open();
+    const answer = deferred<Response>();
+    vi.stubGlobal('fetch', vi.fn(() => answer.promise));
+    const fetching = client.fetchQuery(postsQuery);
+    last().receive({ type: 'post.created', data: { post: post('new') } });
+    answer.resolve(json(200, { posts: [post('old')], serverTime: new Date().toISOString() }));
+    expect((await fetching).posts.map((p) => p.id)).toEqual(['new', 'old']);
+  });
+
+  it('polls every 5 s only while the socket is down, and refetches on the refreshPosts event', async () => {
+    vi.useFakeTimers();
+    const fetchMock = vi.fn(async () => json(200, { posts: [], serverTime: new Date().toISOString() }));
+    vi.stubGlobal('fetch', fetchMock);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    function Probe() {
+      usePostsFeed();
+      return null;
+    }
+    render(
+      <QueryClientProvider client={client}>
+        <Probe />
+      </QueryClientProvider>,
+    );
+    await act(async () => vi.advanceTimersByTimeAsync(10));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await act(async () => vi.advanceTimersByTimeAsync(5_000));
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+
+    await act(async () => last().open());
+    await act(async () => vi.advanceTimersByTimeAsync(20_000));
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+
+    await act(async () => {
+      window.dispatchEvent(new Event('refreshPosts'));
+      await vi.advanceTimersByTimeAsync(10);
+    });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+  });
+});
