@@ -6,3 +6,4 @@ export * from './sanitize.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/post.ts';
 export * from './schemas/interactions.ts';
+export * from './schemas/profile.ts';

@@ -20,6 +20,7 @@ import geoRoutes from './modules/geo/routes.ts';
 import likesRoutes from './modules/likes/routes.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import postsRoutes from './modules/posts/routes.ts';
+import profilesRoutes from './modules/profiles/routes.ts';
 import reportsRoutes from './modules/reports/routes.ts';
 import searchRoutes from './modules/search/routes.ts';
 import systemRoutes from './modules/system/routes.ts';
@@ -64,6 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(commentsRoutes, { ctx });
   await app.register(reportsRoutes, { ctx });
   await app.register(searchRoutes, { ctx });
+  await app.register(profilesRoutes, { ctx });
   // The dev outbox's pages, so a newcomer can open confirmation links without SMTP.
   if (config.env !== 'production' && ctx.mailer.outbox) await app.register(devMailRoutes, { outbox: ctx.mailer.outbox });
   await installWebApp(app, config.webDist);

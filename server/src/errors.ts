@@ -10,6 +10,8 @@ export class AppError extends Error {
     readonly code: string,
     message?: string,
     readonly headers: Record<string, string> = {},
+    /** Extra fields of the error object beside code and message (a 409's `nextAllowedAt`). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message ?? (code in MESSAGES ? MESSAGES[code as MessageKey] : code));
   }
@@ -26,8 +28,8 @@ export const forbidden = (code: MessageKey = 'forbidden') => fail(403, code);
 export const notFound = (code: MessageKey = 'not_found') => fail(404, code);
 export const conflict = (code: MessageKey) => fail(409, code);
 
-export function errorBody(code: string, message: string) {
-  return { error: { code, message } };
+export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
+  return { error: { ...details, code, message } };
 }
 
 /** A 400 for a failed zod parse: its first catalogue message, with that entry's key as code. */

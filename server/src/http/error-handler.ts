@@ -22,7 +22,7 @@ const FASTIFY_CODES: Record<string, { status: number; code: MessageKey }> = {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).headers(error.headers).send(errorBody(error.code, error.message));
+      return reply.status(error.status).headers(error.headers).send(errorBody(error.code, error.message, error.details));
     }
     if (error.validation) {
       // Schemas carry catalogue texts as messages; anything else (a library default) is

@@ -1,0 +1,104 @@
+/**
+ * Profile inputs and answers (issue 6; spec §5 "Nickname", "Bio", §4 "Nickname change"):
+ * one zod schema per input with one catalogue text per rule, shared by the profile forms and
+ * the server, which enforces every rule whatever the browser did.
+ */
+import { z } from 'zod';
+import { BIO_MAX, NICKNAME_COOLDOWN_DAYS, NICKNAME_MAX, NICKNAME_MIN } from '../limits.ts';
+import { MESSAGES } from '../messages.ts';
+import { isCritical, stripMarkup } from '../sanitize.ts';
+import type { PostDto } from './post.ts';
+
+const length = (v: string) => Array.from(v).length;
+
+/**
+ * Letters of any script (accents included, precomposed or combining), digits, space, hyphen and
+ * underscore. Hangul filler letters are excluded: they are letters that draw nothing.
+ */
+const NICKNAME_CHARS = /^(?:(?![\u115F\u1160\u3164\uFFA0])[\p{L}\p{M}\p{Nd} _-])+$/u;
+const HAS_LETTER = /\p{L}/u;
+const HAS_DIGIT = /\p{Nd}/u;
+
+/**
+ * A nickname (spec §5 "Nickname"): trimmed and NFC-normalised (so 'Léa' typed either way is
+ * the same name), 2 to 50 characters, only allowed characters, not purely numeric (digits,
+ * possibly with separators: '2024', '06-12'), not only separators ('--', '_ _').
+ * "Must differ from the current one" needs the current name: the server checks it.
+ */
+export const nicknameSchema = z
+  .string({ error: MESSAGES.bad_request })
+  .trim()
+  .transform((v) => v.normalize('NFC'))
+  .refine((v) => length(v) >= NICKNAME_MIN && length(v) <= NICKNAME_MAX, { error: MESSAGES.nickname_length, abort: true })
+  .refine((v) => NICKNAME_CHARS.test(v), { error: MESSAGES.nickname_invalid_chars, abort: true })
+  .refine((v) => HAS_LETTER.test(v) || !HAS_DIGIT.test(v), { error: MESSAGES.nickname_numeric, abort: true })
+  .refine((v) => HAS_LETTER.test(v), { error: MESSAGES.nickname_separators_only, abort: true });
+
+/**
+ * A bio (spec §5 "Bio"): optional, blank or null stored as null; refused when critical (an
+ * attack, not text); at most 500 characters as typed; then stripped of markup.
+ */
+export const bioSchema = z
+  .string({ error: MESSAGES.bad_request })
+  .nullable()
+  .transform((v) => (v ?? '').trim())
+  .pipe(
+    z.string()
+      .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true })
+      .refine((v) => length(v) <= BIO_MAX, { error: MESSAGES.bio_too_long, abort: true })
+      .transform((v) => stripMarkup(v, BIO_MAX).trim() || null),
+  );
+
+/**
+ * `PATCH /api/profiles/me`: only the editable fields. Any other key (tier flags, credits, role,
+ * counters, e-mail, id...) refuses the whole request: nothing is assigned from a body by name.
+ */
+export const updateProfileSchema = z.strictObject(
+  { nickname: nicknameSchema.optional(), bio: bioSchema.optional() },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? MESSAGES.profile_field_not_editable : MESSAGES.bad_request) },
+);
+export type UpdateProfileInput = z.input<typeof updateProfileSchema>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When the next nickname change is allowed (spec §4 "Nickname change"): 30 days after the last
+ * change, or null when allowed now (no change yet, or 30 days have passed).
+ */
+export function nextNicknameChangeAt(lastChange: string | Date | null | undefined, now: Date = new Date()): Date | null {
+  if (!lastChange) return null;
+  const next = new Date(new Date(lastChange).getTime() + NICKNAME_COOLDOWN_DAYS * DAY_MS);
+  return next.getTime() > now.getTime() ? next : null;
+}
+
+/** A profile as anyone may read it: never e-mail, phone, birth date, names, credits or counters. */
+export interface PublicProfile {
+  id: string;
+  username: string;
+  bio: string | null;
+  profilePhotoUrl: string | null;
+  avatarUrl: string | null;
+  /** ISO 8601: 'Membre depuis'. */
+  createdAt: string;
+  isPremium: boolean;
+  isPro: boolean;
+  isPlus: boolean;
+  isMulti: boolean;
+}
+
+/** `GET /api/profiles/:id`: the profile and the user's live posts, newest first. */
+export interface PublicProfileResponse {
+  profile: PublicProfile;
+  posts: PostDto[];
+}
+
+/** The 409 of a second nickname change within 30 days carries the date it becomes possible. */
+export interface NicknameCooldownError {
+  error: { code: 'nickname_blocked'; message: string; nextAllowedAt: string };
+}
+
+/** Realtime: a nickname or photo changed, so maps refresh the author's photo and name. */
+export interface ProfileUpdatedEvent {
+  type: 'profile.updated';
+  data: { userId: string; username: string; photoUrl: string | null };
+}

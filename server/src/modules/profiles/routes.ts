@@ -1,0 +1,84 @@
+/**
+ * Profiles API (issue 6): anyone reads a public profile with the user's live posts; the signed-in
+ * owner edits nickname and bio, and replaces or removes the photo. Every rule of spec §5
+ * "Nickname", "Bio", "Profile photo" is checked here, whatever the browser did.
+ *
+ *   GET    /api/profiles/:id        → { profile: PublicProfile, posts: PostDto[] }
+ *   PATCH  /api/profiles/me         { nickname?, bio? } → { user }   (unknown keys: 400)
+ *   POST   /api/profiles/me/photo   multipart `file`    → { user }
+ *   DELETE /api/profiles/me/photo                       → { user }
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MESSAGES, updateProfileSchema, type ProfileUpdatedEvent } from '@moodmap/core';
+import type { AppContext } from '../../context.ts';
+import { validationError } from '../../errors.ts';
+import { requireUser } from '../auth/guard.ts';
+import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
+import { getPublicProfile, ownAvatarUrls, ownerView, replacePhoto, updateProfile } from './service.ts';
+
+/** The owner's view carries private fields: never cached by a browser or a proxy. */
+const noStore = { 'cache-control': 'no-store' };
+
+export default async function profilesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { db } = ctx.database;
+  const user = (userId: string) => ownerView(db, userId, ctx.config.adminEmail);
+
+  /** Best effort: the change is committed whether or not the maps hear of it. */
+  const announce = (request: FastifyRequest, data: ProfileUpdatedEvent['data']) =>
+    ctx.bus.publish({ type: 'profile.updated', data } satisfies ProfileUpdatedEvent)
+      .catch((error) => request.log.error({ err: error }, 'publish failed'));
+
+  /** Replaced photos leave the store once the new ones are committed; a failure only leaves files behind. */
+  const dropFiles = (request: FastifyRequest, urls: string[]) =>
+    deleteMediaUrls(ctx.storage, ownAvatarUrls(ctx.storage, urls))
+      .catch((error) => request.log.warn({ err: error }, 'media cleanup failed'));
+
+  app.get('/api/profiles/:id', { onRequest: app.authenticateOptional }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const body = await getPublicProfile(db, id, request.auth?.userId ?? null);
+    // Posts carry the viewer's own likes.
+    return reply.headers(noStore).send(body);
+  });
+
+  app.patch('/api/profiles/me', { onRequest: app.authenticate }, async (request, reply) => {
+    const { userId } = requireUser(request);
+    const parsed = updateProfileSchema.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      const message = parsed.error.issues[0]?.message;
+      if (message === MESSAGES.content_forbidden) {
+        await ctx.logSecurityEvent({ userId, eventType: 'malicious_input', description: 'Saisie dangereuse refusée sur /api/profiles/me', severity: 'high', ip: request.ip });
+      }
+      throw validationError(message);
+    }
+    const result = await updateProfile(db, userId, parsed.data, ctx.now());
+    if (result.nicknameChanged) await announce(request, { userId, username: result.username, photoUrl: result.photoUrl });
+    return reply.headers(noStore).send({ user: await user(userId) });
+  });
+
+  app.post('/api/profiles/me/photo', { onRequest: app.authenticate }, async (request, reply) => {
+    const { userId } = requireUser(request);
+    await ctx.limits.consume('file_upload', `user:${userId}`, { message: 'upload_rate_limited', userId, ip: request.ip });
+    const { file } = await readUpload(request, 'avatar', { required: true, field: 'file' });
+    // Magic number, pixel limit, re-encoded square 512 + 128 thumb: EXIF and GPS are gone.
+    const stored = await storeImage(ctx.storage, file!.body, 'avatar');
+    const fresh = [stored.url, stored.thumb?.url].filter((u): u is string => Boolean(u));
+    let change;
+    try {
+      change = await replacePhoto(db, userId, { url: stored.url, thumbUrl: stored.thumb?.url ?? null });
+    } catch (error) {
+      await dropFiles(request, fresh);
+      throw error;
+    }
+    await dropFiles(request, change.previous);
+    await announce(request, { userId, username: change.username, photoUrl: stored.url });
+    return reply.headers(noStore).send({ user: await user(userId) });
+  });
+
+  app.delete('/api/profiles/me/photo', { onRequest: app.authenticate }, async (request, reply) => {
+    const { userId } = requireUser(request);
+    const change = await replacePhoto(db, userId, null);
+    await dropFiles(request, change.previous);
+    if (change.previous.length > 0) await announce(request, { userId, username: change.username, photoUrl: null });
+    return reply.headers(noStore).send({ user: await user(userId) });
+  });
+}

@@ -1,0 +1,151 @@
+/**
+ * Profiles (issue 6): the public read, and the owner's edits of the only editable fields —
+ * nickname (once per 30 days, by ctx.now), bio and photo. Tier flags, credits, role and change
+ * counters are never written here: no statement below takes a column name from a request.
+ */
+import { eq, sql, type SQL } from 'drizzle-orm';
+import {
+  NICKNAME_COOLDOWN_DAYS, nextNicknameChangeAt, t,
+  type PostDto, type PublicProfile, type PublicProfileResponse,
+} from '@moodmap/core';
+import type { MediaStorage } from '../../adapters/storage/types.ts';
+import type { Db } from '../../db/client.ts';
+import { profiles } from '../../db/schema.ts';
+import { AppError, badRequest, fail, notFound } from '../../errors.ts';
+import { ensureProfile, findUserById, userDto, type UserDto } from '../auth/users.ts';
+import { KEY_PREFIX } from '../media/index.ts';
+import { POST_COLUMNS, toPostDto, type PostRow } from '../posts/dto.ts';
+import { LIVE, likedBy } from '../posts/service.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The only columns a public read selects. */
+const publicColumns = {
+  id: profiles.id,
+  username: profiles.username,
+  bio: profiles.bio,
+  profilePhotoUrl: profiles.profilePhotoUrl,
+  avatarUrl: profiles.avatarUrl,
+  createdAt: profiles.createdAt,
+  isPremium: profiles.isPremium,
+  isPro: profiles.isPro,
+  isPlus: profiles.isPlus,
+  isMulti: profiles.isMulti,
+};
+
+export async function getPublicProfile(db: Db, id: string, viewerId: string | null): Promise<PublicProfileResponse> {
+  if (!UUID.test(id)) throw notFound('profile_not_found');
+  const [row] = await db.select(publicColumns).from(profiles).where(eq(profiles.id, id)).limit(1);
+  if (!row) throw notFound('profile_not_found');
+  const profile: PublicProfile = { ...row, createdAt: row.createdAt.toISOString() };
+  const result = await db.execute(sql`
+    select ${sql.raw(POST_COLUMNS)}, ${likedBy(viewerId)}
+    from publications p join profiles a on a.id = p.user_id
+    where p.user_id = ${id} and ${LIVE}
+    order by p.created_at desc`);
+  const posts: PostDto[] = (result.rows as unknown as PostRow[]).map(toPostDto);
+  return { profile, posts };
+}
+
+/** The owner's view, the same as /api/auth/session's `user`. */
+export async function ownerView(db: Db, userId: string, adminEmail: string | undefined): Promise<UserDto> {
+  const user = await findUserById(db, userId);
+  if (!user) throw fail(401, 'not_authenticated');
+  return userDto(db, user, adminEmail);
+}
+
+/** The 409 of a change within 30 days, with the date the next one is allowed. */
+function nicknameBlocked(nextAllowedAt: Date): AppError {
+  return new AppError(409, 'nickname_blocked', t('nickname_blocked'), {}, { nextAllowedAt: nextAllowedAt.toISOString() });
+}
+
+export interface ProfileChanges {
+  /** Already validated by core's nicknameSchema (trimmed, NFC, allowed characters). */
+  nickname?: string;
+  /** Already validated and sanitised by core's bioSchema; null clears it. */
+  bio?: string | null;
+}
+
+export interface UpdateResult {
+  nicknameChanged: boolean;
+  username: string;
+  photoUrl: string | null;
+}
+
+/**
+ * Applies nickname and/or bio in one statement, all or nothing. The cooldown and "must differ"
+ * are re-checked by the UPDATE's own condition, so two simultaneous changes cannot both pass.
+ */
+export async function updateProfile(db: Db, userId: string, changes: ProfileChanges, now: Date): Promise<UpdateResult> {
+  const user = await findUserById(db, userId);
+  if (!user) throw fail(401, 'not_authenticated');
+  const current = await ensureProfile(db, user);
+  const nickname = changes.nickname;
+
+  if (nickname !== undefined) {
+    if (nickname === current.username) throw badRequest('nickname_unchanged');
+    const next = nextNicknameChangeAt(current.lastUsernameChange, now);
+    if (next) throw nicknameBlocked(next);
+  }
+  if (nickname === undefined && changes.bio === undefined) {
+    return { nicknameChanged: false, username: current.username, photoUrl: current.profilePhotoUrl };
+  }
+
+  const cutoff = new Date(now.getTime() - NICKNAME_COOLDOWN_DAYS * DAY_MS);
+  const sets: SQL[] = [];
+  if (nickname !== undefined) {
+    sets.push(sql`username = ${nickname}`, sql`username_changes_count = username_changes_count + 1`, sql`last_username_change = ${now.toISOString()}::timestamptz`);
+  }
+  if (changes.bio !== undefined) sets.push(sql`bio = ${changes.bio}`);
+  const guard = nickname !== undefined
+    ? sql`and username <> ${nickname} and (last_username_change is null or last_username_change <= ${cutoff.toISOString()}::timestamptz)`
+    : sql``;
+  const updated = await db.execute(sql`
+    update profiles set ${sql.join(sets, sql`, `)}
+    where id = ${userId} ${guard}
+    returning username, profile_photo_url`);
+  const row = updated.rows[0] as { username: string; profile_photo_url: string | null } | undefined;
+  if (!row) {
+    // Another request changed the nickname in between: answer as if it had come first.
+    const [latest] = await db.select().from(profiles).where(eq(profiles.id, userId)).limit(1);
+    if (latest && latest.username === nickname) throw badRequest('nickname_unchanged');
+    throw nicknameBlocked(nextNicknameChangeAt(latest?.lastUsernameChange ?? now, now) ?? now);
+  }
+  return { nicknameChanged: nickname !== undefined, username: row.username, photoUrl: row.profile_photo_url };
+}
+
+export interface PhotoChange {
+  username: string;
+  /** URLs the profile pointed at before; the caller deletes them once this has committed. */
+  previous: string[];
+}
+
+/**
+ * Points the profile at a new photo (main + thumb) or at none (both null), returning the old
+ * URLs. The row is locked while they are read, so concurrent uploads each get the URLs their
+ * own update replaced, and every replaced file is deleted exactly once.
+ */
+export async function replacePhoto(db: Db, userId: string, photo: { url: string; thumbUrl: string | null } | null): Promise<PhotoChange> {
+  const user = await findUserById(db, userId);
+  if (!user) throw fail(401, 'not_authenticated');
+  await ensureProfile(db, user);
+  return db.transaction(async (tx) => {
+    const old = await tx.execute(sql`select profile_photo_url, avatar_url from profiles where id = ${userId} for update`);
+    const previous = old.rows[0] as { profile_photo_url: string | null; avatar_url: string | null } | undefined;
+    if (!previous) throw fail(401, 'not_authenticated');
+    const updated = await tx.execute(sql`
+      update profiles set profile_photo_url = ${photo?.url ?? null}, avatar_url = ${photo?.thumbUrl ?? null}
+      where id = ${userId} returning username`);
+    const { username } = updated.rows[0] as { username: string };
+    return { username, previous: [previous.profile_photo_url, previous.avatar_url].filter((u): u is string => Boolean(u)) };
+  });
+}
+
+/**
+ * Of a profile's old URLs, those this store wrote as avatars. Anything else (a URL from
+ * elsewhere, or one pointing at another kind of media) is never deleted on a photo change.
+ */
+export function ownAvatarUrls(storage: MediaStorage, urls: string[]): string[] {
+  return urls.filter((url) => storage.keyFromUrl(url)?.startsWith(`${KEY_PREFIX.avatar}/`));
+}
