@@ -7,3 +7,4 @@ export * from './schemas/auth.ts';
 export * from './schemas/post.ts';
 export * from './schemas/interactions.ts';
 export * from './schemas/profile.ts';
+export * from './schemas/messages.ts';

@@ -422,6 +422,21 @@ export const MESSAGES = {
   nickname_separators_only: "Le pseudo ne peut pas être composé uniquement d'espaces, de tirets ou de tirets bas",
   nickname_unchanged: "Le nouveau pseudo doit être différent de l'actuel",
   profile_field_not_editable: 'Seuls le pseudo et la bio peuvent être modifiés',
+  // Profile screens in the browser (issue 6): labels the spec does not word
+  profile_photo_change: 'Changer la photo',
+  profile_photo_remove: 'Retirer la photo',
+  profile_photo_removed: 'Photo de profil retirée',
+  profile_photo_uploading: 'Envoi de la photo...',
+  profile_photo_done: 'Photo enregistrée',
+  nickname_label: 'Pseudo',
+  nickname_edit: 'Modifier le pseudo',
+  nickname_next_change: 'Prochain changement possible le {date}',
+  bio_label: 'Bio',
+  bio_add: 'Ajouter une bio',
+  bio_edit: 'Modifier la bio',
+  bio_placeholder: 'Parlez un peu de vous...',
+  profile_view_full: 'Voir le profil complet',
+  profile_open: 'Voir le profil de {name}',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

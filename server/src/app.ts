@@ -18,6 +18,7 @@ import commentsRoutes from './modules/comments/routes.ts';
 import { installAuthGuard } from './modules/auth/guard.ts';
 import geoRoutes from './modules/geo/routes.ts';
 import likesRoutes from './modules/likes/routes.ts';
+import messagesRoutes from './modules/messages/routes.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import postsRoutes from './modules/posts/routes.ts';
 import profilesRoutes from './modules/profiles/routes.ts';
@@ -66,6 +67,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(reportsRoutes, { ctx });
   await app.register(searchRoutes, { ctx });
   await app.register(profilesRoutes, { ctx });
+  await app.register(messagesRoutes, { ctx });
   // The dev outbox's pages, so a newcomer can open confirmation links without SMTP.
   if (config.env !== 'production' && ctx.mailer.outbox) await app.register(devMailRoutes, { outbox: ctx.mailer.outbox });
   await installWebApp(app, config.webDist);

@@ -137,7 +137,18 @@ export const publications = pgTable('publications', {
   // The feed: live posts newest first; a user's posts newest first (spec §7 publications).
   index('publications_created_at_idx').on(t.createdAt.desc()),
   index('publications_user_created_idx').on(t.userId, t.createdAt.desc()),
+  // The map's viewport (posts/feed.ts): a longitude range, latitude checked inside the index.
+  index('publications_position_idx').on(t.longitude, t.latitude),
 ]);
+
+/**
+ * Ids of deleted or swept posts, so the fallback poll can tell clients what left the map since
+ * their cursor (posts/feed.ts). Pruned by the sweeper after 25 hours: cursors live 24.
+ */
+export const postTombstones = pgTable('post_tombstones', {
+  postId: uuid('post_id').primaryKey(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('post_tombstones_deleted_at_idx').on(t.deletedAt)]);
 
 /** One like per user and post (spec §7 toggle_like). */
 export const likes = pgTable('likes', {

@@ -1,6 +1,7 @@
 /**
- * Posts API: the live feed, my active post, uploads for a post, create and delete. Every rule
- * of spec §5 "Publication" is checked here, whatever the browser did.
+ * Posts API: the live feed, the map's viewport and changes feeds, my active post, uploads for a
+ * post, create and delete. Every rule of spec §5 "Publication" is checked here, whatever the
+ * browser did.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -10,6 +11,7 @@ import { AppError, badRequest, validationError } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
 import { getLandChecker } from '../geo/land-check.ts';
 import { deleteMediaUrls, readUpload, storeImage, storeVoiceMessage } from '../media/index.ts';
+import { createFeedCache, decodeCursor, getChanges, getViewport, parseViewport } from './feed.ts';
 import { createPost, deletePost, getActivePost, getLivePost, listLivePosts, recordUpload } from './service.ts';
 import { sweepExpired } from './sweeper.ts';
 
@@ -23,6 +25,18 @@ export default async function postsRoutes(app: FastifyInstance, { ctx }: { ctx: 
   app.get('/api/posts', { onRequest: app.authenticateOptional }, async (request, reply) => {
     const posts = await listLivePosts(db, request.auth?.userId ?? null);
     return reply.header('cache-control', 'no-store').send({ posts, serverTime: new Date().toISOString() });
+  });
+
+  // The map's feed (feed.ts): what lies in the view, then changes since the answer's cursor.
+  const feedCache = createFeedCache(() => ctx.now().getTime());
+  app.get('/api/posts/viewport', { onRequest: app.authenticateOptional }, async (request, reply) => {
+    const view = parseViewport(request.query);
+    return reply.header('cache-control', 'no-store').send(await getViewport(db, view, request.auth?.userId ?? null, feedCache));
+  });
+
+  app.get('/api/posts/changes', { onRequest: app.authenticateOptional }, async (request, reply) => {
+    const since = decodeCursor((request.query as { since?: unknown }).since);
+    return reply.header('cache-control', 'no-store').send(await getChanges(db, since, request.auth?.userId ?? null));
   });
 
   app.get('/api/posts/mine/active', { onRequest: app.authenticate }, async (request) => {

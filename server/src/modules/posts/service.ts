@@ -122,9 +122,15 @@ export async function deletePost(db: Db, userId: string, postId: string): Promis
   const owner = (found.rows[0] as { user_id: string } | undefined)?.user_id;
   if (!owner) throw new AppError(404, 'post_not_found');
   if (owner !== userId) throw fail(403, 'post_delete_impossible');
+  // The tombstone is written by the same statement: the changes feed (feed.ts) never misses it.
   const deleted = await db.execute(sql`
-    delete from publications where id = ${postId} and user_id = ${userId}
-    returning image_url, thumbnail_url, audio_url`);
+    with d as (
+      delete from publications where id = ${postId} and user_id = ${userId}
+      returning id, image_url, thumbnail_url, audio_url
+    ), t as (
+      insert into post_tombstones (post_id) select id from d on conflict (post_id) do nothing
+    )
+    select image_url, thumbnail_url, audio_url from d`);
   const row = deleted.rows[0] as { image_url: string | null; thumbnail_url: string | null; audio_url: string | null } | undefined;
   if (!row) throw new AppError(404, 'post_not_found');
   return [row.image_url, row.thumbnail_url, row.audio_url].filter((u): u is string => Boolean(u));

@@ -1,7 +1,8 @@
 /**
  * Deletes what has outlived its time: posts older than 24 hours (by the database clock) with
- * their media, and uploads never attached to a post within an hour. Runs every minute on every
- * instance; the deletes are idempotent, so instances sweeping at once do no harm.
+ * their media (leaving tombstones for the changes feed), uploads never attached to a post within
+ * an hour, and tombstones older than 25 hours. Runs every minute on every instance; the deletes
+ * are idempotent, so instances sweeping at once do no harm.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -12,9 +13,16 @@ export interface SweepResult {
 }
 
 export async function sweepExpired(db: Db): Promise<SweepResult> {
+  // Tombstones in the same statement, for the changes feed (feed.ts); kept 25 h, cursors live 24.
   const posts = await db.execute(sql`
-    delete from publications where created_at <= now() - interval '24 hours'
-    returning id, image_url, thumbnail_url, audio_url`);
+    with d as (
+      delete from publications where created_at <= now() - interval '24 hours'
+      returning id, image_url, thumbnail_url, audio_url
+    ), t as (
+      insert into post_tombstones (post_id) select id from d on conflict (post_id) do nothing
+    )
+    select id, image_url, thumbnail_url, audio_url from d`);
+  await db.execute(sql`delete from post_tombstones where deleted_at <= now() - interval '25 hours'`);
   const uploads = await db.execute(sql`
     delete from uploads
     where (claimed_at is null and created_at <= now() - interval '1 hour')

@@ -1,0 +1,300 @@
+/**
+ * The map's feed: GET /api/posts/viewport (posts or clusters inside a view) and
+ * GET /api/posts/changes (what changed since a cursor, for the fallback poll).
+ * Posts are inserted straight into the database (land and limits are not the point here); each
+ * test works in its own stretch of the map, so they do not see each other's posts.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Mood } from '@moodmap/core';
+import { decodeCursor, encodeCursor } from '../../src/modules/posts/feed.ts';
+import { sweepExpired } from '../../src/modules/posts/sweeper.ts';
+import { call, createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
+import { engines } from '../helpers/databases.ts';
+
+interface NewPost {
+  latitude: number;
+  longitude: number;
+  category?: Mood;
+  /** How old the post is; 300 s by default, outside the changes feed's 2 s overlap. */
+  ageSeconds?: number;
+  userId?: string;
+}
+
+interface Answer {
+  points: Array<{ id: string; category: Mood; latitude: number; longitude: number; isLikedByUser: boolean; author: { username: string } }>;
+  clusters: Array<{ id: string; latitude: number; longitude: number; count: number; moods: Record<Mood, number> }>;
+  cursor: string;
+  serverTime: string;
+}
+
+/** The centre of grid cell (cx, cy) at `zoom` (60 px web-mercator cells), to place posts well inside one. */
+function cellCentre(zoom: number, cx: number, cy: number): { latitude: number; longitude: number } {
+  const perWorld = (256 * 2 ** zoom) / 60;
+  const y = (cy + 0.5) / perWorld;
+  return {
+    longitude: ((cx + 0.5) / perWorld) * 360 - 180,
+    latitude: (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI,
+  };
+}
+
+describe.each(engines)('map feed on %s', (engine) => {
+  let t: AuthTestApp;
+  beforeAll(async () => {
+    t = await createAuthTestApp(engine);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  /** Users, profiles and posts in three statements, whatever the number of posts. */
+  async function insertPosts(posts: NewPost[]): Promise<string[]> {
+    const rows = posts.map((p, i) => ({
+      id: randomUUID(),
+      u: p.userId ?? null,
+      nu: p.userId ? null : randomUUID(),
+      lat: p.latitude,
+      lon: p.longitude,
+      c: p.category ?? (['happy', 'angry', 'party', 'money', 'love'] as const)[i % 5],
+      age: p.ageSeconds ?? 300,
+    }));
+    const json = JSON.stringify(rows);
+    const recordset = sql`json_to_recordset(${json}::json) as x(id uuid, u uuid, nu uuid, lat float8, lon float8, c text, age float8)`;
+    await t.database.db.execute(sql`
+      insert into users (id, email, password_hash) select nu, nu::text || '@feed.test', 'x' from ${recordset} where nu is not null`);
+    await t.database.db.execute(sql`
+      insert into profiles (id, username) select nu, 'membre ' || left(nu::text, 6) from ${recordset} where nu is not null`);
+    await t.database.db.execute(sql`
+      insert into publications (id, user_id, category, content, latitude, longitude, nickname, created_at)
+      select x.id, coalesce(x.u, x.nu), x.c, 'Bonjour', x.lat, x.lon, pr.username, now() - x.age * interval '1 second'
+      from ${recordset} join profiles pr on pr.id = coalesce(x.u, x.nu)`);
+    return rows.map((r) => r.id);
+  }
+
+  const viewport = (query: Record<string, string | number>, token?: string) =>
+    call(t, { method: 'GET', url: `/api/posts/viewport?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`, token });
+  const answer = async (query: Record<string, string | number>, token?: string): Promise<Answer> => {
+    const res = await viewport(query, token);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as Answer;
+  };
+  const changes = (since: string) => call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}` });
+  const total = (a: Answer) => a.points.length + a.clusters.reduce((sum, c) => sum + c.count, 0);
+
+  it('returns, at city zooms, exactly the live posts inside the view, newest first, with their authors', async () => {
+    const [inA, inB, , , , expired] = await insertPosts([
+      { latitude: 30.1, longitude: 20.1, ageSeconds: 600 },
+      { latitude: 30.2, longitude: 20.4, ageSeconds: 60 },
+      { latitude: 30.1, longitude: 20.6 }, // east of the view
+      { latitude: 30.4, longitude: 20.1 }, // north of the view
+      { latitude: 29.9, longitude: 19.9 }, // south-west of the view
+      { latitude: 30.15, longitude: 20.15, ageSeconds: 24 * 3600 + 1 }, // expired
+    ]);
+    const a = await answer({ west: 20, south: 30, east: 20.5, north: 30.3, zoom: 12 });
+    expect(a.clusters).toEqual([]);
+    expect(a.points.map((p) => p.id)).toEqual([inB, inA]);
+    expect(a.points.map((p) => p.id)).not.toContain(expired);
+    expect(a.points[0]).toMatchObject({ latitude: 30.2, longitude: 20.4, isLikedByUser: false, author: { username: expect.stringMatching(/^membre /) } });
+    expect(typeof a.cursor).toBe('string');
+    expect(Math.abs(Date.parse(a.serverTime) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it("handles a view across the antimeridian, given as west > east or as MapLibre's unwrapped bounds", async () => {
+    const [east, west] = await insertPosts([
+      { latitude: -17.5, longitude: 179.5 },
+      { latitude: -17.6, longitude: -179.5 },
+      { latitude: -17.5, longitude: 178.5 }, // west of the view
+      { latitude: -17.5, longitude: -178.5 }, // east of the view
+    ]);
+    const crossing = await answer({ west: 179, south: -18, east: -179, north: -17, zoom: 10 });
+    expect(crossing.points.map((p) => p.id).sort()).toEqual([east, west].sort());
+    const unwrapped = await answer({ west: 179, south: -18, east: 181, north: -17, zoom: 10 });
+    expect(unwrapped.points.map((p) => p.id).sort()).toEqual([east, west].sort());
+    const shifted = await answer({ west: -181, south: -18, east: -179, north: -17, zoom: 10 });
+    expect(shifted.points.map((p) => p.id).sort()).toEqual([east, west].sort());
+    // Zoomed out across the line: all four count, on both sides.
+    const wide = await answer({ west: 170, south: -25, east: -170, north: -10, zoom: 5 });
+    expect(total(wide)).toBe(4);
+    const sides = [...wide.points, ...wide.clusters].map((c) => Math.sign(c.longitude));
+    expect(sides).toContain(1);
+    expect(sides).toContain(-1);
+    // A view wider than the world is the whole world.
+    const world = await answer({ west: -250, south: -18, east: 310, north: -17, zoom: 1 });
+    expect(total(world)).toBeGreaterThanOrEqual(4);
+  });
+
+  it('clusters below zoom 9 per ~60 px cell with counts per mood, and sends a lone post as itself', async () => {
+    const centre = cellCentre(5, 70, 40);
+    const lone = cellCentre(5, 72, 41);
+    const near = (dLat: number, dLon: number) => ({ latitude: centre.latitude + dLat, longitude: centre.longitude + dLon });
+    const ids = await insertPosts([
+      { ...near(0.01, 0.01), category: 'happy' },
+      { ...near(-0.02, 0.03), category: 'happy' },
+      { ...near(0.03, -0.02), category: 'love' },
+      { ...lone, category: 'party' },
+    ]);
+    const view = { west: centre.longitude - 3, south: centre.latitude - 4, east: lone.longitude + 2, north: centre.latitude + 2 };
+
+    const zoomedOut = await answer({ ...view, zoom: 5.7 });
+    expect(zoomedOut.clusters).toHaveLength(1);
+    const [cluster] = zoomedOut.clusters;
+    expect(cluster).toMatchObject({ count: 3, moods: { happy: 2, love: 1, party: 0, angry: 0, money: 0 } });
+    expect(cluster.latitude).toBeCloseTo(centre.latitude + 0.02 / 3, 5);
+    expect(cluster.longitude).toBeCloseTo(centre.longitude + 0.02 / 3, 5);
+    expect(zoomedOut.points.map((p) => p.id)).toEqual([ids[3]]);
+    expect(zoomedOut.points[0]).toMatchObject({ category: 'party', author: { username: expect.any(String) } });
+
+    const city = await answer({ ...view, zoom: 9 });
+    expect(city.clusters).toEqual([]);
+    expect(city.points.map((p) => p.id).sort()).toEqual([...ids].sort());
+
+    // The mood filter runs in SQL, for clusters and points alike.
+    const happy = await answer({ ...view, zoom: 5, moods: 'happy' });
+    expect(happy.clusters).toEqual([expect.objectContaining({ count: 2, moods: { happy: 2, angry: 0, party: 0, money: 0, love: 0 } })]);
+    expect(happy.points).toEqual([]);
+    const some = await answer({ ...view, zoom: 9, moods: 'party,love' });
+    expect(some.points.map((p) => p.category).sort()).toEqual(['love', 'party']);
+  });
+
+  it('clusters a city view holding more than 2000 posts instead of sending them all', async () => {
+    const posts = Array.from({ length: 2001 }, (_, i) => ({ latitude: 10 + (i % 50) * 0.001, longitude: 40 + Math.floor(i / 50) * 0.001 }));
+    await insertPosts(posts);
+    const a = await answer({ west: 39.99, south: 9.99, east: 40.1, north: 10.1, zoom: 12 });
+    expect(a.clusters.length).toBeGreaterThan(0);
+    expect(total(a)).toBe(2001);
+    expect(a.points.length).toBeLessThan(2001);
+    const moods = a.clusters.reduce((sum, c) => sum + Object.values(c.moods).reduce((x, y) => x + y, 0), 0);
+    expect(moods + a.points.length).toBe(2001);
+  });
+
+  it('shares a zoomed-out answer for a second between viewers of the same cells, with its own cursor', async () => {
+    const centre = cellCentre(5, 121, 80);
+    const view = { west: centre.longitude - 4, south: centre.latitude - 4, east: centre.longitude + 4, north: centre.latitude + 4, zoom: 5 };
+    await insertPosts([{ ...centre }, { latitude: centre.latitude + 0.1, longitude: centre.longitude }]);
+    const first = await answer(view);
+    expect(total(first)).toBe(2);
+
+    const [late] = await insertPosts([{ latitude: centre.latitude - 0.1, longitude: centre.longitude, ageSeconds: 0 }]);
+    // The same cells asked again within the second (even through a slightly moved view): the shared answer.
+    const again = await answer({ ...view, west: view.west + 0.01, east: view.east + 0.01 });
+    expect(again).toEqual(first);
+    // Its cursor still catches the post that arrived since.
+    expect((await changes(first.cursor)).json().created.map((p: { id: string }) => p.id)).toContain(late);
+    t.clock.advance(1001);
+    const later = await answer(view);
+    expect(total(later)).toBe(3);
+    expect(later.cursor).not.toBe(first.cursor);
+  });
+
+  it('counts the cells at the edges of a zoomed-out view whole', async () => {
+    const centre = cellCentre(5, 125, 84);
+    const [inside, justOutside] = await insertPosts([
+      { ...centre, category: 'money' },
+      { latitude: centre.latitude, longitude: centre.longitude + 0.5, category: 'money' },
+    ]);
+    // The view ends between the two posts, inside the cell holding both.
+    const a = await answer({ west: centre.longitude - 3, south: centre.latitude - 3, east: centre.longitude + 0.25, north: centre.latitude + 3, zoom: 5 });
+    expect(a.points.map((p) => p.id)).toEqual([]);
+    expect(a.clusters).toEqual([expect.objectContaining({ count: 2, moods: expect.objectContaining({ money: 2 }) })]);
+    const city = await answer({ west: centre.longitude - 0.2, south: centre.latitude - 0.2, east: centre.longitude + 0.25, north: centre.latitude + 0.2, zoom: 10 });
+    expect(city.points.map((p) => p.id)).toEqual([inside]);
+    expect(city.points.map((p) => p.id)).not.toContain(justOutside);
+  });
+
+  it("marks the signed-in viewer's likes", async () => {
+    const user = await createUser(t);
+    const { accessToken } = await login(t, user.email, user.password);
+    const [liked, other] = await insertPosts([{ latitude: -40.1, longitude: -60.1 }, { latitude: -40.8, longitude: -60.8 }]);
+    await t.database.db.execute(sql`insert into likes (publication_id, user_id) values (${liked}, ${user.id})`);
+    const a = await answer({ west: -61, south: -41, east: -60, north: -40, zoom: 10 }, accessToken);
+    expect(Object.fromEntries(a.points.map((p) => [p.id, p.isLikedByUser]))).toEqual({ [liked]: true, [other]: false });
+    // Zoomed out, the lone posts of a shared answer still carry this viewer's likes.
+    const wide = { west: -61, south: -41, east: -60, north: -40, zoom: 8 };
+    expect((await answer(wide)).points.find((p) => p.id === liked)?.isLikedByUser).toBe(false);
+    expect((await answer(wide, accessToken)).points.find((p) => p.id === liked)?.isLikedByUser).toBe(true);
+  });
+
+  it('refuses bad views with the spec text', async () => {
+    const good = { west: 0, south: 0, east: 1, north: 1, zoom: 10 };
+    const bad: Array<Record<string, string | number>> = [
+      { ...good, south: -91 },
+      { ...good, north: 90.5 },
+      { ...good, south: 2, north: 1 },
+      { ...good, zoom: 23 },
+      { ...good, zoom: -1 },
+      { ...good, west: 'abc' },
+      { ...good, east: 'Infinity' },
+      { ...good, east: '' },
+      { west: 0, south: 0, east: 1, north: 1 },
+    ];
+    for (const query of bad) {
+      const res = await viewport(query);
+      expect(res.statusCode, JSON.stringify(query)).toBe(400);
+      expect(res.json().error.message).toBe('Coordonnées de localisation invalides');
+    }
+    const mood = await viewport({ ...good, moods: 'happy,sad' });
+    expect(mood.statusCode).toBe(400);
+    expect(mood.json().error.message).toBe('Catégorie invalide');
+  });
+
+  it('tells what changed since a cursor: new posts, deleted ones, swept ones', async () => {
+    const author = await createUser(t);
+    const { accessToken } = await login(t, author.email, author.password);
+    const region = { west: 100, south: 60, east: 101, north: 61, zoom: 10 };
+    const [old] = await insertPosts([{ latitude: 60.5, longitude: 100.5 }]);
+    const { cursor: first } = await answer(region);
+
+    const [fresh] = await insertPosts([{ latitude: 60.4, longitude: 100.4, ageSeconds: 0, userId: author.id }]);
+    const one = await changes(first);
+    expect(one.statusCode).toBe(200);
+    const afterCreate = one.json() as { created: Array<{ id: string }>; deleted: string[]; cursor: string };
+    expect(afterCreate.created.map((p) => p.id)).toContain(fresh);
+    expect(afterCreate.created.map((p) => p.id)).not.toContain(old);
+    expect(afterCreate.deleted).not.toContain(fresh);
+
+    // Deleted by its author.
+    expect((await call(t, { method: 'DELETE', url: `/api/posts/${fresh}`, token: accessToken })).statusCode).toBe(204);
+    const afterDelete = (await changes(afterCreate.cursor)).json() as { created: Array<{ id: string }>; deleted: string[]; cursor: string };
+    expect(afterDelete.deleted).toContain(fresh);
+    expect(afterDelete.created.map((p) => p.id)).not.toContain(fresh);
+
+    // Expired and swept: the sweeper leaves a tombstone.
+    await t.database.db.execute(sql`update publications set created_at = now() - interval '24 hours 1 minute' where id = ${old}`);
+    await sweepExpired(t.database.db);
+    expect((await t.database.db.execute(sql`select 1 from publications where id = ${old}`)).rows).toHaveLength(0);
+    const afterSweep = (await changes(afterDelete.cursor)).json() as { deleted: string[] };
+    expect(afterSweep.deleted).toContain(old);
+  });
+
+  it('lists posts that expired since the cursor even before the sweeper runs', async () => {
+    const [expiring] = await insertPosts([{ latitude: 61.5, longitude: 101.5, ageSeconds: 24 * 3600 + 5 }]);
+    const now = decodeCursor((await answer({ west: 0, south: 0, east: 1, north: 1, zoom: 10 })).cursor);
+    const before = encodeCursor(new Date(now.getTime() - 10_000)); // it expired 5 s ago, after this cursor
+    const res = await changes(before);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().deleted).toContain(expiring);
+    // From a cursor taken after it expired it is not listed again (unless the app's own sweeper
+    // has run since and left a tombstone, which is listed: duplicates are harmless).
+    const later = (await changes(encodeCursor(now))).json() as { deleted: string[] };
+    const tombstone = await t.database.db.execute(sql`select 1 from post_tombstones where post_id = ${expiring}`);
+    if (tombstone.rows.length === 0) expect(later.deleted).not.toContain(expiring);
+  });
+
+  it('prunes tombstones after 25 hours', async () => {
+    const id = randomUUID();
+    await t.database.db.execute(sql`insert into post_tombstones (post_id, deleted_at) values (${id}, now() - interval '25 hours 1 second')`);
+    await sweepExpired(t.database.db);
+    const left = await t.database.db.execute(sql`select 1 from post_tombstones where post_id = ${id}`);
+    expect(left.rows).toHaveLength(0);
+  });
+
+  it('answers 410 for a cursor older than 24 hours, 400 for a forged one', async () => {
+    const now = decodeCursor((await answer({ west: 0, south: 0, east: 1, north: 1, zoom: 10 })).cursor);
+    const stale = await changes(encodeCursor(new Date(now.getTime() - 24 * 3600_000 - 60_000)));
+    expect(stale.statusCode).toBe(410);
+    expect(stale.json().error.code).toBe('cursor_expired');
+    for (const forged of ['', 'abc', Buffer.from('t:hier').toString('base64url')]) {
+      expect((await changes(forged)).statusCode, forged).toBe(400);
+    }
+    expect((await call(t, { method: 'GET', url: '/api/posts/changes' })).statusCode).toBe(400);
+  });
+});
