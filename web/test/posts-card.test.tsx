@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { PostDto } from '@moodmap/core';
@@ -102,20 +102,23 @@ describe('single post popup (spec §2 "Map screen")', () => {
     fireEvent.click(screen.getByTestId('post-contact'));
     expect(toasts()).toContain('Veuillez vous connecter pour contacter cet utilisateur');
     expect(useUiStore.getState().authMode).toBe('login');
+    fakeApi({ 'GET /api/posts/p-1/comments': () => new Response(JSON.stringify({ comments: [] }), { status: 200 }) });
     fireEvent.click(screen.getByTestId('post-comment'));
     const comments = screen.getByTestId('post-comments');
     expect(comments.textContent).toContain('2 commentaires');
     expect(comments.textContent).toContain('Veuillez vous connecter pour commenter');
   });
 
-  it('takes a signed-in reader to Messages, and the name to the profile', () => {
+  it('takes a signed-in reader to the conversation in Messages, and the name to the profile', async () => {
     useSessionStore.setState({ user: { id: 'me', email: 'me@x.fr', nickname: 'Moi' } });
+    fakeApi({ 'POST /api/conversations': () => new Response(JSON.stringify({ conversation: { id: 'c-1' } }), { status: 200 }) });
     const { router } = renderCard(post());
     fireEvent.click(screen.getByTestId('post-contact'));
-    expect(router.state.location.pathname).toBe('/messages');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/messages'));
+    expect(router.state.location.search).toBe('?conversation=c-1');
     act(() => void router.navigate('/'));
     fireEvent.click(screen.getByTestId('post-author'));
-    expect(router.state.location.pathname).toBe('/user/author-1');
+    expect(useUiStore.getState().profileModalUserId).toBe('author-1');
   });
 
   it("lets the author delete their post after a confirmation", async () => {

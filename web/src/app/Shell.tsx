@@ -2,6 +2,7 @@ import { Suspense, lazy } from 'react';
 import { Outlet } from 'react-router';
 import { MESSAGES } from '@moodmap/core';
 import { FloatingButtons } from '../features/map/FloatingButtons.tsx';
+import { ProfileModal } from '../features/profile/ProfileModal.tsx';
 import { BottomNav } from './BottomNav.tsx';
 import { useAppConfig } from './config.ts';
 import { TopBar } from './TopBar.tsx';
@@ -26,6 +27,7 @@ export function Shell() {
       <FloatingButtons />
       <Outlet />
       <BottomNav />
+      <ProfileModal />
     </div>
   );
 }

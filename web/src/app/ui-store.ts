@@ -11,9 +11,13 @@ interface UiState {
   /** The address the auth modal carries between modes (typed at login, registered, reset). */
   authEmail: string;
   helpOpen: boolean;
+  /** The user whose profile modal is open (spec §2 "Profile modal"), from a marker or a comment author. */
+  profileModalUserId: string | null;
   openAuth: (mode?: AuthMode, email?: string) => void;
   closeAuth: () => void;
   setHelpOpen: (open: boolean) => void;
+  openProfileModal: (userId: string) => void;
+  closeProfileModal: () => void;
 }
 
 /** Which non-route dialogs are open. Route modals live in the URL instead. */
@@ -21,7 +25,14 @@ export const useUiStore = create<UiState>()((set) => ({
   authMode: null,
   authEmail: '',
   helpOpen: false,
+  profileModalUserId: null,
   openAuth: (mode = 'login', email) => set((s) => ({ authMode: mode, authEmail: email ?? s.authEmail })),
   closeAuth: () => set({ authMode: null, authEmail: '' }),
   setHelpOpen: (helpOpen) => set({ helpOpen }),
+  openProfileModal: (userId) => set({ profileModalUserId: userId }),
+  closeProfileModal: () => set({ profileModalUserId: null }),
 }));
+
+/** Opens the profile modal from anywhere (popup author, comment author), outside React too. */
+export const openProfileModal = (userId: string): void => useUiStore.getState().openProfileModal(userId);
+export const closeProfileModal = (): void => useUiStore.getState().closeProfileModal();

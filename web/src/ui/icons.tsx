@@ -246,3 +246,8 @@ export const HeartIcon = (p: IconProps) => (
     <path d="M12 20s-7.5-4.6-7.5-10.2A4.3 4.3 0 0 1 12 7.2a4.3 4.3 0 0 1 7.5 2.6C19.5 15.4 12 20 12 20Z" />
   </Icon>
 );
+export const FlagIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M5 21V4.5M5 4.5c4-2.2 7 1.8 14 0v9c-7 1.8-10-2.2-14 0" />
+  </Icon>
+);

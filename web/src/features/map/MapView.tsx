@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AttributionControl, Map, Marker, type MapRef, type ViewStateChangeEvent } from 'react-map-gl/maplibre';
 import { MAP, MESSAGES } from '@moodmap/core';
 import { useAppConfig } from '../../app/config.ts';
+import { useInteractionsRealtime } from '../posts/interactions-realtime.ts';
 import { useThemeStore } from '../theme/theme-store.ts';
 import { type StyleChoice, chooseStyle } from './map-style.ts';
 import { exposeMap, useMapStore } from './map-store.ts';
@@ -31,6 +32,7 @@ export function MapView() {
   const mapRef = useRef<MapRef | null>(null);
   const setMap = useMapStore((s) => s.setMap);
   const userPosition = useMapStore((s) => s.userPosition);
+  useInteractionsRealtime();
 
   // The style being shown, and whether its JSON has loaded ('style.load'): an error before that
   // means the style itself failed, and a configured one then falls back to the embedded basemap.

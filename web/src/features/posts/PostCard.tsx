@@ -1,17 +1,22 @@
 /**
  * The single-post popup card (spec §2 "Map screen"): author photo and nickname (to the profile),
- * relative time, category badge, audio player, first image (click to enlarge), text, 'Commenter'
- * and 'Contacter'; the owner also gets 'Supprimer'.
+ * relative time, the report flag (signed in, not the author), category badge, audio player,
+ * first image (click to enlarge), text, the likes, 'Commenter' (the comments area) and
+ * 'Contacter'; the owner gets 'Supprimer' instead.
  */
+import { openProfileModal } from '../../app/ui-store.ts';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { MESSAGES, MOOD_INFO, relativeTime, t } from '@moodmap/core';
+import { MESSAGES, MOOD_INFO, relativeTime } from '@moodmap/core';
 import { useSessionStore } from '../../app/session-store.ts';
-import { useUiStore } from '../../app/ui-store.ts';
 import { AudioPlayer } from '../../ui/AudioPlayer.tsx';
+import { Spinner } from '../../ui/Button.tsx';
 import { ImagePreview } from '../../ui/ImagePreview.tsx';
-import { ChatIcon, ChevronLeftIcon, CloseIcon, MailIcon, SparkIcon } from '../../ui/icons.tsx';
-import { toast } from '../../ui/toasts/toast-store.ts';
+import { ChatIcon, ChevronLeftIcon, CloseIcon, FlagIcon, MailIcon, SparkIcon } from '../../ui/icons.tsx';
+import { CommentsSection } from '../comments/CommentsSection.tsx';
+import { LikeButton } from '../likes/LikeButton.tsx';
+import { useContactAuthor } from '../messages/contact.ts';
+import { ReportDialog } from '../reports/ReportDialog.tsx';
 import { AuthorPhoto } from './AuthorPhoto.tsx';
 import { DeletePostButton } from './DeletePostButton.tsx';
 import { type PostDto, firstImage } from './post-types.ts';
@@ -47,22 +52,13 @@ export function PostCard({
 }) {
   const navigate = useNavigate();
   const user = useSessionStore((s) => s.user);
-  const openAuth = useUiStore((s) => s.openAuth);
   const [enlarged, setEnlarged] = useState(false);
   const [commentsOpen, setCommentsOpen] = useState(false);
+  const [reporting, setReporting] = useState(false);
+  const { contact, opening } = useContactAuthor();
   const mine = user !== null && user.id === post.userId;
   const image = firstImage(post);
   const mood = MOOD_INFO[post.category];
-
-  const contact = () => {
-    if (!user) {
-      toast.info(MESSAGES.contact_signed_out);
-      openAuth('login');
-      return;
-    }
-    toast.info(t('contact_opens_messages', { nickname: post.nickname }));
-    navigate('/messages');
-  };
 
   return (
     <article
@@ -84,7 +80,7 @@ export function PostCard({
         ) : null}
         <button
           type="button"
-          onClick={() => navigate(`/user/${encodeURIComponent(post.userId)}`)}
+          onClick={() => openProfileModal(post.userId)}
           className="flex min-w-0 flex-1 items-center gap-3 rounded-xl text-left"
           data-testid="post-author"
         >
@@ -103,15 +99,29 @@ export function PostCard({
             </span>
           </span>
         </button>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label={MESSAGES.close}
-          data-testid="popup-close"
-          className="-mr-1.5 flex size-8 shrink-0 items-center justify-center self-start rounded-full text-slate-400 hover:bg-slate-100 hover:text-ink-900 dark:hover:bg-white/10 dark:hover:text-white"
-        >
-          <CloseIcon size={18} />
-        </button>
+        <div className="-mr-1.5 flex shrink-0 items-center gap-0.5 self-start">
+          {user && !mine ? (
+            <button
+              type="button"
+              onClick={() => setReporting(true)}
+              aria-label={MESSAGES.report_flag}
+              title={MESSAGES.report_flag}
+              data-testid="post-report"
+              className="flex size-8 items-center justify-center rounded-full text-slate-400 hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-300"
+            >
+              <FlagIcon size={16} />
+            </button>
+          ) : null}
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label={MESSAGES.close}
+            data-testid="popup-close"
+            className="flex size-8 items-center justify-center rounded-full text-slate-400 hover:bg-slate-100 hover:text-ink-900 dark:hover:bg-white/10 dark:hover:text-white"
+          >
+            <CloseIcon size={18} />
+          </button>
+        </div>
       </header>
 
       <div className="min-h-0 flex-1 space-y-3 overflow-y-auto overscroll-contain px-4 pb-3">
@@ -133,50 +143,49 @@ export function PostCard({
             {post.content}
           </p>
         ) : null}
-        {commentsOpen ? (
-          <section className="rounded-2xl bg-slate-50 p-3 text-sm dark:bg-ink-800" data-testid="post-comments">
-            <p className="font-semibold">{t(post.commentsCount > 1 ? 'comments_count_other' : 'comments_count_one', { count: post.commentsCount })}</p>
-            {user ? (
-              <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                {post.commentsCount === 0 ? MESSAGES.comments_empty : MESSAGES.comments_soon}
-              </p>
-            ) : (
-              <div className="mt-1.5 flex flex-wrap items-center gap-2">
-                <p className="text-xs text-slate-500 dark:text-slate-400">{MESSAGES.comment_signed_out}</p>
-                <button type="button" onClick={() => openAuth('login')} className="text-xs font-semibold text-brand-700 hover:underline dark:text-brand-300">
-                  {MESSAGES.nav_sign_in}
-                </button>
-              </div>
-            )}
-          </section>
-        ) : null}
+        {commentsOpen ? <CommentsSection post={post} now={now} /> : null}
       </div>
 
-      <footer className="flex shrink-0 flex-wrap items-center gap-2 border-t border-slate-100 px-3 py-2.5 dark:border-white/5">
+      {/* Two rows whatever the width: likes and comments, then the call to action. */}
+      <footer className="grid shrink-0 grid-cols-[auto_minmax(0,1fr)] gap-2 border-t border-slate-100 px-3 py-2.5 dark:border-white/5">
+        <LikeButton post={post} />
         <button
           type="button"
           onClick={() => setCommentsOpen((o) => !o)}
           aria-expanded={commentsOpen}
           data-testid="post-comment"
-          className={`${ACTION} bg-slate-100 text-ink-800 hover:bg-slate-200 dark:bg-ink-800 dark:text-slate-100 dark:hover:bg-ink-700`}
+          className={`${ACTION} ${
+            commentsOpen
+              ? 'bg-brand-50 text-brand-700 ring-1 ring-brand-200 hover:bg-brand-100 dark:bg-brand-500/15 dark:text-brand-200 dark:ring-brand-500/30'
+              : 'bg-slate-100 text-ink-800 hover:bg-slate-200 dark:bg-ink-800 dark:text-slate-100 dark:hover:bg-ink-700'
+          }`}
         >
-          <ChatIcon size={17} /> {MESSAGES.post_comment}
-          {post.commentsCount > 0 ? <span className="text-xs text-slate-500 dark:text-slate-400">{post.commentsCount}</span> : null}
+          <ChatIcon size={17} className="shrink-0" /> {MESSAGES.post_comment}
+          {post.commentsCount > 0 ? (
+            <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400" data-testid="post-comment-count">
+              {post.commentsCount}
+            </span>
+          ) : null}
         </button>
         {mine ? (
-          <DeletePostButton postId={post.id} onDeleted={onClose} compact />
+          <div className="col-span-2 flex justify-center">
+            <DeletePostButton postId={post.id} onDeleted={onClose} compact />
+          </div>
         ) : (
           <button
             type="button"
-            onClick={contact}
+            onClick={() => void contact(post)}
+            disabled={opening}
+            aria-busy={opening}
             data-testid="post-contact"
-            className={`${ACTION} bg-gradient-to-r from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/25 hover:brightness-105`}
+            className={`${ACTION} col-span-2 bg-gradient-to-r from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/25 hover:brightness-105 disabled:opacity-80`}
           >
-            <MailIcon size={17} /> {MESSAGES.post_contact}
+            {opening ? <Spinner className="size-4" /> : <MailIcon size={17} className="shrink-0" />} {MESSAGES.post_contact}
           </button>
         )}
       </footer>
       {enlarged && image ? <ImagePreview src={image} onClose={() => setEnlarged(false)} /> : null}
+      {reporting ? <ReportDialog postId={post.id} onClose={() => setReporting(false)} /> : null}
     </article>
   );
 }

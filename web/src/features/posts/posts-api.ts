@@ -12,6 +12,12 @@ export async function fetchPosts(signal?: AbortSignal): Promise<PostsFeed> {
   return readFeed(await api<unknown>('/api/posts', { signal }));
 }
 
+/** One live post (`GET /api/posts/:id`, 404 once deleted or expired), with my like. */
+export async function fetchPost(id: string, signal?: AbortSignal): Promise<PostDto | null> {
+  const payload = await api<{ post?: unknown }>(`/api/posts/${encodeURIComponent(id)}`, { signal });
+  return readPost(payload?.post);
+}
+
 /** The caller's live post, if any (the create page blocks while one exists). */
 export async function fetchMyActivePost(signal?: AbortSignal): Promise<PostDto | null> {
   const payload = await api<{ post?: unknown }>('/api/posts/mine/active', { signal });

@@ -1,15 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { CACHE_TTL_MS, MESSAGES, MOOD_INFO, frDate, t, truncate } from '@moodmap/core';
+import { MESSAGES, t, truncate } from '@moodmap/core';
 import { ModalPanel } from '../../app/ModalPanel.tsx';
 import { useSessionStore } from '../../app/session-store.ts';
 import { useUiStore } from '../../app/ui-store.ts';
-import { ApiError, api } from '../../lib/api.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
-import { ArrowLeftIcon, ChatIcon, UserIcon } from '../../ui/icons.tsx';
+import { ArrowLeftIcon, ChatIcon, MicIcon, UserIcon } from '../../ui/icons.tsx';
+import { TierBadge } from '../../ui/TierBadge.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { Avatar } from './Avatar.tsx';
-import { readPublicProfile } from './public-profile.ts';
+import { MoodBadge, focusState, memberSince, postThumbnails } from './ProfileBits.tsx';
+import { usePublicProfile, useSendMessage } from './profile-api.ts';
 
 /** /user/:userId — another user's public profile (spec §2 "Public profile page"). */
 export function UserProfileScreen() {
@@ -18,15 +18,11 @@ export function UserProfileScreen() {
   const location = useLocation();
   const signedIn = useSessionStore((s) => s.user !== null);
   const openAuth = useUiStore((s) => s.openAuth);
-  const query = useQuery({
-    queryKey: ['profiles', userId],
-    queryFn: async ({ signal }) => readPublicProfile(await api<unknown>(`/api/profiles/${encodeURIComponent(userId)}`, { signal })),
-    staleTime: CACHE_TTL_MS.profiles,
-    // A 4xx (404 above all) is an answer, not a hiccup: only network errors and 5xx are retried.
-    retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
-  });
+  const query = usePublicProfile(userId);
+  const message = useSendMessage(userId, query.data?.username);
   const back = () => (location.key !== 'default' ? navigate(-1) : navigate('/'));
   const profile = query.data;
+  const since = memberSince(profile?.createdAt);
 
   return (
     <ModalPanel title={MESSAGES.profile_title}>
@@ -35,7 +31,7 @@ export function UserProfileScreen() {
           <Spinner className="size-8 border-[3px]" />
         </div>
       ) : !profile ? (
-        <div className="flex min-h-72 flex-col items-center justify-center px-6 py-12 text-center">
+        <div className="flex min-h-72 flex-col items-center justify-center px-6 py-12 text-center" data-testid="profile-not-found">
           <div className="mb-5 flex size-16 items-center justify-center rounded-2xl bg-slate-100 text-slate-400 dark:bg-ink-800 dark:text-slate-500">
             <UserIcon size={30} />
           </div>
@@ -46,12 +42,13 @@ export function UserProfileScreen() {
           </Button>
         </div>
       ) : (
-        <div className="px-5 py-6 md:px-7">
+        <div className="px-5 py-6 md:px-7" data-testid="public-profile" data-user-id={profile.id}>
           <div className="flex items-start gap-4">
             <button
               type="button"
               onClick={back}
               aria-label={MESSAGES.profile_back}
+              data-testid="profile-back"
               className="flex size-10 shrink-0 items-center justify-center rounded-full bg-slate-100 text-ink-800 hover:bg-slate-200 dark:bg-ink-800 dark:text-slate-100"
             >
               <ArrowLeftIcon size={18} />
@@ -59,57 +56,77 @@ export function UserProfileScreen() {
             <Avatar url={profile.photoUrl} name={profile.username} size={76} />
             <div className="min-w-0 pt-1">
               <div className="flex flex-wrap items-center gap-2">
-                <h2 className="truncate text-xl font-bold text-ink-900 dark:text-white">{profile.username}</h2>
-                {profile.tier ? (
-                  <span className="rounded-full bg-gradient-to-r from-brand-500 to-violet-brand px-2 py-0.5 text-[11px] font-bold text-white">
-                    {profile.tier}
-                  </span>
-                ) : null}
+                <h2 className="truncate text-xl font-bold text-ink-900 dark:text-white" data-testid="profile-username">
+                  {profile.username}
+                </h2>
+                <TierBadge flags={profile} place="page" />
               </div>
-              {profile.createdAt ? (
-                <p className="text-sm text-slate-500 dark:text-slate-400">
-                  {MESSAGES.profile_member_since} {frDate(profile.createdAt)}
+              {since ? (
+                <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="profile-member-since">
+                  {MESSAGES.profile_member_since} {since}
                 </p>
               ) : null}
             </div>
           </div>
           {profile.bio ? (
-            <section className="mt-6 rounded-2xl bg-slate-50 p-4 dark:bg-ink-800">
+            <section className="mt-6 rounded-2xl bg-slate-50 p-4 dark:bg-ink-800" data-testid="profile-about">
               <h3 className="mb-1 text-sm font-semibold text-slate-500 dark:text-slate-400">{MESSAGES.profile_about}</h3>
-              <p className="text-[15px] whitespace-pre-line text-slate-700 dark:text-slate-200">{profile.bio}</p>
+              <p className="text-[15px] break-words whitespace-pre-line text-slate-700 dark:text-slate-200">{profile.bio}</p>
             </section>
           ) : null}
-          <Button
-            className="mt-5 w-full"
-            onClick={() => {
-              if (!signedIn) {
+          {message.visible ? (
+            <Button className="mt-5 w-full" onClick={() => void message.send()} disabled={message.busy} data-testid="profile-send-message">
+              {message.busy ? <Spinner /> : <ChatIcon size={18} />}
+              {MESSAGES.profile_send_message}
+            </Button>
+          ) : !signedIn ? (
+            <Button
+              className="mt-5 w-full"
+              data-testid="profile-send-message"
+              onClick={() => {
+                // A visitor cannot contact anyone: the login message and the login modal.
                 toast.info(MESSAGES.contact_signed_out);
                 openAuth('login');
-              }
-            }}
-          >
-            <ChatIcon size={18} />
-            {MESSAGES.profile_send_message}
-          </Button>
+              }}
+            >
+              <ChatIcon size={18} />
+              {MESSAGES.profile_send_message}
+            </Button>
+          ) : null}
           <section className="mt-7">
-            <h3 className="mb-3 font-bold text-ink-900 dark:text-white">{t('profile_posts_count', { count: profile.posts.length })}</h3>
+            <h3 className="mb-3 font-bold text-ink-900 dark:text-white" data-testid="profile-posts-title">
+              {t('profile_posts_count', { count: profile.posts.length })}
+            </h3>
             {profile.posts.length === 0 ? (
               <p className="rounded-2xl border border-dashed border-slate-200 p-6 text-center text-sm text-slate-500 dark:border-white/10 dark:text-slate-400">
                 {MESSAGES.profile_no_posts}
               </p>
             ) : (
               <ul className="grid grid-cols-2 gap-3 md:grid-cols-3">
-                {profile.posts.map((post) => (
-                  <li key={post.id} className="rounded-2xl p-3 ring-1 ring-slate-200 dark:ring-white/10">
-                    <span
-                      className="mb-2 inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold text-ink-900"
-                      style={{ backgroundColor: MOOD_INFO[post.category].color }}
-                    >
-                      <span className="emoji">{MOOD_INFO[post.category].emoji}</span> {MOOD_INFO[post.category].label}
-                    </span>
-                    <p className="text-sm text-slate-700 dark:text-slate-300">{truncate(post.content, 80)}</p>
-                  </li>
-                ))}
+                {profile.posts.map((post) => {
+                  const [thumb] = postThumbnails(post, 1);
+                  return (
+                    <li key={post.id}>
+                      <button
+                        type="button"
+                        data-testid="profile-grid-post"
+                        data-post-id={post.id}
+                        onClick={() => navigate('/', focusState(post.id))}
+                        className="flex h-full w-full flex-col overflow-hidden rounded-2xl text-left ring-1 ring-slate-200 transition hover:ring-brand-400 dark:ring-white/10"
+                      >
+                        {thumb ? <img src={thumb} alt="" loading="lazy" className="aspect-[4/3] w-full object-cover" /> : null}
+                        <span className="flex flex-col items-start gap-2 p-3">
+                          <MoodBadge mood={post.category} />
+                          {post.isVoiceOnly ? (
+                            <MicIcon size={18} className="text-slate-500" />
+                          ) : (
+                            <span className="text-sm break-words text-slate-700 dark:text-slate-300">{truncate(post.content, 80)}</span>
+                          )}
+                        </span>
+                      </button>
+                    </li>
+                  );
+                })}
               </ul>
             )}
           </section>

@@ -1,32 +1,23 @@
-import { MOODS, type Mood, isMood } from '@moodmap/core';
+import type { TierFlags } from '../../ui/TierBadge.tsx';
+import { readPost, type PostDto } from '../posts/post-types.ts';
 
-/** A public profile as /user/:id shows it (spec §2 "Public profile page", §3 "Profile"). */
-export interface PublicProfile {
+/** A public profile as the modal and /user/:id show it (spec §2, §3 "Profile"). */
+export interface PublicProfile extends TierFlags {
   id: string;
   username: string;
   bio: string | null;
   photoUrl: string | null;
   createdAt: string | null;
-  tier: string | null;
-  posts: { id: string; category: Mood; content: string }[];
+  /** Live posts, newest first. */
+  posts: PostDto[];
 }
 
 type Raw = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
 
-/** Tier badge precedence on the profile page: plus, multi, pro, premium (spec §6). */
-function tierOf(p: Raw): string | null {
-  const flag = (snake: string, camel: string) => p[snake] === true || p[camel] === true;
-  if (flag('is_plus', 'isPlus')) return 'Plus';
-  if (flag('is_multi', 'isMulti')) return 'Multi';
-  if (flag('is_pro', 'isPro')) return 'Pro';
-  if (flag('is_premium', 'isPremium')) return 'Premium';
-  return str(p.tier);
-}
-
 /**
- * Reads `GET /api/profiles/:id` defensively, accepting the spec's snake_case columns or camelCase,
- * either bare or under `profile`, with optional `posts`.
+ * Reads `GET /api/profiles/:id` → `{ profile, posts }` defensively (camelCase as the server
+ * sends it, or the spec's snake_case columns); null when there is no profile in it.
  */
 export function readPublicProfile(payload: unknown): PublicProfile | null {
   if (!payload || typeof payload !== 'object') return null;
@@ -35,17 +26,17 @@ export function readPublicProfile(payload: unknown): PublicProfile | null {
   const id = str(p.id);
   if (!id) return null;
   const rawPosts = Array.isArray(root.posts) ? root.posts : Array.isArray(p.posts) ? p.posts : [];
-  const posts = rawPosts
-    .filter((x): x is Raw => !!x && typeof x === 'object')
-    .map((x) => ({ id: String(x.id ?? ''), category: isMood(x.category) ? x.category : MOODS[0], content: typeof x.content === 'string' ? x.content : '' }))
-    .filter((x) => x.id);
+  const flag = (snake: string, camel: string) => p[snake] === true || p[camel] === true;
   return {
     id,
     username: str(p.username) ?? str(p.nickname) ?? 'Utilisateur',
     bio: str(p.bio),
-    photoUrl: str(p.profile_photo_url) ?? str(p.profilePhotoUrl) ?? str(p.avatar_url) ?? str(p.avatarUrl),
-    createdAt: str(p.created_at) ?? str(p.createdAt),
-    tier: tierOf(p),
-    posts,
+    photoUrl: str(p.profilePhotoUrl) ?? str(p.profile_photo_url) ?? str(p.avatarUrl) ?? str(p.avatar_url),
+    createdAt: str(p.createdAt) ?? str(p.created_at),
+    isPremium: flag('is_premium', 'isPremium'),
+    isPro: flag('is_pro', 'isPro'),
+    isPlus: flag('is_plus', 'isPlus'),
+    isMulti: flag('is_multi', 'isMulti'),
+    posts: rawPosts.map(readPost).filter((x): x is PostDto => x !== null),
   };
 }

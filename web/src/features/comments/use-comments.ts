@@ -1,0 +1,118 @@
+/**
+ * Comments of a post (spec §4 "Posts"): added, edited (flagged is_edited) or deleted with an
+ * optimistic update; a failure rolls back and refetches. The post's comment count follows.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { CACHE_TTL_MS, type CommentDto, MESSAGES } from '@moodmap/core';
+import { useSessionStore } from '../../app/session-store.ts';
+import { ApiError } from '../../lib/api.ts';
+import { toast } from '../../ui/toasts/toast-store.ts';
+import { refreshPost, updateCachedPost } from '../posts/posts-cache.ts';
+import { fetchComments, patchComment, postComment, removeComment } from './comments-api.ts';
+import { TEMP_PREFIX, commentsKey, updateComments, withComment, withoutComment } from './comments-cache.ts';
+
+export function useCommentsQuery(postId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: commentsKey(postId),
+    queryFn: ({ signal }) => fetchComments(postId, signal),
+    staleTime: CACHE_TTL_MS.comments,
+    enabled,
+  });
+}
+
+/** The server's text for what the person can act on (validation, limits, gone), else ours. */
+function failureText(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) return error.message;
+  return fallback;
+}
+
+let tempCounter = 0;
+
+export function useCommentActions(postId: string) {
+  const client = useQueryClient();
+  const user = useSessionStore((s) => s.user);
+
+  const shiftCount = (delta: number) =>
+    updateCachedPost(client, postId, (p) => ({ ...p, commentsCount: Math.max(0, p.commentsCount + delta) }));
+  const setCount = (count: number | null) => {
+    if (count !== null) updateCachedPost(client, postId, (p) => (p.commentsCount === count ? p : { ...p, commentsCount: count }));
+  };
+  const resync = () => {
+    void client.invalidateQueries({ queryKey: commentsKey(postId) });
+    void refreshPost(client, postId).catch(() => undefined);
+  };
+
+  /** Resolves true once the server has the comment (the form then clears). */
+  const add = async (content: string): Promise<boolean> => {
+    if (!user) return false;
+    const now = new Date().toISOString();
+    const temp: CommentDto = {
+      id: `${TEMP_PREFIX}${++tempCounter}`,
+      postId,
+      userId: user.id,
+      content: content.trim(),
+      createdAt: now,
+      updatedAt: now,
+      isEdited: false,
+      author: {
+        username: user.nickname,
+        photoUrl: user.profilePhotoUrl ?? null,
+        isPremium: user.isPremium ?? false,
+        isPro: user.isPro ?? false,
+        isPlus: user.isPlus ?? false,
+        isMulti: user.isMulti ?? false,
+      },
+    };
+    updateComments(client, postId, (list) => withComment(list, temp));
+    shiftCount(1);
+    try {
+      const { comment, commentsCount } = await postComment(postId, content);
+      if (comment) updateComments(client, postId, (list) => withoutComment(withComment(list, comment, temp.id), temp.id));
+      setCount(commentsCount);
+      return true;
+    } catch (error) {
+      updateComments(client, postId, (list) => withoutComment(list, temp.id));
+      shiftCount(-1);
+      toast.error(failureText(error, MESSAGES.comment_add_failed));
+      resync();
+      return false;
+    }
+  };
+
+  const edit = async (comment: CommentDto, content: string): Promise<boolean> => {
+    const optimistic: CommentDto = { ...comment, content: content.trim(), isEdited: true, updatedAt: new Date().toISOString() };
+    updateComments(client, postId, (list) => withComment(list, optimistic));
+    try {
+      const saved = await patchComment(comment.id, content);
+      if (saved) updateComments(client, postId, (list) => withComment(list, saved));
+      return true;
+    } catch (error) {
+      updateComments(client, postId, (list) => (list.some((c) => c.id === comment.id) ? withComment(list, comment) : list));
+      toast.error(failureText(error, MESSAGES.comment_edit_failed));
+      resync();
+      return false;
+    }
+  };
+
+  const remove = async (comment: CommentDto): Promise<boolean> => {
+    updateComments(client, postId, (list) => withoutComment(list, comment.id));
+    shiftCount(-1);
+    try {
+      setCount(await removeComment(comment.id));
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        // Already gone (deleted elsewhere, or the post expired): nothing to put back.
+        resync();
+        return true;
+      }
+      updateComments(client, postId, (list) => withComment(list, comment));
+      shiftCount(1);
+      toast.error(failureText(error, MESSAGES.comment_delete_failed));
+      resync();
+      return false;
+    }
+  };
+
+  return { add, edit, remove };
+}

@@ -1,0 +1,59 @@
+/**
+ * Liking a post (spec §4 "Posts"): toggled optimistically on every cached copy of the post;
+ * a failure reverts it and refetches the post; after a like, the post is read again after 1 s.
+ */
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type LikeToggleResult, MESSAGES } from '@moodmap/core';
+import { useSessionStore } from '../../app/session-store.ts';
+import { useUiStore } from '../../app/ui-store.ts';
+import { ApiError, api } from '../../lib/api.ts';
+import { toast } from '../../ui/toasts/toast-store.ts';
+import { refreshPost, updateCachedPost } from '../posts/posts-cache.ts';
+import type { PostDto } from '../posts/post-types.ts';
+
+/** Spec §4 "Posts": "After a like, a refetch happens after 1 s". */
+export const LIKE_REFETCH_MS = 1_000;
+
+export async function togglePostLike(postId: string): Promise<LikeToggleResult> {
+  return api<LikeToggleResult>(`/api/posts/${encodeURIComponent(postId)}/like`, { method: 'POST' });
+}
+
+function failureText(error: unknown): string {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401 ? error.message : MESSAGES.like_failed;
+}
+
+export function useLike(post: Pick<PostDto, 'id' | 'isLikedByUser'>) {
+  const client = useQueryClient();
+  const signedIn = useSessionStore((s) => s.user !== null);
+  const openAuth = useUiStore((s) => s.openAuth);
+  const [pending, setPending] = useState(false);
+
+  const toggle = async () => {
+    if (!signedIn) {
+      toast.info(MESSAGES.like_signed_out);
+      openAuth('login');
+      return;
+    }
+    if (pending) return;
+    const id = post.id;
+    const wasLiked = post.isLikedByUser;
+    const liked = !wasLiked;
+    updateCachedPost(client, id, (p) => ({ ...p, isLikedByUser: liked, likesCount: Math.max(0, p.likesCount + (liked ? 1 : -1)) }));
+    setPending(true);
+    try {
+      const result = await togglePostLike(id);
+      updateCachedPost(client, id, (p) => ({ ...p, isLikedByUser: result.liked, likesCount: result.likesCount }));
+      setTimeout(() => void refreshPost(client, id).catch(() => undefined), LIKE_REFETCH_MS);
+    } catch (error) {
+      updateCachedPost(client, id, (p) => ({ ...p, isLikedByUser: wasLiked, likesCount: Math.max(0, p.likesCount + (liked ? -1 : 1)) }));
+      toast.error(failureText(error));
+      // The server's word settles it (and a post that is gone leaves the map).
+      void refreshPost(client, id).catch(() => undefined);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return { toggle, pending };
+}

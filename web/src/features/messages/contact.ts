@@ -1,0 +1,53 @@
+/**
+ * "Contacter" on a post (spec §4, §8 "Contact and report", §9 "Other"): a visitor is asked to
+ * sign in; a member opens (or creates) the conversation with the author and lands on
+ * /messages?conversation={id} with a draft quoting the first 50 characters of the post.
+ */
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { CONTACT_QUOTE_CHARS, MESSAGES, t, truncate } from '@moodmap/core';
+import { useSessionStore } from '../../app/session-store.ts';
+import { useUiStore } from '../../app/ui-store.ts';
+import { toast } from '../../ui/toasts/toast-store.ts';
+import type { PostDto } from '../posts/post-types.ts';
+import { openConversation } from './conversations-api.ts';
+
+/** Navigation state /messages reads with `?conversation=`. */
+export interface MessagesNavigationState {
+  prefill?: string;
+  nickname?: string;
+}
+
+/** The first message offered when contacting a poster. */
+export function contactPrefill(post: Pick<PostDto, 'content' | 'isVoiceOnly'>): string {
+  const text = post.isVoiceOnly ? '' : post.content.replace(/\s+/g, ' ').trim();
+  return text ? t('contact_prefill', { quote: truncate(text, CONTACT_QUOTE_CHARS) }) : MESSAGES.contact_prefill_no_text;
+}
+
+export function useContactAuthor() {
+  const navigate = useNavigate();
+  const signedIn = useSessionStore((s) => s.user !== null);
+  const openAuth = useUiStore((s) => s.openAuth);
+  const [opening, setOpening] = useState(false);
+
+  const contact = async (post: Pick<PostDto, 'userId' | 'nickname' | 'content' | 'isVoiceOnly'>) => {
+    if (!signedIn) {
+      toast.info(MESSAGES.contact_signed_out);
+      openAuth('login');
+      return;
+    }
+    if (opening) return;
+    setOpening(true);
+    try {
+      const conversation = await openConversation(post.userId);
+      const state: MessagesNavigationState = { prefill: contactPrefill(post), nickname: post.nickname };
+      navigate(`/messages?conversation=${encodeURIComponent(conversation.id)}`, { state });
+    } catch {
+      toast.error(MESSAGES.conversation_create_failed);
+    } finally {
+      setOpening(false);
+    }
+  };
+
+  return { contact, opening };
+}

@@ -1,0 +1,35 @@
+import { create } from 'zustand';
+
+/**
+ * Which conversation /messages shows, and the draft to start it with. `?conversation={id}`
+ * selects one and is then taken out of the address (spec §2 "Messages"); "Contacter" on a post
+ * passes a prefilled draft quoting the post (spec §9 "Other").
+ */
+export interface MessagesSelection {
+  conversationId: string | null;
+  /** The composer's starting text, if the conversation was opened from a post. */
+  draft: string;
+  /** The other person's nickname, when known (for the empty conversation's text). */
+  otherNickname: string | null;
+}
+
+interface MessagesSelectionState extends MessagesSelection {
+  select: (conversationId: string, options?: { draft?: string; otherNickname?: string | null }) => void;
+  setDraft: (draft: string) => void;
+  clear: () => void;
+}
+
+const EMPTY: MessagesSelection = { conversationId: null, draft: '', otherNickname: null };
+
+export const useMessagesSelection = create<MessagesSelectionState>()((set, get) => ({
+  ...EMPTY,
+  select: (conversationId, options = {}) =>
+    set({
+      conversationId,
+      // A new selection without a draft keeps the one typed for the same conversation.
+      draft: options.draft ?? (get().conversationId === conversationId ? get().draft : ''),
+      otherNickname: options.otherNickname ?? (get().conversationId === conversationId ? get().otherNickname : null),
+    }),
+  setDraft: (draft) => set({ draft }),
+  clear: () => set(EMPTY),
+}));

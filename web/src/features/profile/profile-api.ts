@@ -1,0 +1,96 @@
+/**
+ * The profiles API as the web app calls it (issue 6), and the hooks the three profile screens
+ * share: the public read, the owner's edits, and "Envoyer un message".
+ */
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { CACHE_TTL_MS, MESSAGES } from '@moodmap/core';
+import { useSessionStore } from '../../app/session-store.ts';
+import { toSessionUser, type SessionUser } from '../auth/auth-api.ts';
+import { ApiError, api } from '../../lib/api.ts';
+import { toast } from '../../ui/toasts/toast-store.ts';
+import { uploadFile } from '../posts/posts-api.ts';
+import { readPublicProfile, type PublicProfile } from './public-profile.ts';
+
+export const profileKey = (id: string) => ['profiles', id] as const;
+
+export async function fetchPublicProfile(id: string, signal?: AbortSignal): Promise<PublicProfile | null> {
+  return readPublicProfile(await api<unknown>(`/api/profiles/${encodeURIComponent(id)}`, { signal }));
+}
+
+/** A user's public profile and live posts; a 404 (or an unreadable answer) gives null: 'Profil introuvable'. */
+export function usePublicProfile(id: string | null, staleTime: number = CACHE_TTL_MS.profiles) {
+  return useQuery({
+    queryKey: profileKey(id ?? ''),
+    enabled: Boolean(id),
+    queryFn: async ({ signal }) => {
+      try {
+        return await fetchPublicProfile(id!, signal);
+      } catch (error) {
+        // Spec §8: profile load failures are silent; a missing profile is 'Profil introuvable'.
+        if (error instanceof ApiError && error.status >= 400 && error.status < 500) return null;
+        throw error;
+      }
+    },
+    staleTime,
+    retry: (count) => count < 2,
+  });
+}
+
+function userOf(payload: unknown): SessionUser | null {
+  return toSessionUser((payload as { user?: unknown } | null)?.user);
+}
+
+export async function patchProfile(body: { nickname?: string; bio?: string | null }): Promise<SessionUser | null> {
+  return userOf(await api<unknown>('/api/profiles/me', { method: 'PATCH', body }));
+}
+
+export async function uploadProfilePhoto(file: File): Promise<SessionUser | null> {
+  return userOf(await uploadFile<unknown>('/api/profiles/me/photo', file, file.name));
+}
+
+export async function deleteProfilePhoto(): Promise<SessionUser | null> {
+  return userOf(await api<unknown>('/api/profiles/me/photo', { method: 'DELETE' }));
+}
+
+/** The server's answer is the fresh user: shown at once, while the same person is signed in. */
+export function applyUser(user: SessionUser | null): void {
+  if (user && useSessionStore.getState().user?.id === user.id) useSessionStore.setState({ user });
+}
+
+/** `POST /api/conversations { userId }` → the conversation's id. */
+export async function startConversation(userId: string): Promise<string> {
+  const payload = await api<{ conversation?: { id?: unknown } }>('/api/conversations', { method: 'POST', body: { userId } });
+  const id = payload?.conversation?.id;
+  if (typeof id !== 'string' || !id) throw new ApiError(500, 'conversation_create_failed', MESSAGES.conversation_create_failed);
+  return id;
+}
+
+/**
+ * 'Envoyer un message': shown only to a signed-in viewer who is not the profile's owner
+ * (spec §2 "Profile modal"). Opens (or creates) the conversation, then /messages on it.
+ */
+export function useSendMessage(profileId: string | null, nickname?: string, onOpened?: () => void) {
+  const me = useSessionStore((s) => s.user?.id ?? null);
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const visible = me !== null && profileId !== null && me !== profileId;
+  const send = async () => {
+    if (!profileId || busy) return;
+    setBusy(true);
+    try {
+      const id = await startConversation(profileId);
+      void client.invalidateQueries({ queryKey: ['conversations'] });
+      onOpened?.();
+      navigate(`/messages?conversation=${encodeURIComponent(id)}`, { state: nickname ? { nickname } : undefined });
+    } catch {
+      // As "Contacter" on a post does: one text, whatever the cause (a 404 included).
+      toast.error(MESSAGES.conversation_create_failed);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { visible, send, busy };
+}

@@ -1,0 +1,22 @@
+/** The search API (server/src/modules/search/routes.ts): live posts matching q among the selected moods. */
+import { MOODS, type Mood, SEARCH_MAX_RESULTS } from '@moodmap/core';
+import { api } from '../../lib/api.ts';
+import { type PostDto, readPost } from '../posts/post-types.ts';
+
+export interface SearchAnswer {
+  query: string;
+  results: PostDto[];
+}
+
+/** Moods in their canonical order, so one selection is one cache key. */
+export function moodsParam(moods: readonly Mood[]): string {
+  return MOODS.filter((m) => moods.includes(m)).join(',');
+}
+
+export async function searchPosts(query: string, moods: readonly Mood[], signal?: AbortSignal): Promise<SearchAnswer> {
+  const params = new URLSearchParams({ q: query, moods: moodsParam(moods) });
+  const payload = await api<{ results?: unknown }>(`/api/search?${params.toString()}`, { signal });
+  const list = Array.isArray(payload?.results) ? payload.results : [];
+  const results = list.map(readPost).filter((p): p is PostDto => p !== null).slice(0, SEARCH_MAX_RESULTS);
+  return { query, results };
+}

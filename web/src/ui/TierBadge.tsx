@@ -1,0 +1,43 @@
+/**
+ * Membership tier badge (spec §6 "Tiers", display only). The order in which flags win differs
+ * by place: multi, plus, pro, premium in the profile modal; plus, multi, pro, premium on the
+ * public profile page. No flag: free, which shows no badge.
+ */
+export type Tier = 'Multi' | 'Plus' | 'Pro' | 'Premium';
+export type TierPlace = 'modal' | 'page';
+
+export interface TierFlags {
+  isPremium?: boolean;
+  isPro?: boolean;
+  isPlus?: boolean;
+  isMulti?: boolean;
+}
+
+const PRECEDENCE: Record<TierPlace, readonly (readonly [keyof TierFlags, Tier])[]> = {
+  modal: [['isMulti', 'Multi'], ['isPlus', 'Plus'], ['isPro', 'Pro'], ['isPremium', 'Premium']],
+  page: [['isPlus', 'Plus'], ['isMulti', 'Multi'], ['isPro', 'Pro'], ['isPremium', 'Premium']],
+};
+
+export function tierOf(flags: TierFlags, place: TierPlace): Tier | null {
+  return PRECEDENCE[place].find(([flag]) => flags[flag] === true)?.[1] ?? null;
+}
+
+const COLOURS: Record<Tier, string> = {
+  Multi: 'from-fuchsia-500 to-violet-brand',
+  Plus: 'from-sky-500 to-brand-500',
+  Pro: 'from-ink-800 to-ink-600',
+  Premium: 'from-amber-400 to-orange-500',
+};
+
+export function TierBadge({ flags, place }: { flags: TierFlags; place: TierPlace }) {
+  const tier = tierOf(flags, place);
+  if (!tier) return null;
+  return (
+    <span
+      data-testid="tier-badge"
+      className={`inline-flex items-center rounded-full bg-gradient-to-r px-2 py-0.5 text-[11px] font-bold tracking-wide text-white ${COLOURS[tier]}`}
+    >
+      {tier}
+    </span>
+  );
+}

@@ -1,0 +1,154 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { useSessionStore } from '../src/app/session-store.ts';
+import { useUiStore } from '../src/app/ui-store.ts';
+import { useToastStore } from '../src/ui/toasts/toast-store.ts';
+import { MY_ACTIVE_POST_KEY, POSTS_KEY, resetPostsRealtimeForTests } from '../src/features/posts/posts-query.ts';
+import { bridgeInteractionsRealtime } from '../src/features/posts/interactions-realtime.ts';
+import { commentsKey } from '../src/features/comments/comments-cache.ts';
+import { stopRealtime } from '../src/lib/realtime.ts';
+import { LIKE_REFETCH_MS } from '../src/features/likes/use-like.ts';
+import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
+import { cachedPost, feedOf, makeComment, makePost, renderPopup } from './support/interactions.tsx';
+
+const toasts = () => useToastStore.getState().toasts;
+const likeButton = () => screen.getByTestId('post-like');
+const likeCount = () => screen.getByTestId('post-like-count').textContent;
+
+beforeEach(() => {
+  useSessionStore.setState({ status: 'ready', user: { id: 'me', email: 'me@x.fr', nickname: 'Moi' } });
+  useUiStore.setState({ authMode: null });
+  useToastStore.setState({ toasts: [] });
+});
+afterEach(() => {
+  cleanup();
+  stopRealtime();
+  resetPostsRealtimeForTests();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('likes in the popup (spec §4 "Posts")', () => {
+  it('shows the count and my state, toggles optimistically on every cached copy, then refetches the post after 1 s', async () => {
+    const answer = deferred<Response>();
+    const api = fakeApi({
+      'POST /api/posts/p-1/like': () => answer.promise,
+      'GET /api/posts/p-1': () => json(200, { post: makePost({ likesCount: 6, isLikedByUser: true }) }),
+    });
+    const { client } = renderPopup(makePost({ likesCount: 4 }));
+    // Another cache holding the same post (my active post, or a viewport answer) follows too.
+    client.setQueryData(MY_ACTIVE_POST_KEY, makePost({ likesCount: 4 }));
+    client.setQueryData(['posts', 'viewport', 'x'], { points: [makePost({ likesCount: 4 })], clusters: [] });
+    expect(likeCount()).toBe('4');
+    expect(likeButton().getAttribute('aria-pressed')).toBe('false');
+
+    fireEvent.click(likeButton());
+    // Before the server answers.
+    await waitFor(() => expect(likeCount()).toBe('5'));
+    expect(likeButton().getAttribute('aria-pressed')).toBe('true');
+    expect(client.getQueryData<{ likesCount: number }>(MY_ACTIVE_POST_KEY)?.likesCount).toBe(5);
+    expect(client.getQueryData<{ points: { likesCount: number; isLikedByUser: boolean }[] }>(['posts', 'viewport', 'x'])?.points[0]).toMatchObject({ likesCount: 5, isLikedByUser: true });
+    expect(api.callsTo('POST /api/posts/p-1/like')).toHaveLength(1);
+
+    const answered = Date.now();
+    await act(async () => answer.resolve(json(200, { liked: true, likesCount: 5 })));
+    expect(likeCount()).toBe('5');
+    expect(api.callsTo('GET /api/posts/p-1')).toHaveLength(0);
+    await waitFor(() => expect(api.callsTo('GET /api/posts/p-1')).toHaveLength(1), { timeout: 3000 });
+    expect(Date.now() - answered).toBeGreaterThanOrEqual(LIKE_REFETCH_MS - 50);
+    await waitFor(() => expect(likeCount()).toBe('6'));
+  });
+
+  it('reverts on failure, says so, and refetches the post', async () => {
+    const answer = deferred<Response>();
+    const fresh = deferred<Response>();
+    const api = fakeApi({
+      'POST /api/posts/p-1/like': () => answer.promise,
+      'GET /api/posts/p-1': () => fresh.promise,
+    });
+    const { client } = renderPopup(makePost({ likesCount: 3, isLikedByUser: true }));
+    fireEvent.click(likeButton());
+    await waitFor(() => expect(likeCount()).toBe('2'));
+    expect(likeButton().getAttribute('aria-pressed')).toBe('false');
+    answer.resolve(json(500, { error: { code: 'internal_error', message: 'Une erreur est survenue. Veuillez réessayer.' } }));
+    await waitFor(() => expect(likeButton().getAttribute('aria-pressed')).toBe('true'));
+    expect(likeCount()).toBe('3');
+    expect(toasts().map((t) => [t.type, t.message])).toContainEqual(['error', "Impossible d'enregistrer votre J'aime. Veuillez réessayer."]);
+    // Spec §4: "On failure they are reverted by a refetch".
+    await waitFor(() => expect(api.callsTo('GET /api/posts/p-1')).toHaveLength(1));
+    // Someone else liked it meanwhile: the server's count wins.
+    fresh.resolve(json(200, { post: makePost({ likesCount: 4, isLikedByUser: true }) }));
+    await waitFor(() => expect(cachedPost(client)?.likesCount).toBe(4));
+    await waitFor(() => expect(likeCount()).toBe('4'));
+  });
+
+  it('asks a visitor to sign in instead of liking', () => {
+    useSessionStore.setState({ user: null });
+    const api = fakeApi({});
+    renderPopup(makePost({ likesCount: 1 }));
+    fireEvent.click(likeButton());
+    expect(likeCount()).toBe('1');
+    expect(api.calls).toHaveLength(0);
+    expect(toasts().map((t) => t.message)).toContain('Veuillez vous connecter pour aimer cette publication');
+    expect(useUiStore.getState().authMode).toBe('login');
+  });
+});
+
+class FakeWebSocket {
+  static readonly OPEN = 1;
+  static sockets: FakeWebSocket[] = [];
+  readonly OPEN = 1;
+  readyState = 0;
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeWebSocket.sockets.push(this);
+  }
+  send() {}
+  close() {
+    this.readyState = 3;
+    this.onclose?.();
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  receive(message: unknown) {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+}
+
+describe('live likes and comments (design.md §5)', () => {
+  it("applies other people's likes and comments to the cache, keeping my own like state", () => {
+    FakeWebSocket.sockets = [];
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+    const client = new QueryClient();
+    client.setQueryData(POSTS_KEY, feedOf(makePost({ likesCount: 1, isLikedByUser: true, commentsCount: 1 })));
+    client.setQueryData(commentsKey('p-1'), [makeComment({ id: 'c-1' })]);
+    const stop = bridgeInteractionsRealtime(client);
+    const socket = FakeWebSocket.sockets[0]!;
+    socket.open();
+
+    socket.receive({ type: 'post.liked', data: { postId: 'p-1', likesCount: 7 } });
+    expect(cachedPost(client)).toMatchObject({ likesCount: 7, isLikedByUser: true });
+    socket.receive({ type: 'post.liked', data: { postId: 'p-1', likesCount: 'lots' } });
+    expect(cachedPost(client)?.likesCount).toBe(7);
+
+    const added = makeComment({ id: 'c-2', content: 'Magnifique', createdAt: '2026-03-01T10:03:00.000Z' });
+    socket.receive({ type: 'post.commented', data: { postId: 'p-1', commentsCount: 2, comment: added } });
+    expect(cachedPost(client)?.commentsCount).toBe(2);
+    expect(client.getQueryData<{ id: string }[]>(commentsKey('p-1'))?.map((c) => c.id)).toEqual(['c-1', 'c-2']);
+
+    socket.receive({ type: 'post.commented', data: { postId: 'p-1', commentsCount: 2, comment: { ...added, content: 'Magnifique !', isEdited: true } } });
+    expect(client.getQueryData<{ content: string; isEdited: boolean }[]>(commentsKey('p-1'))?.[1]).toMatchObject({ content: 'Magnifique !', isEdited: true });
+
+    socket.receive({ type: 'post.commented', data: { postId: 'p-1', commentsCount: 1, removedCommentId: 'c-1' } });
+    expect(cachedPost(client)?.commentsCount).toBe(1);
+    expect(client.getQueryData<{ id: string }[]>(commentsKey('p-1'))?.map((c) => c.id)).toEqual(['c-2']);
+    stop();
+  });
+});
