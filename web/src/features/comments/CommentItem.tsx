@@ -75,7 +75,7 @@ export function CommentItem({
               {MESSAGES.comment_edit}
             </button>
             <button type="button" onClick={() => setMode('confirm-delete')} className={`${LINK} text-rose-600 dark:text-rose-300`} data-testid="comment-delete">
-              {MESSAGES.comment_delete}
+              {MESSAGES.post_delete}
             </button>
           </div>
         ) : null}
@@ -99,7 +99,7 @@ export function CommentItem({
                 className="h-7 rounded-md bg-rose-500 px-2.5 text-[11px] font-semibold text-white hover:bg-rose-600"
                 data-testid="comment-delete-confirm"
               >
-                {MESSAGES.comment_delete}
+                {MESSAGES.post_delete}
               </button>
             </span>
           </div>

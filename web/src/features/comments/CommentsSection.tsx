@@ -56,7 +56,7 @@ export function CommentsSection({ post, now }: { post: Pick<PostDto, 'id' | 'com
       )}
       <div className="mt-3 border-t border-slate-200/70 pt-3 dark:border-white/5">
         {user ? (
-          <CommentForm submitLabel={MESSAGES.comment_send} onSubmit={actions.add} testId="comment-form" />
+          <CommentForm submitLabel={MESSAGES.contact_submit} onSubmit={actions.add} testId="comment-form" />
         ) : (
           <div className="flex flex-wrap items-center gap-2" data-testid="comments-signed-out">
             <p className="text-xs text-slate-500 dark:text-slate-400">{MESSAGES.comment_signed_out}</p>

@@ -104,8 +104,8 @@ export function PostCard({
             <button
               type="button"
               onClick={() => setReporting(true)}
-              aria-label={MESSAGES.report_flag}
-              title={MESSAGES.report_flag}
+              aria-label={MESSAGES.report_title}
+              title={MESSAGES.report_title}
               data-testid="post-report"
               className="flex size-8 items-center justify-center rounded-full text-slate-400 hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-300"
             >

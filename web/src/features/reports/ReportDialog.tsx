@@ -123,7 +123,7 @@ export function ReportDialog({ postId, onClose }: { postId: string; onClose: () 
           <Button type="submit" variant="danger" disabled={!valid || sending} aria-busy={sending} data-testid="report-submit">
             {sending ? (
               <>
-                <Spinner /> {MESSAGES.report_submitting}
+                <Spinner /> {MESSAGES.auth_sending}
               </>
             ) : (
               MESSAGES.report_submit

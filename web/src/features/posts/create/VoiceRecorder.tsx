@@ -43,7 +43,7 @@ export function VoiceRecorder({ recorder }: { recorder: VoiceRecorderApi }) {
                 <StopIcon size={14} /> {MESSAGES.voice_stop}
               </button>
               <button type="button" onClick={discard} className={`${SMALL_BUTTON} text-slate-600 hover:bg-slate-200/70 dark:text-slate-300 dark:hover:bg-white/10`}>
-                {MESSAGES.voice_cancel}
+                {MESSAGES.cancel}
               </button>
             </div>
           </>
@@ -52,7 +52,7 @@ export function VoiceRecorder({ recorder }: { recorder: VoiceRecorderApi }) {
             <AudioPlayer src={recording.url} durationHint={recording.duration} testId="voice-player" className="bg-white dark:bg-ink-800" />
             <div className="flex flex-wrap gap-2">
               <button type="button" onClick={discard} data-testid="voice-delete" className={`${SMALL_BUTTON} text-rose-600 hover:bg-rose-50 dark:text-rose-300 dark:hover:bg-rose-500/10`}>
-                <TrashIcon size={15} /> {MESSAGES.voice_delete}
+                <TrashIcon size={15} /> {MESSAGES.post_delete}
               </button>
               <button type="button" onClick={() => void start()} data-testid="voice-rerecord" className={`${SMALL_BUTTON} text-brand-700 hover:bg-brand-50 dark:text-brand-300 dark:hover:bg-white/5`}>
                 <RetryIcon size={15} /> {MESSAGES.voice_rerecord}
