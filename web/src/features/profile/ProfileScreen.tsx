@@ -268,15 +268,7 @@ function NicknameEditor({ user }: { user: SessionUser }) {
             {error}
           </p>
         ) : null}
-        <div className="mt-2 flex gap-2">
-          <Button type="submit" className="min-h-9 px-4" disabled={saving} data-testid="nickname-save">
-            {saving ? <Spinner /> : null}
-            {MESSAGES.comment_save}
-          </Button>
-          <Button variant="secondary" className="min-h-9 px-4" disabled={saving} onClick={() => { setEditing(false); setError(null); }}>
-            {MESSAGES.cancel}
-          </Button>
-        </div>
+        <SaveCancel saving={saving} testId="nickname-save" onCancel={() => { setEditing(false); setError(null); }} />
       </form>
     );
   }
@@ -378,15 +370,7 @@ function BioEditor({ user }: { user: SessionUser }) {
             {length}/{BIO_MAX}
           </span>
         </div>
-        <div className="mt-2 flex gap-2">
-          <Button type="submit" className="min-h-9 px-4" disabled={saving} data-testid="bio-save">
-            {saving ? <Spinner /> : null}
-            {MESSAGES.comment_save}
-          </Button>
-          <Button variant="secondary" className="min-h-9 px-4" disabled={saving} onClick={() => { setEditing(false); setError(null); }}>
-            {MESSAGES.cancel}
-          </Button>
-        </div>
+        <SaveCancel saving={saving} testId="bio-save" onCancel={() => { setEditing(false); setError(null); }} />
       </form>
     );
   }
@@ -495,5 +479,20 @@ function MyPosts({ userId }: { userId: string }) {
         </ul>
       )}
     </section>
+  );
+}
+
+/** The save and cancel pair under the nickname and bio editors. */
+function SaveCancel({ saving, testId, onCancel }: { saving: boolean; testId: string; onCancel: () => void }) {
+  return (
+    <div className="mt-2 flex gap-2">
+      <Button type="submit" className="min-h-9 px-4" disabled={saving} data-testid={testId}>
+        {saving ? <Spinner /> : null}
+        {MESSAGES.comment_save}
+      </Button>
+      <Button variant="secondary" className="min-h-9 px-4" disabled={saving} onClick={onCancel}>
+        {MESSAGES.cancel}
+      </Button>
+    </div>
   );
 }
