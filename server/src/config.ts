@@ -38,6 +38,7 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   WEB_DIST: optionalString,
+  GEOCODER_MAPBOX_TOKEN: optionalString,
 });
 
 export interface Config {
@@ -61,6 +62,8 @@ export interface Config {
   mapStyleUrlDark?: string;
   s3?: { endpoint?: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; publicUrl?: string };
   stripe?: { secretKey: string; webhookSecret: string };
+  /** Optional reverse geocoder refining the offline land check. */
+  geocoderMapboxToken?: string;
   /** Built web app to serve; absent in API-only tests. */
   webDist: string | null;
 }
@@ -99,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mapStyleUrlDark: e.MAP_STYLE_URL_DARK,
     s3,
     stripe,
+    geocoderMapboxToken: e.GEOCODER_MAPBOX_TOKEN,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(repoRoot, 'web', 'dist'),
   };
 }

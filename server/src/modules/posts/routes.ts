@@ -9,6 +9,7 @@ import { createPostSchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, validationError } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
+import { createLandDecision, createMapboxGeocoder, withVerdictCache } from '../../adapters/geocoder/index.ts';
 import { getLandChecker } from '../geo/land-check.ts';
 import { deleteMediaUrls, readUpload, storeImage, storeVoiceMessage } from '../media/index.ts';
 import { createFeedCache, decodeCursor, getChanges, getViewport, parseViewport } from './feed.ts';
@@ -21,6 +22,8 @@ const SWEEP_EVERY_MS = 60_000;
 export default async function postsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { db } = ctx.database;
   const land = getLandChecker();
+  const geocoder = ctx.config.geocoderMapboxToken ? createMapboxGeocoder(ctx.config.geocoderMapboxToken) : null;
+  const isOnLand = createLandDecision((lat, lon) => land.isOnLand(lat, lon), geocoder ? withVerdictCache(geocoder) : undefined);
 
   app.get('/api/posts', { onRequest: app.authenticateOptional }, async (request, reply) => {
     const posts = await listLivePosts(db, request.auth?.userId ?? null);
@@ -77,7 +80,7 @@ export default async function postsRoutes(app: FastifyInstance, { ctx }: { ctx: 
     await ctx.limits.consume('post_create', `user:${userId}`, { message: 'post_rate_limited', userId, ip: request.ip });
     const parsed = createPostSchema.safeParse(body);
     if (!parsed.success) throw validationError(parsed.error.issues[0]?.message);
-    const post = await createPost({ db, isOnLand: (lat, lon) => land.isOnLand(lat, lon) }, userId, parsed.data);
+    const post = await createPost({ db, isOnLand }, userId, parsed.data);
     await ctx.bus.publish({ type: 'post.created', data: { post } }).catch((error) => request.log.error({ err: error }, 'publish failed'));
     return reply.status(201).send({ post });
   });

@@ -56,7 +56,7 @@ export function cleanContent(content: string): string {
 
 export interface CreatePostDeps {
   db: Db;
-  isOnLand: (lat: number, lon: number) => boolean;
+  isOnLand: (lat: number, lon: number) => Promise<boolean>;
 }
 
 /**
@@ -67,7 +67,7 @@ export interface CreatePostDeps {
 export async function createPost({ db, isOnLand }: CreatePostDeps, userId: string, input: CreatePostInput): Promise<PostDto> {
   const text = cleanContent(input.content);
   if (!text && !input.imageUploadId && !input.audioUploadId) throw badRequest('content_required');
-  if (!isOnLand(input.latitude, input.longitude)) throw badRequest('not_on_land');
+  if (!(await isOnLand(input.latitude, input.longitude))) throw badRequest('not_on_land');
 
   const id = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`post:${userId}`}, 0))`);
