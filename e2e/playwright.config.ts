@@ -10,7 +10,10 @@ import { defineConfig } from '@playwright/test';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const port = Number(process.env.E2E_PORT ?? 3217);
+// A random port, shared with the workers through the environment, so two runs on one machine
+// (a developer's and CI's) never talk to each other's server.
+const port = Number(process.env.E2E_PORT ?? 20_000 + Math.floor(Math.random() * 20_000));
+process.env.E2E_PORT = String(port);
 // Evaluated once per process; only the main process starts the server, so one fresh dir is used.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'moodmap-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
@@ -24,7 +27,8 @@ export const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: path.join(here, 'tests'),
   outputDir: path.join(root, 'test-results'),
-  timeout: 60_000,
+  // Two-browser journeys take ~40 s on an idle 2-core machine; leave room for a loaded one.
+  timeout: 120_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,

@@ -99,7 +99,8 @@ test.describe.serial('posts on the map', () => {
     await expect(pageB.getByTestId('post-marker')).toHaveCount(0);
     const feedCallsB: string[] = [];
     pageB.on('request', (r) => {
-      if (new URL(r.url()).pathname === '/api/posts') feedCallsB.push(r.url());
+      // The map's feed: its viewport answers and the fallback changes poll.
+      if (/^\/api\/posts(\/viewport|\/changes)?$/.test(new URL(r.url()).pathname)) feedCallsB.push(r.url());
     });
 
     await pageA.emulateMedia({ colorScheme: 'light' });
@@ -226,7 +227,7 @@ test.describe.serial('posts on the map', () => {
         });
         const page = await ctx.newPage();
         // Other people's posts around A's real one, so the picture has every kind of marker.
-        await page.route(/\/api\/posts$/, (route) => withNeighbours(route));
+        await page.route(/\/api\/posts\/viewport\?/, (route) => withNeighbours(route));
         // The whole island: the cluster on the west coast, single posts in other towns.
         await openMapAt(page, { latitude: -21.1, longitude: 55.465, zoom: name === 'mobile' ? 8.8 : 9.6 });
         await expect(page.getByTestId('map-canvas')).toHaveAttribute('data-theme', scheme);
@@ -330,7 +331,7 @@ test.describe.serial('posts on the map', () => {
 /** Neighbours for the screenshots: two more posts within 100 m of A's (a cluster of 3) and four singles elsewhere on the island. */
 async function withNeighbours(route: Route): Promise<void> {
   const response = await route.fetch();
-  const body = (await response.json()) as { posts: Array<Record<string, unknown>>; serverTime: string };
+  const body = (await response.json()) as { points: Array<Record<string, unknown>>; serverTime: string };
   const now = Date.parse(body.serverTime);
   const ago = (minutes: number) => new Date(now - minutes * 60_000).toISOString();
   const post = (n: number, over: Record<string, unknown>) => ({
@@ -358,5 +359,5 @@ async function withNeighbours(route: Route): Promise<void> {
     post(5, { category: 'party', nickname: 'Kévin', content: 'Message vocal', isVoiceOnly: true, audioUrl: '/media/absent.webm', audioDuration: 14, latitude: -21.0339, longitude: 55.7128, createdAt: ago(5) }),
     post(6, { category: 'happy', nickname: 'Sarah', content: 'Arrivée à Cilaos après six heures de marche, quelle vue !', latitude: -21.1336, longitude: 55.4722, createdAt: ago(260) }),
   ];
-  await route.fulfill({ response, json: { ...body, posts: [...body.posts, ...neighbours] } });
+  await route.fulfill({ response, json: { ...body, points: [...body.points, ...neighbours] } });
 }

@@ -12,7 +12,7 @@ import { toast } from '../../ui/toasts/toast-store.ts';
 import type { FocusPostState } from './CreateScreen.tsx';
 import { fetchPost } from './posts-api.ts';
 import { findCachedPost, putPostInCache } from './posts-cache.ts';
-import { removePostFromCache } from './posts-query.ts';
+import { pinPostInCache, removePostFromCache } from './posts-query.ts';
 import type { PostDto } from './post-types.ts';
 
 /** Resolves false when the post is gone (it is then said with 'Publication introuvable'). */
@@ -37,6 +37,9 @@ export function useFocusPost() {
           putPostInCache(client, known);
         }
       }
+      // The map draws it wherever its viewport answer stands.
+      const cached = findCachedPost(client, id, { listsOnly: true });
+      if (cached) pinPostInCache(client, cached);
       navigate('/', { state: { focusPostId: id } satisfies FocusPostState });
       return true;
     },

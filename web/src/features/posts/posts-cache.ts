@@ -7,7 +7,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api.ts';
 import { fetchPost } from './posts-api.ts';
-import { addPostToCache, removePostFromCache } from './posts-query.ts';
+import { addPostToCache, pinPostInCache, removePostFromCache } from './posts-query.ts';
 import type { PostDto } from './post-types.ts';
 
 const POSTS_PREFIX = ['posts'] as const;
@@ -75,6 +75,7 @@ export function findCachedPost(client: QueryClient, id: string, { listsOnly = fa
 export function putPostInCache(client: QueryClient, post: PostDto): void {
   updateCachedPost(client, post.id, () => post);
   if (!findCachedPost(client, post.id, { listsOnly: true })) addPostToCache(client, post);
+  pinPostInCache(client, post);
 }
 
 /**

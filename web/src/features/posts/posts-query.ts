@@ -15,6 +15,11 @@ import { type PostDto, type PostsFeed, readPost } from './post-types.ts';
 export const POSTS_KEY = ['posts'] as const;
 export const MY_ACTIVE_POST_KEY = ['posts', 'mine', 'active'] as const;
 export const REFRESH_POSTS_EVENT = 'refreshPosts';
+/** The map's viewport answers (viewport-query.ts), one per rounded view, zoom and moods. */
+export const VIEWPORT_PREFIX = ['posts', 'viewport'] as const;
+/** Posts shown on the map wherever they are (a search result to focus), beside the viewport. */
+export const EXTRA_POSTS_KEY = ['posts', 'extra'] as const;
+const EXTRA_MAX = 20;
 
 type ChangeBody = { kind: 'created'; post: PostDto } | { kind: 'deleted'; id: string };
 type Change = ChangeBody & { at: number };
@@ -41,6 +46,26 @@ export function withoutPost(feed: PostsFeed, id: string): PostsFeed {
   return feed.posts.some((p) => p.id === id) ? { ...feed, posts: feed.posts.filter((p) => p.id !== id) } : feed;
 }
 
+export function sequenceNow(): number {
+  return sequence;
+}
+
+/** The changes remembered after `since` (see `recent`). */
+export function recentSince(since: number): ChangeBody[] {
+  return recent.filter((change) => change.at > since);
+}
+
+interface ViewportLike {
+  points: PostDto[];
+  bbox?: [number, number, number, number];
+}
+
+function inView(post: PostDto, bbox: ViewportLike['bbox']): boolean {
+  if (!bbox) return true;
+  const [west, south, east, north] = bbox;
+  return post.latitude >= south && post.latitude <= north && post.longitude >= west && post.longitude <= east;
+}
+
 function replay(feed: PostsFeed, since: number): PostsFeed {
   let next = feed;
   for (const change of recent) {
@@ -63,11 +88,24 @@ export const postsQuery = queryOptions({
 export function addPostToCache(client: QueryClient, post: PostDto): void {
   remember({ kind: 'created', post });
   client.setQueryData<PostsFeed>(POSTS_KEY, (feed) => (feed ? withPost(feed, post) : feed));
+  client.setQueriesData<ViewportLike>({ queryKey: VIEWPORT_PREFIX }, (data) =>
+    data && Array.isArray(data.points) && inView(post, data.bbox) ? { ...data, points: [post, ...data.points.filter((p) => p.id !== post.id)] } : data,
+  );
+  client.setQueryData<{ posts: PostDto[] }>(EXTRA_POSTS_KEY, (extra) => (extra?.posts.some((p) => p.id === post.id) ? { posts: extra.posts.map((p) => (p.id === post.id ? post : p)) } : extra));
+}
+
+/** Keeps a post drawn on the map wherever it is (the search's focus), beside the viewport. */
+export function pinPostInCache(client: QueryClient, post: PostDto): void {
+  client.setQueryData<{ posts: PostDto[] }>(EXTRA_POSTS_KEY, (extra) => ({ posts: [post, ...(extra?.posts ?? []).filter((p) => p.id !== post.id)].slice(0, EXTRA_MAX) }));
 }
 
 export function removePostFromCache(client: QueryClient, id: string): void {
   remember({ kind: 'deleted', id });
   client.setQueryData<PostsFeed>(POSTS_KEY, (feed) => (feed ? withoutPost(feed, id) : feed));
+  client.setQueriesData<ViewportLike>({ queryKey: VIEWPORT_PREFIX }, (data) =>
+    data && Array.isArray(data.points) && data.points.some((p) => p.id === id) ? { ...data, points: data.points.filter((p) => p.id !== id) } : data,
+  );
+  client.setQueryData<{ posts: PostDto[] }>(EXTRA_POSTS_KEY, (extra) => (extra?.posts.some((p) => p.id === id) ? { posts: extra.posts.filter((p) => p.id !== id) } : extra));
 }
 
 let bridged: QueryClient | null = null;

@@ -7,13 +7,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Marker, Popup, useMap } from 'react-map-gl/maplibre';
 import type { Map as MapLibreMap } from 'maplibre-gl';
+import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { MAP, MESSAGES, MOOD_INFO, t } from '@moodmap/core';
 import { toast } from '../../../ui/toasts/toast-store.ts';
 import { useMoodFilterStore } from '../../moods/mood-filter-store.ts';
 import { PostCard } from '../../posts/PostCard.tsx';
+import { fetchPost } from '../../posts/posts-api.ts';
+import { pinPostInCache } from '../../posts/posts-query.ts';
 import type { PostDto } from '../../posts/post-types.ts';
-import { usePostsFeed } from '../../posts/posts-query.ts';
+import { useViewportFeed } from '../../posts/viewport-query.ts';
 import { ClusterList } from './ClusterList.tsx';
 import { AggregateMarkerView, ClusterMarkerView, POST_MARKER_SIZE, PostMarkerView } from './MarkerViews.tsx';
 import { type MarkerItem, buildMarkerIndex } from './marker-index.ts';
@@ -22,6 +25,8 @@ import './markers.css';
 type Bbox = [number, number, number, number];
 
 const INDEX_THROTTLE_MS = 1_000;
+/** The view is read this long after the map stops moving. */
+const VIEW_DEBOUNCE_MS = 250;
 
 /** The viewport with a margin, so markers just outside are already there when panning. */
 export function paddedBounds(map: Pick<MapLibreMap, 'getBounds'>, margin = 0.25): Bbox {
@@ -76,28 +81,42 @@ function popupOffset(map: MapLibreMap): [number, number] {
 export function PostMarkers() {
   const { current } = useMap();
   const map = current?.getMap() ?? null;
-  const { posts, offsetMs, isError, isPending } = usePostsFeed();
   const moods = useMoodFilterStore((s) => s.selected);
+  const [view, setView] = useState<{ bbox: Bbox; zoom: number } | null>(null);
+  const { posts, clusters, offsetMs, isError, isPending } = useViewportFeed(view, moods);
   const indexed = useThrottled(posts, INDEX_THROTTLE_MS);
   const shown = useMemo(() => indexed.filter((p) => moods.includes(p.category)), [indexed, moods]);
   const index = useMemo(() => buildMarkerIndex(shown), [shown]);
   const byId = useMemo(() => new Map(posts.map((p) => [p.id, p])), [posts]);
-  const [view, setView] = useState<{ bbox: Bbox; zoom: number } | null>(null);
   const [selection, setSelection] = useState<Selection | null>(null);
 
   useEffect(() => {
     if (!map) return;
-    const update = () => setView({ bbox: paddedBounds(map), zoom: map.getZoom() });
-    update();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = () => setView({ bbox: paddedBounds(map), zoom: map.getZoom() });
+    const update = () => {
+      clearTimeout(timer);
+      timer = setTimeout(read, VIEW_DEBOUNCE_MS);
+    };
+    read();
     map.on('moveend', update);
     map.on('resize', update);
     return () => {
+      clearTimeout(timer);
       map.off('moveend', update);
       map.off('resize', update);
     };
   }, [map]);
 
-  const items = useMemo(() => (view ? index.query(view.bbox, view.zoom) : []), [index, view]);
+  const items = useMemo(() => {
+    if (!view) return [];
+    // Zoomed out, the server's grid clusters (of the moods shown) stand beside the lone posts.
+    const serverItems: MarkerItem[] = clusters.flatMap((c) => {
+      const count = c.moods && Object.keys(c.moods).length > 0 ? moods.reduce((n, m) => n + (c.moods[m] ?? 0), 0) : c.count;
+      return count > 0 ? [{ kind: 'aggregate' as const, key: `s:${c.id}`, latitude: c.latitude, longitude: c.longitude, count, clusterId: -1 }] : [];
+    });
+    return [...serverItems, ...index.query(view.bbox, view.zoom)];
+  }, [index, view, clusters, moods]);
 
   // Feed failures are said once per failure streak (spec §8 "Feed load failure").
   useEffect(() => {
@@ -125,11 +144,20 @@ export function PostMarkers() {
   // A post passed through navigation state: centre on it at zoom 16, open it, clear the state.
   const location = useLocation();
   const navigate = useNavigate();
+  const fetchedFocus = useRef(new Set<string>());
+  const client = useQueryClient();
   const focusId = typeof (location.state as FocusState | null)?.focusPostId === 'string' ? ((location.state as FocusState).focusPostId as string) : null;
   useEffect(() => {
     if (!focusId || !map) return;
     const post = byId.get(focusId);
     if (!post && isPending) return;
+    // A post asked for from elsewhere (a profile) may lie outside every viewport answer: read
+    // it once and pin it, then this effect runs again with it in the cache.
+    if (!post && !fetchedFocus.current.has(focusId)) {
+      fetchedFocus.current.add(focusId);
+      void fetchPost(focusId).then((fresh) => fresh && pinPostInCache(client, fresh)).catch(() => undefined);
+      return;
+    }
     if (post) {
       setSelection({ kind: 'post', id: post.id });
       reveal(post.latitude, post.longitude, MAP.focusZoom);
@@ -168,7 +196,8 @@ export function PostMarkers() {
       reveal(item.latitude, item.longitude);
     } else if (map) {
       setSelection(null);
-      map.easeTo({ center: [item.longitude, item.latitude], zoom: Math.max(map.getZoom() + 1, index.expansionZoom(item.clusterId)), duration: 600 });
+      if (item.key.startsWith('s:')) map.flyTo({ center: [item.longitude, item.latitude], zoom: Math.floor(map.getZoom()) + 2, duration: 800, essential: true });
+      else map.easeTo({ center: [item.longitude, item.latitude], zoom: Math.max(map.getZoom() + 1, index.expansionZoom(item.clusterId)), duration: 600 });
     }
   };
 
