@@ -431,6 +431,25 @@ export const MESSAGES = {
   bio_placeholder: 'Parlez un peu de vous...',
   profile_view_full: 'Voir le profil complet',
   profile_open: 'Voir le profil de {name}',
+
+  // Messaging (issue 7): refusals and labels the spec does not word
+  message_required: 'Un message doit contenir du texte ou une image',
+  message_too_long: 'Le message ne peut pas dépasser 1000 caractères',
+  conversation_not_found: 'Conversation introuvable',
+  message_rate_limited: 'Trop de messages. Veuillez patienter.',
+  messages_back: 'Retour aux conversations',
+  messages_attach_image: 'Joindre une image',
+  messages_remove_image: "Retirer l'image",
+  messages_open_image: "Ouvrir l'image dans un nouvel onglet",
+  messages_load_older: 'Afficher les messages précédents',
+  messages_only_images: 'Seules les images sont acceptées',
+  messages_photo_alt: 'Photo de {name}',
+  messages_image_alt: 'Image envoyée',
+  messages_unread_dot: 'Message non lu',
+  messages_conversation_with: 'Conversation avec {name}',
+
+  // Messaging web (issue 7)
+  messages_seen: 'Vu',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

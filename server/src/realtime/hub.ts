@@ -23,23 +23,50 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
   const sockets = new Set<WebSocket>();
   const userOf = new WeakMap<WebSocket, string>();
+  // Private events go straight to their users' sockets: a message costs the same whether
+  // ten or ten thousand other people are connected.
+  const socketsOf = new Map<string, Set<WebSocket>>();
   const alive = new WeakMap<WebSocket, boolean>();
+
+  function setUser(socket: WebSocket, userId: string | null): void {
+    const previous = userOf.get(socket);
+    if (previous === userId) return;
+    if (previous) {
+      const set = socketsOf.get(previous);
+      set?.delete(socket);
+      if (set?.size === 0) socketsOf.delete(previous);
+      userOf.delete(socket);
+    }
+    if (userId) {
+      userOf.set(socket, userId);
+      let set = socketsOf.get(userId);
+      if (!set) socketsOf.set(userId, (set = new Set()));
+      set.add(socket);
+    }
+  }
+
+  function forget(socket: WebSocket): void {
+    sockets.delete(socket);
+    setUser(socket, null);
+  }
 
   const unsubscribe = bus.subscribe((event: RealtimeEvent) => {
     const frame = JSON.stringify({ type: event.type, data: event.data });
-    const targets = event.targets ? new Set(event.targets) : null;
-    for (const socket of sockets) {
-      if (socket.readyState !== socket.OPEN) continue;
-      if (targets && !targets.has(userOf.get(socket) ?? '')) continue;
-      socket.send(frame);
+    const send = (socket: WebSocket) => {
+      if (socket.readyState === socket.OPEN) socket.send(frame);
+    };
+    if (!event.targets) {
+      sockets.forEach(send);
+      return;
     }
+    for (const userId of new Set(event.targets)) socketsOf.get(userId)?.forEach(send);
   });
 
   app.get('/api/realtime', { websocket: true }, (socket) => {
     sockets.add(socket);
     alive.set(socket, true);
     socket.on('pong', () => alive.set(socket, true));
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => forget(socket));
     socket.on('message', async (raw) => {
       let message: { type?: string; token?: string };
       try {
@@ -49,8 +76,8 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
       }
       if (message.type === 'auth') {
         const identity = typeof message.token === 'string' ? await verifyToken(message.token) : null;
-        if (identity) userOf.set(socket, identity.userId);
-        else userOf.delete(socket);
+        if (!sockets.has(socket)) return; // closed while the token was being checked
+        setUser(socket, identity?.userId ?? null);
         socket.send(JSON.stringify({ type: 'ready', userId: identity?.userId ?? null }));
       } else if (message.type === 'ping') {
         socket.send(JSON.stringify({ type: 'pong' }));
@@ -64,7 +91,7 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
     for (const socket of sockets) {
       if (!alive.get(socket)) {
         socket.terminate();
-        sockets.delete(socket);
+        forget(socket);
         continue;
       }
       alive.set(socket, false);

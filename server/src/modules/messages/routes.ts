@@ -1,18 +1,55 @@
 /**
- * Messaging API. Issue 5 item 6 ("Contacter" on a post) opens the conversation with the
- * post's author; the messaging issue adds the list, the thread and sending here.
+ * Messaging API (issue 7). Every route needs a session; a conversation exists only for its two
+ * participants (404 `conversation_not_found` for anyone else, and for ids that are not ids).
  *
- *   POST /api/conversations  { userId } → 201 (created) or 200 (existing) { conversation }
+ *   POST /api/conversations                 { userId } → 201 created | 200 existing { conversation }
+ *   GET  /api/conversations?before&limit    → { conversations, nextCursor }   newest updated first
+ *   GET  /api/conversations/unread          → { conversationIds }             the badge
+ *   GET  /api/conversations/:id             → { conversation }                one list entry
+ *   GET  /api/conversations/:id/messages?before|after&limit → { messages, hasMore }  oldest first
+ *   POST /api/conversations/:id/messages    JSON { content } or multipart (content, file) → 201 { message }
+ *   POST /api/conversations/:id/read        → { updated }
+ *
+ * Realtime (to both participants' sockets only, through the bus so it crosses instances):
+ * `message.created`, `message.read`, `conversation.updated`.
  */
-import type { FastifyInstance } from 'fastify';
-import { createConversationSchema } from '@moodmap/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  MESSAGE_EVENTS,
+  createConversationSchema,
+  messageContentSchema,
+  type ConversationUpdatedEvent,
+  type MessageCreatedEvent,
+  type MessageReadEvent,
+} from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import type { RealtimeEvent } from '../../adapters/bus/types.ts';
+import { badRequest, notFound, validationError } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
-import { openConversation } from './service.ts';
+import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
+import {
+  getConversationSummary,
+  insertMessage,
+  listConversations,
+  listMessages,
+  markRead,
+  openConversation,
+  requireParticipant,
+  unreadConversationIds,
+} from './service.ts';
+
+type Query = Record<string, unknown>;
 
 export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { db } = ctx.database;
+  const noStore = { 'cache-control': 'no-store' };
+
+  /** Private events go to the two participants only; a failed publish never fails the request. */
+  const announce = (request: FastifyRequest, participants: string[], type: string, data: unknown) =>
+    ctx.bus.publish({ type, data, targets: participants } satisfies RealtimeEvent)
+      .catch((error) => request.log.error({ err: error, type }, 'publish failed'));
+
+  const idOf = (request: FastifyRequest) => (request.params as { id?: string }).id;
 
   app.post('/api/conversations', { onRequest: app.authenticate }, async (request, reply) => {
     const { userId } = requireUser(request);
@@ -22,6 +59,84 @@ export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ct
     const parsed = createConversationSchema.safeParse(body);
     if (!parsed.success) throw notFound('profile_not_found');
     const { conversation, created } = await openConversation(db, userId, parsed.data.userId);
-    return reply.status(created ? 201 : 200).header('cache-control', 'no-store').send({ conversation });
+    if (created) {
+      const event: ConversationUpdatedEvent = { conversationId: conversation.id, updatedAt: conversation.updatedAt };
+      await announce(request, [conversation.participant1Id, conversation.participant2Id], MESSAGE_EVENTS.conversationUpdated, event);
+    }
+    return reply.status(created ? 201 : 200).headers(noStore).send({ conversation });
+  });
+
+  app.get('/api/conversations', { onRequest: app.authenticate }, async (request, reply) => {
+    const { userId } = requireUser(request);
+    const query = request.query as Query;
+    const limit = query.limit === undefined ? undefined : Number(query.limit);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw badRequest('bad_request');
+    return reply.headers(noStore).send(await listConversations(db, userId, { before: query.before, limit }));
+  });
+
+  app.get('/api/conversations/unread', { onRequest: app.authenticate }, async (request, reply) => {
+    const { userId } = requireUser(request);
+    return reply.headers(noStore).send({ conversationIds: await unreadConversationIds(db, userId) });
+  });
+
+  app.get('/api/conversations/:id', { onRequest: app.authenticate }, async (request, reply) => {
+    const { userId } = requireUser(request);
+    return reply.headers(noStore).send({ conversation: await getConversationSummary(db, idOf(request), userId) });
+  });
+
+  app.get('/api/conversations/:id/messages', { onRequest: app.authenticate }, async (request, reply) => {
+    const { userId } = requireUser(request);
+    const conversation = await requireParticipant(db, idOf(request), userId);
+    const { before, after, limit } = request.query as Query;
+    return reply.headers(noStore).send(await listMessages(db, conversation.id, { before, after, limit }));
+  });
+
+  app.post('/api/conversations/:id/messages', { onRequest: app.authenticate }, async (request, reply) => {
+    const { userId } = requireUser(request);
+    const conversation = await requireParticipant(db, idOf(request), userId);
+    await ctx.limits.consume('message_send', `user:${userId}`, { message: 'message_rate_limited', userId, ip: request.ip });
+
+    // Text and/or one image: JSON for text alone, multipart when an image comes along.
+    let rawContent: unknown;
+    let image: Buffer | null = null;
+    if (request.isMultipart()) {
+      const { file, fields } = await readUpload(request, 'chat', { field: 'file' });
+      rawContent = fields.content;
+      image = file?.body ?? null;
+    } else {
+      rawContent = ((request.body ?? {}) as Record<string, unknown>).content;
+      if (rawContent !== undefined && rawContent !== null && typeof rawContent !== 'string') throw validationError(undefined);
+    }
+    const parsed = messageContentSchema.safeParse(rawContent);
+    if (!parsed.success) throw validationError(parsed.error.issues[0]?.message);
+    const content = parsed.data;
+    if (!content && !image) throw badRequest('message_required');
+
+    const imageUrl = image ? (await storeImage(ctx.storage, image, 'chat')).url : null;
+    let sent;
+    try {
+      sent = await insertMessage(db, conversation.id, userId, content, imageUrl);
+    } catch (error) {
+      // The message was not stored: its image must not stay behind.
+      await deleteMediaUrls(ctx.storage, [imageUrl]).catch(() => {});
+      throw error;
+    }
+    const participants = [conversation.participant1Id, conversation.participant2Id];
+    const created: MessageCreatedEvent = { message: sent.message, sender: sent.sender };
+    const updated: ConversationUpdatedEvent = { conversationId: conversation.id, updatedAt: sent.message.createdAt };
+    await announce(request, participants, MESSAGE_EVENTS.created, created);
+    await announce(request, participants, MESSAGE_EVENTS.conversationUpdated, updated);
+    return reply.status(201).headers(noStore).send({ message: sent.message });
+  });
+
+  app.post('/api/conversations/:id/read', { onRequest: app.authenticate }, async (request, reply) => {
+    const { userId } = requireUser(request);
+    const conversation = await requireParticipant(db, idOf(request), userId);
+    const { updated, upTo } = await markRead(db, conversation.id, userId);
+    if (updated > 0 && upTo) {
+      const event: MessageReadEvent = { conversationId: conversation.id, readerId: userId, upTo };
+      await announce(request, [conversation.participant1Id, conversation.participant2Id], MESSAGE_EVENTS.read, event);
+    }
+    return reply.headers(noStore).send({ updated });
   });
 }

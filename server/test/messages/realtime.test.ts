@@ -1,0 +1,145 @@
+/**
+ * Messages in real time: every open tab of both participants receives the new message, the
+ * conversation update and the read receipt; nobody else does. On PostgreSQL, the same holds
+ * when sender and recipient are connected to two different server instances.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MessageCreatedEvent, MessageReadEvent } from '@moodmap/core';
+import { buildApp } from '../../src/app.ts';
+import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { engines } from '../helpers/databases.ts';
+import { connectSocket, type TestSocket } from '../helpers/ws.ts';
+import { member, type Member } from '../interactions/fixtures.ts';
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+async function signedSocket(base: string, who: Member): Promise<TestSocket> {
+  const socket = await connectSocket(base);
+  socket.send({ type: 'auth', token: who.token });
+  await socket.next((f) => f.type === 'ready' && f.userId === who.id);
+  return socket;
+}
+
+const createdWith = (messageId: string) => (f: { type: string; data?: unknown }) =>
+  f.type === 'message.created' && (f.data as MessageCreatedEvent).message.id === messageId;
+
+describe.each(engines)('messages in real time on %s', (engine) => {
+  let t: AuthTestApp;
+  let base: string;
+  beforeAll(async () => {
+    t = await createAuthTestApp(engine);
+    base = await listen(t.app);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it("reaches both participants' tabs with the sender for the toast, then the read receipt; nobody else", async () => {
+    const lea = await member(t, 'Léa');
+    const marc = await member(t, 'Marc');
+    const stranger = await member(t);
+    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
+    const [marcPhone, marcLaptop, leaTab, strangerTab] = await Promise.all([
+      signedSocket(base, marc), signedSocket(base, marc), signedSocket(base, lea), signedSocket(base, stranger),
+    ]);
+    const visitor = await connectSocket(base);
+
+    const sent = await call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: lea.token, payload: { content: 'On se voit demain ?' } });
+    const message = sent.json().message;
+    for (const socket of [marcPhone, marcLaptop, leaTab]) {
+      const frame = await socket.next(createdWith(message.id));
+      expect(frame.data).toEqual({ message, sender: { id: lea.id, nickname: 'Léa', profilePhotoUrl: null } });
+      const updated = await socket.next((f) => f.type === 'conversation.updated');
+      expect(updated.data).toEqual({ conversationId: id, updatedAt: message.createdAt });
+    }
+
+    await call(t, { method: 'POST', url: `/api/conversations/${id}/read`, token: marc.token });
+    const receipt = await leaTab.next((f) => f.type === 'message.read');
+    expect(receipt.data as MessageReadEvent).toEqual({ conversationId: id, readerId: marc.id, upTo: message.createdAt });
+    await marcLaptop.next((f) => f.type === 'message.read');
+
+    // A public event sent last: had the stranger or the visitor got the private ones, they would be here already.
+    await t.app.ctx.bus.publish({ type: 'post.deleted', data: { id: 'marker' } });
+    for (const socket of [strangerTab, visitor]) {
+      await socket.next((f) => f.type === 'post.deleted');
+      expect(socket.frames.map((f) => f.type)).not.toContain('message.created');
+      expect(socket.frames.map((f) => f.type)).not.toContain('message.read');
+      expect(JSON.stringify(socket.frames)).not.toContain('demain');
+    }
+    for (const socket of [marcPhone, marcLaptop, leaTab, strangerTab, visitor]) socket.close();
+  });
+
+  it('announces a new conversation to the person contacted', async () => {
+    const lea = await member(t);
+    const marc = await member(t);
+    const marcTab = await signedSocket(base, marc);
+    const res = await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } });
+    const frame = await marcTab.next((f) => f.type === 'conversation.updated');
+    expect(frame.data).toMatchObject({ conversationId: res.json().conversation.id });
+    marcTab.close();
+  });
+
+  it('stops delivering to a tab that signed out on its socket', async () => {
+    const lea = await member(t);
+    const marc = await member(t);
+    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
+    const tab = await signedSocket(base, marc);
+    tab.send({ type: 'auth', token: null });
+    await tab.next((f) => f.type === 'ready' && f.userId === null);
+    const other = await signedSocket(base, marc);
+    const sent = (await call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: lea.token, payload: { content: 'Toujours là ?' } })).json().message;
+    await other.next(createdWith(sent.id));
+    expect(tab.frames.some(createdWith(sent.id))).toBe(false);
+    tab.close();
+    other.close();
+  });
+});
+
+describe.runIf(engines.includes('postgres'))('messages across two server instances on PostgreSQL', () => {
+  let t: AuthTestApp;
+  let second: FastifyInstance;
+  let base1: string;
+  let base2: string;
+  beforeAll(async () => {
+    // Instances of one deployment share the signing secret (server/src/modules/auth/secret.ts).
+    t = await createAuthTestApp('postgres', { jwtSecret: 'deux-instances-un-secret-partagé-0123456789' });
+    second = await buildApp(t.config, { database: t.database });
+    base1 = await listen(t.app);
+    base2 = await listen(second);
+  }, 60_000);
+  afterAll(async () => {
+    await second?.close();
+    await t?.close();
+  });
+
+  it('a client on instance 1 receives a message sent through instance 2, and the receipt goes back', async () => {
+    const lea = await member(t);
+    const marc = await member(t);
+    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
+    const marcOn1 = await signedSocket(base1, marc);
+    const leaOn2 = await signedSocket(base2, lea);
+
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${base2}/api/conversations/${id}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${lea.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: `Depuis l'instance 2, n° ${i}` }),
+      });
+      expect(res.status).toBe(201);
+      const { message } = (await res.json()) as { message: { id: string } };
+      const frame = await marcOn1.next(createdWith(message.id));
+      expect((frame.data as MessageCreatedEvent).message.content).toBe(`Depuis l'instance 2, n° ${i}`);
+    }
+
+    const read = await fetch(`${base1}/api/conversations/${id}/read`, { method: 'POST', headers: { authorization: `Bearer ${marc.token}` } });
+    expect(await read.json()).toEqual({ updated: 5 });
+    const receipt = await leaOn2.next((f) => f.type === 'message.read');
+    expect(receipt.data).toMatchObject({ conversationId: id, readerId: marc.id });
+    marcOn1.close();
+    leaOn2.close();
+  });
+});
