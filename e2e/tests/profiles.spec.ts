@@ -2,7 +2,8 @@
  * Issue 6 journeys: profiles. Léa uploads a profile photo and sees it on her own marker once she
  * has published; she changes her nickname, then finds the second change blocked (the page and the
  * server agree); she writes a bio; 'Voir sur carte' centres the map on her post. She opens Noa's
- * public page, and a grid item takes her back to the map centred on Noa's post. Screenshots of
+ * public page, and a grid item takes her back to the map centred on Noa's post, where Noa's
+ * marker opens the profile modal. Screenshots of
  * /profile and of the public page (desktop light, mobile dark).
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
@@ -191,6 +192,24 @@ test.describe.serial('profiles', () => {
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
     await waitForMap(page);
     await expectCentredOn(page, NOA_SPOT);
+
+    // Noa's marker, then its author: the profile modal over the map.
+    await page.locator(`[data-testid="post-marker"][data-post-id="${noaPostId}"]`).click();
+    const popup = page.getByTestId('post-popup');
+    await expect(popup).toContainText('Marché forain du Tampon');
+    await popup.getByTestId('post-author').click();
+    const modal = page.getByRole('dialog', { name: 'Profil utilisateur' });
+    await expect(modal).toBeVisible();
+    await expect(modal.getByTestId('profile-modal-body')).toHaveAttribute('data-user-id', noa.id);
+    await expect(modal.getByTestId('profile-username')).toHaveText('Noa');
+    await expect(modal.getByTestId('profile-member-since')).toContainText('Membre depuis');
+    await expect(modal).toContainText('Guide de randonnée dans les Hauts.');
+    await expect(modal.getByTestId('profile-modal-post')).toHaveCount(1);
+    await expect(modal.getByTestId('profile-modal-post')).toContainText('les letchis sont arrivés');
+    await expect(modal.getByRole('button', { name: 'Envoyer un message' })).toBeVisible();
+    await shot(page, 'profiles-modal-from-marker-desktop-light');
+    await page.keyboard.press('Escape');
+    await expect(modal).toHaveCount(0);
 
     // Her own page offers no message to herself.
     await page.goto(`/user/${lea.id}`);
