@@ -1,6 +1,7 @@
 /** Helpers to look at the real MapLibre canvas. */
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
+import { appReady } from './auth.ts';
 
 export async function waitForMap(page: Page): Promise<void> {
   await page.locator('[data-testid="map-canvas"][data-map-loaded="true"]').waitFor({ timeout: 45_000 });
@@ -43,4 +44,22 @@ export async function colourShares(page: Page, colours: Record<string, string>):
     }
   }
   return Object.fromEntries(Object.entries(counts).map(([n, c]) => [n, c / total]));
+}
+
+/** Opens the app on a view stored under the map's location key before the app reads it. */
+export async function openMapAt(page: Page, view: { latitude: number; longitude: number; zoom: number }): Promise<void> {
+  await page.goto('/');
+  await page.evaluate((v) => localStorage.setItem('moodmap.mapLocation', JSON.stringify(v)), view);
+  await page.reload();
+  await appReady(page);
+  await waitForMap(page);
+}
+
+/** Lets the camera and animations finish before a screenshot. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const map = (window as unknown as { __moodmapMap?: { isMoving(): boolean } }).__moodmapMap;
+    return !map || !map.isMoving();
+  });
+  await page.waitForTimeout(450);
 }

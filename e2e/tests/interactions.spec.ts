@@ -8,7 +8,7 @@
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
-import { waitForMap } from '../support/map.ts';
+import { openMapAt, settle, waitForMap } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -32,22 +32,7 @@ interface MapHandle {
   isMoving(): boolean;
 }
 
-async function openMapAt(page: Page, view: { latitude: number; longitude: number; zoom: number }): Promise<void> {
-  await page.goto('/');
-  await page.evaluate((v) => localStorage.setItem('moodmap.mapLocation', JSON.stringify(v)), view);
-  await page.reload();
-  await appReady(page);
-  await waitForMap(page);
-}
 
-/** Lets the camera and animations finish before a screenshot. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const map = (window as unknown as { __moodmapMap?: MapHandle }).__moodmapMap;
-    return !map || !map.isMoving();
-  });
-  await page.waitForTimeout(450);
-}
 
 const zoomOf = (page: Page) => page.evaluate(() => (window as unknown as { __moodmapMap: MapHandle }).__moodmapMap.getZoom());
 

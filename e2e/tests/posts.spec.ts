@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext, Page, Route } from '@playwright/test';
 import sharp from 'sharp';
 import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
-import { waitForMap } from '../support/map.ts';
+import { openMapAt, settle, waitForMap } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -32,23 +32,7 @@ interface MapHandle {
   isMoving(): boolean;
 }
 
-/** A view stored under the map's location key before the app reads it. */
-async function openMapAt(page: Page, view: { latitude: number; longitude: number; zoom: number }): Promise<void> {
-  await page.goto('/');
-  await page.evaluate((v) => localStorage.setItem('moodmap.mapLocation', JSON.stringify(v)), view);
-  await page.reload();
-  await appReady(page);
-  await waitForMap(page);
-}
 
-/** Lets animations and the camera finish before a screenshot. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const map = (window as unknown as { __moodmapMap?: MapHandle }).__moodmapMap;
-    return !map || !map.isMoving();
-  });
-  await page.waitForTimeout(450);
-}
 
 /** Scrolls the create panel to its end: picker, pulse box and info bar. */
 async function scrollPanelToEnd(page: Page): Promise<void> {

@@ -1,5 +1,13 @@
 /** A WebSocket client for tests that records every frame it receives. */
+import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
+
+/** Starts `app` on a free local port; returns its base URL. */
+export async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  return `http://127.0.0.1:${port}`;
+}
 
 export interface TestSocket {
   frames: Array<{ type: string; data?: unknown; userId?: string | null }>;

@@ -9,15 +9,8 @@ import type { MessageCreatedEvent, MessageReadEvent } from '@moodmap/core';
 import { buildApp } from '../../src/app.ts';
 import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { connectSocket, type TestSocket } from '../helpers/ws.ts';
+import { connectSocket, listen, type TestSocket } from '../helpers/ws.ts';
 import { member, type Member } from '../interactions/fixtures.ts';
-
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return `http://127.0.0.1:${address.port}`;
-}
 
 async function signedSocket(base: string, who: Member): Promise<TestSocket> {
   const socket = await connectSocket(base);

@@ -3,13 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { connectSocket } from '../helpers/ws.ts';
-
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
-  return `http://127.0.0.1:${port}`;
-}
+import { connectSocket, listen } from '../helpers/ws.ts';
 
 describe.each(engines)('realtime hub on %s', (engine) => {
   let t: AuthTestApp;

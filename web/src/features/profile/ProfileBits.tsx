@@ -1,5 +1,7 @@
 import { MESSAGES, MOOD_INFO, frDate, type Mood } from '@moodmap/core';
+import { TierBadge, type TierFlags } from '../../ui/TierBadge.tsx';
 import type { PostDto } from '../posts/post-types.ts';
+import { Avatar } from './Avatar.tsx';
 
 /** The mood's badge: emoji and label on the mood colour. */
 export function MoodBadge({ mood }: { mood: Mood }) {
@@ -38,3 +40,33 @@ export function memberSince(iso: string | null | undefined): string | null {
 
 /** Navigation state the map reads to centre on a post (spec §2 "Map screen"). */
 export const focusState = (postId: string) => ({ state: { focusPostId: postId } });
+
+/**
+ * Photo, name, tier badge and 'Membre depuis' of a public profile: the modal's compact header
+ * and the public page's larger one (the badge precedence differs by place, spec §6).
+ */
+export function ProfileIdentity({ profile, place }: {
+  profile: TierFlags & { username: string; photoUrl: string | null; createdAt?: string | null };
+  place: 'modal' | 'page';
+}) {
+  const since = memberSince(profile.createdAt);
+  const Name = place === 'page' ? 'h2' : 'p';
+  return (
+    <>
+      <Avatar url={profile.photoUrl} name={profile.username} size={place === 'page' ? 76 : 72} />
+      <div className={`min-w-0 ${place === 'page' ? 'pt-1' : ''}`}>
+        <div className="flex flex-wrap items-center gap-2">
+          <Name className={`truncate font-bold text-ink-900 dark:text-white ${place === 'page' ? 'text-xl' : 'text-lg'}`} data-testid="profile-username">
+            {profile.username}
+          </Name>
+          <TierBadge flags={profile} place={place} />
+        </div>
+        {since ? (
+          <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="profile-member-since">
+            {MESSAGES.profile_member_since} {since}
+          </p>
+        ) : null}
+      </div>
+    </>
+  );
+}

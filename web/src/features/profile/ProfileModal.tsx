@@ -4,9 +4,7 @@ import { useUiStore } from '../../app/ui-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ChatIcon, UserIcon } from '../../ui/icons.tsx';
-import { TierBadge } from '../../ui/TierBadge.tsx';
-import { Avatar } from './Avatar.tsx';
-import { MoodBadge, focusState, memberSince, postThumbnails } from './ProfileBits.tsx';
+import { MoodBadge, ProfileIdentity, focusState, postThumbnails } from './ProfileBits.tsx';
 import { usePublicProfile, useSendMessage } from './profile-api.ts';
 
 /** Spec §9: the modal shows the latest 6 posts, each with up to 3 thumbnails. */
@@ -52,25 +50,11 @@ function ProfileModalBody({ userId, onClose }: { userId: string; onClose: () => 
     );
   }
 
-  const since = memberSince(profile.createdAt);
   const posts = profile.posts.slice(0, MODAL_POSTS);
   return (
     <div data-testid="profile-modal-body" data-user-id={profile.id}>
       <div className="flex items-center gap-4">
-        <Avatar url={profile.photoUrl} name={profile.username} size={72} />
-        <div className="min-w-0">
-          <div className="flex flex-wrap items-center gap-2">
-            <p className="truncate text-lg font-bold text-ink-900 dark:text-white" data-testid="profile-username">
-              {profile.username}
-            </p>
-            <TierBadge flags={profile} place="modal" />
-          </div>
-          {since ? (
-            <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="profile-member-since">
-              {MESSAGES.profile_member_since} {since}
-            </p>
-          ) : null}
-        </div>
+        <ProfileIdentity profile={profile} place="modal" />
       </div>
       {profile.bio ? (
         <p className="mt-4 text-[15px] whitespace-pre-line text-slate-700 dark:text-slate-300" data-testid="profile-bio">

@@ -5,10 +5,8 @@ import { useSessionStore } from '../../app/session-store.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { ArrowLeftIcon, ChatIcon, MicIcon, UserIcon } from '../../ui/icons.tsx';
-import { TierBadge } from '../../ui/TierBadge.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
-import { Avatar } from './Avatar.tsx';
-import { MoodBadge, focusState, memberSince, postThumbnails } from './ProfileBits.tsx';
+import { MoodBadge, ProfileIdentity, focusState, postThumbnails } from './ProfileBits.tsx';
 import { usePublicProfile, useSendMessage } from './profile-api.ts';
 
 /** /user/:userId — another user's public profile (spec §2 "Public profile page"). */
@@ -22,7 +20,6 @@ export function UserProfileScreen() {
   const message = useSendMessage(userId, query.data?.username);
   const back = () => (location.key !== 'default' ? navigate(-1) : navigate('/'));
   const profile = query.data;
-  const since = memberSince(profile?.createdAt);
 
   return (
     <ModalPanel title={MESSAGES.profile_title}>
@@ -53,20 +50,7 @@ export function UserProfileScreen() {
             >
               <ArrowLeftIcon size={18} />
             </button>
-            <Avatar url={profile.photoUrl} name={profile.username} size={76} />
-            <div className="min-w-0 pt-1">
-              <div className="flex flex-wrap items-center gap-2">
-                <h2 className="truncate text-xl font-bold text-ink-900 dark:text-white" data-testid="profile-username">
-                  {profile.username}
-                </h2>
-                <TierBadge flags={profile} place="page" />
-              </div>
-              {since ? (
-                <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="profile-member-since">
-                  {MESSAGES.profile_member_since} {since}
-                </p>
-              ) : null}
-            </div>
+            <ProfileIdentity profile={profile} place="page" />
           </div>
           {profile.bio ? (
             <section className="mt-6 rounded-2xl bg-slate-50 p-4 dark:bg-ink-800" data-testid="profile-about">
