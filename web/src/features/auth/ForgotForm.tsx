@@ -3,7 +3,8 @@ import { MESSAGES } from '@moodmap/core';
 import { useSessionStore } from '../../app/session-store.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
-import { FormError, TextField } from '../../ui/Field.tsx';
+import { FormError } from '../../ui/Field.tsx';
+import { EmailField } from './EmailField.tsx';
 import { MailIcon } from '../../ui/icons.tsx';
 import { LinkButton } from './LinkButton.tsx';
 import { forgotError } from './validation.ts';
@@ -36,13 +37,7 @@ export function ForgotForm() {
   return (
     <form onSubmit={submit} noValidate className="space-y-4" data-testid="forgot-form">
       <p className="text-sm leading-relaxed text-slate-600 dark:text-slate-300">{MESSAGES.auth_forgot_intro}</p>
-      <TextField
-        label={MESSAGES.auth_email_label}
-        type="email"
-        name="email"
-        autoComplete="email"
-        inputMode="email"
-        placeholder={MESSAGES.auth_email_placeholder}
+      <EmailField
         value={email}
         onChange={(e) => {
           setEmail(e.target.value);

@@ -3,7 +3,8 @@ import { MESSAGES } from '@moodmap/core';
 import { useSessionStore } from '../../app/session-store.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
-import { FormError, PasswordField, TextField } from '../../ui/Field.tsx';
+import { FormError, PasswordField } from '../../ui/Field.tsx';
+import { EmailField } from './EmailField.tsx';
 import { LogoMark } from '../../ui/Logo.tsx';
 import { LinkButton } from './LinkButton.tsx';
 import { loginError } from './validation.ts';
@@ -37,13 +38,7 @@ export function LoginForm() {
         <LogoMark size={36} />
         <p className="text-sm text-slate-600 dark:text-slate-300">{MESSAGES.auth_welcome}</p>
       </div>
-      <TextField
-        label={MESSAGES.auth_email_label}
-        type="email"
-        name="email"
-        autoComplete="email"
-        inputMode="email"
-        placeholder={MESSAGES.auth_email_placeholder}
+      <EmailField
         value={email}
         onChange={(e) => {
           setEmail(e.target.value);

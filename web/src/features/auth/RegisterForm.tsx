@@ -4,6 +4,7 @@ import { useSessionStore } from '../../app/session-store.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { FormError, PasswordField, TextField } from '../../ui/Field.tsx';
+import { EmailField } from './EmailField.tsx';
 import { Honeypots, HumanCheck, useChallenge } from './HumanCheck.tsx';
 import { LinkButton } from './LinkButton.tsx';
 import { registerError, type RegisterFields } from './validation.ts';
@@ -83,13 +84,7 @@ export function RegisterForm() {
         />
         <TextField label={MESSAGES.auth_last_name_label} name="lastName" autoComplete="family-name" value={fields.lastName} onChange={set('lastName')} />
       </div>
-      <TextField
-        label={MESSAGES.auth_email_label}
-        type="email"
-        name="email"
-        autoComplete="email"
-        inputMode="email"
-        placeholder={MESSAGES.auth_email_placeholder}
+      <EmailField
         value={fields.email}
         onChange={set('email')}
       />
