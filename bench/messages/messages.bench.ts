@@ -1,0 +1,346 @@
+/**
+ * Private messages under load (issue 7 item 5). BENCH_CLIENTS (default 1 000) users in
+ * conversation pairs each hold a WebSocket. After a warm-up of BENCH_WARMUP messages,
+ * BENCH_MESSAGES (default 3 000) are POSTed at BENCH_RATE messages/s (default 200) in waves every
+ * BENCH_WAVE_MS, round-robin over the users: the latency figures. Then BENCH_SATURATION more
+ * (default 2 000, 0 to skip) with BENCH_CONCURRENCY sends in flight (default 64): the most
+ * deliveries per second the server reaches here. Each user sends a handful in all, far under
+ * message_send's 100 an hour, and counters are reset between cases.
+ * Latency: POST issued → the other participant's socket receives 'message.created' with that id.
+ *
+ * Three servers, each driven by the same client code (clients.ts), each in processes of their
+ * own (server.ts), the clients in this one:
+ *   - bare ws: node:http + ws relaying to the pair in memory (relay.ts), the floor;
+ *   - one instance: the real app on a PostgreSQL database of this run's own;
+ *   - two instances on PG: two app processes on that database; the two users of a pair sit on
+ *     different instances, the sender posts through its own, the event crosses by LISTEN/NOTIFY.
+ * Users, profiles and sessions are inserted in SQL; access tokens are signed with the server's
+ * own token module and the JWT secret both instances share (no sign-up, argon2 or human check).
+ *
+ * Run: `npx tsx bench/messages/messages.bench.ts` (or `npm run bench -- messages`). Needs
+ * PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); the database
+ * it creates is dropped at the end. BENCH_REDIS_URL puts the rate-limit counters in Redis.
+ * Prints a table, writes bench/results/messages.json.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import { RATE_LIMITS } from '@moodmap/core';
+import { openDatabase, type Database } from '../../server/src/db/client.ts';
+import { loadServerSecret } from '../../server/src/modules/auth/secret.ts';
+import { deriveKeys, signAccessToken } from '../../server/src/modules/auth/tokens.ts';
+import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
+import { closeClients, runLoad, type BenchUser, type LoadResult } from './clients.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const RESULTS = join(here, '..', 'results', 'messages.json');
+const SERVER = join(here, 'server.ts');
+
+const int = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
+  return value;
+};
+const CLIENTS = int('BENCH_CLIENTS', 1000);
+const MESSAGES = int('BENCH_MESSAGES', 3000);
+const WARMUP = int('BENCH_WARMUP', 500);
+const RATE = int('BENCH_RATE', 200);
+const WAVE_MS = int('BENCH_WAVE_MS', 50);
+const SATURATION = Number(process.env.BENCH_SATURATION ?? 2000);
+const CONCURRENCY = int('BENCH_CONCURRENCY', 64);
+const DELIVERY_TIMEOUT_MS = 15_000;
+/** Which cases to run (all by default): relay, one, two. */
+const CASES = new Set((process.env.BENCH_CASES ?? 'relay,one,two').split(',').map((c) => c.trim()));
+
+const round = (v: number, digits = 1) => Number(v.toFixed(digits));
+
+// ---------------------------------------------------------------------------------------------
+// Server processes
+
+interface ServerProcess {
+  base: string;
+  /** Starts counting CPU time and event-loop delay from now. */
+  reset(): Promise<void>;
+  stats(): Promise<{ cpuMs: number; loopDelayP99Ms: number; loopDelayMaxMs: number }>;
+  close(): Promise<void>;
+}
+
+const children = new Set<ChildProcess>();
+process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
+
+async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = fork(SERVER, [], {
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  const next = <T>(type: string) => new Promise<T>((resolve, reject) => {
+    const onMessage = (message: { type: string }) => {
+      if (message.type !== type) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(message as T);
+    };
+    const onExit = (code: number | null) => reject(new Error(`server process exited (${code}) while waiting for '${type}'`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+  const { port } = await next<{ port: number }>('listening');
+  return {
+    base: `http://127.0.0.1:${port}`,
+    async reset() {
+      const done = next('reset');
+      child.send('reset');
+      await done;
+    },
+    async stats() {
+      const done = next<{ cpuMs: number; loopDelayP99Ms: number; loopDelayMaxMs: number }>('stats');
+      child.send('stats');
+      return done;
+    },
+    async close() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.send('close');
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Users
+
+/** `count` users with profiles and a live session each, in one statement per batch; signed tokens. */
+async function seedUsers(database: Database, count: number, jwtSecret: string): Promise<BenchUser[]> {
+  const keys = deriveKeys(await loadServerSecret({ jwtSecret, dataDir: null }));
+  const rows = Array.from({ length: count }, (_, n) => ({ u: randomUUID(), s: randomUUID(), n }));
+  for (let i = 0; i < rows.length; i += 2000) {
+    await database.db.execute(sql`
+      with x as (select * from json_to_recordset(${JSON.stringify(rows.slice(i, i + 2000))}::json) as x(u uuid, s uuid, n int)),
+      new_users as (
+        insert into users (id, email, password_hash, email_confirmed_at, metadata)
+        select u, 'bench.' || n || '@bench.invalid', 'not-a-hash', now(), '{"first_name":"Léa","last_name":"Martin"}'::jsonb from x
+      ), new_profiles as (
+        insert into profiles (id, username) select u, 'membre_' || n from x
+      )
+      insert into auth_sessions (id, user_id, kind) select s, u, 'password' from x`);
+  }
+  const now = new Date();
+  return Promise.all(rows.map(async ({ u, s, n }) => ({
+    id: u,
+    token: await signAccessToken(keys, { userId: u, email: `bench.${n}@bench.invalid`, sessionId: s }, now),
+    // TEST-NET-3 and beyond: one address per user.
+    ip: `203.${Math.floor(n / 65536) % 256}.${Math.floor(n / 256) % 256}.${n % 256}`,
+  })));
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL's share
+
+/**
+ * CPU time (ms) of each PostgreSQL backend connected to the bench database, read from /proc
+ * (PostgreSQL runs on this machine). Null when it cannot be read (remote server, no /proc).
+ */
+async function backendCpu(database: Database): Promise<Map<number, number> | null> {
+  const host = new URL(database.connectionString ?? 'x://remote').hostname;
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host) || !existsSync('/proc/self/stat')) return null;
+  const { rows } = await database.db.execute(sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows as Array<{ pid: number }>) {
+    try {
+      // Fields 14 and 15 (utime, stime) in clock ticks, after the parenthesised command name.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      cpu.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+    } catch {
+      // The backend ended meanwhile (an idle pool connection closed).
+    }
+  }
+  return cpu;
+}
+
+/** Deletes the run's rate-limit counters from Redis (they would expire within the hour anyway). */
+async function dropRedisKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run
+
+interface CaseResult extends LoadResult {
+  case: string;
+  instances: number;
+  /** Server CPU time (all its processes) during the paced phase. */
+  serverCpuMs: number;
+  serverCpuMsPerMessage: number;
+  /** CPU time of the database's PostgreSQL backends during the paced phase, per message (null if unknown). */
+  postgresCpuMsPerMessage: number | null;
+  serverLoopDelayP99Ms: number;
+}
+
+async function measure(name: string, servers: ServerProcess[], baseOf: (i: number) => string, users: BenchUser[], database: Database | null): Promise<CaseResult> {
+  console.log(`${name}: ${users.length} clients, ${WARMUP} warm-up + ${MESSAGES} messages at ${RATE}/s`
+    + (SATURATION ? `, then ${SATURATION} with ${CONCURRENCY} in flight` : ''));
+  let stats: Array<{ cpuMs: number; loopDelayP99Ms: number }> = [];
+  let pgBefore: Map<number, number> | null = null;
+  let pgMs: number | null = null;
+  const result = await runLoad({
+    users, baseOf, messages: MESSAGES, warmup: WARMUP, rate: RATE, waveMs: WAVE_MS, deliveryTimeoutMs: DELIVERY_TIMEOUT_MS,
+    saturationMessages: SATURATION, concurrency: CONCURRENCY,
+    beforeRun: async () => {
+      await Promise.all(servers.map((s) => s.reset()));
+      pgBefore = database && (await backendCpu(database));
+    },
+    afterRun: async () => {
+      stats = await Promise.all(servers.map((s) => s.stats()));
+      const after = pgBefore && database && (await backendCpu(database));
+      if (pgBefore && after) pgMs = [...after].reduce((sum, [pid, ms]) => sum + ms - (pgBefore!.get(pid) ?? 0), 0);
+    },
+  });
+  const serverCpuMs = stats.reduce((a, s) => a + s.cpuMs, 0);
+  if (result.paced.errors) console.log(`  errors at ${RATE}/s: ${JSON.stringify(result.paced.errorKinds)}`);
+  if (result.saturated?.errors) console.log(`  errors with ${CONCURRENCY} in flight: ${JSON.stringify(result.saturated.errorKinds)}`);
+  return {
+    case: name,
+    instances: servers.length,
+    ...result,
+    serverCpuMs: round(serverCpuMs, 0),
+    serverCpuMsPerMessage: round(serverCpuMs / Math.max(1, result.paced.delivered), 2),
+    postgresCpuMsPerMessage: pgMs === null ? null : round(pgMs / Math.max(1, result.paced.delivered), 2),
+    serverLoopDelayP99Ms: round(Math.max(...stats.map((s) => s.loopDelayP99Ms)), 1),
+  };
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  if (!Number.isInteger(SATURATION) || SATURATION < 0) throw new Error('BENCH_SATURATION must be an integer ≥ 0');
+  const perUser = Math.ceil((WARMUP + MESSAGES + SATURATION) / CLIENTS);
+  if (CLIENTS % 2) throw new Error('BENCH_CLIENTS must be even (pairs)');
+  if (perUser >= RATE_LIMITS.message_send.points) {
+    throw new Error(`${perUser} messages per user per case would hit message_send (${RATE_LIMITS.message_send.points}/h): more clients or fewer messages`);
+  }
+  process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
+  const loadBefore = os.loadavg()[0];
+  const jwtSecret = randomBytes(32).toString('base64url');
+  const { url, drop } = await createPostgresDatabase();
+  const redisPrefix = `moodmap:bench:${process.pid}:${randomBytes(3).toString('hex')}:`;
+  const results: CaseResult[] = [];
+  let database: Database | null = null;
+  try {
+    database = await openDatabase({ databaseUrl: url, poolSize: 4 });
+    const t = performance.now();
+    const users = await seedUsers(database, CLIENTS, jwtSecret);
+    console.log(`${CLIENTS} users, profiles and sessions seeded, tokens signed in ${round((performance.now() - t) / 1000, 2)} s`);
+    // Each case starts from no conversation, no message and fresh rate-limit counters (a table
+    // in PostgreSQL, or keys under a prefix of the case's own in Redis).
+    let cases = 0;
+    const appEnv = () => ({
+      BENCH_SERVER: 'app', BENCH_DATABASE_URL: url, BENCH_JWT_SECRET: jwtSecret,
+      BENCH_REDIS_PREFIX: `${redisPrefix}${++cases}:`,
+    });
+    const clean = () => database!.db.execute(sql`truncate conversations, rate_limits cascade`);
+
+    if (CASES.has('relay')) {
+      const relay = await startServer({ BENCH_SERVER: 'relay' });
+      try {
+        results.push(await measure('bare ws (node:http + ws relay)', [relay], () => relay.base, users, null));
+      } finally {
+        await relay.close();
+      }
+    }
+
+    if (CASES.has('one')) {
+      await clean();
+      const one = await startServer(appEnv());
+      try {
+        results.push(await measure('one instance (PostgreSQL)', [one], () => one.base, users, database));
+      } finally {
+        await one.close();
+      }
+    }
+
+    if (CASES.has('two')) {
+      await clean();
+      const env = appEnv();
+      // One after the other: each runs the migrations at start-up.
+      const first = await startServer(env);
+      const second = await startServer(env).catch(async (error) => {
+        await first.close();
+        throw error;
+      });
+      try {
+        const bases = [first.base, second.base];
+        results.push(await measure('two instances on PG (LISTEN/NOTIFY)', [first, second], (i) => bases[i % 2], users, database));
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+      }
+    }
+  } finally {
+    closeClients();
+    await database?.close();
+    await drop();
+    if (process.env.BENCH_REDIS_URL) await dropRedisKeys(process.env.BENCH_REDIS_URL, redisPrefix);
+  }
+
+  console.table(results.map((r) => ({
+    case: r.case,
+    clients: r.clients,
+    messages: r.paced.sent,
+    'rate /s': r.paced.sendRate,
+    'deliveries/s': r.paced.deliveriesPerSecond,
+    'p50 ms': r.paced.p50,
+    'p95 ms': r.paced.p95,
+    'p99 ms': r.paced.p99,
+    'max ms': r.paced.max,
+    errors: r.paced.errors + (r.saturated?.errors ?? 0),
+    [`max deliveries/s (${CONCURRENCY} in flight)`]: r.saturated?.deliveriesPerSecond ?? '-',
+    'server CPU ms/msg': r.serverCpuMsPerMessage,
+    'PG CPU ms/msg': r.postgresCpuMsPerMessage ?? '-',
+  })));
+  const totalS = round((performance.now() - started) / 1000);
+  mkdirSync(dirname(RESULTS), { recursive: true });
+  writeFileSync(RESULTS, `${JSON.stringify({
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    loadAverageAtStart: round(loadBefore, 2),
+    clients: CLIENTS,
+    messages: MESSAGES,
+    warmup: WARMUP,
+    rate: RATE,
+    waveMs: WAVE_MS,
+    saturationMessages: SATURATION,
+    saturationConcurrency: CONCURRENCY,
+    rateLimitStore: process.env.BENCH_REDIS_URL ? 'redis' : 'postgres',
+    latency: 'POST issued → recipient socket receives message.created with that id (ms)',
+    phases: {
+      paced: `${MESSAGES} messages at ${RATE}/s in waves every ${WAVE_MS} ms (open loop), after ${WARMUP} warm-up messages`,
+      saturated: `${SATURATION} messages with ${CONCURRENCY} sends in flight (closed loop): the ceiling on this machine`,
+    },
+    results,
+    totalSeconds: totalS,
+  }, null, 2)}\n`);
+  console.log(`written ${RESULTS} (${totalS} s)`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
