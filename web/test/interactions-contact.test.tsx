@@ -36,7 +36,13 @@ describe("'Contacter' on a post (spec §4, §8 \"Contact and report\", §9 \"Oth
 
   it('opens the conversation with the author, lands on /messages with a draft quoting 50 characters, and /messages keeps it', async () => {
     useSessionStore.setState({ user: { id: 'me', email: 'me@x.fr', nickname: 'Moi' } });
-    const api = fakeApi({ 'POST /api/conversations': () => json(201, { conversation: CONVERSATION }) });
+    const summary = { ...CONVERSATION, otherParticipant: { id: 'author-1', nickname: 'Léa', profilePhotoUrl: null }, lastMessage: null, unread: false };
+    const api = fakeApi({
+      'POST /api/conversations': () => json(201, { conversation: CONVERSATION }),
+      'GET /api/conversations': () => json(200, { conversations: [], nextCursor: null }),
+      'GET /api/conversations/c0nv-1': () => json(200, { conversation: summary }),
+      'GET /api/conversations/c0nv-1/messages': () => json(200, { messages: [], hasMore: false }),
+    });
     const { router } = renderPopup(makePost(), [{ path: '/messages', element: <MessagesScreen /> }]);
     fireEvent.click(screen.getByTestId('post-contact'));
     await waitFor(() => expect(screen.getByTestId('messages-screen')).toBeTruthy());
@@ -49,7 +55,10 @@ describe("'Contacter' on a post (spec §4, §8 \"Contact and report\", §9 \"Oth
     const draft = 'Bonjour, je vous contacte au sujet de votre publication : "Grand soleil sur la plage de Boucan Canot, venez p..."';
     expect(useMessagesSelection.getState()).toMatchObject({ conversationId: 'c0nv-1', draft, otherNickname: 'Léa' });
     expect(screen.getByTestId('messages-screen').getAttribute('data-conversation-id')).toBe('c0nv-1');
-    expect(screen.getByTestId('messages-chat').textContent).toBe('Sélectionnez une conversation pour commencer à discuter');
+    // The new, empty conversation opens with the draft in the composer.
+    const input = (await screen.findByTestId('message-input')) as HTMLTextAreaElement;
+    expect(input.value).toBe(draft);
+    expect((await screen.findByTestId('conversation-empty')).textContent).toContain('Commencez votre conversation avec Léa');
   });
 
   it("says 'Erreur lors de la création de la conversation' when it fails, and stays on the map", async () => {

@@ -7,9 +7,10 @@ import { useDialogBehaviour } from '../ui/dialog-behaviour.ts';
 /**
  * The panel a modal route opens over the map (spec §2 "Shell"): a full-height sheet on mobile,
  * a centred scrollable panel (max 720 px) on desktop. Closing returns to /. The bottom
- * navigation stays usable above it.
+ * navigation stays usable above it. `wide`: a fixed-height panel (80% of the viewport on desktop)
+ * whose content scrolls its own parts, for /messages (spec §2 "Messages").
  */
-export function ModalPanel({ title, children }: { title: string; children: ReactNode }) {
+export function ModalPanel({ title, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {
   const navigate = useNavigate();
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
@@ -26,7 +27,7 @@ export function ModalPanel({ title, children }: { title: string; children: React
         aria-labelledby={titleId}
         tabIndex={-1}
         data-testid="modal-panel"
-        className="relative flex w-full animate-sheet-in flex-col overflow-hidden rounded-t-3xl bg-white shadow-2xl outline-none md:max-h-full md:max-w-[720px] md:animate-pop-in md:rounded-3xl dark:bg-ink-900 dark:ring-1 dark:ring-white/10"
+        className={`relative flex w-full animate-sheet-in flex-col overflow-hidden rounded-t-3xl bg-white shadow-2xl outline-none md:max-h-full md:animate-pop-in md:rounded-3xl dark:bg-ink-900 dark:ring-1 dark:ring-white/10 ${wide ? 'md:h-[80vh] md:max-w-5xl' : 'md:max-w-[720px]'}`}
       >
         <header className="flex shrink-0 items-center justify-between gap-3 border-b border-slate-100 px-5 py-3.5 md:px-7 md:py-4 dark:border-white/5">
           <h1 id={titleId} className="truncate text-lg font-bold tracking-tight text-ink-900 md:text-xl dark:text-white">
@@ -42,7 +43,7 @@ export function ModalPanel({ title, children }: { title: string; children: React
             <CloseIcon size={20} />
           </button>
         </header>
-        <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain">{children}</div>
+        <div className={`min-h-0 flex-1 ${wide ? 'flex flex-col overflow-hidden' : 'overflow-y-auto overscroll-contain'}`}>{children}</div>
       </section>
     </div>
   );

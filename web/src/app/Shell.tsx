@@ -2,6 +2,8 @@ import { Suspense, lazy } from 'react';
 import { Outlet } from 'react-router';
 import { MESSAGES } from '@moodmap/core';
 import { FloatingButtons } from '../features/map/FloatingButtons.tsx';
+import { MessageToast } from '../features/messages/MessageToast.tsx';
+import { useMessaging } from '../features/messages/messages-realtime.ts';
 import { ProfileModal } from '../features/profile/ProfileModal.tsx';
 import { BottomNav } from './BottomNav.tsx';
 import { useAppConfig } from './config.ts';
@@ -13,6 +15,8 @@ const MapView = lazy(() => import('../features/map/MapView.tsx').then((m) => ({ 
 /** The map at / with the top bar, floating buttons and navigation; modal routes render in the Outlet. */
 export function Shell() {
   const { settled } = useAppConfig();
+  // Messages stay live app-wide while signed in: the unread badge and the 'Nouveau message' toast.
+  useMessaging();
   return (
     <div className="relative h-full w-full overflow-hidden">
       <h1 className="sr-only">{MESSAGES.app_name}</h1>
@@ -28,6 +32,7 @@ export function Shell() {
       <Outlet />
       <BottomNav />
       <ProfileModal />
+      <MessageToast />
     </div>
   );
 }

@@ -5,8 +5,11 @@ import { ModalPanel } from '../../app/ModalPanel.tsx';
 import { useSessionStore } from '../../app/session-store.ts';
 import { ChatIcon } from '../../ui/icons.tsx';
 import { SignedOutNotice } from '../../ui/SignedOutNotice.tsx';
+import { ChatView } from './ChatView.tsx';
 import type { MessagesNavigationState } from './contact.ts';
-import { useMessagesSelection } from './messages-store.ts';
+import { ConversationList } from './ConversationList.tsx';
+import { useMessageToast } from './message-toast-store.ts';
+import { useMessagesSelection, useOpenConversation } from './messages-store.ts';
 
 export const CONVERSATION_PARAM = 'conversation';
 
@@ -33,33 +36,45 @@ function useConversationParam(): void {
   }, [id, location.state, location.pathname, location.hash, navigate, select]);
 }
 
+/** While shown with a conversation selected, that one is "open": no badge count, no toast for it. */
+function useOpenWhileShown(id: string | null): void {
+  const setOpen = useOpenConversation((s) => s.setOpen);
+  useEffect(() => {
+    setOpen(id);
+    const toast = useMessageToast.getState();
+    if (id && toast.toast?.conversationId === id) toast.hide();
+    return () => setOpen(null);
+  }, [id, setOpen]);
+}
+
 /**
- * /messages (spec §2 "Messages"). The list and the chat arrive with the messaging issue; until
- * then the screen keeps the selection and its draft, and shows the empty states.
+ * /messages (spec §2 "Messages"): the conversations on the left (20rem) and the chat on the
+ * right on wide screens, 80% of the viewport high; on mobile the list or the chat.
  */
 export function MessagesScreen() {
-  const signedIn = useSessionStore((s) => s.user !== null);
+  const me = useSessionStore((s) => s.user?.id ?? null);
   const selected = useMessagesSelection((s) => s.conversationId);
   useConversationParam();
+  useOpenWhileShown(me ? selected : null);
   return (
-    <ModalPanel title={MESSAGES.nav_messages}>
-      {signedIn ? (
-        <div className="flex min-h-[50vh] md:min-h-[26rem]" data-testid="messages-screen" data-conversation-id={selected ?? undefined}>
-          <aside
-            className={`flex-col items-center justify-center border-slate-100 px-6 py-12 text-center md:flex md:w-80 md:shrink-0 md:border-r dark:border-white/5 ${selected ? 'hidden' : 'flex w-full'}`}
-            data-testid="messages-list"
-          >
-            <div className="mb-5 flex size-16 items-center justify-center rounded-2xl bg-brand-500/10 text-brand-600 dark:text-brand-300">
-              <ChatIcon size={30} />
-            </div>
-            <p className="mb-2 text-lg font-bold text-ink-900 dark:text-white">{MESSAGES.messages_empty}</p>
-            <p className="max-w-sm text-sm text-slate-600 dark:text-slate-400">{MESSAGES.messages_empty_hint}</p>
-          </aside>
+    <ModalPanel title={MESSAGES.nav_messages} wide={me !== null}>
+      {me ? (
+        <div className="flex min-h-0 flex-1" data-testid="messages-screen" data-conversation-id={selected ?? undefined}>
+          <ConversationList me={me} selectedId={selected} className={selected ? 'hidden md:flex' : 'flex w-full'} />
           <section
-            className={`min-w-0 flex-1 items-center justify-center px-6 py-12 text-center md:flex ${selected ? 'flex' : 'hidden'}`}
+            className={`min-w-0 flex-1 flex-col md:flex ${selected ? 'flex' : 'hidden'}`}
             data-testid="messages-chat"
           >
-            <p className="max-w-xs text-[15px] text-slate-500 dark:text-slate-400">{MESSAGES.messages_select}</p>
+            {selected ? (
+              <ChatView key={selected} conversationId={selected} me={me} />
+            ) : (
+              <div className="flex flex-1 flex-col items-center justify-center gap-4 bg-slate-50/70 px-6 text-center dark:bg-[#10182a]">
+                <div className="flex size-16 items-center justify-center rounded-full bg-white text-brand-500 shadow-sm ring-1 ring-slate-200 dark:bg-ink-800 dark:text-brand-300 dark:ring-white/10">
+                  <ChatIcon size={28} />
+                </div>
+                <p className="max-w-xs text-[15px] text-slate-500 dark:text-slate-400">{MESSAGES.messages_select}</p>
+              </div>
+            )}
           </section>
         </div>
       ) : (

@@ -1,6 +1,69 @@
-/** The conversations API (server/src/modules/messages/routes.ts). */
-import { type ConversationDto, MESSAGES } from '@moodmap/core';
+/**
+ * The conversations API (server/src/modules/messages/routes.ts). Answers are read defensively:
+ * a malformed item is dropped rather than crashing the list or the thread.
+ */
+import {
+  type ConversationDto,
+  type ConversationListResult,
+  type ConversationSummaryDto,
+  MESSAGES,
+  type MessageDto,
+  type MessagePageResult,
+  type ParticipantDto,
+} from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
+import { getAccessToken, refreshSession, storedRefreshToken } from '../../lib/auth-tokens.ts';
+
+const str = (v: unknown): v is string => typeof v === 'string';
+
+export function readMessage(value: unknown): MessageDto | null {
+  if (!value || typeof value !== 'object') return null;
+  const m = value as Record<string, unknown>;
+  if (!str(m.id) || !str(m.conversationId) || !str(m.senderId) || !str(m.createdAt)) return null;
+  return {
+    id: m.id,
+    conversationId: m.conversationId,
+    senderId: m.senderId,
+    content: str(m.content) ? m.content : '',
+    imageUrl: str(m.imageUrl) && m.imageUrl ? m.imageUrl : null,
+    read: m.read === true,
+    createdAt: m.createdAt,
+  };
+}
+
+export function readParticipant(value: unknown): ParticipantDto | null {
+  if (!value || typeof value !== 'object') return null;
+  const p = value as Record<string, unknown>;
+  if (!str(p.id)) return null;
+  return { id: p.id, nickname: str(p.nickname) ? p.nickname : '', profilePhotoUrl: str(p.profilePhotoUrl) && p.profilePhotoUrl ? p.profilePhotoUrl : null };
+}
+
+export function readConversation(value: unknown): ConversationSummaryDto | null {
+  if (!value || typeof value !== 'object') return null;
+  const c = value as Record<string, unknown>;
+  const other = readParticipant(c.otherParticipant);
+  if (!str(c.id) || !other) return null;
+  const updatedAt = str(c.updatedAt) ? c.updatedAt : str(c.createdAt) ? c.createdAt : new Date(0).toISOString();
+  return {
+    id: c.id,
+    participant1Id: str(c.participant1Id) ? c.participant1Id : '',
+    participant2Id: str(c.participant2Id) ? c.participant2Id : '',
+    createdAt: str(c.createdAt) ? c.createdAt : updatedAt,
+    updatedAt,
+    otherParticipant: other,
+    lastMessage: readMessage(c.lastMessage),
+    unread: c.unread === true,
+  };
+}
+
+const path = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
+
+function query(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
 
 /** The conversation with `userId`, created on first contact (200 or 201 alike). */
 export async function openConversation(userId: string): Promise<ConversationDto> {
@@ -8,4 +71,115 @@ export async function openConversation(userId: string): Promise<ConversationDto>
   const conversation = payload?.conversation;
   if (!conversation || typeof conversation.id !== 'string') throw new ApiError(500, 'conversation_create_failed', MESSAGES.conversation_create_failed);
   return conversation as ConversationDto;
+}
+
+/** One page of my conversations, most recently updated first. */
+export async function fetchConversations(before?: string, signal?: AbortSignal): Promise<ConversationListResult> {
+  const payload = await api<{ conversations?: unknown; nextCursor?: unknown }>(`/api/conversations${query({ before })}`, { signal });
+  const list = Array.isArray(payload?.conversations) ? payload.conversations : [];
+  return {
+    conversations: list.map(readConversation).filter((c): c is ConversationSummaryDto => c !== null),
+    nextCursor: str(payload?.nextCursor) && payload.nextCursor ? payload.nextCursor : null,
+  };
+}
+
+/** One conversation I take part in; null when it does not exist or is not mine (404). */
+export async function fetchConversation(id: string, signal?: AbortSignal): Promise<ConversationSummaryDto | null> {
+  try {
+    const payload = await api<{ conversation?: unknown }>(path(id), { signal });
+    return readConversation(payload?.conversation);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return null;
+    throw error;
+  }
+}
+
+/** Conversations whose last message is unread and from the other party (the badge). */
+export async function fetchUnreadIds(signal?: AbortSignal): Promise<string[]> {
+  const payload = await api<{ conversationIds?: unknown }>('/api/conversations/unread', { signal });
+  return Array.isArray(payload?.conversationIds) ? payload.conversationIds.filter(str) : [];
+}
+
+export interface PageRequest {
+  before?: string;
+  after?: string;
+  limit?: number;
+}
+
+/** A page of a thread, oldest first: the latest one, the one `before` a message, or what came `after` one. */
+export async function fetchMessages(id: string, page: PageRequest = {}, signal?: AbortSignal): Promise<MessagePageResult> {
+  const payload = await api<{ messages?: unknown; hasMore?: unknown }>(`${path(id)}/messages${query({ ...page })}`, { signal });
+  const list = Array.isArray(payload?.messages) ? payload.messages : [];
+  return {
+    messages: list.map(readMessage).filter((m): m is MessageDto => m !== null),
+    hasMore: payload?.hasMore === true,
+  };
+}
+
+/** Marks the other party's messages read. */
+export async function markConversationRead(id: string): Promise<void> {
+  await api<unknown>(`${path(id)}/read`, { method: 'POST' });
+}
+
+function errorOf(status: number, payload: unknown): ApiError {
+  const err = payload && typeof payload === 'object' ? (payload as { error?: { code?: unknown; message?: unknown } }).error : undefined;
+  if (err && str(err.message) && err.message) return new ApiError(status, str(err.code) ? err.code : 'internal_error', err.message);
+  if (status === 413) return new ApiError(413, 'payload_too_large', MESSAGES.image_too_large_5mb);
+  return new ApiError(status, 'internal_error', MESSAGES.internal_error);
+}
+
+async function postForm(url: string, form: FormData, token: string | null): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      body: form,
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', MESSAGES.internal_error);
+  }
+  let payload: unknown = null;
+  try {
+    payload = JSON.parse(await response.text());
+  } catch {
+    payload = null;
+  }
+  if (!response.ok) throw errorOf(response.status, payload);
+  return payload;
+}
+
+/** Multipart with the access token; a 401 renews it once and retries (as `api()` does for JSON). */
+async function postFormWithSession(url: string, build: () => FormData): Promise<unknown> {
+  const sent = getAccessToken();
+  try {
+    return await postForm(url, build(), sent);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401 || !storedRefreshToken()) throw error;
+    let token = getAccessToken();
+    if (!token || token === sent) {
+      const outcome = await refreshSession();
+      if (!outcome.ok) throw error;
+      token = outcome.session.accessToken;
+    }
+    return postForm(url, build(), token);
+  }
+}
+
+/** Sends trimmed text and/or one image: JSON for text alone, multipart (`content`, `file`) with an image. */
+export async function sendMessage(id: string, input: { content: string; file?: File | null }): Promise<MessageDto> {
+  const url = `${path(id)}/messages`;
+  const { file } = input;
+  const payload = file
+    ? await postFormWithSession(url, () => {
+        const form = new FormData();
+        if (input.content) form.append('content', input.content);
+        form.append('file', file, file.name || 'image');
+        return form;
+      })
+    : await api<unknown>(url, { method: 'POST', body: { content: input.content } });
+  const message = readMessage((payload as { message?: unknown } | null)?.message);
+  if (!message) throw new ApiError(500, 'internal_error', MESSAGES.internal_error);
+  return message;
 }

@@ -33,3 +33,18 @@ export const useMessagesSelection = create<MessagesSelectionState>()((set, get) 
   setDraft: (draft) => set({ draft }),
   clear: () => set(EMPTY),
 }));
+
+/**
+ * The conversation the user has in front of them: /messages is shown with it selected. The
+ * badge leaves it out (spec §2 "Bottom navigation") and no toast announces its messages.
+ */
+export const useOpenConversation = create<{ openId: string | null; setOpen: (id: string | null) => void }>()((set) => ({
+  openId: null,
+  setOpen: (openId) => set({ openId }),
+}));
+
+/** The open conversation, if the tab is in the foreground. */
+export function visibleConversationId(): string | null {
+  if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return null;
+  return useOpenConversation.getState().openId;
+}

@@ -63,7 +63,7 @@ function ProfileModalBody({ userId, onClose }: { userId: string; onClose: () => 
       ) : null}
       <div className="mt-5 flex flex-col gap-2 sm:flex-row">
         {message.visible ? (
-          <Button className="flex-1" onClick={() => void message.send()} disabled={message.busy} data-testid="profile-send-message">
+          <Button className="flex-1 whitespace-nowrap" onClick={() => void message.send()} disabled={message.busy} data-testid="profile-send-message">
             {message.busy ? <Spinner /> : <ChatIcon size={18} />}
             {MESSAGES.profile_send_message}
           </Button>
@@ -72,7 +72,7 @@ function ProfileModalBody({ userId, onClose }: { userId: string; onClose: () => 
           to={`/user/${encodeURIComponent(profile.id)}`}
           onClick={onClose}
           data-testid="profile-full-link"
-          className="inline-flex min-h-11 flex-1 items-center justify-center gap-2 rounded-xl bg-slate-100 px-5 text-sm font-semibold text-ink-800 transition hover:bg-slate-200 dark:bg-ink-700 dark:text-slate-100 dark:hover:bg-ink-600"
+          className="inline-flex min-h-11 flex-1 items-center justify-center gap-2 rounded-xl bg-slate-100 px-4 text-sm whitespace-nowrap font-semibold text-ink-800 transition hover:bg-slate-200 dark:bg-ink-700 dark:text-slate-100 dark:hover:bg-ink-600"
         >
           <UserIcon size={18} />
           {MESSAGES.profile_view_full}

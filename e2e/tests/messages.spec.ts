@@ -1,0 +1,180 @@
+/**
+ * Issue 7 journey: private messages in real time, two browsers. Noa (desktop) publishes a post;
+ * Léa (phone) contacts Noa from it and sends the prefilled message → Noa, on the map, sees the
+ * 'Nouveau message' toast and the badge → Noa opens the conversation from the toast, replies with
+ * text and then an image → Léa, who went back to her list, sees the dot and the badge, opens the
+ * conversation and sees both live; the dot and the badge clear once read, and Noa's next message
+ * lands in Léa's open chat without a reload. Screenshots: desktop chat (light) and the phone's list
+ * and chat (dark).
+ */
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import sharp from 'sharp';
+import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
+import { openMapAt, settle } from '../support/map.ts';
+import { shot } from '../support/screens.ts';
+import { expect, test } from '../support/test.ts';
+
+const SPOT = { latitude: -21.0096, longitude: 55.2697 };
+const POST_TEXT = 'Qui vient faire le sentier littoral de Saint-Paul demain matin ? Départ 7 h au marché.';
+const REPLY = 'Avec plaisir ! Je prends le pique-nique, rendez-vous devant le marché.';
+const LATER = 'Je viens de partir, à tout de suite 👋';
+
+let clients = 0;
+function clientAddress(): Record<string, string> {
+  clients += 1;
+  return { 'x-forwarded-for': `203.0.115.${clients}` };
+}
+
+async function apiLogin(request: APIRequestContext, email: string): Promise<{ token: string; id: string }> {
+  const response = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
+  expect(response.status(), await response.text()).toBe(200);
+  const body = (await response.json()) as { accessToken: string; user: { id: string } };
+  return { token: body.accessToken, id: body.user.id };
+}
+
+/** A real JPEG (a sunrise over the sea), made on the spot. */
+async function sunrise(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="600">
+    <defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#fb923c"/><stop offset="1" stop-color="#fde68a"/></linearGradient></defs>
+    <rect width="900" height="380" fill="url(#s)"/><circle cx="450" cy="380" r="90" fill="#fff7ed"/>
+    <rect y="380" width="900" height="220" fill="#0e7490"/>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
+const bubbles = (page: Page) => page.getByTestId('message-bubble');
+const entry = (page: Page, conversationId: string) => page.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`);
+
+test.describe.serial('private messages', () => {
+  let noaCtx: BrowserContext;
+  let leaCtx: BrowserContext;
+  let noaPage: Page;
+  let leaPage: Page;
+  const noaEmail = uniqueEmail('noa');
+  const leaEmail = uniqueEmail('lea');
+  let postId = '';
+  let conversationId = '';
+
+  test.beforeAll(async ({ browser, request }) => {
+    await createConfirmedAccount(request, { email: noaEmail, firstName: 'Noa', lastName: 'Payet' });
+    await createConfirmedAccount(request, { email: leaEmail, firstName: 'Léa', lastName: 'Hoarau' });
+    const noa = await apiLogin(request, noaEmail);
+    const posted = await request.post('/api/posts', { data: { category: 'happy', content: POST_TEXT, ...SPOT }, headers: { Authorization: `Bearer ${noa.token}` } });
+    expect(posted.status(), await posted.text()).toBe(201);
+    postId = ((await posted.json()) as { post: { id: string } }).post.id;
+
+    noaCtx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', colorScheme: 'light', extraHTTPHeaders: clientAddress() });
+    leaCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'fr-FR', timezoneId: 'Indian/Reunion', colorScheme: 'dark', extraHTTPHeaders: clientAddress() });
+    noaPage = await noaCtx.newPage();
+    leaPage = await leaCtx.newPage();
+    for (const [page, email] of [[noaPage, noaEmail], [leaPage, leaEmail]] as const) {
+      await openMapAt(page, { ...SPOT, zoom: 13 });
+      await signInThroughModal(page, email, PASSWORD);
+      await expectSignedIn(page, true);
+    }
+  });
+
+  test.afterAll(async () => {
+    await noaCtx?.close();
+    await leaCtx?.close();
+  });
+
+  test("Léa contacts Noa from the post; Noa sees the toast and the badge", async () => {
+    await leaPage.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`).click();
+    const popup = leaPage.getByTestId('post-popup');
+    await expect(popup).toContainText('sentier littoral');
+    const opened = leaPage.waitForResponse((r) => new URL(r.url()).pathname === '/api/conversations' && r.request().method() === 'POST');
+    await popup.getByTestId('post-contact').click();
+    conversationId = ((await (await opened).json()) as { conversation: { id: string } }).conversation.id;
+    await expect(leaPage).toHaveURL(/\/messages$/);
+
+    // The chat with Noa, empty, with the draft quoting the post.
+    const chat = leaPage.getByTestId('messages-chat');
+    await expect(chat).toContainText('Commencez votre conversation avec Noa');
+    const input = leaPage.getByTestId('message-input');
+    await expect(input).toHaveAttribute('placeholder', 'Écrivez votre premier message...');
+    await expect(input).toHaveValue(/Qui vient faire le sentier littoral/);
+    await leaPage.getByTestId('message-send').click();
+    await expect(bubbles(leaPage)).toHaveCount(1);
+    await expect(bubbles(leaPage).first()).toHaveAttribute('data-mine', 'true');
+    await expect(input).toHaveValue('');
+    await expect(input).toHaveAttribute('placeholder', 'Écrivez votre message...');
+
+    // Noa, on the map, is told at once.
+    const toast = noaPage.getByTestId('message-toast');
+    await expect(toast).toBeVisible({ timeout: 10_000 });
+    await expect(toast).toContainText('Nouveau message');
+    await expect(toast).toContainText('Léa');
+    await expect(toast).toContainText("À l'instant");
+    await expect(toast).toContainText('Cliquez pour répondre');
+    await expect(noaPage.getByTestId('nav-messages').getByTestId('unread-badge')).toHaveText('1');
+    await shot(noaPage, 'messages-toast-desktop-light');
+  });
+
+  test('Noa opens it from the toast and replies with text, then an image', async () => {
+    await noaPage.getByTestId('message-toast').click();
+    await expect(noaPage).toHaveURL(/\/messages$/);
+    await expect(noaPage.getByTestId('messages-screen')).toHaveAttribute('data-conversation-id', conversationId);
+    await expect(bubbles(noaPage)).toHaveCount(1);
+    await expect(bubbles(noaPage).first()).toHaveAttribute('data-mine', 'false');
+    await expect(bubbles(noaPage).first()).toContainText('Qui vient faire le sentier littoral');
+    // Opened and read: no badge, no dot.
+    await expect(noaPage.getByTestId('nav-messages').getByTestId('unread-badge')).toHaveCount(0);
+    await expect(entry(noaPage, conversationId).getByTestId('unread-dot')).toHaveCount(0);
+
+    // Léa goes back to her list meanwhile.
+    await leaPage.getByTestId('chat-back').click();
+    await expect(entry(leaPage, conversationId)).toBeVisible();
+
+    const input = noaPage.getByTestId('message-input');
+    await input.fill(REPLY);
+    await noaPage.getByTestId('message-send').click();
+    await expect(bubbles(noaPage)).toHaveCount(2);
+    await noaPage.getByTestId('message-image-input').setInputFiles({ name: 'lever-de-soleil.jpg', mimeType: 'image/jpeg', buffer: await sunrise() });
+    await expect(noaPage.getByTestId('message-image-preview')).toBeVisible();
+    await noaPage.getByTestId('message-send').click();
+    await expect(bubbles(noaPage)).toHaveCount(3);
+    await expect(noaPage.getByTestId('message-image-preview')).toHaveCount(0);
+    const image = bubbles(noaPage).last().locator('img');
+    await expect(image).toBeVisible();
+    expect(await image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expect(bubbles(noaPage).last().locator('a[target="_blank"]')).toHaveAttribute('href', /\/message-images\//);
+    await settle(noaPage).catch(() => {});
+    await shot(noaPage, 'messages-chat-desktop-light');
+  });
+
+  test('Léa sees the dot and the badge, opens the conversation, and both clear; the next reply arrives live', async () => {
+    const item = entry(leaPage, conversationId);
+    await expect(item.getByTestId('unread-dot')).toBeVisible({ timeout: 10_000 });
+    await expect(item).toContainText('📷 Photo');
+    await expect(item).toContainText('Noa');
+    await expect(leaPage.getByTestId('nav-messages').getByTestId('unread-badge')).toHaveText('1');
+    // The toast announced the photo too; its close button dismisses it.
+    const toast = leaPage.getByTestId('message-toast');
+    await expect(toast).toContainText('📷 Photo');
+    await toast.getByTestId('message-toast-close').click();
+    await expect(toast).toHaveCount(0);
+    await shot(leaPage, 'messages-list-mobile-dark');
+
+    await item.click();
+    await expect(bubbles(leaPage)).toHaveCount(3);
+    await expect(bubbles(leaPage).nth(1)).toContainText(REPLY);
+    await expect(bubbles(leaPage).nth(1)).toHaveAttribute('data-mine', 'false');
+    await expect(bubbles(leaPage).nth(2).locator('img')).toBeVisible();
+    await expect(leaPage.getByTestId('nav-messages').getByTestId('unread-badge')).toHaveCount(0);
+
+    // Noa writes again: it appears in Léa's open chat without a reload, and stays read.
+    await noaPage.getByTestId('message-input').fill(LATER);
+    await noaPage.getByTestId('message-send').click();
+    await expect(bubbles(leaPage)).toHaveCount(4, { timeout: 10_000 });
+    await expect(bubbles(leaPage).last()).toContainText(LATER);
+    await expect(leaPage.getByTestId('message-toast')).toHaveCount(0);
+    await expect(leaPage.getByTestId('nav-messages').getByTestId('unread-badge')).toHaveCount(0);
+    await leaPage.waitForTimeout(400);
+    await shot(leaPage, 'messages-chat-mobile-dark');
+
+    await leaPage.getByTestId('chat-back').click();
+    await expect(entry(leaPage, conversationId)).toContainText(LATER);
+    await expect(entry(leaPage, conversationId).getByTestId('unread-dot')).toHaveCount(0);
+  });
+});

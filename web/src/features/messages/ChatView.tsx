@@ -1,0 +1,242 @@
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { MESSAGES, type MessageDto, TIMING, t } from '@moodmap/core';
+import { openProfileModal } from '../../app/ui-store.ts';
+import { Spinner } from '../../ui/Button.tsx';
+import { ArrowLeftIcon, ChatIcon } from '../../ui/icons.tsx';
+import { Avatar } from '../profile/Avatar.tsx';
+import { Composer } from './Composer.tsx';
+import { useNow } from './ConversationList.tsx';
+import { MessageBubble } from './MessageBubble.tsx';
+import { markRead, needsReadMark, useConversationSummary, useThread } from './messages-query.ts';
+import { useMessagesSelection } from './messages-store.ts';
+
+/** Two messages of one sender this close together read as one group. */
+const GROUP_MS = 5 * 60_000;
+
+const visible = () => typeof document === 'undefined' || document.visibilityState !== 'hidden';
+
+/**
+ * Spec §4 "Messages": the other party's messages are marked read when the conversation opens,
+ * as they arrive while it is in front of the user, and every 5 s while visible — a request is
+ * only sent when something is left to mark.
+ */
+function useReadMarks(conversationId: string, me: string, messages: MessageDto[]): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (visible()) void markRead(client, conversationId, me);
+  }, [client, conversationId, me]);
+
+  useEffect(() => {
+    if (visible() && messages.some((m) => m.senderId !== me && !m.read)) void markRead(client, conversationId, me);
+  }, [client, conversationId, me, messages]);
+
+  useEffect(() => {
+    const check = () => {
+      if (visible() && needsReadMark(client, conversationId, me)) void markRead(client, conversationId, me);
+    };
+    const timer = setInterval(check, TIMING.readMarkIntervalMs);
+    document.addEventListener('visibilitychange', check);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', check);
+    };
+  }, [client, conversationId, me]);
+}
+
+/**
+ * Scrolling (spec §2: "tracks whether the user has scrolled more than 100 px from the bottom"):
+ * the thread opens at its end; a new message scrolls into view when the user is near the end or
+ * sent it; older messages loaded above keep what is on screen in place.
+ */
+function useThreadScroll(messages: MessageDto[], me: string) {
+  const ref = useRef<HTMLDivElement>(null);
+  const farFromBottom = useRef(false);
+  const lastId = useRef<string | null>(null);
+  const firstId = useRef<string | null>(null);
+  const height = useRef(0);
+
+  const toBottom = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.scrollTop = el.scrollHeight;
+    farFromBottom.current = false;
+  }, []);
+
+  const onScroll = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    farFromBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight > TIMING.scrollNearBottomPx;
+    height.current = el.scrollHeight;
+  }, []);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    const first = messages[0]?.id ?? null;
+    const last = messages[messages.length - 1];
+    if (el) {
+      if (firstId.current !== null && first !== firstId.current && last?.id === lastId.current) {
+        // Older messages went in above: keep the same ones on screen.
+        el.scrollTop += el.scrollHeight - height.current;
+      } else if (last && last.id !== lastId.current) {
+        if (lastId.current === null || !farFromBottom.current || last.senderId === me) toBottom();
+      }
+      height.current = el.scrollHeight;
+    }
+    firstId.current = first;
+    lastId.current = last?.id ?? null;
+  }, [messages, me, toBottom]);
+
+  /** An image finished loading: stay at the end if the user was there. */
+  const onContentGrew = useCallback(() => {
+    if (!farFromBottom.current) toBottom();
+    else if (ref.current) height.current = ref.current.scrollHeight;
+  }, [toBottom]);
+
+  return { ref, onScroll, toBottom, onContentGrew };
+}
+
+function ChatHeader({ nickname, photoUrl, userId, onBack }: { nickname: string; photoUrl: string | null; userId: string | null; onBack: () => void }) {
+  return (
+    <header className="flex shrink-0 items-center gap-2 border-b border-slate-100 bg-white px-2 py-2 md:px-4 md:py-2.5 dark:border-white/5 dark:bg-ink-900" data-testid="chat-header">
+      <button
+        type="button"
+        onClick={onBack}
+        aria-label={MESSAGES.messages_back}
+        title={MESSAGES.messages_back}
+        data-testid="chat-back"
+        className="flex size-10 shrink-0 items-center justify-center rounded-full text-slate-600 transition hover:bg-slate-100 md:hidden dark:text-slate-300 dark:hover:bg-white/10"
+      >
+        <ArrowLeftIcon size={20} />
+      </button>
+      {userId ? (
+        <button
+          type="button"
+          onClick={() => openProfileModal(userId)}
+          title={t('profile_open', { name: nickname })}
+          data-testid="chat-profile"
+          className="flex min-w-0 items-center gap-3 rounded-2xl py-1 pr-3 pl-1 text-left transition hover:bg-slate-100 dark:hover:bg-white/5"
+        >
+          <Avatar url={photoUrl} name={nickname} size={40} />
+          <span className="truncate text-[15px] font-semibold text-ink-900 dark:text-white" data-testid="chat-nickname">
+            {nickname}
+          </span>
+        </button>
+      ) : (
+        <div className="flex animate-pulse items-center gap-3 py-1 pl-1" role="status" aria-label={MESSAGES.loading}>
+          <div className="size-10 rounded-full bg-slate-200 dark:bg-white/10" />
+          <div className="h-3.5 w-28 rounded-full bg-slate-200 dark:bg-white/10" />
+        </div>
+      )}
+    </header>
+  );
+}
+
+/** The open conversation (spec §2 "Messages"): header, the thread with older pages on demand, the composer. */
+export function ChatView({ conversationId, me }: { conversationId: string; me: string }) {
+  const { summary, missing } = useConversationSummary(conversationId);
+  const knownNickname = useMessagesSelection((s) => (s.conversationId === conversationId ? s.otherNickname : null));
+  const clear = useMessagesSelection((s) => s.clear);
+  const thread = useThread(conversationId);
+  const { messages } = thread;
+  const now = useNow();
+  const scroll = useThreadScroll(messages, me);
+  useReadMarks(conversationId, me, messages);
+  const lastMessage = messages[messages.length - 1];
+  const seen = Boolean(lastMessage && lastMessage.senderId === me && lastMessage.read);
+  // 'Vu' appearing under the last message keeps it in view.
+  const { onContentGrew } = scroll;
+  useLayoutEffect(() => {
+    if (seen) onContentGrew();
+  }, [seen, onContentGrew]);
+
+  if (missing) {
+    return (
+      <div className="flex flex-1 flex-col" data-testid="conversation-not-found">
+        <ChatHeader nickname="" photoUrl={null} userId={null} onBack={clear} />
+        <div className="flex flex-1 flex-col items-center justify-center gap-3 px-6 text-center">
+          <div className="flex size-14 items-center justify-center rounded-2xl bg-slate-100 text-slate-400 dark:bg-ink-800 dark:text-slate-500">
+            <ChatIcon size={26} />
+          </div>
+          <p className="font-semibold text-ink-900 dark:text-white">{MESSAGES.conversation_not_found}</p>
+        </div>
+      </div>
+    );
+  }
+
+  const other = summary?.otherParticipant;
+  const nickname = other?.nickname || knownNickname || '';
+  const empty = !thread.isPending && messages.length === 0;
+  const seenId = seen ? lastMessage!.id : null;
+
+  let body;
+  if (thread.isPending) {
+    body = (
+      <div className="flex flex-1 items-center justify-center text-brand-500" role="status" aria-label={MESSAGES.loading}>
+        <Spinner className="size-7 border-[3px]" />
+      </div>
+    );
+  } else if (empty) {
+    body = (
+      <div className="flex flex-1 flex-col items-center justify-center gap-4 px-6 py-10 text-center" data-testid="conversation-empty">
+        {other ? <Avatar url={other.profilePhotoUrl} name={nickname} size={72} /> : null}
+        <p className="max-w-xs text-[15px] text-slate-600 dark:text-slate-300">{t('messages_start_with', { nickname })}</p>
+      </div>
+    );
+  } else {
+    body = (
+      <div className="mt-auto">
+        {thread.hasOlder ? (
+          <div className="mb-4 flex justify-center">
+            <button
+              type="button"
+              onClick={() => void thread.loadOlder()}
+              disabled={thread.loadingOlder}
+              data-testid="messages-load-older"
+              className="inline-flex items-center gap-2 rounded-full bg-white px-4 py-1.5 text-xs font-semibold text-brand-700 shadow-sm ring-1 ring-slate-200 transition hover:bg-brand-50 disabled:opacity-60 dark:bg-ink-800 dark:text-brand-300 dark:ring-white/10 dark:hover:bg-ink-700"
+            >
+              {thread.loadingOlder ? <Spinner className="size-3.5" /> : null}
+              {MESSAGES.messages_load_older}
+            </button>
+          </div>
+        ) : null}
+        <ol className="flex flex-col" aria-label={t('messages_conversation_with', { name: nickname })}>
+          {messages.map((m, i) => {
+            const previous = messages[i - 1];
+            const grouped = Boolean(previous && previous.senderId === m.senderId && Date.parse(m.createdAt) - Date.parse(previous.createdAt) < GROUP_MS);
+            return (
+              <MessageBubble
+                key={m.id}
+                message={m}
+                mine={m.senderId === me}
+                grouped={grouped}
+                now={now}
+                seen={m.id === seenId}
+                onImageLoad={scroll.onContentGrew}
+              />
+            );
+          })}
+        </ol>
+      </div>
+    );
+  }
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col" data-testid="chat-view" data-conversation-id={conversationId}>
+      <ChatHeader nickname={nickname} photoUrl={other?.profilePhotoUrl ?? null} userId={other?.id ?? null} onBack={clear} />
+      <div
+        ref={scroll.ref}
+        onScroll={scroll.onScroll}
+        data-testid="messages-thread"
+        className="flex min-h-0 flex-1 flex-col overflow-y-auto overscroll-contain bg-slate-50 px-3 py-4 md:px-6 dark:bg-[#10182a]"
+      >
+        {body}
+      </div>
+      <Composer
+        conversationId={conversationId}
+        placeholder={empty ? MESSAGES.messages_first_placeholder : MESSAGES.messages_placeholder}
+        onSent={scroll.toBottom}
+      />
+    </div>
+  );
+}

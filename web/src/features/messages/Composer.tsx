@@ -1,0 +1,205 @@
+import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { CHAT_IMAGE_MAX_BYTES, MESSAGE_TEXT_MAX, MESSAGES } from '@moodmap/core';
+import { useSessionStore } from '../../app/session-store.ts';
+import { ApiError } from '../../lib/api.ts';
+import { Spinner } from '../../ui/Button.tsx';
+import { CloseIcon, ImageIcon } from '../../ui/icons.tsx';
+import { toast } from '../../ui/toasts/toast-store.ts';
+import { sendMessage } from './conversations-api.ts';
+import { applyMessage } from './messages-query.ts';
+import { useMessagesSelection } from './messages-store.ts';
+
+/** The textarea grows with its text up to this height, then scrolls. */
+const MAX_INPUT_PX = 144;
+
+/** Spec §5 "Chat image": images only, at most 5 MB. Null when the file may be sent. */
+export function chatImageProblem(file: Pick<File, 'type' | 'size'>): string | null {
+  if (!file.type.startsWith('image/')) return MESSAGES.messages_only_images;
+  if (file.size > CHAT_IMAGE_MAX_BYTES) return MESSAGES.image_too_large_5mb;
+  return null;
+}
+
+function SendIcon({ size = 20 }: { size?: number }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <path d="M21 3 10.5 13.5" />
+      <path d="M21 3 14.5 21l-4-7.5L3 9.5 21 3Z" />
+    </svg>
+  );
+}
+
+function useObjectUrl(file: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file || typeof URL.createObjectURL !== 'function') {
+      setUrl(null);
+      return;
+    }
+    const next = URL.createObjectURL(file);
+    setUrl(next);
+    return () => URL.revokeObjectURL(next);
+  }, [file]);
+  return url;
+}
+
+const wideScreen = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 769px)').matches;
+
+/**
+ * The composer (spec §2 "Composer", §4 "Messages"): text (Enter sends, Shift+Enter a new line),
+ * one image with a preview and a remove button, a send button with a spinner. Sending clears
+ * both on success; on failure they stay, and the server's reason is shown.
+ */
+export function Composer({ conversationId, placeholder, onSent }: { conversationId: string; placeholder: string; onSent: () => void }) {
+  const client = useQueryClient();
+  const me = useSessionStore((s) => s.user?.id);
+  const draft = useMessagesSelection((s) => (s.conversationId === conversationId ? s.draft : ''));
+  const setDraft = useMessagesSelection((s) => s.setDraft);
+  const [file, setFile] = useState<File | null>(null);
+  const [sending, setSending] = useState(false);
+  const preview = useObjectUrl(file);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const canSend = !sending && (draft.trim() !== '' || file !== null);
+
+  useLayoutEffect(() => {
+    const el = inputRef.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    if (el.scrollHeight > 0) el.style.height = `${Math.min(el.scrollHeight, MAX_INPUT_PX)}px`;
+  }, [draft]);
+
+  // On a wide screen the text field is ready to type in (a prefilled draft with the caret at its end).
+  useEffect(() => {
+    const el = inputRef.current;
+    if (!el || !wideScreen()) return;
+    el.focus({ preventScroll: true });
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, [conversationId]);
+
+  const pick = (picked: File | null | undefined) => {
+    if (fileRef.current) fileRef.current.value = '';
+    if (!picked) return;
+    const problem = chatImageProblem(picked);
+    if (problem) {
+      toast.error(problem);
+      return;
+    }
+    setFile(picked);
+  };
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!canSend) return;
+    setSending(true);
+    try {
+      const message = await sendMessage(conversationId, { content: draft.trim(), file });
+      applyMessage(client, message, me);
+      if (useMessagesSelection.getState().conversationId === conversationId) setDraft('');
+      setFile(null);
+      onSent();
+    } catch (error) {
+      // The inputs stay for another try; the reason (limit reached, too long…) is said.
+      toast.error(error instanceof ApiError ? error.message : MESSAGES.internal_error);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    void submit();
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const image = Array.from(event.clipboardData?.files ?? []).find((f) => f.type.startsWith('image/'));
+    if (!image) return;
+    event.preventDefault();
+    pick(image);
+  };
+
+  return (
+    <form
+      onSubmit={(e) => void submit(e)}
+      data-testid="message-composer"
+      className="shrink-0 border-t border-slate-100 bg-white px-3 pt-2.5 pb-3 md:px-4 dark:border-white/5 dark:bg-ink-900"
+    >
+      {file ? (
+        <div className="relative mb-2.5 ml-12 inline-block" data-testid="message-image-preview">
+          {preview ? (
+            <img src={preview} alt="" className="size-20 rounded-xl object-cover ring-1 ring-slate-200 dark:ring-white/10" />
+          ) : (
+            <span className="flex size-20 items-center justify-center rounded-xl bg-slate-100 text-slate-400 ring-1 ring-slate-200 dark:bg-ink-800 dark:ring-white/10">
+              <ImageIcon size={24} />
+            </span>
+          )}
+          <button
+            type="button"
+            onClick={() => setFile(null)}
+            disabled={sending}
+            aria-label={MESSAGES.messages_remove_image}
+            data-testid="message-image-remove"
+            className="absolute -top-2 -right-2 flex size-7 items-center justify-center rounded-full bg-ink-900 text-white shadow-md ring-2 ring-white transition hover:bg-ink-700 dark:bg-slate-200 dark:text-ink-900 dark:ring-ink-900 dark:hover:bg-white"
+          >
+            <CloseIcon size={14} strokeWidth={2.6} />
+          </button>
+        </div>
+      ) : null}
+      <div className="flex items-end gap-2">
+        <input
+          ref={fileRef}
+          type="file"
+          accept="image/*"
+          className="sr-only"
+          tabIndex={-1}
+          aria-hidden="true"
+          data-testid="message-image-input"
+          onChange={(e) => pick(e.target.files?.[0])}
+        />
+        <button
+          type="button"
+          onClick={() => fileRef.current?.click()}
+          disabled={sending}
+          aria-label={MESSAGES.messages_attach_image}
+          title={MESSAGES.messages_attach_image}
+          data-testid="message-attach"
+          className="flex size-11 shrink-0 items-center justify-center rounded-full text-slate-500 transition hover:bg-brand-500/10 hover:text-brand-600 disabled:opacity-50 dark:text-slate-400 dark:hover:bg-brand-400/10 dark:hover:text-brand-300"
+        >
+          <ImageIcon size={22} />
+        </button>
+        <div className="min-w-0 flex-1 rounded-[1.375rem] bg-slate-100 px-4 py-2.5 ring-brand-500/40 transition focus-within:bg-white focus-within:ring-2 dark:bg-ink-800 dark:focus-within:bg-ink-800">
+          <textarea
+            ref={inputRef}
+            rows={1}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+            readOnly={sending}
+            maxLength={MESSAGE_TEXT_MAX}
+            placeholder={placeholder}
+            aria-label={placeholder}
+            data-testid="message-input"
+            className="block max-h-36 w-full resize-none bg-transparent text-[15px] leading-6 text-ink-900 outline-none placeholder:text-slate-400 dark:text-white dark:placeholder:text-slate-500"
+          />
+        </div>
+        <button
+          type="submit"
+          disabled={!canSend}
+          aria-label={sending ? MESSAGES.auth_sending : MESSAGES.contact_submit}
+          title={MESSAGES.contact_submit}
+          aria-busy={sending || undefined}
+          data-testid="message-send"
+          className={`flex size-11 shrink-0 items-center justify-center rounded-full transition ${
+            sending || canSend
+              ? 'bg-gradient-to-br from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/30 enabled:hover:brightness-105 enabled:active:scale-95'
+              : 'bg-slate-200 text-slate-400 dark:bg-ink-700 dark:text-slate-500'
+          }`}
+        >
+          {sending ? <Spinner className="size-5" /> : <SendIcon />}
+        </button>
+      </div>
+    </form>
+  );
+}

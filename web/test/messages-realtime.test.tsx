@@ -1,0 +1,384 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import type { ConversationSummaryDto, MessageCreatedEvent, MessageDto } from '@moodmap/core';
+import { BottomNav } from '../src/app/BottomNav.tsx';
+import { useSessionStore } from '../src/app/session-store.ts';
+import { useUiStore } from '../src/app/ui-store.ts';
+import { MessagesScreen } from '../src/features/messages/MessagesScreen.tsx';
+import { MessageToast } from '../src/features/messages/MessageToast.tsx';
+import { resetMessageToastForTests, useMessageToast } from '../src/features/messages/message-toast-store.ts';
+import { resetUnreadChanges } from '../src/features/messages/messages-cache.ts';
+import { useMessaging } from '../src/features/messages/messages-realtime.ts';
+import { useMessagesSelection, useOpenConversation } from '../src/features/messages/messages-store.ts';
+import { useUnreadStore } from '../src/features/messages/unread-store.ts';
+import { stopRealtime } from '../src/lib/realtime.ts';
+import { useToastStore } from '../src/ui/toasts/toast-store.ts';
+import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
+
+class FakeWebSocket {
+  static readonly OPEN = 1;
+  static sockets: FakeWebSocket[] = [];
+  readonly OPEN = 1;
+  readyState = 0;
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeWebSocket.sockets.push(this);
+  }
+  send() {}
+  close() {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.onclose?.();
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  receive(message: unknown) {
+    act(() => this.onmessage?.({ data: JSON.stringify(message) }));
+  }
+}
+const socket = () => FakeWebSocket.sockets[FakeWebSocket.sockets.length - 1]!;
+
+const ME = 'me';
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+
+function message(over: Partial<MessageDto> = {}): MessageDto {
+  return { id: 'm-1', conversationId: 'c-1', senderId: 'lea-id', content: 'Salut !', imageUrl: null, read: false, createdAt: ago(60_000), ...over };
+}
+
+function conversation(id: string, nickname: string, last: MessageDto | null, unread = false): ConversationSummaryDto {
+  return {
+    id,
+    participant1Id: ME,
+    participant2Id: `${id}-other`,
+    createdAt: ago(86_400_000),
+    updatedAt: last?.createdAt ?? ago(86_400_000),
+    otherParticipant: { id: `${id}-other`, nickname, profilePhotoUrl: null },
+    lastMessage: last,
+    unread,
+  };
+}
+
+function created(msg: MessageDto, sender: Partial<MessageCreatedEvent['sender']> = {}): { type: string; data: MessageCreatedEvent } {
+  return { type: 'message.created', data: { message: msg, sender: { id: msg.senderId, nickname: 'Léa', profilePhotoUrl: null, ...sender } } };
+}
+
+/** The shell's part of messaging: the hook, the bottom navigation and the toast, around the routes. */
+function Host() {
+  useMessaging();
+  return (
+    <>
+      <Outlet />
+      <BottomNav />
+      <MessageToast />
+    </>
+  );
+}
+
+function renderApp(path = '/') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(
+    [
+      {
+        element: <Host />,
+        children: [
+          { path: '/', element: <div data-testid="home" /> },
+          { path: '/messages', element: <MessagesScreen /> },
+        ],
+      },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { client, router };
+}
+
+const badge = () => screen.queryByTestId('unread-badge')?.textContent ?? null;
+const bubbles = () => screen.queryAllByTestId('message-bubble');
+const ids = (n: number, prefix = 'c') => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
+
+beforeEach(() => {
+  FakeWebSocket.sockets = [];
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+  useSessionStore.setState({ status: 'ready', user: { id: ME, email: 'me@exemple.fr', nickname: 'Moi' } });
+  useUiStore.setState({ authMode: null, profileModalUserId: null });
+  useToastStore.setState({ toasts: [] });
+  useMessagesSelection.getState().clear();
+  useOpenConversation.setState({ openId: null });
+  useUnreadStore.setState({ count: 0 });
+  resetMessageToastForTests();
+  resetUnreadChanges();
+});
+afterEach(() => {
+  cleanup();
+  stopRealtime();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('unread badge (spec §2 "Bottom navigation")', () => {
+  it("counts unread conversations, '9+' above 9 and '99+' above 99", async () => {
+    let unread = ids(7);
+    fakeApi({ 'GET /api/conversations/unread': () => json(200, { conversationIds: unread }) });
+    const { client } = renderApp();
+    await waitFor(() => expect(badge()).toBe('7'));
+    expect(screen.getByTestId('unread-badge').getAttribute('aria-label')).toBe('7 conversations non lues');
+    unread = ids(12);
+    await act(() => client.refetchQueries({ queryKey: ['conversations', 'unread'] }));
+    await waitFor(() => expect(badge()).toBe('9+'));
+    unread = ids(100);
+    await act(() => client.refetchQueries({ queryKey: ['conversations', 'unread'] }));
+    await waitFor(() => expect(badge()).toBe('99+'));
+  });
+
+  it('leaves out the conversation open on /messages, and counts it again once /messages is left', async () => {
+    const last = message({ id: 'l-1' });
+    fakeApi({
+      'GET /api/conversations/unread': () => json(200, { conversationIds: ids(10) }),
+      'GET /api/conversations': () => json(200, { conversations: [conversation('c-1', 'Léa', last, true)], nextCursor: null }),
+      'GET /api/conversations/c-1/messages': () => json(200, { messages: [last], hasMore: false }),
+      // The read mark fails here, so only the open state leaves it out.
+      'POST /api/conversations/c-1/read': () => json(500, { error: { code: 'internal_error', message: 'x' } }),
+    });
+    const { router } = renderApp('/');
+    await waitFor(() => expect(badge()).toBe('9+'));
+    await act(() => router.navigate('/messages?conversation=c-1'));
+    await waitFor(() => expect(badge()).toBe('9'));
+    await act(() => router.navigate('/'));
+    await waitFor(() => expect(badge()).toBe('9+'));
+  });
+
+  it('goes up with a message from someone else, and down once the conversation is read in the open chat', async () => {
+    const read = deferred<Response>();
+    const api = fakeApi({
+      'GET /api/conversations/unread': () => json(200, { conversationIds: [] }),
+      'GET /api/conversations': () => json(200, { conversations: [conversation('c-1', 'Léa', message({ read: true }))], nextCursor: null }),
+      'GET /api/conversations/c-2': () => json(200, { conversation: conversation('c-2', 'Marc', message({ id: 'n-1', conversationId: 'c-2', senderId: 'marc-id', content: 'Yo' }), true) }),
+      'GET /api/conversations/c-2/messages': () => json(200, { messages: [message({ id: 'n-1', conversationId: 'c-2', senderId: 'marc-id', content: 'Yo' })], hasMore: false }),
+      'POST /api/conversations/c-2/read': () => read.promise,
+    });
+    const { router } = renderApp('/');
+    await waitFor(() => expect(api.callsTo('GET /api/conversations/unread')).toHaveLength(1));
+    socket().open();
+    socket().receive(created(message({ id: 'n-1', conversationId: 'c-2', senderId: 'marc-id', content: 'Yo' })));
+    await waitFor(() => expect(badge()).toBe('1'));
+    // Messages of my own (another tab) do not count.
+    socket().receive(created(message({ id: 'n-2', conversationId: 'c-3', senderId: ME })));
+    expect(badge()).toBe('1');
+
+    await act(() => router.navigate('/messages?conversation=c-2'));
+    await waitFor(() => expect(badge()).toBeNull());
+    await waitFor(() => expect(api.callsTo('POST /api/conversations/c-2/read')).toHaveLength(1));
+    await act(async () => read.resolve(json(200, { updated: 1 })));
+    await act(() => router.navigate('/'));
+    expect(badge()).toBeNull();
+    expect(useUnreadStore.getState().count).toBe(0);
+  });
+});
+
+describe('realtime in the open chat', () => {
+  it('appends a new message once, even when both the send answer and the event carry it, and moves the conversation to the top', async () => {
+    const mine = message({ id: 'mine-1', senderId: ME, content: 'Me voilà', createdAt: new Date().toISOString() });
+    const api = fakeApi({
+      'GET /api/conversations/unread': () => json(200, { conversationIds: [] }),
+      'GET /api/conversations': () =>
+        json(200, { conversations: [conversation('c-2', 'Marc', message({ id: 'x', conversationId: 'c-2', createdAt: ago(1000) })), conversation('c-1', 'Léa', message())], nextCursor: null }),
+      'GET /api/conversations/c-1/messages': () => json(200, { messages: [message()], hasMore: false }),
+      'POST /api/conversations/c-1/read': () => json(200, { updated: 1 }),
+      'POST /api/conversations/c-1/messages': () => json(201, { message: mine }),
+    });
+    renderApp('/messages?conversation=c-1');
+    socket().open();
+    await waitFor(() => expect(bubbles()).toHaveLength(1));
+
+    // The event arrives before the answer to my own send.
+    socket().receive(created(mine, { nickname: 'Moi' }));
+    fireEvent.change(screen.getByTestId('message-input'), { target: { value: 'Me voilà' } });
+    fireEvent.click(screen.getByTestId('message-send'));
+    await waitFor(() => expect(api.callsTo('POST /api/conversations/c-1/messages')).toHaveLength(1));
+    await waitFor(() => expect((screen.getByTestId('message-input') as HTMLTextAreaElement).value).toBe(''));
+    socket().receive(created(mine, { nickname: 'Moi' }));
+
+    // Léa answers: one more bubble, no toast (the chat is in front of me), and it is marked read.
+    const reads = api.callsTo('POST /api/conversations/c-1/read').length;
+    socket().receive(created(message({ id: 'lea-2', content: 'Super', createdAt: new Date(Date.now() + 1000).toISOString() })));
+    socket().receive(created(message({ id: 'lea-2', content: 'Super', createdAt: new Date(Date.now() + 1000).toISOString() })));
+    await waitFor(() => expect(bubbles()).toHaveLength(3));
+    expect(bubbles().map((b) => b.getAttribute('data-message-id'))).toEqual(['m-1', 'mine-1', 'lea-2']);
+    expect(screen.queryByTestId('message-toast')).toBeNull();
+    await waitFor(() => expect(api.callsTo('POST /api/conversations/c-1/read').length).toBeGreaterThan(reads));
+    const list = screen.getAllByTestId('conversation-item');
+    expect(list.map((el) => el.getAttribute('data-conversation-id'))).toEqual(['c-1', 'c-2']);
+    expect(within(list[0]!).getByTestId('conversation-preview').textContent).toBe('Super');
+    expect(within(list[0]!).queryByTestId('unread-dot')).toBeNull();
+  });
+
+  it("brings in a conversation the list does not show yet ('conversation.updated', or a first message), asking for it once", async () => {
+    const first = message({ id: 'z-1', conversationId: 'c-new', senderId: 'c-new-other', content: 'Enchantée !', createdAt: new Date().toISOString() });
+    const later = new Date(Date.now() + 1000).toISOString();
+    const api = fakeApi({
+      'GET /api/conversations/unread': () => json(200, { conversationIds: [] }),
+      'GET /api/conversations': () => json(200, { conversations: [conversation('c-1', 'Léa', message())], nextCursor: null }),
+      'GET /api/conversations/c-new': () => json(200, { conversation: { ...conversation('c-new', 'Zoé', null), updatedAt: new Date().toISOString() } }),
+      'GET /api/conversations/c-2': () => json(200, { conversation: conversation('c-2', 'Marc', { ...first, id: 'y-1', conversationId: 'c-2', senderId: 'c-2-other', content: 'Coucou', createdAt: later }, true) }),
+    });
+    renderApp('/messages');
+    socket().open();
+    await waitFor(() => expect(screen.getAllByTestId('conversation-item')).toHaveLength(1));
+    socket().receive({ type: 'conversation.updated', data: { conversationId: 'c-new', updatedAt: new Date().toISOString() } });
+    await waitFor(() => expect(screen.getAllByTestId('conversation-item').map((el) => el.getAttribute('data-conversation-id'))).toEqual(['c-new', 'c-1']));
+    // Its first message: applied to the entry now known, no new request.
+    socket().receive(created(first, { nickname: 'Zoé' }));
+    await waitFor(() => expect(within(screen.getAllByTestId('conversation-item')[0]!).getByTestId('conversation-preview').textContent).toBe('Enchantée !'));
+    expect(api.callsTo('GET /api/conversations/c-new')).toHaveLength(1);
+    // A message in a conversation never seen: fetched, shown on top with its dot.
+    socket().receive(created({ ...first, id: 'y-1', conversationId: 'c-2', senderId: 'c-2-other', content: 'Coucou', createdAt: later }, { nickname: 'Marc' }));
+    await waitFor(() => expect(screen.getAllByTestId('conversation-item')).toHaveLength(3));
+    const top = screen.getAllByTestId('conversation-item')[0]!;
+    expect(top.getAttribute('data-conversation-id')).toBe('c-2');
+    expect(top.getAttribute('data-unread')).toBe('true');
+    await waitFor(() => expect(badge()).toBe('2'));
+  });
+
+  it("shows 'Vu' under my last message once the other person has read it", async () => {
+    const mine = message({ id: 'mine-1', senderId: ME, content: 'Tu as vu ?', createdAt: ago(5_000) });
+    fakeApi({
+      'GET /api/conversations/unread': () => json(200, { conversationIds: [] }),
+      'GET /api/conversations': () => json(200, { conversations: [conversation('c-1', 'Léa', mine)], nextCursor: null }),
+      'GET /api/conversations/c-1/messages': () => json(200, { messages: [message({ read: true }), mine], hasMore: false }),
+      'POST /api/conversations/c-1/read': () => json(200, { updated: 0 }),
+    });
+    renderApp('/messages?conversation=c-1');
+    socket().open();
+    await waitFor(() => expect(bubbles()).toHaveLength(2));
+    expect(screen.queryByTestId('message-seen')).toBeNull();
+    socket().receive({ type: 'message.read', data: { conversationId: 'c-1', readerId: 'c-1-other', upTo: new Date().toISOString() } });
+    await waitFor(() => expect(within(bubbles()[1]!).getByTestId('message-seen').textContent).toBe('Vu'));
+  });
+
+  it('catches up the open thread after a reconnect with after=<last id>, page after page, and refetches the list and the badge', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const first = [message({ id: 'a', createdAt: ago(60_000), read: true }), message({ id: 'b', createdAt: ago(50_000), read: true })];
+    const api = fakeApi({
+      'GET /api/conversations/unread': () => json(200, { conversationIds: [] }),
+      'GET /api/conversations': () => json(200, { conversations: [conversation('c-1', 'Léa', first[1]!)], nextCursor: null }),
+      'GET /api/conversations/c-1/messages': (call) => {
+        const after = new URL(call.url, 'http://x').searchParams.get('after');
+        if (after === 'b') return json(200, { messages: [message({ id: 'c', createdAt: ago(40_000), read: true })], hasMore: true });
+        if (after === 'c') return json(200, { messages: [message({ id: 'd', createdAt: ago(30_000), read: true })], hasMore: false });
+        return json(200, { messages: first, hasMore: false });
+      },
+      'POST /api/conversations/c-1/read': () => json(200, { updated: 0 }),
+    });
+    renderApp('/messages?conversation=c-1');
+    socket().open();
+    await waitFor(() => expect(bubbles()).toHaveLength(2));
+    const listCalls = api.callsTo('GET /api/conversations').length;
+    const unreadCalls = api.callsTo('GET /api/conversations/unread').length;
+
+    act(() => socket().close());
+    await waitFor(() => expect(FakeWebSocket.sockets).toHaveLength(2));
+    act(() => socket().open());
+    await waitFor(() => expect(bubbles().map((b) => b.getAttribute('data-message-id'))).toEqual(['a', 'b', 'c', 'd']));
+    const afters = api.callsTo('GET /api/conversations/c-1/messages').map((c) => new URL(c.url, 'http://x').searchParams.get('after'));
+    expect(afters).toEqual([null, 'b', 'c']);
+    await waitFor(() => expect(api.callsTo('GET /api/conversations').length).toBe(listCalls + 1));
+    expect(api.callsTo('GET /api/conversations/unread').length).toBe(unreadCalls + 1);
+  });
+});
+
+describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {
+  function quietApi() {
+    return fakeApi({ 'GET /api/conversations/unread': () => json(200, { conversationIds: [] }) });
+  }
+
+  it('shows the sender, the content cut to 60 characters, and opens the conversation on click', async () => {
+    quietApi();
+    const { router } = renderApp('/');
+    socket().open();
+    const long = 'Bonjour ! Je passe à la plage de Boucan Canot cet après-midi, tu viens avec nous ?';
+    socket().receive(created(message({ id: 't-1', conversationId: 'c-7', content: long }), { nickname: 'Léa', profilePhotoUrl: '/media/lea.webp' }));
+    const toast = screen.getByTestId('message-toast');
+    expect(within(toast).getByTestId('message-toast-title').textContent).toBe('Nouveau message');
+    expect(within(toast).getByTestId('message-toast-sender').textContent).toBe('Léa');
+    expect(within(toast).getByTestId('message-toast-content').textContent).toBe(`${Array.from(long).slice(0, 60).join('').trimEnd()}...`);
+    expect(Array.from(within(toast).getByTestId('message-toast-content').textContent!.replace(/\.\.\.$/, ''))).toHaveLength(60);
+    expect(toast.textContent).toContain("À l'instant");
+    expect(toast.textContent).toContain('Cliquez pour répondre');
+    expect(within(toast).getByTestId('message-toast-avatar').getAttribute('src')).toBe('/media/lea.webp');
+
+    fireEvent.click(within(toast).getByTestId('message-toast-open'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/messages'));
+    expect(useMessagesSelection.getState().conversationId).toBe('c-7');
+    expect(router.state.location.search).toBe('');
+  });
+
+  it("reads '📷 Photo' for an image alone and 'Utilisateur' without a name, with the default icon; a newer message replaces it; none for my own", () => {
+    quietApi();
+    renderApp('/');
+    socket().open();
+    socket().receive(created(message({ id: 't-1', content: 'Premier' })));
+    socket().receive(created(message({ id: 't-2', conversationId: 'c-8', content: '', imageUrl: '/media/p.webp' }), { nickname: '' }));
+    expect(screen.getAllByTestId('message-toast')).toHaveLength(1);
+    const toast = screen.getByTestId('message-toast');
+    expect(toast.getAttribute('data-conversation-id')).toBe('c-8');
+    expect(within(toast).getByTestId('message-toast-content').textContent).toBe('📷 Photo');
+    expect(within(toast).getByTestId('message-toast-sender').textContent).toBe('Utilisateur');
+    expect(within(toast).getByTestId('message-toast-default-icon')).toBeTruthy();
+    act(() => useMessageToast.getState().clear());
+    socket().receive(created(message({ id: 't-3', senderId: ME })));
+    expect(screen.queryByTestId('message-toast')).toBeNull();
+    // A short text is not cut.
+    socket().receive(created(message({ id: 't-4', content: 'Court' })));
+    expect(screen.getByTestId('message-toast-content').textContent).toBe('Court');
+  });
+
+  it('hides after 6 s and is removed after the 300 ms exit animation; the close button hides it too', () => {
+    quietApi();
+    renderApp('/');
+    socket().open();
+    vi.useFakeTimers();
+    socket().receive(created(message({ id: 't-1' })));
+    act(() => vi.advanceTimersByTime(5_999));
+    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBe('true');
+    act(() => vi.advanceTimersByTime(299));
+    expect(screen.getByTestId('message-toast')).toBeTruthy();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.queryByTestId('message-toast')).toBeNull();
+
+    socket().receive(created(message({ id: 't-2' })));
+    fireEvent.click(screen.getByRole('button', { name: 'Fermer' }));
+    act(() => vi.advanceTimersByTime(300));
+    expect(screen.queryByTestId('message-toast')).toBeNull();
+  });
+
+  it('goes away with the badge on sign-out', async () => {
+    fakeApi({ 'GET /api/conversations/unread': () => json(200, { conversationIds: ['c-1', 'c-2'] }) });
+    renderApp('/');
+    socket().open();
+    await waitFor(() => expect(badge()).toBe('2'));
+    socket().receive(created(message({ id: 't-1' })));
+    expect(screen.getByTestId('message-toast')).toBeTruthy();
+    act(() => useSessionStore.setState({ user: null }));
+    expect(screen.queryByTestId('message-toast')).toBeNull();
+    expect(useUnreadStore.getState().count).toBe(0);
+    // No more events are applied.
+    useSessionStore.setState({ user: null });
+    socket().receive(created(message({ id: 't-2' })));
+    expect(screen.queryByTestId('message-toast')).toBeNull();
+  });
+});
