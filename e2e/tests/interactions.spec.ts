@@ -8,7 +8,7 @@
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
-import { openMapAt, settle, waitForMap } from '../support/map.ts';
+import { openMapAt, settle } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 

@@ -9,7 +9,7 @@
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
+import { PASSWORD, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
 import { openMapAt, settle } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';

@@ -37,7 +37,7 @@ afterEach(() => {
 describe('comments in the popup (spec §3 Comment, §4 "Posts")', () => {
   it('lists them oldest first with name, tier, relative time and the edited mark; only mine can be edited or deleted', async () => {
     fakeApi({ 'GET /api/posts/p-1/comments': () => json(200, { comments: SERVER_COMMENTS }) });
-    const { router } = open();
+    open();
     await waitFor(() => expect(items()).toHaveLength(3));
     expect(screen.getByTestId('comments-count').textContent).toBe('3 commentaires');
     expect(items().map((el) => within(el).getByTestId('comment-text').textContent)).toEqual(['Premier !', 'Je passe ce soir', 'Belle photo']);

@@ -12,6 +12,7 @@ import { stopRealtime } from '../src/lib/realtime.ts';
 import { LIKE_REFETCH_MS } from '../src/features/likes/use-like.ts';
 import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
 import { cachedPost, feedOf, makeComment, makePost, renderPopup } from './support/interactions.tsx';
+import { FakeWebSocket, installFakeWebSocket } from './support/fake-websocket.ts';
 
 const toasts = () => useToastStore.getState().toasts;
 const likeButton = () => screen.getByTestId('post-like');
@@ -96,36 +97,10 @@ describe('likes in the popup (spec §4 "Posts")', () => {
   });
 });
 
-class FakeWebSocket {
-  static readonly OPEN = 1;
-  static sockets: FakeWebSocket[] = [];
-  readonly OPEN = 1;
-  readyState = 0;
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  constructor(readonly url: string) {
-    FakeWebSocket.sockets.push(this);
-  }
-  send() {}
-  close() {
-    this.readyState = 3;
-    this.onclose?.();
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.();
-  }
-  receive(message: unknown) {
-    this.onmessage?.({ data: JSON.stringify(message) });
-  }
-}
 
 describe('live likes and comments (design.md §5)', () => {
   it("applies other people's likes and comments to the cache, keeping my own like state", () => {
-    FakeWebSocket.sockets = [];
-    vi.stubGlobal('WebSocket', FakeWebSocket);
+    installFakeWebSocket();
     const client = new QueryClient();
     client.setQueryData(POSTS_KEY, feedOf(makePost({ likesCount: 1, isLikedByUser: true, commentsCount: 1 })));
     client.setQueryData(commentsKey('p-1'), [makeComment({ id: 'c-1' })]);

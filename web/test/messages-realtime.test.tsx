@@ -17,33 +17,8 @@ import { useUnreadStore } from '../src/features/messages/unread-store.ts';
 import { stopRealtime } from '../src/lib/realtime.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
+import { FakeWebSocket, installFakeWebSocket } from './support/fake-websocket.ts';
 
-class FakeWebSocket {
-  static readonly OPEN = 1;
-  static sockets: FakeWebSocket[] = [];
-  readonly OPEN = 1;
-  readyState = 0;
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  constructor(readonly url: string) {
-    FakeWebSocket.sockets.push(this);
-  }
-  send() {}
-  close() {
-    if (this.readyState === 3) return;
-    this.readyState = 3;
-    this.onclose?.();
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.();
-  }
-  receive(message: unknown) {
-    act(() => this.onmessage?.({ data: JSON.stringify(message) }));
-  }
-}
 const socket = () => FakeWebSocket.sockets[FakeWebSocket.sockets.length - 1]!;
 
 const ME = 'me';
@@ -109,8 +84,7 @@ const bubbles = () => screen.queryAllByTestId('message-bubble');
 const ids = (n: number, prefix = 'c') => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
 
 beforeEach(() => {
-  FakeWebSocket.sockets = [];
-  vi.stubGlobal('WebSocket', FakeWebSocket);
+  installFakeWebSocket();
   useSessionStore.setState({ status: 'ready', user: { id: ME, email: 'me@exemple.fr', nickname: 'Moi' } });
   useUiStore.setState({ authMode: null, profileModalUserId: null });
   useToastStore.setState({ toasts: [] });

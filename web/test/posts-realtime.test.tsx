@@ -8,37 +8,8 @@ import { applySession, resetTokenStateForTests } from '../src/lib/auth-tokens.ts
 import { POSTS_KEY, bridgePostsRealtime, postsQuery, resetPostsRealtimeForTests, usePostsFeed } from '../src/features/posts/posts-query.ts';
 import type { PostsFeed } from '../src/features/posts/post-types.ts';
 import { deferred, json } from './support/auth-fixtures.ts';
+import { FakeWebSocket, installFakeWebSocket } from './support/fake-websocket.ts';
 
-class FakeWebSocket {
-  static readonly OPEN = 1;
-  static sockets: FakeWebSocket[] = [];
-  readonly OPEN = 1;
-  readyState = 0;
-  sent: unknown[] = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  constructor(readonly url: string) {
-    FakeWebSocket.sockets.push(this);
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data));
-  }
-  close() {
-    if (this.readyState === 3) return;
-    this.readyState = 3;
-    this.onclose?.();
-  }
-  // Test side:
-  open() {
-    this.readyState = 1;
-    this.onopen?.();
-  }
-  receive(message: unknown) {
-    this.onmessage?.({ data: JSON.stringify(message) });
-  }
-}
 
 const last = () => FakeWebSocket.sockets[FakeWebSocket.sockets.length - 1]!;
 
@@ -70,8 +41,7 @@ const feed = (...ids: string[]): PostsFeed => ({ posts: ids.map(post), serverTim
 const ids = (client: QueryClient) => client.getQueryData<PostsFeed>(POSTS_KEY)?.posts.map((p) => p.id);
 
 beforeEach(() => {
-  FakeWebSocket.sockets = [];
-  vi.stubGlobal('WebSocket', FakeWebSocket);
+  installFakeWebSocket();
 });
 
 afterEach(() => {

@@ -14,13 +14,16 @@ export class ApiError extends Error {
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** JSON-encoded, except a FormData (multipart uploads), sent as it is. */
   body?: unknown;
   signal?: AbortSignal;
+  /** The French text of an unreachable server or an unexplained failure (default: the generic one). */
+  failureMessage?: string;
   /** Sent as `Authorization: Bearer …` when set. */
   bearer?: string | null;
 }
 
-function parseError(status: number, payload: unknown): ApiError {
+function parseError(status: number, payload: unknown, failureMessage: string): ApiError {
   if (payload && typeof payload === 'object' && 'error' in payload) {
     const err = (payload as { error: unknown }).error;
     if (err && typeof err === 'object') {
@@ -28,19 +31,23 @@ function parseError(status: number, payload: unknown): ApiError {
       return new ApiError(
         status,
         typeof code === 'string' ? code : 'internal_error',
-        typeof message === 'string' && message ? message : MESSAGES.internal_error,
+        typeof message === 'string' && message ? message : failureMessage,
       );
     }
   }
-  return new ApiError(status, status === 404 ? 'not_found' : 'internal_error', status === 404 ? MESSAGES.not_found : MESSAGES.internal_error);
+  // No JSON error: a proxy's page, or a body cut short.
+  if (status === 404) return new ApiError(404, 'not_found', MESSAGES.not_found);
+  if (status === 413) return new ApiError(413, 'payload_too_large', MESSAGES.payload_too_large);
+  return new ApiError(status, 'internal_error', failureMessage);
 }
 
 /**
- * One JSON call, no session logic (see api.ts for that). Throws ApiError on a non-2xx answer,
+ * One JSON (or multipart) call, no session logic (see api.ts for that). Throws ApiError on a non-2xx answer,
  * or with status 0 and code `network_error` when the server could not be reached.
  */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, signal, bearer } = options;
+  const { method = 'GET', body, signal, bearer, failureMessage = MESSAGES.internal_error } = options;
+  const form = body instanceof FormData;
   let response: Response;
   try {
     response = await fetch(path, {
@@ -49,14 +56,14 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       credentials: 'same-origin',
       headers: {
         Accept: 'application/json',
-        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...(body !== undefined && !form ? { 'Content-Type': 'application/json' } : {}),
         ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
       },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
+      body: form ? body : body !== undefined ? JSON.stringify(body) : undefined,
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, 'network_error', MESSAGES.internal_error);
+    throw new ApiError(0, 'network_error', failureMessage);
   }
   const text = await response.text();
   let payload: unknown = null;
@@ -67,6 +74,6 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       payload = null;
     }
   }
-  if (!response.ok) throw parseError(response.status, payload);
+  if (!response.ok) throw parseError(response.status, payload, failureMessage);
   return payload as T;
 }

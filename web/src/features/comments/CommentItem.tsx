@@ -1,6 +1,5 @@
 import { openProfileModal } from '../../app/ui-store.ts';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
 import { type CommentDto, MESSAGES, relativeTime } from '@moodmap/core';
 import { TierBadge } from '../../ui/TierBadge.tsx';
 import { Avatar } from '../profile/Avatar.tsx';
@@ -23,7 +22,6 @@ export function CommentItem({
   onEdit: (comment: CommentDto, text: string) => Promise<boolean>;
   onDelete: (comment: CommentDto) => Promise<boolean>;
 }) {
-  const navigate = useNavigate();
   const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete'>('view');
   const pending = isTempComment(comment);
   const profile = () => openProfileModal(comment.userId);

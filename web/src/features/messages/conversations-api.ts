@@ -12,7 +12,6 @@ import {
   type ParticipantDto,
 } from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
-import { getAccessToken, refreshSession, storedRefreshToken } from '../../lib/auth-tokens.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 
@@ -121,64 +120,17 @@ export async function markConversationRead(id: string): Promise<void> {
   await api<unknown>(`${path(id)}/read`, { method: 'POST' });
 }
 
-function errorOf(status: number, payload: unknown): ApiError {
-  const err = payload && typeof payload === 'object' ? (payload as { error?: { code?: unknown; message?: unknown } }).error : undefined;
-  if (err && str(err.message) && err.message) return new ApiError(status, str(err.code) ? err.code : 'internal_error', err.message);
-  if (status === 413) return new ApiError(413, 'payload_too_large', MESSAGES.image_too_large_5mb);
-  return new ApiError(status, 'internal_error', MESSAGES.internal_error);
-}
-
-async function postForm(url: string, form: FormData, token: string | null): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      body: form,
-      credentials: 'same-origin',
-      headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    });
-  } catch {
-    throw new ApiError(0, 'network_error', MESSAGES.internal_error);
-  }
-  let payload: unknown = null;
-  try {
-    payload = JSON.parse(await response.text());
-  } catch {
-    payload = null;
-  }
-  if (!response.ok) throw errorOf(response.status, payload);
-  return payload;
-}
-
-/** Multipart with the access token; a 401 renews it once and retries (as `api()` does for JSON). */
-async function postFormWithSession(url: string, build: () => FormData): Promise<unknown> {
-  const sent = getAccessToken();
-  try {
-    return await postForm(url, build(), sent);
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 401 || !storedRefreshToken()) throw error;
-    let token = getAccessToken();
-    if (!token || token === sent) {
-      const outcome = await refreshSession();
-      if (!outcome.ok) throw error;
-      token = outcome.session.accessToken;
-    }
-    return postForm(url, build(), token);
-  }
-}
-
 /** Sends trimmed text and/or one image: JSON for text alone, multipart (`content`, `file`) with an image. */
 export async function sendMessage(id: string, input: { content: string; file?: File | null }): Promise<MessageDto> {
   const url = `${path(id)}/messages`;
   const { file } = input;
-  const payload = file
-    ? await postFormWithSession(url, () => {
-        const form = new FormData();
-        if (input.content) form.append('content', input.content);
-        form.append('file', file, file.name || 'image');
-        return form;
-      })
-    : await api<unknown>(url, { method: 'POST', body: { content: input.content } });
+  let body: FormData | { content: string } = { content: input.content };
+  if (file) {
+    body = new FormData();
+    if (input.content) body.append('content', input.content);
+    body.append('file', file, file.name || 'image');
+  }
+  const payload = await api<unknown>(url, { method: 'POST', body });
   const message = readMessage((payload as { message?: unknown } | null)?.message);
   if (!message) throw new ApiError(500, 'internal_error', MESSAGES.internal_error);
   return message;

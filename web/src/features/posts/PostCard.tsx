@@ -6,7 +6,6 @@
  */
 import { openProfileModal } from '../../app/ui-store.ts';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
 import { MESSAGES, MOOD_INFO, relativeTime } from '@moodmap/core';
 import { useSessionStore } from '../../app/session-store.ts';
 import { AudioPlayer } from '../../ui/AudioPlayer.tsx';
@@ -50,7 +49,6 @@ export function PostCard({
   /** Back to the cluster list this card was opened from. */
   onBack?: () => void;
 }) {
-  const navigate = useNavigate();
   const user = useSessionStore((s) => s.user);
   const [enlarged, setEnlarged] = useState(false);
   const [commentsOpen, setCommentsOpen] = useState(false);

@@ -5,7 +5,6 @@
  */
 import { MESSAGES, type Mood } from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
-import { getAccessToken, refreshSession, storedRefreshToken } from '../../lib/auth-tokens.ts';
 import { type PostDto, type PostsFeed, readFeed, readPost } from './post-types.ts';
 
 export async function fetchPosts(signal?: AbortSignal): Promise<PostsFeed> {
@@ -79,54 +78,9 @@ export async function uploadVoice(blob: Blob, signal?: AbortSignal): Promise<Voi
   return { uploadId: payload.uploadId, url: String(payload.url ?? ''), duration: Number(payload.duration ?? 0) };
 }
 
-function errorOf(status: number, payload: unknown): ApiError {
-  const err = payload && typeof payload === 'object' ? (payload as { error?: { code?: unknown; message?: unknown } }).error : undefined;
-  if (err && typeof err.message === 'string' && err.message) {
-    return new ApiError(status, typeof err.code === 'string' ? err.code : 'upload_failed', err.message);
-  }
-  if (status === 413) return new ApiError(413, 'payload_too_large', MESSAGES.payload_too_large);
-  return new ApiError(status, 'upload_failed', MESSAGES.upload_failed);
-}
-
-async function send(path: string, blob: Blob, filename: string, token: string | null, signal?: AbortSignal): Promise<unknown> {
-  const form = new FormData();
-  form.append('file', blob, filename);
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: 'POST',
-      body: form,
-      signal,
-      credentials: 'same-origin',
-      headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, 'network_error', MESSAGES.upload_failed);
-  }
-  let payload: unknown = null;
-  try {
-    payload = JSON.parse(await response.text());
-  } catch {
-    payload = null;
-  }
-  if (!response.ok) throw errorOf(response.status, payload);
-  return payload;
-}
-
 /** One multipart upload (field `file`) with the access token; a 401 renews it once and retries. */
 export async function uploadFile<T>(path: string, blob: Blob, filename: string, signal?: AbortSignal): Promise<T> {
-  const sent = getAccessToken();
-  try {
-    return (await send(path, blob, filename, sent, signal)) as T;
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 401 || !storedRefreshToken()) throw error;
-    let token = getAccessToken();
-    if (!token || token === sent) {
-      const outcome = await refreshSession();
-      if (!outcome.ok) throw error;
-      token = outcome.session.accessToken;
-    }
-    return (await send(path, blob, filename, token, signal)) as T;
-  }
+  const form = new FormData();
+  form.append('file', blob, filename);
+  return api<T>(path, { method: 'POST', body: form, signal, failureMessage: MESSAGES.upload_failed });
 }
