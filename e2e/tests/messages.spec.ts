@@ -4,8 +4,9 @@
  * 'Nouveau message' toast and the badge → Noa opens the conversation from the toast, replies with
  * text and then an image → Léa, who went back to her list, sees the dot and the badge, opens the
  * conversation and sees both live; the dot and the badge clear once read, and Noa's next message
- * lands in Léa's open chat without a reload. Screenshots: desktop chat (light) and the phone's list
- * and chat (dark).
+ * lands in Léa's open chat without a reload. Léa's connection then drops while Noa writes: once it
+ * is back, the missed message is in her chat. Screenshots: desktop chat (light) and the phone's
+ * list and chat (dark).
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -42,6 +43,25 @@ async function sunrise(): Promise<Buffer> {
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
 }
 
+/**
+ * Lets the test cut a page's realtime connection: every WebSocket the app opens is recorded, and
+ * while `__blockSockets` is set new ones are aimed at a closed port, so the app
+ * keeps retrying (with its backoff) until the test lifts the block.
+ */
+function recordSockets(): void {
+  const w = window as unknown as { WebSocket: typeof WebSocket; __sockets: WebSocket[]; __blockSockets: boolean };
+  const Native = w.WebSocket;
+  w.__sockets = [];
+  w.__blockSockets = false;
+  w.WebSocket = class extends Native {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      // Port 9 (discard) refuses the connection: the socket never opens.
+      super(w.__blockSockets ? 'ws://127.0.0.1:9/' : url, protocols);
+      w.__sockets.push(this);
+    }
+  };
+}
+
 const bubbles = (page: Page) => page.getByTestId('message-bubble');
 const entry = (page: Page, conversationId: string) => page.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`);
 
@@ -66,6 +86,7 @@ test.describe.serial('private messages', () => {
     noaCtx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', colorScheme: 'light', extraHTTPHeaders: clientAddress() });
     leaCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'fr-FR', timezoneId: 'Indian/Reunion', colorScheme: 'dark', extraHTTPHeaders: clientAddress() });
     noaPage = await noaCtx.newPage();
+    await leaCtx.addInitScript(recordSockets);
     leaPage = await leaCtx.newPage();
     for (const [page, email] of [[noaPage, noaEmail], [leaPage, leaEmail]] as const) {
       await openMapAt(page, { ...SPOT, zoom: 13 });
@@ -176,5 +197,27 @@ test.describe.serial('private messages', () => {
     await leaPage.getByTestId('chat-back').click();
     await expect(entry(leaPage, conversationId)).toContainText(LATER);
     await expect(entry(leaPage, conversationId).getByTestId('unread-dot')).toHaveCount(0);
+  });
+
+  test('a message sent while Léa is offline is in her chat once she is back', async () => {
+    await entry(leaPage, conversationId).click();
+    await expect(bubbles(leaPage)).toHaveCount(4);
+    await leaPage.evaluate(() => {
+      const w = window as unknown as { __sockets: WebSocket[]; __blockSockets: boolean };
+      w.__blockSockets = true;
+      w.__sockets.forEach((socket) => socket.close());
+    });
+    const missed = 'Tu as perdu le réseau ? Je suis devant le marché.';
+    await noaPage.getByTestId('message-input').fill(missed);
+    await noaPage.getByTestId('message-send').click();
+    await expect(bubbles(noaPage).last()).toContainText(missed);
+    await leaPage.waitForTimeout(1_500);
+    await expect(bubbles(leaPage)).toHaveCount(4);
+
+    await leaPage.evaluate(() => {
+      (window as unknown as { __blockSockets: boolean }).__blockSockets = false;
+    });
+    await expect(bubbles(leaPage)).toHaveCount(5, { timeout: 20_000 });
+    await expect(bubbles(leaPage).last()).toContainText(missed);
   });
 });
