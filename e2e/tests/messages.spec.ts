@@ -162,6 +162,10 @@ test.describe.serial('private messages', () => {
     await expect(bubbles(noaPage).last().locator('a[target="_blank"]')).toHaveAttribute('href', /\/message-images\//);
     await settle(noaPage).catch(() => {});
     await shot(noaPage, 'messages-chat-desktop-light');
+    await noaPage.emulateMedia({ colorScheme: 'dark' });
+    await noaPage.waitForTimeout(300);
+    await shot(noaPage, 'messages-chat-desktop-dark');
+    await noaPage.emulateMedia({ colorScheme: 'light' });
   });
 
   test('Léa sees the dot and the badge, opens the conversation, and both clear; the next reply arrives live', async () => {
