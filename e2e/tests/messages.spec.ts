@@ -73,12 +73,14 @@ test.describe.serial('private messages', () => {
   const noaEmail = uniqueEmail('noa');
   const leaEmail = uniqueEmail('lea');
   let postId = '';
+  let noaToken = '';
   let conversationId = '';
 
   test.beforeAll(async ({ browser, request }) => {
     await createConfirmedAccount(request, { email: noaEmail, firstName: 'Noa', lastName: 'Payet' });
     await createConfirmedAccount(request, { email: leaEmail, firstName: 'Léa', lastName: 'Hoarau' });
     const noa = await apiLogin(request, noaEmail);
+    noaToken = noa.token;
     const posted = await request.post('/api/posts', { data: { category: 'happy', content: POST_TEXT, ...SPOT }, headers: { Authorization: `Bearer ${noa.token}` } });
     expect(posted.status(), await posted.text()).toBe(201);
     postId = ((await posted.json()) as { post: { id: string } }).post.id;
@@ -95,9 +97,11 @@ test.describe.serial('private messages', () => {
     }
   });
 
-  test.afterAll(async () => {
+  // The journeys share one server: Noa's marker must not be on the next journey's map.
+  test.afterAll(async ({ request }) => {
     await noaCtx?.close();
     await leaCtx?.close();
+    if (postId) await request.delete(`/api/posts/${postId}`, { headers: { Authorization: `Bearer ${noaToken}` } });
   });
 
   test("Léa contacts Noa from the post; Noa sees the toast and the badge", async () => {
