@@ -117,6 +117,8 @@ export const TIMING = {
   pulsePostCloseWaitMs: 2_000,
   readMarkIntervalMs: 5_000,
   messageToastMs: 6_000,
+  /** A message older than this is no longer announced (spec §4 "Message toast"). */
+  messageToastRecentMs: 60_000,
   toastExitMs: 300,
   messageToastCut: 60,
   scrollNearBottomPx: 100,

@@ -271,6 +271,33 @@ describe('realtime in the open chat', () => {
     await waitFor(() => expect(api.callsTo('GET /api/conversations').length).toBe(listCalls + 1));
     expect(api.callsTo('GET /api/conversations/unread').length).toBe(unreadCalls + 1);
   });
+  async function reconnectWith(last: MessageDto) {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const api = fakeApi({
+      'GET /api/conversations/unread': () => json(200, { conversationIds: ['c-2'] }),
+      'GET /api/conversations': () => json(200, { conversations: [conversation('c-2', 'Noa', last, true)], nextCursor: null }),
+    });
+    renderApp('/');
+    socket().open();
+    act(() => socket().close());
+    await waitFor(() => expect(FakeWebSocket.sockets).toHaveLength(2));
+    act(() => socket().open());
+    await waitFor(() => expect(api.callsTo('GET /api/conversations').length).toBeGreaterThan(0));
+  }
+
+  it('after a reconnect, announces the latest message missed during the cut when it is under 60 s old', async () => {
+    await reconnectWith(message({ id: 'missed', conversationId: 'c-2', content: 'Tu es là ?', createdAt: ago(20_000) }));
+    const toast = await screen.findByTestId('message-toast');
+    expect(toast.getAttribute('data-conversation-id')).toBe('c-2');
+    expect(within(toast).getByTestId('message-toast-sender').textContent).toBe('Noa');
+    expect(within(toast).getByTestId('message-toast-content').textContent).toBe('Tu es là ?');
+  });
+
+  it('after a reconnect, does not announce a missed message older than 60 s', async () => {
+    await reconnectWith(message({ id: 'old', conversationId: 'c-2', content: 'Il y a longtemps', createdAt: ago(61_000) }));
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 30)));
+    expect(screen.queryByTestId('message-toast')).toBeNull();
+  });
 });
 
 describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {

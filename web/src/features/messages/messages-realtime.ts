@@ -6,7 +6,8 @@
  * - 'message.read' marks messages read; 'conversation.updated' brings in a conversation the
  *   list does not show yet;
  * - after a reconnect the list and the badge are refetched and every thread catches up with
- *   `after=` (see threadQuery), so nothing sent during the cut is lost.
+ *   `after=` (see threadQuery), so nothing sent during the cut is lost; the latest message
+ *   missed meanwhile gets the toast if it is under 60 s old.
  * Everything stops and is forgotten on sign-out.
  */
 import { useEffect, useRef } from 'react';
@@ -17,12 +18,13 @@ import {
   MESSAGE_EVENTS,
   type MessageCreatedEvent,
   type MessageReadEvent,
+  TIMING,
 } from '@moodmap/core';
 import { useSessionStore } from '../../app/session-store.ts';
 import { onRealtimeConnection, subscribeRealtime } from '../../lib/realtime.ts';
 import { readMessage, readParticipant } from './conversations-api.ts';
 import { CONVERSATIONS_ROOT, LIST_KEY, THREAD_PREFIX, UNREAD_KEY, findConversation, resetUnreadChanges } from './messages-cache.ts';
-import { applyMessage, applyRead, fetchIntoList, markRead, useUnreadIds } from './messages-query.ts';
+import { applyMessage, applyRead, fetchIntoList, listQuery, markRead, useUnreadIds } from './messages-query.ts';
 import { useMessagesSelection, useOpenConversation, visibleConversationId } from './messages-store.ts';
 import { toastFromEvent, useMessageToast } from './message-toast-store.ts';
 import { useUnreadStore } from './unread-store.ts';
@@ -45,6 +47,19 @@ function readUpdated(data: unknown): ConversationUpdatedEvent | null {
   const d = (data ?? {}) as Record<string, unknown>;
   if (typeof d.conversationId !== 'string') return null;
   return { conversationId: d.conversationId, updatedAt: typeof d.updatedAt === 'string' ? d.updatedAt : new Date().toISOString() };
+}
+
+/**
+ * Spec §4 "Message toast": the most recent conversation whose last message came from the other
+ * person is announced if that message is unread and under 60 s old. Events announce messages as
+ * they come; this covers the ones that came while the socket was down.
+ */
+function announceMissed(list: ConversationListResult, self: string | null | undefined): void {
+  const latest = list.conversations.find((c) => c.lastMessage !== null && c.lastMessage.senderId !== self);
+  const message = latest?.lastMessage;
+  if (!latest || !message || message.read || latest.id === visibleConversationId()) return;
+  if (Date.now() - Date.parse(message.createdAt) > TIMING.messageToastRecentMs) return;
+  useMessageToast.getState().show(toastFromEvent({ message, sender: latest.otherParticipant }));
 }
 
 const listShown = (client: QueryClient) => client.getQueryData<ConversationListResult>(LIST_KEY) !== undefined;
@@ -78,7 +93,8 @@ export function bridgeMessagesRealtime(client: QueryClient, me: () => string | n
     }),
     onRealtimeConnection(({ connected, reconnect }) => {
       if (!connected || !reconnect) return;
-      void client.invalidateQueries({ queryKey: LIST_KEY });
+      // The list is fetched now, not only marked stale: what came during the cut may need the toast.
+      void client.fetchQuery({ ...listQuery(client), staleTime: 0 }).then((list) => announceMissed(list, me()), () => {});
       void client.invalidateQueries({ queryKey: UNREAD_KEY });
       // Threads catch up with `after=`: the open one now, the others when shown again.
       void client.invalidateQueries({ queryKey: THREAD_PREFIX });
