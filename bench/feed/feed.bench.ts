@@ -176,8 +176,11 @@ function seedRows(count: number, next: () => number, base: string): SeedRow[] {
   return rows;
 }
 
-/** Inserts `count` users, profiles and live posts in batches (one statement per batch). */
-export async function seedPosts(db: Db, count: number, seed = 1, base = 'http://127.0.0.1:3000'): Promise<void> {
+/**
+ * Inserts `count` users, profiles and live posts in batches (one statement per batch). Media URLs
+ * are root-relative by default, as the local store writes them.
+ */
+export async function seedPosts(db: Db, count: number, seed = 1, base = ''): Promise<void> {
   const next = random(seed);
   const BATCH = 5000;
   for (let done = 0; done < count; done += BATCH) {

@@ -20,6 +20,7 @@ import geoRoutes from './modules/geo/routes.ts';
 import likesRoutes from './modules/likes/routes.ts';
 import messagesRoutes from './modules/messages/routes.ts';
 import { mediaRoutes } from './modules/media/index.ts';
+import { relativizeLocalMediaUrls } from './modules/media/relative-urls.ts';
 import postsRoutes from './modules/posts/routes.ts';
 import profilesRoutes from './modules/profiles/routes.ts';
 import reportsRoutes from './modules/reports/routes.ts';
@@ -50,6 +51,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
   const ctx = await createContext(config, database, app.log, options.now);
   app.decorate('ctx', ctx);
+  // Local media URLs are root-relative; rows from before held PUBLIC_URL's host, which breaks
+  // the app opened at any other address. Migrations have run (openDatabase), so fix them now.
+  if (ctx.storage.kind === 'local') {
+    const rewritten = await relativizeLocalMediaUrls(database.db);
+    if (Object.keys(rewritten).length > 0) app.log.info({ rewritten }, 'URLs de médias locales rendues relatives');
+  }
 
   installErrorHandler(app);
   installGracefulClose(app);

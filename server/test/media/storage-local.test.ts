@@ -16,16 +16,16 @@ describe('local storage', () => {
   let storage: LocalMediaStorage;
   beforeAll(() => {
     root = mkdtempSync(path.join(os.tmpdir(), 'moodmap-local-test-'));
-    storage = createLocalStorage({ dir: path.join(root, 'media'), publicBase: 'https://moodmap.example/media/' });
+    storage = createLocalStorage({ dir: path.join(root, 'media') });
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('puts a file under its key, gives its URL, and deletes it', async () => {
+  it('puts a file under its key, gives its root-relative URL, and deletes it', async () => {
     const key = 'publications/0b9c4c53-4a57-4a52-8a3c-5d0f0f6b1e11.webp';
     await storage.put(key, Buffer.from('RIFF....WEBP'), 'image/webp');
     const file = path.join(root, 'media', 'publications', '0b9c4c53-4a57-4a52-8a3c-5d0f0f6b1e11.webp');
     expect(readFileSync(file, 'latin1')).toBe('RIFF....WEBP');
-    expect(storage.url(key)).toBe(`https://moodmap.example/media/${key}`);
+    expect(storage.url(key)).toBe(`/media/${key}`);
     expect(storage.keyFromUrl(storage.url(key))).toBe(key);
     await storage.delete(key);
     expect(existsSync(file)).toBe(false);
@@ -42,27 +42,45 @@ describe('local storage', () => {
     expect(existsSync(path.join(root, 'secret.webp'))).toBe(false);
   });
 
-  it('knows only its own URLs', () => {
-    expect(storage.keyFromUrl('https://elsewhere.example/media/publications/a.webp')).toBeNull();
-    expect(storage.keyFromUrl('https://moodmap.example/media/..%2Fsecret.webp')).toBeNull();
-    expect(keysOfUrl(storage, 'https://moodmap.example/media/publications/a.webp')).toEqual(['publications/a.webp', 'publications/a-thumb.webp']);
-    expect(keysOfUrl(storage, 'https://moodmap.example/media/voice-messages/v.webm')).toEqual(['voice-messages/v.webm']);
+  it('knows only /media URLs, relative or written absolute before, and never a key leaving the store', () => {
+    expect(storage.keyFromUrl('/media/avatars/a.webp')).toBe('avatars/a.webp');
+    // Legacy rows: absolute URLs built from whatever PUBLIC_URL was, any host.
+    expect(storage.keyFromUrl('http://localhost:3000/media/publications/a.webp')).toBe('publications/a.webp');
+    expect(storage.keyFromUrl('https://moodmap.example/media/avatars/a.webp?v=2')).toBe('avatars/a.webp');
+    for (const url of [
+      'https://cdn.example/x.webp',
+      'https://cdn.example/other/avatars/x.webp',
+      '//evil.example/media/avatars/a.webp',
+      'ftp://old-host/media/avatars/a.webp',
+      '/mediax/avatars/a.webp',
+      '/media/',
+      '/media/..%2Fsecret.webp',
+      'http://old-host:3000/media/..%2Fsecret.webp',
+      'http://old-host:3000/media/publications/..%2F..%2Fsecret.webp',
+      '/media/%2e%2e/secret.webp',
+    ]) expect(storage.keyFromUrl(url), url).toBeNull();
+    expect(keysOfUrl(storage, '/media/publications/a.webp')).toEqual(['publications/a.webp', 'publications/a-thumb.webp']);
+    expect(keysOfUrl(storage, 'http://old-host:3000/media/publications/a.webp')).toEqual(['publications/a.webp', 'publications/a-thumb.webp']);
+    expect(keysOfUrl(storage, '/media/voice-messages/v.webm')).toEqual(['voice-messages/v.webm']);
     expect(keysOfUrl(storage, null)).toEqual([]);
   });
 
   it('deletes a post image with its thumbnail by URL', async () => {
     await storage.put('publications/p1.webp', Buffer.from('main'), 'image/webp');
     await storage.put('publications/p1-thumb.webp', Buffer.from('thumb'), 'image/webp');
-    await deleteMediaUrls(storage, ['https://moodmap.example/media/publications/p1.webp', 'https://cdn.other/x.webp', null]);
+    await storage.put('publications/p2.webp', Buffer.from('main'), 'image/webp');
+    await deleteMediaUrls(storage, ['/media/publications/p1.webp', 'https://cdn.other/x.webp', null, 'http://old-host:3000/media/publications/p2.webp']);
     expect(existsSync(storage.pathOf('publications/p1.webp'))).toBe(false);
     expect(existsSync(storage.pathOf('publications/p1-thumb.webp'))).toBe(false);
+    expect(existsSync(storage.pathOf('publications/p2.webp'))).toBe(false);
   });
 
   it('createStorage: DATA_DIR/media by default, a fresh temporary directory in tests, S3 when configured', async () => {
     const withDir = createStorage(testConfig({ dataDir: root, publicUrl: 'http://localhost:3000' })) as LocalMediaStorage;
     expect(withDir.kind).toBe('local');
     expect(withDir.dir).toBe(path.join(root, 'media'));
-    expect(withDir.url('avatars/a.webp')).toBe('http://localhost:3000/media/avatars/a.webp');
+    // PUBLIC_URL plays no part: the same URL works from any address the app is opened at.
+    expect(withDir.url('avatars/a.webp')).toBe('/media/avatars/a.webp');
 
     const temp = createStorage(testConfig()) as LocalMediaStorage;
     expect(temp.dir.startsWith(os.tmpdir())).toBe(true);
@@ -84,7 +102,7 @@ describe('GET /media/*', () => {
 
   beforeAll(async () => {
     root = mkdtempSync(path.join(os.tmpdir(), 'moodmap-route-test-'));
-    storage = createLocalStorage({ dir: path.join(root, 'media'), publicBase: '/media' });
+    storage = createLocalStorage({ dir: path.join(root, 'media') });
     await storage.put('publications/abc.webp', webp, 'image/webp');
     await storage.put('voice-messages/v.webm', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3]), 'audio/webm');
     // Targets a traversal would reach if it worked: beside and above the store.

@@ -23,7 +23,7 @@ let storage: LocalMediaStorage;
 let bytesReadAtRefusal = 0;
 
 beforeAll(async () => {
-  storage = createLocalStorage({ dir: null, publicBase: 'http://moodmap.test/media' });
+  storage = createLocalStorage({ dir: null });
   app = Fastify();
   installErrorHandler(app);
   await app.register(multipartPlugin);
@@ -221,7 +221,7 @@ describe('uploaded images end to end', () => {
     expect(res.statusCode).toBe(200);
     const { image } = res.json();
     expect(image.key).toMatch(/^publications\/[0-9a-f-]{36}\.webp$/);
-    expect(image.url).toBe(`http://moodmap.test/media/${image.key}`);
+    expect(image.url).toBe(`/media/${image.key}`);
     expect(image.thumb.key).toBe(image.key.replace('.webp', '-thumb.webp'));
     expect([image.width, image.height]).toEqual([300, 200]);
   });

@@ -93,8 +93,8 @@ describe.each(engines)('messages on %s', (engine) => {
     expect(withImage.statusCode).toBe(201);
     const message = withImage.json().message as MessageDto;
     expect(message.content).toBe('Regarde ça');
-    expect(message.imageUrl).toMatch(/\/message-images\/[0-9a-f-]+\.\w+$/);
-    const stored = await call(t, { method: 'GET', url: new URL(message.imageUrl!).pathname });
+    expect(message.imageUrl).toMatch(/^\/media\/message-images\/[0-9a-f-]+\.\w+$/);
+    const stored = await call(t, { method: 'GET', url: message.imageUrl! });
     expect(stored.statusCode).toBe(200);
     const meta = await sharp(stored.rawPayload).metadata();
     expect(meta.exif).toBeUndefined();

@@ -37,7 +37,7 @@ describe.each(engines)('profiles on %s', (engine) => {
     return call(t, { method: 'POST', url: '/api/profiles/me/photo', token, payload: form.payload, headers: form.headers });
   };
   const jpeg = async (options: { gps?: boolean } = {}) => ({ filename: 'moi.jpg', contentType: 'image/jpeg', body: await photo(900, 600, options) });
-  const media = (url: string) => t.app.inject(new URL(url).pathname);
+  const media = (url: string) => t.app.inject(url);
 
   async function row(id: string) {
     const result = await t.database.db.execute(sql`
@@ -261,8 +261,8 @@ describe.each(engines)('profiles on %s', (engine) => {
       const res = await upload(p.token, original);
       expect(res.statusCode).toBe(200);
       const { profilePhotoUrl, avatarUrl } = res.json().user.profile as { profilePhotoUrl: string; avatarUrl: string };
-      expect(profilePhotoUrl).toMatch(/\/avatars\/[0-9a-f-]{36}\.webp$/);
-      expect(avatarUrl).toMatch(/\/avatars\/[0-9a-f-]{36}-thumb\.webp$/);
+      expect(profilePhotoUrl).toMatch(/^\/media\/avatars\/[0-9a-f-]{36}\.webp$/);
+      expect(avatarUrl).toMatch(/^\/media\/avatars\/[0-9a-f-]{36}-thumb\.webp$/);
       for (const [url, size] of [[profilePhotoUrl, 512], [avatarUrl, 128]] as const) {
         const file = await media(url);
         expect(file.statusCode).toBe(200);

@@ -5,18 +5,13 @@ import { createLocalStorage } from './local.ts';
 import { createS3Storage } from './s3.ts';
 import type { MediaStorage } from './types.ts';
 
-export { createLocalStorage, type LocalMediaStorage, type LocalStorageOptions } from './local.ts';
+export { createLocalStorage, LOCAL_MEDIA_PREFIX, type LocalMediaStorage, type LocalStorageOptions } from './local.ts';
 export { createS3Storage, bucketBaseUrl, StorageError, type S3Config, type S3StorageOptions } from './s3.ts';
 export { signV4, type SigV4Credentials, type SigV4Request, type SigV4Scope } from './sigv4.ts';
 export { isValidKey, MEDIA_CACHE_CONTROL, type MediaStorage } from './types.ts';
 
-/** URL path of the local media route. */
-export const LOCAL_MEDIA_PREFIX = '/media';
-
-export function createStorage(config: Pick<Config, 's3' | 'dataDir' | 'publicUrl'>): MediaStorage {
+/** Local media URLs are root-relative (`/media/<key>`), so PUBLIC_URL plays no part in them. */
+export function createStorage(config: Pick<Config, 's3' | 'dataDir'>): MediaStorage {
   if (config.s3) return createS3Storage(config.s3);
-  return createLocalStorage({
-    dir: config.dataDir === null ? null : path.join(config.dataDir, 'media'),
-    publicBase: `${config.publicUrl}${LOCAL_MEDIA_PREFIX}`,
-  });
+  return createLocalStorage({ dir: config.dataDir === null ? null : path.join(config.dataDir, 'media') });
 }

@@ -1,6 +1,11 @@
 /**
  * Media on local disk: `<dir>/<key>`, served by the /media route (modules/media/routes.ts).
  * Writes go to a temporary file renamed into place, so a reader never sees half a file.
+ *
+ * URLs are root-relative (`/media/<key>`): the web app is always same-origin with the API, so
+ * a stored URL keeps working whatever address the server is reached at (a phone on the LAN,
+ * another PORT or PUBLIC_URL). Rows written before held absolute URLs; keyFromUrl still reads
+ * them, and modules/media/relative-urls.ts rewrites them at start-up.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -22,15 +27,18 @@ export interface LocalMediaStorage extends MediaStorage {
 export interface LocalStorageOptions {
   /** Root directory; `null` makes a fresh temporary one (tests, in-memory configurations). */
   dir: string | null;
-  /** URL prefix of the /media route, e.g. `https://moodmap.example/media` (no trailing slash needed). */
-  publicBase: string;
 }
 
-export function createLocalStorage({ dir, publicBase }: LocalStorageOptions): LocalMediaStorage {
+/** URL path of the local media route; stored URLs are `/media/<key>`. */
+export const LOCAL_MEDIA_PREFIX = '/media';
+
+/** The scheme and host of a legacy absolute URL of the /media route, whatever the host was. */
+const LEGACY_ORIGIN = /^https?:\/\/[^/?#]+(?=\/media\/)/i;
+
+export function createLocalStorage({ dir }: LocalStorageOptions): LocalMediaStorage {
   const temporary = dir === null;
   const root = path.resolve(dir ?? mkdtempSync(path.join(os.tmpdir(), 'moodmap-media-')));
   mkdirSync(root, { recursive: true });
-  const base = publicBase.replace(/\/+$/, '');
 
   const pathOf = (key: string): string => {
     assertValidKey(key);
@@ -65,9 +73,11 @@ export function createLocalStorage({ dir, publicBase }: LocalStorageOptions): Lo
     },
     url: (key) => {
       assertValidKey(key);
-      return `${base}/${encodeKey(key)}`;
+      return `${LOCAL_MEDIA_PREFIX}/${encodeKey(key)}`;
     },
-    keyFromUrl: (url) => keyUnder(base, url),
+    // Also `http(s)://<any host>/media/<key>`: rows from before URLs were relative, so that
+    // deleting an old post or avatar still removes its files.
+    keyFromUrl: (url) => keyUnder(LOCAL_MEDIA_PREFIX, url.replace(LEGACY_ORIGIN, '')),
     async dispose() {
       if (temporary) rmSync(root, { recursive: true, force: true });
     },

@@ -10,7 +10,7 @@ export interface MediaStorage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   /** Removes an object; removing a missing one is not an error (sweepers may run twice). */
   delete(key: string): Promise<void>;
-  /** The public URL browsers load the object from. */
+  /** The URL browsers load the object from: root-relative `/media/<key>` on local disk, absolute on S3. */
   url(key: string): string;
   /** The key behind a URL this store produced (to delete an old avatar or an expired post's files), else null. */
   keyFromUrl(url: string): string | null;

@@ -11,6 +11,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '@moodmap/core';
+import { LOCAL_MEDIA_PREFIX } from '../../adapters/storage/local.ts';
 import { isValidKey, MEDIA_CACHE_CONTROL, type MediaStorage } from '../../adapters/storage/types.ts';
 import { errorBody } from '../../errors.ts';
 
@@ -107,5 +108,5 @@ export default async function mediaRoutes(app: FastifyInstance, options: MediaRo
   };
 
   // GET and HEAD declared together: Fastify's automatic HEAD route would read the whole file.
-  app.route({ method: ['GET', 'HEAD'], url: '/media/*', handler: serve });
+  app.route({ method: ['GET', 'HEAD'], url: `${LOCAL_MEDIA_PREFIX}/*`, handler: serve });
 }
