@@ -160,6 +160,12 @@ test.describe.serial('private messages', () => {
     await noaPage.getByTestId('message-send').click();
     await expect(bubbles(noaPage)).toHaveCount(3);
     await expect(noaPage.getByTestId('message-image-preview')).toHaveCount(0);
+    // Léa's toast announces the photo. It hides itself after 6 s, so it is checked and closed
+    // here, before the screenshots below use up that time.
+    const toast = leaPage.getByTestId('message-toast');
+    await expect(toast).toContainText('📷 Photo');
+    await toast.getByTestId('message-toast-close').click();
+    await expect(toast).toHaveCount(0);
     const image = bubbles(noaPage).last().locator('img');
     await expect(image).toBeVisible();
     expect(await image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
@@ -178,11 +184,7 @@ test.describe.serial('private messages', () => {
     await expect(item).toContainText('📷 Photo');
     await expect(item).toContainText('Noa');
     await expect(leaPage.getByTestId('nav-messages').getByTestId('unread-badge')).toHaveText('1');
-    // The toast announced the photo too; its close button dismisses it.
-    const toast = leaPage.getByTestId('message-toast');
-    await expect(toast).toContainText('📷 Photo');
-    await toast.getByTestId('message-toast-close').click();
-    await expect(toast).toHaveCount(0);
+    await expect(leaPage.getByTestId('message-toast')).toHaveCount(0);
     await shot(leaPage, 'messages-list-mobile-dark');
 
     await item.click();
