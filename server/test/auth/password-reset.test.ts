@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { securityLogs, users } from '../../src/db/schema.ts';
 import {
-  call, createAuthTestApp, createUser, fragment, freshEmail, freshIp, login, mailsTo, pathOf, waitForMail, type AuthTestApp, type CreatedUser,
+  call, countMails, createAuthTestApp, createUser, fragment, freshEmail, freshIp, login, mailsTo, pathOf, waitForMail, type AuthTestApp, type CreatedUser,
 } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 
@@ -22,8 +22,9 @@ describe.each(engines)('password reset on %s', (engine) => {
 
   /** Requests a reset and returns the e-mail's link. */
   async function resetLink(user: CreatedUser): Promise<string> {
+    const before = await countMails(t, user.email, MESSAGES.mail_recovery_subject);
     expect((await recover(user.email)).statusCode).toBe(200);
-    const mail = await waitForMail(t, user.email, MESSAGES.mail_recovery_subject);
+    const mail = await waitForMail(t, user.email, MESSAGES.mail_recovery_subject, { after: before });
     expect(mail.links).toHaveLength(1);
     return mail.links[0];
   }

@@ -147,14 +147,25 @@ export async function mailsTo(t: AuthTestApp, email: string) {
   return outbox.list({ to: email });
 }
 
-/** Waits for a mail to `email` matching `subject` (reset mails are sent in the background). */
-export async function waitForMail(t: AuthTestApp, email: string, subject?: string) {
+/** The mails to `email` matching `subject`, newest first. */
+async function matching(t: AuthTestApp, email: string, subject?: string) {
+  return (await mailsTo(t, email)).filter((m) => !subject || m.subject === subject);
+}
+
+export const countMails = async (t: AuthTestApp, email: string, subject?: string) => (await matching(t, email, subject)).length;
+
+/**
+ * Waits for a mail to `email` matching `subject` (reset mails are sent in the background) and
+ * returns the newest. `after`: how many such mails were there before, so an older one sent to
+ * the same address is never taken for the one being waited for.
+ */
+export async function waitForMail(t: AuthTestApp, email: string, subject?: string, { after = 0 } = {}) {
   for (let i = 0; i < 100; i++) {
-    const mail = (await mailsTo(t, email)).find((m) => !subject || m.subject === subject);
-    if (mail) return mail;
+    const mails = await matching(t, email, subject);
+    if (mails.length > after) return mails[0];
     await new Promise((r) => setTimeout(r, 20));
   }
-  throw new Error(`no mail to ${email}`);
+  throw new Error(`no new mail to ${email}`);
 }
 
 /** The hash part of a redirect as key/values. */
