@@ -11,9 +11,7 @@
  * rate of posts) against the spec's 5 s poll of the whole feed (GET /api/posts, measured once).
  * Run: `npx tsx bench/feed/feed.bench.ts` (prints tables, writes bench/results/feed.json).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -26,6 +24,7 @@ import { testConfig } from '../../server/src/config.ts';
 import { openDatabase, type Database, type Db, type DbEngine } from '../../server/src/db/client.ts';
 import { getViewport, parseViewport } from '../../server/src/modules/posts/feed.ts';
 import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
+import { round, startRun, writeResults } from '../support/results.ts';
 
 /** About 200 large cities [name, latitude, longitude, weight 1–5]: where most posts land. */
 const CITIES: Array<[string, number, number, number]> = [
@@ -274,7 +273,6 @@ async function listen(database: Database): Promise<{ app: FastifyInstance; base:
   return { app, base: `http://127.0.0.1:${port}` };
 }
 
-const round = (v: number, digits = 1) => Number(v.toFixed(digits));
 
 /**
  * Median time of one answer computed afresh (query + rows to DTOs, no HTTP, no shared answer):
@@ -334,9 +332,8 @@ async function measureSocket(app: FastifyInstance, base: string, posts: unknown[
 // Run
 
 async function main(): Promise<void> {
-  const started = performance.now();
+  const run = startRun();
   const engines: DbEngine[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
-  const loadBefore = os.loadavg()[0];
   const hello = await helloWorld();
   const rows: Array<Record<string, string | number>> = [];
   const views = { ...VIEWS, world: { label: 'world: desktop default view, zoom 2.5', view: viewAround(30, 20, 2.5) } };
@@ -450,14 +447,7 @@ async function main(): Promise<void> {
     ]);
     console.log(`spec poll / WebSocket: ${idle.specPollToWebsocketRatio}×`);
   }
-  const totalS = round((performance.now() - started) / 1000);
-  mkdirSync(dirname(RESULTS), { recursive: true });
-  writeFileSync(RESULTS, `${JSON.stringify({
-    date: new Date().toISOString(),
-    node: process.version,
-    cpus: os.cpus().length,
-    cpu: os.cpus()[0]?.model,
-    loadAverageAtStart: round(loadBefore, 2),
+  writeResults(RESULTS, run, {
     posts: POSTS,
     durationSeconds: DURATION_S,
     connections: CONNECTIONS,
@@ -465,9 +455,7 @@ async function main(): Promise<void> {
     views: Object.fromEntries(Object.entries(views).map(([k, v]) => [k, v.view])),
     results: rows,
     idleViewer: idle,
-    totalSeconds: totalS,
-  }, null, 2)}\n`);
-  console.log(`written ${RESULTS} (${totalS} s)`);
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

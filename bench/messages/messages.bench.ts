@@ -24,8 +24,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
@@ -36,6 +35,7 @@ import { loadServerSecret } from '../../server/src/modules/auth/secret.ts';
 import { deriveKeys, signAccessToken } from '../../server/src/modules/auth/tokens.ts';
 import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
 import { closeClients, runLoad, type BenchUser, type LoadResult } from './clients.ts';
+import { round, startRun, writeResults } from '../support/results.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RESULTS = join(here, '..', 'results', 'messages.json');
@@ -57,7 +57,6 @@ const DELIVERY_TIMEOUT_MS = 15_000;
 /** Which cases to run (all by default): relay, one, two. */
 const CASES = new Set((process.env.BENCH_CASES ?? 'relay,one,two').split(',').map((c) => c.trim()));
 
-const round = (v: number, digits = 1) => Number(v.toFixed(digits));
 
 // ---------------------------------------------------------------------------------------------
 // Server processes
@@ -231,7 +230,7 @@ async function measure(name: string, servers: ServerProcess[], baseOf: (i: numbe
 }
 
 async function main(): Promise<void> {
-  const started = performance.now();
+  const run = startRun();
   if (!Number.isInteger(SATURATION) || SATURATION < 0) throw new Error('BENCH_SATURATION must be an integer ≥ 0');
   const perUser = Math.ceil((WARMUP + MESSAGES + SATURATION) / CLIENTS);
   if (CLIENTS % 2) throw new Error('BENCH_CLIENTS must be even (pairs)');
@@ -239,7 +238,6 @@ async function main(): Promise<void> {
     throw new Error(`${perUser} messages per user per case would hit message_send (${RATE_LIMITS.message_send.points}/h): more clients or fewer messages`);
   }
   process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
-  const loadBefore = os.loadavg()[0];
   const jwtSecret = randomBytes(32).toString('base64url');
   const { url, drop } = await createPostgresDatabase();
   const redisPrefix = `moodmap:bench:${process.pid}:${randomBytes(3).toString('hex')}:`;
@@ -316,14 +314,7 @@ async function main(): Promise<void> {
     'server CPU ms/msg': r.serverCpuMsPerMessage,
     'PG CPU ms/msg': r.postgresCpuMsPerMessage ?? '-',
   })));
-  const totalS = round((performance.now() - started) / 1000);
-  mkdirSync(dirname(RESULTS), { recursive: true });
-  writeFileSync(RESULTS, `${JSON.stringify({
-    date: new Date().toISOString(),
-    node: process.version,
-    cpus: os.cpus().length,
-    cpu: os.cpus()[0]?.model,
-    loadAverageAtStart: round(loadBefore, 2),
+  writeResults(RESULTS, run, {
     clients: CLIENTS,
     messages: MESSAGES,
     warmup: WARMUP,
@@ -338,9 +329,7 @@ async function main(): Promise<void> {
       saturated: `${SATURATION} messages with ${CONCURRENCY} sends in flight (closed loop): the ceiling on this machine`,
     },
     results,
-    totalSeconds: totalS,
-  }, null, 2)}\n`);
-  console.log(`written ${RESULTS} (${totalS} s)`);
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
