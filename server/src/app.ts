@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import devMailRoutes from './adapters/mail/dev-routes.ts';
 import { createContext, type AppContext } from './context.ts';
 import { openDatabase, type Database } from './db/client.ts';
+import { installJsonCompression } from './http/compression.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installGracefulClose } from './http/graceful-close.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
@@ -60,6 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   installErrorHandler(app);
   installGracefulClose(app);
+  installJsonCompression(app);
   await installSecurityHeaders(app, config);
   installAuthGuard(app, ctx.auth.identify);
   await app.register(systemRoutes, { ctx });

@@ -1,6 +1,8 @@
 /**
  * Serves the built SPA: hashed assets cached for a year, index.html revalidated, and
  * index.html for any client route (GET outside /api). Everything else is a JSON 404.
+ * The build writes .br and .gz siblings (web/precompress.ts): they are sent to browsers that
+ * accept them, with `Vary: Accept-Encoding`.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +18,7 @@ export async function installWebApp(app: FastifyInstance, webDist: string | null
       root: webDist,
       index: 'index.html',
       wildcard: true,
+      preCompressed: true,
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,7 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import geoRoutes, { acceptsGzip } from '../../src/modules/geo/routes.ts';
+import geoRoutes from '../../src/modules/geo/routes.ts';
+import { acceptsGzip } from '../../src/http/compression.ts';
 
 let app: FastifyInstance;
 

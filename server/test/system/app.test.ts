@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -104,6 +105,38 @@ describe('serving the web app', () => {
         expect(page.body).toContain('<title>MoodMap</title>');
       }
       expect((await app.inject('/api/unknown')).statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("sends the build's .br or .gz sibling to a browser that accepts it, the file itself otherwise", async () => {
+    const js = `export const moods = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `humeur-${i}`))};`;
+    writeFileSync(path.join(dir, 'assets', 'big-def456.js'), js);
+    writeFileSync(path.join(dir, 'assets', 'big-def456.js.br'), brotliCompressSync(js));
+    writeFileSync(path.join(dir, 'assets', 'big-def456.js.gz'), gzipSync(js));
+    const app = await buildApp(testConfig({ webDist: dir }));
+    try {
+      const br = await app.inject({ url: '/assets/big-def456.js', headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toContain('javascript');
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(br.headers.vary).toContain('accept-encoding');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(js);
+
+      const gz = await app.inject({ url: '/assets/big-def456.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(js);
+
+      const plain = await app.inject({ url: '/assets/big-def456.js', headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(js);
+      // A file the build left uncompressed (too small) is sent as it is.
+      const small = await app.inject({ url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'br' } });
+      expect(small.statusCode).toBe(200);
+      expect(small.headers['content-encoding']).toBeUndefined();
+      expect(small.body).toBe('console.log(1)');
     } finally {
       await app.close();
     }

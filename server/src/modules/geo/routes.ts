@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { MESSAGES } from '@moodmap/core';
 import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
 import { getLandChecker } from './land-check.ts';
+import { acceptsGzip } from '../../http/compression.ts';
 
 const ONE_DAY_CACHE = 'public, max-age=86400';
 
@@ -34,19 +35,6 @@ function staticJson(build: () => unknown): () => StaticJson {
     }
     return cached;
   };
-}
-
-/** Whether the client takes gzip; an explicit `gzip;q=0` wins over `*`. */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  const q = new Map<string, number>();
-  for (const part of header.toLowerCase().split(',')) {
-    const [coding, ...params] = part.split(';').map((s) => s.trim());
-    const weight = params.find((p) => p.startsWith('q='));
-    q.set(coding, weight ? Number(weight.slice(2)) : 1);
-  }
-  const weight = q.get('gzip') ?? q.get('x-gzip') ?? q.get('*') ?? 0;
-  return weight > 0;
 }
 
 /** If-None-Match uses the weak comparison: W/ prefixes are ignored, `*` matches anything. */
