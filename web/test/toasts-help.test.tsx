@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { HelpDialog } from '../src/features/help/HelpDialog.tsx';
 import { contactMailto } from '../src/features/help/contact.ts';
 import { useUiStore } from '../src/app/ui-store.ts';
+import { Dialog } from '../src/ui/Dialog.tsx';
 import { Toaster } from '../src/ui/toasts/Toaster.tsx';
 import { toast, useToastStore } from '../src/ui/toasts/toast-store.ts';
 
@@ -93,5 +94,37 @@ describe('help and contact dialog (spec §2)', () => {
     expect(link.startsWith('mailto:contact@moodmap.app?subject=')).toBe(true);
     expect(decodeURIComponent(link)).toContain('Bravo');
     expect(decodeURIComponent(link)).toContain('bob@example.fr');
+  });
+});
+
+describe('toasts and open dialogs', () => {
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
+
+  it("publishes the lowest open dialog's header edge, so toasts start below its close button, and forgets it on close", () => {
+    // jsdom lays nothing out: each header says where it ends.
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      const bottom = this.querySelector('h2')?.textContent === 'Deuxième' ? 180 : 96.4;
+      return { bottom, top: 0, left: 0, right: window.innerWidth - 300, width: 0, height: bottom, x: 0, y: 0, toJSON: () => ({}) } as DOMRect;
+    });
+    const root = document.documentElement.style;
+    const first = render(<Dialog title="Premier" onClose={() => undefined}><p>un</p></Dialog>);
+    expect(root.getPropertyValue('--dialog-header-bottom')).toBe('97px');
+    const second = render(<Dialog title="Deuxième" onClose={() => undefined}><p>deux</p></Dialog>);
+    expect(root.getPropertyValue('--dialog-header-bottom')).toBe('180px');
+    second.unmount();
+    expect(root.getPropertyValue('--dialog-header-bottom')).toBe('97px');
+    first.unmount();
+    expect(root.getPropertyValue('--dialog-header-bottom')).toBe('');
+  });
+
+  it('leaves the toasts at the top when the dialog ends left of their column', () => {
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(
+      () => ({ bottom: 96, top: 0, left: 0, right: window.innerWidth - 500, width: 0, height: 96, x: 0, y: 0, toJSON: () => ({}) }) as DOMRect,
+    );
+    render(<Dialog title="Étroit" onClose={() => undefined}><p>un</p></Dialog>);
+    expect(document.documentElement.style.getPropertyValue('--dialog-header-bottom')).toBe('');
   });
 });

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { MESSAGES } from '@moodmap/core';
 import { CloseIcon } from '../ui/icons.tsx';
 import { useDialogBehaviour } from '../ui/dialog-behaviour.ts';
+import { useToastClearance } from '../ui/toast-clearance.ts';
 
 /**
  * The panel a modal route opens over the map (spec §2 "Shell"): a full-height sheet on mobile,
@@ -13,9 +14,11 @@ import { useDialogBehaviour } from '../ui/dialog-behaviour.ts';
 export function ModalPanel({ title, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {
   const navigate = useNavigate();
   const ref = useRef<HTMLDivElement>(null);
+  const header = useRef<HTMLElement>(null);
   const titleId = useId();
   const close = useCallback(() => navigate('/'), [navigate]);
   useDialogBehaviour(ref, close);
+  useToastClearance(header, ref);
 
   return (
     <div className="fixed inset-0 z-40 flex items-stretch justify-center pt-[max(env(safe-area-inset-top),0.5rem)] pb-[calc(4.25rem+env(safe-area-inset-bottom))] md:items-center md:px-6 md:pt-6 md:pb-28">
@@ -29,7 +32,7 @@ export function ModalPanel({ title, children, wide = false }: { title: string; c
         data-testid="modal-panel"
         className={`relative flex w-full animate-sheet-in flex-col overflow-hidden rounded-t-3xl bg-white shadow-2xl outline-none md:max-h-full md:animate-pop-in md:rounded-3xl dark:bg-ink-900 dark:ring-1 dark:ring-white/10 ${wide ? 'md:h-[80vh] md:max-w-5xl' : 'md:max-w-[720px]'}`}
       >
-        <header className="flex shrink-0 items-center justify-between gap-3 border-b border-slate-100 px-5 py-3.5 md:px-7 md:py-4 dark:border-white/5">
+        <header ref={header} className="flex shrink-0 items-center justify-between gap-3 border-b border-slate-100 px-5 py-3.5 md:px-7 md:py-4 dark:border-white/5">
           <h1 id={titleId} className="truncate text-lg font-bold tracking-tight text-ink-900 md:text-xl dark:text-white">
             {title}
           </h1>

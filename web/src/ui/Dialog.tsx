@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom';
 import { MESSAGES } from '@moodmap/core';
 import { CloseIcon } from './icons.tsx';
 import { useDialogBehaviour } from './dialog-behaviour.ts';
+import { useToastClearance } from './toast-clearance.ts';
 
 /**
  * A non-route modal (login, help…): a bottom sheet on mobile, a centred card on desktop.
@@ -22,8 +23,10 @@ export function Dialog({
   width?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
+  const header = useRef<HTMLDivElement>(null);
   const titleId = useId();
   useDialogBehaviour(ref, onClose);
+  useToastClearance(header, ref);
 
   return createPortal(
     <div className="fixed inset-0 z-[60] flex items-end justify-center md:items-center md:p-6">
@@ -42,7 +45,7 @@ export function Dialog({
         className={`relative flex max-h-[92dvh] w-full ${width} animate-sheet-in flex-col overflow-hidden rounded-t-3xl bg-white shadow-2xl outline-none md:animate-pop-in md:rounded-3xl dark:bg-ink-900 dark:ring-1 dark:ring-white/10`}
       >
         <div className="mx-auto mt-2.5 h-1.5 w-10 rounded-full bg-slate-200 md:hidden dark:bg-white/15" aria-hidden="true" />
-        <div className="flex items-center justify-between gap-3 px-6 pt-4 pb-2 md:pt-6">
+        <div ref={header} className="flex items-center justify-between gap-3 px-6 pt-4 pb-2 md:pt-6">
           <h2 id={titleId} className="text-xl font-bold tracking-tight text-ink-900 dark:text-white">
             {title}
           </h2>

@@ -34,7 +34,7 @@ export function MessageToast() {
   };
 
   return (
-    <div className="pointer-events-none fixed top-[calc(max(env(safe-area-inset-top),0.75rem)+4.25rem)] right-3 left-3 z-[75] flex justify-end md:right-5 md:left-auto md:w-96 min-[1600px]:top-5">
+    <div className="toast-region pointer-events-none z-[75] flex justify-end">
       <div
         role="status"
         aria-live="polite"

@@ -16,7 +16,7 @@ export function Toaster() {
   const dismiss = useToastStore((s) => s.dismiss);
   return (
     <div
-      className="pointer-events-none fixed top-[calc(max(env(safe-area-inset-top),0.75rem)+4.25rem)] right-3 left-3 z-[70] flex flex-col items-end gap-2 md:right-5 md:left-auto md:w-96 min-[1600px]:top-5"
+      className="toast-region pointer-events-none z-[70] flex flex-col items-end gap-2"
       aria-live="polite"
     >
       {toasts.map((t) => {
