@@ -3,7 +3,7 @@
  * has published; she changes her nickname, then finds the second change blocked (the page and the
  * server agree); she writes a bio; 'Voir sur carte' centres the map on her post. She opens Noa's
  * public page, and a grid item takes her back to the map centred on Noa's post, where Noa's
- * marker opens the profile modal. Screenshots of
+ * marker opens the profile modal, and takes Noa's new photo live. Screenshots of
  * /profile and of the public page (desktop light, mobile dark).
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
@@ -176,7 +176,7 @@ test.describe.serial('profiles', () => {
     await shot(page, 'profiles-own-desktop-light');
   });
 
-  test("opens Noa's public page; a grid item centres the map on Noa's post", async () => {
+  test("opens Noa's public page; a grid item centres the map on Noa's post", async ({ request }) => {
     await page.goto(`/user/${noa.id}`);
     await appReady(page);
     const pub = page.getByTestId('public-profile');
@@ -210,6 +210,17 @@ test.describe.serial('profiles', () => {
     await shot(page, 'profiles-modal-from-marker-desktop-light');
     await page.keyboard.press('Escape');
     await expect(modal).toHaveCount(0);
+
+    // Noa puts up a photo: Léa's map shows it on Noa's marker at once, without a reload.
+    const noaMarker = page.locator(`[data-testid="post-marker"][data-post-id="${noaPostId}"]`);
+    await expect(noaMarker.locator('img')).toHaveCount(0);
+    const upload = await request.post('/api/profiles/me/photo', {
+      headers: { Authorization: `Bearer ${noa.token}` },
+      multipart: { file: { name: 'noa.jpg', mimeType: 'image/jpeg', buffer: await portrait() } },
+    });
+    expect(upload.status(), await upload.text()).toBe(200);
+    const noaPhoto = ((await upload.json()) as { user: { profilePhotoUrl: string } }).user.profilePhotoUrl;
+    await expect(noaMarker.locator('img').first()).toHaveAttribute('src', noaPhoto);
 
     // Her own page offers no message to herself.
     await page.goto(`/user/${lea.id}`);

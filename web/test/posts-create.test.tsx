@@ -5,6 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { MAP, type PostDto } from '@moodmap/core';
 import { fakeApi, json } from './support/auth-fixtures.ts';
+import { makePost } from './support/posts.ts';
 
 // WebGL does not exist in jsdom: the picker is a stand-in that moves the pin on demand.
 vi.mock('../src/features/posts/create/LocationPicker.tsx', () => ({
@@ -50,28 +51,11 @@ function signIn(pulseCredits = 0) {
 }
 
 function post(over: Partial<PostDto> = {}): PostDto {
-  return {
-    id: 'p-new',
-    userId: 'u-1',
-    category: 'party',
-    content: 'Bonjour',
-    isVoiceOnly: false,
-    latitude: MAP.pickerInitial.latitude,
-    longitude: MAP.pickerInitial.longitude,
-    nickname: 'Léa',
-    createdAt: new Date().toISOString(),
-    imageUrl: null,
-    thumbnailUrl: null,
-    mediaUrls: [],
-    audioUrl: null,
-    audioDuration: null,
-    hasPulseEffect: false,
-    commentsCount: 0,
-    likesCount: 0,
-    isLikedByUser: false,
-    author: { username: 'Léa', photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
+  return makePost({
+    id: 'p-new', userId: 'u-1', category: 'party', content: 'Bonjour',
+    latitude: MAP.pickerInitial.latitude, longitude: MAP.pickerInitial.longitude, createdAt: new Date().toISOString(),
     ...over,
-  };
+  });
 }
 
 const baseRoutes = {

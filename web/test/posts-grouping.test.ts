@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAP, type PostDto } from '@moodmap/core';
 import { groupWithinRadius, haversineMeters, type GeoPoint } from '../src/features/map/markers/grouping.ts';
 import { AGGREGATE_BELOW_ZOOM, MAX_MARKERS, buildMarkerIndex } from '../src/features/map/markers/marker-index.ts';
+import { makeAuthor, makePost } from './support/posts.ts';
 
 const R = MAP.earthRadiusM;
 /** A point `metres` north (dy) and east (dx) of `origin`. */
@@ -131,27 +132,10 @@ describe('100 m grouping (spec §2 "Map screen", §9 "Map")', () => {
 });
 
 function post(id: number, at: GeoPoint, category: PostDto['category'] = 'happy'): PostDto {
-  return {
-    id: `p${id}`,
-    userId: `u${id}`,
-    category,
-    content: `post ${id}`,
-    isVoiceOnly: false,
-    latitude: at.latitude,
-    longitude: at.longitude,
-    nickname: `User ${id}`,
-    createdAt: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(),
-    imageUrl: null,
-    thumbnailUrl: null,
-    mediaUrls: [],
-    audioUrl: null,
-    audioDuration: null,
-    hasPulseEffect: false,
-    commentsCount: 0,
-    likesCount: 0,
-    isLikedByUser: false,
-    author: { username: `User ${id}`, photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
-  };
+  return makePost({
+    id: `p${id}`, userId: `u${id}`, category, content: `post ${id}`, latitude: at.latitude, longitude: at.longitude,
+    nickname: `User ${id}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(), author: makeAuthor(`User ${id}`),
+  });
 }
 
 const WORLD: [number, number, number, number] = [-180, -85, 180, 85];

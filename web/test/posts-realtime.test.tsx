@@ -9,32 +9,13 @@ import { POSTS_KEY, bridgePostsRealtime, postsQuery, resetPostsRealtimeForTests,
 import type { PostsFeed } from '../src/features/posts/post-types.ts';
 import { deferred, json } from './support/auth-fixtures.ts';
 import { FakeWebSocket, installFakeWebSocket } from './support/fake-websocket.ts';
+import { makeAuthor, makePost } from './support/posts.ts';
 
 
 const last = () => FakeWebSocket.sockets[FakeWebSocket.sockets.length - 1]!;
 
 function post(id: string): PostDto {
-  return {
-    id,
-    userId: 'u',
-    category: 'love',
-    content: id,
-    isVoiceOnly: false,
-    latitude: 10,
-    longitude: 20,
-    nickname: 'Nina',
-    createdAt: new Date().toISOString(),
-    imageUrl: null,
-    thumbnailUrl: null,
-    mediaUrls: [],
-    audioUrl: null,
-    audioDuration: null,
-    hasPulseEffect: false,
-    commentsCount: 0,
-    likesCount: 0,
-    isLikedByUser: false,
-    author: { username: 'Nina', photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
-  };
+  return makePost({ id, userId: 'u', category: 'love', content: id, latitude: 10, longitude: 20, nickname: 'Nina', createdAt: new Date().toISOString(), author: makeAuthor('Nina') });
 }
 
 const feed = (...ids: string[]): PostsFeed => ({ posts: ids.map(post), serverTime: new Date().toISOString() });

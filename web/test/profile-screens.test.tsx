@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
-import { frDate } from '@moodmap/core';
+import { frDate, type PostDto } from '@moodmap/core';
 import { resetSessionForTests, useSessionStore } from '../src/app/session-store.ts';
 import { openProfileModal, useUiStore } from '../src/app/ui-store.ts';
 import { ProfileModal } from '../src/features/profile/ProfileModal.tsx';
@@ -13,33 +13,17 @@ import { applySession } from '../src/lib/auth-tokens.ts';
 import { TierBadge, tierOf } from '../src/ui/TierBadge.tsx';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { apiUser, fakeApi, json, sessionBody } from './support/auth-fixtures.ts';
+import { makeAuthor, makePost } from './support/posts.ts';
 
 const OTHER = 'b2c3d4e5-0000-4000-8000-000000000002';
 const DAY = 24 * 60 * 60 * 1000;
 
-function post(id: string, overrides: Record<string, unknown> = {}) {
-  return {
-    id,
-    userId: OTHER,
-    category: 'party',
-    content: `Texte de ${id}`,
-    isVoiceOnly: false,
-    latitude: -21.06,
-    longitude: 55.21,
-    nickname: 'Noa',
-    createdAt: new Date(Date.now() - 2.5 * 60 * 60 * 1000).toISOString(),
-    imageUrl: null,
-    thumbnailUrl: null,
-    mediaUrls: [],
-    audioUrl: null,
-    audioDuration: null,
-    hasPulseEffect: false,
-    commentsCount: 0,
-    likesCount: 0,
-    isLikedByUser: false,
-    author: { username: 'Noa', photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
+function post(id: string, overrides: Partial<PostDto> = {}) {
+  return makePost({
+    id, userId: OTHER, category: 'party', content: `Texte de ${id}`, latitude: -21.06, longitude: 55.21, nickname: 'Noa',
+    createdAt: new Date(Date.now() - 2.5 * 60 * 60 * 1000).toISOString(), author: makeAuthor('Noa'),
     ...overrides,
-  };
+  });
 }
 
 function publicProfile(id: string, posts: unknown[] = [], flags: Record<string, boolean> = {}) {

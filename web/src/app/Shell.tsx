@@ -5,6 +5,7 @@ import { FloatingButtons } from '../features/map/FloatingButtons.tsx';
 import { MessageToast } from '../features/messages/MessageToast.tsx';
 import { useMessaging } from '../features/messages/messages-realtime.ts';
 import { ProfileModal } from '../features/profile/ProfileModal.tsx';
+import { useProfileRealtime } from '../features/profile/profile-realtime.ts';
 import { BottomNav } from './BottomNav.tsx';
 import { useAppConfig } from './config.ts';
 import { TopBar } from './TopBar.tsx';
@@ -17,6 +18,8 @@ export function Shell() {
   const { settled } = useAppConfig();
   // Messages stay live app-wide while signed in: the unread badge and the 'Nouveau message' toast.
   useMessaging();
+  // Anyone's new nickname or photo replaces the old one on markers, comments and chats.
+  useProfileRealtime();
   return (
     <div className="relative h-full w-full overflow-hidden">
       <h1 className="sr-only">{MESSAGES.app_name}</h1>

@@ -6,33 +6,11 @@ import type { CommentDto, PostDto } from '@moodmap/core';
 import { PostCard } from '../../src/features/posts/PostCard.tsx';
 import { POSTS_KEY } from '../../src/features/posts/posts-query.ts';
 import type { PostsFeed } from '../../src/features/posts/post-types.ts';
+import { makeAuthor, makePost } from './posts.ts';
+
+export { makePost };
 
 export const NOW = new Date('2026-03-01T10:05:00.000Z');
-
-export function makePost(over: Partial<PostDto> = {}): PostDto {
-  return {
-    id: 'p-1',
-    userId: 'author-1',
-    category: 'happy',
-    content: 'Grand soleil sur la plage de Boucan Canot, venez profiter de la mer avant ce soir !',
-    isVoiceOnly: false,
-    latitude: -21.0667,
-    longitude: 55.2167,
-    nickname: 'Léa',
-    createdAt: '2026-03-01T10:00:00.000Z',
-    imageUrl: null,
-    thumbnailUrl: null,
-    mediaUrls: [],
-    audioUrl: null,
-    audioDuration: null,
-    hasPulseEffect: false,
-    commentsCount: 0,
-    likesCount: 0,
-    isLikedByUser: false,
-    author: { username: 'Léa', photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
-    ...over,
-  };
-}
 
 type CommentOverrides = Omit<Partial<CommentDto>, 'author'> & { author?: Partial<CommentDto['author']> };
 
@@ -46,7 +24,7 @@ export function makeComment({ author, ...over }: CommentOverrides = {}): Comment
     updatedAt: '2026-03-01T10:01:00.000Z',
     isEdited: false,
     ...over,
-    author: { username: 'Marc', photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false, ...author },
+    author: makeAuthor('Marc', author),
   };
 }
 

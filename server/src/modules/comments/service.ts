@@ -7,9 +7,10 @@ import { sql } from 'drizzle-orm';
 import type { CommentDto } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { forbidden, notFound } from '../../errors.ts';
+import { toAuthorDto, type AuthorRow } from '../posts/dto.ts';
 import { LIVE } from '../posts/service.ts';
 
-interface CommentRow {
+interface CommentRow extends AuthorRow {
   id: string;
   publication_id: string;
   user_id: string;
@@ -17,12 +18,6 @@ interface CommentRow {
   created_at: string | Date;
   updated_at: string | Date;
   is_edited: boolean;
-  author_username: string;
-  author_photo_url: string | null;
-  author_is_premium: boolean;
-  author_is_pro: boolean;
-  author_is_plus: boolean;
-  author_is_multi: boolean;
 }
 
 function toCommentDto(row: CommentRow): CommentDto {
@@ -34,14 +29,7 @@ function toCommentDto(row: CommentRow): CommentDto {
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
     isEdited: row.is_edited,
-    author: {
-      username: row.author_username,
-      photoUrl: row.author_photo_url,
-      isPremium: row.author_is_premium,
-      isPro: row.author_is_pro,
-      isPlus: row.author_is_plus,
-      isMulti: row.author_is_multi,
-    },
+    author: toAuthorDto(row),
   };
 }
 

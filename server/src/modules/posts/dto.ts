@@ -9,7 +9,29 @@ export const POST_COLUMNS = `
   a.username as author_username, a.profile_photo_url as author_photo_url,
   a.is_premium as author_is_premium, a.is_pro as author_is_pro, a.is_plus as author_is_plus, a.is_multi as author_is_multi`;
 
-export interface PostRow {
+/** The author columns every joined read selects (posts here, comments in comments_with_profiles). */
+export interface AuthorRow {
+  author_username: string;
+  author_photo_url: string | null;
+  author_is_premium: boolean;
+  author_is_pro: boolean;
+  author_is_plus: boolean;
+  author_is_multi: boolean;
+}
+
+/** A post's or a comment's author, as the DTOs carry it. */
+export function toAuthorDto(row: AuthorRow): PostDto['author'] {
+  return {
+    username: row.author_username,
+    photoUrl: row.author_photo_url,
+    isPremium: row.author_is_premium,
+    isPro: row.author_is_pro,
+    isPlus: row.author_is_plus,
+    isMulti: row.author_is_multi,
+  };
+}
+
+export interface PostRow extends AuthorRow {
   id: string;
   user_id: string;
   category: PostDto['category'];
@@ -27,12 +49,6 @@ export interface PostRow {
   comments_count: number;
   likes_count: number;
   is_liked_by_user?: boolean | null;
-  author_username: string;
-  author_photo_url: string | null;
-  author_is_premium: boolean;
-  author_is_pro: boolean;
-  author_is_plus: boolean;
-  author_is_multi: boolean;
 }
 
 export function toPostDto(row: PostRow): PostDto {
@@ -56,13 +72,6 @@ export function toPostDto(row: PostRow): PostDto {
     commentsCount: Number(row.comments_count),
     likesCount: Number(row.likes_count),
     isLikedByUser: Boolean(row.is_liked_by_user),
-    author: {
-      username: row.author_username,
-      photoUrl: row.author_photo_url,
-      isPremium: row.author_is_premium,
-      isPro: row.author_is_pro,
-      isPlus: row.author_is_plus,
-      isMulti: row.author_is_multi,
-    },
+    author: toAuthorDto(row),
   };
 }

@@ -8,14 +8,15 @@
  * whatever arrived while they were in flight, so a late answer never erases a newer message.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { ConversationListResult, ConversationSummaryDto, MessageDto } from '@moodmap/core';
+import type { ConversationListResult, ConversationSummaryDto, MessageDto, ParticipantDto } from '@moodmap/core';
 
 export const CONVERSATIONS_ROOT = ['conversations'] as const;
 export const LIST_KEY = ['conversations', 'list'] as const;
 export const UNREAD_KEY = ['conversations', 'unread'] as const;
 export const THREAD_PREFIX = ['conversations', 'thread'] as const;
 export const threadKey = (id: string) => ['conversations', 'thread', id] as const;
-export const conversationKey = (id: string) => ['conversations', 'one', id] as const;
+export const CONVERSATION_PREFIX = ['conversations', 'one'] as const;
+export const conversationKey = (id: string) => [...CONVERSATION_PREFIX, id] as const;
 
 export interface ThreadData {
   /** Oldest first, unique ids. */
@@ -89,6 +90,21 @@ export function updateConversation(client: QueryClient, id: string, update: (c: 
     return { ...list, conversations: sortConversations(list.conversations.map((c) => (c.id === id ? update(c) : c))) };
   });
   client.setQueryData<ConversationSummaryDto | null>(conversationKey(id), (c) => (c ? update(c) : c));
+}
+
+/** Someone's new nickname or photo, in every conversation held with them (list and single entries). */
+export function updateParticipant(client: QueryClient, participant: ParticipantDto): void {
+  const apply = (c: ConversationSummaryDto): ConversationSummaryDto => {
+    const o = c.otherParticipant;
+    if (o.id !== participant.id || (o.nickname === participant.nickname && o.profilePhotoUrl === participant.profilePhotoUrl)) return c;
+    return { ...c, otherParticipant: { ...o, nickname: participant.nickname, profilePhotoUrl: participant.profilePhotoUrl } };
+  };
+  client.setQueryData<ConversationListResult>(LIST_KEY, (list) => {
+    if (!list) return list;
+    const conversations = list.conversations.map(apply);
+    return conversations.every((c, i) => c === list.conversations[i]) ? list : { ...list, conversations };
+  });
+  client.setQueriesData<ConversationSummaryDto | null>({ queryKey: CONVERSATION_PREFIX }, (c) => (c ? apply(c) : c));
 }
 
 export function findConversation(client: QueryClient, id: string): ConversationSummaryDto | undefined {

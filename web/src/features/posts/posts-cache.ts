@@ -22,10 +22,10 @@ function isPost(value: unknown): value is PostDto {
   return typeof p.id === 'string' && typeof p.latitude === 'number' && typeof p.longitude === 'number' && typeof p.category === 'string';
 }
 
-function updateList(list: unknown[], id: string, update: Update): unknown[] {
+function mapList(list: unknown[], update: Update): unknown[] {
   let changed = false;
   const next = list.map((item) => {
-    if (!isPost(item) || item.id !== id) return item;
+    if (!isPost(item)) return item;
     const updated = update(item);
     if (updated !== item) changed = true;
     return updated;
@@ -33,25 +33,35 @@ function updateList(list: unknown[], id: string, update: Update): unknown[] {
   return changed ? next : list;
 }
 
-/** `data` with the post `id` updated wherever it appears; the same object when nothing changed. */
-export function updatePostIn(data: unknown, id: string, update: Update): unknown {
+/** `data` with `update` applied to every post in it; the same object when nothing changed. */
+function mapPostsIn(data: unknown, update: Update): unknown {
   if (!data || typeof data !== 'object') return data;
-  if (isPost(data)) return data.id === id ? update(data) : data;
-  if (Array.isArray(data)) return updateList(data, id, update);
+  if (isPost(data)) return update(data);
+  if (Array.isArray(data)) return mapList(data, update);
   const record = data as Record<string, unknown>;
   let next: Record<string, unknown> | null = null;
   for (const field of LIST_FIELDS) {
     const list = record[field];
     if (!Array.isArray(list)) continue;
-    const updated = updateList(list, id, update);
+    const updated = mapList(list, update);
     if (updated !== list) (next ??= { ...record })[field] = updated;
   }
   return next ?? data;
 }
 
+/** `data` with the post `id` updated wherever it appears; the same object when nothing changed. */
+export function updatePostIn(data: unknown, id: string, update: Update): unknown {
+  return mapPostsIn(data, (post) => (post.id === id ? update(post) : post));
+}
+
+/** Applies `update` to every cached post of every list (it returns the post itself when unchanged). */
+export function updateAllCachedPosts(client: QueryClient, update: Update): void {
+  client.setQueriesData<unknown>({ queryKey: POSTS_PREFIX }, (data: unknown) => (data === undefined ? data : mapPostsIn(data, update)));
+}
+
 /** Updates every cached copy of a post (feed, viewport, my active post). */
 export function updateCachedPost(client: QueryClient, id: string, update: Update): void {
-  client.setQueriesData<unknown>({ queryKey: POSTS_PREFIX }, (data: unknown) => (data === undefined ? data : updatePostIn(data, id, update)));
+  updateAllCachedPosts(client, (post) => (post.id === id ? update(post) : post));
 }
 
 /**

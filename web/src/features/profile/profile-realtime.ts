@@ -1,0 +1,71 @@
+/**
+ * 'profile.updated' { userId, username, photoUrl } reaches every open tab when someone changes
+ * their nickname or photo (issue 6). Without it a map would keep the old photo on that person's
+ * marker, and a chat the old name, until the next full read. It is applied in place:
+ * - every cached post by them (the map, the feed, search results) shows the new author;
+ * - every cached comment by them, and every conversation held with them;
+ * - their public profile is read again when next shown;
+ * - in my other tabs, my own change reloads my session's profile.
+ * The nickname a post was published under (`post.nickname`) stays as it was.
+ */
+import { useEffect } from 'react';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import type { CommentDto, ProfileUpdatedEvent } from '@moodmap/core';
+import { useSessionStore } from '../../app/session-store.ts';
+import { subscribeRealtime } from '../../lib/realtime.ts';
+import { updateParticipant } from '../messages/messages-cache.ts';
+import { updateAllCachedPosts } from '../posts/posts-cache.ts';
+import { profileKey } from './profile-api.ts';
+
+type Author = { username: string; photoUrl: string | null };
+
+function readProfileUpdated(data: unknown): ProfileUpdatedEvent['data'] | null {
+  const d = (data ?? {}) as Record<string, unknown>;
+  if (typeof d.userId !== 'string' || !d.userId || typeof d.username !== 'string' || !d.username) return null;
+  if (d.photoUrl !== null && typeof d.photoUrl !== 'string') return null;
+  return { userId: d.userId, username: d.username, photoUrl: d.photoUrl };
+}
+
+/** The same author object when nothing changed, so untouched caches keep their identity. */
+function renamed<T extends Author>(author: T, next: Author): T {
+  return author.username === next.username && author.photoUrl === next.photoUrl ? author : { ...author, ...next };
+}
+
+export function applyProfileUpdate(client: QueryClient, { userId, username, photoUrl }: ProfileUpdatedEvent['data']): void {
+  const next = { username, photoUrl };
+  updateAllCachedPosts(client, (post) => {
+    if (post.userId !== userId) return post;
+    const author = renamed(post.author, next);
+    return author === post.author ? post : { ...post, author };
+  });
+  client.setQueriesData<CommentDto[]>({ queryKey: ['comments'] }, (list) => {
+    if (!Array.isArray(list)) return list;
+    let changed = false;
+    const updated = list.map((comment) => {
+      if (comment.userId !== userId) return comment;
+      const author = renamed(comment.author, next);
+      if (author === comment.author) return comment;
+      changed = true;
+      return { ...comment, author };
+    });
+    return changed ? updated : list;
+  });
+  updateParticipant(client, { id: userId, nickname: username, profilePhotoUrl: photoUrl });
+  void client.invalidateQueries({ queryKey: profileKey(userId) });
+  const session = useSessionStore.getState();
+  const me = session.user;
+  if (me?.id === userId && (me.nickname !== username || (me.profilePhotoUrl ?? null) !== photoUrl)) void session.reloadUser();
+}
+
+export function bridgeProfileRealtime(client: QueryClient): () => void {
+  return subscribeRealtime('profile.updated', (event) => {
+    const data = readProfileUpdated(event.data);
+    if (data) applyProfileUpdate(client, data);
+  });
+}
+
+/** Mounted once in the shell: anyone's new name or photo shows wherever it is drawn. */
+export function useProfileRealtime(): void {
+  const client = useQueryClient();
+  useEffect(() => bridgeProfileRealtime(client), [client]);
+}
