@@ -128,6 +128,8 @@ test.describe.serial('private messages', () => {
     // Noa, on the map, is told at once.
     const toast = noaPage.getByTestId('message-toast');
     await expect(toast).toBeVisible({ timeout: 10_000 });
+    // Noa's pointer on it keeps it past its 6 s, until the next journey step clicks it.
+    await toast.hover();
     await expect(toast).toContainText('Nouveau message');
     await expect(toast).toContainText('Léa');
     await expect(toast).toContainText("À l'instant");

@@ -367,6 +367,47 @@ describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {
     expect(screen.queryByTestId('message-toast')).toBeNull();
   });
 
+  it('waits while the pointer is on it or the focus is in it, then hides after the time that was left', () => {
+    quietApi();
+    renderApp('/');
+    socket().open();
+    vi.useFakeTimers();
+    socket().receive(created(message({ id: 't-1' })));
+    const toast = screen.getByTestId('message-toast');
+    act(() => vi.advanceTimersByTime(4_000));
+    fireEvent.pointerEnter(toast);
+    act(() => vi.advanceTimersByTime(20_000));
+    expect(toast.getAttribute('data-leaving')).toBeNull();
+    // Keyboard focus inside keeps it while the pointer leaves.
+    fireEvent.focus(within(toast).getByTestId('message-toast-close'));
+    fireEvent.pointerLeave(toast);
+    act(() => vi.advanceTimersByTime(20_000));
+    expect(toast.getAttribute('data-leaving')).toBeNull();
+    // A newer message replacing it while held waits too.
+    socket().receive(created(message({ id: 't-2', content: 'Encore là ?' })));
+    act(() => vi.advanceTimersByTime(20_000));
+    expect(screen.getByTestId('message-toast-content').textContent).toBe('Encore là ?');
+    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBeNull();
+    fireEvent.blur(within(screen.getByTestId('message-toast')).getByTestId('message-toast-close'));
+    act(() => vi.advanceTimersByTime(5_999));
+    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBe('true');
+    act(() => vi.advanceTimersByTime(300));
+    expect(screen.queryByTestId('message-toast')).toBeNull();
+
+    // Held for 2 s out of 6: 4 s are left once the pointer goes.
+    socket().receive(created(message({ id: 't-3' })));
+    act(() => vi.advanceTimersByTime(2_000));
+    fireEvent.pointerEnter(screen.getByTestId('message-toast'));
+    act(() => vi.advanceTimersByTime(10_000));
+    fireEvent.pointerLeave(screen.getByTestId('message-toast'));
+    act(() => vi.advanceTimersByTime(3_999));
+    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBe('true');
+  });
+
   it('goes away with the badge on sign-out', async () => {
     fakeApi({ 'GET /api/conversations/unread': () => json(200, { conversationIds: ['c-1', 'c-2'] }) });
     renderApp('/');

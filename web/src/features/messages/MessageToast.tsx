@@ -25,6 +25,8 @@ export function MessageToast() {
   const toast = useMessageToast((s) => s.toast);
   const leaving = useMessageToast((s) => s.leaving);
   const hide = useMessageToast((s) => s.hide);
+  const hold = useMessageToast((s) => s.hold);
+  const release = useMessageToast((s) => s.release);
   const navigate = useNavigate();
   if (!toast) return null;
 
@@ -41,6 +43,12 @@ export function MessageToast() {
         data-testid="message-toast"
         data-conversation-id={toast.conversationId}
         data-leaving={leaving ? 'true' : undefined}
+        onPointerEnter={() => hold('pointer')}
+        onPointerLeave={() => release('pointer')}
+        onFocus={() => hold('focus')}
+        onBlur={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) release('focus');
+        }}
         className={`glass pointer-events-auto relative w-full overflow-hidden rounded-2xl ${leaving ? 'animate-toast-out' : 'animate-toast-in'}`}
       >
         <span className="absolute inset-y-0 left-0 w-1 bg-gradient-to-b from-brand-500 to-violet-brand" aria-hidden="true" />

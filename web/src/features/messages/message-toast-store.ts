@@ -1,7 +1,9 @@
 /**
  * The 'Nouveau message' toast (spec §2 "New-message toast", §4 "Message toast", §9 "Timing"):
  * one at a time, a newer message replaces it; it hides after 6 s and is removed after a 300 ms
- * exit animation. The same message is never announced twice.
+ * exit animation. The same message is never announced twice. While the pointer is on it or the
+ * keyboard focus is in it, the 6 s are paused (the reader is reading or about to click), and what
+ * was left of them resumes afterwards.
  */
 import { create } from 'zustand';
 import { MESSAGES, type MessageCreatedEvent, TIMING, truncate } from '@moodmap/core';
@@ -16,12 +18,18 @@ export interface MessageToastData {
   timestamp: string;
 }
 
+type HoldReason = 'pointer' | 'focus';
+
 interface MessageToastState {
   toast: MessageToastData | null;
   /** True during the exit animation. */
   leaving: boolean;
   show: (toast: MessageToastData) => void;
   hide: () => void;
+  /** Pauses the auto-hide while the pointer is over it or the focus inside it. */
+  hold: (by: HoldReason) => void;
+  /** Resumes the auto-hide with the time that was left, once neither holds it. */
+  release: (by: HoldReason) => void;
   /** Removes it at once (sign-out). */
   clear: () => void;
 }
@@ -29,11 +37,26 @@ interface MessageToastState {
 let hideTimer: ReturnType<typeof setTimeout> | null = null;
 let removeTimer: ReturnType<typeof setTimeout> | null = null;
 let lastAnnounced: string | null = null;
+/** When the running hide timer fires (epoch ms), and how long was left when it was paused. */
+let hideAt = 0;
+let pausedLeft: number | null = null;
+const holders = new Set<HoldReason>();
 
 function clearTimers(): void {
   if (hideTimer) clearTimeout(hideTimer);
   if (removeTimer) clearTimeout(removeTimer);
   hideTimer = removeTimer = null;
+  pausedLeft = null;
+}
+
+/** Starts the hide countdown, or keeps it paused while the toast is held. */
+function countDown(ms: number, hide: () => void): void {
+  if (holders.size > 0) {
+    pausedLeft = ms;
+    return;
+  }
+  hideAt = Date.now() + ms;
+  hideTimer = setTimeout(hide, ms);
 }
 
 export const useMessageToast = create<MessageToastState>()((set, get) => ({
@@ -44,7 +67,22 @@ export const useMessageToast = create<MessageToastState>()((set, get) => ({
     lastAnnounced = toast.messageId;
     clearTimers();
     set({ toast, leaving: false });
-    hideTimer = setTimeout(() => get().hide(), TIMING.messageToastMs);
+    // A newer message replacing the toast under the pointer stays paused too.
+    countDown(TIMING.messageToastMs, () => get().hide());
+  },
+  hold: (by) => {
+    holders.add(by);
+    if (!hideTimer || get().leaving) return;
+    clearTimeout(hideTimer);
+    hideTimer = null;
+    pausedLeft = Math.max(0, hideAt - Date.now());
+  },
+  release: (by) => {
+    holders.delete(by);
+    if (holders.size > 0 || pausedLeft === null || !get().toast || get().leaving) return;
+    const left = pausedLeft;
+    pausedLeft = null;
+    countDown(left, () => get().hide());
   },
   hide: () => {
     if (!get().toast || get().leaving) return;
@@ -52,11 +90,13 @@ export const useMessageToast = create<MessageToastState>()((set, get) => ({
     set({ leaving: true });
     removeTimer = setTimeout(() => {
       removeTimer = null;
+      holders.clear(); // gone from the page: no pointerleave or blur will come
       set({ toast: null, leaving: false });
     }, TIMING.toastExitMs);
   },
   clear: () => {
     clearTimers();
+    holders.clear();
     set({ toast: null, leaving: false });
   },
 }));
@@ -83,6 +123,7 @@ export function toastFromEvent({ message, sender }: MessageCreatedEvent): Messag
 /** Test hook. */
 export function resetMessageToastForTests(): void {
   clearTimers();
+  holders.clear();
   lastAnnounced = null;
   useMessageToast.setState({ toast: null, leaving: false });
 }
