@@ -72,9 +72,10 @@ describe.each(engines)('search on %s', (engine) => {
   });
 
   it('keeps to the selected moods; unknown moods are ignored and none means all five', async () => {
-    const happy = await insertPost(t, bulk.id, { category: 'happy', content: 'Kiwimood du jour' });
-    const love = await insertPost(t, bulk.id, { category: 'love', content: 'Kiwimood du soir' });
-    const angry = await insertPost(t, bulk.id, { category: 'angry', content: 'Kiwimood de la nuit' });
+    // Distinct ages: posts written in the same millisecond would have no newest-first order.
+    const happy = await insertPost(t, bulk.id, { category: 'happy', content: 'Kiwimood du jour', ageMinutes: 3 });
+    const love = await insertPost(t, bulk.id, { category: 'love', content: 'Kiwimood du soir', ageMinutes: 2 });
+    const angry = await insertPost(t, bulk.id, { category: 'angry', content: 'Kiwimood de la nuit', ageMinutes: 1 });
     expect(ids(await find('kiwimood'))).toEqual([angry, love, happy]);
     expect(ids(await find('kiwimood', 'love'))).toEqual([love]);
     expect(ids(await find('kiwimood', 'happy,angry'))).toEqual([angry, happy]);
