@@ -172,6 +172,8 @@ export const MESSAGES = {
   profile_member_since: 'Membre depuis',
   profile_send_message: 'Envoyer un message',
   profile_about: 'À propos',
+  /** Not in the spec: the public page's 'À propos' card for someone without a bio. */
+  profile_about_empty: 'Pas encore de bio.',
   profile_back: 'Retour',
   profile_create_post: 'Créer une publication',
   profile_sign_out: 'Déconnexion',

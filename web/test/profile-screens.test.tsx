@@ -277,7 +277,8 @@ describe('/user/:userId (spec §2 "Public profile page")', () => {
     const router = renderAt(`/user/${OTHER}`);
     const page = await screen.findByTestId('public-profile');
     expect(within(page).getByTestId('profile-username').textContent).toBe('Noa');
-    expect(within(page).getByText('À propos')).toBeTruthy();
+    expect(within(page).getByTestId('profile-about').textContent).toContain('À propos');
+    expect(within(page).getByTestId('profile-about-text').textContent).toBe(publicProfile(OTHER).profile.bio);
     expect(within(page).getByTestId('profile-send-message')).toBeTruthy();
     expect(within(page).getByTestId('profile-posts-title').textContent).toBe('Publications (2)');
     fireEvent.click(within(page).getAllByTestId('profile-grid-post')[1]!);
@@ -286,11 +287,14 @@ describe('/user/:userId (spec §2 "Public profile page")', () => {
   });
 
   it("hides the send button on one's own page and shows 'Profil introuvable' with 'Retour' for nobody", async () => {
-    fakeApi({ 'GET /api/profiles/u-1': () => json(200, publicProfile('u-1')) });
+    const mine = publicProfile('u-1');
+    fakeApi({ 'GET /api/profiles/u-1': () => json(200, { ...mine, profile: { ...mine.profile, bio: null } }) });
     applySession(sessionBody(1));
     renderAt('/user/u-1');
     await screen.findByTestId('public-profile');
     expect(screen.queryByTestId('profile-send-message')).toBeNull();
+    // Without a bio, the card says so rather than disappearing.
+    expect(screen.getByTestId('profile-about-empty').textContent).toBe('Pas encore de bio.');
     expect(screen.getByText('Aucune publication pour le moment')).toBeTruthy();
     cleanup();
     renderAt('/user/nobody');

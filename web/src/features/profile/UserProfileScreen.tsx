@@ -52,12 +52,14 @@ export function UserProfileScreen() {
             </button>
             <ProfileIdentity profile={profile} place="page" />
           </div>
-          {profile.bio ? (
-            <section className="mt-6 rounded-2xl bg-slate-50 p-4 dark:bg-ink-800" data-testid="profile-about">
-              <h3 className="mb-1 text-sm font-semibold text-slate-500 dark:text-slate-400">{MESSAGES.profile_about}</h3>
-              <p className="text-[15px] break-words whitespace-pre-line text-slate-700 dark:text-slate-200">{profile.bio}</p>
-            </section>
-          ) : null}
+          <section className="mt-6 rounded-2xl bg-slate-50 p-4 dark:bg-ink-800" data-testid="profile-about">
+            <h3 className="mb-1 text-sm font-semibold text-slate-500 dark:text-slate-400">{MESSAGES.profile_about}</h3>
+            {profile.bio ? (
+              <p className="text-[15px] break-words whitespace-pre-line text-slate-700 dark:text-slate-200" data-testid="profile-about-text">{profile.bio}</p>
+            ) : (
+              <p className="text-sm text-slate-400 italic dark:text-slate-500" data-testid="profile-about-empty">{MESSAGES.profile_about_empty}</p>
+            )}
+          </section>
           {message.visible ? (
             <Button className="mt-5 w-full" onClick={() => void message.send()} disabled={message.busy} data-testid="profile-send-message">
               {message.busy ? <Spinner /> : <ChatIcon size={18} />}
