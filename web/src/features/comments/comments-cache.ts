@@ -5,7 +5,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { CommentDto } from '@moodmap/core';
 
-export const commentsKey = (postId: string) => ['comments', postId] as const;
+export const COMMENTS_PREFIX = ['comments'] as const;
+export const commentsKey = (postId: string) => [...COMMENTS_PREFIX, postId] as const;
 
 /** Ids of comments shown before the server answered (optimistic adds). */
 export const TEMP_PREFIX = 'temp-';
@@ -38,4 +39,13 @@ export function withoutComment(list: CommentDto[], id: string): CommentDto[] {
 /** Changes the cached list of a post, if it is loaded (an unloaded list is fetched when opened). */
 export function updateComments(client: QueryClient, postId: string, update: (list: CommentDto[]) => CommentDto[]): void {
   client.setQueryData<CommentDto[]>(commentsKey(postId), (list) => (list ? update(list) : list));
+}
+
+/** Applies `update` to every cached comment of every post (it returns the comment itself when unchanged). */
+export function updateAllCachedComments(client: QueryClient, update: (comment: CommentDto) => CommentDto): void {
+  client.setQueriesData<CommentDto[]>({ queryKey: COMMENTS_PREFIX }, (list) => {
+    if (!Array.isArray(list)) return list;
+    const next = list.map(update);
+    return next.every((c, i) => c === list[i]) ? list : next;
+  });
 }

@@ -10,8 +10,9 @@
  */
 import { useEffect } from 'react';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import type { CommentDto, ProfileUpdatedEvent } from '@moodmap/core';
+import type { ProfileUpdatedEvent } from '@moodmap/core';
 import { useSessionStore } from '../../app/session-store.ts';
+import { updateAllCachedComments } from '../comments/comments-cache.ts';
 import { subscribeRealtime } from '../../lib/realtime.ts';
 import { updateParticipant } from '../messages/messages-cache.ts';
 import { updateAllCachedPosts } from '../posts/posts-cache.ts';
@@ -33,23 +34,14 @@ function renamed<T extends Author>(author: T, next: Author): T {
 
 export function applyProfileUpdate(client: QueryClient, { userId, username, photoUrl }: ProfileUpdatedEvent['data']): void {
   const next = { username, photoUrl };
-  updateAllCachedPosts(client, (post) => {
-    if (post.userId !== userId) return post;
-    const author = renamed(post.author, next);
-    return author === post.author ? post : { ...post, author };
-  });
-  client.setQueriesData<CommentDto[]>({ queryKey: ['comments'] }, (list) => {
-    if (!Array.isArray(list)) return list;
-    let changed = false;
-    const updated = list.map((comment) => {
-      if (comment.userId !== userId) return comment;
-      const author = renamed(comment.author, next);
-      if (author === comment.author) return comment;
-      changed = true;
-      return { ...comment, author };
-    });
-    return changed ? updated : list;
-  });
+  // Posts and comments carry the same author shape: one rewrite serves both caches.
+  const withNewAuthor = <T extends { userId: string; author: Author }>(item: T): T => {
+    if (item.userId !== userId) return item;
+    const author = renamed(item.author, next);
+    return author === item.author ? item : { ...item, author };
+  };
+  updateAllCachedPosts(client, withNewAuthor);
+  updateAllCachedComments(client, withNewAuthor);
   updateParticipant(client, { id: userId, nickname: username, profilePhotoUrl: photoUrl });
   void client.invalidateQueries({ queryKey: profileKey(userId) });
   const session = useSessionStore.getState();
