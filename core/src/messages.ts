@@ -452,6 +452,14 @@ export const MESSAGES = {
 
   // Messaging web (issue 7)
   messages_seen: 'Vu',
+
+  // Hardening (issue 13): refusals the spec does not word (database_error above is the spec's 503)
+  request_too_large: 'Requête trop volumineuse',
+  request_timeout: 'Délai de la requête dépassé. Veuillez réessayer.',
+  url_too_long: 'Adresse trop longue',
+  headers_too_large: 'En-têtes de requête trop volumineux',
+  too_many_connections: 'Trop de connexions simultanées. Veuillez patienter.',
+  csrf_rejected: 'Requête refusée : origine non autorisée',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;
