@@ -64,10 +64,61 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   };
 }
 
+/** How long a request waits for a connection before it fails (a 503) while PostgreSQL is away. */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * A pg pool that survives dropped connections (pg_terminate_backend, a restart, a failover).
+ *
+ * pg-pool listens for a client's `error` only while the client is idle; a client checked out by
+ * a transaction that loses its connection emits `error` with no listener, which ends the
+ * process. So every client keeps a listener for its whole life, and a checked-out client that
+ * fails is handed back to the pool at once as broken (`release(err)` closes and drops it).
+ * That also covers drizzle's transactions, which never release the client when `begin` fails
+ * (drizzle-orm 0.45, node-postgres session): without it each such failure would leak one
+ * connection until the pool is empty for good. Their own later `release()` is then a no-op.
+ */
+class ResilientPool extends pg.Pool {
+  constructor(config: pg.PoolConfig) {
+    super(config);
+    // The query that failed already reports the error to its caller; nothing else to do.
+    this.on('connect', (client) => client.on('error', () => {}));
+    // An idle client's failure: the pool has already dropped it and opens another on demand.
+    this.on('error', () => {});
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
+    // pool.query checks out with a callback and already releases a failed client itself.
+    if (callback) return super.connect(callback);
+    return super.connect().then(releaseWhenBroken);
+  }
+}
+
+function releaseWhenBroken(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release.bind(client);
+  let released = false;
+  const onError = (error: Error) => client.release(error);
+  client.release = (error?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    client.removeListener('error', onError);
+    release(error);
+  };
+  client.on('error', onError);
+  return client;
+}
+
 async function openPostgres(url: string, max: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max });
-  // A dropped idle connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+  const pool = new ResilientPool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // Lets the kernel notice a peer that vanished without closing (a failover, a cut link).
+    keepAlive: true,
+    application_name: 'moodmap',
+  });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   await migratePg(db as never, { migrationsFolder });
   let closed = false;

@@ -2,51 +2,108 @@
  * PostgreSQL LISTEN/NOTIFY bus: every instance LISTENs on one channel through a dedicated
  * connection, so an event published by one instance reaches sockets held by all the others.
  * NOTIFY payloads are limited to 8000 bytes; events are kept far below that.
+ *
+ * The listening connection is replaced as soon as it is lost (a terminated backend, a restart,
+ * a failover): retries start after 100 ms and never wait more than 500 ms apart, so events flow
+ * again within about half a second of the database coming back. Events sent while no one
+ * listened are caught up by clients through their `since` cursors.
  */
 import pg from 'pg';
 import type { EventBus, RealtimeEvent } from './types.ts';
 
 const CHANNEL = 'moodmap_events';
 const MAX_PAYLOAD = 7900;
+const FIRST_RETRY_MS = 100;
+const MAX_RETRY_MS = 500;
+/** A connection attempt that hangs (a host that vanished) is given up after this. */
+const CONNECT_TIMEOUT_MS = 2000;
+/**
+ * A link can die silently (no FIN, no error: a cut network, a frozen peer). The listener runs a
+ * `select 1` this often; one that got no answer by the next round means the link is dead.
+ */
+const CHECK_INTERVAL_MS = 2000;
 
-export async function createPostgresBus(connectionString: string, pool: pg.Pool): Promise<EventBus> {
+export interface PostgresBusOptions {
+  /** Tests shorten the liveness check; production keeps the default. */
+  checkIntervalMs?: number;
+}
+
+export async function createPostgresBus(connectionString: string, pool: pg.Pool, options: PostgresBusOptions = {}): Promise<EventBus> {
   const handlers = new Set<(event: RealtimeEvent) => void>();
+  /** The connection that currently LISTENs; null while a replacement is being opened. */
   let listener: pg.Client | null = null;
   let closed = false;
+  let retryTimer: NodeJS.Timeout | null = null;
+  let unansweredCheck: pg.Client | null = null;
 
-  async function connect(): Promise<void> {
-    const client = new pg.Client({ connectionString });
-    client.on('notification', (msg) => {
-      if (msg.channel !== CHANNEL || !msg.payload) return;
-      let event: RealtimeEvent;
-      try {
-        event = JSON.parse(msg.payload) as RealtimeEvent;
-      } catch {
-        return;
-      }
-      handlers.forEach((h) => h(event));
-    });
-    // A lost listener connection is re-established; events sent meanwhile are caught up by
-    // clients through their `since` cursors.
-    client.on('error', () => reconnect());
-    client.on('end', () => reconnect());
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    listener = client;
+  function deliver(msg: pg.Notification): void {
+    if (msg.channel !== CHANNEL || !msg.payload) return;
+    let event: RealtimeEvent;
+    try {
+      event = JSON.parse(msg.payload) as RealtimeEvent;
+    } catch {
+      return;
+    }
+    handlers.forEach((h) => h(event));
   }
 
-  let reconnecting = false;
-  function reconnect(): void {
-    if (closed || reconnecting) return;
-    reconnecting = true;
+  async function listen(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, application_name: 'moodmap_bus' });
+    client.on('notification', deliver);
+    // Both fire when the link drops ('error' first, unless we ended it); only the current
+    // listener's first signal starts a reconnect. The listener also keeps the process alive
+    // through errors of a client that never became the listener.
+    client.on('error', () => lost(client));
+    client.on('end', () => lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      return client;
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+  }
+
+  function lost(client: pg.Client): void {
+    if (client !== listener) return;
     listener = null;
-    const retry = (delay: number) => setTimeout(() => {
-      connect().then(() => { reconnecting = false; }, () => retry(Math.min(delay * 2, 10_000)));
-    }, delay);
-    retry(250);
+    client.end().catch(() => {});
+    reconnect(FIRST_RETRY_MS);
   }
 
-  await connect();
+  function reconnect(delay: number): void {
+    if (closed) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      listen().then(
+        (client) => {
+          if (closed) void client.end().catch(() => {});
+          else listener = client;
+        },
+        () => reconnect(Math.min(delay * 2, MAX_RETRY_MS)),
+      );
+    }, delay);
+  }
+
+  const checker = setInterval(() => {
+    const client = listener;
+    if (!client) return;
+    if (unansweredCheck === client) return lost(client);
+    unansweredCheck = client;
+    client.query('select 1').then(
+      () => {
+        if (unansweredCheck === client) unansweredCheck = null;
+      },
+      () => lost(client),
+    );
+  }, options.checkIntervalMs ?? CHECK_INTERVAL_MS);
+  checker.unref();
+
+  listener = await listen().catch((error) => {
+    clearInterval(checker);
+    throw error;
+  });
   return {
     async publish(event) {
       const payload = JSON.stringify(event);
@@ -60,7 +117,11 @@ export async function createPostgresBus(connectionString: string, pool: pg.Pool)
     async close() {
       closed = true;
       handlers.clear();
-      await listener?.end().catch(() => {});
+      clearInterval(checker);
+      if (retryTimer) clearTimeout(retryTimer);
+      const client = listener;
+      listener = null;
+      await client?.end().catch(() => {});
     },
   };
 }
