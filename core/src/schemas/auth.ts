@@ -4,11 +4,14 @@
  * the web forms show the first issue's message, so both sides always agree.
  *
  * Order matters: checks run in order and `abort` stops at the first failure of a field, so a
- * field reports "required", then "format invalide détecté" (an attack), then its length/shape.
+ * field reports "required", then its maximum length, then "format invalide détecté" (an
+ * attack), then its shape. The length comes before the attack scan so that an over-long value
+ * is refused without being scanned (issue 13); in zod 4 only an `abort: true` check stops the
+ * checks after it, so every maximum here aborts.
  */
 import { z } from 'zod';
 import {
-  EMAIL_MAX, FIRST_NAME_MAX, FIRST_NAME_MIN, LAST_NAME_MAX, LAST_NAME_MIN, PASSWORD_MAX, PASSWORD_MIN,
+  EMAIL_MAX, SANITISED_TEXT_MAX, FIRST_NAME_MAX, FIRST_NAME_MIN, LAST_NAME_MAX, LAST_NAME_MIN, PASSWORD_MAX, PASSWORD_MIN,
 } from '../limits.ts';
 import type { StaffRole } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
@@ -18,6 +21,10 @@ import { isCritical, stripMarkup } from '../sanitize.ts';
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const required = MESSAGES.auth_fields_required;
+/** Sizes the spec leaves open: a typed answer, the signed challenge, a trap field's text. */
+const CHALLENGE_ANSWER_MAX = 100;
+const CHALLENGE_TOKEN_MAX = 4096;
+const HONEYPOT_MAX = 1000;
 const notCritical = (message: string) => ({ error: message, abort: true }) as const;
 
 /** A required string: missing, not a string, or blank all read "Veuillez remplir tous les champs". */
@@ -26,8 +33,8 @@ const requiredString = (message: string = required) =>
 
 const emailWith = (requiredMessage: string) =>
   requiredString(requiredMessage)
-    .refine((v) => !isCritical(v), notCritical(MESSAGES.email_critical))
     .max(EMAIL_MAX, { error: MESSAGES.email_invalid, abort: true })
+    .refine((v) => !isCritical(v), notCritical(MESSAGES.email_critical))
     .regex(EMAIL_PATTERN, MESSAGES.email_invalid)
     // Addresses are compared case-insensitively (the database index is on lower(email)).
     .transform((v) => v.toLowerCase());
@@ -43,9 +50,9 @@ export function passwordHasRequiredClasses(password: string): boolean {
 export const passwordSchema = z
   .string({ error: required })
   .min(1, { error: required, abort: true })
+  .max(PASSWORD_MAX, { error: MESSAGES.password_too_long, abort: true })
   .refine((v) => !isCritical(v), notCritical(MESSAGES.password_critical))
   .min(PASSWORD_MIN, { error: MESSAGES.password_too_short, abort: true })
-  .max(PASSWORD_MAX, { error: MESSAGES.password_too_long, abort: true })
   .refine(passwordHasRequiredClasses, MESSAGES.password_weak_rule);
 
 /**
@@ -55,10 +62,18 @@ export const passwordSchema = z
 export const signInPasswordSchema = z
   .string({ error: required })
   .min(1, { error: required, abort: true })
-  .max(PASSWORD_MAX, MESSAGES.password_too_long);
+  .max(PASSWORD_MAX, { error: MESSAGES.password_too_long, abort: true });
 
+/** The confirmation is only compared with the password, so it is bounded like one. */
+const confirmPasswordSchema = z.string({ error: required }).min(1, { error: required, abort: true }).max(PASSWORD_MAX, { error: MESSAGES.password_too_long, abort: true });
+
+/**
+ * Markup is stripped before a name's length is checked (`<b>Léa</b>` is Léa), so the name as
+ * typed is only bounded by the sanitiser's cut, before it is scanned.
+ */
 const nameSchema = (criticalMessage: string, lengthMessage: string, min: number, max: number) =>
   requiredString()
+    .max(SANITISED_TEXT_MAX, { error: lengthMessage, abort: true })
     .refine((v) => !isCritical(v), notCritical(criticalMessage))
     // Harmless markup (`<b>Léa</b>`) is stripped rather than refused; the length is checked after.
     .transform((v) => stripMarkup(v).trim())
@@ -74,7 +89,13 @@ export const signInSchema = z.object({
 export type SignInInput = z.infer<typeof signInSchema>;
 
 /** The human-check answer as typed; the server decides whether it is right. */
-export const challengeAnswerSchema = requiredString(MESSAGES.human_check_required).pipe(z.string().max(100, MESSAGES.human_check_failed));
+export const challengeAnswerSchema = requiredString(MESSAGES.human_check_required).pipe(z.string().max(CHALLENGE_ANSWER_MAX, MESSAGES.human_check_failed));
+
+/**
+ * A hidden trap field (spec §5 "Bot check"): a person leaves it empty, a bot fills it in. It is a
+ * text field, so anything but a string (or null) is a malformed request, not a score.
+ */
+const honeypotSchema = z.string({ error: MESSAGES.bad_request }).max(HONEYPOT_MAX, { error: MESSAGES.bad_request, abort: true }).nullish();
 
 /** The sign-up request body: the form's fields, the solved challenge and the honeypots. */
 export const signUpSchema = z.object({
@@ -82,11 +103,11 @@ export const signUpSchema = z.object({
   password: passwordSchema,
   firstName: firstNameSchema,
   lastName: lastNameSchema,
-  challengeToken: requiredString(MESSAGES.human_check_required).pipe(z.string().max(4096, MESSAGES.human_check_required)),
+  challengeToken: requiredString(MESSAGES.human_check_required).pipe(z.string().max(CHALLENGE_TOKEN_MAX, MESSAGES.human_check_required)),
   challengeAnswer: challengeAnswerSchema,
-  /** Hidden fields a person never fills (spec §5 "Bot check"). Any value counts against the caller. */
-  website: z.unknown().optional(),
-  fax: z.unknown().optional(),
+  /** Hidden fields a person never fills (spec §5 "Bot check"). A non-blank value counts against the caller. */
+  website: honeypotSchema,
+  fax: honeypotSchema,
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
@@ -95,7 +116,7 @@ export const signUpFormSchema = z
   .object({
     email: emailSchema,
     password: passwordSchema,
-    confirmPassword: z.string({ error: required }).min(1, required),
+    confirmPassword: confirmPasswordSchema,
     firstName: firstNameSchema,
     lastName: lastNameSchema,
   })
@@ -112,7 +133,7 @@ export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
 export const resetPasswordFormSchema = z
   .object({
     password: passwordSchema,
-    confirmPassword: z.string({ error: required }).min(1, required),
+    confirmPassword: confirmPasswordSchema,
   })
   .refine((v) => v.password === v.confirmPassword, { error: MESSAGES.password_mismatch, path: ['confirmPassword'] });
 export type ResetPasswordFormInput = z.infer<typeof resetPasswordFormSchema>;

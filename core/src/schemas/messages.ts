@@ -26,17 +26,20 @@ export const MESSAGES_PAGE_MAX = 200;
 export const CONVERSATIONS_PAGE_SIZE = 50;
 
 /**
- * A message's text: optional (an image alone is a message), trimmed, refused when critical,
- * at most 1000 characters as typed, then stripped of markup. '' when there is none.
+ * A message's text: optional (an image alone is a message), trimmed, at most 1000 characters as
+ * typed, refused when critical, then stripped of markup. '' when there is none. The length is
+ * checked first and aborts, so an over-long text is refused without being scanned: first in
+ * UTF-16 units (a character is at most two), then in characters.
  */
 export const messageContentSchema = z
-  .string()
+  .string({ error: MESSAGES.bad_request })
   .nullish()
   .transform((v) => (v ?? '').trim())
   .pipe(
     z.string()
-      .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true })
+      .max(MESSAGE_TEXT_MAX * 2, { error: MESSAGES.message_too_long, abort: true })
       .refine((v) => Array.from(v).length <= MESSAGE_TEXT_MAX, { error: MESSAGES.message_too_long, abort: true })
+      .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true })
       .transform((v) => stripMarkup(v).trim()),
   );
 

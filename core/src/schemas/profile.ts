@@ -28,6 +28,9 @@ const HAS_DIGIT = /\p{Nd}/u;
 export const nicknameSchema = z
   .string({ error: MESSAGES.bad_request })
   .trim()
+  // Bounded before it is normalised and counted: NFC can shorten a decomposed name, never to a
+  // quarter (a letter with three combining accents).
+  .max(NICKNAME_MAX * 4 * 2, { error: MESSAGES.nickname_length, abort: true })
   .transform((v) => v.normalize('NFC'))
   .refine((v) => length(v) >= NICKNAME_MIN && length(v) <= NICKNAME_MAX, { error: MESSAGES.nickname_length, abort: true })
   .refine((v) => NICKNAME_CHARS.test(v), { error: MESSAGES.nickname_invalid_chars, abort: true })
@@ -35,8 +38,9 @@ export const nicknameSchema = z
   .refine((v) => HAS_LETTER.test(v), { error: MESSAGES.nickname_separators_only, abort: true });
 
 /**
- * A bio (spec §5 "Bio"): optional, blank or null stored as null; refused when critical (an
- * attack, not text); at most 500 characters as typed; then stripped of markup.
+ * A bio (spec §5 "Bio"): optional, blank or null stored as null; at most 500 characters as
+ * typed; refused when critical (an attack, not text); then stripped of markup. The length comes
+ * first and aborts (in UTF-16 units, then in characters), so an over-long bio is not scanned.
  */
 export const bioSchema = z
   .string({ error: MESSAGES.bad_request })
@@ -44,8 +48,9 @@ export const bioSchema = z
   .transform((v) => (v ?? '').trim())
   .pipe(
     z.string()
-      .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true })
+      .max(BIO_MAX * 2, { error: MESSAGES.bio_too_long, abort: true })
       .refine((v) => length(v) <= BIO_MAX, { error: MESSAGES.bio_too_long, abort: true })
+      .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true })
       .transform((v) => stripMarkup(v, BIO_MAX).trim() || null),
   );
 
