@@ -42,7 +42,7 @@ export async function createContext(config: Config, database: Database, log: Fas
   const keys = deriveKeys(await loadServerSecret(config));
   const bus = await createBus(config, database);
   const storage = createStorage(config);
-  const sessions = createSessions({ db: database.db, keys, now, logSecurityEvent });
+  const sessions = createSessions({ db: database.db, keys, now, logSecurityEvent, bus, log });
   return {
     config,
     database,

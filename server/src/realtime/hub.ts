@@ -8,21 +8,47 @@
  *   client → { "type": "auth", "token": "<access token>" }   (again after each refresh)
  *   server → { "type": "ready", "userId": string | null }
  *   server → { "type": "<event type>", "data": … }
+ *   server → { "type": "ready", "userId": null, "reason": "session_ended" }
  * The token travels in a message, not in the URL, so it never lands in access logs.
+ *
+ * A socket's identity lasts as long as its session and its token (design.md §5): it ends when
+ * the access token expires (a timer, and a check before each private frame) and when the
+ * session is revoked on any instance (the bus's internal `session.revoked`, session-events.ts).
+ * The socket then gets a `ready` as a visitor, and stays open; the web client sends `auth`
+ * again with its renewed token.
  */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { EventBus, RealtimeEvent } from '../adapters/bus/types.ts';
+import { sessionsRevoked } from '../modules/auth/session-events.ts';
 
-export type TokenVerifier = (token: string) => Promise<{ userId: string } | null>;
+export interface SocketIdentity {
+  userId: string;
+  sessionId: string;
+  /** The access token's expiry, epoch ms. */
+  expiresAtMs: number;
+}
+
+export type TokenVerifier = (token: string) => Promise<SocketIdentity | null>;
 
 const HEARTBEAT_MS = 30_000;
+/** setTimeout's longest delay; a later expiry is caught by the check before each frame. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * Revocations remembered this long, for an `auth` whose token check was already under way
+ * when the revocation arrived (its database read may predate the revocation).
+ */
+const RECENT_REVOCATION_MS = 60_000;
 
 export async function installRealtime(app: FastifyInstance, bus: EventBus, verifyToken: TokenVerifier): Promise<void> {
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
   const sockets = new Set<WebSocket>();
   const userOf = new WeakMap<WebSocket, string>();
+  const identityOf = new WeakMap<WebSocket, SocketIdentity & { timer: ReturnType<typeof setTimeout> }>();
+  const recentlyRevoked = new Map<string, number>();
+  // The app's clock (tests move it), which the access tokens' expiry is measured against.
+  const now = () => (app.hasDecorator('ctx') ? app.ctx.now().getTime() : Date.now());
   // Private events go straight to their users' sockets: a message costs the same whether
   // ten or ten thousand other people are connected.
   const socketsOf = new Map<string, Set<WebSocket>>();
@@ -45,12 +71,48 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
     }
   }
 
+  function setIdentity(socket: WebSocket, identity: SocketIdentity | null): void {
+    const previous = identityOf.get(socket);
+    if (previous) clearTimeout(previous.timer);
+    identityOf.delete(socket);
+    setUser(socket, identity?.userId ?? null);
+    if (!identity) return;
+    const timer = setTimeout(() => endSession(socket), Math.min(MAX_TIMER_MS, Math.max(0, identity.expiresAtMs - now())));
+    timer.unref();
+    identityOf.set(socket, { ...identity, timer });
+  }
+
+  /** The socket's session is over (token expired, session revoked): it goes on as a visitor. */
+  function endSession(socket: WebSocket): void {
+    if (!identityOf.has(socket)) return;
+    setIdentity(socket, null);
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'ready', userId: null, reason: 'session_ended' }));
+  }
+
+  const expired = (socket: WebSocket) => {
+    const identity = identityOf.get(socket);
+    return !identity || identity.expiresAtMs <= now();
+  };
+
+  function revoked(userId: string, sessionIds: string[]): void {
+    const at = now();
+    for (const [id, until] of recentlyRevoked) if (until <= at) recentlyRevoked.delete(id);
+    for (const id of sessionIds) recentlyRevoked.set(id, at + RECENT_REVOCATION_MS);
+    const ended = new Set(sessionIds);
+    for (const socket of [...(socketsOf.get(userId) ?? [])]) {
+      const identity = identityOf.get(socket);
+      if (identity && ended.has(identity.sessionId)) endSession(socket);
+    }
+  }
+
   function forget(socket: WebSocket): void {
     sockets.delete(socket);
-    setUser(socket, null);
+    setIdentity(socket, null);
   }
 
   const unsubscribe = bus.subscribe((event: RealtimeEvent) => {
+    const revocation = sessionsRevoked(event);
+    if (revocation) return revoked(revocation.userId, revocation.sessionIds);
     const frame = JSON.stringify({ type: event.type, data: event.data });
     const send = (socket: WebSocket) => {
       if (socket.readyState === socket.OPEN) socket.send(frame);
@@ -59,7 +121,13 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
       sockets.forEach(send);
       return;
     }
-    for (const userId of new Set(event.targets)) socketsOf.get(userId)?.forEach(send);
+    for (const userId of new Set(event.targets)) {
+      for (const socket of [...(socketsOf.get(userId) ?? [])]) {
+        // The timer may not have fired yet (or the clock moved): never a private frame past expiry.
+        if (expired(socket)) endSession(socket);
+        else send(socket);
+      }
+    }
   });
 
   app.get('/api/realtime', { websocket: true }, (socket) => {
@@ -75,9 +143,10 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
         return;
       }
       if (message.type === 'auth') {
-        const identity = typeof message.token === 'string' ? await verifyToken(message.token) : null;
+        let identity = typeof message.token === 'string' ? await verifyToken(message.token) : null;
         if (!sockets.has(socket)) return; // closed while the token was being checked
-        setUser(socket, identity?.userId ?? null);
+        if (identity && (recentlyRevoked.has(identity.sessionId) || identity.expiresAtMs <= now())) identity = null;
+        setIdentity(socket, identity);
         socket.send(JSON.stringify({ type: 'ready', userId: identity?.userId ?? null }));
       } else if (message.type === 'ping') {
         socket.send(JSON.stringify({ type: 'pong' }));
@@ -103,6 +172,9 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
   app.addHook('onClose', async () => {
     clearInterval(heartbeat);
     unsubscribe();
-    for (const socket of sockets) socket.close(1001, 'server shutting down');
+    for (const socket of sockets) {
+      setIdentity(socket, null);
+      socket.close(1001, 'server shutting down');
+    }
   });
 }

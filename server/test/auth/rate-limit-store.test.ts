@@ -122,4 +122,32 @@ describe.each(kinds)('rate-limit store: %s', (kind) => {
     expect(await store.blockedUntil(b, start)).toBeNull();
     expect((await store.hit(b, RATE_LIMITS.login, start)).count).toBe(1);
   });
+
+  it('accepts any string as a key (NUL byte, backslashes, very long) and keeps such keys apart', async () => {
+    const base = key();
+    // Keys a hostile e-mail field can produce; PostgreSQL refuses NUL in text, a btree entry
+    // holds about 2 700 bytes: neither may turn a hit into a 500.
+    const keys = [`${base}a\u0000b`, `${base}a\\0b`, `${base}a\\\u0000b`, `${base}\u0000`, `${base}${'é'.repeat(10_000)}`, `${base}${'é'.repeat(10_000)}x`];
+    for (const [i, k] of keys.entries()) {
+      for (let n = 0; n <= i; n++) await store.hit(k, RATE_LIMITS.login, start);
+    }
+    // Each key counted only its own hits: i + 1 so far.
+    for (const [i, k] of keys.entries()) {
+      expect((await store.hit(k, RATE_LIMITS.login, start)).count, JSON.stringify(k.slice(0, 40))).toBe(i + 2);
+      expect(await store.peek(k, start)).toBe(i + 2);
+    }
+    const nul = keys[0];
+    for (let n = 0; n < 10; n++) await store.hit(nul, RATE_LIMITS.login, start);
+    expect(await store.blockedUntil(nul, start)).toBe(start + 5 * MINUTE);
+    expect(await store.blockedUntil(keys[1], start)).toBeNull();
+  });
+
+  it('peeks at a count without counting, and reads 0 once the window is over', async () => {
+    const k = key();
+    expect(await store.peek(k, start)).toBe(0);
+    for (let i = 0; i < 3; i++) await store.hit(k, RATE_LIMITS.login, start);
+    expect(await store.peek(k, start + 1000)).toBe(3);
+    expect(await store.peek(k, start + 1000)).toBe(3);
+    expect(await store.peek(k, start + 5 * MINUTE)).toBe(0);
+  });
 });

@@ -11,8 +11,14 @@ const MINUTE = 60_000;
 
 /** Limits the spec does not list but the server needs. */
 export const SERVER_RATE_LIMITS = {
-  /** Password-reset requests, per IP and per address: a mailbox is not a spam target. */
+  /** Password-reset requests, per IP (a mailbox's own ceiling is in modules/auth/account-limits.ts). */
   password_reset: { points: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
+  /**
+   * Failed sign-ins for one address from all IPs together: slows guessing spread over many
+   * addresses, far above what one IP may try (10 / 5 min); the owner's known devices pass it
+   * (docs/security.md).
+   */
+  login_account: { points: 100, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
   /** Comments written or edited, per user: a conversation pace, not a flood of live events. */
   comment_write: { points: 30, windowMs: MINUTE, blockMs: MINUTE },
 } as const satisfies Record<string, RateLimitRule>;
@@ -41,6 +47,8 @@ export interface ConsumeOptions {
   /** Who is behind the key, for the security log when a block starts. */
   userId?: string | null;
   ip?: string | null;
+  /** The action's name in the 429 text, when not the rule's own (login_account reads "login"). */
+  label?: string;
 }
 
 export interface RateLimiter {
@@ -54,6 +62,8 @@ export interface RateLimiter {
    * one and returns how many there were within `ttlMs`, this one included.
    */
   count(name: string, key: string, ttlMs: number): Promise<number>;
+  /** What `count` would have counted so far, without counting. */
+  peek(name: string, key: string): Promise<number>;
 }
 
 export interface RateLimiterDeps {
@@ -67,10 +77,11 @@ export function createRateLimiter({ store, now, logSecurityEvent }: RateLimiterD
     const seconds = Math.max(1, Math.ceil((blockedUntilMs - now().getTime()) / 1000));
     const minutes = Math.max(1, Math.ceil(seconds / 60));
     const headers = { 'retry-after': String(seconds) };
-    if (options.message) return new AppError(429, options.message, t(options.message, { action, minutes }), headers);
+    const params = { action: options.label ?? action, minutes };
+    if (options.message) return new AppError(429, options.message, t(options.message, params), headers);
     // The spec has two texts: the attempt that triggers the block, and any attempt during it.
     const key: MessageKey = justBlocked ? 'rate_too_many' : 'rate_blocked';
-    return new AppError(429, key, t(key, { action, minutes }), headers);
+    return new AppError(429, key, t(key, params), headers);
   }
 
   return {
@@ -97,6 +108,9 @@ export function createRateLimiter({ store, now, logSecurityEvent }: RateLimiterD
     async count(name, key, ttlMs) {
       const rule = { points: 2_000_000_000, windowMs: ttlMs, blockMs: ttlMs };
       return (await store.hit(`${name}:${key}`, rule, now().getTime())).count;
+    },
+    async peek(name, key) {
+      return store.peek(`${name}:${key}`, now().getTime());
     },
   };
 }

@@ -46,6 +46,7 @@ export interface RedisStoreOptions {
   prefix?: string;
 }
 
+/** Redis keys are binary-safe: any string (a NUL byte included) is used as it is. */
 export function createRedisRateLimitStore({ url, prefix = 'moodmap:rl:' }: RedisStoreOptions): RateLimitStore {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   // A dropped connection is retried by ioredis; the error event must not crash the process.
@@ -64,6 +65,10 @@ export function createRedisRateLimitStore({ url, prefix = 'moodmap:rl:' }: Redis
       const value = await redis.hget(prefix + key, 'b');
       const until = value === null ? null : Number(value);
       return until !== null && until > nowMs ? until : null;
+    },
+    async peek(key: string, nowMs: number): Promise<number> {
+      const [points, windowEnds] = await redis.hmget(prefix + key, 'p', 'w');
+      return points !== null && Number(windowEnds) > nowMs ? Number(points) : 0;
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

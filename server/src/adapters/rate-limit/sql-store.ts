@@ -6,12 +6,26 @@
  * ORM) and manages its own table, so it cannot run on the embedded PGlite default, and it has
  * no escalating block for security_violation.
  */
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { hitResult, type HitResult, type RateLimitRule, type RateLimitStore } from './store.ts';
 
 /** Old rows are deleted every this many hits (in the background). */
 const CLEANUP_EVERY = 500;
+/** Longer keys are stored as their hash: a btree entry holds about 2 700 bytes at most. */
+const MAX_PLAIN_KEY = 512;
+
+/**
+ * The column form of a key. PostgreSQL refuses NUL in text, so NUL becomes `\0` and `\`
+ * becomes `\\` (one-to-one: escaped keys never hold a lone backslash before another letter);
+ * a long key becomes `\h` + its SHA-256, which no escaped key can be.
+ */
+export function storedKey(key: string): string {
+  const escaped = key.replace(/[\\\0]/g, (c) => (c === '\\' ? '\\\\' : '\\0'));
+  if (escaped.length <= MAX_PLAIN_KEY) return escaped;
+  return `\\h${createHash('sha256').update(key).digest('hex')}`;
+}
 
 interface HitRow {
   points: number;
@@ -30,7 +44,8 @@ export function createSqlRateLimitStore(db: Db): RateLimitStore {
 
   return {
     kind: 'sql',
-    async hit(key: string, rule: RateLimitRule, nowMs: number): Promise<HitResult> {
+    async hit(rawKey: string, rule: RateLimitRule, nowMs: number): Promise<HitResult> {
+      const key = storedKey(rawKey);
       const now = sql`to_timestamp(${nowMs}::float8 / 1000)`;
       const ms = (value: number) => sql`(${value}::float8 * interval '1 millisecond')`;
       const maxExp = rule.escalateMaxExponent ?? 0;
@@ -79,9 +94,17 @@ export function createSqlRateLimitStore(db: Db): RateLimitStore {
     async blockedUntil(key: string, nowMs: number): Promise<number | null> {
       const result = await db.execute(sql`
         select extract(epoch from blocked_until)::float8 * 1000 as blocked_ms from rate_limits
-        where key = ${key} and blocked_until > to_timestamp(${nowMs}::float8 / 1000)`);
+        where key = ${storedKey(key)} and blocked_until > to_timestamp(${nowMs}::float8 / 1000)`);
       const row = result.rows[0] as { blocked_ms: number } | undefined;
       return row ? Math.round(Number(row.blocked_ms)) : null;
+    },
+
+    async peek(key: string, nowMs: number): Promise<number> {
+      const result = await db.execute(sql`
+        select points from rate_limits
+        where key = ${storedKey(key)} and window_ends_at > to_timestamp(${nowMs}::float8 / 1000)`);
+      const row = result.rows[0] as { points: number } | undefined;
+      return row ? Number(row.points) : 0;
     },
 
     async close() {},

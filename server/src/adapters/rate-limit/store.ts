@@ -7,6 +7,9 @@
  * it blocks the key for `blockMs`, doubled for each earlier block while the key keeps
  * offending (`escalateMaxExponent`, security_violation: up to 2^5). Hits during a block are
  * not counted. A window that ends with no block in its last `windowMs` forgets the escalation.
+ *
+ * Any string is a valid key (a NUL byte or 10 000 characters from a hostile e-mail field
+ * included): each store maps it to a form its engine accepts.
  */
 export interface RateLimitRule {
   points: number;
@@ -30,6 +33,8 @@ export interface RateLimitStore {
   hit(key: string, rule: RateLimitRule, nowMs: number): Promise<HitResult>;
   /** Epoch ms until which the key is blocked, or null; counts nothing. */
   blockedUntil(key: string, nowMs: number): Promise<number | null>;
+  /** Hits counted in the key's current window (0 when it has none); counts nothing. */
+  peek(key: string, nowMs: number): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -9,6 +9,7 @@ import { ipKey } from '../../adapters/rate-limit/limiter.ts';
 import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, fail, unauthorized } from '../../errors.ts';
+import { createAccountLimits } from './account-limits.ts';
 import { scoreBot } from './bot-check.ts';
 import { createEmailToken, purgeEmailTokens, redeemEmailToken, voidEmailTokens } from './email-tokens.ts';
 import { generateChallenge, openChallenge, sealChallenge } from './human-check.ts';
@@ -32,6 +33,7 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
   const { db } = ctx.database;
   const { sessions, keys } = ctx.auth;
   const pending = new Set<Promise<void>>();
+  const accountLimits = createAccountLimits(ctx.limits);
 
   /** Work the answer must not wait for (or reveal through its timing); awaited on close. */
   function inBackground(task: () => Promise<void>) {
@@ -71,8 +73,12 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
 
   async function changePassword(user: UserRow, password: string, meta: RequestMeta): Promise<SessionResponse> {
     const passwordHash = await hashPassword(password);
+    await db.update(users).set({ passwordHash, updatedAt: ctx.now() }).where(eq(users.id, user.id));
+    return afterPasswordChange(user, meta);
+  }
+
+  async function afterPasswordChange(user: UserRow, meta: RequestMeta): Promise<SessionResponse> {
     const now = ctx.now();
-    await db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
     // Every session ends, the caller's included: no token issued before the change works after it.
     await sessions.revokeAllOf(user.id);
     await voidEmailTokens(db, user.id, 'recovery', now);
@@ -165,12 +171,14 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
 
     async signIn(input: SignInInput, meta: RequestMeta): Promise<SessionResponse> {
       await assertNotBanned(meta);
+      // The spec's login limit counts per client: a guesser blocks only their own IP.
       await ctx.limits.consume('login', ipKey(meta.ip), { ip: meta.ip });
-      await ctx.limits.consume('login', `account:${input.email}`, { ip: meta.ip });
       const user = await findUserByEmail(db, input.email);
+      await accountLimits.assertSignInAllowed(input.email, user?.id ?? null, meta);
       // Same work (one argon2 verify) whether or not the account exists.
       const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
       if (!user || !valid) {
+        await accountLimits.signInFailed(input.email, meta);
         await ctx.logSecurityEvent({
           userId: user?.id ?? null,
           ip: meta.ip,
@@ -181,6 +189,7 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
         throw badRequest('invalid_credentials');
       }
       if (!user.emailConfirmedAt) throw fail(403, 'email_not_confirmed');
+      await accountLimits.signedIn(user.id, meta);
       return respond(await sessions.start(user, 'password'), user);
     },
 
@@ -208,11 +217,16 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
      */
     async recover(email: string, meta: RequestMeta): Promise<{ status: 'sent' }> {
       await assertNotBanned(meta);
+      // Per client only: a stranger's requests for someone else's address block only the stranger.
       await ctx.limits.consume('password_reset', ipKey(meta.ip), { ip: meta.ip, message: 'reset_rate_limited' });
-      await ctx.limits.consume('password_reset', `account:${email}`, { ip: meta.ip, message: 'reset_rate_limited' });
       inBackground(async () => {
         const user = await findUserByEmail(db, email);
         if (!user) return;
+        // Past the address's hourly ceiling, only the owner's known devices still get a mail.
+        if (!(await accountLimits.mayMailReset(user.id, email, meta))) {
+          await ctx.logSecurityEvent({ userId: user.id, ip: meta.ip, eventType: 'password_reset_withheld', description: 'Lien de réinitialisation non envoyé : plafond horaire de l’adresse atteint', severity: 'medium' });
+          return;
+        }
         const raw = await createEmailToken(db, user.id, 'recovery', ctx.now());
         const link = `${ctx.config.publicUrl}/api/auth/verify?type=recovery&token=${raw}`;
         await ctx.mailer.send(recoveryMail(user.email, usernameFor(user), link));
@@ -221,15 +235,29 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
       return { status: 'sent' };
     },
 
-    /** The reset screen: the link's session (both tokens, same session, still live), then the new password. */
+    /**
+     * The reset screen: both tokens of one live recovery session (a reset link's, never a
+     * sign-in's), the refresh token still the session's current one; then the new password.
+     * The tokens are used up in the transaction that changes the password, so concurrent
+     * submissions change it exactly once.
+     */
     async resetPassword(input: { accessToken: string; refreshToken: string; password: string }, meta: RequestMeta): Promise<SessionResponse> {
       const identity = await sessions.identify(input.accessToken, { allowExpired: true });
       const owner = await sessions.sessionOfRefreshToken(input.refreshToken);
-      if (!identity || !owner?.live || owner.sessionId !== identity.sessionId) throw recoverySessionNotFound();
+      if (!identity || !owner?.live || !owner.current || owner.kind !== 'recovery' || owner.sessionId !== identity.sessionId) {
+        throw recoverySessionNotFound();
+      }
       const user = await findUserById(db, identity.userId);
       if (!user) throw recoverySessionNotFound();
       await checkNewPassword(input.password, meta, user.id);
-      return changePassword(user, input.password, meta);
+      const passwordHash = await hashPassword(input.password);
+      const changed = await db.transaction(async (tx) => {
+        if (!(await sessions.consumeRecovery(tx, owner.sessionId, input.refreshToken))) return false;
+        await tx.update(users).set({ passwordHash, updatedAt: ctx.now() }).where(eq(users.id, user.id));
+        return true;
+      });
+      if (!changed) throw recoverySessionNotFound();
+      return afterPasswordChange(user, meta);
     },
 
     async updatePassword(identity: Identity, password: string, meta: RequestMeta): Promise<SessionResponse> {

@@ -9,11 +9,17 @@
  * the window (30 s after the first exchange) is over, presenting the old token again means it
  * was copied: the whole session is revoked (reuse detection) and every token of it dies,
  * access tokens included, since each authenticated request checks the session row.
+ *
+ * Every revocation is also announced on the bus (session-events.ts): WebSockets authenticated
+ * with a revoked session lose their identity on every instance, not only at their next `auth`.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { EventBus } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
 import { authSessions, refreshTokens } from '../../db/schema.ts';
 import type { LogSecurityEvent } from '../security/log.ts';
+import { publishSessionsRevoked } from './session-events.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, hashToken, randomToken, signAccessToken, successorToken, verifyAccessToken, type AuthKeys } from './tokens.ts';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -35,6 +41,8 @@ export interface Identity {
   userId: string;
   email: string;
   sessionId: string;
+  /** When the access token expires (epoch ms). */
+  expiresAtMs: number;
 }
 
 export type RotateResult =
@@ -46,9 +54,12 @@ export interface SessionDeps {
   keys: AuthKeys;
   now: () => Date;
   logSecurityEvent: LogSecurityEvent;
+  /** Where revocations are announced to every instance's WebSocket hub. */
+  bus: EventBus;
+  log: FastifyBaseLogger;
 }
 
-export function createSessions({ db, keys, now, logSecurityEvent }: SessionDeps) {
+export function createSessions({ db, keys, now, logSecurityEvent, bus, log }: SessionDeps) {
   let rotations = 0;
 
   async function issue(userId: string, email: string, sessionId: string, refreshToken: string, at: Date): Promise<IssuedSession> {
@@ -64,8 +75,21 @@ export function createSessions({ db, keys, now, logSecurityEvent }: SessionDeps)
       and not exists (select 1 from refresh_tokens where family_id = ${authSessions.id})`);
   }
 
+  /**
+   * Tells every instance these sessions ended. A bus failure must not fail the sign-out or the
+   * password change: the sockets then keep their identity until their token expires (≤ 15 min).
+   */
+  async function announce(rows: Array<{ id: string; userId: string }>): Promise<void> {
+    if (rows.length === 0) return;
+    await publishSessionsRevoked(bus, rows[0].userId, rows.map((r) => r.id))
+      .catch((err) => log.error({ err }, 'session revocation not announced on the bus'));
+  }
+
   async function revoke(sessionId: string): Promise<void> {
-    await db.update(authSessions).set({ revokedAt: now() }).where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+    const rows = await db.update(authSessions).set({ revokedAt: now() })
+      .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)))
+      .returning({ id: authSessions.id, userId: authSessions.userId });
+    await announce(rows);
   }
 
   return {
@@ -136,16 +160,52 @@ export function createSessions({ db, keys, now, logSecurityEvent }: SessionDeps)
       return { ok: true, session: await issue(row.userId, address, row.sessionId, successor, at) };
     },
 
-    /** The live session a refresh token belongs to (any state but revoked or expired). */
-    async sessionOfRefreshToken(raw: string): Promise<{ sessionId: string; userId: string; live: boolean } | null> {
+    /**
+     * The session a refresh token belongs to. `live`: neither revoked nor expired; `current`:
+     * the token was not exchanged yet (it is the newest of its family).
+     */
+    async sessionOfRefreshToken(raw: string): Promise<{ sessionId: string; userId: string; kind: string; live: boolean; current: boolean } | null> {
       const [row] = await db
-        .select({ sessionId: refreshTokens.familyId, userId: refreshTokens.userId, expiresAt: refreshTokens.expiresAt, revokedAt: authSessions.revokedAt })
+        .select({
+          sessionId: refreshTokens.familyId,
+          userId: refreshTokens.userId,
+          kind: authSessions.kind,
+          expiresAt: refreshTokens.expiresAt,
+          rotatedAt: refreshTokens.rotatedAt,
+          revokedAt: authSessions.revokedAt,
+        })
         .from(refreshTokens)
         .innerJoin(authSessions, eq(authSessions.id, refreshTokens.familyId))
         .where(eq(refreshTokens.tokenHash, hashToken(raw)))
         .limit(1);
       if (!row) return null;
-      return { sessionId: row.sessionId, userId: row.userId, live: !row.revokedAt && row.expiresAt.getTime() > now().getTime() };
+      return {
+        sessionId: row.sessionId,
+        userId: row.userId,
+        kind: row.kind,
+        live: !row.revokedAt && row.expiresAt.getTime() > now().getTime(),
+        current: row.rotatedAt === null,
+      };
+    },
+
+    /**
+     * Uses up a recovery session's current refresh token, in one statement: of any number of
+     * concurrent calls with the same tokens exactly one gets true (the others find the token
+     * already marked as exchanged). `executor`: the caller's transaction, so the password
+     * change and the consumption commit together.
+     */
+    async consumeRecovery(executor: Db, sessionId: string, raw: string): Promise<boolean> {
+      const at = sql`${now().toISOString()}::timestamptz`;
+      const rows = await executor.update(refreshTokens).set({ rotatedAt: sql`${at}` })
+        .where(and(
+          eq(refreshTokens.tokenHash, hashToken(raw)),
+          eq(refreshTokens.familyId, sessionId),
+          isNull(refreshTokens.rotatedAt),
+          sql`${refreshTokens.expiresAt} > ${at}`,
+          sql`exists (select 1 from auth_sessions s where s.id = ${sessionId} and s.kind = 'recovery' and s.revoked_at is null)`,
+        ))
+        .returning({ id: refreshTokens.id });
+      return rows.length === 1;
     },
 
     revoke,
@@ -155,7 +215,9 @@ export function createSessions({ db, keys, now, logSecurityEvent }: SessionDeps)
     async revokeAllOf(userId: string, except?: string): Promise<void> {
       const where = [eq(authSessions.userId, userId), isNull(authSessions.revokedAt)];
       if (except) where.push(ne(authSessions.id, except));
-      await db.update(authSessions).set({ revokedAt: now() }).where(and(...where));
+      const rows = await db.update(authSessions).set({ revokedAt: now() }).where(and(...where))
+        .returning({ id: authSessions.id, userId: authSessions.userId });
+      await announce(rows);
     },
 
     /**

@@ -47,6 +47,12 @@ export interface AccessClaims {
   sessionId: string;
 }
 
+/** What a verified token says, its expiry included (the WebSocket hub ends the identity then). */
+export interface VerifiedClaims extends AccessClaims {
+  /** Epoch ms of the token's `exp`. */
+  expiresAtMs: number;
+}
+
 export async function signAccessToken(keys: AuthKeys, claims: AccessClaims, now: Date): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
   return new SignJWT({ email: claims.email, sid: claims.sessionId })
@@ -64,7 +70,7 @@ export async function signAccessToken(keys: AuthKeys, claims: AccessClaims, now:
  * signature (the reset-password screen may be submitted after the 15 minutes; its refresh
  * token then proves the session).
  */
-export async function verifyAccessToken(keys: AuthKeys, token: string, now: Date, options: { allowExpired?: boolean } = {}): Promise<AccessClaims | null> {
+export async function verifyAccessToken(keys: AuthKeys, token: string, now: Date, options: { allowExpired?: boolean } = {}): Promise<VerifiedClaims | null> {
   try {
     let at = now;
     if (options.allowExpired) {
@@ -73,8 +79,8 @@ export async function verifyAccessToken(keys: AuthKeys, token: string, now: Date
       at = new Date(Math.min(now.getTime(), iat * 1000));
     }
     const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: at });
-    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.email !== 'string') return null;
-    return { userId: payload.sub, email: payload.email, sessionId: payload.sid };
+    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.email !== 'string' || typeof payload.exp !== 'number') return null;
+    return { userId: payload.sub, email: payload.email, sessionId: payload.sid, expiresAtMs: payload.exp * 1000 };
   } catch (error) {
     if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
     throw error;

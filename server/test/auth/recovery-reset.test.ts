@@ -1,0 +1,118 @@
+/**
+ * Only a reset link's recovery session may reset the password, once (issue 13 item 5): not the
+ * tokens of a sign-in, not an already-exchanged refresh token, and 10 concurrent submissions
+ * with the same recovery tokens change the password exactly once.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@moodmap/core';
+import { securityLogs, users } from '../../src/db/schema.ts';
+import { call, countMails, createAuthTestApp, createUser, fragment, pathOf, waitForMail, type AuthTestApp, type CreatedUser } from '../helpers/auth.ts';
+import { engines } from '../helpers/databases.ts';
+
+const sessionNotFound = { error: { code: 'session_not_found', message: MESSAGES.reset_session_expired } };
+
+/** The refresh token of a session answer: in the JSON body, or in the HttpOnly cookie. */
+function refreshTokenOf(res: LightMyRequestResponse): string {
+  const fromBody = (res.json() as { refreshToken?: string }).refreshToken;
+  if (fromBody) return fromBody;
+  const cookie = res.cookies.find((c) => c.name === 'moodmap_refresh');
+  if (!cookie) throw new Error('no refresh token in the answer');
+  return cookie.value;
+}
+
+describe.each(engines)('reset only through a recovery session, once, on %s', (engine) => {
+  let t: AuthTestApp;
+  beforeAll(async () => {
+    t = await createAuthTestApp(engine);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  const reset = (accessToken: string, refreshToken: string, password = 'Nouveau2025') =>
+    call(t, { method: 'POST', url: '/api/auth/reset-password', payload: { accessToken, refreshToken, password } });
+
+  const refresh = (refreshToken: string) => call(t, {
+    method: 'POST', url: '/api/auth/refresh',
+    // The refresh token as the API takes it: in the cookie (with the CSRF header), or in the body.
+    headers: { cookie: `moodmap_refresh=${refreshToken}`, 'x-requested-with': 'moodmap' },
+    payload: { refreshToken },
+  });
+
+  async function signIn(user: CreatedUser) {
+    const res = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password } });
+    expect(res.statusCode).toBe(200);
+    return { accessToken: res.json().accessToken as string, refreshToken: refreshTokenOf(res) };
+  }
+
+  /** The tokens a reset link hands to the reset screen. */
+  async function recoveryTokens(user: CreatedUser) {
+    const before = await countMails(t, user.email, MESSAGES.mail_recovery_subject);
+    expect((await call(t, { method: 'POST', url: '/api/auth/recover', payload: { email: user.email } })).statusCode).toBe(200);
+    const mail = await waitForMail(t, user.email, MESSAGES.mail_recovery_subject, { after: before });
+    const opened = await call(t, { method: 'GET', url: pathOf(mail.links[0]) });
+    const hash = fragment(opened.headers.location as string);
+    return { accessToken: hash.access_token, refreshToken: hash.refresh_token };
+  }
+
+  const passwordHashOf = async (id: string) => (await t.database.db.select({ h: users.passwordHash }).from(users).where(eq(users.id, id)))[0].h;
+  const passwordChanges = async (id: string) =>
+    (await t.database.db.select().from(securityLogs).where(and(eq(securityLogs.eventType, 'password_change'), eq(securityLogs.userId, id)))).length;
+
+  it("refuses a sign-in's tokens: expired access token with an already-exchanged refresh token", async () => {
+    const user = await createUser(t);
+    const session = await signIn(user);
+    expect((await refresh(session.refreshToken)).statusCode).toBe(200);
+    t.clock.advance(20 * 60_000);
+    const res = await reset(session.accessToken, session.refreshToken);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual(sessionNotFound);
+    expect(await passwordChanges(user.id)).toBe(0);
+  });
+
+  it("refuses a sign-in's current, live tokens", async () => {
+    const user = await createUser(t);
+    const session = await signIn(user);
+    const res = await reset(session.accessToken, session.refreshToken);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual(sessionNotFound);
+    expect(await passwordChanges(user.id)).toBe(0);
+  });
+
+  it('accepts the recovery tokens once', async () => {
+    const user = await createUser(t);
+    const tokens = await recoveryTokens(user);
+    expect((await reset(tokens.accessToken, tokens.refreshToken)).statusCode).toBe(200);
+    const again = await reset(tokens.accessToken, tokens.refreshToken, 'Encore2026');
+    expect(again.statusCode).toBe(401);
+    expect(again.json()).toEqual(sessionNotFound);
+    expect(await passwordChanges(user.id)).toBe(1);
+  });
+
+  it('refuses a recovery refresh token that was already exchanged', async () => {
+    const user = await createUser(t);
+    const tokens = await recoveryTokens(user);
+    const rotated = await refresh(tokens.refreshToken);
+    expect(rotated.statusCode).toBe(200);
+    const res = await reset(tokens.accessToken, tokens.refreshToken);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual(sessionNotFound);
+    expect(await passwordChanges(user.id)).toBe(0);
+  });
+
+  it('changes the password exactly once under 10 concurrent submissions of the same recovery tokens', async () => {
+    const user = await createUser(t);
+    const tokens = await recoveryTokens(user);
+    const before = await passwordHashOf(user.id);
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => reset(tokens.accessToken, tokens.refreshToken, `Nouveau2025x${i}`)));
+    const statuses = results.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([200, ...Array(9).fill(401)]);
+    for (const r of results.filter((r) => r.statusCode === 401)) expect(r.json()).toEqual(sessionNotFound);
+    expect(await passwordChanges(user.id)).toBe(1);
+    expect(await passwordHashOf(user.id)).not.toBe(before);
+    // The winner's password is the one in force.
+    const winner = results.findIndex((r) => r.statusCode === 200);
+    const login = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: `Nouveau2025x${winner}` } });
+    expect(login.statusCode).toBe(200);
+  });
+});

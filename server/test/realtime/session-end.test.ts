@@ -1,0 +1,248 @@
+/**
+ * A WebSocket's identity lasts as long as its session and its token (issue 13 item 5,
+ * design.md §5): after a password change, a sign-out or the token's expiry, private events no
+ * longer reach the socket, which is told with a `ready` as a visitor. On PostgreSQL the
+ * revocation crosses instances.
+ */
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { REFRESH_GRACE_MS } from '../../src/modules/auth/sessions.ts';
+import { signAccessToken } from '../../src/modules/auth/tokens.ts';
+import { call, createAuthTestApp, createUser, type AuthTestApp, type CreatedUser } from '../helpers/auth.ts';
+import { engines } from '../helpers/databases.ts';
+import { connectSocket, listen, type TestSocket } from '../helpers/ws.ts';
+
+type Frame = TestSocket['frames'][number];
+const sessionIdOf = (jwt: string) => (decodeJwt(jwt) as { sid: string }).sid;
+const sessionEnded = (f: Frame) => f.type === 'ready' && f.userId === null && (f as { reason?: string }).reason === 'session_ended';
+const messageWith = (content: string) => (f: Frame) =>
+  f.type === 'message.created' && (f.data as { message: { content: string } }).message.content === content;
+
+/** The refresh token of a session answer: in the JSON body, or in the HttpOnly cookie. */
+function refreshTokenOf(res: LightMyRequestResponse): string {
+  const fromBody = (res.json() as { refreshToken?: string }).refreshToken;
+  if (fromBody) return fromBody;
+  const cookie = res.cookies.find((c) => c.name === 'moodmap_refresh');
+  if (!cookie) throw new Error('no refresh token in the answer');
+  return cookie.value;
+}
+
+interface Signed {
+  id: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+async function signIn(t: AuthTestApp, user: CreatedUser): Promise<Signed> {
+  const res = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password } });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return { id: user.id, accessToken: res.json().accessToken, refreshToken: refreshTokenOf(res) };
+}
+
+async function signedSocket(base: string, who: { id: string; accessToken: string }): Promise<TestSocket> {
+  const socket = await connectSocket(base);
+  socket.send({ type: 'auth', token: who.accessToken });
+  await socket.next((f) => f.type === 'ready' && f.userId === who.id);
+  return socket;
+}
+
+/** Léa and Marc with a conversation; returns a function Marc sends messages to Léa with. */
+async function pair(t: AuthTestApp) {
+  const leaUser = await createUser(t);
+  const lea = await signIn(t, leaUser);
+  const marc = await signIn(t, await createUser(t));
+  const res = await call(t, { method: 'POST', url: '/api/conversations', token: marc.accessToken, payload: { userId: lea.id } });
+  const conversationId = res.json().conversation.id as string;
+  const send = async (content: string, token = marc.accessToken) => {
+    const sent = await call(t, { method: 'POST', url: `/api/conversations/${conversationId}/messages`, token, payload: { content } });
+    expect(sent.statusCode).toBe(201);
+  };
+  return { leaUser, lea, marc, send };
+}
+
+describe.each(engines)('socket identity and session end on %s', (engine) => {
+  let t: AuthTestApp;
+  let base: string;
+  beforeAll(async () => {
+    t = await createAuthTestApp(engine);
+    base = await listen(t.app);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('ends on a password change made elsewhere: the old tab gets no message sent afterwards', async () => {
+    const { leaUser, lea, send } = await pair(t);
+    const phone = await signedSocket(base, lea);
+    const laptop = await signIn(t, leaUser);
+    const changed = await call(t, { method: 'POST', url: '/api/auth/password', token: laptop.accessToken, payload: { password: 'Nouveau2025' } });
+    expect(changed.statusCode).toBe(200);
+    await phone.next(sessionEnded);
+
+    // A tab of the new session receives the next message; the phone's old session does not.
+    const fresh = await signedSocket(base, { id: lea.id, accessToken: changed.json().accessToken });
+    await send('Après le changement');
+    await fresh.next(messageWith('Après le changement'));
+    await t.app.ctx.bus.publish({ type: 'post.deleted', data: { id: 'marqueur' } });
+    await phone.next((f) => f.type === 'post.deleted');
+    expect(phone.frames.some(messageWith('Après le changement'))).toBe(false);
+    // The internal revocation event itself is never forwarded to browsers.
+    expect([...phone.frames, ...fresh.frames].some((f) => f.type === 'session.revoked')).toBe(false);
+    phone.close();
+    fresh.close();
+  });
+
+  it('ends on sign-out of that session only', async () => {
+    const { leaUser, lea, send } = await pair(t);
+    const other = await signIn(t, leaUser);
+    const leaving = await signedSocket(base, lea);
+    const staying = await signedSocket(base, other);
+    const out = await call(t, {
+      method: 'POST', url: '/api/auth/logout',
+      // The refresh token as the API takes it: in the cookie (with the CSRF header), or in the body.
+      headers: { cookie: `moodmap_refresh=${lea.refreshToken}`, 'x-requested-with': 'moodmap' },
+      payload: { refreshToken: lea.refreshToken },
+    });
+    expect(out.statusCode).toBe(204);
+    await leaving.next(sessionEnded);
+
+    await send('Tu es là ?');
+    await staying.next(messageWith('Tu es là ?'));
+    await t.app.ctx.bus.publish({ type: 'post.deleted', data: { id: 'marqueur' } });
+    await leaving.next((f) => f.type === 'post.deleted');
+    expect(leaving.frames.some(messageWith('Tu es là ?'))).toBe(false);
+    expect(staying.frames.some(sessionEnded)).toBe(false);
+    leaving.close();
+    staying.close();
+  });
+
+  it('ends when a copied refresh token is replayed and the session is revoked', async () => {
+    const { lea, send } = await pair(t);
+    const tab = await signedSocket(base, lea);
+    const refresh = (token: string) => call(t, {
+      method: 'POST', url: '/api/auth/refresh',
+      // The refresh token as the API takes it: in the cookie (with the CSRF header), or in the body.
+      headers: { cookie: `moodmap_refresh=${token}`, 'x-requested-with': 'moodmap' },
+      payload: { refreshToken: token },
+    });
+    expect((await refresh(lea.refreshToken)).statusCode).toBe(200);
+    t.clock.advance(REFRESH_GRACE_MS + 1000);
+    expect((await refresh(lea.refreshToken)).statusCode).toBe(401);
+    await tab.next(sessionEnded);
+    await send('Encore là ?');
+    await t.app.ctx.bus.publish({ type: 'post.deleted', data: { id: 'marqueur' } });
+    await tab.next((f) => f.type === 'post.deleted');
+    expect(tab.frames.some(messageWith('Encore là ?'))).toBe(false);
+    tab.close();
+  });
+
+  it('refuses to authenticate a socket with a token of a revoked session', async () => {
+    const { lea } = await pair(t);
+    await t.app.ctx.auth.sessions.revoke(sessionIdOf(lea.accessToken));
+    const socket = await connectSocket(base);
+    socket.send({ type: 'auth', token: lea.accessToken });
+    await expect.poll(() => socket.frames.filter((f) => f.type === 'ready').length).toBe(2);
+    expect(socket.frames.filter((f) => f.type === 'ready')[1].userId).toBeNull();
+    socket.close();
+  });
+});
+
+describe.each(engines)('socket identity and token expiry on %s', (engine) => {
+  let t: AuthTestApp;
+  let base: string;
+  beforeAll(async () => {
+    t = await createAuthTestApp(engine);
+    base = await listen(t.app);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('ends when the access token expires: no private frame past the expiry', async () => {
+    const { lea, marc, send } = await pair(t);
+    const tab = await signedSocket(base, lea);
+    t.clock.advance(15 * 60_000 + 1000);
+    // Marc's token expired too: he renews it the way the app does, with his refresh token.
+    const renewed = await call(t, {
+      method: 'POST', url: '/api/auth/refresh',
+      headers: { cookie: `moodmap_refresh=${marc.refreshToken}`, 'x-requested-with': 'moodmap' },
+      payload: { refreshToken: marc.refreshToken },
+    });
+    expect(renewed.statusCode).toBe(200);
+    await send('Message après expiration', renewed.json().accessToken);
+    await tab.next(sessionEnded);
+    await t.app.ctx.bus.publish({ type: 'post.deleted', data: { id: 'marqueur' } });
+    await tab.next((f) => f.type === 'post.deleted');
+    expect(tab.frames.some(messageWith('Message après expiration'))).toBe(false);
+
+    // The app re-sends `auth` with its renewed token: private events flow again.
+    const leaRenewed = await call(t, {
+      method: 'POST', url: '/api/auth/refresh',
+      headers: { cookie: `moodmap_refresh=${lea.refreshToken}`, 'x-requested-with': 'moodmap' },
+      payload: { refreshToken: lea.refreshToken },
+    });
+    tab.send({ type: 'auth', token: leaRenewed.json().accessToken });
+    await expect.poll(() => tab.frames.filter((f) => f.type === 'ready' && f.userId === lea.id).length).toBe(2);
+    await send('De retour', renewed.json().accessToken);
+    await tab.next(messageWith('De retour'));
+    tab.close();
+  });
+
+  it('tells the socket when its token expires, without waiting for an event', async () => {
+    const user = await createUser(t);
+    const session = await signIn(t, user);
+    const sid = sessionIdOf(session.accessToken);
+    // A genuine token of that session issued almost 15 minutes ago: it expires in about a second.
+    const nearlyExpired = await signAccessToken(t.app.ctx.auth.keys, { userId: user.id, email: user.email, sessionId: sid }, new Date(t.clock.now().getTime() - 899_000));
+    const tab = await signedSocket(base, { id: user.id, accessToken: nearlyExpired });
+    await tab.next(sessionEnded, 10_000);
+    tab.close();
+  });
+});
+
+describe.runIf(engines.includes('postgres'))('session end across two server instances on PostgreSQL', () => {
+  let t: AuthTestApp;
+  let second: FastifyInstance;
+  let base1: string;
+  let base2: string;
+  beforeAll(async () => {
+    // Instances of one deployment share the signing secret.
+    t = await createAuthTestApp('postgres', { jwtSecret: 'deux-instances-un-secret-partagé-0123456789' });
+    second = await buildApp(t.config, { database: t.database, now: t.clock.now });
+    base1 = await listen(t.app);
+    base2 = await listen(second);
+  }, 60_000);
+  afterAll(async () => {
+    await second?.close();
+    await t?.close();
+  });
+
+  it('a password change through instance 2 ends the identity of a socket held by instance 1', async () => {
+    const { leaUser, lea, marc } = await pair(t);
+    const onInstance1 = await signedSocket(base1, lea);
+    const laptop = await signIn(t, leaUser);
+    const changed = await fetch(`${base2}/api/auth/password`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${laptop.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'Nouveau2025' }),
+    });
+    expect(changed.status).toBe(200);
+    await onInstance1.next(sessionEnded);
+
+    // A message sent through instance 2 afterwards does not reach the old socket.
+    const conversation = await fetch(`${base2}/api/conversations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${marc.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ userId: lea.id }),
+    });
+    const { conversation: { id } } = (await conversation.json()) as { conversation: { id: string } };
+    const sent = await fetch(`${base2}/api/conversations/${id}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${marc.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'Depuis l’instance 2' }),
+    });
+    expect(sent.status).toBe(201);
+    await second.ctx.bus.publish({ type: 'post.deleted', data: { id: 'marqueur' } });
+    await onInstance1.next((f) => f.type === 'post.deleted');
+    expect(onInstance1.frames.some(messageWith('Depuis l’instance 2'))).toBe(false);
+    onInstance1.close();
+  });
+});
