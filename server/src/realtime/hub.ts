@@ -22,6 +22,18 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { EventBus, RealtimeEvent } from '../adapters/bus/types.ts';
 import { sessionsRevoked } from '../modules/auth/session-events.ts';
+import { MESSAGES } from '@moodmap/core';
+import { errorBody } from '../errors.ts';
+
+/** A client frame: a JSON object, or nothing (`null`, `7`, `[]` and broken JSON are ignored). */
+function parseFrame(raw: unknown): { type?: unknown; token?: unknown } | null {
+  try {
+    const value: unknown = JSON.parse(String(raw));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
 
 export interface SocketIdentity {
   userId: string;
@@ -130,29 +142,33 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
     }
   });
 
-  app.get('/api/realtime', { websocket: true }, (socket) => {
-    sockets.add(socket);
-    alive.set(socket, true);
-    socket.on('pong', () => alive.set(socket, true));
-    socket.on('close', () => forget(socket));
-    socket.on('message', async (raw) => {
-      let message: { type?: string; token?: string };
-      try {
-        message = JSON.parse(String(raw));
-      } catch {
-        return;
-      }
-      if (message.type === 'auth') {
-        let identity = typeof message.token === 'string' ? await verifyToken(message.token) : null;
-        if (!sockets.has(socket)) return; // closed while the token was being checked
-        if (identity && (recentlyRevoked.has(identity.sessionId) || identity.expiresAtMs <= now())) identity = null;
-        setIdentity(socket, identity);
-        socket.send(JSON.stringify({ type: 'ready', userId: identity?.userId ?? null }));
-      } else if (message.type === 'ping') {
-        socket.send(JSON.stringify({ type: 'pong' }));
-      }
-    });
-    socket.send(JSON.stringify({ type: 'ready', userId: null }));
+  app.route({
+    method: 'GET',
+    url: '/api/realtime',
+    // A plain GET (no Upgrade) gets the API's error shape, not the plugin's empty 404.
+    handler: async (_request, reply) => reply.status(426).header('upgrade', 'websocket').send(errorBody('bad_request', MESSAGES.bad_request)),
+    wsHandler: (socket) => {
+      sockets.add(socket);
+      alive.set(socket, true);
+      socket.on('pong', () => alive.set(socket, true));
+      socket.on('close', () => forget(socket));
+      socket.on('message', async (raw) => {
+        const message = parseFrame(raw);
+        if (!message) return;
+        if (message.type === 'auth') {
+          // A failed check (the database away) must not reject this listener's promise: an
+          // unhandled rejection ends the process. The socket stays a visitor until the next auth.
+          let identity = typeof message.token === 'string' ? await verifyToken(message.token).catch(() => null) : null;
+          if (!sockets.has(socket)) return; // closed while the token was being checked
+          if (identity && (recentlyRevoked.has(identity.sessionId) || identity.expiresAtMs <= now())) identity = null;
+          setIdentity(socket, identity);
+          socket.send(JSON.stringify({ type: 'ready', userId: identity?.userId ?? null }));
+        } else if (message.type === 'ping') {
+          socket.send(JSON.stringify({ type: 'pong' }));
+        }
+      });
+      socket.send(JSON.stringify({ type: 'ready', userId: null }));
+    },
   });
 
   // Drops sockets whose peer vanished without closing (mobile networks, sleeping laptops).

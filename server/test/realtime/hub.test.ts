@@ -39,6 +39,25 @@ describe.each(engines)('realtime hub on %s', (engine) => {
     expect(other.frames.some((f) => f.type === 'message.created')).toBe(false);
     for (const s of [visitor, member, other]) s.close();
   });
+
+  it('ignores frames that are valid JSON but not an object, and keeps serving the socket', async () => {
+    const socket = await connectSocket(base);
+    await socket.next((f) => f.type === 'ready');
+    // `null` once made the message listener throw inside an async callback: an unhandled
+    // rejection, which ends a Node 20 process.
+    for (const frame of [null, 7, 'auth', [], { type: 'auth', token: 42 }]) socket.send(frame);
+    socket.send({ type: 'ping' });
+    await socket.next((f) => f.type === 'pong');
+    const health = await fetch(`${base}/api/health`);
+    expect(health.status).toBe(200);
+    socket.close();
+  });
+
+  it('answers a plain GET without Upgrade in the API error shape', async () => {
+    const response = await fetch(`${base}/api/realtime`);
+    expect(response.status).toBe(426);
+    expect(await response.json()).toEqual({ error: { code: 'bad_request', message: 'Requête invalide' } });
+  });
 });
 
 describe.runIf(engines.includes('postgres'))('realtime across two server instances on PostgreSQL', () => {
