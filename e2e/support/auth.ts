@@ -20,14 +20,24 @@ export interface OutboxMail {
   sentAt: string;
 }
 
+/**
+ * The dev outbox answers only to the machine itself, never to a relayed request. Every request
+ * context of the runner sends the journey's X-Forwarded-For (support/test.ts, applied to new
+ * contexts too), so the outbox is read with Node's own fetch, as a local tool would.
+ */
+async function readOutbox(to: string): Promise<OutboxMail[]> {
+  const response = await fetch(`http://127.0.0.1:${process.env.E2E_PORT}/dev/mail.json?to=${encodeURIComponent(to)}`);
+  if (!response.ok) throw new Error(`dev outbox: ${response.status} ${await response.text()}`);
+  return (await response.json()) as OutboxMail[];
+}
+
 /** The newest e-mail to `to` whose subject matches, waiting for it (sending may be in the background). */
-export async function waitForMail(request: APIRequestContext, to: string, subject: RegExp): Promise<OutboxMail> {
+export async function waitForMail(_request: APIRequestContext, to: string, subject: RegExp): Promise<OutboxMail> {
   let found: OutboxMail | undefined;
   await expect
     .poll(
       async () => {
-        const response = await request.get(`/dev/mail.json?to=${encodeURIComponent(to)}`);
-        const mails = (await response.json()) as OutboxMail[];
+        const mails = await readOutbox(to);
         found = mails.find((m) => subject.test(m.subject));
         return found !== undefined;
       },
@@ -73,7 +83,36 @@ export async function createConfirmedAccount(
   const mail = await waitForMail(request, email, CONFIRM_SUBJECT);
   const confirmed = await request.get(verifyLink(mail), { maxRedirects: 0 });
   expect(confirmed.status()).toBe(302);
-  expect(confirmed.headers().location).toMatch(/^\/\?type=signup#refresh_token=/);
+  // The session is in the cookie the answer set; the address carries no token.
+  expect(confirmed.headers().location).toBe('/?type=signup');
+}
+
+export const REFRESH_COOKIE = 'moodmap_refresh';
+
+/**
+ * Issue 13: the refresh token is the server's HttpOnly cookie (SameSite=Strict, Path=/api/auth),
+ * which no script can read — not in localStorage or sessionStorage, not in `document.cookie`.
+ * Returns the cookie's value, read through the browser's own jar.
+ */
+export async function expectRefreshTokenHidden(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === REFRESH_COOKIE);
+  expect(cookie, 'the refresh cookie').toBeDefined();
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/auth', secure: true });
+  const seen = await page.evaluate(() => ({
+    storage: JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    cookies: document.cookie,
+    legacy: localStorage.getItem('moodmap.refreshToken'),
+  }));
+  expect(seen.legacy).toBeNull();
+  expect(seen.storage).not.toContain(cookie!.value);
+  expect(seen.cookies).not.toContain(REFRESH_COOKIE);
+  expect(seen.cookies).not.toContain(cookie!.value);
+  return cookie!.value;
+}
+
+/** The refresh cookie in the page's browser context, or undefined once signed out. */
+export async function refreshCookieOf(page: Page): Promise<string | undefined> {
+  return (await page.context().cookies()).find((c) => c.name === REFRESH_COOKIE)?.value;
 }
 
 /** Waits for the start-up splash to go. */

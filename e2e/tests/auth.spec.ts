@@ -9,9 +9,12 @@ import {
   appReady,
   CONFIRM_SUBJECT,
   createConfirmedAccount,
+  expectRefreshTokenHidden,
   expectSignedIn,
   PASSWORD,
   RECOVERY_SUBJECT,
+  REFRESH_COOKIE,
+  refreshCookieOf,
   signInThroughModal,
   uniqueEmail,
   waitForMail,
@@ -101,16 +104,15 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
     await expectSignedIn(page, true);
     await expect(page.getByTestId('toast-success')).toHaveText(/Adresse email confirmée/);
-    const tokenAfterLink = await page.evaluate(() => localStorage.getItem('moodmap.refreshToken'));
-    expect(tokenAfterLink).toBeTruthy();
+    // The session's refresh token is an HttpOnly cookie: out of every script's reach.
+    const tokenAfterLink = await expectRefreshTokenHidden(page);
 
     await page.reload();
     await appReady(page);
     await expectSignedIn(page, true);
     await waitForMap(page);
-    // The restore rotated the refresh token.
-    const tokenAfterReload = await page.evaluate(() => localStorage.getItem('moodmap.refreshToken'));
-    expect(tokenAfterReload).toBeTruthy();
+    // The restore rotated the refresh token, in the cookie.
+    const tokenAfterReload = await expectRefreshTokenHidden(page);
     expect(tokenAfterReload).not.toBe(tokenAfterLink);
 
     await page.getByTestId('nav-profile').click();
@@ -125,11 +127,13 @@ test.describe('accounts', () => {
     await page.getByRole('button', { name: 'Déconnexion' }).click();
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
     await expectSignedIn(page, false);
-    expect(await page.evaluate(() => localStorage.getItem('moodmap.refreshToken'))).toBeNull();
-    // The server revoked the session: its refresh token no longer works.
-    await expect
-      .poll(async () => (await request.post('/api/auth/refresh', { data: { refreshToken: tokenAfterReload } })).status())
-      .toBe(401);
+    // The server cleared the cookie and revoked the session: its refresh token no longer works.
+    await expect.poll(() => refreshCookieOf(page)).toBeUndefined();
+    const replay = await request.post('/api/auth/refresh', { headers: { cookie: `${REFRESH_COOKIE}=${tokenAfterReload}`, 'x-requested-with': 'moodmap' } });
+    expect(replay.status()).toBe(401);
+    // Without the CSRF header the endpoint does not even look at the cookie.
+    const forged = await request.post('/api/auth/refresh', { headers: { cookie: `${REFRESH_COOKIE}=${tokenAfterReload}` } });
+    expect(forged.status()).toBe(403);
     await page.reload();
     await appReady(page);
     await expectSignedIn(page, false);
@@ -174,6 +178,8 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(/\/reset-password$/);
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/, { timeout: 10_000 });
     await expectSignedIn(page, true);
+    // The reset's new session went into the cookie, not into the page's storage.
+    await expectRefreshTokenHidden(page);
 
     // The link served once.
     await page.goto(link!);
@@ -195,6 +201,42 @@ test.describe('accounts', () => {
     await modalAgain.getByRole('button', { name: 'Se connecter' }).click();
     await expect(modalAgain).toHaveCount(0);
     await expectSignedIn(page, true);
+    // After a sign-in through the modal: no refresh token in localStorage or document.cookie.
+    await expectRefreshTokenHidden(page);
+  });
+});
+
+test.describe('two tabs', () => {
+  test('share the cookie session: a sign-in in one signs the other in, a sign-out signs it out', async ({ page, request }) => {
+    const email = uniqueEmail('onglets');
+    await createConfirmedAccount(request, { email });
+    await page.goto('/');
+    await appReady(page);
+    const other = await page.context().newPage();
+    await other.goto('/');
+    await appReady(other);
+    await expectSignedIn(other, false);
+
+    await signInThroughModal(page, email, PASSWORD);
+    await expectSignedIn(page, true);
+    // The other tab joins through the shared HttpOnly cookie (it never saw a token).
+    await expectSignedIn(other, true);
+    await expectRefreshTokenHidden(other);
+
+    // Both tabs refresh at once with the same cookie: the rotation grace keeps both signed in.
+    const refreshed = await Promise.all(
+      [page, other].map((p) =>
+        p.evaluate(async () => (await fetch('/api/auth/refresh', { method: 'POST', credentials: 'same-origin', headers: { 'X-Requested-With': 'moodmap' } })).status),
+      ),
+    );
+    expect(refreshed).toEqual([200, 200]);
+    await other.reload();
+    await appReady(other);
+    await expectSignedIn(other, true);
+
+    await signOutFromProfile(page);
+    await expectSignedIn(other, false);
+    await other.close();
   });
 });
 
@@ -216,6 +258,9 @@ test.describe('admin account', () => {
     await expect(panel).toContainText('Accès refusé');
     await expect(panel).toContainText("Vous n'avez pas les permissions pour accéder à cette page.");
     await expect(panel).toContainText('Rôle actuel: user');
+    // The admin address itself is never published (spec §6): /api/config only says "you are the admin".
+    const config = await page.evaluate(async () => (await fetch('/api/config')).text());
+    expect(config).not.toContain('admin@moodmap.test');
     await settled(page);
     await shot(page, 'auth-admin-refused-desktop');
   });

@@ -45,8 +45,10 @@ async function sunrise(): Promise<Buffer> {
 
 /**
  * Lets the test cut a page's realtime connection: every WebSocket the app opens is recorded, and
- * while `__blockSockets` is set new ones are aimed at a closed port, so the app
- * keeps retrying (with its backoff) until the test lifts the block.
+ * while `__blockSockets` is set new ones are aimed at another host, which the CSP's connect-src
+ * 'self' refuses (the server accepts an upgrade on any of its own paths, so nothing same-origin
+ * would fail): the socket never opens, and the app keeps retrying (with its backoff) until the
+ * test lifts the block.
  */
 function recordSockets(): void {
   const w = window as unknown as { WebSocket: typeof WebSocket; __sockets: WebSocket[]; __blockSockets: boolean };
@@ -55,7 +57,7 @@ function recordSockets(): void {
   w.__blockSockets = false;
   w.WebSocket = class extends Native {
     constructor(url: string | URL, protocols?: string | string[]) {
-      // Port 9 (discard) refuses the connection: the socket never opens.
+      // Refused by the CSP (Chromium fires an error and no close event), never opened.
       super(w.__blockSockets ? 'ws://127.0.0.1:9/' : url, protocols);
       w.__sockets.push(this);
     }

@@ -158,7 +158,9 @@ describe('login and forgot-password modes', () => {
     fireEvent.click(modal.getByRole('button', { name: 'Se connecter' }));
     await waitFor(() => expect(useUiStore.getState().authMode).toBeNull());
     expect(useSessionStore.getState().user?.nickname).toBe('Camille');
-    expect(localStorage.getItem('moodmap.refreshToken')).toBe('R1');
+    // The refresh token is the server's HttpOnly cookie: only the sign-in marker is stored.
+    expect(localStorage.getItem('moodmap.session')).not.toBeNull();
+    expect(localStorage.getItem('moodmap.refreshToken')).toBeNull();
   });
 
   it('sends a reset request and shows the e-mail-sent view; a rate limit shows its text', async () => {

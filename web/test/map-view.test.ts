@@ -61,7 +61,7 @@ describe('map view (spec §4 "Map", §9 "Map")', () => {
 });
 
 describe('map style', () => {
-  const config = { mapStyleUrl: null, mapStyleUrlDark: null, adminEmail: null };
+  const config = { mapStyleUrl: null, mapStyleUrlDark: null };
 
   it('draws sea, land and borders from our API, with light and dark palettes', () => {
     const light = basemapStyle('light');

@@ -66,7 +66,7 @@ describe('realtime client (design.md §5)', () => {
     last().receive({ type: 'post.deleted', data: { id: 'a' } });
     expect(ids(client)).toEqual(['b']);
 
-    applySession({ accessToken: 'A1', refreshToken: 'R1', expiresIn: 900, user: {} });
+    applySession({ accessToken: 'A1', expiresIn: 900, user: {} });
     expect(last().sent).toContainEqual({ type: 'auth', token: 'A1' });
     last().receive({ type: 'ready', userId: 'u-1' });
     expect(useRealtimeStore.getState().userId).toBe('u-1');
@@ -77,7 +77,7 @@ describe('realtime client (design.md §5)', () => {
     vi.spyOn(Math, 'random').mockReturnValue(0.5); // waits of 375 ms, then 750 ms
     const client = new QueryClient();
     const invalidate = vi.spyOn(client, 'invalidateQueries');
-    applySession({ accessToken: 'A1', refreshToken: 'R1', expiresIn: 900, user: {} });
+    applySession({ accessToken: 'A1', expiresIn: 900, user: {} });
     bridgePostsRealtime(client);
     last().open();
     expect(last().sent).toEqual([{ type: 'auth', token: 'A1' }]);
@@ -98,6 +98,22 @@ describe('realtime client (design.md §5)', () => {
     last().open();
     expect(last().sent).toEqual([{ type: 'auth', token: 'A1' }]);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: POSTS_KEY });
+  });
+
+  it('retries a socket that fails with an error and no close event (a refused address)', () => {
+    vi.useFakeTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    bridgePostsRealtime(new QueryClient());
+    last().refuse();
+    expect(useRealtimeStore.getState().connected).toBe(false);
+    act(() => vi.advanceTimersByTime(375));
+    expect(FakeWebSocket.sockets).toHaveLength(2);
+    // A late close event of the refused socket schedules nothing more.
+    FakeWebSocket.sockets[0]!.onclose?.();
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(FakeWebSocket.sockets).toHaveLength(2);
+    last().open();
+    expect(useRealtimeStore.getState().connected).toBe(true);
   });
 
   it('keeps a post pushed while the feed was being fetched', async () => {

@@ -8,10 +8,21 @@ import { useMapStore } from '../src/features/map/map-store.ts';
 import { api, ApiError } from '../src/lib/api.ts';
 import { applySession, getAccessToken, startTokenSync } from '../src/lib/auth-tokens.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
-import { apiUser, CONFIG, deferred, fakeApi, json, sessionBody } from './support/auth-fixtures.ts';
+import { apiUser, CONFIG, deferred, fakeApi, json, sessionBody, type Call } from './support/auth-fixtures.ts';
 
-const TOKEN_KEY = 'moodmap.refreshToken';
+/** The sign-in marker (not a token): present while the HttpOnly cookie may hold a session. */
+const SESSION_KEY = 'moodmap.session';
+/** Where older versions kept the refresh token itself. */
+const LEGACY_TOKEN_KEY = 'moodmap.refreshToken';
 const USER_KEY = 'moodmap.currentUser';
+
+/** How a refresh or logout must be sent: no body, the cookie (same-origin credentials), the CSRF header. */
+function expectCookieCall(call: Call | undefined) {
+  expect(call).toBeDefined();
+  expect(call!.body).toBeUndefined();
+  expect(call!.credentials).toBe('same-origin');
+  expect(call!.requestedWith).toBe('moodmap');
+}
 
 const refused = () => json(401, { error: { code: 'session_expired', message: 'Session expirée. Veuillez vous reconnecter.' } });
 
@@ -31,8 +42,8 @@ describe('session restore at start-up', () => {
     vi.useRealTimers();
   });
 
-  it('signs in with the stored refresh token, keeping the splash until the refresh answers', async () => {
-    localStorage.setItem(TOKEN_KEY, 'R1');
+  it('signs in with the refresh cookie when this browser signed in before, keeping the splash until the refresh answers', async () => {
+    localStorage.setItem(SESSION_KEY, 'sid-1');
     const refresh = deferred<Response>();
     const server = fakeApi({
       'GET /api/config': () => json(200, CONFIG),
@@ -41,15 +52,15 @@ describe('session restore at start-up', () => {
     const done = useSessionStore.getState().initialise(new QueryClient());
     await vi.waitFor(() => expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1));
     expect(useSessionStore.getState().status).toBe('initialising');
-    expect(server.callsTo('POST /api/auth/refresh')[0]!.body).toEqual({ refreshToken: 'R1' });
+    expectCookieCall(server.callsTo('POST /api/auth/refresh')[0]);
 
     refresh.resolve(json(200, sessionBody(2)));
     await done;
     const { status, user } = useSessionStore.getState();
     expect(status).toBe('ready');
     expect(user).toMatchObject({ id: 'u-1', email: 'camille@exemple.fr', nickname: 'Camille', role: 'user', isAdmin: false });
-    // Rotation: the new refresh token replaces the old one; the access token stays in memory only.
-    expect(localStorage.getItem(TOKEN_KEY)).toBe('R2');
+    // The rotation happened in the cookie: the marker is unchanged; the access token stays in memory only.
+    expect(localStorage.getItem(SESSION_KEY)).toBe('sid-1');
     expect(getAccessToken()).toBe('A2');
     expect(JSON.stringify({ ...localStorage })).not.toContain('A2');
     // The current user is persisted without its private fields.
@@ -59,7 +70,7 @@ describe('session restore at start-up', () => {
     expect(persisted).not.toHaveProperty('dateOfBirth');
   });
 
-  it('starts signed out, without calling refresh, when nothing is stored', async () => {
+  it('starts signed out, without calling refresh, when this browser has not signed in', async () => {
     localStorage.setItem(USER_KEY, JSON.stringify({ id: 'u-1', email: 'x@y.fr', nickname: 'X' }));
     const server = fakeApi({ 'GET /api/config': () => json(200, CONFIG) });
     await useSessionStore.getState().initialise(new QueryClient());
@@ -68,18 +79,27 @@ describe('session restore at start-up', () => {
     expect(localStorage.getItem(USER_KEY)).toBeNull();
   });
 
-  it('forgets a refresh token the server refuses', async () => {
-    localStorage.setItem(TOKEN_KEY, 'R-old');
+  it('removes a refresh token an older version left in localStorage, and never sends it', async () => {
+    localStorage.setItem(LEGACY_TOKEN_KEY, 'R-legacy');
+    const server = fakeApi({ 'GET /api/config': () => json(200, CONFIG) });
+    await useSessionStore.getState().initialise(new QueryClient());
+    expect(localStorage.getItem(LEGACY_TOKEN_KEY)).toBeNull();
+    expect(useSessionStore.getState().user).toBeNull();
+    expect(JSON.stringify(server.calls)).not.toContain('R-legacy');
+  });
+
+  it('forgets a sign-in whose cookie the server refuses', async () => {
+    localStorage.setItem(SESSION_KEY, 'sid-old');
     fakeApi({ 'GET /api/config': () => json(200, CONFIG), 'POST /api/auth/refresh': refused });
     await useSessionStore.getState().initialise(new QueryClient());
     expect(useSessionStore.getState()).toMatchObject({ status: 'ready', user: null });
-    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(localStorage.getItem(SESSION_KEY)).toBeNull();
     // A restore that fails is not announced.
     expect(useToastStore.getState().toasts).toHaveLength(0);
   });
 
-  it('keeps the token and shows the persisted user while the server is unreachable, then retries', async () => {
-    localStorage.setItem(TOKEN_KEY, 'R1');
+  it('keeps the sign-in and shows the persisted user while the server is unreachable, then retries', async () => {
+    localStorage.setItem(SESSION_KEY, 'sid-1');
     localStorage.setItem(USER_KEY, JSON.stringify({ id: 'u-1', email: 'camille@exemple.fr', nickname: 'Camille' }));
     vi.useFakeTimers();
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
@@ -87,7 +107,7 @@ describe('session restore at start-up', () => {
     await vi.advanceTimersByTimeAsync(2_000); // the config query's one retry
     await done;
     expect(useSessionStore.getState().user).toMatchObject({ id: 'u-1', nickname: 'Camille' });
-    expect(localStorage.getItem(TOKEN_KEY)).toBe('R1');
+    expect(localStorage.getItem(SESSION_KEY)).toBe('sid-1');
 
     // Back online: the planned retry signs in for real.
     const server = fakeApi({ 'POST /api/auth/refresh': () => json(200, sessionBody(2, apiUser({}, { username: 'Camille2' }))) });
@@ -97,17 +117,17 @@ describe('session restore at start-up', () => {
     expect(getAccessToken()).toBe('A2');
   });
 
-  it('signs in from the confirmation link, cleans the address and says so', async () => {
-    window.history.replaceState(null, '', '/?type=signup#refresh_token=R-link');
+  it('signs in from the confirmation link (its session is in the cookie), cleans the address and says so', async () => {
+    window.history.replaceState(null, '', '/?type=signup');
     expect(captureAuthLink()).toEqual({ kind: 'signup' });
     expect(window.location.pathname + window.location.search + window.location.hash).toBe('/');
-    expect(localStorage.getItem(TOKEN_KEY)).toBe('R-link');
+    expect(localStorage.getItem(SESSION_KEY)).not.toBeNull();
     const server = fakeApi({
       'GET /api/config': () => json(200, CONFIG),
       'POST /api/auth/refresh': () => json(200, sessionBody(3)),
     });
     await useSessionStore.getState().initialise(new QueryClient());
-    expect(server.callsTo('POST /api/auth/refresh')[0]!.body).toEqual({ refreshToken: 'R-link' });
+    expectCookieCall(server.callsTo('POST /api/auth/refresh')[0]);
     expect(useSessionStore.getState().user?.email).toBe('camille@exemple.fr');
     expect(useToastStore.getState().toasts.map((t) => [t.type, t.message])).toEqual([['success', 'Adresse email confirmée : vous êtes connecté.']]);
   });
@@ -155,11 +175,10 @@ describe('api() and the access token', () => {
     refresh.resolve(json(200, sessionBody(2)));
     await expect(results).resolves.toEqual([{ ok: true }, { ok: true }, { ok: true }]);
     expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1);
-    expect(server.callsTo('POST /api/auth/refresh')[0]!.body).toEqual({ refreshToken: 'R1' });
+    expectCookieCall(server.callsTo('POST /api/auth/refresh')[0]);
     expect(server.callsTo('GET /api/things').map((c) => c.authorization)).toEqual([
       'Bearer A1', 'Bearer A1', 'Bearer A1', 'Bearer A2', 'Bearer A2', 'Bearer A2',
     ]);
-    expect(localStorage.getItem(TOKEN_KEY)).toBe('R2');
 
     // A call sent with the old token that fails after the renewal reuses the new token.
     const late = deferred<Response>();
@@ -183,7 +202,7 @@ describe('api() and the access token', () => {
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(401);
     expect(useSessionStore.getState().user).toBeNull();
-    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(localStorage.getItem(SESSION_KEY)).toBeNull();
     expect(getAccessToken()).toBeNull();
     expect(useToastStore.getState().toasts.map((t) => t.message)).toEqual(['Session expirée. Veuillez vous reconnecter.']);
   });
@@ -196,29 +215,40 @@ describe('api() and the access token', () => {
     expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1);
+    expectCookieCall(server.callsTo('POST /api/auth/refresh')[0]);
     expect(getAccessToken()).toBe('A2');
-    expect(localStorage.getItem(TOKEN_KEY)).toBe('R2');
   });
 
-  it('uses a token another tab rotated meanwhile instead of signing out', async () => {
+  it('retries with the cookie of a sign-in another tab made meanwhile instead of signing out', async () => {
+    let calls = 0;
     const server = fakeApi({
-      'POST /api/auth/refresh': ({ body }) => {
-        const token = (body as { refreshToken: string }).refreshToken;
-        if (token === 'R1') {
-          // Another tab rotated R1 long ago and stored its successor.
-          localStorage.setItem(TOKEN_KEY, 'R9');
+      'POST /api/auth/refresh': () => {
+        calls += 1;
+        if (calls === 1) {
+          // While ours was in flight another tab signed in: new marker, new cookie.
+          localStorage.setItem(SESSION_KEY, 'sid-9');
           return refused();
         }
         return json(200, sessionBody(10));
       },
     });
-    localStorage.setItem(TOKEN_KEY, 'R1');
+    localStorage.setItem(SESSION_KEY, 'sid-1');
     useSessionStore.setState({ user: toSessionUser(apiUser()) });
     const { refreshSession } = await import('../src/lib/auth-tokens.ts');
     await expect(refreshSession()).resolves.toMatchObject({ ok: true });
-    expect(server.callsTo('POST /api/auth/refresh').map((c) => c.body)).toEqual([{ refreshToken: 'R1' }, { refreshToken: 'R9' }]);
+    expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(2);
     expect(useSessionStore.getState().user).not.toBeNull();
-    expect(localStorage.getItem(TOKEN_KEY)).toBe('R10');
+    expect(localStorage.getItem(SESSION_KEY)).toBe('sid-9');
+    expect(getAccessToken()).toBe('A10');
+  });
+
+  it('keeps no refresh token where scripts can read it, even if a server sent one in the JSON', async () => {
+    fakeApi({ 'POST /api/auth/refresh': () => json(200, { ...sessionBody(2), refreshToken: 'R-in-json' }) });
+    signedInWith(1);
+    const { refreshSession } = await import('../src/lib/auth-tokens.ts');
+    await expect(refreshSession()).resolves.toMatchObject({ ok: true });
+    expect(JSON.stringify({ ...localStorage, ...sessionStorage })).not.toContain('R-in-json');
+    expect(JSON.stringify({ ...localStorage })).not.toContain('A2');
   });
 
   it("follows other tabs: their sign-out signs this tab out, their sign-in signs it in", async () => {
@@ -226,20 +256,25 @@ describe('api() and the access token', () => {
     try {
       const server = fakeApi({ 'POST /api/auth/refresh': () => json(200, sessionBody(5)) });
       signedInWith(1);
-      localStorage.removeItem(TOKEN_KEY);
-      window.dispatchEvent(new StorageEvent('storage', { key: TOKEN_KEY, oldValue: 'R1', newValue: null }));
+      const first = localStorage.getItem(SESSION_KEY);
+      localStorage.removeItem(SESSION_KEY);
+      window.dispatchEvent(new StorageEvent('storage', { key: SESSION_KEY, oldValue: first, newValue: null }));
       expect(useSessionStore.getState().user).toBeNull();
       expect(getAccessToken()).toBeNull();
 
-      localStorage.setItem(TOKEN_KEY, 'R4');
-      window.dispatchEvent(new StorageEvent('storage', { key: TOKEN_KEY, oldValue: null, newValue: 'R4' }));
+      localStorage.setItem(SESSION_KEY, 'sid-4');
+      window.dispatchEvent(new StorageEvent('storage', { key: SESSION_KEY, oldValue: null, newValue: 'sid-4' }));
       await vi.waitFor(() => expect(useSessionStore.getState().user).not.toBeNull());
-      expect(server.callsTo('POST /api/auth/refresh')[0]!.body).toEqual({ refreshToken: 'R4' });
+      expectCookieCall(server.callsTo('POST /api/auth/refresh')[0]);
 
-      // A mere rotation by another tab needs no request from this one.
-      localStorage.setItem(TOKEN_KEY, 'R6');
-      window.dispatchEvent(new StorageEvent('storage', { key: TOKEN_KEY, oldValue: 'R5', newValue: 'R6' }));
-      expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1);
+      // Another sign-in there (another account, maybe): the shared cookie holds it, this tab joins it.
+      localStorage.setItem(SESSION_KEY, 'sid-6');
+      window.dispatchEvent(new StorageEvent('storage', { key: SESSION_KEY, oldValue: 'sid-4', newValue: 'sid-6' }));
+      await vi.waitFor(() => expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(2));
+
+      // Other keys change nothing.
+      window.dispatchEvent(new StorageEvent('storage', { key: 'moodmap.theme', oldValue: null, newValue: '"dark"' }));
+      expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(2);
     } finally {
       stop();
     }
@@ -272,6 +307,8 @@ describe('sign-in and sign-out sequences (spec §4)', () => {
     await expect(useSessionStore.getState().signIn('camille@exemple.fr', 'Secret123')).resolves.toEqual({ ok: true });
     expect(server.callsTo('POST /api/auth/login')[0]!.body).toEqual({ email: 'camille@exemple.fr', password: 'Secret123' });
     expect(useSessionStore.getState().user?.nickname).toBe('Camille');
+    // The sign-in is marked for the next start and for other tabs.
+    expect(localStorage.getItem(SESSION_KEY)).not.toBeNull();
     expect(getCurrentPosition.mock.calls[0]![2]).toMatchObject({ timeout: 5000 });
     expect(useMapStore.getState().userPosition).toEqual({ latitude: 48.85, longitude: 2.35 });
     expect(invalidate).not.toHaveBeenCalled();
@@ -306,10 +343,11 @@ describe('sign-in and sign-out sequences (spec §4)', () => {
     // Before the server has answered, the tab is already signed out.
     expect(useSessionStore.getState().user).toBeNull();
     expect(getAccessToken()).toBeNull();
-    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(localStorage.getItem(SESSION_KEY)).toBeNull();
     expect(localStorage.getItem(USER_KEY)).toBeNull();
     await done;
-    expect(server.callsTo('POST /api/auth/logout')[0]!.body).toEqual({ refreshToken: 'R1' });
+    // The server revokes the cookie's session and clears the cookie.
+    expectCookieCall(server.callsTo('POST /api/auth/logout')[0]);
     expect(invalidate).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1000);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['posts'] });
@@ -339,7 +377,7 @@ describe('sign-in and sign-out sequences (spec §4)', () => {
     signedInWith(1);
     await useSessionStore.getState().signOut();
     expect(useSessionStore.getState().user).toBeNull();
-    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(localStorage.getItem(SESSION_KEY)).toBeNull();
   });
 });
 

@@ -5,11 +5,15 @@ import { bucketBaseUrl } from '../adapters/storage/index.ts';
 import type { Config } from '../config.ts';
 
 export async function installSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
-  // A configured basemap style may pull tiles, glyphs and sprites from its own hosts.
-  const external = [config.mapStyleUrl, config.mapStyleUrlDark, config.s3?.publicUrl, config.s3 ? bucketBaseUrl(config.s3) : undefined]
-    .filter((u): u is string => Boolean(u))
-    .map((u) => new URL(u).origin);
-  const remote = external.length > 0 ? ['https:'] : [];
+  // Media from the bucket (or its CDN) come from these origins, named one by one.
+  const mediaOrigins = [config.s3?.publicUrl, config.s3 ? bucketBaseUrl(config.s3) : undefined];
+  const styleUrls = [config.mapStyleUrl, config.mapStyleUrlDark].filter((u): u is string => Boolean(u));
+  const external = [...new Set([...mediaOrigins, ...styleUrls].filter((u): u is string => Boolean(u)).map((u) => new URL(u).origin))];
+  // A configured basemap style names its tile, glyph and sprite hosts inside the style, which
+  // the server never reads: with one, any https host is allowed for those. Never plain ws:/wss:
+  // — the realtime socket is same-origin, which 'self' covers (CSP 3 matches ws:/wss: of the
+  // page's own host and port with 'self', and ws: upgraded to wss:).
+  const remote = styleUrls.length > 0 ? ['https:'] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -17,9 +21,9 @@ export async function installSecurityHeaders(app: FastifyInstance, config: Confi
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...remote],
-        mediaSrc: ["'self'", 'blob:', ...remote],
-        connectSrc: ["'self'", 'ws:', 'wss:', ...remote, ...external],
+        imgSrc: ["'self'", 'data:', 'blob:', ...remote, ...external],
+        mediaSrc: ["'self'", 'blob:', ...remote, ...external],
+        connectSrc: ["'self'", ...remote, ...external],
         workerSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:', ...remote],
         objectSrc: ["'none'"],

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { securityLogs, users } from '../../src/db/schema.ts';
 import {
-  call, countMails, createAuthTestApp, createUser, fragment, freshEmail, freshIp, login, mailsTo, pathOf, waitForMail, type AuthTestApp, type CreatedUser,
+  call, countMails, createAuthTestApp, createUser, fragment, freshEmail, freshIp, login, mailsTo, pathOf, waitForMail, withRefreshCookie, type AuthTestApp, type CreatedUser,
 } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 
@@ -81,7 +81,7 @@ describe.each(engines)('password reset on %s', (engine) => {
 
     // No token issued before the change works after it: not the other device's, not the link's.
     for (const refreshToken of [laptop.refreshToken, hash.refresh_token]) {
-      expect((await call(t, { method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } })).statusCode).toBe(401);
+      expect((await call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(refreshToken) })).statusCode).toBe(401);
     }
     for (const token of [laptop.accessToken, hash.access_token]) {
       expect((await call(t, { method: 'GET', url: '/api/auth/session', token })).statusCode).toBe(401);
@@ -159,7 +159,7 @@ describe.each(engines)('password reset on %s', (engine) => {
       expect(res.json()).toEqual(sessionNotFound);
     }
     // Signed out since: expired too.
-    await call(t, { method: 'POST', url: '/api/auth/logout', payload: { refreshToken: hash.refresh_token } });
+    await call(t, { method: 'POST', url: '/api/auth/logout', headers: withRefreshCookie(hash.refresh_token) });
     expect((await reset({ accessToken: hash.access_token, refreshToken: hash.refresh_token, password: 'Nouveau2025' })).json()).toEqual(sessionNotFound);
   });
 
@@ -202,7 +202,7 @@ describe.each(engines)('password reset on %s', (engine) => {
       const fresh = res.json();
       expect((await call(t, { method: 'GET', url: '/api/auth/session', token: fresh.accessToken })).statusCode).toBe(200);
       for (const s of [phone, laptop]) {
-        expect((await call(t, { method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: s.refreshToken } })).statusCode).toBe(401);
+        expect((await call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(s.refreshToken) })).statusCode).toBe(401);
       }
       expect((await login(t, user.email, 'Nouveau2025')).user.id).toBe(user.id);
     });

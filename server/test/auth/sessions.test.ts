@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { authSessions, profiles, securityLogs } from '../../src/db/schema.ts';
 import { REFRESH_GRACE_MS } from '../../src/modules/auth/sessions.ts';
-import { call, createAuthTestApp, createUser, freshEmail, login, type AuthTestApp } from '../helpers/auth.ts';
+import { call, createAuthTestApp, createUser, freshEmail, login, refreshCookieOf, withRefreshCookie, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 
 const notAuthenticated = { error: { code: 'not_authenticated', message: 'User not authenticated' } };
@@ -20,7 +20,12 @@ describe.each(engines)('sessions on %s', (engine) => {
   }, 60_000);
   afterAll(() => t?.close());
 
-  const refresh = (refreshToken: string) => call(t, { method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } });
+  const refresh = (refreshToken: string) => call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(refreshToken) });
+  /** A refresh answer with the successor its cookie carries. */
+  const rotated = async (refreshToken: string) => {
+    const res = await refresh(refreshToken);
+    return { ...res.json(), refreshToken: refreshCookieOf(res) };
+  };
   const session = (token?: string, authorization?: string) =>
     call(t, { method: 'GET', url: '/api/auth/session', token, headers: authorization ? { authorization } : {} });
 
@@ -33,7 +38,8 @@ describe.each(engines)('sessions on %s', (engine) => {
       const body = res.json();
       expect(body.expiresIn).toBe(900);
       expect(body.accessToken.split('.')).toHaveLength(3);
-      expect(body.refreshToken).toMatch(/^[\w-]{43}$/);
+      expect(body).not.toHaveProperty('refreshToken');
+      expect(refreshCookieOf(res)).toMatch(/^[\w-]{43}$/);
       expect(body.user).toEqual({
         id: user.id,
         email: user.email,
@@ -119,7 +125,7 @@ describe.each(engines)('sessions on %s', (engine) => {
       const first = await login(t, user.email, user.password);
       const res = await refresh(first.refreshToken);
       expect(res.statusCode).toBe(200);
-      const second = res.json();
+      const second = { ...res.json(), refreshToken: refreshCookieOf(res) };
       expect(second.refreshToken).not.toBe(first.refreshToken);
       expect(second.user.id).toBe(user.id);
       expect((await session(second.accessToken)).statusCode).toBe(200);
@@ -132,7 +138,7 @@ describe.each(engines)('sessions on %s', (engine) => {
       const results = await Promise.all(Array.from({ length: 20 }, () => refresh(refreshToken)));
       expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
       // They all hold the same successor, which itself works.
-      const successors = new Set(results.map((r) => r.json().refreshToken));
+      const successors = new Set(results.map((r) => refreshCookieOf(r)));
       expect(successors.size).toBe(1);
       expect((await refresh([...successors][0])).statusCode).toBe(200);
     });
@@ -140,18 +146,18 @@ describe.each(engines)('sessions on %s', (engine) => {
     it('accepts an old token again within the grace window', async () => {
       const user = await createUser(t);
       const { refreshToken } = await login(t, user.email, user.password);
-      const first = (await refresh(refreshToken)).json();
+      const first = await rotated(refreshToken);
       t.clock.advance(REFRESH_GRACE_MS - 1000);
       const again = await refresh(refreshToken);
       expect(again.statusCode).toBe(200);
-      expect(again.json().refreshToken).toBe(first.refreshToken);
+      expect(refreshCookieOf(again)).toBe(first.refreshToken);
     });
 
     it('revokes the whole family when a rotated token comes back after the grace window', async () => {
       const user = await createUser(t);
       const { refreshToken: stolen } = await login(t, user.email, user.password);
-      const legit = (await refresh(stolen)).json();
-      const legitNext = (await refresh(legit.refreshToken)).json();
+      const legit = await rotated(stolen);
+      const legitNext = await rotated(legit.refreshToken);
       t.clock.advance(REFRESH_GRACE_MS + 1000);
 
       const reuse = await refresh(stolen);
@@ -194,15 +200,15 @@ describe.each(engines)('sessions on %s', (engine) => {
       const user = await createUser(t);
       const s = await login(t, user.email, user.password);
       const other = await login(t, user.email, user.password);
-      const res = await call(t, { method: 'POST', url: '/api/auth/logout', payload: { refreshToken: s.refreshToken } });
+      const res = await call(t, { method: 'POST', url: '/api/auth/logout', headers: withRefreshCookie(s.refreshToken) });
       expect(res.statusCode).toBe(204);
       expect((await refresh(s.refreshToken)).statusCode).toBe(401);
       expect((await session(s.accessToken)).statusCode).toBe(401);
       // Signing out one device leaves the others signed in.
       expect((await session(other.accessToken)).statusCode).toBe(200);
       // Signing out twice, or with an unknown token, is harmless.
-      expect((await call(t, { method: 'POST', url: '/api/auth/logout', payload: { refreshToken: s.refreshToken } })).statusCode).toBe(204);
-      expect((await call(t, { method: 'POST', url: '/api/auth/logout', payload: { refreshToken: 'nope' } })).statusCode).toBe(204);
+      expect((await call(t, { method: 'POST', url: '/api/auth/logout', headers: withRefreshCookie(s.refreshToken) })).statusCode).toBe(204);
+      expect((await call(t, { method: 'POST', url: '/api/auth/logout', headers: withRefreshCookie('nope') })).statusCode).toBe(204);
     });
   });
 

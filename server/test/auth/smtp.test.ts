@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.ts';
-import { call, createAuthTestApp, fragment, pathOf, signUp, type AuthTestApp } from '../helpers/auth.ts';
+import { call, createAuthTestApp, pathOf, refreshCookieOf, signUp, withRefreshCookie, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 
 interface Received {
@@ -75,8 +75,7 @@ describe.each(engines)('mail over SMTP on %s', (engine) => {
 
     const verified = await call(t, { method: 'GET', url: pathOf(link!) });
     expect(verified.statusCode).toBe(302);
-    const refreshToken = fragment(verified.headers.location as string).refresh_token;
-    const session = await call(t, { method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } });
+    const session = await call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(refreshCookieOf(verified)) });
     expect(session.statusCode).toBe(200);
     expect(session.json().user.email).toBe(body.email);
     const [user] = await t.database.db.select().from(users).where(eq(users.email, body.email));

@@ -130,10 +130,25 @@ export interface SessionBody {
   user: { id: string; email: string; role: string; isAdmin: boolean; profile: Record<string, unknown> & { username: string } };
 }
 
+/** The session answer, with the refresh token taken from its cookie (issue 13: never in the JSON). */
 export async function login(t: AuthTestApp, email: string, password: string, ip?: string): Promise<SessionBody> {
   const res = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email, password }, ip });
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
-  return res.json() as SessionBody;
+  return { ...(res.json() as Omit<SessionBody, 'refreshToken'>), refreshToken: refreshCookieOf(res) };
+}
+
+export const REFRESH_COOKIE = 'moodmap_refresh';
+
+/** The refresh token an answer set in its HttpOnly cookie. */
+export function refreshCookieOf(res: LightMyRequestResponse): string {
+  const cookie = (res.cookies as Array<{ name: string; value: string }>).find((c) => c.name === REFRESH_COOKIE);
+  if (!cookie) throw new Error(`no refresh cookie in ${res.statusCode} ${res.body}`);
+  return cookie.value;
+}
+
+/** POST /api/auth/refresh and /logout as the web app sends them: the cookie plus the CSRF header. */
+export function withRefreshCookie(token: string): Record<string, string> {
+  return { cookie: `${REFRESH_COOKIE}=${token}`, 'x-requested-with': 'moodmap' };
 }
 
 export async function confirmUser(t: AuthTestApp, id: string): Promise<void> {

@@ -62,6 +62,13 @@ function post(url: string, parts: FormPart[]) {
 
 const file = (body: Buffer, filename = 'photo.jpg', contentType = 'image/jpeg'): FormPart => ({ name: 'image', file: { filename, contentType, body } });
 
+/** A real JPEG signature followed by filler up to `size` bytes: what the limits tests need. */
+let tinyJpeg: Buffer;
+beforeAll(async () => {
+  tinyJpeg = await photo(8, 8);
+});
+const jpegOf = (size: number) => Buffer.concat([tinyJpeg, Buffer.alloc(Math.max(0, size - tinyJpeg.length), 1)]);
+
 describe('readUpload: byte limits', () => {
   const cases: Array<[UploadKind, number, string]> = [
     ['post', 10 * MB, "La taille de l'image ne doit pas dépasser 10MB"],
@@ -71,11 +78,11 @@ describe('readUpload: byte limits', () => {
   ];
   it.each(cases)('%s: exactly the limit passes, one byte more is a 413 with its text', async (kind, limit, text) => {
     expect(UPLOAD_LIMITS[kind].maxBytes).toBe(limit);
-    const exact = await post(`/raw/${kind}`, [file(Buffer.alloc(limit, 1))]);
+    const exact = await post(`/raw/${kind}`, [file(jpegOf(limit))]);
     expect(exact.statusCode).toBe(200);
     expect(exact.json().bytes).toBe(limit);
 
-    const over = await post(`/raw/${kind}`, [file(Buffer.alloc(limit + 1, 1))]);
+    const over = await post(`/raw/${kind}`, [file(jpegOf(limit + 1))]);
     expect(over.statusCode).toBe(413);
     expect(over.json()).toEqual({ error: { code: UPLOAD_LIMITS[kind].tooLarge, message: text } });
   });
@@ -133,13 +140,14 @@ describe('readUpload: byte limits', () => {
 
 describe('readUpload: form rules', () => {
   it('returns the text fields with the file, before or after it', async () => {
+    const image = await png(4, 4);
     const res = await post('/raw/post', [
       { name: 'category', value: 'happy' },
-      file(Buffer.from('hello'), 'pic.png', 'image/png'),
+      file(image, 'pic.png', 'image/png'),
       { name: 'content', value: 'Bonjour la Réunion 🌋' },
     ]);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ bytes: 5, filename: 'pic.png', fields: { category: 'happy', content: 'Bonjour la Réunion 🌋' } });
+    expect(res.json()).toEqual({ bytes: image.length, filename: 'pic.png', fields: { category: 'happy', content: 'Bonjour la Réunion 🌋' } });
   });
 
   it('accepts a form without a file unless one is required', async () => {
@@ -162,11 +170,11 @@ describe('readUpload: form rules', () => {
   });
 
   it('refuses a second file', async () => {
-    const res = await post('/raw/post', [file(Buffer.from('one'), 'a.jpg'), file(Buffer.from('two'), 'b.jpg')]);
+    const res = await post('/raw/post', [file(tinyJpeg, 'a.jpg'), file(tinyJpeg, 'b.jpg')]);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: { code: 'upload_too_many_files', message: 'Vous ne pouvez sélectionner que 1 fichiers maximum' } });
     // The app is still answering normally afterwards.
-    expect((await post('/raw/post', [file(Buffer.from('ok'))])).statusCode).toBe(200);
+    expect((await post('/raw/post', [file(tinyJpeg)])).statusCode).toBe(200);
   });
 
   it('refuses a file under an unexpected field name', async () => {
@@ -204,8 +212,28 @@ describe('readUpload: form rules', () => {
     expect(res.json().error.message).toMatch(/^Erreur de validation pour /);
   });
 
-  it('refuses paths in names (busboy already keeps only the base name of a part)', () => {
+  it('refuses paths in names', () => {
     for (const name of ['../../etc/passwd.jpg', 'C:\\Windows\\x.jpg', 'a/b.png', '..', 'photo.jpg.', 'nul']) expect(isAcceptableFilename(name), name).toBe(false);
+  });
+
+  // Busboy keeps only the part after the last separator unless told otherwise: these names
+  // used to arrive as `x.jpg`, `b.jpg`... and pass. The raw name is what spec §5 judges.
+  it.each([
+    ['a parent-directory path', '../x.jpg', '../x.jpg'],
+    ['a forward slash', 'a/b.jpg', 'a/b.jpg'],
+    ['a backslash', 'a\\b.jpg', 'a\\b.jpg'],
+    ['an absolute Windows path', 'C:\\Users\\x.jpg', 'C:\\Users\\x.jpg'],
+    ['a bare ..', '..', '..'],
+  ])('refuses %s in the raw multipart file name', async (_label, wireName, shown) => {
+    const boundary = 'rawnames';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="${wireName}"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      tinyJpeg,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await app.inject({ method: 'POST', url: '/raw/post', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: { code: 'upload_validation_failed', message: `Erreur de validation pour ${shown}` } });
   });
 
   it('accepts ordinary names, accents and MediaRecorder blobs', () => {
@@ -215,9 +243,49 @@ describe('readUpload: form rules', () => {
   });
 });
 
+describe('readUpload: the declared type must be what the magic number says (spec §5)', () => {
+  it('refuses PNG bytes declared image/jpeg', async () => {
+    const res = await post('/raw/post', [file(await png(20, 20), 'photo.jpg', 'image/jpeg')]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: { code: 'upload_validation_failed', message: 'Erreur de validation pour photo.jpg' } });
+  });
+
+  it.each<[UploadKind, string]>([['avatar', 'image/gif'], ['chat', 'image/webp'], ['post', 'image/png']])('%s: refuses a JPEG declared %s', async (kind, declared) => {
+    const res = await post(`/raw/${kind}`, [file(tinyJpeg, 'photo.jpg', declared)]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('upload_validation_failed');
+  });
+
+  it('refuses a real image declared as a type that is not an image', async () => {
+    const res = await post('/raw/post', [file(await png(20, 20), 'photo.png', 'text/plain')]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: { code: 'image_type_invalid', message: 'Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.' } });
+  });
+
+  it('accepts each type declared as itself, with the usual spellings', async () => {
+    const cases: Array<[Buffer, string]> = [
+      [tinyJpeg, 'image/jpeg'],
+      [tinyJpeg, 'image/jpg'],
+      [tinyJpeg, 'IMAGE/JPEG'],
+      [await png(4, 4), 'image/png'],
+      [await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).gif().toBuffer(), 'image/gif'],
+      [await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).webp().toBuffer(), 'image/webp'],
+    ];
+    for (const [body, declared] of cases) {
+      const res = await post('/raw/post', [file(body, 'photo', declared)]);
+      expect(res.statusCode, declared).toBe(200);
+    }
+  });
+
+  it('leaves voice messages to their own WebM check, whatever the label', async () => {
+    const { payload, headers } = multipart([{ name: 'audio', file: { filename: 'blob', contentType: 'video/webm', body: recording(1.5) } }]);
+    expect((await app.inject({ method: 'POST', url: '/voice', payload, headers })).statusCode).toBe(200);
+  });
+});
+
 describe('uploaded images end to end', () => {
-  it('takes a PNG named .jpg and declared text/plain as the PNG it is', async () => {
-    const res = await post('/image/post', [file(await png(300, 200), 'photo.jpg', 'text/plain')]);
+  it('takes a PNG named .jpg and declared image/png as the PNG it is', async () => {
+    const res = await post('/image/post', [file(await png(300, 200), 'photo.jpg', 'image/png')]);
     expect(res.statusCode).toBe(200);
     const { image } = res.json();
     expect(image.key).toMatch(/^publications\/[0-9a-f-]{36}\.webp$/);

@@ -2,15 +2,18 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../lib/api.ts';
 
-/** Public runtime configuration served by `GET /api/config`. */
+/**
+ * Public runtime configuration served by `GET /api/config`: the basemap styles. (Its `isAdmin`
+ * is not read: it is fetched once, before the session is restored; the signed-in user's own
+ * `isAdmin`, from the session, decides 'Admin' vs 'Publier'.)
+ */
 const configSchema = z.object({
   mapStyleUrl: z.string().min(1).nullable().catch(null),
   mapStyleUrlDark: z.string().min(1).nullable().catch(null),
-  adminEmail: z.string().nullable().catch(null),
 });
 export type AppConfig = z.infer<typeof configSchema>;
 
-export const EMPTY_CONFIG: AppConfig = { mapStyleUrl: null, mapStyleUrlDark: null, adminEmail: null };
+export const EMPTY_CONFIG: AppConfig = { mapStyleUrl: null, mapStyleUrlDark: null };
 
 export const configQuery = queryOptions({
   queryKey: ['config'],

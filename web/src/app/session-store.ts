@@ -20,13 +20,14 @@ import { ApiError } from '../lib/api.ts';
 import {
   applySession,
   clearSession,
+  dropLegacyRefreshToken,
+  hasSession,
   onSessionChange,
   parseSession,
   refreshSession,
   resetTokenStateForTests,
   retryRefreshLater,
   startTokenSync,
-  storedRefreshToken,
 } from '../lib/auth-tokens.ts';
 import { readJson, removeKey, STORAGE_KEYS, writeJson } from '../lib/storage.ts';
 import { toast } from '../ui/toasts/toast-store.ts';
@@ -104,9 +105,9 @@ export const useSessionStore = create<SessionState>()((set, get) => {
     if (event.reason === 'expired' && get().status === 'ready') toast.warning(MESSAGES.session_expired);
   });
 
-  /** Signs in with the stored refresh token, if any. Offline, the persisted user stands in until the server answers. */
+  /** Signs in with the refresh cookie, if a sign-in happened here. Offline, the persisted user stands in until the server answers. */
   async function restore(): Promise<boolean> {
-    if (!storedRefreshToken()) {
+    if (!hasSession()) {
       persistUser(null);
       return false;
     }
@@ -128,6 +129,7 @@ export const useSessionStore = create<SessionState>()((set, get) => {
     initialise: (client) => {
       queryClient = client;
       initialising ??= (async () => {
+        dropLegacyRefreshToken();
         stopTokenSync ??= typeof window !== 'undefined' ? startTokenSync() : null;
         const link = takeAuthLink();
         // The config must be known before the map picks its style: the splash covers both.
@@ -191,12 +193,13 @@ export const useSessionStore = create<SessionState>()((set, get) => {
     },
 
     signOut: async () => {
-      const refreshToken = storedRefreshToken();
+      const hadSession = hasSession();
       const wasSignedIn = get().user !== null;
       // Locally first: the screen changes at once, and even when the server is unreachable.
       clearSession('local');
       if (wasSignedIn) refetchAfterSignOut(queryClient);
-      if (refreshToken) await postLogout(refreshToken).catch(() => undefined);
+      // The server revokes the cookie's session and clears the cookie.
+      if (hadSession || wasSignedIn) await postLogout().catch(() => undefined);
     },
 
     reloadUser: async () => {

@@ -1,4 +1,4 @@
-import { getAccessToken, refreshSession, storedRefreshToken } from './auth-tokens.ts';
+import { getAccessToken, hasSession, refreshSession } from './auth-tokens.ts';
 import { ApiError, request, type RequestOptions } from './http.ts';
 
 export { ApiError } from './http.ts';
@@ -23,7 +23,7 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   try {
     return await request<T>(path, { ...rest, bearer: sent });
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 401 || !storedRefreshToken()) throw error;
+    if (!(error instanceof ApiError) || error.status !== 401 || !hasSession()) throw error;
     // A call that failed after another one already renewed the token just uses the new one.
     let token = getAccessToken();
     if (!token || token === sent) {

@@ -1,15 +1,17 @@
 /**
- * The session's tokens (issue 3): a short-lived access token kept in memory only, and a
- * rotating refresh token kept in localStorage so the session survives reloads.
+ * The session's tokens (issue 3, issue 13): a short-lived access token kept in memory only,
+ * and a rotating refresh token the page never sees — the server keeps it in an HttpOnly cookie
+ * scoped to /api/auth, and sends it back rotated on every refresh.
  *
  * - `refreshSession()` is single-flight: every caller in the tab that needs a new access token
- *   at the same time shares one POST /api/auth/refresh.
- * - The refresh token is read from storage at the moment it is sent, never cached in memory,
- *   so a tab always uses the latest token, even one another tab has just rotated. Tabs that do
- *   refresh at once with the same token are fine: the server gives them the same successor
- *   within its grace window.
+ *   at the same time shares one POST /api/auth/refresh (cookie + CSRF header).
+ * - All tabs share the cookie. Tabs that refresh at once send the same token and get the same
+ *   successor within the server's 30 s rotation grace (sessions.ts), so none is signed out.
+ * - What scripts can read is only a marker in localStorage (STORAGE_KEYS.session): an opaque id
+ *   of the current sign-in, set on sign-in, removed on sign-out. Without it the app does not
+ *   even try to refresh (a visitor costs no request); its changes reach other tabs through the
+ *   `storage` event, which is how they follow a sign-in or sign-out made elsewhere.
  * - The access token is renewed silently about a minute before it expires.
- * - Other tabs' sign-in and sign-out arrive through the `storage` event.
  *
  * Whoever holds the user (the session store) listens with `onSessionChange`.
  */
@@ -17,10 +19,15 @@ import { z } from 'zod';
 import { ApiError, request } from './http.ts';
 import { readString, removeKey, STORAGE_KEYS, writeString } from './storage.ts';
 
-/** What login, refresh, reset-password and the confirmation link give: tokens plus the user. */
+/**
+ * Sent with refresh and logout, the endpoints that act on the cookie: a cross-site page cannot
+ * add a custom header without a CORS preflight the server never grants (server auth/csrf.ts).
+ */
+export const CSRF_HEADERS: Readonly<Record<string, string>> = { 'X-Requested-With': 'moodmap' };
+
+/** What login, refresh, reset-password and a password change give: the access token and the user. */
 export interface Session {
   accessToken: string;
-  refreshToken: string;
   /** Seconds the access token is valid for. */
   expiresIn: number;
   user: unknown;
@@ -28,18 +35,17 @@ export interface Session {
 
 const sessionSchema = z.object({
   accessToken: z.string().min(1),
-  refreshToken: z.string().min(1),
   expiresIn: z.number().positive(),
   user: z.unknown(),
 });
 
 export function parseSession(payload: unknown): Session | null {
   const parsed = sessionSchema.safeParse(payload);
-  return parsed.success ? parsed.data : null;
+  return parsed.success ? { accessToken: parsed.data.accessToken, expiresIn: parsed.data.expiresIn, user: parsed.data.user } : null;
 }
 
 export type SignedOutReason =
-  /** The server refused the refresh token (expired, revoked, reused). */
+  /** The server refused the refresh cookie (expired, revoked, reused, missing). */
   | 'expired'
   /** Another tab signed out. */
   | 'other-tab'
@@ -50,7 +56,7 @@ export type SessionEvent = { type: 'session'; session: Session } | { type: 'sign
 
 export type RefreshOutcome =
   | { ok: true; session: Session }
-  /** no_token: nothing stored; rejected: the server said no (signed out); unavailable: network or server trouble (nothing changes). */
+  /** no_token: not signed in here; rejected: the server said no (signed out); unavailable: network or server trouble (nothing changes). */
   | { ok: false; reason: 'no_token' | 'rejected' | 'unavailable'; error?: ApiError };
 
 /** Renew this long before the access token expires. */
@@ -77,8 +83,28 @@ export function getAccessToken(): string | null {
   return accessToken;
 }
 
-export function storedRefreshToken(): string | null {
-  return readString(STORAGE_KEYS.refreshToken);
+/** The marker of the current sign-in, or null when this browser is signed out. */
+function sessionMarker(): string | null {
+  return readString(STORAGE_KEYS.session);
+}
+
+/** True while a session may be held in the refresh cookie (a sign-in happened and no sign-out since). */
+export function hasSession(): boolean {
+  return sessionMarker() !== null;
+}
+
+/**
+ * Records a new sign-in whose refresh token the server has just put in the cookie (a login,
+ * a reset, the confirmation link). The new id tells other tabs to join it.
+ */
+export function markSignedIn(): void {
+  const id = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+  writeString(STORAGE_KEYS.session, id);
+}
+
+/** Before issue 13 the refresh token itself sat in localStorage: it must not stay there. */
+export function dropLegacyRefreshToken(): void {
+  removeKey(STORAGE_KEYS.legacyRefreshToken);
 }
 
 function cancelTimer(): void {
@@ -91,55 +117,59 @@ function schedule(delayMs: number): void {
   timer = setTimeout(() => {
     timer = null;
     void refreshSession().then((outcome) => {
-      if (!outcome.ok && outcome.reason === 'unavailable' && storedRefreshToken()) schedule(REFRESH_RETRY_MS);
+      if (!outcome.ok && outcome.reason === 'unavailable' && hasSession()) schedule(REFRESH_RETRY_MS);
     });
   }, delayMs);
 }
 
 /** After a refresh the network prevented: try again shortly, and again, until the server answers. */
 export function retryRefreshLater(): void {
-  if (storedRefreshToken()) schedule(REFRESH_RETRY_MS);
+  if (hasSession()) schedule(REFRESH_RETRY_MS);
 }
 
-/** Takes a session the server just issued: access token in memory, refresh token stored, renewal planned. */
-export function applySession(session: Session): void {
+/**
+ * Takes a session the server just issued (its refresh token already in the cookie): access
+ * token in memory, renewal planned. `fresh`: a new sign-in (login, reset, password change),
+ * which other tabs are told about; false for a refresh.
+ */
+export function applySession(session: Session, { fresh = true }: { fresh?: boolean } = {}): void {
   accessToken = session.accessToken;
   const lifetimeMs = session.expiresIn * 1000;
   accessExpiresAt = Date.now() + lifetimeMs;
-  writeString(STORAGE_KEYS.refreshToken, session.refreshToken);
+  if (fresh || !hasSession()) markSignedIn();
   schedule(Math.max(lifetimeMs - REFRESH_AHEAD_MS, lifetimeMs / 2));
   emit({ type: 'session', session });
 }
 
-/** Forgets both tokens (the server-side sign-out is the caller's business). */
+/** Forgets the access token and the sign-in marker (the server-side sign-out, which clears the cookie, is the caller's business). */
 export function clearSession(reason: SignedOutReason = 'local'): void {
   accessToken = null;
   accessExpiresAt = 0;
   cancelTimer();
-  removeKey(STORAGE_KEYS.refreshToken);
+  removeKey(STORAGE_KEYS.session);
   emit({ type: 'signed-out', reason });
 }
 
 async function exchange(retried: boolean): Promise<RefreshOutcome> {
-  const token = storedRefreshToken();
-  if (!token) return { ok: false, reason: 'no_token' };
+  const marker = sessionMarker();
+  if (!marker) return { ok: false, reason: 'no_token' };
   try {
-    const session = parseSession(await request<unknown>('/api/auth/refresh', { method: 'POST', body: { refreshToken: token } }));
+    const session = parseSession(await request<unknown>('/api/auth/refresh', { method: 'POST', headers: CSRF_HEADERS }));
     if (!session) return { ok: false, reason: 'unavailable' };
-    applySession(session);
+    applySession(session, { fresh: false });
     return { ok: true, session };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.status !== 400 && error.status !== 401) return { ok: false, reason: 'unavailable', error };
-    const current = storedRefreshToken();
-    // Another tab stored a newer token (rotation, new sign-in) while ours was in flight: use it.
-    if (current && current !== token && !retried) return exchange(true);
-    if (current === token) clearSession('expired');
+    if (error.status !== 400 && error.status !== 401 && error.status !== 403) return { ok: false, reason: 'unavailable', error };
+    const current = sessionMarker();
+    // Another tab signed in while ours was in flight: the cookie now holds its session.
+    if (current && current !== marker && !retried) return exchange(true);
+    if (current === marker) clearSession('expired');
     return { ok: false, reason: 'rejected', error };
   }
 }
 
-/** Exchanges the stored refresh token for a new session; concurrent callers share one request. */
+/** Exchanges the refresh cookie for a new access token; concurrent callers share one request. */
 export function refreshSession(): Promise<RefreshOutcome> {
   inflight ??= exchange(false).finally(() => {
     inflight = null;
@@ -154,9 +184,9 @@ export function refreshSession(): Promise<RefreshOutcome> {
 export function startTokenSync(win: Window = window): () => void {
   const onStorage = (event: StorageEvent) => {
     // key null: the whole storage was cleared.
-    if (event.key !== null && event.key !== STORAGE_KEYS.refreshToken) return;
-    const token = storedRefreshToken();
-    if (!token) {
+    if (event.key !== null && event.key !== STORAGE_KEYS.session) return;
+    const marker = sessionMarker();
+    if (!marker) {
       if (accessToken || event.oldValue) {
         accessToken = null;
         accessExpiresAt = 0;
@@ -165,9 +195,9 @@ export function startTokenSync(win: Window = window): () => void {
       }
       return;
     }
-    // A rotation by another tab needs nothing: the new token is read when ours is due.
-    // A sign-in in another tab (nothing stored before, or this tab signed out) is joined.
-    if (!accessToken || event.oldValue === null) void refreshSession();
+    // A sign-in in another tab (a new marker): the shared cookie holds it now, join it.
+    // Rotations do not touch the marker: each tab refreshes when its own token is due.
+    if (marker !== event.oldValue) void refreshSession();
   };
   const onVisible = () => {
     if (win.document.visibilityState !== 'visible' || !accessToken) return;

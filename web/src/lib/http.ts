@@ -21,6 +21,8 @@ export interface RequestOptions {
   failureMessage?: string;
   /** Sent as `Authorization: Bearer …` when set. */
   bearer?: string | null;
+  /** Extra request headers (the refresh endpoints' CSRF header). */
+  headers?: Record<string, string>;
 }
 
 function parseError(status: number, payload: unknown, failureMessage: string): ApiError {
@@ -46,7 +48,7 @@ function parseError(status: number, payload: unknown, failureMessage: string): A
  * or with status 0 and code `network_error` when the server could not be reached.
  */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, signal, bearer, failureMessage = MESSAGES.internal_error } = options;
+  const { method = 'GET', body, signal, bearer, headers, failureMessage = MESSAGES.internal_error } = options;
   const form = body instanceof FormData;
   let response: Response;
   try {
@@ -58,6 +60,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
         Accept: 'application/json',
         ...(body !== undefined && !form ? { 'Content-Type': 'application/json' } : {}),
         ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+        ...headers,
       },
       body: form ? body : body !== undefined ? JSON.stringify(body) : undefined,
     });

@@ -147,15 +147,25 @@ function connect(): void {
     }
     dispatch(event);
   };
-  ws.onclose = () => {
+  const lost = () => {
     if (socket !== ws) return;
     socket = null;
     clearTimers();
     setConnected(false, false);
     scheduleReconnect();
   };
+  ws.onclose = lost;
   ws.onerror = () => {
-    // onclose follows and reconnects.
+    // An open socket's error is followed by onclose. One that never opened may get no close
+    // event at all (Chromium, when the CSP refuses the address): give it up here, or the tab
+    // would wait for it forever and never reconnect.
+    if (ws.readyState === ws.OPEN) return;
+    lost();
+    try {
+      ws.close();
+    } catch {
+      // already failed
+    }
   };
 }
 

@@ -3,8 +3,14 @@ export const STORAGE_KEYS = {
   theme: 'moodmap.theme',
   moodFilter: 'moodmap.moodFilter',
   mapLocation: 'moodmap.mapLocation',
-  /** The rotating refresh token. The access token lives in memory only. */
-  refreshToken: 'moodmap.refreshToken',
+  /**
+   * Not a token: an opaque id of this browser's current sign-in, present while the HttpOnly
+   * refresh cookie may hold a session. It spares visitors a refresh call at every start, and
+   * its changes tell other tabs about sign-ins and sign-outs (`storage` events).
+   */
+  session: 'moodmap.session',
+  /** Where the refresh token used to be kept; removed at start-up (issue 13). */
+  legacyRefreshToken: 'moodmap.refreshToken',
   /** Display fields of the signed-in user (spec §4: "the current user is persisted locally"). */
   currentUser: 'moodmap.currentUser',
 } as const;

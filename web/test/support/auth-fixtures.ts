@@ -38,17 +38,21 @@ export function apiUser(overrides: Record<string, unknown> = {}, profile: Record
   };
 }
 
+/** A session answer: the refresh token is in the HttpOnly cookie, never in the JSON. */
 export function sessionBody(n: number, user: unknown = apiUser()) {
-  return { accessToken: `A${n}`, refreshToken: `R${n}`, expiresIn: 900, user };
+  return { accessToken: `A${n}`, expiresIn: 900, user };
 }
 
-export const CONFIG = { mapStyleUrl: null, mapStyleUrlDark: null, adminEmail: 'admin@exemple.fr' };
+export const CONFIG = { mapStyleUrl: null, mapStyleUrlDark: null, isAdmin: false };
 
 export interface Call {
   method: string;
   url: string;
   body: unknown;
   authorization: string | null;
+  /** The CSRF header of the refresh endpoints. */
+  requestedWith: string | null;
+  credentials: RequestCredentials | undefined;
 }
 
 type Handler = (call: Call) => Response | Promise<Response>;
@@ -67,6 +71,8 @@ export function fakeApi(routes: Record<string, Handler>) {
       url,
       body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
       authorization: headers.get('Authorization'),
+      requestedWith: headers.get('X-Requested-With'),
+      credentials: init.credentials,
     };
     calls.push(call);
     const handler = routes[`${method} ${url.split('?')[0]}`];

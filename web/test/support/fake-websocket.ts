@@ -31,6 +31,11 @@ export class FakeWebSocket {
   receive(message: unknown) {
     act(() => this.onmessage?.({ data: JSON.stringify(message) }));
   }
+  /** A connection the browser refuses before it opens, with an error and no close event (a CSP block). */
+  refuse() {
+    this.readyState = 3;
+    this.onerror?.();
+  }
 }
 
 /** Replaces the global WebSocket with a fresh FakeWebSocket registry. */

@@ -1,20 +1,27 @@
 /**
  * /api/auth/* — the account API the web app signs in with (issue 3). Bodies are validated with
  * core's zod schemas (French catalogue messages); the flows are in service.ts.
+ *
+ * The refresh token never appears in a JSON answer: every route that starts or rotates a
+ * session puts it in the HttpOnly cookie (refresh-cookie.ts), and refresh and logout read it
+ * from there, behind the CSRF check (csrf.ts). The one exception is the reset-password link,
+ * whose recovery tokens ride in the URL fragment to the reset screen (see verifyLink).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MESSAGES, forgotPasswordSchema, signInSchema, signUpSchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
+import { fail } from '../../errors.ts';
+import { requireSameOrigin } from './csrf.ts';
 import { requireUser } from './guard.ts';
-import { createAuthService } from './service.ts';
+import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.ts';
+import { createAuthService, type SessionResponse } from './service.ts';
 
 /** Validation failures that are attacks, not typos: counted as security violations. */
 const CRITICAL_MESSAGES = new Set<string>([MESSAGES.email_critical, MESSAGES.password_critical, MESSAGES.first_name_critical, MESSAGES.last_name_critical]);
 
-const opaqueToken = z.string().min(1).max(4096);
-const refreshBody = z.object({ refreshToken: opaqueToken });
 const resetBody = z.object({
   accessToken: z.string({ error: MESSAGES.reset_tokens_missing }).min(1, MESSAGES.reset_tokens_missing).max(4096),
   refreshToken: z.string({ error: MESSAGES.reset_tokens_missing }).min(1, MESSAGES.reset_tokens_missing).max(4096),
@@ -29,8 +36,18 @@ const meta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.
 const noStore = { 'cache-control': 'no-store' };
 
 export default async function authRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  // Registered here, not on the root: only /api/auth/* parses and sets cookies.
+  await root.register(cookie);
   const app = root.withTypeProvider<ZodTypeProvider>();
   const auth = createAuthService(ctx, app.log);
+  const { publicUrl } = ctx.config;
+
+  /** The session's answer without its refresh token, which goes into the cookie instead. */
+  const sendSession = (request: FastifyRequest, reply: FastifyReply, session: SessionResponse) => {
+    const { refreshToken, ...body } = session;
+    setRefreshCookie(request, reply, publicUrl, refreshToken);
+    return reply.headers(noStore).send(body);
+  };
   app.addHook('onClose', () => auth.flush());
 
   app.addHook('onError', async (request, _reply, error) => {
@@ -46,23 +63,33 @@ export default async function authRoutes(root: FastifyInstance, { ctx }: { ctx: 
     return reply.status(201).send(await auth.signUp(request.body, meta(request)));
   });
 
-  // The link of both e-mails. Answers with a redirect into the app, tokens in the fragment
-  // (never sent to a server, never logged); no referrer leaks the query's token.
+  // The link of both e-mails; no referrer leaks the query's token. The confirmation link's
+  // session goes into the cookie and the app lands on `/?type=signup`, no token in the address.
+  // The recovery link keeps both tokens in the fragment (never sent to a server, never logged):
+  // the reset screen sends them back with the new password, and the session that reset starts
+  // is the one that gets the cookie.
   app.get('/api/auth/verify', { schema: { querystring: verifyQuery } }, async (request, reply) => {
-    const location = await auth.verifyLink(request.query.type, request.query.token);
+    const { location, refreshToken } = await auth.verifyLink(request.query.type, request.query.token);
+    if (refreshToken) setRefreshCookie(request, reply, publicUrl, refreshToken);
     return reply.headers({ ...noStore, 'referrer-policy': 'no-referrer' }).redirect(location, 302);
   });
 
   app.post('/api/auth/login', { schema: { body: signInSchema } }, async (request, reply) => {
-    return reply.headers(noStore).send(await auth.signIn(request.body, meta(request)));
+    return sendSession(request, reply, await auth.signIn(request.body, meta(request)));
   });
 
-  app.post('/api/auth/refresh', { schema: { body: refreshBody } }, async (request, reply) => {
-    return reply.headers(noStore).send(await auth.refresh(request.body.refreshToken, meta(request)));
+  // No body: the token is the cookie's. Not accepted from the body either, so that no client
+  // of ours ever needs it within a script's reach.
+  app.post('/api/auth/refresh', { onRequest: requireSameOrigin }, async (request, reply) => {
+    const refreshToken = readRefreshCookie(request);
+    if (!refreshToken) throw fail(401, 'session_expired');
+    return sendSession(request, reply, await auth.refresh(refreshToken, meta(request)));
   });
 
-  app.post('/api/auth/logout', { schema: { body: refreshBody } }, async (request, reply) => {
-    await auth.signOut(request.body.refreshToken);
+  app.post('/api/auth/logout', { onRequest: requireSameOrigin }, async (request, reply) => {
+    const refreshToken = readRefreshCookie(request);
+    if (refreshToken) await auth.signOut(refreshToken);
+    clearRefreshCookie(request, reply, publicUrl);
     return reply.status(204).send();
   });
 
@@ -75,11 +102,11 @@ export default async function authRoutes(root: FastifyInstance, { ctx }: { ctx: 
   });
 
   app.post('/api/auth/reset-password', { schema: { body: resetBody } }, async (request, reply) => {
-    return reply.headers(noStore).send(await auth.resetPassword(request.body, meta(request)));
+    return sendSession(request, reply, await auth.resetPassword(request.body, meta(request)));
   });
 
   app.post('/api/auth/password', { onRequest: app.authenticate, schema: { body: passwordBody } }, async (request, reply) => {
-    return reply.headers(noStore).send(await auth.updatePassword(requireUser(request), request.body.password, meta(request)));
+    return sendSession(request, reply, await auth.updatePassword(requireUser(request), request.body.password, meta(request)));
   });
 
   app.get('/api/auth/role', { onRequest: app.authenticate }, async (request, reply) => {

@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { MultipartFile, MultipartValue, Multipart } from '@fastify/multipart';
 import { AUDIO_MAX_BYTES, CHAT_IMAGE_MAX_BYTES, POST_IMAGE_MAX_BYTES, POST_IMAGE_MAX_FILES, PROFILE_PHOTO_MAX_BYTES, type MessageKey } from '@moodmap/core';
 import { AppError, fail } from '../../errors.ts';
+import { checkDeclaredType } from './declared-type.ts';
 
 export type UploadKind = 'post' | 'avatar' | 'chat' | 'audio';
 
@@ -31,9 +32,9 @@ export const KEY_PREFIX: Record<UploadKind, string> = {
 export interface UploadedFile {
   /** The form field that carried the file. */
   field: string;
-  /** As sent by the client: only checked (spec §5), never used to name or type the file. */
+  /** As sent by the client, path included: only checked (spec §5), never used to name or type the file. */
   filename: string;
-  /** As declared by the client: informational only, the magic number decides. */
+  /** As declared by the client: images must declare what their magic number says (declared-type.ts). */
   declaredType: string;
   body: Buffer;
 }
@@ -136,6 +137,7 @@ async function readFileLimited(part: MultipartFile, maxBytes: number, tooLarge: 
  *   - an empty file → 400 (an empty unnamed part, an HTML form's empty input, is no file)
  *   - a second file → 400 'Vous ne pouvez sélectionner que 1 fichiers maximum'
  *   - a file name refused by spec §5 → 400 'Erreur de validation pour {file}'
+ *   - an image whose magic number is not its declared type → 400 (declared-type.ts)
  *   - not multipart → 415
  */
 export async function readUpload(request: FastifyRequest, kind: UploadKind, options: ReadUploadOptions = {}): Promise<Upload> {
@@ -157,6 +159,9 @@ export async function readUpload(request: FastifyRequest, kind: UploadKind, opti
       headerPairs: 100,
     },
     throwFileSizeLimit: false,
+    // The name as sent: without this busboy keeps only what follows the last / or \, and
+    // `../x.jpg` would pass the name check as `x.jpg` (spec §5 forbids the separators).
+    preservePath: true,
   };
   const iterator = request.parts(partsOptions as Parameters<FastifyRequest['parts']>[0])[Symbol.asyncIterator]();
 
@@ -183,6 +188,7 @@ export async function readUpload(request: FastifyRequest, kind: UploadKind, opti
       // An HTML form with nothing chosen sends an empty part without a name: no file.
       if (body.length === 0 && filename === '') continue;
       if (body.length === 0) throw validationFailed(filename);
+      await checkDeclaredType(kind, current.mimetype, body, () => validationFailed(filename));
       file = { field: current.fieldname, filename, declaredType: current.mimetype, body };
     }
   } catch (error) {

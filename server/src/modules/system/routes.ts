@@ -11,12 +11,16 @@ export default async function systemRoutes(app: FastifyInstance, { ctx }: { ctx:
     });
   });
 
-  // What the browser needs before it can draw anything: basemap styles and the admin address.
-  app.get('/api/config', async (_request, reply) => {
-    return reply.header('cache-control', 'no-cache').send({
+  // What the browser needs before it can draw anything: basemap styles. The admin address is
+  // never published (spec §6 "not shown"): the caller learns only whether they are the admin.
+  app.get('/api/config', { onRequest: app.authenticateOptional }, async (request, reply) => {
+    const { adminEmail } = ctx.config;
+    const isAdmin = Boolean(adminEmail && request.auth && request.auth.email.toLowerCase() === adminEmail);
+    // The answer depends on the caller: private to them, never shared by a cache.
+    return reply.headers({ 'cache-control': 'private, no-cache', vary: 'Authorization' }).send({
       mapStyleUrl: ctx.config.mapStyleUrl ?? null,
       mapStyleUrlDark: ctx.config.mapStyleUrlDark ?? null,
-      adminEmail: ctx.config.adminEmail ?? null,
+      isAdmin,
     });
   });
 }

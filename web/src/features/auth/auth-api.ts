@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { MESSAGES, STAFF_ROLES, type StaffRole } from '@moodmap/core';
 import { api } from '../../lib/api.ts';
+import { CSRF_HEADERS } from '../../lib/auth-tokens.ts';
 
 /** The signed-in user as the client holds it (spec §3 "Current user"). */
 export interface SessionUser {
@@ -156,8 +157,9 @@ export function postLogin(email: string, password: string): Promise<unknown> {
   return api('/api/auth/login', { method: 'POST', body: { email, password }, auth: false });
 }
 
-export function postLogout(refreshToken: string): Promise<unknown> {
-  return api('/api/auth/logout', { method: 'POST', body: { refreshToken }, auth: false });
+/** Ends the session held in the refresh cookie, and clears the cookie (the browser sends it, not us). */
+export function postLogout(): Promise<unknown> {
+  return api('/api/auth/logout', { method: 'POST', headers: CSRF_HEADERS, auth: false });
 }
 
 export function postRecover(email: string): Promise<{ status: string }> {

@@ -1,12 +1,11 @@
 /**
- * The confirmation e-mail's link lands on `/?type=signup#refresh_token=R` (or `/?error=link_invalid`
- * when it was used or expired). Before the router reads the address, main.tsx calls
- * `captureAuthLink()`: the token is stored as the session's refresh token (the session restore
- * then signs the person in), and the address is cleaned to `/` so the token neither stays in
- * the history nor reaches a bookmark.
+ * The confirmation e-mail's link signs the person in on the server: the session's refresh
+ * token arrives in the HttpOnly cookie and the browser lands on `/?type=signup` (or
+ * `/?error=link_invalid` when it was used or expired). Before the router reads the address,
+ * main.tsx calls `captureAuthLink()`: it records the new sign-in (the session restore then
+ * refreshes with the cookie), and cleans the address to `/`.
  */
-import { readString, removeKey, STORAGE_KEYS, writeString } from '../../lib/storage.ts';
-import { postLogout } from './auth-api.ts';
+import { markSignedIn } from '../../lib/auth-tokens.ts';
 
 export type AuthLink = { kind: 'signup' } | { kind: 'invalid' };
 
@@ -21,17 +20,10 @@ export function captureAuthLink(win: Window = window): AuthLink | null {
   const { pathname, search, hash } = win.location;
   const query = params(search);
   const fragment = params(hash);
-  const refreshToken = fragment.get('refresh_token');
-  const signup = query.get('type') === 'signup' || fragment.get('type') === 'signup';
   let link: AuthLink | null = null;
-  if (signup && refreshToken && !fragment.has('access_token')) {
-    const previous = readString(STORAGE_KEYS.refreshToken);
-    if (previous && previous !== refreshToken) {
-      // Another account was signed in here: end it, and let other tabs see a sign-out then a sign-in.
-      removeKey(STORAGE_KEYS.refreshToken);
-      void postLogout(previous).catch(() => undefined);
-    }
-    writeString(STORAGE_KEYS.refreshToken, refreshToken);
+  if (pathname === '/' && query.get('type') === 'signup' && !fragment.has('access_token')) {
+    // Whoever was signed in here before, the cookie now holds this account's session.
+    markSignedIn();
     link = { kind: 'signup' };
   } else if (pathname === '/' && query.get('error') === 'link_invalid') {
     link = { kind: 'invalid' };
