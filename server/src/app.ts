@@ -9,9 +9,14 @@ import type { Config } from './config.ts';
 import devMailRoutes from './adapters/mail/dev-routes.ts';
 import { createContext, type AppContext } from './context.ts';
 import { openDatabase, type Database } from './db/client.ts';
+import { installBodyLimits } from './http/body-limits.ts';
+import { clientErrorHandler, frameworkErrors } from './http/client-errors.ts';
 import { installJsonCompression } from './http/compression.ts';
+import { installConnectionCeiling, timeoutOptions } from './http/connection-limits.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installGracefulClose } from './http/graceful-close.ts';
+import { loggerOptions } from './http/log-redaction.ts';
+import { installNulGuard } from './http/nul-guard.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installWebApp } from './http/web-app.ts';
 import authRoutes from './modules/auth/routes.ts';
@@ -39,15 +44,21 @@ export interface BuildOptions {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    // Tokens in URLs and SQL parameters (e-mail addresses) never reach the logs.
+    logger: config.logLevel === 'silent' ? false : loggerOptions(config.logLevel),
     // Only behind a configured proxy may X-Forwarded-For decide the client IP (rate limits).
     trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: config.bodyLimit,
     return503OnClosing: true,
+    // `__proto__` / `constructor.prototype` keys in a JSON body: 400, never merged anywhere.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    // Refusals made before any route runs answer in the API's shape too (client-errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
+    ...timeoutOptions(config),
   });
+  installConnectionCeiling(app.server, config.maxConnectionsPerIp);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const ctx = await createContext(config, database, app.log, options.now);
@@ -60,6 +71,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   installErrorHandler(app);
+  installBodyLimits(app);
+  installNulGuard(app);
   installGracefulClose(app);
   installJsonCompression(app);
   await installSecurityHeaders(app, config);

@@ -39,6 +39,13 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   WEB_DIST: optionalString,
   GEOCODER_MAPBOX_TOKEN: optionalString,
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  // A whole request, uploads included: a 10 MB photo needs about 1.4 Mbit/s to arrive in 60 s.
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  SOCKET_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).optional(),
 });
 
 export interface Config {
@@ -66,6 +73,12 @@ export interface Config {
   geocoderMapboxToken?: string;
   /** Built web app to serve; absent in API-only tests. */
   webDist: string | null;
+  /** Largest JSON body in bytes (uploads are multipart and have their own limits). */
+  bodyLimit: number;
+  /** Slow clients (issue 13): see server/src/http/connection-limits.ts. */
+  timeouts: { headersMs: number; requestMs: number; keepAliveMs: number; socketIdleMs: number };
+  /** Concurrent connections one address may hold (WebSockets included); 0 = no ceiling. */
+  maxConnectionsPerIp: number;
 }
 
 export class ConfigError extends Error {}
@@ -104,6 +117,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripe,
     geocoderMapboxToken: e.GEOCODER_MAPBOX_TOKEN,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(repoRoot, 'web', 'dist'),
+    bodyLimit: e.BODY_LIMIT_BYTES,
+    timeouts: {
+      // Node refuses a headers timeout longer than the whole request's.
+      headersMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      socketIdleMs: e.SOCKET_IDLE_TIMEOUT_MS,
+    },
+    // Behind a proxy every connection comes from the proxy's address: no ceiling unless asked.
+    maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP ?? (e.TRUST_PROXY ? 0 : 100),
   };
 }
 

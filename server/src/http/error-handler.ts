@@ -3,21 +3,18 @@
  * message; only a bug is a 500, and it never shows its stack.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { MESSAGES, type MessageKey } from '@moodmap/core';
+import { MESSAGES } from '@moodmap/core';
+import { isDatabaseUnavailable } from '../db/connection-errors.ts';
 import { AppError, errorBody, validationError } from '../errors.ts';
+import { clientError } from './client-errors.ts';
 
 const catalogueTexts = new Set<string>(Object.values(MESSAGES));
 
-/** Fastify's own 4xx errors, by code, with the catalogue entry users see. */
-const FASTIFY_CODES: Record<string, { status: number; code: MessageKey }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large' },
-  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'payload_too_large' },
-  FST_FILES_LIMIT: { status: 413, code: 'payload_too_large' },
-  FST_PARTS_LIMIT: { status: 413, code: 'payload_too_large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'bad_request' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'bad_request' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'bad_request' },
-};
+/**
+ * Multipart limits speak of files ('Fichier trop volumineux'); every other Fastify 4xx keeps its
+ * status and gets its catalogue code by status (clientError), so no code is ever left out.
+ */
+const FILE_LIMIT_CODES = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT']);
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -31,11 +28,17 @@ export function installErrorHandler(app: FastifyInstance): void {
       const invalid = validationError(first?.message);
       return reply.status(400).send(errorBody(invalid.code, invalid.message));
     }
-    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
-    if (known) return reply.status(known.status).send(errorBody(known.code, MESSAGES[known.code]));
-    if (error instanceof SyntaxError || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {
-      const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
-      return reply.status(status).send(errorBody('bad_request', MESSAGES.bad_request));
+    if (FILE_LIMIT_CODES.has(error.code)) return reply.status(413).send(errorBody('payload_too_large', MESSAGES.payload_too_large));
+    const status = error.statusCode;
+    if (error instanceof SyntaxError || (status !== undefined && status >= 400 && status < 500)) {
+      const refused = clientError(status);
+      return reply.status(refused.status).send(errorBody(refused.code, MESSAGES[refused.code]));
+    }
+    // An unreachable database (dropped connection, restart, failover) is not a bug: the same
+    // request succeeds once it is back.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).header('retry-after', '1').send(errorBody('database_error', MESSAGES.database_error));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errorBody('internal_error', MESSAGES.internal_error));

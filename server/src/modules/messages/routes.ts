@@ -14,6 +14,7 @@
  * `message.created`, `message.read`, `conversation.updated`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import {
   MESSAGE_EVENTS,
   createConversationSchema,
@@ -25,6 +26,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { RealtimeEvent } from '../../adapters/bus/types.ts';
 import { badRequest, notFound, validationError } from '../../errors.ts';
+import { containsNul } from '../../http/nul-guard.ts';
 import { requireUser } from '../auth/guard.ts';
 import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
 import {
@@ -38,7 +40,18 @@ import {
   unreadConversationIds,
 } from './service.ts';
 
-type Query = Record<string, unknown>;
+/**
+ * Exact types at the door: a repeated parameter (an array) or an object is a 400 before any
+ * query. Ids that are not uuids stay a 404 for conversations (nothing to probe), and cursors
+ * are checked by the service (a message id; the list's opaque cursor).
+ */
+const idParams = z.object({ id: z.string().max(64) });
+const listQuery = z.object({
+  before: z.string().max(256).optional(),
+  limit: z.string().regex(/^\d{1,6}$/).transform(Number).pipe(z.number().int().min(1)).optional(),
+});
+const openBody = z.object({ userId: z.string().max(64) });
+const threadQuery = z.object({ before: z.string().max(64).optional(), after: z.string().max(64).optional(), limit: z.string().max(10).optional() });
 
 export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { db } = ctx.database;
@@ -49,14 +62,13 @@ export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ct
     ctx.bus.publish({ type, data, targets: participants } satisfies RealtimeEvent)
       .catch((error) => request.log.error({ err: error, type }, 'publish failed'));
 
-  const idOf = (request: FastifyRequest) => (request.params as { id?: string }).id;
+  const idOf = (request: FastifyRequest) => (request.params as z.infer<typeof idParams>).id;
+  const withId = { onRequest: app.authenticate, schema: { params: idParams } };
 
-  app.post('/api/conversations', { onRequest: app.authenticate }, async (request, reply) => {
+  app.post('/api/conversations', { onRequest: app.authenticate, schema: { body: openBody } }, async (request, reply) => {
     const { userId } = requireUser(request);
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    if (typeof body.userId !== 'string') throw badRequest('bad_request');
     // A string that is not an id names nobody.
-    const parsed = createConversationSchema.safeParse(body);
+    const parsed = createConversationSchema.safeParse(request.body);
     if (!parsed.success) throw notFound('profile_not_found');
     const { conversation, created } = await openConversation(db, userId, parsed.data.userId);
     if (created) {
@@ -66,12 +78,10 @@ export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ct
     return reply.status(created ? 201 : 200).headers(noStore).send({ conversation });
   });
 
-  app.get('/api/conversations', { onRequest: app.authenticate }, async (request, reply) => {
+  app.get('/api/conversations', { onRequest: app.authenticate, schema: { querystring: listQuery } }, async (request, reply) => {
     const { userId } = requireUser(request);
-    const query = request.query as Query;
-    const limit = query.limit === undefined ? undefined : Number(query.limit);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw badRequest('bad_request');
-    return reply.headers(noStore).send(await listConversations(db, userId, { before: query.before, limit }));
+    const { before, limit } = request.query as z.infer<typeof listQuery>;
+    return reply.headers(noStore).send(await listConversations(db, userId, { before, limit }));
   });
 
   app.get('/api/conversations/unread', { onRequest: app.authenticate }, async (request, reply) => {
@@ -79,19 +89,19 @@ export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ct
     return reply.headers(noStore).send({ conversationIds: await unreadConversationIds(db, userId) });
   });
 
-  app.get('/api/conversations/:id', { onRequest: app.authenticate }, async (request, reply) => {
+  app.get('/api/conversations/:id', withId, async (request, reply) => {
     const { userId } = requireUser(request);
     return reply.headers(noStore).send({ conversation: await getConversationSummary(db, idOf(request), userId) });
   });
 
-  app.get('/api/conversations/:id/messages', { onRequest: app.authenticate }, async (request, reply) => {
+  app.get('/api/conversations/:id/messages', { ...withId, schema: { ...withId.schema, querystring: threadQuery } }, async (request, reply) => {
     const { userId } = requireUser(request);
     const conversation = await requireParticipant(db, idOf(request), userId);
-    const { before, after, limit } = request.query as Query;
+    const { before, after, limit } = request.query as z.infer<typeof threadQuery>;
     return reply.headers(noStore).send(await listMessages(db, conversation.id, { before, after, limit }));
   });
 
-  app.post('/api/conversations/:id/messages', { onRequest: app.authenticate }, async (request, reply) => {
+  app.post('/api/conversations/:id/messages', withId, async (request, reply) => {
     const { userId } = requireUser(request);
     const conversation = await requireParticipant(db, idOf(request), userId);
     await ctx.limits.consume('message_send', `user:${userId}`, { message: 'message_rate_limited', userId, ip: request.ip });
@@ -103,6 +113,8 @@ export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ct
       const { file, fields } = await readUpload(request, 'chat', { field: 'file' });
       rawContent = fields.content;
       image = file?.body ?? null;
+      // The JSON body is checked by the NUL guard (http/nul-guard.ts); form fields come later.
+      if (containsNul(fields)) throw badRequest('bad_request');
     } else {
       rawContent = ((request.body ?? {}) as Record<string, unknown>).content;
       if (rawContent !== undefined && rawContent !== null && typeof rawContent !== 'string') throw validationError(undefined);
@@ -131,7 +143,7 @@ export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ct
     return reply.status(201).headers(noStore).send({ message: sent.message });
   });
 
-  app.post('/api/conversations/:id/read', { onRequest: app.authenticate }, async (request, reply) => {
+  app.post('/api/conversations/:id/read', withId, async (request, reply) => {
     const { userId } = requireUser(request);
     const conversation = await requireParticipant(db, idOf(request), userId);
     const { updated, upTo } = await markRead(db, conversation.id, userId);

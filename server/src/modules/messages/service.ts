@@ -24,6 +24,7 @@ import {
 } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { badRequest, notFound } from '../../errors.ts';
+import { parseIsoUtc } from '../../http/strict-time.ts';
 
 /** The most conversation ids the unread query returns: enough for the badge's '99+'. */
 export const UNREAD_IDS_MAX = 100;
@@ -114,9 +115,13 @@ export function encodeListCursor(updatedAt: string, id: string): string {
 }
 
 function decodeListCursor(cursor: unknown): { updatedAt: string; id: string } | null {
-  if (typeof cursor !== 'string' || cursor === '') return null;
-  const [updatedAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (!isUuid(id) || Number.isNaN(Date.parse(updatedAt ?? ''))) throw badRequest('bad_request');
+  if (cursor === undefined || cursor === '') return null;
+  if (typeof cursor !== 'string') throw badRequest('bad_request');
+  const parts = Buffer.from(cursor, 'base64url').toString().split('|');
+  const [updatedAt, id] = parts;
+  // Only the exact time this server wrote: Date.parse also reads 'March 7' or year 0, which
+  // PostgreSQL refuses (a 500).
+  if (parts.length !== 2 || !isUuid(id) || !parseIsoUtc(updatedAt)) throw badRequest('bad_request');
   return { updatedAt, id };
 }
 

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { MESSAGES, MOODS, type Mood, type PostDto } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { AppError, badRequest } from '../../errors.ts';
+import { parseIsoUtc } from '../../http/strict-time.ts';
 import { POST_COLUMNS, toPostDto, type PostRow } from './dto.ts';
 import { LIVE, likedBy } from './service.ts';
 
@@ -126,9 +127,9 @@ export function encodeCursor(time: Date): string {
 export function decodeCursor(cursor: unknown): Date {
   if (typeof cursor !== 'string' || cursor.length > 64) throw badRequest('bad_request');
   const text = Buffer.from(cursor, 'base64url').toString();
-  const match = /^t:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)$/.exec(text);
-  const time = match ? new Date(match[1]) : null;
-  if (!time || Number.isNaN(time.getTime())) throw badRequest('bad_request');
+  // Strict: a year the regex let through (0000) was a date PostgreSQL refuses, hence a 500.
+  const time = text.startsWith('t:') ? parseIsoUtc(text.slice(2)) : null;
+  if (!time) throw badRequest('bad_request');
   return time;
 }
 

@@ -17,6 +17,8 @@ import { createPost, deletePost, getActivePost, getLivePost, listLivePosts, reco
 import { sweepExpired } from './sweeper.ts';
 
 const idParams = z.object({ id: z.uuid() });
+/** The cursor is checked by decodeCursor; here only its type (one string, not a repeated parameter). */
+const changesQuery = z.object({ since: z.string().max(64) });
 const SWEEP_EVERY_MS = 60_000;
 
 export default async function postsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -37,8 +39,8 @@ export default async function postsRoutes(app: FastifyInstance, { ctx }: { ctx: 
     return reply.header('cache-control', 'no-store').send(await getViewport(db, view, request.auth?.userId ?? null, feedCache));
   });
 
-  app.get('/api/posts/changes', { onRequest: app.authenticateOptional }, async (request, reply) => {
-    const since = decodeCursor((request.query as { since?: unknown }).since);
+  app.get('/api/posts/changes', { onRequest: app.authenticateOptional, schema: { querystring: changesQuery } }, async (request, reply) => {
+    const since = decodeCursor((request.query as z.infer<typeof changesQuery>).since);
     return reply.header('cache-control', 'no-store').send(await getChanges(db, since, request.auth?.userId ?? null));
   });
 

@@ -9,12 +9,16 @@
  *   DELETE /api/profiles/me/photo                       → { user }
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { MESSAGES, updateProfileSchema, type ProfileUpdatedEvent } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { validationError } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
 import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
 import { getPublicProfile, ownAvatarUrls, ownerView, replacePhoto, updateProfile } from './service.ts';
+
+/** Any string up to a uuid's size; one that is not a uuid names no profile (404, as before). */
+const idParams = z.object({ id: z.string().max(64) });
 
 /** The owner's view carries private fields: never cached by a browser or a proxy. */
 const noStore = { 'cache-control': 'no-store' };
@@ -33,8 +37,8 @@ export default async function profilesRoutes(app: FastifyInstance, { ctx }: { ct
     deleteMediaUrls(ctx.storage, ownAvatarUrls(ctx.storage, urls))
       .catch((error) => request.log.warn({ err: error }, 'media cleanup failed'));
 
-  app.get('/api/profiles/:id', { onRequest: app.authenticateOptional }, async (request, reply) => {
-    const { id } = request.params as { id: string };
+  app.get('/api/profiles/:id', { onRequest: app.authenticateOptional, schema: { params: idParams } }, async (request, reply) => {
+    const { id } = request.params as z.infer<typeof idParams>;
     const body = await getPublicProfile(db, id, request.auth?.userId ?? null);
     // Posts carry the viewer's own likes.
     return reply.headers(noStore).send(body);
