@@ -17,7 +17,6 @@
  * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) and dropped at the end.
  * Prints a table, writes bench/results/hostile.json (hostile-postgres.json on PostgreSQL).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,6 +28,7 @@ import { describeRequest, requestArbitrary, type FuzzRequest, type WorldIds } fr
 import type { Route } from '../../server/test/fuzz/route-list.ts';
 import { wireExchange } from '../../server/test/fuzz/wire.ts';
 import { round, startRun, writeResults } from '../support/results.ts';
+import { forkServer } from '../support/server-process.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LAUNCHER = join(here, 'launcher.ts');
@@ -55,43 +55,15 @@ const RESULTS = join(here, '..', 'results', ENGINE === 'postgres' ? 'hostile-pos
 interface Stats { loopMaxMs: number; loopP99Ms: number; loopMeanMs: number; cpuMs: number }
 interface Listening { port: number; routes: Route[]; ids: WorldIds; token: string }
 
-const children = new Set<ChildProcess>();
-process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
-
 async function startServer(env: Record<string, string>) {
-  const child = fork(LAUNCHER, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  const next = <T>(type: string) => new Promise<T>((resolve, reject) => {
-    const onMessage = (message: { type: string }) => {
-      if (message.type !== type) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(message as T);
-    };
-    const onExit = (code: number | null) => reject(new Error(`server process exited (${code}) while waiting for '${type}'`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
-  const ask = <T>(type: string) => {
-    const answer = next<T>(type);
-    child.send(type);
-    return answer;
-  };
-  const listening = await next<Listening>('listening');
+  const server = forkServer(LAUNCHER, env);
+  const listening = await server.next<Listening>('listening');
   return {
     ...listening,
-    reset: () => ask('reset'),
-    stats: () => ask<Stats>('stats'),
-    token: async () => (await ask<{ token: string }>('token')).token,
-    async close() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      child.send('close');
-      await exited;
-      clearTimeout(timer);
-    },
+    reset: () => server.ask('reset'),
+    stats: () => server.ask<Stats>('stats'),
+    token: async () => (await server.ask<{ token: string }>('token')).token,
+    close: () => server.close(),
   };
 }
 type Server = Awaited<ReturnType<typeof startServer>>;

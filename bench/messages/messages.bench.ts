@@ -22,7 +22,6 @@
  * it creates is dropped at the end. BENCH_REDIS_URL puts the rate-limit counters in Redis.
  * Prints a table, writes bench/results/messages.json.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -36,6 +35,7 @@ import { deriveKeys, signAccessToken } from '../../server/src/modules/auth/token
 import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
 import { closeClients, runLoad, type BenchUser, type LoadResult } from './clients.ts';
 import { round, startRun, writeResults } from '../support/results.ts';
+import { forkServer } from '../support/server-process.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RESULTS = join(here, '..', 'results', 'messages.json');
@@ -69,49 +69,16 @@ interface ServerProcess {
   close(): Promise<void>;
 }
 
-const children = new Set<ChildProcess>();
-process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
-
 async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = fork(SERVER, [], {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  const next = <T>(type: string) => new Promise<T>((resolve, reject) => {
-    const onMessage = (message: { type: string }) => {
-      if (message.type !== type) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(message as T);
-    };
-    const onExit = (code: number | null) => reject(new Error(`server process exited (${code}) while waiting for '${type}'`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
-  const { port } = await next<{ port: number }>('listening');
+  const server = forkServer(SERVER, env, process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []);
+  const { port } = await server.next<{ port: number }>('listening');
   return {
     base: `http://127.0.0.1:${port}`,
-    async reset() {
-      const done = next('reset');
-      child.send('reset');
-      await done;
+    reset: async () => {
+      await server.ask('reset');
     },
-    async stats() {
-      const done = next<{ cpuMs: number; loopDelayP99Ms: number; loopDelayMaxMs: number }>('stats');
-      child.send('stats');
-      return done;
-    },
-    async close() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      child.send('close');
-      await exited;
-      clearTimeout(timer);
-    },
+    stats: () => server.ask<{ cpuMs: number; loopDelayP99Ms: number; loopDelayMaxMs: number }>('stats'),
+    close: () => server.close(),
   };
 }
 
