@@ -1,6 +1,6 @@
 /** The search API's contract (spec §9 "Search"): `GET /api/search?q=…&moods=…`. */
 import { z } from 'zod';
-import { SEARCH_MAX, SEARCH_MIN } from '../limits.ts';
+import { SEARCH_MAX, SEARCH_MAX_RESULTS, SEARCH_MIN } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
 import { MOODS } from '../moods.ts';
 import { parseMoodSelection } from '../search.ts';
@@ -35,5 +35,5 @@ export const searchQuerySchema = z.object({
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
 /** The answer: at most 10 live posts, newest first. */
-export const searchResponseSchema = z.object({ results: z.array(postSchema) });
+export const searchResponseSchema = z.object({ results: z.array(postSchema).max(SEARCH_MAX_RESULTS) });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
