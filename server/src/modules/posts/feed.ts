@@ -306,7 +306,7 @@ async function clusterView(db: Db, view: Viewport, zoom: number): Promise<Viewpo
 
 /**
  * Changes since `since`: live posts created after it and ids deleted (tombstones) or expired
- * after it. A cursor older than 24 hours, or more than CHANGES_MAX new posts, is answered 410
+ * after it. A cursor older than a post's lifetime, or more than CHANGES_MAX new posts, is answered 410
  * 'cursor_expired': the client reloads its viewport, which is smaller than a long replay.
  */
 export async function getChanges(db: Db, since: Date, viewerId: string | null): Promise<ChangesAnswer> {

@@ -25,6 +25,12 @@ const SWEEP_EVERY_MS = 60_000;
 /** An absent JSON body reads as `{}`, so its fields get their own messages (not "expected object"). */
 const createBody = z.preprocess((value) => value ?? {}, createPostSchema);
 const noContent = z.undefined();
+/**
+ * The map's feed answers are the hot path (up to 2000 posts): their schema types the handler's
+ * answer at compile time, but they are sent with plain JSON.stringify, since checking every post
+ * again at runtime cost 35–55 % more serialisation time (1 ms at 460 posts, 12 ms at 2000).
+ */
+const plainJson = () => (data: unknown) => JSON.stringify(data);
 
 /** The category of a body not validated yet (spec §5 checks it before the rate limit). */
 function categoryOf(body: unknown): unknown {
@@ -48,6 +54,7 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   app.get('/api/posts/viewport', {
     onRequest: app.authenticateOptional,
     schema: { querystring: viewportQuerySchema, response: { 200: viewportResponseSchema } },
+    serializerCompiler: plainJson,
   }, async (request, reply) => {
     const view = toViewport(request.query);
     return reply.header('cache-control', 'no-store').send(await getViewport(db, view, request.auth?.userId ?? null, feedCache));
@@ -56,6 +63,7 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   app.get('/api/posts/changes', {
     onRequest: app.authenticateOptional,
     schema: { querystring: changesQuerySchema, response: { 200: changesResponseSchema } },
+    serializerCompiler: plainJson,
   }, async (request, reply) => {
     const since = decodeCursor(request.query.since);
     return reply.header('cache-control', 'no-store').send(await getChanges(db, since, request.auth?.userId ?? null));

@@ -1,7 +1,7 @@
 /**
- * Deletes what has outlived its time: posts older than 24 hours (by the database clock) with
+ * Deletes what has outlived its time: posts past their lifetime (POST_LIFETIME_MS, by the database clock) with
  * their media (leaving tombstones for the changes feed), uploads never attached to a post within
- * an hour, and tombstones older than 25 hours. Runs every minute on every instance; the deletes
+ * an hour, and tombstones an hour after the oldest cursor expires. Runs every minute on every instance; the deletes
  * are idempotent, so instances sweeping at once do no harm.
  */
 import { sql } from 'drizzle-orm';
