@@ -1,4 +1,8 @@
-/** The create-post input (spec §5 "Publication"), shared by the create form and the server. */
+/**
+ * The posts API's contract (spec §5 "Publication", §3 Publication): the create input shared by
+ * the create form and the server, the post as the API returns it, and every posts route's
+ * params, query and answer. The server declares them on its routes; the web parses with them.
+ */
 import { z } from 'zod';
 import { POST_TEXT_MAX } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
@@ -20,27 +24,119 @@ export const createPostSchema = z.object({
   usePulseEffect: z.boolean().default(false),
 });
 export type CreatePostInput = z.infer<typeof createPostSchema>;
+/** What the web sends: defaults (content '', no pulse) may be left out. */
+export type CreatePostBody = z.input<typeof createPostSchema>;
+
+/** A post's or a comment's author, as the API returns it. */
+export const authorSchema = z.object({
+  username: z.string(),
+  photoUrl: z.string().nullable(),
+  isPremium: z.boolean(),
+  isPro: z.boolean(),
+  isPlus: z.boolean(),
+  isMulti: z.boolean(),
+});
+export type AuthorDto = z.infer<typeof authorSchema>;
 
 /** The post as the API returns it (spec §3 Publication, camelCase). */
-export interface PostDto {
-  id: string;
-  userId: string;
-  category: (typeof MOODS)[number];
-  content: string;
+export const postSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  category: z.enum(MOODS),
+  content: z.string(),
   /** Voice-only posts store 'Message vocal', which is never displayed. */
-  isVoiceOnly: boolean;
-  latitude: number;
-  longitude: number;
-  nickname: string;
-  createdAt: string;
-  imageUrl: string | null;
-  thumbnailUrl: string | null;
-  mediaUrls: string[];
-  audioUrl: string | null;
-  audioDuration: number | null;
-  hasPulseEffect: boolean;
-  commentsCount: number;
-  likesCount: number;
-  isLikedByUser: boolean;
-  author: { username: string; photoUrl: string | null; isPremium: boolean; isPro: boolean; isPlus: boolean; isMulti: boolean };
-}
+  isVoiceOnly: z.boolean(),
+  latitude: z.number(),
+  longitude: z.number(),
+  nickname: z.string(),
+  /** ISO 8601, UTC. */
+  createdAt: z.string(),
+  imageUrl: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
+  mediaUrls: z.array(z.string()),
+  audioUrl: z.string().nullable(),
+  audioDuration: z.number().nullable(),
+  hasPulseEffect: z.boolean(),
+  commentsCount: z.number(),
+  likesCount: z.number(),
+  isLikedByUser: z.boolean(),
+  author: authorSchema,
+});
+export type PostDto = z.infer<typeof postSchema>;
+
+/** `:id` of every route about one post (or one comment). */
+export const idParamsSchema = z.object({ id: z.uuid() });
+
+/** `GET /api/posts`: every live post, newest first. */
+export const postsFeedResponseSchema = z.object({ posts: z.array(postSchema), serverTime: z.string() });
+export type PostsFeed = z.infer<typeof postsFeedResponseSchema>;
+/** `GET /api/posts/:id`, `POST /api/posts` (201). */
+export const postResponseSchema = z.object({ post: postSchema });
+/** `GET /api/posts/mine/active`: the caller's live post, or null. */
+export const activePostResponseSchema = z.object({ post: postSchema.nullable() });
+
+/** `POST /api/uploads/post-image` (201). */
+export const imageUploadResponseSchema = z.object({ uploadId: z.string(), url: z.string(), thumbnailUrl: z.string().nullable() });
+export type ImageUpload = z.infer<typeof imageUploadResponseSchema>;
+/** `POST /api/uploads/voice` (201): the duration in seconds as the server measured it. */
+export const voiceUploadResponseSchema = z.object({ uploadId: z.string(), url: z.string(), duration: z.number() });
+export type VoiceUpload = z.infer<typeof voiceUploadResponseSchema>;
+
+// The map's feed: GET /api/posts/viewport and GET /api/posts/changes.
+
+const viewportNumber = z
+  .string({ error: MESSAGES.invalid_coordinates })
+  .trim()
+  .min(1, MESSAGES.invalid_coordinates)
+  .transform(Number)
+  .pipe(z.number({ error: MESSAGES.invalid_coordinates }));
+const viewportLatitude = viewportNumber.pipe(z.number().min(-90, MESSAGES.invalid_coordinates).max(90, MESSAGES.invalid_coordinates));
+
+/**
+ * The viewport's query string. Longitudes may come unwrapped from MapLibre (world copies), so
+ * only their type is checked here; the server wraps them. `moods` is a comma list of moods,
+ * none meaning all five; an unknown one is refused with 'Catégorie invalide'.
+ */
+export const viewportQuerySchema = z.object({
+  west: viewportNumber,
+  south: viewportLatitude,
+  east: viewportNumber,
+  north: viewportLatitude,
+  zoom: viewportNumber.pipe(z.number().min(0, MESSAGES.invalid_coordinates).max(22, MESSAGES.invalid_coordinates)),
+  moods: z
+    .string({ error: MESSAGES.category_invalid })
+    .optional()
+    .refine((v) => (v ?? '').split(',').map((m) => m.trim()).filter(Boolean).every((m) => (MOODS as readonly string[]).includes(m)), MESSAGES.category_invalid),
+});
+export type ViewportQuery = z.infer<typeof viewportQuerySchema>;
+
+/** A server-side cluster of the zoomed-out map: its centre, count and count per mood. */
+export const clusterSchema = z.object({
+  id: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  count: z.number(),
+  moods: z.record(z.enum(MOODS), z.number()),
+});
+export type ClusterDto = z.infer<typeof clusterSchema>;
+
+export const viewportResponseSchema = z.object({
+  points: z.array(postSchema),
+  clusters: z.array(clusterSchema),
+  /** Opaque: the next `since` of the changes feed. */
+  cursor: z.string(),
+  /** The database time the answer was read at (clients derive their clock offset from it). */
+  serverTime: z.string(),
+});
+export type ViewportAnswer = z.infer<typeof viewportResponseSchema>;
+
+/** The cursor is decoded by the server; here only its type (one string, not a repeated parameter). */
+export const changesQuerySchema = z.object({ since: z.string().max(64) });
+
+export const changesResponseSchema = z.object({
+  created: z.array(postSchema),
+  deleted: z.array(z.string()),
+  cursor: z.string(),
+  serverTime: z.string(),
+});
+export type ChangesAnswer = z.infer<typeof changesResponseSchema>;

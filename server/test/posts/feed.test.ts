@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Mood } from '@moodmap/core';
+import { changesResponseSchema, viewportResponseSchema, type Mood } from '@moodmap/core';
 import { decodeCursor, encodeCursor } from '../../src/modules/posts/feed.ts';
 import { sweepExpired } from '../../src/modules/posts/sweeper.ts';
 import { call, createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
@@ -75,6 +75,8 @@ describe.each(engines)('map feed on %s', (engine) => {
   const answer = async (query: Record<string, string | number>, token?: string): Promise<Answer> => {
     const res = await viewport(query, token);
     expect(res.statusCode, res.body).toBe(200);
+    // The answer is exactly core's declared shape (parsing drops no field and changes no value).
+    expect(viewportResponseSchema.parse(res.json())).toEqual(res.json());
     return res.json() as Answer;
   };
   const changes = (since: string) => call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}` });
@@ -246,6 +248,7 @@ describe.each(engines)('map feed on %s', (engine) => {
     const [fresh] = await insertPosts([{ latitude: 60.4, longitude: 100.4, ageSeconds: 0, userId: author.id }]);
     const one = await changes(first);
     expect(one.statusCode).toBe(200);
+    expect(changesResponseSchema.parse(one.json())).toEqual(one.json());
     const afterCreate = one.json() as { created: Array<{ id: string }>; deleted: string[]; cursor: string };
     expect(afterCreate.created.map((p) => p.id)).toContain(fresh);
     expect(afterCreate.created.map((p) => p.id)).not.toContain(old);

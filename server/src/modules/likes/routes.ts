@@ -1,18 +1,21 @@
 /** Likes API: `POST /api/posts/:id/like` toggles the caller's like and announces the new count. */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParamsSchema, likeToggleResultSchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../auth/guard.ts';
 import { toggleLike } from './service.ts';
 
-const idParams = z.object({ id: z.uuid() });
-
-export default async function likesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export default async function likesRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
 
-  app.post('/api/posts/:id/like', { onRequest: app.authenticate, schema: { params: idParams } }, async (request) => {
+  app.post('/api/posts/:id/like', {
+    onRequest: app.authenticate,
+    schema: { params: idParamsSchema, response: { 200: likeToggleResultSchema } },
+  }, async (request) => {
     const { userId } = requireUser(request);
-    const { id } = request.params as z.infer<typeof idParams>;
+    const { id } = request.params;
     const result = await toggleLike(db, id, userId);
     // No user id in the event: every viewer gets the count and keeps its own isLikedByUser.
     await ctx.bus.publish({ type: 'post.liked', data: { postId: id, likesCount: result.likesCount } })

@@ -13,13 +13,15 @@
  * the cursor but committed after it. Duplicates are harmless: clients apply changes by id.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
-import { MESSAGES, MOODS, type Mood, type PostDto } from '@moodmap/core';
+import {
+  MESSAGES, MOODS, POST_LIFETIME_MS, viewportQuerySchema,
+  type ChangesAnswer, type ClusterDto, type Mood, type ViewportAnswer, type ViewportQuery,
+} from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { parseIsoUtc } from '../../http/strict-time.ts';
 import { POST_COLUMNS, toPostDto, type PostRow } from './dto.ts';
-import { LIVE, likedBy } from './service.ts';
+import { LIFETIME, LIVE, likedBy } from './service.ts';
 
 /** From this zoom on (city views), every post in the view is sent as is. */
 export const POINTS_MIN_ZOOM = 9;
@@ -37,43 +39,11 @@ export const CLUSTER_SHARE_MS = 1000;
 const OVERLAP = sql.raw(`interval '2 seconds'`);
 const MERCATOR_MAX_LAT = 85.0511287798;
 
-export interface Cluster {
-  id: string;
-  latitude: number;
-  longitude: number;
-  count: number;
-  moods: Record<Mood, number>;
-}
-
-export interface ViewportAnswer {
-  points: PostDto[];
-  clusters: Cluster[];
-  cursor: string;
-  /** The database time the answer was read at (clients derive their clock offset from it). */
-  serverTime: string;
-}
-
-export interface ChangesAnswer {
-  created: PostDto[];
-  deleted: string[];
-  cursor: string;
-  serverTime: string;
-}
+export type Cluster = ClusterDto;
+export type { ChangesAnswer, ViewportAnswer };
 
 // ---------------------------------------------------------------------------------------------
 // Input
-
-const number = z.string().trim().min(1).transform(Number).pipe(z.number());
-const latitude = number.pipe(z.number().min(-90).max(90));
-
-export const viewportQuerySchema = z.object({
-  west: number,
-  south: latitude,
-  east: number,
-  north: latitude,
-  zoom: number.pipe(z.number().min(0).max(22)),
-  moods: z.string().optional(),
-});
 
 export interface Viewport {
   /** One or two longitude ranges within [-180, 180] (two when the view crosses the antimeridian). */
@@ -87,17 +57,25 @@ export interface Viewport {
 }
 
 /**
- * Reads the query string. Latitudes must lie within ±90 and south ≤ north; longitudes may come
- * unwrapped from MapLibre (a zoomed-out map shows world copies: west −250, east 310), so they are
- * wrapped into [-180, 180], a span of 360° or more meaning the whole world; west > east is a view
- * across the antimeridian. Bad input: 400 'Coordonnées de localisation invalides', or
- * 'Catégorie invalide' for an unknown mood.
+ * The view of a query string validated by core's viewportQuerySchema (each field's type and
+ * range, known moods). Here: south ≤ north; longitudes may come unwrapped from MapLibre (a
+ * zoomed-out map shows world copies: west −250, east 310), so they are wrapped into
+ * [-180, 180], a span of 360° or more meaning the whole world; west > east is a view across the
+ * antimeridian. Bad input: 400 'Coordonnées de localisation invalides', or 'Catégorie invalide'.
  */
+export function toViewport(query: ViewportQuery): Viewport {
+  const { west, east, south, north, zoom, moods } = query;
+  if (south > north) throw badRequest('invalid_coordinates');
+  return { lonRanges: longitudeRanges(west, east), south, north, zoom: Math.floor(zoom), moods: parseMoods(moods) };
+}
+
+/** toViewport over a query string not validated yet (the bench, tests), with the route's refusals. */
 export function parseViewport(query: unknown): Viewport {
   const parsed = viewportQuerySchema.safeParse(query);
-  if (!parsed.success || parsed.data.south > parsed.data.north) throw badRequest('invalid_coordinates');
-  const { west, east, south, north, zoom, moods } = parsed.data;
-  return { lonRanges: longitudeRanges(west, east), south, north, zoom: Math.floor(zoom), moods: parseMoods(moods) };
+  if (!parsed.success) {
+    throw badRequest(parsed.error.issues.some((i) => i.message === MESSAGES.category_invalid) ? 'category_invalid' : 'invalid_coordinates');
+  }
+  return toViewport(parsed.data);
 }
 
 export function longitudeRanges(west: number, east: number): Array<[number, number]> {
@@ -328,7 +306,7 @@ async function clusterView(db: Db, view: Viewport, zoom: number): Promise<Viewpo
 
 /**
  * Changes since `since`: live posts created after it and ids deleted (tombstones) or expired
- * after it. A cursor older than 24 hours, or more than CHANGES_MAX new posts, is answered 410
+ * after it. A cursor older than a post's lifetime, or more than CHANGES_MAX new posts, is answered 410
  * 'cursor_expired': the client reloads its viewport, which is smaller than a long replay.
  */
 export async function getChanges(db: Db, since: Date, viewerId: string | null): Promise<ChangesAnswer> {
@@ -339,14 +317,14 @@ export async function getChanges(db: Db, since: Date, viewerId: string | null): 
     where ${LIVE} and p.created_at > ${from}
     order by p.created_at desc
     limit ${CHANGES_MAX + 1}`);
-  if (since.getTime() < now.getTime() - 24 * 3600_000 || rows.length > CHANGES_MAX) throw cursorExpired();
+  if (since.getTime() < now.getTime() - POST_LIFETIME_MS || rows.length > CHANGES_MAX) throw cursorExpired();
   // Expired posts the sweeper has not removed yet are gone for clients too.
   const deleted = await db.execute(sql`
     select id from (
       select t.post_id as id from post_tombstones t where t.deleted_at > ${from}
       union
       select p.id from publications p
-      where p.created_at <= now() - interval '24 hours' and p.created_at > ${from} - interval '24 hours'
+      where p.created_at <= now() - ${LIFETIME} and p.created_at > ${from} - ${LIFETIME}
     ) d limit ${DELETED_MAX + 1}`);
   if (deleted.rows.length > DELETED_MAX) throw cursorExpired();
   return {

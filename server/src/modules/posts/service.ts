@@ -3,13 +3,19 @@
  * The 24 h window is always computed by the database clock (`now()`), never by a server's.
  */
 import { sql } from 'drizzle-orm';
-import { sanitizeText, VOICE_ONLY_TEXT, type CreatePostInput, type PostDto } from '@moodmap/core';
+import { alias } from 'drizzle-orm/pg-core';
+import { POST_LIFETIME_MS, sanitizeText, VOICE_ONLY_TEXT, type CreatePostInput, type PostDto } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
+import { publications } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, fail } from '../../errors.ts';
 import { POST_COLUMNS, toPostDto, type PostRow } from './dto.ts';
 
-/** The SQL condition of a live post: younger than 24 hours by the database clock. */
-export const LIVE = sql.raw(`p.created_at > now() - interval '24 hours'`);
+/** A post's lifetime (core's POST_LIFETIME_MS) as an SQL interval, inlined: it is a constant. */
+export const LIFETIME = sql.raw(`interval '${POST_LIFETIME_MS} milliseconds'`);
+/** The SQL condition of a live post: younger than its lifetime by the database clock. */
+export const LIVE = sql`p.created_at > now() - ${LIFETIME}`;
+/** `publications` as `p`, for query-builder reads that share LIVE and the raw reads' columns. */
+export const posts = alias(publications, 'p');
 const columns = sql.raw(POST_COLUMNS);
 
 /** The `is_liked_by_user` column of a post read for this viewer (false for a visitor). */

@@ -1,23 +1,25 @@
 /** Reports API: `POST /api/posts/:id/report`, for a signed-in person who is not the author. */
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { reportPostSchema } from '@moodmap/core';
+import { idParamsSchema, reportPostSchema, reportResponseSchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { validationError } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
 import { reportPost } from './service.ts';
 
-const idParams = z.object({ id: z.uuid() });
+/** An absent JSON body reads as `{}`, so a missing reason gets its own message. */
+const reportBody = z.preprocess((value) => value ?? {}, reportPostSchema);
 
-export default async function reportsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export default async function reportsRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
 
-  app.post('/api/posts/:id/report', { onRequest: app.authenticate, schema: { params: idParams } }, async (request, reply) => {
+  app.post('/api/posts/:id/report', {
+    onRequest: app.authenticate,
+    schema: { params: idParamsSchema, body: reportBody, response: { 201: reportResponseSchema } },
+  }, async (request, reply) => {
     const { userId } = requireUser(request);
-    const { id } = request.params as z.infer<typeof idParams>;
-    const parsed = reportPostSchema.safeParse(request.body ?? {});
-    if (!parsed.success) throw validationError(parsed.error.issues[0]?.message);
-    const report = await reportPost(db, id, userId, parsed.data);
+    const report = await reportPost(db, request.params.id, userId, request.body);
     await ctx.logSecurityEvent({
       userId,
       ip: request.ip,

@@ -3,21 +3,23 @@
  * isLikedByUser). Rate limit `search` (spec §9): 200 an hour per user, or per IP for visitors.
  */
 import type { FastifyInstance } from 'fastify';
-import { searchQuerySchema } from '@moodmap/core';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { searchQuerySchema, searchResponseSchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { ipKey } from '../../adapters/rate-limit/limiter.ts';
-import { validationError } from '../../errors.ts';
 import { searchPosts } from './service.ts';
 
-export default async function searchRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export default async function searchRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
 
-  app.get('/api/search', { onRequest: app.authenticateOptional }, async (request, reply) => {
-    const parsed = searchQuerySchema.safeParse(request.query ?? {});
-    if (!parsed.success) throw validationError(parsed.error.issues[0]?.message);
+  app.get('/api/search', {
+    onRequest: app.authenticateOptional,
+    schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema } },
+  }, async (request, reply) => {
     const userId = request.auth?.userId ?? null;
     await ctx.limits.consume('search', userId ? `user:${userId}` : ipKey(request.ip), { message: 'search_rate_limited', userId, ip: request.ip });
-    const results = await searchPosts(db, parsed.data, userId);
+    const results = await searchPosts(db, request.query, userId);
     return reply.header('cache-control', 'no-store').send({ results });
   });
 }

@@ -1,69 +1,28 @@
 /**
- * A live post as the API sends it (`PostDto` of the posts module), read defensively: a field
- * of the wrong type becomes its empty value instead of breaking the map.
+ * Posts as the API sends them, read with core's schemas (the ones the server declares on its
+ * routes): one definition of the post, shared with the server.
  */
-import { type PostDto, isMood } from '@moodmap/core';
+import type { z } from 'zod';
+import { MESSAGES, type MessageKey, type PostDto, type PostsFeed, postSchema } from '@moodmap/core';
+import { ApiError } from '../../lib/api.ts';
 
-/** The post as the API returns it: one definition, in core, shared with the server. */
-export type { PostDto };
+export type { PostDto, PostsFeed };
 export type PostAuthor = PostDto['author'];
 
-/** The feed as cached under ['posts']. */
-export interface PostsFeed {
-  posts: PostDto[];
-  serverTime: string;
+/**
+ * An API answer checked against its core schema. An answer of another shape is a failure of the
+ * call (status 500, `failure`'s French text), never half-read data.
+ */
+export function parseAnswer<S extends z.ZodType>(schema: S, payload: unknown, failure: MessageKey = 'internal_error'): z.output<S> {
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) throw new ApiError(500, failure, MESSAGES[failure]);
+  return parsed.data;
 }
 
-type Raw = Record<string, unknown>;
-const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const bool = (v: unknown): boolean => v === true;
-
-/** One post from the API, or null when it cannot be placed on the map. */
+/** One post pushed outside an API answer (a realtime event, a profile's posts), or null when it is not one. */
 export function readPost(value: unknown): PostDto | null {
-  if (!value || typeof value !== 'object') return null;
-  const p = value as Raw;
-  const id = str(p.id);
-  const latitude = num(p.latitude);
-  const longitude = num(p.longitude);
-  if (!id || latitude === null || longitude === null || !isMood(p.category)) return null;
-  const a = (p.author && typeof p.author === 'object' ? p.author : {}) as Raw;
-  const nickname = str(p.nickname) ?? str(a.username) ?? 'Utilisateur';
-  const mediaUrls = Array.isArray(p.mediaUrls) ? p.mediaUrls.filter((u): u is string => typeof u === 'string' && u.length > 0) : [];
-  return {
-    id,
-    userId: str(p.userId) ?? '',
-    category: p.category,
-    content: typeof p.content === 'string' ? p.content : '',
-    isVoiceOnly: bool(p.isVoiceOnly),
-    latitude,
-    longitude,
-    nickname,
-    createdAt: str(p.createdAt) ?? new Date(0).toISOString(),
-    imageUrl: str(p.imageUrl),
-    thumbnailUrl: str(p.thumbnailUrl),
-    mediaUrls,
-    audioUrl: str(p.audioUrl),
-    audioDuration: num(p.audioDuration),
-    hasPulseEffect: bool(p.hasPulseEffect),
-    commentsCount: Math.max(0, num(p.commentsCount) ?? 0),
-    likesCount: Math.max(0, num(p.likesCount) ?? 0),
-    isLikedByUser: bool(p.isLikedByUser),
-    author: {
-      username: str(a.username) ?? nickname,
-      photoUrl: str(a.photoUrl),
-      isPremium: bool(a.isPremium),
-      isPro: bool(a.isPro),
-      isPlus: bool(a.isPlus),
-      isMulti: bool(a.isMulti),
-    },
-  };
-}
-
-export function readFeed(value: unknown): PostsFeed {
-  const raw = (value && typeof value === 'object' ? value : {}) as Raw;
-  const posts = Array.isArray(raw.posts) ? raw.posts.map(readPost).filter((p): p is PostDto => p !== null) : [];
-  return { posts, serverTime: str(raw.serverTime) ?? new Date().toISOString() };
+  const parsed = postSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 /** The image a card shows first: the post's image, else its first media URL. */

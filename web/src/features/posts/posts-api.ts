@@ -3,41 +3,32 @@
  * one renewal on 401); uploads are multipart, so they use `uploadFile` below, which follows the
  * same token rules.
  */
-import { MESSAGES, type Mood } from '@moodmap/core';
-import { ApiError, api } from '../../lib/api.ts';
-import { type PostDto, type PostsFeed, readFeed, readPost } from './post-types.ts';
+import {
+  MESSAGES, activePostResponseSchema, imageUploadResponseSchema, postResponseSchema, postsFeedResponseSchema,
+  voiceUploadResponseSchema, type CreatePostBody, type ImageUpload, type VoiceUpload,
+} from '@moodmap/core';
+import { api } from '../../lib/api.ts';
+import { type PostDto, type PostsFeed, parseAnswer } from './post-types.ts';
+
+export type { CreatePostBody, ImageUpload, VoiceUpload };
 
 export async function fetchPosts(signal?: AbortSignal): Promise<PostsFeed> {
-  return readFeed(await api<unknown>('/api/posts', { signal }));
+  return parseAnswer(postsFeedResponseSchema, await api<unknown>('/api/posts', { signal }));
 }
 
 /** One live post (`GET /api/posts/:id`, 404 once deleted or expired), with my like. */
 export async function fetchPost(id: string, signal?: AbortSignal): Promise<PostDto | null> {
-  const payload = await api<{ post?: unknown }>(`/api/posts/${encodeURIComponent(id)}`, { signal });
-  return readPost(payload?.post);
+  return parseAnswer(postResponseSchema, await api<unknown>(`/api/posts/${encodeURIComponent(id)}`, { signal })).post;
 }
 
 /** The caller's live post, if any (the create page blocks while one exists). */
 export async function fetchMyActivePost(signal?: AbortSignal): Promise<PostDto | null> {
-  const payload = await api<{ post?: unknown }>('/api/posts/mine/active', { signal });
-  return readPost(payload?.post);
-}
-
-export interface CreatePostBody {
-  category: Mood;
-  content: string;
-  latitude: number;
-  longitude: number;
-  imageUploadId?: string;
-  audioUploadId?: string;
-  usePulseEffect?: boolean;
+  return parseAnswer(activePostResponseSchema, await api<unknown>('/api/posts/mine/active', { signal })).post;
 }
 
 export async function createPost(body: CreatePostBody): Promise<PostDto> {
-  const payload = await api<{ post?: unknown }>('/api/posts', { method: 'POST', body });
-  const post = readPost(payload?.post);
-  if (!post) throw new ApiError(500, 'post_create_failed', MESSAGES.post_create_failed);
-  return post;
+  const payload = await api<unknown>('/api/posts', { method: 'POST', body });
+  return parseAnswer(postResponseSchema, payload, 'post_create_failed').post;
 }
 
 export async function deletePost(id: string): Promise<void> {
@@ -50,32 +41,14 @@ export async function checkLand(latitude: number, longitude: number, signal?: Ab
   return payload?.onLand === true;
 }
 
-export interface ImageUpload {
-  uploadId: string;
-  url: string;
-  thumbnailUrl: string | null;
-}
-
-export interface VoiceUpload {
-  uploadId: string;
-  url: string;
-  duration: number;
-}
-
 export async function uploadPostImage(file: File, signal?: AbortSignal): Promise<ImageUpload> {
-  const payload = await uploadFile<Record<string, unknown>>('/api/uploads/post-image', file, file.name, signal);
-  if (typeof payload?.uploadId !== 'string') throw new ApiError(500, 'upload_failed', MESSAGES.upload_failed);
-  return {
-    uploadId: payload.uploadId,
-    url: String(payload.url ?? ''),
-    thumbnailUrl: typeof payload.thumbnailUrl === 'string' ? payload.thumbnailUrl : null,
-  };
+  const payload = await uploadFile<unknown>('/api/uploads/post-image', file, file.name, signal);
+  return parseAnswer(imageUploadResponseSchema, payload, 'upload_failed');
 }
 
 export async function uploadVoice(blob: Blob, signal?: AbortSignal): Promise<VoiceUpload> {
-  const payload = await uploadFile<Record<string, unknown>>('/api/uploads/voice', blob, 'voice.webm', signal);
-  if (typeof payload?.uploadId !== 'string') throw new ApiError(500, 'upload_failed', MESSAGES.upload_failed);
-  return { uploadId: payload.uploadId, url: String(payload.url ?? ''), duration: Number(payload.duration ?? 0) };
+  const payload = await uploadFile<unknown>('/api/uploads/voice', blob, 'voice.webm', signal);
+  return parseAnswer(voiceUploadResponseSchema, payload, 'upload_failed');
 }
 
 /** One multipart upload (field `file`) with the access token; a 401 renews it once and retries. */

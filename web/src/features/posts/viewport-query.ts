@@ -6,20 +6,17 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { type QueryClient, keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type Mood, MOODS, POST_LIFETIME_MS, TIMING } from '@moodmap/core';
+import { type ClusterDto, type Mood, MOODS, POST_LIFETIME_MS, TIMING, changesResponseSchema, viewportResponseSchema } from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
 import { useRealtimeStore } from '../../lib/realtime.ts';
-import { type PostDto, readPost } from './post-types.ts';
+import { type PostDto, parseAnswer } from './post-types.ts';
 import { EXTRA_POSTS_KEY, POSTS_KEY, REFRESH_POSTS_EVENT, VIEWPORT_PREFIX, addPostToCache, bridgePostsRealtime, recentSince, removePostFromCache, sequenceNow } from './posts-query.ts';
 
 export type Bbox = [number, number, number, number];
 
-export interface ServerCluster {
-  id: string;
-  latitude: number;
-  longitude: number;
-  count: number;
-  moods: Partial<Record<Mood, number>>;
+/** A server grid cluster (core's clusterSchema); clusters built in the browser may miss moods. */
+export interface ServerCluster extends Omit<ClusterDto, 'moods'> {
+  moods: Partial<ClusterDto['moods']>;
 }
 
 export interface ViewportFeed {
@@ -44,15 +41,6 @@ export function viewportKey(bbox: Bbox, zoom: number, moods: readonly Mood[]) {
   return [...VIEWPORT_PREFIX, bbox, Math.floor(zoom), [...moods].sort().join(',')] as const;
 }
 
-function readCluster(value: unknown): ServerCluster | null {
-  if (!value || typeof value !== 'object') return null;
-  const c = value as Record<string, unknown>;
-  if (typeof c.latitude !== 'number' || typeof c.longitude !== 'number' || typeof c.count !== 'number') return null;
-  return { id: String(c.id ?? `${c.latitude},${c.longitude}`), latitude: c.latitude, longitude: c.longitude, count: c.count, moods: (c.moods ?? {}) as ServerCluster['moods'] };
-}
-
-const readPosts = (value: unknown): PostDto[] => (Array.isArray(value) ? value.map(readPost).filter((p): p is PostDto => p !== null) : []);
-
 export function inBbox(post: PostDto, [west, south, east, north]: Bbox): boolean {
   return post.latitude >= south && post.latitude <= north && post.longitude >= west && post.longitude <= east;
 }
@@ -64,20 +52,20 @@ export async function fetchViewport(bbox: Bbox, zoom: number, moods: readonly Mo
   const [west, south, east, north] = bbox;
   const params = new URLSearchParams({ west: String(west), south: String(south), east: String(east), north: String(north), zoom: String(Math.floor(zoom)) });
   if (moods.length > 0 && moods.length < MOODS.length) params.set('moods', [...moods].sort().join(','));
-  const raw = (await api<Record<string, unknown>>(`/api/posts/viewport?${params}`, { signal })) ?? {};
-  let points = readPosts(raw.points);
+  const answer = parseAnswer(viewportResponseSchema, await api<unknown>(`/api/posts/viewport?${params}`, { signal }));
+  let points = answer.points;
   // Changes pushed while the answer was on its way are replayed over it.
   for (const change of recentSince(since)) {
     points = points.filter((p) => p.id !== (change.kind === 'created' ? change.post.id : change.id));
     if (change.kind === 'created' && inBbox(change.post, bbox)) points = [change.post, ...points];
   }
-  const cursor = typeof raw.cursor === 'string' ? raw.cursor : null;
-  if (cursor) lastCursor = cursor;
+  const { cursor, clusters, serverTime } = answer;
+  lastCursor = cursor;
   return {
     points,
-    clusters: Array.isArray(raw.clusters) ? raw.clusters.map(readCluster).filter((c): c is ServerCluster => c !== null) : [],
+    clusters,
     cursor,
-    serverTime: typeof raw.serverTime === 'string' ? raw.serverTime : new Date().toISOString(),
+    serverTime,
     bbox,
     zoom: Math.floor(zoom),
   };
@@ -87,10 +75,10 @@ export async function fetchViewport(bbox: Bbox, zoom: number, moods: readonly Mo
 export async function pollChanges(client: QueryClient): Promise<void> {
   if (!lastCursor) return;
   try {
-    const raw = (await api<Record<string, unknown>>(`/api/posts/changes?since=${encodeURIComponent(lastCursor)}`)) ?? {};
-    for (const post of readPosts(raw.created)) addPostToCache(client, post);
-    if (Array.isArray(raw.deleted)) for (const id of raw.deleted) if (typeof id === 'string') removePostFromCache(client, id);
-    if (typeof raw.cursor === 'string') lastCursor = raw.cursor;
+    const changes = parseAnswer(changesResponseSchema, await api<unknown>(`/api/posts/changes?since=${encodeURIComponent(lastCursor)}`));
+    for (const post of changes.created) addPostToCache(client, post);
+    for (const id of changes.deleted) removePostFromCache(client, id);
+    lastCursor = changes.cursor;
   } catch (error) {
     if (error instanceof ApiError && error.status === 410) {
       lastCursor = null;

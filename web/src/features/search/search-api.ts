@@ -1,7 +1,7 @@
 /** The search API (server/src/modules/search/routes.ts): live posts matching q among the selected moods. */
-import { MOODS, type Mood, SEARCH_MAX_RESULTS } from '@moodmap/core';
+import { MOODS, type Mood, searchResponseSchema } from '@moodmap/core';
 import { api } from '../../lib/api.ts';
-import { type PostDto, readPost } from '../posts/post-types.ts';
+import { type PostDto, parseAnswer } from '../posts/post-types.ts';
 
 export interface SearchAnswer {
   query: string;
@@ -15,8 +15,6 @@ export function moodsParam(moods: readonly Mood[]): string {
 
 export async function searchPosts(query: string, moods: readonly Mood[], signal?: AbortSignal): Promise<SearchAnswer> {
   const params = new URLSearchParams({ q: query, moods: moodsParam(moods) });
-  const payload = await api<{ results?: unknown }>(`/api/search?${params.toString()}`, { signal });
-  const list = Array.isArray(payload?.results) ? payload.results : [];
-  const results = list.map(readPost).filter((p): p is PostDto => p !== null).slice(0, SEARCH_MAX_RESULTS);
+  const { results } = parseAnswer(searchResponseSchema, await api<unknown>(`/api/search?${params.toString()}`, { signal }));
   return { query, results };
 }

@@ -1,6 +1,7 @@
 /**
  * The create form's rules as the browser applies them before sending (spec §5 "Publication",
- * "Publication image upload"); the server applies them again and has the last word.
+ * "Publication image upload"): core's createPostSchema, the one the server validates with, plus
+ * the rules the server applies after it (text or media required, sanitising, land).
  */
 import {
   CAPITALS_WARNING_MIN_LENGTH,
@@ -10,8 +11,8 @@ import {
   POST_IMAGE_MAX_FILES,
   POST_TEXT_MAX,
   REPEATED_CHARS_WARNING,
+  createPostSchema,
   isCritical,
-  isMood,
   t,
 } from '@moodmap/core';
 
@@ -72,16 +73,25 @@ export interface CreateFormInput {
 
 /** The first error to show, in the order the spec lists the rules, or null when the form can go. */
 export function validateCreateForm(input: CreateFormInput): string | null {
-  if (!isMood(input.category)) return MESSAGES.category_invalid;
   const text = input.content.trim();
+  const parsed = createPostSchema.safeParse({
+    category: input.category ?? undefined,
+    content: text,
+    latitude: input.location?.latitude,
+    longitude: input.location?.longitude,
+  });
+  const issues = parsed.error?.issues ?? [];
+  const issueOf = (field: string) => issues.find((issue) => issue.path[0] === field)?.message ?? null;
+  if (issueOf('category')) return MESSAGES.category_invalid;
   if (!text && !input.hasImage && !input.hasVoice) return MESSAGES.content_required;
+  // Characters as the counter shows them (code points); the schema then counts as the server does.
   if (textLength(text) > POST_TEXT_MAX) return MESSAGES.content_too_long;
+  const content = issueOf('content');
+  if (content) return content;
   if (text && isCritical(text)) return MESSAGES.content_forbidden;
   if (!input.location) return MESSAGES.location_required;
-  const { latitude, longitude } = input.location;
-  if (!Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
-    return MESSAGES.invalid_coordinates;
-  }
+  const coordinates = issueOf('latitude') ?? issueOf('longitude');
+  if (coordinates) return coordinates;
   if (input.onLand === false) return MESSAGES.not_on_land;
   return null;
 }

@@ -1,0 +1,31 @@
+/** The likes table and the post's count, with Drizzle's query builder. */
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { likes, publications } from '../../db/schema.ts';
+import { LIVE, posts } from '../posts/service.ts';
+
+/** Locks a live post's row until the transaction ends; false when there is no such post. */
+export async function lockLivePost(tx: Db, postId: string): Promise<boolean> {
+  const rows = await tx.select({ id: posts.id }).from(posts).where(and(eq(posts.id, postId), LIVE)).for('update');
+  return rows.length > 0;
+}
+
+/** Removes the caller's like; whether there was one. */
+export async function removeLike(tx: Db, postId: string, userId: string): Promise<boolean> {
+  const removed = await tx.delete(likes).where(and(eq(likes.publicationId, postId), eq(likes.userId, userId))).returning({ userId: likes.userId });
+  return removed.length > 0;
+}
+
+export async function addLike(tx: Db, postId: string, userId: string): Promise<void> {
+  await tx.insert(likes).values({ publicationId: postId, userId });
+}
+
+/** Moves the post's likes_count by `delta`; the new count. */
+export async function moveLikesCount(tx: Db, postId: string, delta: 1 | -1): Promise<number> {
+  const [row] = await tx
+    .update(publications)
+    .set({ likesCount: sql`${publications.likesCount} + ${delta}` })
+    .where(eq(publications.id, postId))
+    .returning({ likesCount: publications.likesCount });
+  return Number(row!.likesCount);
+}
