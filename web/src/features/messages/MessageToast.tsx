@@ -32,7 +32,7 @@ export function MessageToast() {
 
   const open = () => {
     hide();
-    navigate(`/messages?conversation=${encodeURIComponent(toast.conversationId)}`);
+    void navigate(`/messages?conversation=${encodeURIComponent(toast.conversationId)}`);
   };
 
   return (

@@ -32,7 +32,7 @@ function useConversationParam(): void {
         otherNickname: typeof state.nickname === 'string' ? state.nickname : undefined,
       });
     }
-    navigate({ pathname: location.pathname, hash: location.hash }, { replace: true, state: null });
+    void navigate({ pathname: location.pathname, hash: location.hash }, { replace: true, state: null });
   }, [id, location.state, location.pathname, location.hash, navigate, select]);
 }
 

@@ -41,7 +41,7 @@ export function useContactAuthor() {
     try {
       const conversation = await openConversation(post.userId);
       const state: MessagesNavigationState = { prefill: contactPrefill(post), nickname: post.nickname };
-      navigate(`/messages?conversation=${encodeURIComponent(conversation.id)}`, { state });
+      void navigate(`/messages?conversation=${encodeURIComponent(conversation.id)}`, { state });
     } catch {
       toast.error(MESSAGES.conversation_create_failed);
     } finally {

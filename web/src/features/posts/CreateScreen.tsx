@@ -130,7 +130,7 @@ function CreateForm({ user }: { user: SessionUser }) {
       return;
     }
     addPostToCache(queryClient, result.post);
-    navigate('/', { state: { focusPostId: result.post.id } satisfies FocusPostState });
+    void navigate('/', { state: { focusPostId: result.post.id } satisfies FocusPostState });
     void queryClient.invalidateQueries({ queryKey: MY_ACTIVE_POST_KEY });
   };
 

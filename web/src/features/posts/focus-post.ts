@@ -40,7 +40,7 @@ export function useFocusPost() {
       // The map draws it wherever its viewport answer stands.
       const cached = findCachedPost(client, id, { listsOnly: true });
       if (cached) pinPostInCache(client, cached);
-      navigate('/', { state: { focusPostId: id } satisfies FocusPostState });
+      void navigate('/', { state: { focusPostId: id } satisfies FocusPostState });
       return true;
     },
     [client, navigate],

@@ -95,7 +95,7 @@ function ProfileModalBody({ userId, onClose }: { userId: string; onClose: () => 
                     data-post-id={post.id}
                     onClick={() => {
                       onClose();
-                      navigate('/', focusState(post.id));
+                      void navigate('/', focusState(post.id));
                     }}
                     className="w-full rounded-2xl p-3 text-left ring-1 ring-slate-200 transition hover:bg-slate-50 dark:ring-white/10 dark:hover:bg-white/5"
                   >

@@ -101,7 +101,7 @@ export function ProfileScreen() {
             onClick={() => {
               // The local sign-out is immediate; the server's revocation finishes in the background.
               void signOut();
-              navigate('/');
+              void navigate('/');
             }}
           >
             <LogoutIcon size={18} />

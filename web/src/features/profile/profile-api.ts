@@ -84,7 +84,7 @@ export function useSendMessage(profileId: string | null, nickname?: string, onOp
       const id = await startConversation(profileId);
       void client.invalidateQueries({ queryKey: ['conversations'] });
       onOpened?.();
-      navigate(`/messages?conversation=${encodeURIComponent(id)}`, { state: nickname ? { nickname } : undefined });
+      void navigate(`/messages?conversation=${encodeURIComponent(id)}`, { state: nickname ? { nickname } : undefined });
     } catch {
       // As "Contacter" on a post does: one text, whatever the cause (a 404 included).
       toast.error(MESSAGES.conversation_create_failed);

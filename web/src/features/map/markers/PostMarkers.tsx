@@ -162,8 +162,8 @@ export function PostMarkers() {
       setSelection({ kind: 'post', id: post.id });
       reveal(post.latitude, post.longitude, MAP.focusZoom);
     }
-    navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: null });
-  }, [focusId, map, byId, isPending, reveal, navigate, location.pathname, location.search, location.hash]);
+    void navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: null });
+  }, [focusId, map, byId, isPending, reveal, navigate, client, location.pathname, location.search, location.hash]);
 
   // Escape closes the popup, unless a dialog above the map takes it.
   useEffect(() => {
