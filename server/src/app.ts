@@ -74,7 +74,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installBodyLimits(app);
   installNulGuard(app);
   installGracefulClose(app);
-  installJsonCompression(app);
+  await installJsonCompression(app);
   await installSecurityHeaders(app, config);
   installAuthGuard(app, ctx.auth.identify);
   await app.register(systemRoutes, { ctx });

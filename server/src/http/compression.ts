@@ -1,14 +1,16 @@
 /**
  * Large JSON answers (a city's viewport is ~350 kB for ~460 posts) are gzipped for clients that
- * take gzip: five times fewer bytes on a phone's connection. Level 1 keeps nearly all of the
- * gain for the least CPU (~4 ms for 350 kB), and zlib runs it in the thread pool, off the event
- * loop. Small answers go as they are: compressing them costs more than it saves.
+ * take gzip, by @fastify/compress: five times fewer bytes on a phone's connection. Level 1 keeps
+ * nearly all of the gain for the least CPU (~4 ms for 350 kB), and the plugin streams large
+ * payloads through zlib in the thread pool, off the event loop. Small answers go as they are:
+ * compressing them costs more than it saves.
+ *
+ * Only the API is compressed on the fly: the web build is served pre-compressed (web-app.ts) and
+ * media are already compressed formats served with byte ranges (modules/media/routes.ts).
  */
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 
-const gzipAsync = promisify(gzip);
 export const COMPRESS_MIN_BYTES = 8 * 1024;
 
 /** Whether the client takes gzip; an explicit `gzip;q=0` wins over `*`. */
@@ -24,19 +26,26 @@ export function acceptsGzip(header: string | undefined): boolean {
   return weight > 0;
 }
 
-export function installJsonCompression(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+export async function installJsonCompression(app: FastifyInstance): Promise<void> {
+  // Before the plugin's own onRoute hook, which reads this option.
+  app.addHook('onRoute', (route) => {
+    if (route.compress === undefined && !route.url.startsWith('/api/')) route.compress = false;
+  });
+  // Whether or not this client takes gzip, the same URL may be answered either way: caches must
+  // know it (the plugin says so only when it compresses).
+  app.addHook('onSend', async (_request, reply, payload) => {
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    if (reply.getHeader('content-encoding')) return payload;
     if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
     if (Buffer.byteLength(payload) < COMPRESS_MIN_BYTES) return payload;
-    // Whether or not this client takes it, the same URL may be answered either way.
     const vary = String(reply.getHeader('vary') ?? '');
     if (!/accept-encoding/i.test(vary)) reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
-    if (!acceptsGzip(request.headers['accept-encoding'])) return payload;
-    const body = await gzipAsync(payload, { level: 1 });
-    reply.header('content-encoding', 'gzip');
-    reply.removeHeader('content-length');
-    return body;
+    return payload;
+  });
+  await app.register(fastifyCompress, {
+    threshold: COMPRESS_MIN_BYTES,
+    encodings: ['gzip'],
+    zlibOptions: { level: 1 },
+    // Request bodies are never taken compressed, as before.
+    globalDecompression: false,
   });
 }

@@ -7,7 +7,6 @@ import type { MediaStorage } from './types.ts';
 
 export { createLocalStorage, LOCAL_MEDIA_PREFIX, type LocalMediaStorage, type LocalStorageOptions } from './local.ts';
 export { createS3Storage, bucketBaseUrl, StorageError, type S3Config, type S3StorageOptions } from './s3.ts';
-export { signV4, type SigV4Credentials, type SigV4Request, type SigV4Scope } from './sigv4.ts';
 export { isValidKey, MEDIA_CACHE_CONTROL, type MediaStorage } from './types.ts';
 
 /** Local media URLs are root-relative (`/media/<key>`), so PUBLIC_URL plays no part in them. */

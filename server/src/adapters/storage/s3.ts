@@ -1,13 +1,15 @@
 /**
  * Media in an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Scaleway, OVH...), with
- * hand-signed requests (sigv4.ts). Path-style URLs when an endpoint is configured (what
- * MinIO and most compatible stores need), virtual-hosted AWS URLs otherwise.
+ * requests signed by aws4fetch's SigV4 signer (two requests need it, PUT and DELETE object: no
+ * SDK). Path-style URLs when an endpoint is configured (what MinIO and most compatible stores
+ * need), virtual-hosted AWS URLs otherwise.
  *
  * The bucket (or the CDN in front of it, S3_PUBLIC_URL) must allow public reads of objects:
  * no ACL header is sent, since buckets with "bucket owner enforced" ownership refuse them.
  */
+import { createHash } from 'node:crypto';
+import { AwsV4Signer } from 'aws4fetch';
 import type { Config } from '../../config.ts';
-import { signV4, sha256Hex } from './sigv4.ts';
 import { assertValidKey, encodeKey, keyUnder, MEDIA_CACHE_CONTROL, type MediaStorage } from './types.ts';
 
 export type S3Config = NonNullable<Config['s3']>;
@@ -33,6 +35,11 @@ export function bucketBaseUrl(s3: S3Config): string {
   return `https://${s3.bucket}.s3.${s3.region}.amazonaws.com`;
 }
 
+/** `20150830T123600Z`, the signer's clock format. */
+export function amzDate(date: Date): string {
+  return date.toISOString().replace(/[-:]|\.\d{3}/g, '');
+}
+
 export function createS3Storage(s3: S3Config, options: S3StorageOptions = {}): MediaStorage {
   const doFetch = options.fetch ?? fetch;
   const now = options.now ?? (() => new Date());
@@ -40,24 +47,33 @@ export function createS3Storage(s3: S3Config, options: S3StorageOptions = {}): M
   const objectBase = bucketBaseUrl(s3);
   const publicBase = (s3.publicUrl ?? objectBase).replace(/\/+$/, '');
   const credentials = { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey };
+  // Derived signing keys, shared by every request of this store (one per day).
+  const cache = new Map<string, ArrayBuffer>();
 
   async function send(method: 'PUT' | 'DELETE', key: string, body?: Buffer, extra: Record<string, string> = {}): Promise<Response> {
     assertValidKey(key);
-    const url = new URL(`${objectBase}/${encodeKey(key)}`);
-    const payloadHash = sha256Hex(body ?? '');
+    const url = `${objectBase}/${encodeKey(key)}`;
+    const payload = body ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength) : undefined;
+    // The payload is signed (not UNSIGNED-PAYLOAD): the store refuses a body altered on the way.
+    const payloadHash = createHash('sha256').update(payload ?? '').digest('hex');
     let lastError: unknown;
     // One retry: both requests are idempotent, and S3 answers an occasional 500/503.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const { headers } = signV4(
-        { method, url, payloadHash, headers: { ...extra, 'x-amz-content-sha256': payloadHash } },
-        credentials,
-        { region: s3.region, service: 's3', date: now() },
-      );
       try {
-        const response = await doFetch(url, {
+        const signed = await new AwsV4Signer({
           method,
-          headers,
-          body: body ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength) : undefined,
+          url,
+          headers: { ...extra, 'x-amz-content-sha256': payloadHash },
+          ...credentials,
+          service: 's3',
+          region: s3.region,
+          datetime: amzDate(now()),
+          cache,
+        }).sign();
+        const response = await doFetch(signed.url, {
+          method,
+          headers: signed.headers,
+          body: payload,
           signal: AbortSignal.timeout(timeoutMs),
         });
         if (response.status < 500) return response;

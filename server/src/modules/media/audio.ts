@@ -2,12 +2,11 @@
  * Voice messages (spec §5 "Audio", §9 "Audio"): WebM only (what MediaRecorder records, Opus
  * inside), 1000 B to 5 MB, a duration above zero and at most 60 s.
  *
- * The duration is Info/Duration when the file has one (read by music-metadata), else the span
- * of the blocks (ebml.ts): Chrome's recordings have no Duration element. A declared Duration
+ * The duration is Info/Duration when the file has one, else the span of the blocks (both read
+ * by one pass of ebml.ts): Chrome's recordings have no Duration element. A declared Duration
  * cannot hide a longer recording: the blocks' span is checked against the limit as well.
  */
 import { AUDIO_MAX_BYTES, AUDIO_MAX_SECONDS, AUDIO_MIN_BYTES } from '@moodmap/core';
-import { parseBuffer } from 'music-metadata';
 import { fail } from '../../errors.ts';
 import { EbmlError, readDocType, scanWebm } from './ebml.ts';
 
@@ -28,21 +27,6 @@ export interface VoiceMessage {
   /** Where the duration came from. */
   durationSource: 'declared' | 'scanned';
   codec: string | null;
-}
-
-/** Info/Duration through music-metadata; null when absent or unreadable. */
-async function declaredDuration(buffer: Buffer): Promise<number | null> {
-  try {
-    const metadata = await parseBuffer(new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength), { mimeType: VOICE_CONTENT_TYPE, size: buffer.byteLength }, {
-      duration: false,
-      skipCovers: true,
-      skipPostHeaders: true,
-    });
-    const d = metadata.format.duration;
-    return typeof d === 'number' && Number.isFinite(d) ? d : null;
-  } catch {
-    return null;
-  }
 }
 
 export async function checkVoiceMessage(buffer: Buffer): Promise<VoiceMessage> {
@@ -70,7 +54,7 @@ export async function checkVoiceMessage(buffer: Buffer): Promise<VoiceMessage> {
   const video = scan.tracks.some((t) => t.type === 1 || t.codecId?.startsWith('V_'));
   if (!audio || video) throw fail(400, 'audio_unsupported');
 
-  const declared = scan.declaredSeconds !== null ? ((await declaredDuration(buffer)) ?? scan.declaredSeconds) : null;
+  const declared = scan.declaredSeconds;
   const useDeclared = declared !== null && declared > 0;
   const duration = useDeclared ? declared : scan.scannedSeconds;
   if (!(duration > 0)) throw fail(400, 'audio_duration_zero');

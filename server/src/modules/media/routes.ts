@@ -1,14 +1,15 @@
 /**
- * Serves the local media store at GET /media/<key> (with S3 the bucket or its CDN serves it).
- * Only keys the store could have written and only the types we produce are served: anything
- * else — a directory, a traversal attempt, a temporary file — is the JSON 404. Files never
- * change under a key, hence a year of immutable caching; `nosniff` and a sandboxing CSP keep
- * a browser from ever treating one as a page. Single byte ranges are honoured for the audio
- * player's seeking.
+ * Serves the local media store at GET /media/<key> (with S3 the bucket or its CDN serves it)
+ * through @fastify/static, which answers HEAD, conditional and single byte-range requests (the
+ * audio player's seeking). Only keys the store could have written and only the types we produce
+ * are served: anything else — a directory, a traversal attempt, a temporary file, a symbolic
+ * link — is the JSON 404, checked before the file is opened. Files never change under a key,
+ * hence a year of immutable caching; `nosniff` and a sandboxing CSP keep a browser from ever
+ * treating one as a page.
  */
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
+import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '@moodmap/core';
 import { LOCAL_MEDIA_PREFIX } from '../../adapters/storage/local.ts';
@@ -32,81 +33,50 @@ export const MEDIA_CONTENT_TYPES: Record<string, string> = {
   webm: 'audio/webm',
 };
 
+const typeOf = (file: string): string | undefined => MEDIA_CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1).toLowerCase()];
+
 function notFound(reply: FastifyReply) {
   return reply.status(404).header('cache-control', 'no-cache').send(errorBody('not_found', MESSAGES.not_found));
-}
-
-/** A single `bytes=a-b` range within `size`; 'invalid' when unsatisfiable; null to send everything. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'invalid' | null {
-  if (!header) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match) return null; // several ranges or another unit: the whole file is a valid answer
-  const [, a, b] = match;
-  if (a === '' && b === '') return 'invalid';
-  let start: number;
-  let end: number;
-  if (a === '') {
-    start = Math.max(0, size - Number(b));
-    end = size - 1;
-  } else {
-    start = Number(a);
-    end = b === '' ? size - 1 : Math.min(Number(b), size - 1);
-  }
-  if (start > end || start >= size) return 'invalid';
-  return { start, end };
 }
 
 export default async function mediaRoutes(app: FastifyInstance, options: MediaRoutesOptions) {
   const dir = options.dir ?? options.storage?.dir;
   if (!dir) return;
   const root = path.resolve(dir);
-  // O_NOFOLLOW: a symbolic link planted in the store is not followed out of it.
-  const openFlags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 
-  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = (request.params as { '*': string })['*'];
-    const type = MEDIA_CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1).toLowerCase()];
-    if (!isValidKey(key) || !type) return notFound(reply);
+  // This plugin is encapsulated: the hook guards only the routes @fastify/static adds below.
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = (request.params as { '*'?: string })['*'] ?? '';
+    if (!isValidKey(key) || !typeOf(key)) return notFound(reply);
     const file = path.resolve(root, ...key.split('/'));
     if (!file.startsWith(root + path.sep)) return notFound(reply);
+    // lstat: a symbolic link planted in the store is not followed out of it; no directory either.
+    const stat = await lstat(file).catch(() => null);
+    if (!stat?.isFile()) return notFound(reply);
+  });
 
-    let handle: FileHandle;
-    try {
-      handle = await open(file, openFlags);
-    } catch {
-      return notFound(reply);
-    }
-    let keepOpen = false;
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) return notFound(reply);
-      const range = parseRange(request.headers.range, stat.size);
-      if (range === 'invalid') {
-        return reply.status(416).header('content-range', `bytes */${stat.size}`).send(errorBody('bad_request', MESSAGES.bad_request));
-      }
-      const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+  // An unsatisfiable range is refused by send with its Content-Range (`bytes */<size>`) on the
+  // error; the API's error handler writes the body, this keeps the header.
+  app.addHook('onError', async (_request, reply, error: Error & { headers?: Record<string, string> }) => {
+    if (error.headers) reply.headers(error.headers);
+  });
+
+  await app.register(fastifyStatic, {
+    root,
+    prefix: `${LOCAL_MEDIA_PREFIX}/`,
+    // The web app's registration decorates the reply; this one only serves its route.
+    decorateReply: false,
+    index: false,
+    dotfiles: 'deny',
+    acceptRanges: true,
+    // Our own Cache-Control (MEDIA_CACHE_CONTROL) rather than send's.
+    cacheControl: false,
+    setHeaders(reply, file) {
       reply
-        .header('content-type', type)
+        .header('content-type', typeOf(file) ?? 'application/octet-stream')
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', MEDIA_CACHE_CONTROL)
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .header('accept-ranges', 'bytes')
-        .header('etag', etag)
-        .header('last-modified', stat.mtime.toUTCString());
-      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-
-      const start = range?.start ?? 0;
-      const end = range?.end ?? stat.size - 1;
-      if (range) reply.status(206).header('content-range', `bytes ${start}-${end}/${stat.size}`);
-      reply.header('content-length', String(stat.size === 0 ? 0 : end - start + 1));
-      if (request.method === 'HEAD' || stat.size === 0) return reply.send();
-      keepOpen = true;
-      return reply.send(handle.createReadStream({ start, end, autoClose: true }));
-    } finally {
-      if (!keepOpen) await handle.close();
-    }
-  };
-
-  // GET and HEAD declared together: Fastify's automatic HEAD route would read the whole file.
-  app.route({ method: ['GET', 'HEAD'], url: `${LOCAL_MEDIA_PREFIX}/*`, handler: serve });
+        .header('content-security-policy', "default-src 'none'; sandbox");
+    },
+  });
 }
