@@ -8,3 +8,6 @@ export * from './schemas/post.ts';
 export * from './schemas/interactions.ts';
 export * from './schemas/profile.ts';
 export * from './schemas/messages.ts';
+// Issue 14 (account side): the system and geo contracts.
+export * from './schemas/system.ts';
+export * from './schemas/geo.ts';
