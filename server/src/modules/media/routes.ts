@@ -10,7 +10,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MESSAGES } from '@moodmap/core';
+import { MESSAGES, mediaKeyParamsSchema, type MediaKeyParams } from '@moodmap/core';
 import { LOCAL_MEDIA_PREFIX } from '../../adapters/storage/local.ts';
 import { isValidKey, MEDIA_CACHE_CONTROL, type MediaStorage } from '../../adapters/storage/types.ts';
 import { errorBody } from '../../errors.ts';
@@ -63,8 +63,8 @@ export default async function mediaRoutes(app: FastifyInstance, options: MediaRo
   // O_NOFOLLOW: a symbolic link planted in the store is not followed out of it.
   const openFlags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 
-  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = (request.params as { '*': string })['*'];
+  const serve = async (request: FastifyRequest<{ Params: MediaKeyParams }>, reply: FastifyReply) => {
+    const key = request.params['*'];
     const type = MEDIA_CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1).toLowerCase()];
     if (!isValidKey(key) || !type) return notFound(reply);
     const file = path.resolve(root, ...key.split('/'));
@@ -108,5 +108,5 @@ export default async function mediaRoutes(app: FastifyInstance, options: MediaRo
   };
 
   // GET and HEAD declared together: Fastify's automatic HEAD route would read the whole file.
-  app.route({ method: ['GET', 'HEAD'], url: `${LOCAL_MEDIA_PREFIX}/*`, handler: serve });
+  app.route({ method: ['GET', 'HEAD'], url: `${LOCAL_MEDIA_PREFIX}/*`, schema: { params: mediaKeyParamsSchema }, handler: serve });
 }
