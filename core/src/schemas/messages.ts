@@ -71,7 +71,7 @@ export const openConversationBodySchema = z.object({ userId: z.string().max(64) 
  * messageContentSchema's, checked once the caller is known to be a participant). A multipart
  * form (text and an image) has no JSON body; its `content` field goes through the same schema.
  */
-export const sendMessageBodySchema = z.object({ content: z.string({ error: MESSAGES.bad_request }).nullish() }).optional();
+export const sendMessageBodySchema = z.object({ content: z.string({ error: MESSAGES.bad_request }).nullish() }).nullish();
 
 /** The other person of a conversation, as the list and the chat header show them. */
 export const participantSchema = z.object({

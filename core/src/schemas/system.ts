@@ -15,3 +15,10 @@ export const clientConfigSchema = z.object({
   isAdmin: z.boolean(),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
+
+/**
+ * Every refusal of the API (design.md §4): a catalogue code and its French text, plus a few
+ * details on some (a 409's `nextAllowedAt`).
+ */
+export const apiErrorSchema = z.object({ error: z.looseObject({ code: z.string(), message: z.string() }) });
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;

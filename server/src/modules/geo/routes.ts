@@ -5,11 +5,12 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { featureCollectionSchema, landQuerySchema, landResponseSchema } from '@moodmap/core';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { MESSAGES, apiErrorSchema, featureCollectionSchema, landQuerySchema, landResponseSchema } from '@moodmap/core';
 import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
 import { getLandChecker } from './land-check.ts';
 import { acceptsGzip } from '../../http/compression.ts';
+import { errorBody } from '../../errors.ts';
 
 const ONE_DAY_CACHE = 'public, max-age=86400';
 
@@ -64,12 +65,22 @@ const borders = staticJson(() => getBordersGeoJSON());
 const geoJsonAnswer = { response: { 200: featureCollectionSchema } };
 
 export default async function geoRoutes(root: FastifyInstance): Promise<void> {
+  // Also served by a bare Fastify (tests, tools): the plugin brings its schemas' compilers.
+  root.setValidatorCompiler(validatorCompiler);
+  root.setSerializerCompiler(serializerCompiler);
   const app = root.withTypeProvider<ZodTypeProvider>();
   app.get('/api/map/land.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, land()));
   app.get('/api/map/borders.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, borders()));
 
-  // Every refusal of the query is 400 invalid_coordinates (the schema's only message).
-  app.get('/api/geo/land', { schema: { querystring: landQuerySchema, response: { 200: landResponseSchema } } }, async (request, reply) => {
+  // Every refusal of the query is 400 invalid_coordinates, answered here so that the plugin
+  // keeps the API's error shape under any error handler.
+  app.get('/api/geo/land', {
+    attachValidation: true,
+    schema: { querystring: landQuerySchema, response: { 200: landResponseSchema, 400: apiErrorSchema } },
+  }, async (request, reply) => {
+    if (request.validationError) {
+      return reply.code(400).send(errorBody('invalid_coordinates', MESSAGES.invalid_coordinates));
+    }
     // The answer for a point never changes (static polygons), so clients may keep it.
     reply.header('cache-control', ONE_DAY_CACHE);
     return { onLand: getLandChecker().isOnLand(request.query.lat, request.query.lon) };

@@ -10,6 +10,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { MESSAGES, mediaKeyParamsSchema, type MediaKeyParams } from '@moodmap/core';
 import { LOCAL_MEDIA_PREFIX } from '../../adapters/storage/local.ts';
 import { isValidKey, MEDIA_CACHE_CONTROL, type MediaStorage } from '../../adapters/storage/types.ts';
@@ -107,6 +108,8 @@ export default async function mediaRoutes(app: FastifyInstance, options: MediaRo
     }
   };
 
+  // Also served by a bare Fastify (tests): the plugin brings its schema's compiler.
+  app.setValidatorCompiler(validatorCompiler);
   // GET and HEAD declared together: Fastify's automatic HEAD route would read the whole file.
   app.route({ method: ['GET', 'HEAD'], url: `${LOCAL_MEDIA_PREFIX}/*`, schema: { params: mediaKeyParamsSchema }, handler: serve });
 }
