@@ -10,7 +10,7 @@
  *   insert moves its conversation's updated_at in the same transaction, so the list order and
  *   the last message always agree.
  */
-import { and, asc, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, ne, not, or, sql, type SQL } from 'drizzle-orm';
 import {
   CONVERSATIONS_PAGE_SIZE,
   MESSAGES_PAGE_MAX,
@@ -22,7 +22,7 @@ import {
   type MessagePageResult,
   type ParticipantDto,
 } from '@moodmap/core';
-import { unionAll } from 'drizzle-orm/pg-core';
+import { alias, unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { conversations, messages, profiles } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -218,17 +218,24 @@ export async function getConversationSummary(db: Db, conversationId: unknown, us
  * looked at (partial index on unread messages), then their last message decides.
  */
 export async function unreadConversationIds(db: Db, userId: string): Promise<string[]> {
-  const result = await db.execute(sql`
-    select c.id from conversations c
-    join lateral (
-      select m.sender_id, m.read from messages m where m.conversation_id = c.id order by m.created_at desc, m.id desc limit 1
-    ) lm on true
-    where (c.participant1_id = ${userId} or c.participant2_id = ${userId})
-      and exists (select 1 from messages u where u.conversation_id = c.id and u.sender_id <> ${userId} and not u.read)
-      and lm.sender_id <> ${userId} and not lm.read
-    order by c.updated_at desc, c.id desc
-    limit ${UNREAD_IDS_MAX}`);
-  return (result.rows as Array<{ id: string }>).map((row) => row.id);
+  const last = db.select({ senderId: messages.senderId, read: messages.read }).from(messages)
+    .where(eq(messages.conversationId, conversations.id))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1)
+    .as('lm');
+  const unread = alias(messages, 'u');
+  const rows = await db.select({ id: conversations.id }).from(conversations)
+    .innerJoinLateral(last, sql`true`)
+    .where(and(
+      or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId)),
+      exists(db.select({ one: sql`1` }).from(unread)
+        .where(and(eq(unread.conversationId, conversations.id), ne(unread.senderId, userId), not(unread.read)))),
+      ne(last.senderId, userId),
+      not(last.read),
+    ))
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+    .limit(UNREAD_IDS_MAX);
+  return rows.map((row) => row.id);
 }
 
 export interface PageOptions {
@@ -309,7 +316,7 @@ export async function insertMessage(db: Db, conversationId: string, senderId: st
 /** Marks the other party's unread messages read; returns how many and the newest one's time. */
 export async function markRead(db: Db, conversationId: string, readerId: string): Promise<{ updated: number; upTo: string | null }> {
   const rows = await db.update(messages).set({ read: true })
-    .where(and(eq(messages.conversationId, conversationId), ne(messages.senderId, readerId), eq(messages.read, false)))
+    .where(and(eq(messages.conversationId, conversationId), ne(messages.senderId, readerId), not(messages.read)))
     .returning({ createdAt: messages.createdAt });
   const times = rows.map((row) => row.createdAt.getTime());
   return { updated: times.length, upTo: times.length ? new Date(Math.max(...times)).toISOString() : null };
