@@ -12,3 +12,7 @@ export * from './schemas/search.ts';
 export * from './schemas/interactions.ts';
 export * from './schemas/profile.ts';
 export * from './schemas/messages.ts';
+// Issue 14 (account side): the system, geo and media contracts.
+export * from './schemas/system.ts';
+export * from './schemas/geo.ts';
+export * from './schemas/media.ts';

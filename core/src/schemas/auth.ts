@@ -13,7 +13,7 @@ import { z } from 'zod';
 import {
   EMAIL_MAX, SANITISED_TEXT_MAX, FIRST_NAME_MAX, FIRST_NAME_MIN, LAST_NAME_MAX, LAST_NAME_MIN, PASSWORD_MAX, PASSWORD_MIN,
 } from '../limits.ts';
-import type { StaffRole } from '../limits.ts';
+import { STAFF_ROLES } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
 import { isCritical, stripMarkup } from '../sanitize.ts';
 
@@ -139,43 +139,88 @@ export const resetPasswordFormSchema = z
 export type ResetPasswordFormInput = z.infer<typeof resetPasswordFormSchema>;
 
 /** The profile inside every auth answer's `user` (spec §3 "Profile", camelCase). */
-export interface AuthProfile {
-  id: string;
-  username: string;
-  bio: string | null;
-  profilePhotoUrl: string | null;
-  avatarUrl: string | null;
-  firstName: string | null;
-  lastName: string | null;
+export const authProfileSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  bio: z.string().nullable(),
+  profilePhotoUrl: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
   /** YYYY-MM-DD */
-  dateOfBirth: string | null;
-  phoneNumber: string | null;
+  dateOfBirth: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
   /** ISO 8601 */
-  createdAt: string;
-  isPremium: boolean;
-  isPro: boolean;
-  isPlus: boolean;
-  isMulti: boolean;
-  pulseCredits: number;
-  lastUsernameChange: string | null;
-  usernameChangesCount: number;
-}
+  createdAt: z.string(),
+  isPremium: z.boolean(),
+  isPro: z.boolean(),
+  isPlus: z.boolean(),
+  isMulti: z.boolean(),
+  pulseCredits: z.number(),
+  lastUsernameChange: z.string().nullable(),
+  usernameChangesCount: z.number(),
+});
+export type AuthProfile = z.infer<typeof authProfileSchema>;
 
 /** The signed-in user as /api/auth/* return it. */
-export interface AuthUser {
-  id: string;
-  email: string;
-  role: StaffRole;
+export const authUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(STAFF_ROLES),
   /** The account whose e-mail is the configured admin address sees 'Admin' instead of 'Publier' (spec §6). */
-  isAdmin: boolean;
-  profile: AuthProfile;
+  isAdmin: z.boolean(),
+  profile: authProfileSchema,
+});
+export type AuthUser = z.infer<typeof authUserSchema>;
+
+/**
+ * Answer of login, refresh, reset-password and password change as sent: the refresh token
+ * goes into the HttpOnly cookie, never into the body.
+ */
+export const authSessionBodySchema = z.object({
+  accessToken: z.string(),
+  /** Seconds the access token lives (900). */
+  expiresIn: z.number(),
+  user: authUserSchema,
+});
+export type AuthSessionBody = z.infer<typeof authSessionBodySchema>;
+
+/** What the server's auth service hands its routes: the body plus the cookie's refresh token. */
+export interface AuthSessionResponse extends AuthSessionBody {
+  refreshToken: string;
 }
 
-/** Answer of login, refresh, reset-password and password change. */
-export interface AuthSessionResponse {
-  accessToken: string;
-  refreshToken: string;
-  /** Seconds the access token lives (900). */
-  expiresIn: number;
-  user: AuthUser;
-}
+/** `GET /api/auth/session` and every profile edit: the fresh user. */
+export const authUserResponseSchema = z.object({ user: authUserSchema });
+export type AuthUserResponse = z.infer<typeof authUserResponseSchema>;
+
+/** `GET /api/auth/challenge`: the signed human-check question. */
+export const challengeResponseSchema = z.object({ token: z.string(), question: z.string() });
+export type ChallengeResponse = z.infer<typeof challengeResponseSchema>;
+
+/** `POST /api/auth/signup` → 201. */
+export const signUpResponseSchema = z.object({ status: z.literal('confirmation_sent'), email: z.string() });
+export type SignUpResponse = z.infer<typeof signUpResponseSchema>;
+
+/** `POST /api/auth/recover`: the same answer whether or not the address has an account. */
+export const recoverResponseSchema = z.object({ status: z.literal('sent') });
+export type RecoverResponse = z.infer<typeof recoverResponseSchema>;
+
+/** `GET /api/auth/role` */
+export const roleResponseSchema = z.object({ role: z.enum(STAFF_ROLES) });
+export type RoleResponse = z.infer<typeof roleResponseSchema>;
+
+/** `GET /api/auth/verify`: the e-mail link; anything else redirects to the "link invalid" screen. */
+export const verifyLinkQuerySchema = z.object({ type: z.string().max(20).optional(), token: z.string().max(4096).optional() });
+
+/** `POST /api/auth/reset-password`: the recovery session's two tokens and the new password. */
+export const resetPasswordBodySchema = z.object({
+  accessToken: z.string({ error: MESSAGES.reset_tokens_missing }).min(1, MESSAGES.reset_tokens_missing).max(4096),
+  refreshToken: z.string({ error: MESSAGES.reset_tokens_missing }).min(1, MESSAGES.reset_tokens_missing).max(4096),
+  // The rules are checked by the service, which answers weak_password (spec §8 reset screen).
+  password: z.string({ error: MESSAGES.auth_fields_required }).max(1024),
+});
+export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
+
+/** `POST /api/auth/password`: the signed-in user's new password (rules checked by the service). */
+export const passwordChangeBodySchema = z.object({ password: z.string({ error: MESSAGES.auth_fields_required }).max(1024) });

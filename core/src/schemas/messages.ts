@@ -43,66 +43,110 @@ export const messageContentSchema = z
       .transform((v) => stripMarkup(v).trim()),
   );
 
+/**
+ * Exact types at the door: a repeated parameter (an array) or an object is a 400 before any
+ * query. Ids that are not uuids stay a 404 for conversations (nothing to probe), and cursors
+ * are checked by the server (a message id; the list's opaque cursor).
+ */
+export const conversationIdParamsSchema = z.object({ id: z.string().max(64) });
+
+/** `GET /api/conversations?before&limit` */
+export const listConversationsQuerySchema = z.object({
+  before: z.string().max(256).optional(),
+  limit: z.string().regex(/^\d{1,6}$/).transform(Number).pipe(z.number().int().min(1)).optional(),
+});
+
+/** `GET /api/conversations/:id/messages?before|after&limit` */
+export const messagesPageQuerySchema = z.object({
+  before: z.string().max(64).optional(),
+  after: z.string().max(64).optional(),
+  limit: z.string().max(10).optional(),
+});
+
+/** `POST /api/conversations`: only the shape at the door; an id that is not a uuid names nobody (404). */
+export const openConversationBodySchema = z.object({ userId: z.string().max(64) });
+
+/**
+ * `POST /api/conversations/:id/messages` as JSON: the text's type at the door (its rules are
+ * messageContentSchema's, checked once the caller is known to be a participant). A multipart
+ * form (text and an image) has no JSON body; its `content` field goes through the same schema.
+ */
+export const sendMessageBodySchema = z.object({ content: z.string({ error: MESSAGES.bad_request }).nullish() }).nullish();
+
 /** The other person of a conversation, as the list and the chat header show them. */
-export interface ParticipantDto {
-  id: string;
-  nickname: string;
-  profilePhotoUrl: string | null;
-}
+export const participantSchema = z.object({
+  id: z.string(),
+  nickname: z.string(),
+  profilePhotoUrl: z.string().nullable(),
+});
+export type ParticipantDto = z.infer<typeof participantSchema>;
 
 /** A message as the API and the realtime events carry it. */
-export interface MessageDto {
-  id: string;
-  conversationId: string;
-  senderId: string;
+export const messageDtoSchema = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  senderId: z.string(),
   /** '' for an image-only message. */
-  content: string;
-  imageUrl: string | null;
-  read: boolean;
-  createdAt: string;
-}
+  content: z.string(),
+  imageUrl: z.string().nullable(),
+  read: z.boolean(),
+  createdAt: z.string(),
+});
+export type MessageDto = z.infer<typeof messageDtoSchema>;
 
 /** A conversation as `POST /api/conversations` returns it: the smaller participant id first. */
-export interface ConversationDto {
-  id: string;
-  participant1Id: string;
-  participant2Id: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const conversationDtoSchema = z.object({
+  id: z.string(),
+  participant1Id: z.string(),
+  participant2Id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ConversationDto = z.infer<typeof conversationDtoSchema>;
 
 /** A conversation as the list returns it (spec §3: the client holds otherParticipant and lastMessage). */
-export interface ConversationSummaryDto extends ConversationDto {
-  otherParticipant: ParticipantDto;
-  lastMessage: MessageDto | null;
+export const conversationSummarySchema = conversationDtoSchema.extend({
+  otherParticipant: participantSchema,
+  lastMessage: messageDtoSchema.nullable(),
   /** The last message is from the other person and unread (the list's blue dot, the badge). */
-  unread: boolean;
-}
+  unread: z.boolean(),
+});
+export type ConversationSummaryDto = z.infer<typeof conversationSummarySchema>;
+
+/** `POST /api/conversations` → 201 created, 200 existing. */
+export const conversationResponseSchema = z.object({ conversation: conversationDtoSchema });
+/** `GET /api/conversations/:id` */
+export const conversationSummaryResponseSchema = z.object({ conversation: conversationSummarySchema });
 
 /** `GET /api/conversations` */
-export interface ConversationListResult {
-  conversations: ConversationSummaryDto[];
+export const conversationListSchema = z.object({
+  conversations: z.array(conversationSummarySchema),
   /** Pass as `before` for the next (older) page; null at the end. */
-  nextCursor: string | null;
-}
+  nextCursor: z.string().nullable(),
+});
+export type ConversationListResult = z.infer<typeof conversationListSchema>;
 
 /** `GET /api/conversations/:id/messages`: oldest first. */
-export interface MessagePageResult {
-  messages: MessageDto[];
+export const messagePageSchema = z.object({
+  messages: z.array(messageDtoSchema),
   /** More messages exist before the first one returned (with `before`) or after the last (with `after`). */
-  hasMore: boolean;
-}
+  hasMore: z.boolean(),
+});
+export type MessagePageResult = z.infer<typeof messagePageSchema>;
 
 /** `GET /api/conversations/unread`: ids of conversations whose last message is unread and from the other party (at most 100). */
-export interface UnreadConversationsResult {
-  conversationIds: string[];
-}
+export const unreadConversationsSchema = z.object({ conversationIds: z.array(z.string()) });
+export type UnreadConversationsResult = z.infer<typeof unreadConversationsSchema>;
+
+/** `POST /api/conversations/:id/messages` → 201 */
+export const sentMessageResponseSchema = z.object({ message: messageDtoSchema });
 
 /** `POST /api/conversations/:id/read` */
-export interface MarkReadResult {
+export const markReadSchema = z.object({
   /** How many of the other party's messages this call marked read. */
-  updated: number;
-}
+  updated: z.number(),
+});
+export type MarkReadResult = z.infer<typeof markReadSchema>;
 
 /**
  * Realtime events (server/src/realtime/hub.ts), sent to both participants' sockets only.

@@ -76,26 +76,37 @@ export function nextNicknameChangeAt(lastChange: string | Date | null | undefine
   return next.getTime() > now.getTime() ? next : null;
 }
 
+/** `GET /api/profiles/:id`: any string up to a uuid's size; one that is not a uuid names no profile (404). */
+export const profileIdParamsSchema = z.object({ id: z.string().max(64) });
+
 /** A profile as anyone may read it: never e-mail, phone, birth date, names, credits or counters. */
-export interface PublicProfile {
-  id: string;
-  username: string;
-  bio: string | null;
-  profilePhotoUrl: string | null;
-  avatarUrl: string | null;
+export const publicProfileSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  bio: z.string().nullable(),
+  profilePhotoUrl: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
   /** ISO 8601: 'Membre depuis'. */
-  createdAt: string;
-  isPremium: boolean;
-  isPro: boolean;
-  isPlus: boolean;
-  isMulti: boolean;
-}
+  createdAt: z.string(),
+  isPremium: z.boolean(),
+  isPro: z.boolean(),
+  isPlus: z.boolean(),
+  isMulti: z.boolean(),
+});
+export type PublicProfile = z.infer<typeof publicProfileSchema>;
+
+/**
+ * The posts of a profile are the feed's posts; their schema belongs to the posts resource
+ * (post.ts), so this one only says "an array of PostDto" and passes them through untouched.
+ */
+const postDtoPassThrough = z.custom<PostDto>((value) => typeof value === 'object' && value !== null);
 
 /** `GET /api/profiles/:id`: the profile and the user's live posts, newest first. */
-export interface PublicProfileResponse {
-  profile: PublicProfile;
-  posts: PostDto[];
-}
+export const publicProfileResponseSchema = z.object({
+  profile: publicProfileSchema,
+  posts: z.array(postDtoPassThrough),
+});
+export type PublicProfileResponse = z.infer<typeof publicProfileResponseSchema>;
 
 /** The 409 of a second nickname change within 30 days carries the date it becomes possible. */
 export interface NicknameCooldownError {

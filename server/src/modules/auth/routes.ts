@@ -11,7 +11,10 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MESSAGES, forgotPasswordSchema, signInSchema, signUpSchema } from '@moodmap/core';
+import {
+  MESSAGES, authSessionBodySchema, authUserResponseSchema, challengeResponseSchema, forgotPasswordSchema, passwordChangeBodySchema,
+  recoverResponseSchema, resetPasswordBodySchema, roleResponseSchema, signInSchema, signUpResponseSchema, signUpSchema, verifyLinkQuerySchema,
+} from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import { requireSameOrigin } from './csrf.ts';
@@ -22,14 +25,8 @@ import { createAuthService, type SessionResponse } from './service.ts';
 /** Validation failures that are attacks, not typos: counted as security violations. */
 const CRITICAL_MESSAGES = new Set<string>([MESSAGES.email_critical, MESSAGES.password_critical, MESSAGES.first_name_critical, MESSAGES.last_name_critical]);
 
-const resetBody = z.object({
-  accessToken: z.string({ error: MESSAGES.reset_tokens_missing }).min(1, MESSAGES.reset_tokens_missing).max(4096),
-  refreshToken: z.string({ error: MESSAGES.reset_tokens_missing }).min(1, MESSAGES.reset_tokens_missing).max(4096),
-  // The rules are checked by the service, which answers weak_password (spec §8 reset screen).
-  password: z.string({ error: MESSAGES.auth_fields_required }).max(1024),
-});
-const passwordBody = z.object({ password: z.string({ error: MESSAGES.auth_fields_required }).max(1024) });
-const verifyQuery = z.object({ type: z.string().max(20).optional(), token: z.string().max(4096).optional() });
+/** 204 and redirects: no body. */
+const noContent = z.null();
 
 const meta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 /** Tokens must not linger in caches or proxies. */
@@ -57,9 +54,12 @@ export default async function authRoutes(root: FastifyInstance, { ctx }: { ctx: 
     }
   });
 
-  app.get('/api/auth/challenge', async (_request, reply) => reply.headers(noStore).send(await auth.challenge()));
+  /** Routes that start or rotate a session answer the session without its refresh token. */
+  const sessionAnswer = { 200: authSessionBodySchema };
 
-  app.post('/api/auth/signup', { schema: { body: signUpSchema } }, async (request, reply) => {
+  app.get('/api/auth/challenge', { schema: { response: { 200: challengeResponseSchema } } }, async (_request, reply) => reply.headers(noStore).send(await auth.challenge()));
+
+  app.post('/api/auth/signup', { schema: { body: signUpSchema, response: { 201: signUpResponseSchema } } }, async (request, reply) => {
     return reply.status(201).send(await auth.signUp(request.body, meta(request)));
   });
 
@@ -68,48 +68,48 @@ export default async function authRoutes(root: FastifyInstance, { ctx }: { ctx: 
   // The recovery link keeps both tokens in the fragment (never sent to a server, never logged):
   // the reset screen sends them back with the new password, and the session that reset starts
   // is the one that gets the cookie.
-  app.get('/api/auth/verify', { schema: { querystring: verifyQuery } }, async (request, reply) => {
+  app.get('/api/auth/verify', { schema: { querystring: verifyLinkQuerySchema, response: { 302: noContent } } }, async (request, reply) => {
     const { location, refreshToken } = await auth.verifyLink(request.query.type, request.query.token);
     if (refreshToken) setRefreshCookie(request, reply, publicUrl, refreshToken);
     return reply.headers({ ...noStore, 'referrer-policy': 'no-referrer' }).redirect(location, 302);
   });
 
-  app.post('/api/auth/login', { schema: { body: signInSchema } }, async (request, reply) => {
+  app.post('/api/auth/login', { schema: { body: signInSchema, response: sessionAnswer } }, async (request, reply) => {
     return sendSession(request, reply, await auth.signIn(request.body, meta(request)));
   });
 
   // No body: the token is the cookie's. Not accepted from the body either, so that no client
   // of ours ever needs it within a script's reach.
-  app.post('/api/auth/refresh', { onRequest: requireSameOrigin }, async (request, reply) => {
+  app.post('/api/auth/refresh', { onRequest: requireSameOrigin, schema: { response: sessionAnswer } }, async (request, reply) => {
     const refreshToken = readRefreshCookie(request);
     if (!refreshToken) throw fail(401, 'session_expired');
     return sendSession(request, reply, await auth.refresh(refreshToken, meta(request)));
   });
 
-  app.post('/api/auth/logout', { onRequest: requireSameOrigin }, async (request, reply) => {
+  app.post('/api/auth/logout', { onRequest: requireSameOrigin, schema: { response: { 204: noContent } } }, async (request, reply) => {
     const refreshToken = readRefreshCookie(request);
     if (refreshToken) await auth.signOut(refreshToken);
     clearRefreshCookie(request, reply, publicUrl);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
-  app.get('/api/auth/session', { onRequest: app.authenticate }, async (request, reply) => {
+  app.get('/api/auth/session', { onRequest: app.authenticate, schema: { response: { 200: authUserResponseSchema } } }, async (request, reply) => {
     return reply.headers(noStore).send(await auth.session(requireUser(request)));
   });
 
-  app.post('/api/auth/recover', { schema: { body: forgotPasswordSchema } }, async (request) => {
+  app.post('/api/auth/recover', { schema: { body: forgotPasswordSchema, response: { 200: recoverResponseSchema } } }, async (request) => {
     return auth.recover(request.body.email, meta(request));
   });
 
-  app.post('/api/auth/reset-password', { schema: { body: resetBody } }, async (request, reply) => {
+  app.post('/api/auth/reset-password', { schema: { body: resetPasswordBodySchema, response: sessionAnswer } }, async (request, reply) => {
     return sendSession(request, reply, await auth.resetPassword(request.body, meta(request)));
   });
 
-  app.post('/api/auth/password', { onRequest: app.authenticate, schema: { body: passwordBody } }, async (request, reply) => {
+  app.post('/api/auth/password', { onRequest: app.authenticate, schema: { body: passwordChangeBodySchema, response: sessionAnswer } }, async (request, reply) => {
     return sendSession(request, reply, await auth.updatePassword(requireUser(request), request.body.password, meta(request)));
   });
 
-  app.get('/api/auth/role', { onRequest: app.authenticate }, async (request, reply) => {
+  app.get('/api/auth/role', { onRequest: app.authenticate, schema: { response: { 200: roleResponseSchema } } }, async (request, reply) => {
     return reply.headers(noStore).send(await auth.role(requireUser(request), meta(request)));
   });
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { MESSAGES, passwordSchema, type AuthSessionResponse, type SignInInput, type SignUpInput } from '@moodmap/core';
+import { MESSAGES, passwordSchema, type AuthSessionResponse, type SignInInput, type SignUpInput, type StaffRole } from '@moodmap/core';
 import { ipKey } from '../../adapters/rate-limit/limiter.ts';
 import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema.ts';
@@ -270,7 +270,7 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
       return changePassword(user, password, meta);
     },
 
-    async role(identity: Identity, meta: RequestMeta): Promise<{ role: string }> {
+    async role(identity: Identity, meta: RequestMeta): Promise<{ role: StaffRole }> {
       const role = await getRole(db, identity.userId);
       await ctx.logSecurityEvent({ userId: identity.userId, ip: meta.ip, eventType: 'role_check', description: `Rôle vérifié : ${role}`, severity: 'low' });
       return { role };

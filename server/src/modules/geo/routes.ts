@@ -5,11 +5,12 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { MESSAGES } from '@moodmap/core';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { MESSAGES, apiErrorSchema, featureCollectionSchema, landQuerySchema, landResponseSchema } from '@moodmap/core';
 import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
 import { getLandChecker } from './land-check.ts';
 import { acceptsGzip } from '../../http/compression.ts';
+import { errorBody } from '../../errors.ts';
 
 const ONE_DAY_CACHE = 'public, max-age=86400';
 
@@ -56,34 +57,32 @@ function sendStaticJson(request: FastifyRequest, reply: FastifyReply, asset: Sta
   return reply.send(gzip ? asset.gzip : asset.identity);
 }
 
-/** A plain decimal number: no empty string (which Number() reads as 0), hex, or exponent. */
-const coordinate = (limit: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/)
-    .transform(Number)
-    .pipe(z.number().min(-limit).max(limit));
-
-const landQuery = z.object({ lat: coordinate(90), lon: coordinate(180) });
-
 // Module level: one copy per process, however many app instances (tests build many).
 const land = staticJson(() => getLandGeoJSON('50m'));
 const borders = staticJson(() => getBordersGeoJSON());
 
-export default async function geoRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/api/map/land.geojson', async (request, reply) => sendStaticJson(request, reply, land()));
-  app.get('/api/map/borders.geojson', async (request, reply) => sendStaticJson(request, reply, borders()));
+/** Prepared bytes, so the schema documents the answer; 304 when the ETag matches. */
+const geoJsonAnswer = { response: { 200: featureCollectionSchema } };
 
-  app.get('/api/geo/land', async (request, reply) => {
-    const query = landQuery.safeParse(request.query);
-    if (!query.success) {
-      return reply
-        .code(400)
-        .send({ error: { code: 'invalid_coordinates', message: MESSAGES.invalid_coordinates } });
+export default async function geoRoutes(root: FastifyInstance): Promise<void> {
+  // Also served by a bare Fastify (tests, tools): the plugin brings its schemas' compilers.
+  root.setValidatorCompiler(validatorCompiler);
+  root.setSerializerCompiler(serializerCompiler);
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  app.get('/api/map/land.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, land()));
+  app.get('/api/map/borders.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, borders()));
+
+  // Every refusal of the query is 400 invalid_coordinates, answered here so that the plugin
+  // keeps the API's error shape under any error handler.
+  app.get('/api/geo/land', {
+    attachValidation: true,
+    schema: { querystring: landQuerySchema, response: { 200: landResponseSchema, 400: apiErrorSchema } },
+  }, async (request, reply) => {
+    if (request.validationError) {
+      return reply.code(400).send(errorBody('invalid_coordinates', MESSAGES.invalid_coordinates));
     }
     // The answer for a point never changes (static polygons), so clients may keep it.
     reply.header('cache-control', ONE_DAY_CACHE);
-    return { onLand: getLandChecker().isOnLand(query.data.lat, query.data.lon) };
+    return { onLand: getLandChecker().isOnLand(request.query.lat, request.query.lon) };
   });
 }

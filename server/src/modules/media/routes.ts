@@ -11,7 +11,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MESSAGES } from '@moodmap/core';
+import { MESSAGES, mediaKeyParamsSchema } from '@moodmap/core';
 import { LOCAL_MEDIA_PREFIX } from '../../adapters/storage/local.ts';
 import { isValidKey, MEDIA_CACHE_CONTROL, type MediaStorage } from '../../adapters/storage/types.ts';
 import { errorBody } from '../../errors.ts';
@@ -46,7 +46,8 @@ export default async function mediaRoutes(app: FastifyInstance, options: MediaRo
 
   // This plugin is encapsulated: the hook guards only the routes @fastify/static adds below.
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = (request.params as { '*'?: string })['*'] ?? '';
+    const params = mediaKeyParamsSchema.safeParse(request.params);
+    const key = params.success ? params.data['*'] : '';
     if (!isValidKey(key) || !typeOf(key)) return notFound(reply);
     const file = path.resolve(root, ...key.split('/'));
     if (!file.startsWith(root + path.sep)) return notFound(reply);

@@ -14,11 +14,23 @@
  * `message.created`, `message.read`, `conversation.updated`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   MESSAGE_EVENTS,
+  conversationIdParamsSchema,
+  conversationListSchema,
+  conversationResponseSchema,
+  conversationSummaryResponseSchema,
   createConversationSchema,
+  listConversationsQuerySchema,
+  markReadSchema,
   messageContentSchema,
+  messagePageSchema,
+  messagesPageQuerySchema,
+  openConversationBodySchema,
+  sendMessageBodySchema,
+  sentMessageResponseSchema,
+  unreadConversationsSchema,
   type ConversationUpdatedEvent,
   type MessageCreatedEvent,
   type MessageReadEvent,
@@ -40,20 +52,8 @@ import {
   unreadConversationIds,
 } from './service.ts';
 
-/**
- * Exact types at the door: a repeated parameter (an array) or an object is a 400 before any
- * query. Ids that are not uuids stay a 404 for conversations (nothing to probe), and cursors
- * are checked by the service (a message id; the list's opaque cursor).
- */
-const idParams = z.object({ id: z.string().max(64) });
-const listQuery = z.object({
-  before: z.string().max(256).optional(),
-  limit: z.string().regex(/^\d{1,6}$/).transform(Number).pipe(z.number().int().min(1)).optional(),
-});
-const openBody = z.object({ userId: z.string().max(64) });
-const threadQuery = z.object({ before: z.string().max(64).optional(), after: z.string().max(64).optional(), limit: z.string().max(10).optional() });
-
-export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export default async function messagesRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
   const noStore = { 'cache-control': 'no-store' };
 
@@ -62,10 +62,12 @@ export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ct
     ctx.bus.publish({ type, data, targets: participants } satisfies RealtimeEvent)
       .catch((error) => request.log.error({ err: error, type }, 'publish failed'));
 
-  const idOf = (request: FastifyRequest) => (request.params as z.infer<typeof idParams>).id;
-  const withId = { onRequest: app.authenticate, schema: { params: idParams } };
+  const params = conversationIdParamsSchema;
 
-  app.post('/api/conversations', { onRequest: app.authenticate, schema: { body: openBody } }, async (request, reply) => {
+  app.post('/api/conversations', {
+    onRequest: app.authenticate,
+    schema: { body: openConversationBodySchema, response: { 200: conversationResponseSchema, 201: conversationResponseSchema } },
+  }, async (request, reply) => {
     const { userId } = requireUser(request);
     // A string that is not an id names nobody.
     const parsed = createConversationSchema.safeParse(request.body);
@@ -78,36 +80,49 @@ export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ct
     return reply.status(created ? 201 : 200).headers(noStore).send({ conversation });
   });
 
-  app.get('/api/conversations', { onRequest: app.authenticate, schema: { querystring: listQuery } }, async (request, reply) => {
+  app.get('/api/conversations', {
+    onRequest: app.authenticate,
+    schema: { querystring: listConversationsQuerySchema, response: { 200: conversationListSchema } },
+  }, async (request, reply) => {
     const { userId } = requireUser(request);
-    const { before, limit } = request.query as z.infer<typeof listQuery>;
+    const { before, limit } = request.query;
     return reply.headers(noStore).send(await listConversations(db, userId, { before, limit }));
   });
 
-  app.get('/api/conversations/unread', { onRequest: app.authenticate }, async (request, reply) => {
+  app.get('/api/conversations/unread', { onRequest: app.authenticate, schema: { response: { 200: unreadConversationsSchema } } }, async (request, reply) => {
     const { userId } = requireUser(request);
     return reply.headers(noStore).send({ conversationIds: await unreadConversationIds(db, userId) });
   });
 
-  app.get('/api/conversations/:id', withId, async (request, reply) => {
+  app.get('/api/conversations/:id', {
+    onRequest: app.authenticate,
+    schema: { params, response: { 200: conversationSummaryResponseSchema } },
+  }, async (request, reply) => {
     const { userId } = requireUser(request);
-    return reply.headers(noStore).send({ conversation: await getConversationSummary(db, idOf(request), userId) });
+    return reply.headers(noStore).send({ conversation: await getConversationSummary(db, request.params.id, userId) });
   });
 
-  app.get('/api/conversations/:id/messages', { ...withId, schema: { ...withId.schema, querystring: threadQuery } }, async (request, reply) => {
+  app.get('/api/conversations/:id/messages', {
+    onRequest: app.authenticate,
+    schema: { params, querystring: messagesPageQuerySchema, response: { 200: messagePageSchema } },
+  }, async (request, reply) => {
     const { userId } = requireUser(request);
-    const conversation = await requireParticipant(db, idOf(request), userId);
-    const { before, after, limit } = request.query as z.infer<typeof threadQuery>;
+    const conversation = await requireParticipant(db, request.params.id, userId);
+    const { before, after, limit } = request.query;
     return reply.headers(noStore).send(await listMessages(db, conversation.id, { before, after, limit }));
   });
 
-  app.post('/api/conversations/:id/messages', withId, async (request, reply) => {
+  app.post('/api/conversations/:id/messages', {
+    onRequest: app.authenticate,
+    schema: { params, body: sendMessageBodySchema, response: { 201: sentMessageResponseSchema } },
+  }, async (request, reply) => {
     const { userId } = requireUser(request);
-    const conversation = await requireParticipant(db, idOf(request), userId);
+    const conversation = await requireParticipant(db, request.params.id, userId);
     await ctx.limits.consume('message_send', `user:${userId}`, { message: 'message_rate_limited', userId, ip: request.ip });
 
     // Text and/or one image: JSON for text alone, multipart when an image comes along.
-    let rawContent: unknown;
+    // A JSON body's `content` was type-checked at the door (sendMessageBodySchema).
+    let rawContent = request.body?.content;
     let image: Buffer | null = null;
     if (request.isMultipart()) {
       const { file, fields } = await readUpload(request, 'chat', { field: 'file' });
@@ -115,9 +130,6 @@ export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ct
       image = file?.body ?? null;
       // The JSON body is checked by the NUL guard (http/nul-guard.ts); form fields come later.
       if (containsNul(fields)) throw badRequest('bad_request');
-    } else {
-      rawContent = ((request.body ?? {}) as Record<string, unknown>).content;
-      if (rawContent !== undefined && rawContent !== null && typeof rawContent !== 'string') throw validationError(undefined);
     }
     const parsed = messageContentSchema.safeParse(rawContent);
     if (!parsed.success) throw validationError(parsed.error.issues[0]?.message);
@@ -143,9 +155,12 @@ export default async function messagesRoutes(app: FastifyInstance, { ctx }: { ct
     return reply.status(201).headers(noStore).send({ message: sent.message });
   });
 
-  app.post('/api/conversations/:id/read', withId, async (request, reply) => {
+  app.post('/api/conversations/:id/read', {
+    onRequest: app.authenticate,
+    schema: { params, response: { 200: markReadSchema } },
+  }, async (request, reply) => {
     const { userId } = requireUser(request);
-    const conversation = await requireParticipant(db, idOf(request), userId);
+    const conversation = await requireParticipant(db, request.params.id, userId);
     const { updated, upTo } = await markRead(db, conversation.id, userId);
     if (updated > 0 && upTo) {
       const event: MessageReadEvent = { conversationId: conversation.id, readerId: userId, upTo };

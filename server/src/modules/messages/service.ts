@@ -10,7 +10,7 @@
  *   insert moves its conversation's updated_at in the same transaction, so the list order and
  *   the last message always agree.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, ne, not, or, sql, type SQL } from 'drizzle-orm';
 import {
   CONVERSATIONS_PAGE_SIZE,
   MESSAGES_PAGE_MAX,
@@ -22,7 +22,9 @@ import {
   type MessagePageResult,
   type ParticipantDto,
 } from '@moodmap/core';
+import { alias, unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
+import { conversations, messages, profiles } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { parseIsoUtc } from '../../http/strict-time.ts';
 
@@ -34,43 +36,28 @@ export const isUuid = (value: unknown): value is string => typeof value === 'str
 
 const iso = (value: string | Date) => new Date(value).toISOString();
 
-interface ConversationRow {
-  id: string;
-  participant1_id: string;
-  participant2_id: string;
-  created_at: string | Date;
-  updated_at: string | Date;
-}
+type ConversationRow = typeof conversations.$inferSelect;
+type MessageRow = typeof messages.$inferSelect;
 
 function toConversationDto(row: ConversationRow): ConversationDto {
   return {
     id: row.id,
-    participant1Id: row.participant1_id,
-    participant2Id: row.participant2_id,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    participant1Id: row.participant1Id,
+    participant2Id: row.participant2Id,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
   };
-}
-
-interface MessageRow {
-  id: string;
-  conversation_id: string;
-  sender_id: string;
-  content: string;
-  image_url: string | null;
-  read: boolean;
-  created_at: string | Date;
 }
 
 function toMessageDto(row: MessageRow): MessageDto {
   return {
     id: row.id,
-    conversationId: row.conversation_id,
-    senderId: row.sender_id,
+    conversationId: row.conversationId,
+    senderId: row.senderId,
     content: row.content,
-    imageUrl: row.image_url,
+    imageUrl: row.imageUrl,
     read: row.read,
-    createdAt: iso(row.created_at),
+    createdAt: iso(row.createdAt),
   };
 }
 
@@ -83,25 +70,29 @@ export interface OpenedConversation {
 /** The conversation between `userId` and `otherId`, created on first contact. */
 export async function openConversation(db: Db, userId: string, otherId: string): Promise<OpenedConversation> {
   if (userId.toLowerCase() === otherId.toLowerCase()) throw badRequest('conversation_self');
-  const other = await db.execute(sql`select id from profiles where id = ${otherId}`);
-  if (other.rows.length === 0) throw notFound('profile_not_found');
+  const [other] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, otherId)).limit(1);
+  if (!other) throw notFound('profile_not_found');
   // `xmax = 0` holds for a row this statement inserted, not for one it updated.
-  const result = await db.execute(sql`
-    insert into conversations (participant1_id, participant2_id)
-    values (least(${userId}::uuid, ${otherId}::uuid), greatest(${userId}::uuid, ${otherId}::uuid))
-    on conflict (participant1_id, participant2_id) do update set updated_at = conversations.updated_at
-    returning id, participant1_id, participant2_id, created_at, updated_at, (xmax = 0) as created`);
-  const row = result.rows[0] as unknown as ConversationRow & { created: boolean };
+  const [row] = await db.insert(conversations)
+    .values({ participant1Id: sql`least(${userId}::uuid, ${otherId}::uuid)`, participant2Id: sql`greatest(${userId}::uuid, ${otherId}::uuid)` })
+    .onConflictDoUpdate({ target: [conversations.participant1Id, conversations.participant2Id], set: { updatedAt: sql`${conversations.updatedAt}` } })
+    .returning({
+      id: conversations.id,
+      participant1Id: conversations.participant1Id,
+      participant2Id: conversations.participant2Id,
+      createdAt: conversations.createdAt,
+      updatedAt: conversations.updatedAt,
+      created: sql<boolean>`(xmax = 0)`,
+    });
   return { conversation: toConversationDto(row), created: row.created === true };
 }
 
 /** The two participants of a conversation `userId` belongs to; 404 for anyone else. */
 export async function requireParticipant(db: Db, conversationId: unknown, userId: string): Promise<ConversationDto> {
   if (!isUuid(conversationId)) throw notFound('conversation_not_found');
-  const result = await db.execute(sql`
-    select id, participant1_id, participant2_id, created_at, updated_at from conversations
-    where id = ${conversationId} and (participant1_id = ${userId} or participant2_id = ${userId})`);
-  const row = result.rows[0] as unknown as ConversationRow | undefined;
+  const [row] = await db.select().from(conversations)
+    .where(and(eq(conversations.id, conversationId), or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId))))
+    .limit(1);
   if (!row) throw notFound('conversation_not_found');
   return toConversationDto(row);
 }
@@ -125,74 +116,89 @@ function decodeListCursor(cursor: unknown): { updatedAt: string; id: string } | 
   return { updatedAt, id };
 }
 
-interface SummaryRow extends ConversationRow {
-  other_id: string;
-  other_nickname: string;
-  other_photo_url: string | null;
-  last_id: string | null;
-  last_sender_id: string | null;
-  last_content: string | null;
-  last_image_url: string | null;
-  last_read: boolean | null;
-  last_created_at: string | Date | null;
+/**
+ * Conversation rows with the other participant's id: what every summary starts from. Each side
+ * of the pair has its own (participant, updated_at) index, so a list reads both in order.
+ */
+function withOther(db: Db, otherId: SQL, where: SQL | undefined) {
+  return db
+    .select({
+      id: conversations.id,
+      participant1Id: conversations.participant1Id,
+      participant2Id: conversations.participant2Id,
+      createdAt: conversations.createdAt,
+      updatedAt: conversations.updatedAt,
+      otherId: sql<string>`${otherId}`.as('other_id'),
+    })
+    .from(conversations)
+    .where(where);
 }
-
-function toSummary(row: SummaryRow, userId: string): ConversationSummaryDto {
-  const lastMessage = row.last_id
-    ? toMessageDto({
-        id: row.last_id,
-        conversation_id: row.id,
-        sender_id: row.last_sender_id!,
-        content: row.last_content ?? '',
-        image_url: row.last_image_url,
-        read: row.last_read === true,
-        created_at: row.last_created_at!,
-      })
-    : null;
-  const other: ParticipantDto = { id: row.other_id, nickname: row.other_nickname, profilePhotoUrl: row.other_photo_url };
-  return {
-    ...toConversationDto(row),
-    otherParticipant: other,
-    lastMessage,
-    unread: lastMessage !== null && lastMessage.senderId !== userId && !lastMessage.read,
-  };
-}
+type Mine = ReturnType<ReturnType<typeof withOther>['as']>;
 
 /**
- * The other participant and the last message of the conversations in `mine` (a subquery of
- * conversation rows with an `other_id` column), newest updated first.
+ * The other participant and the last message of the conversations in `c`, newest updated
+ * first: one lateral read of the newest message per conversation.
  */
-function summaries(mine: SQL, limit: number): SQL {
-  return sql`
-    select c.id, c.participant1_id, c.participant2_id, c.created_at, c.updated_at,
-           p.id as other_id, p.username as other_nickname, coalesce(p.avatar_url, p.profile_photo_url) as other_photo_url,
-           lm.id as last_id, lm.sender_id as last_sender_id, lm.content as last_content, lm.image_url as last_image_url,
-           lm.read as last_read, lm.created_at as last_created_at
-    from (${mine}) c
-    join profiles p on p.id = c.other_id
-    left join lateral (
-      select m.id, m.sender_id, m.content, m.image_url, m.read, m.created_at from messages m
-      where m.conversation_id = c.id order by m.created_at desc, m.id desc limit 1
-    ) lm on true
-    order by c.updated_at desc, c.id desc
-    limit ${limit}`;
+async function summaries(db: Db, c: Mine, userId: string, limit: number): Promise<ConversationSummaryDto[]> {
+  const lm = db
+    .select({ id: messages.id, senderId: messages.senderId, content: messages.content, imageUrl: messages.imageUrl, read: messages.read, createdAt: messages.createdAt })
+    .from(messages)
+    .where(eq(messages.conversationId, c.id))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1)
+    .as('lm');
+  const rows = await db
+    .select({
+      conversation: { id: c.id, participant1Id: c.participant1Id, participant2Id: c.participant2Id, createdAt: c.createdAt, updatedAt: c.updatedAt },
+      other: { id: profiles.id, nickname: profiles.username, profilePhotoUrl: sql<string | null>`coalesce(${profiles.avatarUrl}, ${profiles.profilePhotoUrl})` },
+      lastId: lm.id,
+      lastSenderId: lm.senderId,
+      lastContent: lm.content,
+      lastImageUrl: lm.imageUrl,
+      lastRead: lm.read,
+      lastCreatedAt: lm.createdAt,
+    })
+    .from(c)
+    .innerJoin(profiles, eq(profiles.id, c.otherId))
+    .leftJoinLateral(lm, sql`true`)
+    .orderBy(desc(c.updatedAt), desc(c.id))
+    .limit(limit);
+  return rows.map((row) => {
+    const lastMessage = row.lastId && row.lastSenderId && row.lastCreatedAt
+      ? toMessageDto({
+          id: row.lastId,
+          conversationId: row.conversation.id,
+          senderId: row.lastSenderId,
+          content: row.lastContent ?? '',
+          imageUrl: row.lastImageUrl,
+          read: row.lastRead === true,
+          createdAt: row.lastCreatedAt,
+        })
+      : null;
+    return {
+      ...toConversationDto(row.conversation),
+      otherParticipant: row.other,
+      lastMessage,
+      unread: lastMessage !== null && lastMessage.senderId !== userId && !lastMessage.read,
+    };
+  });
 }
 
-/**
- * My conversations, newest updated first, a page at a time. Each side of the pair has its own
- * (participant, updated_at) index, so the two halves are read in order and merged.
- */
+/** My conversations, newest updated first, a page at a time. */
 export async function listConversations(db: Db, userId: string, options: { before?: unknown; limit?: number } = {}): Promise<ConversationListResult> {
   const limit = Math.min(Math.max(1, options.limit ?? CONVERSATIONS_PAGE_SIZE), CONVERSATIONS_PAGE_SIZE);
   const cursor = decodeListCursor(options.before);
-  const after = cursor ? sql`and (updated_at, id) < (${cursor.updatedAt}::timestamptz, ${cursor.id}::uuid)` : sql``;
-  const side = (me: SQL, other: SQL) => sql`(
-    select id, participant1_id, participant2_id, created_at, updated_at, ${other} as other_id from conversations
-    where ${me} = ${userId} ${after} order by updated_at desc, id desc limit ${limit + 1})`;
-  const mine = sql`${side(sql`participant1_id`, sql`participant2_id`)} union all ${side(sql`participant2_id`, sql`participant1_id`)}`;
-  const result = await db.execute(summaries(mine, limit + 1));
-  const rows = result.rows as unknown as SummaryRow[];
-  const page = rows.slice(0, limit).map((row) => toSummary(row, userId));
+  const after = cursor
+    ? sql`(${conversations.updatedAt}, ${conversations.id}) < (${cursor.updatedAt}::timestamptz, ${cursor.id}::uuid)`
+    : undefined;
+  type Side = typeof conversations.participant1Id | typeof conversations.participant2Id;
+  const side = (me: Side, other: Side) =>
+    withOther(db, sql`${other}`, and(eq(me, userId), after))
+      .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+      .limit(limit + 1);
+  const mine = unionAll(side(conversations.participant1Id, conversations.participant2Id), side(conversations.participant2Id, conversations.participant1Id)).as('c');
+  const rows = await summaries(db, mine, userId, limit + 1);
+  const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { conversations: page, nextCursor: rows.length > limit && last ? encodeListCursor(last.updatedAt, last.id) : null };
 }
@@ -200,12 +206,10 @@ export async function listConversations(db: Db, userId: string, options: { befor
 /** One of my conversations as the list shows it (a conversation not yet in the loaded list). */
 export async function getConversationSummary(db: Db, conversationId: unknown, userId: string): Promise<ConversationSummaryDto> {
   const conversation = await requireParticipant(db, conversationId, userId);
-  const mine = sql`select id, participant1_id, participant2_id, created_at, updated_at, ${otherParticipantId(conversation, userId)}::uuid as other_id
-    from conversations where id = ${conversation.id}`;
-  const result = await db.execute(summaries(mine, 1));
-  const row = result.rows[0] as unknown as SummaryRow | undefined;
-  if (!row) throw notFound('conversation_not_found');
-  return toSummary(row, userId);
+  const mine = withOther(db, sql`${otherParticipantId(conversation, userId)}::uuid`, eq(conversations.id, conversation.id)).as('c');
+  const [summary] = await summaries(db, mine, userId, 1);
+  if (!summary) throw notFound('conversation_not_found');
+  return summary;
 }
 
 /**
@@ -214,17 +218,24 @@ export async function getConversationSummary(db: Db, conversationId: unknown, us
  * looked at (partial index on unread messages), then their last message decides.
  */
 export async function unreadConversationIds(db: Db, userId: string): Promise<string[]> {
-  const result = await db.execute(sql`
-    select c.id from conversations c
-    join lateral (
-      select m.sender_id, m.read from messages m where m.conversation_id = c.id order by m.created_at desc, m.id desc limit 1
-    ) lm on true
-    where (c.participant1_id = ${userId} or c.participant2_id = ${userId})
-      and exists (select 1 from messages u where u.conversation_id = c.id and u.sender_id <> ${userId} and not u.read)
-      and lm.sender_id <> ${userId} and not lm.read
-    order by c.updated_at desc, c.id desc
-    limit ${UNREAD_IDS_MAX}`);
-  return (result.rows as Array<{ id: string }>).map((row) => row.id);
+  const last = db.select({ senderId: messages.senderId, read: messages.read }).from(messages)
+    .where(eq(messages.conversationId, conversations.id))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1)
+    .as('lm');
+  const unread = alias(messages, 'u');
+  const rows = await db.select({ id: conversations.id }).from(conversations)
+    .innerJoinLateral(last, sql`true`)
+    .where(and(
+      or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId)),
+      exists(db.select({ one: sql`1` }).from(unread)
+        .where(and(eq(unread.conversationId, conversations.id), ne(unread.senderId, userId), not(unread.read)))),
+      ne(last.senderId, userId),
+      not(last.read),
+    ))
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+    .limit(UNREAD_IDS_MAX);
+  return rows.map((row) => row.id);
 }
 
 export interface PageOptions {
@@ -251,21 +262,21 @@ export async function listMessages(db: Db, conversationId: string, options: Page
   const limit = pageLimit(options.limit);
   if (options.before !== undefined && options.after !== undefined) throw badRequest('bad_request');
   const cursorId = options.before ?? options.after;
-  let anchor = sql``;
+  let anchor: SQL | undefined;
   if (cursorId !== undefined) {
     if (!isUuid(cursorId)) throw badRequest('bad_request');
-    const found = await db.execute(sql`select 1 from messages where id = ${cursorId} and conversation_id = ${conversationId}`);
-    if (found.rows.length === 0) throw notFound('not_found');
+    const [found] = await db.select({ id: messages.id }).from(messages)
+      .where(and(eq(messages.id, cursorId), eq(messages.conversationId, conversationId))).limit(1);
+    if (!found) throw notFound('not_found');
     const op = options.after !== undefined ? sql`>` : sql`<`;
-    anchor = sql`and (m.created_at, m.id) ${op} (select created_at, id from messages where id = ${cursorId})`;
+    anchor = sql`(${messages.createdAt}, ${messages.id}) ${op} (select created_at, id from messages where id = ${cursorId})`;
   }
   const forward = options.after !== undefined;
-  const result = await db.execute(sql`
-    select m.id, m.conversation_id, m.sender_id, m.content, m.image_url, m.read, m.created_at from messages m
-    where m.conversation_id = ${conversationId} ${anchor}
-    order by m.created_at ${forward ? sql`asc` : sql`desc`}, m.id ${forward ? sql`asc` : sql`desc`}
-    limit ${limit + 1}`);
-  const rows = result.rows as unknown as MessageRow[];
+  const order = forward ? asc : desc;
+  const rows = await db.select().from(messages)
+    .where(and(eq(messages.conversationId, conversationId), anchor))
+    .orderBy(order(messages.createdAt), order(messages.id))
+    .limit(limit + 1);
   const page = rows.slice(0, limit).map(toMessageDto);
   return { messages: forward ? page : page.reverse(), hasMore: rows.length > limit };
 }
@@ -276,7 +287,8 @@ export interface SentMessage {
 }
 
 /**
- * Stores a message and moves its conversation to the top of both lists in one statement, and
+ * Stores a message and moves its conversation to the top of both lists in one statement (a
+ * data-modifying CTE: one round trip, which bench/messages measures), and
  * reads the sender's name and photo for the toast. clock_timestamp(), not now(): messages sent
  * in one burst still get distinct, ordered times.
  */
@@ -289,21 +301,23 @@ export async function insertMessage(db: Db, conversationId: string, senderId: st
     ), touched as (
       update conversations set updated_at = (select created_at from m) where id = ${conversationId}
     )
-    select m.*, p.username as sender_nickname, coalesce(p.avatar_url, p.profile_photo_url) as sender_photo_url
+    select m.id, m.conversation_id as "conversationId", m.sender_id as "senderId", m.content, m.image_url as "imageUrl",
+           m.read, m.created_at as "createdAt", p.username as "senderNickname",
+           coalesce(p.avatar_url, p.profile_photo_url) as "senderPhotoUrl"
     from m join profiles p on p.id = m.sender_id`);
-  const row = result.rows[0] as unknown as MessageRow & { sender_nickname: string; sender_photo_url: string | null };
+  // A raw statement's timestamps come back as the driver gives them (a Date or a string).
+  const row = result.rows[0] as Omit<MessageRow, 'createdAt'> & { createdAt: Date | string; senderNickname: string; senderPhotoUrl: string | null };
   return {
-    message: toMessageDto(row),
-    sender: { id: row.sender_id, nickname: row.sender_nickname, profilePhotoUrl: row.sender_photo_url },
+    message: toMessageDto({ ...row, createdAt: new Date(row.createdAt) }),
+    sender: { id: row.senderId, nickname: row.senderNickname, profilePhotoUrl: row.senderPhotoUrl },
   };
 }
 
 /** Marks the other party's unread messages read; returns how many and the newest one's time. */
 export async function markRead(db: Db, conversationId: string, readerId: string): Promise<{ updated: number; upTo: string | null }> {
-  const result = await db.execute(sql`
-    update messages set read = true
-    where conversation_id = ${conversationId} and sender_id <> ${readerId} and not read
-    returning created_at`);
-  const times = (result.rows as Array<{ created_at: string | Date }>).map((row) => new Date(row.created_at).getTime());
+  const rows = await db.update(messages).set({ read: true })
+    .where(and(eq(messages.conversationId, conversationId), ne(messages.senderId, readerId), not(messages.read)))
+    .returning({ createdAt: messages.createdAt });
+  const times = rows.map((row) => row.createdAt.getTime());
   return { updated: times.length, upTo: times.length ? new Date(Math.max(...times)).toISOString() : null };
 }

@@ -9,21 +9,24 @@
  *   DELETE /api/profiles/me/photo                       → { user }
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { MESSAGES, updateProfileSchema, type ProfileUpdatedEvent } from '@moodmap/core';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  MESSAGES, authUserResponseSchema, profileIdParamsSchema, publicProfileResponseSchema, updateProfileSchema, type ProfileUpdatedEvent,
+} from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { validationError } from '../../errors.ts';
+import { badRequest, validationError } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
 import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
 import { getPublicProfile, ownAvatarUrls, ownerView, replacePhoto, updateProfile } from './service.ts';
 
-/** Any string up to a uuid's size; one that is not a uuid names no profile (404, as before). */
-const idParams = z.object({ id: z.string().max(64) });
-
 /** The owner's view carries private fields: never cached by a browser or a proxy. */
 const noStore = { 'cache-control': 'no-store' };
 
-export default async function profilesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+/** Every edit answers the owner's fresh view, the same as /api/auth/session's. */
+const userAnswer = { response: { 200: authUserResponseSchema } };
+
+export default async function profilesRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
   const user = (userId: string) => ownerView(db, userId, ctx.config.adminEmail);
 
@@ -37,34 +40,43 @@ export default async function profilesRoutes(app: FastifyInstance, { ctx }: { ct
     deleteMediaUrls(ctx.storage, ownAvatarUrls(ctx.storage, urls))
       .catch((error) => request.log.warn({ err: error }, 'media cleanup failed'));
 
-  app.get('/api/profiles/:id', { onRequest: app.authenticateOptional, schema: { params: idParams } }, async (request, reply) => {
-    const { id } = request.params as z.infer<typeof idParams>;
-    const body = await getPublicProfile(db, id, request.auth?.userId ?? null);
+  app.get('/api/profiles/:id', {
+    onRequest: app.authenticateOptional,
+    schema: { params: profileIdParamsSchema, response: { 200: publicProfileResponseSchema } },
+  }, async (request, reply) => {
+    const body = await getPublicProfile(db, request.params.id, request.auth?.userId ?? null);
     // Posts carry the viewer's own likes.
     return reply.headers(noStore).send(body);
   });
 
-  app.patch('/api/profiles/me', { onRequest: app.authenticate }, async (request, reply) => {
+  // attachValidation: a refused body reaches the handler, because a dangerous value is also a
+  // security event. An absent body is an empty edit.
+  app.patch('/api/profiles/me', {
+    onRequest: app.authenticate,
+    attachValidation: true,
+    schema: { body: updateProfileSchema.nullish(), ...userAnswer },
+  }, async (request, reply) => {
     const { userId } = requireUser(request);
-    const parsed = updateProfileSchema.safeParse(request.body ?? {});
-    if (!parsed.success) {
-      const message = parsed.error.issues[0]?.message;
+    if (request.validationError) {
+      const message = request.validationError.validation?.[0]?.message;
       if (message === MESSAGES.content_forbidden) {
         await ctx.logSecurityEvent({ userId, eventType: 'malicious_input', description: 'Saisie dangereuse refusée sur /api/profiles/me', severity: 'high', ip: request.ip });
       }
       throw validationError(message);
     }
-    const result = await updateProfile(db, userId, parsed.data, ctx.now());
+    const result = await updateProfile(db, userId, request.body ?? {}, ctx.now());
     if (result.nicknameChanged) await announce(request, { userId, username: result.username, photoUrl: result.photoUrl });
     return reply.headers(noStore).send({ user: await user(userId) });
   });
 
-  app.post('/api/profiles/me/photo', { onRequest: app.authenticate }, async (request, reply) => {
+  // Multipart: one `file` part, read and checked by readUpload (no JSON body to validate).
+  app.post('/api/profiles/me/photo', { onRequest: app.authenticate, schema: userAnswer }, async (request, reply) => {
     const { userId } = requireUser(request);
     await ctx.limits.consume('file_upload', `user:${userId}`, { message: 'upload_rate_limited', userId, ip: request.ip });
     const { file } = await readUpload(request, 'avatar', { required: true, field: 'file' });
+    if (!file) throw badRequest('upload_failed'); // readUpload's own refusal (required: true)
     // Magic number, pixel limit, re-encoded square 512 + 128 thumb: EXIF and GPS are gone.
-    const stored = await storeImage(ctx.storage, file!.body, 'avatar');
+    const stored = await storeImage(ctx.storage, file.body, 'avatar');
     const fresh = [stored.url, stored.thumb?.url].filter((u): u is string => Boolean(u));
     let change;
     try {
@@ -78,7 +90,7 @@ export default async function profilesRoutes(app: FastifyInstance, { ctx }: { ct
     return reply.headers(noStore).send({ user: await user(userId) });
   });
 
-  app.delete('/api/profiles/me/photo', { onRequest: app.authenticate }, async (request, reply) => {
+  app.delete('/api/profiles/me/photo', { onRequest: app.authenticate, schema: userAnswer }, async (request, reply) => {
     const { userId } = requireUser(request);
     const change = await replacePhoto(db, userId, null);
     await dropFiles(request, change.previous);

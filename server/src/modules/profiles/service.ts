@@ -3,11 +3,12 @@
  * nickname (once per 30 days, by ctx.now), bio and photo. Tier flags, credits, role and change
  * counters are never written here: no statement below takes a column name from a request.
  */
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import {
   NICKNAME_COOLDOWN_DAYS, nextNicknameChangeAt, t,
   type PostDto, type PublicProfile, type PublicProfileResponse,
 } from '@moodmap/core';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { MediaStorage } from '../../adapters/storage/types.ts';
 import type { Db } from '../../db/client.ts';
 import { profiles } from '../../db/schema.ts';
@@ -93,26 +94,26 @@ export async function updateProfile(db: Db, userId: string, changes: ProfileChan
   }
 
   const cutoff = new Date(now.getTime() - NICKNAME_COOLDOWN_DAYS * DAY_MS);
-  const sets: SQL[] = [];
+  const changed: PgUpdateSetSource<typeof profiles> = {};
   if (nickname !== undefined) {
-    sets.push(sql`username = ${nickname}`, sql`username_changes_count = username_changes_count + 1`, sql`last_username_change = ${now.toISOString()}::timestamptz`);
+    changed.username = nickname;
+    changed.usernameChangesCount = sql`${profiles.usernameChangesCount} + 1`;
+    changed.lastUsernameChange = now;
   }
-  if (changes.bio !== undefined) sets.push(sql`bio = ${changes.bio}`);
+  if (changes.bio !== undefined) changed.bio = changes.bio;
   const guard = nickname !== undefined
-    ? sql`and username <> ${nickname} and (last_username_change is null or last_username_change <= ${cutoff.toISOString()}::timestamptz)`
-    : sql``;
-  const updated = await db.execute(sql`
-    update profiles set ${sql.join(sets, sql`, `)}
-    where id = ${userId} ${guard}
-    returning username, profile_photo_url`);
-  const row = updated.rows[0] as { username: string; profile_photo_url: string | null } | undefined;
+    ? and(ne(profiles.username, nickname), or(isNull(profiles.lastUsernameChange), lte(profiles.lastUsernameChange, cutoff)))
+    : undefined;
+  const [row] = await db.update(profiles).set(changed)
+    .where(and(eq(profiles.id, userId), guard))
+    .returning({ username: profiles.username, photoUrl: profiles.profilePhotoUrl });
   if (!row) {
     // Another request changed the nickname in between: answer as if it had come first.
     const [latest] = await db.select().from(profiles).where(eq(profiles.id, userId)).limit(1);
     if (latest && latest.username === nickname) throw badRequest('nickname_unchanged');
     throw nicknameBlocked(nextNicknameChangeAt(latest?.lastUsernameChange ?? now, now) ?? now);
   }
-  return { nicknameChanged: nickname !== undefined, username: row.username, photoUrl: row.profile_photo_url };
+  return { nicknameChanged: nickname !== undefined, username: row.username, photoUrl: row.photoUrl };
 }
 
 export interface PhotoChange {
@@ -131,14 +132,12 @@ export async function replacePhoto(db: Db, userId: string, photo: { url: string;
   if (!user) throw fail(401, 'not_authenticated');
   await ensureProfile(db, user);
   return db.transaction(async (tx) => {
-    const old = await tx.execute(sql`select profile_photo_url, avatar_url from profiles where id = ${userId} for update`);
-    const previous = old.rows[0] as { profile_photo_url: string | null; avatar_url: string | null } | undefined;
+    const [previous] = await tx.select({ photoUrl: profiles.profilePhotoUrl, thumbUrl: profiles.avatarUrl })
+      .from(profiles).where(eq(profiles.id, userId)).for('update');
     if (!previous) throw fail(401, 'not_authenticated');
-    const updated = await tx.execute(sql`
-      update profiles set profile_photo_url = ${photo?.url ?? null}, avatar_url = ${photo?.thumbUrl ?? null}
-      where id = ${userId} returning username`);
-    const { username } = updated.rows[0] as { username: string };
-    return { username, previous: [previous.profile_photo_url, previous.avatar_url].filter((u): u is string => Boolean(u)) };
+    const [updated] = await tx.update(profiles).set({ profilePhotoUrl: photo?.url ?? null, avatarUrl: photo?.thumbUrl ?? null })
+      .where(eq(profiles.id, userId)).returning({ username: profiles.username });
+    return { username: updated.username, previous: [previous.photoUrl, previous.thumbUrl].filter((u): u is string => Boolean(u)) };
   });
 }
 

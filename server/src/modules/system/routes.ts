@@ -1,9 +1,13 @@
 /** Health and public client configuration. */
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { clientConfigSchema, healthResponseSchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 
-export default async function systemRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  app.get('/api/health', async (_request, reply) => {
+export default async function systemRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/api/health', { schema: { response: { 200: healthResponseSchema, 503: healthResponseSchema } } }, async (_request, reply) => {
     const up = await ctx.database.ping();
     return reply.status(up ? 200 : 503).header('cache-control', 'no-store').send({
       status: up ? 'ok' : 'degraded',
@@ -13,7 +17,7 @@ export default async function systemRoutes(app: FastifyInstance, { ctx }: { ctx:
 
   // What the browser needs before it can draw anything: basemap styles. The admin address is
   // never published (spec §6 "not shown"): the caller learns only whether they are the admin.
-  app.get('/api/config', { onRequest: app.authenticateOptional }, async (request, reply) => {
+  app.get('/api/config', { onRequest: app.authenticateOptional, schema: { response: { 200: clientConfigSchema } } }, async (request, reply) => {
     const { adminEmail } = ctx.config;
     const isAdmin = Boolean(adminEmail && request.auth && request.auth.email.toLowerCase() === adminEmail);
     // The answer depends on the caller: private to them, never shared by a cache.

@@ -3,7 +3,10 @@
  * client's current user (spec §3 "Current user (client)").
  */
 import { z } from 'zod';
-import { MESSAGES, STAFF_ROLES, type StaffRole } from '@moodmap/core';
+import {
+  MESSAGES, STAFF_ROLES, challengeResponseSchema, signUpSchema,
+  type AuthUserResponse, type RecoverResponse, type ResetPasswordBody, type RoleResponse, type SignUpResponse, type StaffRole,
+} from '@moodmap/core';
 import { api } from '../../lib/api.ts';
 import { CSRF_HEADERS } from '../../lib/auth-tokens.ts';
 
@@ -125,31 +128,16 @@ export function readPersistedUser(value: unknown): SessionUser | null {
   return { ...persistableUser(v as SessionUser), id: v.id, email: v.email, nickname: v.nickname, role: roleOf(v.role) };
 }
 
-export interface Challenge {
-  token: string;
-  question: string;
-}
-
-const challengeSchema = z.object({ token: z.string().min(1), question: z.string().min(1) });
+export type Challenge = z.infer<typeof challengeResponseSchema>;
 
 /** A new human-check question (spec §5 "Human check"). */
 export async function fetchChallenge(signal?: AbortSignal): Promise<Challenge> {
-  return challengeSchema.parse(await api<unknown>('/api/auth/challenge', { auth: false, signal }));
+  return challengeResponseSchema.parse(await api<unknown>('/api/auth/challenge', { auth: false, signal }));
 }
 
-export interface SignUpRequest {
-  email: string;
-  password: string;
-  firstName: string;
-  lastName: string;
-  challengeToken: string;
-  challengeAnswer: string;
-  /** Honeypots (spec §5 "Bot check"): a person leaves them empty. */
-  website: string;
-  fax: string;
-}
-
-export function postSignUp(body: SignUpRequest): Promise<{ status: string; email: string }> {
+/** The sign-up body as core's signUpSchema reads it; the honeypots (spec §5 "Bot check") go empty. */
+export type SignUpRequest = z.input<typeof signUpSchema>;
+export function postSignUp(body: SignUpRequest): Promise<SignUpResponse> {
   return api('/api/auth/signup', { method: 'POST', body, auth: false });
 }
 
@@ -162,22 +150,23 @@ export function postLogout(): Promise<unknown> {
   return api('/api/auth/logout', { method: 'POST', headers: CSRF_HEADERS, auth: false });
 }
 
-export function postRecover(email: string): Promise<{ status: string }> {
+export function postRecover(email: string): Promise<RecoverResponse> {
   return api('/api/auth/recover', { method: 'POST', body: { email }, auth: false });
 }
 
-export function postResetPassword(body: { accessToken: string; refreshToken: string; password: string }): Promise<unknown> {
+export function postResetPassword(body: ResetPasswordBody): Promise<unknown> {
   return api('/api/auth/reset-password', { method: 'POST', body, auth: false });
 }
 
 /** The signed-in user, fresh from the server (a 401 renews the access token once, see api()). */
 export async function fetchSessionUser(signal?: AbortSignal): Promise<SessionUser | null> {
-  const payload = await api<{ user?: unknown }>('/api/auth/session', { signal });
+  // Read leniently all the same: a user the client cannot use is no user (null).
+  const payload = await api<Partial<AuthUserResponse> | null>('/api/auth/session', { signal });
   return toSessionUser(payload?.user);
 }
 
 /** The caller's role as the server names it (spec §6: 'user' when none is returned). */
 export async function fetchRole(signal?: AbortSignal): Promise<string> {
-  const payload = await api<{ role?: unknown }>('/api/auth/role', { signal });
+  const payload = await api<Partial<RoleResponse> | null>('/api/auth/role', { signal });
   return typeof payload?.role === 'string' && payload.role ? payload.role : 'user';
 }

@@ -1,9 +1,14 @@
 /**
- * The conversations API (server/src/modules/messages/routes.ts). Answers are read defensively:
- * a malformed item is dropped rather than crashing the list or the thread.
+ * The conversations API (server/src/modules/messages/routes.ts), typed by core's schemas of its
+ * answers (core/src/schemas/messages.ts). Lists, threads and realtime events are still read
+ * defensively: a malformed item is dropped rather than crashing the list or the thread.
  */
 import {
+  conversationResponseSchema,
+  unreadConversationsSchema,
   type ConversationDto,
+  type CreateConversationInput,
+  type MarkReadResult,
   type ConversationListResult,
   type ConversationSummaryDto,
   MESSAGES,
@@ -66,10 +71,10 @@ function query(params: Record<string, string | number | undefined>): string {
 
 /** The conversation with `userId`, created on first contact (200 or 201 alike). */
 export async function openConversation(userId: string): Promise<ConversationDto> {
-  const payload = await api<{ conversation?: Partial<ConversationDto> }>('/api/conversations', { method: 'POST', body: { userId } });
-  const conversation = payload?.conversation;
-  if (!conversation || typeof conversation.id !== 'string') throw new ApiError(500, 'conversation_create_failed', MESSAGES.conversation_create_failed);
-  return conversation as ConversationDto;
+  const body: CreateConversationInput = { userId };
+  const parsed = conversationResponseSchema.safeParse(await api<unknown>('/api/conversations', { method: 'POST', body }));
+  if (!parsed.success) throw new ApiError(500, 'conversation_create_failed', MESSAGES.conversation_create_failed);
+  return parsed.data.conversation;
 }
 
 /** One page of my conversations, most recently updated first. */
@@ -95,8 +100,8 @@ export async function fetchConversation(id: string, signal?: AbortSignal): Promi
 
 /** Conversations whose last message is unread and from the other party (the badge). */
 export async function fetchUnreadIds(signal?: AbortSignal): Promise<string[]> {
-  const payload = await api<{ conversationIds?: unknown }>('/api/conversations/unread', { signal });
-  return Array.isArray(payload?.conversationIds) ? payload.conversationIds.filter(str) : [];
+  const parsed = unreadConversationsSchema.safeParse(await api<unknown>('/api/conversations/unread', { signal }));
+  return parsed.success ? parsed.data.conversationIds : [];
 }
 
 export interface PageRequest {
@@ -117,7 +122,7 @@ export async function fetchMessages(id: string, page: PageRequest = {}, signal?:
 
 /** Marks the other party's messages read. */
 export async function markConversationRead(id: string): Promise<void> {
-  await api<unknown>(`${path(id)}/read`, { method: 'POST' });
+  await api<MarkReadResult>(`${path(id)}/read`, { method: 'POST' });
 }
 
 /** Sends trimmed text and/or one image: JSON for text alone, multipart (`content`, `file`) with an image. */

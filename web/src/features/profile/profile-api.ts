@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { CACHE_TTL_MS, MESSAGES } from '@moodmap/core';
+import { CACHE_TTL_MS, MESSAGES, conversationResponseSchema, type AuthUserResponse, type CreateConversationInput, type UpdateProfileInput } from '@moodmap/core';
 import { useSessionStore } from '../../app/session-store.ts';
 import { toSessionUser, type SessionUser } from '../auth/auth-api.ts';
 import { ApiError, api } from '../../lib/api.ts';
@@ -38,20 +38,21 @@ export function usePublicProfile(id: string | null, staleTime: number = CACHE_TT
   });
 }
 
-function userOf(payload: unknown): SessionUser | null {
-  return toSessionUser((payload as { user?: unknown } | null)?.user);
+/** Every edit answers `{ user }` (core's authUserResponseSchema), read as leniently as a sign-in's. */
+function userOf(payload: Partial<AuthUserResponse> | null): SessionUser | null {
+  return toSessionUser(payload?.user);
 }
 
-export async function patchProfile(body: { nickname?: string; bio?: string | null }): Promise<SessionUser | null> {
-  return userOf(await api<unknown>('/api/profiles/me', { method: 'PATCH', body }));
+export async function patchProfile(body: UpdateProfileInput): Promise<SessionUser | null> {
+  return userOf(await api<Partial<AuthUserResponse> | null>('/api/profiles/me', { method: 'PATCH', body }));
 }
 
 export async function uploadProfilePhoto(file: File): Promise<SessionUser | null> {
-  return userOf(await uploadFile<unknown>('/api/profiles/me/photo', file, file.name));
+  return userOf(await uploadFile<Partial<AuthUserResponse> | null>('/api/profiles/me/photo', file, file.name));
 }
 
 export async function deleteProfilePhoto(): Promise<SessionUser | null> {
-  return userOf(await api<unknown>('/api/profiles/me/photo', { method: 'DELETE' }));
+  return userOf(await api<Partial<AuthUserResponse> | null>('/api/profiles/me/photo', { method: 'DELETE' }));
 }
 
 /** The server's answer is the fresh user: shown at once, while the same person is signed in. */
@@ -61,10 +62,10 @@ export function applyUser(user: SessionUser | null): void {
 
 /** `POST /api/conversations { userId }` → the conversation's id. */
 export async function startConversation(userId: string): Promise<string> {
-  const payload = await api<{ conversation?: { id?: unknown } }>('/api/conversations', { method: 'POST', body: { userId } });
-  const id = payload?.conversation?.id;
-  if (typeof id !== 'string' || !id) throw new ApiError(500, 'conversation_create_failed', MESSAGES.conversation_create_failed);
-  return id;
+  const body: CreateConversationInput = { userId };
+  const parsed = conversationResponseSchema.safeParse(await api<unknown>('/api/conversations', { method: 'POST', body }));
+  if (!parsed.success || !parsed.data.conversation.id) throw new ApiError(500, 'conversation_create_failed', MESSAGES.conversation_create_failed);
+  return parsed.data.conversation.id;
 }
 
 /**

@@ -1,0 +1,24 @@
+/** `GET /api/health` and `GET /api/config`: the server's state and what a browser needs first. */
+import { z } from 'zod';
+
+/** 200 when the database answers, 503 (same shape) when it does not. */
+export const healthResponseSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: z.object({ engine: z.string(), reachable: z.boolean() }),
+});
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
+
+/** Basemap styles and whether the caller is the admin account (the address is never sent, spec §6). */
+export const clientConfigSchema = z.object({
+  mapStyleUrl: z.string().nullable(),
+  mapStyleUrlDark: z.string().nullable(),
+  isAdmin: z.boolean(),
+});
+export type ClientConfig = z.infer<typeof clientConfigSchema>;
+
+/**
+ * Every refusal of the API (design.md §4): a catalogue code and its French text, plus a few
+ * details on some (a 409's `nextAllowedAt`).
+ */
+export const apiErrorSchema = z.object({ error: z.looseObject({ code: z.string(), message: z.string() }) });
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
