@@ -8,6 +8,7 @@
  */
 import { isIPv4 } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MESSAGES } from '@moodmap/core';
 import { notFound } from '../../errors.ts';
@@ -45,8 +46,8 @@ export default async function devMailRoutes(app: FastifyInstance, { outbox }: { 
     if (relayed || !isLoopback(request.socket.remoteAddress)) throw notFound();
   });
 
-  app.get('/dev/mail.json', { schema: { querystring: query } }, async (request, reply) => {
-    const mails = await outbox.list({ to: (request.query as z.infer<typeof query>).to });
+  app.withTypeProvider<ZodTypeProvider>().get('/dev/mail.json', { schema: { querystring: query } }, async (request, reply) => {
+    const mails = await outbox.list({ to: request.query.to });
     return reply.header('cache-control', 'no-store').send(mails);
   });
 
