@@ -4,7 +4,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_TTL_MS, type CommentDto, MESSAGES } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { refreshPost, updateCachedPost } from '../posts/posts-cache.ts';

@@ -5,8 +5,8 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type LikeToggleResult, MESSAGES } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
-import { useUiStore } from '../../app/ui-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
+import { useUiStore } from '../../lib/ui-store.ts';
 import { ApiError, api } from '../../lib/api.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { refreshPost, updateCachedPost } from '../posts/posts-cache.ts';

@@ -1,7 +1,7 @@
 import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CHAT_IMAGE_MAX_BYTES, MESSAGE_TEXT_MAX, MESSAGES } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
 import { Spinner } from '../../ui/Button.tsx';
 import { CloseIcon, ImageIcon } from '../../ui/icons.tsx';

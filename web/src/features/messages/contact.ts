@@ -6,8 +6,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CONTACT_QUOTE_CHARS, MESSAGES, t, truncate } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
-import { useUiStore } from '../../app/ui-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
+import { useUiStore } from '../../lib/ui-store.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import type { PostDto } from '../posts/post-types.ts';
 import { openConversation } from './conversations-api.ts';

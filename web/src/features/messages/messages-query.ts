@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_TTL_MS, type ConversationListResult, type ConversationSummaryDto, MESSAGES_PAGE_MAX, type MessageDto } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
 import { useRealtimeStore } from '../../lib/realtime.ts';
 import {

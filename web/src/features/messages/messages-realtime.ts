@@ -20,7 +20,7 @@ import {
   type MessageReadEvent,
   TIMING,
 } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { onRealtimeConnection, subscribeRealtime } from '../../lib/realtime.ts';
 import { readMessage, readParticipant } from './conversations-api.ts';
 import { CONVERSATIONS_ROOT, LIST_KEY, THREAD_PREFIX, UNREAD_KEY, findConversation, resetUnreadChanges } from './messages-cache.ts';

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 
 /**
  * Conversations whose last message is unread and from the other party, excluding the open one

@@ -2,8 +2,8 @@ import { type FormEvent, Suspense, lazy, useEffect, useRef, useState } from 'rea
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { LAND_CHECK_CACHE_MS, MAP, MESSAGES, MOOD_INFO, type Mood } from '@moodmap/core';
-import { ModalPanel } from '../../app/ModalPanel.tsx';
-import { type SessionUser, useSessionStore } from '../../app/session-store.ts';
+import { ModalPanel } from '../../ui/ModalPanel.tsx';
+import { type SessionUser, useSessionStore } from '../auth/session-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { FormError } from '../../ui/Field.tsx';
 import { CheckCircleIcon, ClockIcon, PinIcon, PlusIcon, XCircleIcon } from '../../ui/icons.tsx';

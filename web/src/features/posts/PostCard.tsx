@@ -4,10 +4,10 @@
  * first image (click to enlarge), text, the likes, 'Commenter' (the comments area) and
  * 'Contacter'; the owner gets 'Supprimer' instead.
  */
-import { openProfileModal } from '../../app/ui-store.ts';
+import { openProfileModal } from '../../lib/ui-store.ts';
 import { useState } from 'react';
 import { MESSAGES, MOOD_INFO, relativeTime } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { AudioPlayer } from '../../ui/AudioPlayer.tsx';
 import { Spinner } from '../../ui/Button.tsx';
 import { ImagePreview } from '../../ui/ImagePreview.tsx';

@@ -1,6 +1,6 @@
 import { Link, useNavigate } from 'react-router';
 import { MESSAGES, truncate } from '@moodmap/core';
-import { useUiStore } from '../../app/ui-store.ts';
+import { useUiStore } from '../../lib/ui-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ChatIcon, UserIcon } from '../../ui/icons.tsx';

@@ -5,8 +5,8 @@ import {
   BIO_COUNTER_WARNING, BIO_MAX, MESSAGES, POST_LIFETIME_MS, PROFILE_PHOTO_MAX_BYTES,
   bioSchema, expiresIn, frDate, nextNicknameChangeAt, nicknameSchema, t,
 } from '@moodmap/core';
-import { ModalPanel } from '../../app/ModalPanel.tsx';
-import { useSessionStore, type SessionUser } from '../../app/session-store.ts';
+import { ModalPanel } from '../../ui/ModalPanel.tsx';
+import { useSessionStore, type SessionUser } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { ClockIcon, ImageIcon, LogoutIcon, MapIcon, PlusIcon, ShieldIcon, TrashIcon, UserIcon } from '../../ui/icons.tsx';

@@ -1,8 +1,8 @@
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { MESSAGES, t, truncate } from '@moodmap/core';
-import { ModalPanel } from '../../app/ModalPanel.tsx';
-import { useSessionStore } from '../../app/session-store.ts';
-import { useUiStore } from '../../app/ui-store.ts';
+import { ModalPanel } from '../../ui/ModalPanel.tsx';
+import { useSessionStore } from '../auth/session-store.ts';
+import { useUiStore } from '../../lib/ui-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { ArrowLeftIcon, ChatIcon, MicIcon, UserIcon } from '../../ui/icons.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';

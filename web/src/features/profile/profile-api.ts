@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { CACHE_TTL_MS, MESSAGES } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { toSessionUser, type SessionUser } from '../auth/auth-api.ts';
 import { ApiError, api } from '../../lib/api.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';

@@ -1,9 +1,9 @@
 import { type ReactNode, useCallback, useId, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { MESSAGES } from '@moodmap/core';
-import { CloseIcon } from '../ui/icons.tsx';
-import { useDialogBehaviour } from '../ui/dialog-behaviour.ts';
-import { useToastClearance } from '../ui/toast-clearance.ts';
+import { CloseIcon } from './icons.tsx';
+import { useDialogBehaviour } from './dialog-behaviour.ts';
+import { useToastClearance } from './toast-clearance.ts';
 
 /**
  * The panel a modal route opens over the map (spec §2 "Shell"): a full-height sheet on mobile,
