@@ -60,12 +60,6 @@ export function readPost(value: unknown): PostDto | null {
   };
 }
 
-export function readFeed(value: unknown): PostsFeed {
-  const raw = (value && typeof value === 'object' ? value : {}) as Raw;
-  const posts = Array.isArray(raw.posts) ? raw.posts.map(readPost).filter((p): p is PostDto => p !== null) : [];
-  return { posts, serverTime: str(raw.serverTime) ?? new Date().toISOString() };
-}
-
 /** The image a card shows first: the post's image, else its first media URL. */
 export function firstImage(post: Pick<PostDto, 'imageUrl' | 'mediaUrls'>): string | null {
   return post.imageUrl ?? post.mediaUrls[0] ?? null;

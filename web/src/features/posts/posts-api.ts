@@ -5,11 +5,7 @@
  */
 import { MESSAGES, type Mood } from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
-import { type PostDto, type PostsFeed, readFeed, readPost } from './post-types.ts';
-
-export async function fetchPosts(signal?: AbortSignal): Promise<PostsFeed> {
-  return readFeed(await api<unknown>('/api/posts', { signal }));
-}
+import { type PostDto, readPost } from './post-types.ts';
 
 /** One live post (`GET /api/posts/:id`, 404 once deleted or expired), with my like. */
 export async function fetchPost(id: string, signal?: AbortSignal): Promise<PostDto | null> {
