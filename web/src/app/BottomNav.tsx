@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { MESSAGES } from '@moodmap/core';
 import { UnreadBadge } from '../features/messages/UnreadBadge.tsx';
-import { useUnreadCount } from '../features/messages/unread-store.ts';
+import { useUnreadCount } from '../features/messages/messages-query.ts';
 import { ChatIcon, MapIcon, PlusIcon, UserIcon } from '../ui/icons.tsx';
 import { useSessionStore } from '../features/auth/session-store.ts';
 import { useUiStore } from '../lib/ui-store.ts';
