@@ -3,7 +3,7 @@
  * share: the public read, the owner's edits, and "Envoyer un message".
  */
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { CACHE_TTL_MS, MESSAGES } from '@moodmap/core';
 import { useSessionStore } from '../auth/session-store.ts';
@@ -57,6 +57,11 @@ export async function deleteProfilePhoto(): Promise<SessionUser | null> {
 /** The server's answer is the fresh user: shown at once, while the same person is signed in. */
 export function applyUser(user: SessionUser | null): void {
   if (user && useSessionStore.getState().user?.id === user.id) useSessionStore.setState({ user });
+}
+
+/** A write to the signed-in user's profile (nickname, bio, photo); its answer, the fresh user, is shown at once. */
+export function useProfileWrite<T>(write: (input: T) => Promise<SessionUser | null>) {
+  return useMutation({ mutationFn: write, onSuccess: applyUser });
 }
 
 /** `POST /api/conversations { userId }` → the conversation's id. */
