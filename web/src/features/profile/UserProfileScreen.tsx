@@ -61,7 +61,7 @@ export function UserProfileScreen() {
             )}
           </section>
           {message.visible ? (
-            <Button className="mt-5 w-full" onClick={() => void message.send()} disabled={message.busy} data-testid="profile-send-message">
+            <Button className="mt-5 w-full" onClick={message.send} disabled={message.busy} data-testid="profile-send-message">
               {message.busy ? <Spinner /> : <ChatIcon size={18} />}
               {MESSAGES.profile_send_message}
             </Button>

@@ -2,7 +2,6 @@
  * The profiles API as the web app calls it (issue 6), and the hooks the three profile screens
  * share: the public read, the owner's edits, and "Envoyer un message".
  */
-import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { CACHE_TTL_MS, MESSAGES } from '@moodmap/core';
@@ -80,22 +79,21 @@ export function useSendMessage(profileId: string | null, nickname?: string, onOp
   const me = useSessionStore((s) => s.user?.id ?? null);
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const visible = me !== null && profileId !== null && me !== profileId;
-  const send = async () => {
-    if (!profileId || busy) return;
-    setBusy(true);
-    try {
-      const id = await startConversation(profileId);
+  const open = useMutation({
+    mutationFn: startConversation,
+    onSuccess: (id) => {
       void client.invalidateQueries({ queryKey: ['conversations'] });
       onOpened?.();
       navigate(`/messages?conversation=${encodeURIComponent(id)}`, { state: nickname ? { nickname } : undefined });
-    } catch {
-      // As "Contacter" on a post does: one text, whatever the cause (a 404 included).
-      toast.error(MESSAGES.conversation_create_failed);
-    } finally {
-      setBusy(false);
-    }
+    },
+    // As "Contacter" on a post does: one text, whatever the cause (a 404 included).
+    onError: () => toast.error(MESSAGES.conversation_create_failed),
+  });
+  const busy = open.isPending;
+  const visible = me !== null && profileId !== null && me !== profileId;
+  const send = () => {
+    if (!profileId || busy) return;
+    open.mutate(profileId);
   };
   return { visible, send, busy };
 }
