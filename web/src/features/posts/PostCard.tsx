@@ -169,7 +169,7 @@ export function PostCard({
         ) : (
           <button
             type="button"
-            onClick={() => void contact(post)}
+            onClick={() => contact(post)}
             disabled={opening}
             aria-busy={opening}
             data-testid="post-contact"
