@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { resetSessionForTests, useSessionStore } from '../src/app/session-store.ts';
+import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
 import { AdminScreen } from '../src/features/admin/AdminScreen.tsx';
 import { ProfileScreen } from '../src/features/profile/ProfileScreen.tsx';
 import { applySession } from '../src/lib/auth-tokens.ts';

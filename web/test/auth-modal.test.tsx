@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { resetSessionForTests, useSessionStore } from '../src/app/session-store.ts';
-import { useUiStore } from '../src/app/ui-store.ts';
+import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
+import { useUiStore } from '../src/lib/ui-store.ts';
 import { AuthModal } from '../src/features/auth/AuthModal.tsx';
 import { apiUser, fakeApi, json, sessionBody } from './support/auth-fixtures.ts';
 

@@ -2,24 +2,33 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BottomNav } from '../src/app/BottomNav.tsx';
-import { useSessionStore } from '../src/app/session-store.ts';
-import { useUiStore } from '../src/app/ui-store.ts';
-import { useUnreadStore } from '../src/features/messages/unread-store.ts';
+import { useSessionStore } from '../src/features/auth/session-store.ts';
+import { useUiStore } from '../src/lib/ui-store.ts';
+
+/** The unread conversations as the server last answered them (the badge's query). */
+let unreadIds: string[] = [];
 
 function renderNav(path = '/') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  client.setQueryData(['conversations', 'unread'], unreadIds);
   return render(
-    <MemoryRouter initialEntries={[path]}>
-      <BottomNav />
-    </MemoryRouter>,
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[path]}>
+        <BottomNav />
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
 }
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `c-${i + 1}`);
 
 describe('bottom navigation (spec §2)', () => {
   beforeEach(() => {
     useSessionStore.setState({ user: null, status: 'ready' });
     useUiStore.setState({ authMode: null });
-    useUnreadStore.setState({ count: 0 });
+    unreadIds = [];
   });
   afterEach(cleanup);
 
@@ -40,20 +49,20 @@ describe('bottom navigation (spec §2)', () => {
   });
 
   it('shows no unread badge to a visitor', () => {
-    useUnreadStore.setState({ count: 4 });
+    unreadIds = ids(4);
     renderNav();
     expect(screen.queryByTestId('unread-badge')).toBeNull();
   });
 
   it('reads "Profil" and links to /profile when signed in, with the capped unread badge', () => {
     useSessionStore.setState({ user: { id: 'u1', email: 'a@b.fr', nickname: 'Alice' } });
-    useUnreadStore.setState({ count: 12 });
+    unreadIds = ids(12);
     renderNav();
     expect(screen.getByRole('link', { name: 'Profil' }).getAttribute('href')).toBe('/profile');
     expect(screen.queryByText('Se connecter')).toBeNull();
     expect(screen.getByTestId('unread-badge').textContent).toBe('9+');
     cleanup();
-    useUnreadStore.setState({ count: 0 });
+    unreadIds = [];
     renderNav();
     expect(screen.queryByTestId('unread-badge')).toBeNull();
   });

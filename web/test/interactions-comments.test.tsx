@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { useSessionStore } from '../src/app/session-store.ts';
-import { useUiStore } from '../src/app/ui-store.ts';
+import { useSessionStore } from '../src/features/auth/session-store.ts';
+import { useUiStore } from '../src/lib/ui-store.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
 import { cachedPost, makeComment, makePost, renderPopup } from './support/interactions.tsx';

@@ -2,8 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
-import { useSessionStore } from '../src/app/session-store.ts';
-import { useUiStore } from '../src/app/ui-store.ts';
+import { useSessionStore } from '../src/features/auth/session-store.ts';
+import { useUiStore } from '../src/lib/ui-store.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { MY_ACTIVE_POST_KEY, POSTS_KEY, resetPostsRealtimeForTests } from '../src/features/posts/posts-query.ts';
 import { bridgeInteractionsRealtime } from '../src/features/posts/interactions-realtime.ts';

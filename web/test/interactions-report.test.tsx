@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { REPORT_REASONS } from '@moodmap/core';
-import { useSessionStore } from '../src/app/session-store.ts';
+import { useSessionStore } from '../src/features/auth/session-store.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { fakeApi, json } from './support/auth-fixtures.ts';
 import { makePost, renderPopup } from './support/interactions.tsx';

@@ -5,15 +5,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import type { ConversationSummaryDto, MessageCreatedEvent, MessageDto } from '@moodmap/core';
 import { BottomNav } from '../src/app/BottomNav.tsx';
-import { useSessionStore } from '../src/app/session-store.ts';
-import { useUiStore } from '../src/app/ui-store.ts';
+import { useSessionStore } from '../src/features/auth/session-store.ts';
+import { useUiStore } from '../src/lib/ui-store.ts';
 import { MessagesScreen } from '../src/features/messages/MessagesScreen.tsx';
 import { MessageToast } from '../src/features/messages/MessageToast.tsx';
 import { resetMessageToastForTests, useMessageToast } from '../src/features/messages/message-toast-store.ts';
-import { resetUnreadChanges } from '../src/features/messages/messages-cache.ts';
 import { useMessaging } from '../src/features/messages/messages-realtime.ts';
 import { useMessagesSelection, useOpenConversation } from '../src/features/messages/messages-store.ts';
-import { useUnreadStore } from '../src/features/messages/unread-store.ts';
 import { stopRealtime } from '../src/lib/realtime.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
@@ -90,9 +88,7 @@ beforeEach(() => {
   useToastStore.setState({ toasts: [] });
   useMessagesSelection.getState().clear();
   useOpenConversation.setState({ openId: null });
-  useUnreadStore.setState({ count: 0 });
   resetMessageToastForTests();
-  resetUnreadChanges();
 });
 afterEach(() => {
   cleanup();
@@ -134,6 +130,24 @@ describe('unread badge (spec §2 "Bottom navigation")', () => {
     await waitFor(() => expect(badge()).toBe('9+'));
   });
 
+  it('counts a message pushed while the unread conversations were being fetched', async () => {
+    const first = deferred<Response>();
+    let asked = 0;
+    const yo = message({ id: 'n-1', conversationId: 'c-2', senderId: 'marc-id', content: 'Yo' });
+    fakeApi({
+      // The first answer was computed before the message; the server knows it from then on.
+      'GET /api/conversations/unread': () => (++asked === 1 ? first.promise : json(200, { conversationIds: ['c-2'] })),
+      'GET /api/conversations': () => json(200, { conversations: [], nextCursor: null }),
+      'GET /api/conversations/c-2': () => json(200, { conversation: conversation('c-2', 'Marc', yo, true) }),
+    });
+    renderApp('/');
+    await waitFor(() => expect(asked).toBe(1));
+    socket().open();
+    socket().receive(created(yo));
+    await act(async () => first.resolve(json(200, { conversationIds: [] })));
+    await waitFor(() => expect(badge()).toBe('1'));
+  });
+
   it('goes up with a message from someone else, and down once the conversation is read in the open chat', async () => {
     const read = deferred<Response>();
     const api = fakeApi({
@@ -158,7 +172,6 @@ describe('unread badge (spec §2 "Bottom navigation")', () => {
     await act(async () => read.resolve(json(200, { updated: 1 })));
     await act(() => router.navigate('/'));
     expect(badge()).toBeNull();
-    expect(useUnreadStore.getState().count).toBe(0);
   });
 });
 
@@ -417,7 +430,7 @@ describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {
     expect(screen.getByTestId('message-toast')).toBeTruthy();
     act(() => useSessionStore.setState({ user: null }));
     expect(screen.queryByTestId('message-toast')).toBeNull();
-    expect(useUnreadStore.getState().count).toBe(0);
+    expect(badge()).toBeNull();
     // No more events are applied.
     useSessionStore.setState({ user: null });
     socket().receive(created(message({ id: 't-2' })));

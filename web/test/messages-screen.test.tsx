@@ -4,8 +4,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { ConversationSummaryDto, MessageDto } from '@moodmap/core';
-import { useSessionStore } from '../src/app/session-store.ts';
-import { useUiStore } from '../src/app/ui-store.ts';
+import { useSessionStore } from '../src/features/auth/session-store.ts';
+import { useUiStore } from '../src/lib/ui-store.ts';
 import { MessagesScreen } from '../src/features/messages/MessagesScreen.tsx';
 import { useMessagesSelection } from '../src/features/messages/messages-store.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';

@@ -19,7 +19,7 @@ vi.mock('../src/features/posts/create/LocationPicker.tsx', () => ({
 }));
 
 const { CreateScreen } = await import('../src/features/posts/CreateScreen.tsx');
-const { useSessionStore } = await import('../src/app/session-store.ts');
+const { useSessionStore } = await import('../src/features/auth/session-store.ts');
 const { submitPost } = await import('../src/features/posts/create/submit.ts');
 const { textWarnings, validateCreateForm, imageFileError } = await import('../src/features/posts/create/validation.ts');
 const { ApiError } = await import('../src/lib/api.ts');

@@ -5,7 +5,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { PostDto } from '@moodmap/core';
 import { BACKOFF_MAX_MS, backoffDelay, stopRealtime, useRealtimeStore } from '../src/lib/realtime.ts';
 import { applySession, resetTokenStateForTests } from '../src/lib/auth-tokens.ts';
-import { POSTS_KEY, bridgePostsRealtime, postsQuery, resetPostsRealtimeForTests, usePostsFeed } from '../src/features/posts/posts-query.ts';
+import { POSTS_KEY, bridgePostsRealtime, resetPostsRealtimeForTests } from '../src/features/posts/posts-query.ts';
+import { type Bbox, fetchViewport, resetViewportForTests, useViewportFeed } from '../src/features/posts/viewport-query.ts';
 import type { PostsFeed } from '../src/features/posts/post-types.ts';
 import { deferred, json } from './support/auth-fixtures.ts';
 import { FakeWebSocket, installFakeWebSocket } from './support/fake-websocket.ts';
@@ -19,6 +20,7 @@ function post(id: string): PostDto {
 }
 
 const feed = (...ids: string[]): PostsFeed => ({ posts: ids.map(post), serverTime: new Date().toISOString() });
+const VIEW: { bbox: Bbox; zoom: number } = { bbox: [19, 9, 21, 11], zoom: 12 };
 const ids = (client: QueryClient) => client.getQueryData<PostsFeed>(POSTS_KEY)?.posts.map((p) => p.id);
 
 beforeEach(() => {
@@ -29,6 +31,7 @@ afterEach(() => {
   cleanup();
   stopRealtime();
   resetPostsRealtimeForTests();
+  resetViewportForTests();
   resetTokenStateForTests();
   localStorage.clear();
   vi.useRealTimers();
@@ -116,25 +119,26 @@ describe('realtime client (design.md §5)', () => {
     expect(useRealtimeStore.getState().connected).toBe(true);
   });
 
-  it('keeps a post pushed while the feed was being fetched', async () => {
+  it('keeps a post pushed while the viewport was being fetched', async () => {
     const client = new QueryClient();
     bridgePostsRealtime(client);
     last().open();
     const answer = deferred<Response>();
     vi.stubGlobal('fetch', vi.fn(() => answer.promise));
-    const fetching = client.fetchQuery(postsQuery);
+    const fetching = fetchViewport(VIEW.bbox, VIEW.zoom, []);
     last().receive({ type: 'post.created', data: { post: post('new') } });
-    answer.resolve(json(200, { posts: [post('old')], serverTime: new Date().toISOString() }));
-    expect((await fetching).posts.map((p) => p.id)).toEqual(['new', 'old']);
+    answer.resolve(json(200, { points: [post('old')], clusters: [], cursor: 'c1', serverTime: new Date().toISOString() }));
+    expect((await fetching).points.map((p) => p.id)).toEqual(['new', 'old']);
   });
 
-  it('polls every 5 s only while the socket is down, and refetches on the refreshPosts event', async () => {
+  it('polls the changes every 5 s only while the socket is down, and refetches on the refreshPosts event', async () => {
     vi.useFakeTimers();
-    const fetchMock = vi.fn(async () => json(200, { posts: [], serverTime: new Date().toISOString() }));
+    const fetchMock = vi.fn(async (_url: string) => json(200, { points: [], clusters: [], created: [], deleted: [], cursor: 'c1', serverTime: new Date().toISOString() }));
     vi.stubGlobal('fetch', fetchMock);
+    const calls = (path: string) => fetchMock.mock.calls.filter(([url]) => String(url).includes(path)).length;
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     function Probe() {
-      usePostsFeed();
+      useViewportFeed(VIEW, []);
       return null;
     }
     render(
@@ -143,18 +147,18 @@ describe('realtime client (design.md §5)', () => {
       </QueryClientProvider>,
     );
     await act(async () => vi.advanceTimersByTimeAsync(10));
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(calls('/api/posts/viewport')).toBe(1);
     await act(async () => vi.advanceTimersByTimeAsync(5_000));
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(calls('/api/posts/changes?since=c1')).toBe(1);
 
     await act(async () => last().open());
     await act(async () => vi.advanceTimersByTimeAsync(20_000));
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(calls('/api/posts/changes')).toBe(1);
 
     await act(async () => {
       window.dispatchEvent(new Event('refreshPosts'));
       await vi.advanceTimersByTimeAsync(10);
     });
-    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(calls('/api/posts/viewport')).toBe(2);
   });
 });

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { CommentDto, ConversationListResult, ConversationSummaryDto } from '@moodmap/core';
-import { resetSessionForTests, useSessionStore } from '../src/app/session-store.ts';
+import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
 import { stopRealtime } from '../src/lib/realtime.ts';
 import { commentsKey } from '../src/features/comments/comments-cache.ts';
 import { LIST_KEY, conversationKey } from '../src/features/messages/messages-cache.ts';

@@ -4,8 +4,8 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { frDate, type PostDto } from '@moodmap/core';
-import { resetSessionForTests, useSessionStore } from '../src/app/session-store.ts';
-import { openProfileModal, useUiStore } from '../src/app/ui-store.ts';
+import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
+import { openProfileModal, useUiStore } from '../src/lib/ui-store.ts';
 import { ProfileModal } from '../src/features/profile/ProfileModal.tsx';
 import { ProfileScreen, photoProblem } from '../src/features/profile/ProfileScreen.tsx';
 import { UserProfileScreen } from '../src/features/profile/UserProfileScreen.tsx';

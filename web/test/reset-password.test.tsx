@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { resetSessionForTests, useSessionStore } from '../src/app/session-store.ts';
+import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
 import { ResetPasswordPage } from '../src/features/auth/ResetPasswordPage.tsx';
 import { json, sessionBody } from './support/auth-fixtures.ts';
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { resetSessionForTests, useSessionStore } from '../src/app/session-store.ts';
+import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
 import { toSessionUser } from '../src/features/auth/auth-api.ts';
 import { captureAuthLink } from '../src/features/auth/auth-link.ts';
 import { useMapStore } from '../src/features/map/map-store.ts';

@@ -8,8 +8,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 vi.mock('../src/features/map/MapView.tsx', () => ({ MapView: () => <div data-testid="map-canvas" /> }));
 
 const { routes } = await import('../src/app/routes.tsx');
-const { useSessionStore } = await import('../src/app/session-store.ts');
-const { useUiStore } = await import('../src/app/ui-store.ts');
+const { useSessionStore } = await import('../src/features/auth/session-store.ts');
+const { useUiStore } = await import('../src/lib/ui-store.ts');
 
 function json(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { HelpDialog } from '../src/features/help/HelpDialog.tsx';
 import { contactMailto } from '../src/features/help/contact.ts';
-import { useUiStore } from '../src/app/ui-store.ts';
+import { useUiStore } from '../src/lib/ui-store.ts';
 import { Dialog } from '../src/ui/Dialog.tsx';
 import { Toaster } from '../src/ui/toasts/Toaster.tsx';
 import { toast, useToastStore } from '../src/ui/toasts/toast-store.ts';

@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { MESSAGES } from '@moodmap/core';
 import { UnreadBadge } from '../features/messages/UnreadBadge.tsx';
-import { useUnreadCount } from '../features/messages/unread-store.ts';
+import { useUnreadCount } from '../features/messages/messages-query.ts';
 import { ChatIcon, MapIcon, PlusIcon, UserIcon } from '../ui/icons.tsx';
-import { useSessionStore } from './session-store.ts';
-import { useUiStore } from './ui-store.ts';
+import { useSessionStore } from '../features/auth/session-store.ts';
+import { useUiStore } from '../lib/ui-store.ts';
 
 const ITEM =
   'group relative flex min-w-0 flex-1 flex-col items-center justify-center gap-0.5 rounded-xl px-1 py-1.5 text-[11px] font-semibold whitespace-nowrap transition md:min-w-20 md:flex-none md:px-2 md:text-xs';

@@ -4,7 +4,7 @@ import { Outlet } from 'react-router';
 import { AuthModal } from '../features/auth/AuthModal.tsx';
 import { HelpDialog } from '../features/help/HelpDialog.tsx';
 import { Toaster } from '../ui/toasts/Toaster.tsx';
-import { useSessionStore } from './session-store.ts';
+import { useSessionStore } from '../features/auth/session-store.ts';
 import { Splash } from './Splash.tsx';
 
 /** Every route: the page, plus the app-wide dialogs, toasts and the start-up splash. */

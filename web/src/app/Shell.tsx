@@ -7,7 +7,7 @@ import { useMessaging } from '../features/messages/messages-realtime.ts';
 import { ProfileModal } from '../features/profile/ProfileModal.tsx';
 import { useProfileRealtime } from '../features/profile/profile-realtime.ts';
 import { BottomNav } from './BottomNav.tsx';
-import { useAppConfig } from './config.ts';
+import { useAppConfig } from '../lib/config.ts';
 import { TopBar } from './TopBar.tsx';
 
 // MapLibre is the heaviest dependency: its own chunk, loaded while the splash shows.

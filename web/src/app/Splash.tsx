@@ -1,6 +1,6 @@
 import { MESSAGES } from '@moodmap/core';
 import { LogoMark, Wordmark } from '../ui/Logo.tsx';
-import { useSessionStore } from './session-store.ts';
+import { useSessionStore } from '../features/auth/session-store.ts';
 
 /** The logo splash while the session initialises (spec §2 "Shell"). */
 export function Splash() {

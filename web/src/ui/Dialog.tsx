@@ -1,7 +1,6 @@
 import { type ReactNode, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
-import { MESSAGES } from '@moodmap/core';
-import { CloseIcon } from './icons.tsx';
+import { DialogHeader } from './DialogHeader.tsx';
 import { useDialogBehaviour } from './dialog-behaviour.ts';
 import { useToastClearance } from './toast-clearance.ts';
 
@@ -23,7 +22,7 @@ export function Dialog({
   width?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  const header = useRef<HTMLDivElement>(null);
+  const header = useRef<HTMLElement>(null);
   const titleId = useId();
   useDialogBehaviour(ref, onClose);
   useToastClearance(header, ref);
@@ -45,19 +44,11 @@ export function Dialog({
         className={`relative flex max-h-[92dvh] w-full ${width} animate-sheet-in flex-col overflow-hidden rounded-t-3xl bg-white shadow-2xl outline-none md:animate-pop-in md:rounded-3xl dark:bg-ink-900 dark:ring-1 dark:ring-white/10`}
       >
         <div className="mx-auto mt-2.5 h-1.5 w-10 rounded-full bg-slate-200 md:hidden dark:bg-white/15" aria-hidden="true" />
-        <div ref={header} className="flex items-center justify-between gap-3 px-6 pt-4 pb-2 md:pt-6">
+        <DialogHeader as="div" ref={header} onClose={onClose} className="justify-between px-6 pt-4 pb-2 md:pt-6">
           <h2 id={titleId} className="text-xl font-bold tracking-tight text-ink-900 dark:text-white">
             {title}
           </h2>
-          <button
-            type="button"
-            onClick={onClose}
-            aria-label={MESSAGES.close}
-            className="-mr-2 flex size-10 items-center justify-center rounded-full text-slate-500 transition hover:bg-slate-100 hover:text-ink-900 dark:text-slate-400 dark:hover:bg-white/10 dark:hover:text-white"
-          >
-            <CloseIcon size={20} />
-          </button>
-        </div>
+        </DialogHeader>
         <div className="overflow-y-auto px-6 pt-2 pb-[max(1.5rem,env(safe-area-inset-bottom))]">{children}</div>
       </div>
     </div>,

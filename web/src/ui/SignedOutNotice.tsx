@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { MESSAGES } from '@moodmap/core';
-import { useUiStore } from '../app/ui-store.ts';
+import { useUiStore } from '../lib/ui-store.ts';
 import { Button } from './Button.tsx';
 import { LockIcon } from './icons.tsx';
 

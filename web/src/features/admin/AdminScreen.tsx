@@ -1,8 +1,8 @@
 import { type ReactNode, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ADMIN_PANEL_ROLES, MESSAGES, t } from '@moodmap/core';
-import { ModalPanel } from '../../app/ModalPanel.tsx';
-import { useSessionStore } from '../../app/session-store.ts';
+import { ModalPanel } from '../../ui/ModalPanel.tsx';
+import { useSessionStore } from '../auth/session-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { AlertIcon, RefreshIcon, ShieldIcon } from '../../ui/icons.tsx';
 import { SignedOutNotice } from '../../ui/SignedOutNotice.tsx';

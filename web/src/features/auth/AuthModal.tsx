@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { MESSAGES } from '@moodmap/core';
-import { type AuthMode, useUiStore } from '../../app/ui-store.ts';
+import { type AuthMode, useUiStore } from '../../lib/ui-store.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { CheckCircleIcon, MailIcon } from '../../ui/icons.tsx';

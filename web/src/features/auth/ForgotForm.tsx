@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { MESSAGES } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
-import { useUiStore } from '../../app/ui-store.ts';
+import { useSessionStore } from './session-store.ts';
+import { useUiStore } from '../../lib/ui-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { FormError } from '../../ui/Field.tsx';
 import { EmailField } from './EmailField.tsx';

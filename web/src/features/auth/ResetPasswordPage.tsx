@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { MESSAGES, TIMING } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from './session-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { FormError, PasswordField } from '../../ui/Field.tsx';
 import { AlertIcon, ArrowLeftIcon, CheckCircleIcon } from '../../ui/icons.tsx';

@@ -1,4 +1,4 @@
-import { openProfileModal } from '../../app/ui-store.ts';
+import { openProfileModal } from '../../lib/ui-store.ts';
 import { useState } from 'react';
 import { type CommentDto, MESSAGES, relativeTime } from '@moodmap/core';
 import { TierBadge } from '../../ui/TierBadge.tsx';

@@ -4,8 +4,8 @@
  */
 import { useEffect, useRef } from 'react';
 import { MESSAGES, t } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
-import { useUiStore } from '../../app/ui-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
+import { useUiStore } from '../../lib/ui-store.ts';
 import { Spinner } from '../../ui/Button.tsx';
 import type { PostDto } from '../posts/post-types.ts';
 import { CommentForm } from './CommentForm.tsx';

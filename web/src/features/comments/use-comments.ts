@@ -2,9 +2,9 @@
  * Comments of a post (spec §4 "Posts"): added, edited (flagged is_edited) or deleted with an
  * optimistic update; a failure rolls back and refetches. The post's comment count follows.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_TTL_MS, type CommentDto, MESSAGES } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { refreshPost, updateCachedPost } from '../posts/posts-cache.ts';
@@ -42,9 +42,71 @@ export function useCommentActions(postId: string) {
     void refreshPost(client, postId).catch(() => undefined);
   };
 
+  const addMutation = useMutation({
+    mutationFn: ({ content }: { content: string; temp: CommentDto }) => postComment(postId, content),
+    onMutate: ({ temp }) => {
+      updateComments(client, postId, (list) => withComment(list, temp));
+      shiftCount(1);
+    },
+    onSuccess: ({ comment, commentsCount }, { temp }) => {
+      if (comment) updateComments(client, postId, (list) => withoutComment(withComment(list, comment, temp.id), temp.id));
+      setCount(commentsCount);
+    },
+    onError: (error, { temp }) => {
+      updateComments(client, postId, (list) => withoutComment(list, temp.id));
+      shiftCount(-1);
+      toast.error(failureText(error, MESSAGES.comment_add_failed));
+      resync();
+    },
+  });
+
+  const editMutation = useMutation({
+    mutationFn: ({ comment, content }: { comment: CommentDto; content: string }) => patchComment(comment.id, content),
+    onMutate: ({ comment, content }) => {
+      const optimistic: CommentDto = { ...comment, content: content.trim(), isEdited: true, updatedAt: new Date().toISOString() };
+      updateComments(client, postId, (list) => withComment(list, optimistic));
+    },
+    onSuccess: (saved) => {
+      if (saved) updateComments(client, postId, (list) => withComment(list, saved));
+    },
+    onError: (error, { comment }) => {
+      updateComments(client, postId, (list) => (list.some((c) => c.id === comment.id) ? withComment(list, comment) : list));
+      toast.error(failureText(error, MESSAGES.comment_edit_failed));
+      resync();
+    },
+  });
+
+  const removeMutation = useMutation({
+    mutationFn: (comment: CommentDto) =>
+      removeComment(comment.id).catch((error: unknown) => {
+        // Already gone (deleted elsewhere, or the post expired): nothing to put back.
+        if (error instanceof ApiError && error.status === 404) return 'gone' as const;
+        throw error;
+      }),
+    onMutate: (comment) => {
+      updateComments(client, postId, (list) => withoutComment(list, comment.id));
+      shiftCount(-1);
+    },
+    onSuccess: (count) => {
+      if (count === 'gone') resync();
+      else setCount(count);
+    },
+    onError: (error, comment) => {
+      updateComments(client, postId, (list) => withComment(list, comment));
+      shiftCount(1);
+      toast.error(failureText(error, MESSAGES.comment_delete_failed));
+      resync();
+    },
+  });
+
+  const settled = (pending: Promise<unknown>): Promise<boolean> => pending.then(
+    () => true,
+    () => false,
+  );
+
   /** Resolves true once the server has the comment (the form then clears). */
-  const add = async (content: string): Promise<boolean> => {
-    if (!user) return false;
+  const add = (content: string): Promise<boolean> => {
+    if (!user) return Promise.resolve(false);
     const now = new Date().toISOString();
     const temp: CommentDto = {
       id: `${TEMP_PREFIX}${++tempCounter}`,
@@ -63,56 +125,12 @@ export function useCommentActions(postId: string) {
         isMulti: user.isMulti ?? false,
       },
     };
-    updateComments(client, postId, (list) => withComment(list, temp));
-    shiftCount(1);
-    try {
-      const { comment, commentsCount } = await postComment(postId, content);
-      if (comment) updateComments(client, postId, (list) => withoutComment(withComment(list, comment, temp.id), temp.id));
-      setCount(commentsCount);
-      return true;
-    } catch (error) {
-      updateComments(client, postId, (list) => withoutComment(list, temp.id));
-      shiftCount(-1);
-      toast.error(failureText(error, MESSAGES.comment_add_failed));
-      resync();
-      return false;
-    }
+    return settled(addMutation.mutateAsync({ content, temp }));
   };
 
-  const edit = async (comment: CommentDto, content: string): Promise<boolean> => {
-    const optimistic: CommentDto = { ...comment, content: content.trim(), isEdited: true, updatedAt: new Date().toISOString() };
-    updateComments(client, postId, (list) => withComment(list, optimistic));
-    try {
-      const saved = await patchComment(comment.id, content);
-      if (saved) updateComments(client, postId, (list) => withComment(list, saved));
-      return true;
-    } catch (error) {
-      updateComments(client, postId, (list) => (list.some((c) => c.id === comment.id) ? withComment(list, comment) : list));
-      toast.error(failureText(error, MESSAGES.comment_edit_failed));
-      resync();
-      return false;
-    }
-  };
+  const edit = (comment: CommentDto, content: string): Promise<boolean> => settled(editMutation.mutateAsync({ comment, content }));
 
-  const remove = async (comment: CommentDto): Promise<boolean> => {
-    updateComments(client, postId, (list) => withoutComment(list, comment.id));
-    shiftCount(-1);
-    try {
-      setCount(await removeComment(comment.id));
-      return true;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) {
-        // Already gone (deleted elsewhere, or the post expired): nothing to put back.
-        resync();
-        return true;
-      }
-      updateComments(client, postId, (list) => withComment(list, comment));
-      shiftCount(1);
-      toast.error(failureText(error, MESSAGES.comment_delete_failed));
-      resync();
-      return false;
-    }
-  };
+  const remove = (comment: CommentDto): Promise<boolean> => settled(removeMutation.mutateAsync(comment));
 
   return { add, edit, remove };
 }

@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { type MessageKey, MESSAGES, TIMING, t } from '@moodmap/core';
-import { useUiStore } from '../../app/ui-store.ts';
+import { useUiStore } from '../../lib/ui-store.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field, FormError, TextField, inputClass } from '../../ui/Field.tsx';

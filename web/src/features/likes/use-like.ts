@@ -2,11 +2,10 @@
  * Liking a post (spec §4 "Posts"): toggled optimistically on every cached copy of the post;
  * a failure reverts it and refetches the post; after a like, the post is read again after 1 s.
  */
-import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type LikeToggleResult, MESSAGES } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
-import { useUiStore } from '../../app/ui-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
+import { useUiStore } from '../../lib/ui-store.ts';
 import { ApiError, api } from '../../lib/api.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { refreshPost, updateCachedPost } from '../posts/posts-cache.ts';
@@ -27,33 +26,34 @@ export function useLike(post: Pick<PostDto, 'id' | 'isLikedByUser'>) {
   const client = useQueryClient();
   const signedIn = useSessionStore((s) => s.user !== null);
   const openAuth = useUiStore((s) => s.openAuth);
-  const [pending, setPending] = useState(false);
 
-  const toggle = async () => {
+  const mutation = useMutation({
+    mutationFn: ({ id }: { id: string; liked: boolean }) => togglePostLike(id),
+    // Every cached copy of the post changes at once; the answer or a failure settles it.
+    onMutate: ({ id, liked }) => {
+      updateCachedPost(client, id, (p) => ({ ...p, isLikedByUser: liked, likesCount: Math.max(0, p.likesCount + (liked ? 1 : -1)) }));
+    },
+    onSuccess: (result, { id }) => {
+      updateCachedPost(client, id, (p) => ({ ...p, isLikedByUser: result.liked, likesCount: result.likesCount }));
+      setTimeout(() => void refreshPost(client, id).catch(() => undefined), LIKE_REFETCH_MS);
+    },
+    onError: (error, { id, liked }) => {
+      updateCachedPost(client, id, (p) => ({ ...p, isLikedByUser: !liked, likesCount: Math.max(0, p.likesCount + (liked ? -1 : 1)) }));
+      toast.error(failureText(error));
+      // The server's word settles it (and a post that is gone leaves the map).
+      void refreshPost(client, id).catch(() => undefined);
+    },
+  });
+
+  const toggle = () => {
     if (!signedIn) {
       toast.info(MESSAGES.like_signed_out);
       openAuth('login');
       return;
     }
-    if (pending) return;
-    const id = post.id;
-    const wasLiked = post.isLikedByUser;
-    const liked = !wasLiked;
-    updateCachedPost(client, id, (p) => ({ ...p, isLikedByUser: liked, likesCount: Math.max(0, p.likesCount + (liked ? 1 : -1)) }));
-    setPending(true);
-    try {
-      const result = await togglePostLike(id);
-      updateCachedPost(client, id, (p) => ({ ...p, isLikedByUser: result.liked, likesCount: result.likesCount }));
-      setTimeout(() => void refreshPost(client, id).catch(() => undefined), LIKE_REFETCH_MS);
-    } catch (error) {
-      updateCachedPost(client, id, (p) => ({ ...p, isLikedByUser: wasLiked, likesCount: Math.max(0, p.likesCount + (liked ? -1 : 1)) }));
-      toast.error(failureText(error));
-      // The server's word settles it (and a post that is gone leaves the map).
-      void refreshPost(client, id).catch(() => undefined);
-    } finally {
-      setPending(false);
-    }
+    if (mutation.isPending) return;
+    mutation.mutate({ id: post.id, liked: !post.isLikedByUser });
   };
 
-  return { toggle, pending };
+  return { toggle, pending: mutation.isPending };
 }

@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { MESSAGES } from '@moodmap/core';
-import { useUiStore } from '../../app/ui-store.ts';
+import { useUiStore } from '../../lib/ui-store.ts';
 import { HelpIcon, LocateIcon, MoonIcon, RefreshIcon, SunIcon } from '../../ui/icons.tsx';
 import { useThemeStore } from '../theme/theme-store.ts';
 import { REFRESH_POSTS_EVENT } from '../posts/posts-query.ts';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AttributionControl, Map, Marker, type MapRef, type ViewStateChangeEvent } from 'react-map-gl/maplibre';
 import { MAP, MESSAGES } from '@moodmap/core';
-import { useAppConfig } from '../../app/config.ts';
+import { useAppConfig } from '../../lib/config.ts';
 import { useInteractionsRealtime } from '../posts/interactions-realtime.ts';
 import { useThemeStore } from '../theme/theme-store.ts';
 import { type StyleChoice, chooseStyle } from './map-style.ts';

@@ -1,5 +1,5 @@
 import type { StyleSpecification } from 'maplibre-gl';
-import type { AppConfig } from '../../app/config.ts';
+import type { AppConfig } from '../../lib/config.ts';
 import type { Theme } from '../theme/theme-store.ts';
 import { basemapStyle } from './basemap-style.ts';
 

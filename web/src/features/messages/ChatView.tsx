@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { MESSAGES, type MessageDto, TIMING, t } from '@moodmap/core';
-import { openProfileModal } from '../../app/ui-store.ts';
+import { openProfileModal } from '../../lib/ui-store.ts';
 import { Spinner } from '../../ui/Button.tsx';
 import { ArrowLeftIcon, ChatIcon } from '../../ui/icons.tsx';
 import { Avatar } from '../profile/Avatar.tsx';

@@ -1,7 +1,7 @@
 import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CHAT_IMAGE_MAX_BYTES, MESSAGE_TEXT_MAX, MESSAGES } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
 import { Spinner } from '../../ui/Button.tsx';
 import { CloseIcon, ImageIcon } from '../../ui/icons.tsx';
@@ -56,7 +56,18 @@ export function Composer({ conversationId, placeholder, onSent }: { conversation
   const draft = useMessagesSelection((s) => (s.conversationId === conversationId ? s.draft : ''));
   const setDraft = useMessagesSelection((s) => s.setDraft);
   const [file, setFile] = useState<File | null>(null);
-  const [sending, setSending] = useState(false);
+  const send = useMutation({
+    mutationFn: (body: { content: string; file: File | null }) => sendMessage(conversationId, body),
+    onSuccess: (message) => {
+      applyMessage(client, message, me);
+      if (useMessagesSelection.getState().conversationId === conversationId) setDraft('');
+      setFile(null);
+      onSent();
+    },
+    // The inputs stay for another try; the reason (limit reached, too long…) is said.
+    onError: (error) => toast.error(error instanceof ApiError ? error.message : MESSAGES.internal_error),
+  });
+  const sending = send.isPending;
   const preview = useObjectUrl(file);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -88,28 +99,16 @@ export function Composer({ conversationId, placeholder, onSent }: { conversation
     setFile(picked);
   };
 
-  const submit = async (event?: FormEvent) => {
+  const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (!canSend) return;
-    setSending(true);
-    try {
-      const message = await sendMessage(conversationId, { content: draft.trim(), file });
-      applyMessage(client, message, me);
-      if (useMessagesSelection.getState().conversationId === conversationId) setDraft('');
-      setFile(null);
-      onSent();
-    } catch (error) {
-      // The inputs stay for another try; the reason (limit reached, too long…) is said.
-      toast.error(error instanceof ApiError ? error.message : MESSAGES.internal_error);
-    } finally {
-      setSending(false);
-    }
+    send.mutate({ content: draft.trim(), file });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
-    void submit();
+    submit();
   };
 
   const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { MESSAGES } from '@moodmap/core';
-import { ChatIcon, CloseIcon, UserIcon } from '../../ui/icons.tsx';
+import { ChatIcon, UserIcon } from '../../ui/icons.tsx';
+import { CloseButton } from '../../ui/DialogHeader.tsx';
 import { EmojiText } from './EmojiText.tsx';
 import { useMessageToast } from './message-toast-store.ts';
 
@@ -80,15 +81,7 @@ export function MessageToast() {
             <span className="mt-1.5 block text-xs font-medium text-slate-500 dark:text-slate-400">{MESSAGES.message_toast_reply}</span>
           </span>
         </button>
-        <button
-          type="button"
-          onClick={hide}
-          aria-label={MESSAGES.close}
-          data-testid="message-toast-close"
-          className="absolute top-2 right-2 flex size-7 items-center justify-center rounded-full text-slate-400 hover:bg-black/5 hover:text-slate-700 dark:hover:bg-white/10 dark:hover:text-white"
-        >
-          <CloseIcon size={16} />
-        </button>
+        <CloseButton onClose={hide} size="sm" testId="message-toast-close" className="absolute top-2 right-2" />
       </div>
     </div>
   );

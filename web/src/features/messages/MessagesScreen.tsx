@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { MESSAGES } from '@moodmap/core';
-import { ModalPanel } from '../../app/ModalPanel.tsx';
-import { useSessionStore } from '../../app/session-store.ts';
+import { ModalPanel } from '../../ui/ModalPanel.tsx';
+import { useSessionStore } from '../auth/session-store.ts';
 import { ChatIcon } from '../../ui/icons.tsx';
 import { SignedOutNotice } from '../../ui/SignedOutNotice.tsx';
 import { ChatView } from './ChatView.tsx';

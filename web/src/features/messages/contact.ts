@@ -3,11 +3,11 @@
  * sign in; a member opens (or creates) the conversation with the author and lands on
  * /messages?conversation={id} with a draft quoting the first 50 characters of the post.
  */
-import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { CONTACT_QUOTE_CHARS, MESSAGES, t, truncate } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
-import { useUiStore } from '../../app/ui-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
+import { useUiStore } from '../../lib/ui-store.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import type { PostDto } from '../posts/post-types.ts';
 import { openConversation } from './conversations-api.ts';
@@ -24,29 +24,30 @@ export function contactPrefill(post: Pick<PostDto, 'content' | 'isVoiceOnly'>): 
   return text ? t('contact_prefill', { quote: truncate(text, CONTACT_QUOTE_CHARS) }) : MESSAGES.contact_prefill_no_text;
 }
 
+type ContactedPost = Pick<PostDto, 'userId' | 'nickname' | 'content' | 'isVoiceOnly'>;
+
 export function useContactAuthor() {
   const navigate = useNavigate();
   const signedIn = useSessionStore((s) => s.user !== null);
   const openAuth = useUiStore((s) => s.openAuth);
-  const [opening, setOpening] = useState(false);
+  const open = useMutation({
+    mutationFn: (post: ContactedPost) => openConversation(post.userId),
+    onSuccess: (conversation, post) => {
+      const state: MessagesNavigationState = { prefill: contactPrefill(post), nickname: post.nickname };
+      void navigate(`/messages?conversation=${encodeURIComponent(conversation.id)}`, { state });
+    },
+    onError: () => toast.error(MESSAGES.conversation_create_failed),
+  });
+  const opening = open.isPending;
 
-  const contact = async (post: Pick<PostDto, 'userId' | 'nickname' | 'content' | 'isVoiceOnly'>) => {
+  const contact = (post: ContactedPost) => {
     if (!signedIn) {
       toast.info(MESSAGES.contact_signed_out);
       openAuth('login');
       return;
     }
     if (opening) return;
-    setOpening(true);
-    try {
-      const conversation = await openConversation(post.userId);
-      const state: MessagesNavigationState = { prefill: contactPrefill(post), nickname: post.nickname };
-      void navigate(`/messages?conversation=${encodeURIComponent(conversation.id)}`, { state });
-    } catch {
-      toast.error(MESSAGES.conversation_create_failed);
-    } finally {
-      setOpening(false);
-    }
+    open.mutate(post);
   };
 
   return { contact, opening };

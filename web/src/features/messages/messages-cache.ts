@@ -134,44 +134,26 @@ export function markThreadRead(client: QueryClient, id: string, which: (m: Messa
   });
 }
 
-/*
- * Unread ids: changes pushed while the ids are being fetched are replayed over the answer
- * (which the server computed before them).
+/**
+ * Marks one conversation read or unread in the unread ids, the one holder of the badge's count.
+ * An answer already on its way was computed before this change and would undo it when it
+ * lands, so that fetch is cancelled (TanStack Query puts the cache back as it was), the change
+ * applied, and the ids asked for again.
  */
-interface UnreadChange {
-  at: number;
-  id: string;
-  unread: boolean;
-}
-const unreadChanges: UnreadChange[] = [];
-let unreadSequence = 0;
-
-export function unreadSequenceNow(): number {
-  return unreadSequence;
-}
-
-export function replayUnread(ids: string[], since: number): string[] {
-  const set = new Set(ids);
-  for (const change of unreadChanges) {
-    if (change.at <= since) continue;
-    if (change.unread) set.add(change.id);
-    else set.delete(change.id);
-  }
-  return [...set];
-}
-
 export function setUnread(client: QueryClient, id: string, unread: boolean): void {
-  unreadChanges.push({ at: ++unreadSequence, id, unread });
-  if (unreadChanges.length > 200) unreadChanges.splice(0, unreadChanges.length - 200);
-  client.setQueryData<string[]>(UNREAD_KEY, (ids) => {
-    if (!ids) return ids;
-    const has = ids.includes(id);
-    if (unread === has) return ids;
-    return unread ? [...ids, id] : ids.filter((x) => x !== id);
+  const apply = () =>
+    client.setQueryData<string[]>(UNREAD_KEY, (ids) => {
+      if (!ids) return ids;
+      const has = ids.includes(id);
+      if (unread === has) return ids;
+      return unread ? [...ids, id] : ids.filter((x) => x !== id);
+    });
+  if (client.isFetching({ queryKey: UNREAD_KEY }) === 0) {
+    apply();
+    return;
+  }
+  void client.cancelQueries({ queryKey: UNREAD_KEY }).then(() => {
+    apply();
+    return client.refetchQueries({ queryKey: UNREAD_KEY });
   });
-}
-
-/** Test hook and sign-out. */
-export function resetUnreadChanges(): void {
-  unreadChanges.length = 0;
 }

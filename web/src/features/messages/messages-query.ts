@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_TTL_MS, type ConversationListResult, type ConversationSummaryDto, MESSAGES_PAGE_MAX, type MessageDto } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
 import { useRealtimeStore } from '../../lib/realtime.ts';
 import {
@@ -27,13 +27,12 @@ import {
   markThreadRead,
   mergeMessages,
   reconcileList,
-  replayUnread,
   setUnread,
   threadKey,
-  unreadSequenceNow,
   updateConversation,
   upsertConversation,
 } from './messages-cache.ts';
+import { useOpenConversation } from './messages-store.ts';
 
 /** While the socket is down, the list, the badge and the open thread are refreshed this often. */
 export const FALLBACK_POLL_MS = 30_000;
@@ -49,10 +48,7 @@ export const listQuery = (client: QueryClient) =>
 
 export const unreadQuery = queryOptions({
   queryKey: UNREAD_KEY,
-  queryFn: async ({ signal }) => {
-    const since = unreadSequenceNow();
-    return replayUnread(await fetchUnreadIds(signal), since);
-  },
+  queryFn: ({ signal }) => fetchUnreadIds(signal),
   staleTime: CACHE_TTL_MS.conversations,
 });
 
@@ -128,6 +124,17 @@ export function useConversationList() {
 export function useUnreadIds(enabled: boolean): string[] {
   const query = useQuery({ ...unreadQuery, enabled, refetchInterval: useFallbackInterval() });
   return enabled ? (query.data ?? []) : [];
+}
+
+/**
+ * The badge's count (spec §2 "Bottom navigation"): conversations whose last message is unread
+ * and from the other party, leaving out the one open on /messages; none for a visitor.
+ */
+export function useUnreadCount(): number {
+  const signedIn = useSessionStore((s) => s.user !== null);
+  const ids = useUnreadIds(signedIn);
+  const openId = useOpenConversation((s) => s.openId);
+  return ids.filter((id) => id !== openId).length;
 }
 
 /**

@@ -20,14 +20,13 @@ import {
   type MessageReadEvent,
   TIMING,
 } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { onRealtimeConnection, subscribeRealtime } from '../../lib/realtime.ts';
 import { readMessage, readParticipant } from './conversations-api.ts';
-import { CONVERSATIONS_ROOT, LIST_KEY, THREAD_PREFIX, UNREAD_KEY, findConversation, resetUnreadChanges } from './messages-cache.ts';
-import { applyMessage, applyRead, fetchIntoList, listQuery, markRead, useUnreadIds } from './messages-query.ts';
+import { CONVERSATIONS_ROOT, LIST_KEY, THREAD_PREFIX, UNREAD_KEY, findConversation } from './messages-cache.ts';
+import { applyMessage, applyRead, fetchIntoList, listQuery, markRead } from './messages-query.ts';
 import { useMessagesSelection, useOpenConversation, visibleConversationId } from './messages-store.ts';
 import { toastFromEvent, useMessageToast } from './message-toast-store.ts';
-import { useUnreadStore } from './unread-store.ts';
 
 function readCreated(data: unknown): MessageCreatedEvent | null {
   const d = (data ?? {}) as { message?: unknown; sender?: unknown };
@@ -106,15 +105,13 @@ export function bridgeMessagesRealtime(client: QueryClient, me: () => string | n
 /** Forgets everything about the previous user's messages. */
 export function clearMessaging(client: QueryClient): void {
   client.removeQueries({ queryKey: CONVERSATIONS_ROOT });
-  resetUnreadChanges();
   useMessagesSelection.getState().clear();
   useOpenConversation.getState().setOpen(null);
-  useUnreadStore.getState().setCount(0);
   useMessageToast.getState().clear();
 }
 
 /**
- * Mounted once in the shell: the realtime bridge and the unread badge while signed in
+ * Mounted once in the shell: the realtime bridge while signed in
  * (spec §4 "Realtime subscriptions … stop on sign-out").
  */
 export function useMessaging(): void {
@@ -130,11 +127,4 @@ export function useMessaging(): void {
     if (!userId) return;
     return bridgeMessagesRealtime(client, () => useSessionStore.getState().user?.id);
   }, [client, userId]);
-
-  const ids = useUnreadIds(userId !== null);
-  const openId = useOpenConversation((s) => s.openId);
-  const setCount = useUnreadStore((s) => s.setCount);
-  useEffect(() => {
-    setCount(ids.filter((id) => id !== openId).length);
-  }, [ids, openId, setCount]);
 }

@@ -1,9 +1,9 @@
 import { type FormEvent, Suspense, lazy, useEffect, useRef, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { LAND_CHECK_CACHE_MS, MAP, MESSAGES, MOOD_INFO, type Mood } from '@moodmap/core';
-import { ModalPanel } from '../../app/ModalPanel.tsx';
-import { type SessionUser, useSessionStore } from '../../app/session-store.ts';
+import { ModalPanel } from '../../ui/ModalPanel.tsx';
+import { type SessionUser, useSessionStore } from '../auth/session-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { FormError } from '../../ui/Field.tsx';
 import { CheckCircleIcon, ClockIcon, PinIcon, PlusIcon, XCircleIcon } from '../../ui/icons.tsx';
@@ -14,7 +14,7 @@ import type { PickedLocation } from './create/LocationPicker.tsx';
 import { MessageField } from './create/MessageField.tsx';
 import { MoodPicker } from './create/MoodPicker.tsx';
 import { PulseOption } from './create/PulseOption.tsx';
-import { type UploadMemo, submitPost } from './create/submit.ts';
+import { type SubmitInput, type UploadMemo, submitPost } from './create/submit.ts';
 import { useVoiceRecorder } from './create/use-voice-recorder.ts';
 import { validateCreateForm } from './create/validation.ts';
 import { VoiceRecorder } from './create/VoiceRecorder.tsx';
@@ -87,7 +87,6 @@ function CreateForm({ user }: { user: SessionUser }) {
   const [location, setLocation] = useState<PickedLocation | null>({ ...MAP.pickerInitial });
   const [usePulse, setUsePulse] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
   const recorder = useVoiceRecorder();
   const uploads = useRef<UploadMemo>({});
   const errorRef = useRef<HTMLDivElement>(null);
@@ -100,7 +99,23 @@ function CreateForm({ user }: { user: SessionUser }) {
     requestAnimationFrame(() => errorRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
   };
 
-  const onSubmit = async (event: FormEvent) => {
+  const create = useMutation({
+    mutationFn: (input: SubmitInput) => submitPost(input, uploads.current),
+    onSuccess: (result) => {
+      if (!result.ok) {
+        showError(result.message);
+        // Another tab published meanwhile: the page switches to the active-post notice.
+        if (result.code === 'post_active_exists') void queryClient.invalidateQueries({ queryKey: MY_ACTIVE_POST_KEY });
+        return;
+      }
+      addPostToCache(queryClient, result.post);
+      void navigate('/', { state: { focusPostId: result.post.id } satisfies FocusPostState });
+      void queryClient.invalidateQueries({ queryKey: MY_ACTIVE_POST_KEY });
+    },
+  });
+  const submitting = create.isPending;
+
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (submitting || recordingBusy) return;
     const voice = recorder.status === 'recorded' ? recorder.recording : null;
@@ -117,21 +132,7 @@ function CreateForm({ user }: { user: SessionUser }) {
       return;
     }
     setError(null);
-    setSubmitting(true);
-    const result = await submitPost(
-      { category: mood, content, image, voice: voice?.blob ?? null, location, usePulseEffect: usePulse && credits >= 1 },
-      uploads.current,
-    );
-    if (!result.ok) {
-      setSubmitting(false);
-      showError(result.message);
-      // Another tab published meanwhile: the page switches to the active-post notice.
-      if (result.code === 'post_active_exists') void queryClient.invalidateQueries({ queryKey: MY_ACTIVE_POST_KEY });
-      return;
-    }
-    addPostToCache(queryClient, result.post);
-    void navigate('/', { state: { focusPostId: result.post.id } satisfies FocusPostState });
-    void queryClient.invalidateQueries({ queryKey: MY_ACTIVE_POST_KEY });
+    create.mutate({ category: mood, content, image, voice: voice?.blob ?? null, location, usePulseEffect: usePulse && credits >= 1 });
   };
 
   // An error is about what was sent: any change to the form clears it.

@@ -4,14 +4,15 @@
  * first image (click to enlarge), text, the likes, 'Commenter' (the comments area) and
  * 'Contacter'; the owner gets 'Supprimer' instead.
  */
-import { openProfileModal } from '../../app/ui-store.ts';
+import { openProfileModal } from '../../lib/ui-store.ts';
 import { useState } from 'react';
 import { MESSAGES, MOOD_INFO, relativeTime } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { AudioPlayer } from '../../ui/AudioPlayer.tsx';
 import { Spinner } from '../../ui/Button.tsx';
 import { ImagePreview } from '../../ui/ImagePreview.tsx';
-import { ChatIcon, ChevronLeftIcon, CloseIcon, FlagIcon, MailIcon, SparkIcon } from '../../ui/icons.tsx';
+import { ChatIcon, ChevronLeftIcon, FlagIcon, MailIcon, SparkIcon } from '../../ui/icons.tsx';
+import { DialogHeader } from '../../ui/DialogHeader.tsx';
 import { CommentsSection } from '../comments/CommentsSection.tsx';
 import { LikeButton } from '../likes/LikeButton.tsx';
 import { useContactAuthor } from '../messages/contact.ts';
@@ -65,7 +66,26 @@ export function PostCard({
       data-post-id={post.id}
     >
       <div className="h-1.5 shrink-0" style={{ backgroundColor: mood.color }} aria-hidden="true" />
-      <header className="flex shrink-0 items-center gap-3 px-4 pt-3 pb-2">
+      <DialogHeader
+        onClose={onClose}
+        size="md"
+        closeTestId="popup-close"
+        className="px-4 pt-3 pb-2"
+        actions={
+          user && !mine ? (
+            <button
+              type="button"
+              onClick={() => setReporting(true)}
+              aria-label={MESSAGES.report_title}
+              title={MESSAGES.report_title}
+              data-testid="post-report"
+              className="flex size-8 items-center justify-center rounded-full text-slate-400 hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-300"
+            >
+              <FlagIcon size={16} />
+            </button>
+          ) : null
+        }
+      >
         {onBack ? (
           <button
             type="button"
@@ -97,30 +117,7 @@ export function PostCard({
             </span>
           </span>
         </button>
-        <div className="-mr-1.5 flex shrink-0 items-center gap-0.5 self-start">
-          {user && !mine ? (
-            <button
-              type="button"
-              onClick={() => setReporting(true)}
-              aria-label={MESSAGES.report_title}
-              title={MESSAGES.report_title}
-              data-testid="post-report"
-              className="flex size-8 items-center justify-center rounded-full text-slate-400 hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-300"
-            >
-              <FlagIcon size={16} />
-            </button>
-          ) : null}
-          <button
-            type="button"
-            onClick={onClose}
-            aria-label={MESSAGES.close}
-            data-testid="popup-close"
-            className="flex size-8 items-center justify-center rounded-full text-slate-400 hover:bg-slate-100 hover:text-ink-900 dark:hover:bg-white/10 dark:hover:text-white"
-          >
-            <CloseIcon size={18} />
-          </button>
-        </div>
-      </header>
+      </DialogHeader>
 
       <div className="min-h-0 flex-1 space-y-3 overflow-y-auto overscroll-contain px-4 pb-3">
         <MoodBadge post={post} />
@@ -172,7 +169,7 @@ export function PostCard({
         ) : (
           <button
             type="button"
-            onClick={() => void contact(post)}
+            onClick={() => contact(post)}
             disabled={opening}
             aria-busy={opening}
             data-testid="post-contact"

@@ -4,17 +4,13 @@
  * same token rules.
  */
 import {
-  MESSAGES, activePostResponseSchema, imageUploadResponseSchema, postResponseSchema, postsFeedResponseSchema,
+  MESSAGES, activePostResponseSchema, imageUploadResponseSchema, postResponseSchema,
   voiceUploadResponseSchema, type CreatePostBody, type ImageUpload, type VoiceUpload,
 } from '@moodmap/core';
 import { api } from '../../lib/api.ts';
-import { type PostDto, type PostsFeed, parseAnswer } from './post-types.ts';
+import { type PostDto, parseAnswer } from './post-types.ts';
 
 export type { CreatePostBody, ImageUpload, VoiceUpload };
-
-export async function fetchPosts(signal?: AbortSignal): Promise<PostsFeed> {
-  return parseAnswer(postsFeedResponseSchema, await api<unknown>('/api/posts', { signal }));
-}
 
 /** One live post (`GET /api/posts/:id`, 404 once deleted or expired), with my like. */
 export async function fetchPost(id: string, signal?: AbortSignal): Promise<PostDto | null> {

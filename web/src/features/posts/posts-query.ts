@@ -1,15 +1,11 @@
 /**
- * The live feed in the TanStack Query cache under ['posts'] (spec §4 "Posts", design.md §5):
- * - fetched once, kept 45 s fresh (spec §9 "Cache");
- * - kept current by the realtime socket: 'post.created' adds, 'post.deleted' removes;
- * - polled every 5 s only while the socket is down; after a reconnect it is refetched (catch-up);
- * - refetched on the window event 'refreshPosts' (refresh button, other features).
+ * Posts in the TanStack Query cache under ['posts', …] (spec §4 "Posts", design.md §5): the map's
+ * viewport answers (viewport-query.ts), the posts pinned beside them, and any list of posts
+ * cached under that prefix. The realtime socket keeps them current: 'post.created' adds,
+ * 'post.deleted' removes; after a reconnect they are refetched (catch-up).
  */
-import { useEffect, useMemo, useState } from 'react';
-import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CACHE_TTL_MS, POST_LIFETIME_MS, TIMING } from '@moodmap/core';
-import { onRealtimeConnection, subscribeRealtime, useRealtimeStore } from '../../lib/realtime.ts';
-import { fetchPosts } from './posts-api.ts';
+import type { QueryClient } from '@tanstack/react-query';
+import { onRealtimeConnection, subscribeRealtime } from '../../lib/realtime.ts';
 import { type PostDto, type PostsFeed, readPost } from './post-types.ts';
 
 export const POSTS_KEY = ['posts'] as const;
@@ -65,24 +61,6 @@ function inView(post: PostDto, bbox: ViewportLike['bbox']): boolean {
   const [west, south, east, north] = bbox;
   return post.latitude >= south && post.latitude <= north && post.longitude >= west && post.longitude <= east;
 }
-
-function replay(feed: PostsFeed, since: number): PostsFeed {
-  let next = feed;
-  for (const change of recent) {
-    if (change.at <= since) continue;
-    next = change.kind === 'created' ? withPost(next, change.post) : withoutPost(next, change.id);
-  }
-  return next;
-}
-
-export const postsQuery = queryOptions({
-  queryKey: POSTS_KEY,
-  queryFn: async ({ signal }): Promise<PostsFeed> => {
-    const since = sequence;
-    return replay(await fetchPosts(signal), since);
-  },
-  staleTime: CACHE_TTL_MS.posts,
-});
 
 /** Adds a post to the cached feed (realtime event, or the answer of our own create). */
 export function addPostToCache(client: QueryClient, post: PostDto): void {
@@ -142,46 +120,4 @@ export function resetPostsRealtimeForTests(): void {
   unbridge = null;
   bridged = null;
   recent.length = 0;
-}
-
-/** Server clock minus ours, so "24 h" and "il y a 5 minutes" follow the server's clock. */
-function clockOffset(feed: PostsFeed | undefined, receivedAt: number): number {
-  if (!feed) return 0;
-  const server = Date.parse(feed.serverTime);
-  return Number.isFinite(server) ? server - receivedAt : 0;
-}
-
-/**
- * The live posts for the map. Posts past 24 h drop out locally too (checked every minute), so a
- * map left open does not keep yesterday's markers until the next fetch.
- */
-export function usePostsFeed() {
-  const client = useQueryClient();
-  const connected = useRealtimeStore((s) => s.connected);
-  useEffect(() => bridgePostsRealtime(client), [client]);
-  const query = useQuery({ ...postsQuery, refetchInterval: connected ? false : TIMING.postsRefreshMs });
-
-  useEffect(() => {
-    const onRefresh = () => void client.refetchQueries({ queryKey: POSTS_KEY, exact: true }, { cancelRefetch: false });
-    window.addEventListener(REFRESH_POSTS_EVENT, onRefresh);
-    return () => window.removeEventListener(REFRESH_POSTS_EVENT, onRefresh);
-  }, [client]);
-
-  const [tick, setTick] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setTick(Date.now()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
-
-  const offset = useMemo(() => clockOffset(query.data, query.dataUpdatedAt || Date.now()), [query.data, query.dataUpdatedAt]);
-  const posts = useMemo(() => {
-    const all = query.data?.posts ?? [];
-    const cutoff = tick + offset - POST_LIFETIME_MS;
-    return all.filter((p) => {
-      const created = Date.parse(p.createdAt);
-      return !Number.isFinite(created) || created > cutoff;
-    });
-  }, [query.data, offset, tick]);
-
-  return { posts, offsetMs: offset, isError: query.isError, isPending: query.isPending, error: query.error };
 }

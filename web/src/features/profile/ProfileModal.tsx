@@ -1,6 +1,6 @@
 import { Link, useNavigate } from 'react-router';
 import { MESSAGES, truncate } from '@moodmap/core';
-import { useUiStore } from '../../app/ui-store.ts';
+import { useUiStore } from '../../lib/ui-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ChatIcon, UserIcon } from '../../ui/icons.tsx';
@@ -63,7 +63,7 @@ function ProfileModalBody({ userId, onClose }: { userId: string; onClose: () => 
       ) : null}
       <div className="mt-5 flex flex-col gap-2 sm:flex-row">
         {message.visible ? (
-          <Button className="flex-1 whitespace-nowrap" onClick={() => void message.send()} disabled={message.busy} data-testid="profile-send-message">
+          <Button className="flex-1 whitespace-nowrap" onClick={message.send} disabled={message.busy} data-testid="profile-send-message">
             {message.busy ? <Spinner /> : <ChatIcon size={18} />}
             {MESSAGES.profile_send_message}
           </Button>

@@ -5,8 +5,8 @@ import {
   BIO_COUNTER_WARNING, BIO_MAX, MESSAGES, POST_LIFETIME_MS, PROFILE_PHOTO_MAX_BYTES,
   bioSchema, expiresIn, frDate, nextNicknameChangeAt, nicknameSchema, t,
 } from '@moodmap/core';
-import { ModalPanel } from '../../app/ModalPanel.tsx';
-import { useSessionStore, type SessionUser } from '../../app/session-store.ts';
+import { ModalPanel } from '../../ui/ModalPanel.tsx';
+import { useSessionStore, type SessionUser } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { ClockIcon, ImageIcon, LogoutIcon, MapIcon, PlusIcon, ShieldIcon, TrashIcon, UserIcon } from '../../ui/icons.tsx';
@@ -17,7 +17,7 @@ import { DeletePostButton } from '../posts/DeletePostButton.tsx';
 import { firstImage } from '../posts/post-types.ts';
 import { Avatar } from './Avatar.tsx';
 import { MoodBadge, PulseBadge, focusState, memberSince } from './ProfileBits.tsx';
-import { applyUser, deleteProfilePhoto, patchProfile, profileKey, uploadProfilePhoto, usePublicProfile } from './profile-api.ts';
+import { deleteProfilePhoto, patchProfile, profileKey, uploadProfilePhoto, usePublicProfile, useProfileWrite } from './profile-api.ts';
 
 const ACTION =
   'inline-flex min-h-11 items-center justify-center gap-2 rounded-xl bg-gradient-to-r from-brand-500 to-violet-brand px-5 text-sm font-semibold text-white shadow-md shadow-brand-500/25 transition hover:brightness-105 active:brightness-95';
@@ -120,7 +120,9 @@ function PhotoEditor({ user }: { user: SessionUser }) {
   const reloadUser = useSessionStore((s) => s.reloadUser);
   const input = useRef<HTMLInputElement>(null);
   const [state, setState] = useState<PhotoState>('idle');
-  const [removing, setRemoving] = useState(false);
+  const photoUpload = useProfileWrite(uploadProfilePhoto);
+  const photoRemove = useProfileWrite(deleteProfilePhoto);
+  const removing = photoRemove.isPending;
   const photo = user.profilePhotoUrl ?? user.avatarUrl ?? null;
 
   useEffect(() => {
@@ -129,35 +131,34 @@ function PhotoEditor({ user }: { user: SessionUser }) {
     return () => clearTimeout(timer);
   }, [state]);
 
-  const upload = async (file: File) => {
+  const upload = (file: File) => {
     const problem = photoProblem(file);
     if (problem) {
       toast.error(problem);
       return;
     }
     setState('uploading');
-    try {
-      applyUser(await uploadProfilePhoto(file));
-      setState('done');
-      toast.success(MESSAGES.profile_photo_success);
-      setTimeout(() => void reloadUser(), PHOTO_REFETCH_MS);
-    } catch (error) {
-      setState('idle');
-      toast.error(photoError(error));
-    }
+    photoUpload.mutate(file, {
+      onSuccess: () => {
+        setState('done');
+        toast.success(MESSAGES.profile_photo_success);
+        setTimeout(() => void reloadUser(), PHOTO_REFETCH_MS);
+      },
+      onError: (error) => {
+        setState('idle');
+        toast.error(photoError(error));
+      },
+    });
   };
 
-  const remove = async () => {
-    setRemoving(true);
-    try {
-      applyUser(await deleteProfilePhoto());
-      toast.success(MESSAGES.profile_photo_removed);
-      void reloadUser();
-    } catch (error) {
-      toast.error(photoError(error));
-    } finally {
-      setRemoving(false);
-    }
+  const remove = () => {
+    photoRemove.mutate(undefined, {
+      onSuccess: () => {
+        toast.success(MESSAGES.profile_photo_removed);
+        void reloadUser();
+      },
+      onError: (error) => toast.error(photoError(error)),
+    });
   };
 
   return (
@@ -181,7 +182,7 @@ function PhotoEditor({ user }: { user: SessionUser }) {
         onChange={(event) => {
           const file = event.target.files?.[0];
           event.target.value = '';
-          if (file) void upload(file);
+          if (file) upload(file);
         }}
       />
       <button type="button" className={SMALL} disabled={state === 'uploading'} onClick={() => input.current?.click()} data-testid="profile-photo-change">
@@ -193,7 +194,7 @@ function PhotoEditor({ user }: { user: SessionUser }) {
           type="button"
           className={`${SMALL} text-rose-600 hover:bg-rose-50 dark:text-rose-300`}
           disabled={removing}
-          onClick={() => void remove()}
+          onClick={remove}
           data-testid="profile-photo-remove"
         >
           <TrashIcon size={14} />
@@ -209,10 +210,11 @@ function NicknameEditor({ user }: { user: SessionUser }) {
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(user.nickname);
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const update = useProfileWrite(patchProfile);
+  const saving = update.isPending;
   const nextAllowed = nextNicknameChangeAt(user.lastUsernameChange);
 
-  const save = async () => {
+  const save = () => {
     const parsed = nicknameSchema.safeParse(value);
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? MESSAGES.nickname_failed);
@@ -222,22 +224,24 @@ function NicknameEditor({ user }: { user: SessionUser }) {
       setError(MESSAGES.nickname_unchanged);
       return;
     }
-    setSaving(true);
     setError(null);
-    try {
-      applyUser(await patchProfile({ nickname: parsed.data }));
-      toast.success(MESSAGES.nickname_success);
-      setEditing(false);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'nickname_blocked') {
-        // Changed elsewhere meanwhile: the fresh user carries the date of that change.
-        void reloadUser();
-        setEditing(false);
-      }
-      toast.error(err instanceof ApiError && err.status !== 0 && err.status < 500 ? err.message : MESSAGES.nickname_failed);
-    } finally {
-      setSaving(false);
-    }
+    update.mutate(
+      { nickname: parsed.data },
+      {
+        onSuccess: () => {
+          toast.success(MESSAGES.nickname_success);
+          setEditing(false);
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.code === 'nickname_blocked') {
+            // Changed elsewhere meanwhile: the fresh user carries the date of that change.
+            void reloadUser();
+            setEditing(false);
+          }
+          toast.error(err instanceof ApiError && err.status !== 0 && err.status < 500 ? err.message : MESSAGES.nickname_failed);
+        },
+      },
+    );
   };
 
   if (editing) {
@@ -247,7 +251,7 @@ function NicknameEditor({ user }: { user: SessionUser }) {
         data-testid="nickname-form"
         onSubmit={(event) => {
           event.preventDefault();
-          void save();
+          save();
         }}
       >
         <label className="mb-1 block text-xs font-semibold text-slate-500 dark:text-slate-400" htmlFor="nickname-input">
@@ -309,27 +313,28 @@ function BioEditor({ user }: { user: SessionUser }) {
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(user.bio ?? '');
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const update = useProfileWrite(patchProfile);
+  const saving = update.isPending;
   const length = Array.from(value).length;
 
-  const save = async () => {
+  const save = () => {
     const parsed = bioSchema.safeParse(value);
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? MESSAGES.bio_failed);
       return;
     }
-    setSaving(true);
     setError(null);
-    try {
-      // Empty is stored as null: the bio is removed.
-      applyUser(await patchProfile({ bio: parsed.data }));
-      toast.success(MESSAGES.bio_success);
-      setEditing(false);
-    } catch (err) {
-      toast.error(err instanceof ApiError && err.status === 400 ? err.message : MESSAGES.bio_failed);
-    } finally {
-      setSaving(false);
-    }
+    // Empty is stored as null: the bio is removed.
+    update.mutate(
+      { bio: parsed.data },
+      {
+        onSuccess: () => {
+          toast.success(MESSAGES.bio_success);
+          setEditing(false);
+        },
+        onError: (err) => toast.error(err instanceof ApiError && err.status === 400 ? err.message : MESSAGES.bio_failed),
+      },
+    );
   };
 
   if (editing) {
@@ -339,7 +344,7 @@ function BioEditor({ user }: { user: SessionUser }) {
         data-testid="bio-form"
         onSubmit={(event) => {
           event.preventDefault();
-          void save();
+          save();
         }}
       >
         <label className="mb-1 block text-xs font-semibold text-slate-500 dark:text-slate-400" htmlFor="bio-input">

@@ -1,8 +1,8 @@
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { MESSAGES, t, truncate } from '@moodmap/core';
-import { ModalPanel } from '../../app/ModalPanel.tsx';
-import { useSessionStore } from '../../app/session-store.ts';
-import { useUiStore } from '../../app/ui-store.ts';
+import { ModalPanel } from '../../ui/ModalPanel.tsx';
+import { useSessionStore } from '../auth/session-store.ts';
+import { useUiStore } from '../../lib/ui-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { ArrowLeftIcon, ChatIcon, MicIcon, UserIcon } from '../../ui/icons.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
@@ -61,7 +61,7 @@ export function UserProfileScreen() {
             )}
           </section>
           {message.visible ? (
-            <Button className="mt-5 w-full" onClick={() => void message.send()} disabled={message.busy} data-testid="profile-send-message">
+            <Button className="mt-5 w-full" onClick={message.send} disabled={message.busy} data-testid="profile-send-message">
               {message.busy ? <Spinner /> : <ChatIcon size={18} />}
               {MESSAGES.profile_send_message}
             </Button>

@@ -2,11 +2,10 @@
  * The profiles API as the web app calls it (issue 6), and the hooks the three profile screens
  * share: the public read, the owner's edits, and "Envoyer un message".
  */
-import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { CACHE_TTL_MS, MESSAGES, conversationResponseSchema, type AuthUserResponse, type CreateConversationInput, type UpdateProfileInput } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { toSessionUser, type SessionUser } from '../auth/auth-api.ts';
 import { ApiError, api } from '../../lib/api.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
@@ -60,6 +59,11 @@ export function applyUser(user: SessionUser | null): void {
   if (user && useSessionStore.getState().user?.id === user.id) useSessionStore.setState({ user });
 }
 
+/** A write to the signed-in user's profile (nickname, bio, photo); its answer, the fresh user, is shown at once. */
+export function useProfileWrite<T>(write: (input: T) => Promise<SessionUser | null>) {
+  return useMutation({ mutationFn: write, onSuccess: applyUser });
+}
+
 /** `POST /api/conversations { userId }` → the conversation's id. */
 export async function startConversation(userId: string): Promise<string> {
   const body: CreateConversationInput = { userId };
@@ -76,22 +80,21 @@ export function useSendMessage(profileId: string | null, nickname?: string, onOp
   const me = useSessionStore((s) => s.user?.id ?? null);
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const visible = me !== null && profileId !== null && me !== profileId;
-  const send = async () => {
-    if (!profileId || busy) return;
-    setBusy(true);
-    try {
-      const id = await startConversation(profileId);
+  const open = useMutation({
+    mutationFn: startConversation,
+    onSuccess: (id) => {
       void client.invalidateQueries({ queryKey: ['conversations'] });
       onOpened?.();
       void navigate(`/messages?conversation=${encodeURIComponent(id)}`, { state: nickname ? { nickname } : undefined });
-    } catch {
-      // As "Contacter" on a post does: one text, whatever the cause (a 404 included).
-      toast.error(MESSAGES.conversation_create_failed);
-    } finally {
-      setBusy(false);
-    }
+    },
+    // As "Contacter" on a post does: one text, whatever the cause (a 404 included).
+    onError: () => toast.error(MESSAGES.conversation_create_failed),
+  });
+  const busy = open.isPending;
+  const visible = me !== null && profileId !== null && me !== profileId;
+  const send = () => {
+    if (!profileId || busy) return;
+    open.mutate(profileId);
   };
   return { visible, send, busy };
 }

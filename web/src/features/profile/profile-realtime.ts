@@ -11,7 +11,7 @@
 import { useEffect } from 'react';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import type { ProfileUpdatedEvent } from '@moodmap/core';
-import { useSessionStore } from '../../app/session-store.ts';
+import { useSessionStore } from '../auth/session-store.ts';
 import { updateAllCachedComments } from '../comments/comments-cache.ts';
 import { subscribeRealtime } from '../../lib/realtime.ts';
 import { updateParticipant } from '../messages/messages-cache.ts';

@@ -4,6 +4,7 @@
  * submit stays disabled until that holds. The server checks the same schema again.
  */
 import { type FormEvent, useId, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { MESSAGES, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_REASON_OTHER, type ReportReasonKey, reportPostSchema } from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
@@ -27,27 +28,29 @@ function failureText(error: unknown): string {
 export function ReportDialog({ postId, onClose }: { postId: string; onClose: () => void }) {
   const [reason, setReason] = useState<ReportReasonKey | null>(null);
   const [details, setDetails] = useState('');
-  const [sending, setSending] = useState(false);
+  const report = useMutation({
+    mutationFn: (chosen: ReportReasonKey) => reportPost(postId, chosen, details),
+    onSuccess: () => {
+      toast.success(MESSAGES.report_success);
+      onClose();
+    },
+    onError: (error) => {
+      toast.error(failureText(error));
+      // Already reported, own post, or a post that is gone: trying again cannot succeed.
+      if (error instanceof ApiError && [403, 404, 409].includes(error.status)) onClose();
+    },
+  });
+  const sending = report.isPending;
   const detailsId = useId();
   const counterId = useId();
   const other = reason === REPORT_REASON_OTHER;
   const over = details.length > REPORT_DETAILS_MAX;
   const valid = isReportValid(reason, details);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!valid || !reason || sending) return;
-    setSending(true);
-    try {
-      await reportPost(postId, reason, details);
-      toast.success(MESSAGES.report_success);
-      onClose();
-    } catch (error) {
-      toast.error(failureText(error));
-      setSending(false);
-      // Already reported, own post, or a post that is gone: trying again cannot succeed.
-      if (error instanceof ApiError && [403, 404, 409].includes(error.status)) onClose();
-    }
+    report.mutate(reason);
   };
 
   return (

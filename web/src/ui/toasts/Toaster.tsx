@@ -1,6 +1,6 @@
 import type { ToastType } from '@moodmap/core';
-import { MESSAGES } from '@moodmap/core';
-import { AlertIcon, CheckCircleIcon, CloseIcon, InfoIcon, XCircleIcon } from '../icons.tsx';
+import { AlertIcon, CheckCircleIcon, InfoIcon, XCircleIcon } from '../icons.tsx';
+import { CloseButton } from '../DialogHeader.tsx';
 import { useToastStore } from './toast-store.ts';
 
 const STYLE: Record<ToastType, { icon: typeof InfoIcon; accent: string; bar: string }> = {
@@ -34,14 +34,7 @@ export function Toaster() {
               {t.title ? <p className="font-semibold text-ink-900 dark:text-white">{t.title}</p> : null}
               <p className="text-slate-700 dark:text-slate-200">{t.message}</p>
             </div>
-            <button
-              type="button"
-              onClick={() => dismiss(t.id)}
-              aria-label={MESSAGES.close}
-              className="flex size-7 shrink-0 items-center justify-center rounded-full text-slate-400 hover:bg-black/5 hover:text-slate-700 dark:hover:bg-white/10 dark:hover:text-white"
-            >
-              <CloseIcon size={16} />
-            </button>
+            <CloseButton onClose={() => dismiss(t.id)} size="sm" />
           </div>
         );
       })}

@@ -1,6 +1,7 @@
 /** The 100 m cluster popup (spec §2): 'Annonces dans cette zone' and its posts, newest first. */
 import { MAP, MESSAGES, MOOD_INFO, relativeTime, t, truncate } from '@moodmap/core';
-import { CloseIcon, MicIcon } from '../../../ui/icons.tsx';
+import { MicIcon } from '../../../ui/icons.tsx';
+import { DialogHeader } from '../../../ui/DialogHeader.tsx';
 import { AuthorPhoto } from '../../posts/AuthorPhoto.tsx';
 import { MoodBadge } from '../../posts/PostCard.tsx';
 import { type PostDto, firstImage } from '../../posts/post-types.ts';
@@ -22,22 +23,13 @@ export function ClusterList({
       data-testid="cluster-popup"
       aria-label={MESSAGES.cluster_popup_title}
     >
-      <header className="flex shrink-0 items-center gap-3 border-b border-slate-100 px-4 py-3 dark:border-white/5">
+      <DialogHeader onClose={onClose} size="md" closeTestId="popup-close" className="border-b border-slate-100 px-4 py-3 dark:border-white/5">
         <span className="flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-extrabold text-white" style={{ backgroundColor: MAP.clusterColor }}>{posts.length}</span>
         <div className="min-w-0 flex-1">
           <h2 className="text-[15px] leading-snug font-bold">{MESSAGES.cluster_popup_title}</h2>
           <p className="text-xs text-slate-500 dark:text-slate-400">{t('cluster_count', { count: posts.length })}</p>
         </div>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label={MESSAGES.close}
-          data-testid="popup-close"
-          className="-mr-1.5 flex size-8 shrink-0 items-center justify-center rounded-full text-slate-400 hover:bg-slate-100 hover:text-ink-900 dark:hover:bg-white/10 dark:hover:text-white"
-        >
-          <CloseIcon size={18} />
-        </button>
-      </header>
+      </DialogHeader>
       <ul className="min-h-0 flex-1 divide-y divide-slate-100 overflow-y-auto overscroll-contain dark:divide-white/5">
         {posts.map((post) => {
           const image = post.thumbnailUrl ?? firstImage(post);

@@ -7,7 +7,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Map, Marker, NavigationControl, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
 import { MAP, MESSAGES, TIMING } from '@moodmap/core';
-import { useAppConfig } from '../../../app/config.ts';
+import { useAppConfig } from '../../../lib/config.ts';
 import { Spinner } from '../../../ui/Button.tsx';
 import { LocateIcon } from '../../../ui/icons.tsx';
 import { toast } from '../../../ui/toasts/toast-store.ts';

@@ -13,10 +13,10 @@ import {
   toSessionUser,
   type SessionUser,
   type SignUpRequest,
-} from '../features/auth/auth-api.ts';
-import { takeAuthLink } from '../features/auth/auth-link.ts';
-import { refetchAfterSignIn, refetchAfterSignOut, requestLocationQuietly } from '../features/auth/sign-in-sequence.ts';
-import { ApiError } from '../lib/api.ts';
+} from './auth-api.ts';
+import { takeAuthLink } from './auth-link.ts';
+import { refetchAfterSignIn, refetchAfterSignOut, requestLocationQuietly } from './sign-in-sequence.ts';
+import { ApiError } from '../../lib/api.ts';
 import {
   applySession,
   clearSession,
@@ -28,12 +28,12 @@ import {
   resetTokenStateForTests,
   retryRefreshLater,
   startTokenSync,
-} from '../lib/auth-tokens.ts';
-import { readJson, removeKey, STORAGE_KEYS, writeJson } from '../lib/storage.ts';
-import { toast } from '../ui/toasts/toast-store.ts';
-import { configQuery } from './config.ts';
+} from '../../lib/auth-tokens.ts';
+import { readJson, removeKey, STORAGE_KEYS, writeJson } from '../../lib/storage.ts';
+import { toast } from '../../ui/toasts/toast-store.ts';
+import { configQuery } from '../../lib/config.ts';
 
-export type { SessionUser } from '../features/auth/auth-api.ts';
+export type { SessionUser } from './auth-api.ts';
 
 export type SessionStatus = 'initialising' | 'ready';
 

@@ -1,9 +1,8 @@
 import { type ReactNode, useCallback, useId, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { MESSAGES } from '@moodmap/core';
-import { CloseIcon } from '../ui/icons.tsx';
-import { useDialogBehaviour } from '../ui/dialog-behaviour.ts';
-import { useToastClearance } from '../ui/toast-clearance.ts';
+import { DialogHeader } from './DialogHeader.tsx';
+import { useDialogBehaviour } from './dialog-behaviour.ts';
+import { useToastClearance } from './toast-clearance.ts';
 
 /**
  * The panel a modal route opens over the map (spec §2 "Shell"): a full-height sheet on mobile,
@@ -32,20 +31,16 @@ export function ModalPanel({ title, children, wide = false }: { title: string; c
         data-testid="modal-panel"
         className={`relative flex w-full animate-sheet-in flex-col overflow-hidden rounded-t-3xl bg-white shadow-2xl outline-none md:max-h-full md:animate-pop-in md:rounded-3xl dark:bg-ink-900 dark:ring-1 dark:ring-white/10 ${wide ? 'md:h-[80vh] md:max-w-5xl' : 'md:max-w-[720px]'}`}
       >
-        <header ref={header} className="flex shrink-0 items-center justify-between gap-3 border-b border-slate-100 px-5 py-3.5 md:px-7 md:py-4 dark:border-white/5">
+        <DialogHeader
+          ref={header}
+          onClose={close}
+          closeTestId="modal-close"
+          className="justify-between border-b border-slate-100 px-5 py-3.5 md:px-7 md:py-4 dark:border-white/5"
+        >
           <h1 id={titleId} className="truncate text-lg font-bold tracking-tight text-ink-900 md:text-xl dark:text-white">
             {title}
           </h1>
-          <button
-            type="button"
-            onClick={close}
-            aria-label={MESSAGES.close}
-            data-testid="modal-close"
-            className="-mr-1.5 flex size-10 shrink-0 items-center justify-center rounded-full text-slate-500 transition hover:bg-slate-100 hover:text-ink-900 dark:text-slate-400 dark:hover:bg-white/10 dark:hover:text-white"
-          >
-            <CloseIcon size={20} />
-          </button>
-        </header>
+        </DialogHeader>
         <div className={`min-h-0 flex-1 ${wide ? 'flex flex-col overflow-hidden' : 'overflow-y-auto overscroll-contain'}`}>{children}</div>
       </section>
     </div>

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '../lib/api.ts';
+import { api } from './api.ts';
 
 /**
  * Public runtime configuration served by `GET /api/config`: the basemap styles. (Its `isAdmin`
