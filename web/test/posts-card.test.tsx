@@ -111,7 +111,7 @@ describe('single post popup (spec §2 "Map screen")', () => {
 
   it('takes a signed-in reader to the conversation in Messages, and the name to the profile', async () => {
     useSessionStore.setState({ user: { id: 'me', email: 'me@x.fr', nickname: 'Moi' } });
-    fakeApi({ 'POST /api/conversations': () => new Response(JSON.stringify({ conversation: { id: 'c-1' } }), { status: 200 }) });
+    fakeApi({ 'POST /api/conversations': () => new Response(JSON.stringify({ conversation: { id: 'c-1', participant1Id: 'u-a', participant2Id: 'u-b', createdAt: '2026-11-24T10:00:00.000Z', updatedAt: '2026-11-24T10:00:00.000Z' } }), { status: 200 }) });
     const { router } = renderCard(post());
     fireEvent.click(screen.getByTestId('post-contact'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/messages'));

@@ -246,7 +246,7 @@ describe('profile modal (spec §2 "Profile modal")', () => {
   it('shows "Envoyer un message" to another signed-in user, which opens the conversation', async () => {
     const server = fakeApi({
       [`GET /api/profiles/${OTHER}`]: () => json(200, publicProfile(OTHER)),
-      'POST /api/conversations': () => json(201, { conversation: { id: 'c-9' } }),
+      'POST /api/conversations': () => json(201, { conversation: { id: 'c-9', participant1Id: 'u-a', participant2Id: 'u-b', createdAt: '2026-11-24T10:00:00.000Z', updatedAt: '2026-11-24T10:00:00.000Z' } }),
     });
     applySession(sessionBody(1));
     const router = renderAt('/');
