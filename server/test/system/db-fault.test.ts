@@ -85,9 +85,10 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL connections terminated 
       let stop = false;
       const writers = [
         ...Array.from({ length: 3 }, () => () => like(pick(members), pick(posts))),
-        ...Array.from({ length: 2 }, () => () => comment(pick(members), pick(posts))),
+        // Comments and uploads are rate-limited per user (a correct 429 once a fast machine sends
+        // enough): the first member keeps her allowance for the check afterwards.
+        ...Array.from({ length: 2 }, () => () => comment(pick(members.slice(1)), pick(posts))),
         () => createPost(pick(members)),
-        // Uploads are rate-limited per user: the first member keeps hers for the check afterwards.
         () => replacePhoto(pick(members.slice(1))),
       ].map(async (write) => {
         while (!stop) answers.push(await write());
