@@ -10,6 +10,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../../server/src/app.ts';
+import { prepareGeoAssets } from '../../server/src/modules/geo/routes.ts';
 import { testConfig } from '../../server/src/config.ts';
 import { createWorld } from '../../server/test/fuzz/fixtures.ts';
 import { listRoutes } from '../../server/test/fuzz/route-list.ts';
@@ -25,6 +26,8 @@ const config = testConfig({
 const app = await buildApp(config);
 await app.ready();
 const world = await createWorld({ app, database: app.ctx.database, config, clock: createClock(), close: () => app.close() });
+// As main.ts does before it listens.
+prepareGeoAssets();
 await app.listen({ host: '127.0.0.1', port: 0 });
 
 // 1 ms resolution: the 50 ms goal needs a finer measure than the 10 ms default.

@@ -4,6 +4,7 @@
  */
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { prepareGeoAssets } from './modules/geo/routes.ts';
 
 async function main() {
   let config;
@@ -33,6 +34,8 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
+  // Static map data and the land index are built now, not by the first requests that need them.
+  prepareGeoAssets();
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`MoodMap prêt sur ${config.publicUrl} (base ${app.ctx.database.engine})`);
 }
