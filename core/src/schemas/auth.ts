@@ -224,3 +224,10 @@ export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
 /** `POST /api/auth/password`: the signed-in user's new password (rules checked by the service). */
 export const passwordChangeBodySchema = z.object({ password: z.string({ error: MESSAGES.auth_fields_required }).max(1024) });
+
+/**
+ * The header refresh and logout must carry (the refresh token is a SameSite=Strict cookie): a
+ * cross-site page cannot add a custom header without a CORS preflight the server never grants.
+ * Checked by the server (auth/csrf.ts), sent by the web app (lib/auth-tokens.ts).
+ */
+export const CSRF_HEADER = { name: 'x-requested-with', value: 'moodmap' } as const;

@@ -8,7 +8,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { securityLogs, users } from '../../src/db/schema.ts';
-import { call, countMails, createAuthTestApp, createUser, fragment, pathOf, waitForMail, type AuthTestApp, type CreatedUser } from '../helpers/auth.ts';
+import { call, countMails, createAuthTestApp, createUser, fragment, pathOf, waitForMail, type AuthTestApp, type CreatedUser, withRefreshCookie } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 
 const sessionNotFound = { error: { code: 'session_not_found', message: MESSAGES.reset_session_expired } };
@@ -35,7 +35,7 @@ describe.each(engines)('reset only through a recovery session, once, on %s', (en
   const refresh = (refreshToken: string) => call(t, {
     method: 'POST', url: '/api/auth/refresh',
     // The refresh token as the API takes it: in the cookie (with the CSRF header), or in the body.
-    headers: { cookie: `moodmap_refresh=${refreshToken}`, 'x-requested-with': 'moodmap' },
+    headers: withRefreshCookie(refreshToken),
     payload: { refreshToken },
   });
 

@@ -5,12 +5,12 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@moodmap/core';
+import { CSRF_HEADER, MESSAGES } from '@moodmap/core';
 import { call, createAuthTestApp, createUser, fragment, login, mailsTo, pathOf, signUp, waitForMail, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 
 const COOKIE = 'moodmap_refresh';
-const CSRF = { 'x-requested-with': 'moodmap' };
+const CSRF = { [CSRF_HEADER.name]: CSRF_HEADER.value };
 const csrfRejected = { error: { code: 'csrf_rejected', message: MESSAGES.csrf_rejected } };
 const sessionExpired = { error: { code: 'session_expired', message: MESSAGES.session_expired } };
 

@@ -5,12 +5,14 @@
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { eq } from 'drizzle-orm';
+import { CSRF_HEADER } from '@moodmap/core';
 import { buildApp } from '../../src/app.ts';
 import { testConfig, type Config } from '../../src/config.ts';
 import type { Database, DbEngine } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema.ts';
 import { openChallenge } from '../../src/modules/auth/human-check.ts';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
+import { REFRESH_COOKIE } from '../../src/modules/auth/refresh-cookie.ts';
 import { createTestDatabase } from './databases.ts';
 
 export interface Clock {
@@ -137,7 +139,7 @@ export async function login(t: AuthTestApp, email: string, password: string, ip?
   return { ...(res.json() as Omit<SessionBody, 'refreshToken'>), refreshToken: refreshCookieOf(res) };
 }
 
-export const REFRESH_COOKIE = 'moodmap_refresh';
+export { REFRESH_COOKIE };
 
 /** The refresh token an answer set in its HttpOnly cookie. */
 export function refreshCookieOf(res: LightMyRequestResponse): string {
@@ -148,7 +150,7 @@ export function refreshCookieOf(res: LightMyRequestResponse): string {
 
 /** POST /api/auth/refresh and /logout as the web app sends them: the cookie plus the CSRF header. */
 export function withRefreshCookie(token: string): Record<string, string> {
-  return { cookie: `${REFRESH_COOKIE}=${token}`, 'x-requested-with': 'moodmap' };
+  return { cookie: `${REFRESH_COOKIE}=${token}`, [CSRF_HEADER.name]: CSRF_HEADER.value };
 }
 
 export async function confirmUser(t: AuthTestApp, id: string): Promise<void> {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { REFRESH_GRACE_MS } from '../../src/modules/auth/sessions.ts';
 import { signAccessToken } from '../../src/modules/auth/tokens.ts';
-import { call, createAuthTestApp, createUser, type AuthTestApp, type CreatedUser } from '../helpers/auth.ts';
+import { call, createAuthTestApp, createUser, type AuthTestApp, type CreatedUser, withRefreshCookie } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { connectSocket, listen, type TestSocket } from '../helpers/ws.ts';
 
@@ -100,7 +100,7 @@ describe.each(engines)('socket identity and session end on %s', (engine) => {
     const out = await call(t, {
       method: 'POST', url: '/api/auth/logout',
       // The refresh token as the API takes it: in the cookie (with the CSRF header), or in the body.
-      headers: { cookie: `moodmap_refresh=${lea.refreshToken}`, 'x-requested-with': 'moodmap' },
+      headers: withRefreshCookie(lea.refreshToken),
       payload: { refreshToken: lea.refreshToken },
     });
     expect(out.statusCode).toBe(204);
@@ -122,7 +122,7 @@ describe.each(engines)('socket identity and session end on %s', (engine) => {
     const refresh = (token: string) => call(t, {
       method: 'POST', url: '/api/auth/refresh',
       // The refresh token as the API takes it: in the cookie (with the CSRF header), or in the body.
-      headers: { cookie: `moodmap_refresh=${token}`, 'x-requested-with': 'moodmap' },
+      headers: withRefreshCookie(token),
       payload: { refreshToken: token },
     });
     expect((await refresh(lea.refreshToken)).statusCode).toBe(200);
@@ -163,7 +163,7 @@ describe.each(engines)('socket identity and token expiry on %s', (engine) => {
     // Marc's token expired too: he renews it the way the app does, with his refresh token.
     const renewed = await call(t, {
       method: 'POST', url: '/api/auth/refresh',
-      headers: { cookie: `moodmap_refresh=${marc.refreshToken}`, 'x-requested-with': 'moodmap' },
+      headers: withRefreshCookie(marc.refreshToken),
       payload: { refreshToken: marc.refreshToken },
     });
     expect(renewed.statusCode).toBe(200);
@@ -176,7 +176,7 @@ describe.each(engines)('socket identity and token expiry on %s', (engine) => {
     // The app re-sends `auth` with its renewed token: private events flow again.
     const leaRenewed = await call(t, {
       method: 'POST', url: '/api/auth/refresh',
-      headers: { cookie: `moodmap_refresh=${lea.refreshToken}`, 'x-requested-with': 'moodmap' },
+      headers: withRefreshCookie(lea.refreshToken),
       payload: { refreshToken: lea.refreshToken },
     });
     tab.send({ type: 'auth', token: leaRenewed.json().accessToken });

@@ -16,14 +16,12 @@
  * Whoever holds the user (the session store) listens with `onSessionChange`.
  */
 import { z } from 'zod';
+import { CSRF_HEADER } from '@moodmap/core';
 import { ApiError, request } from './http.ts';
 import { readString, removeKey, STORAGE_KEYS, writeString } from './storage.ts';
 
-/**
- * Sent with refresh and logout, the endpoints that act on the cookie: a cross-site page cannot
- * add a custom header without a CORS preflight the server never grants (server auth/csrf.ts).
- */
-export const CSRF_HEADERS: Readonly<Record<string, string>> = { 'X-Requested-With': 'moodmap' };
+/** Sent with refresh and logout, the endpoints that act on the cookie (core's CSRF_HEADER). */
+export const CSRF_HEADERS: Readonly<Record<string, string>> = { [CSRF_HEADER.name]: CSRF_HEADER.value };
 
 /** What login, refresh, reset-password and a password change give: the access token and the user. */
 export interface Session {

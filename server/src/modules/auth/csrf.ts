@@ -11,13 +11,12 @@
  *   3. Without it (older browsers), an `Origin` header, when present, must name this host.
  */
 import type { FastifyRequest } from 'fastify';
+import { CSRF_HEADER } from '@moodmap/core';
 import { fail } from '../../errors.ts';
 
-export const CSRF_HEADER = 'x-requested-with';
-export const CSRF_HEADER_VALUE = 'moodmap';
 
 export function isSameOriginRequest(request: FastifyRequest): boolean {
-  if (request.headers[CSRF_HEADER] !== CSRF_HEADER_VALUE) return false;
+  if (request.headers[CSRF_HEADER.name] !== CSRF_HEADER.value) return false;
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined) return site === 'same-origin';
   const origin = request.headers.origin;
