@@ -56,7 +56,6 @@ const RECENT_REVOCATION_MS = 60_000;
 export async function installRealtime(app: FastifyInstance, bus: EventBus, verifyToken: TokenVerifier): Promise<void> {
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
   const sockets = new Set<WebSocket>();
-  const userOf = new WeakMap<WebSocket, string>();
   const identityOf = new WeakMap<WebSocket, SocketIdentity & { timer: ReturnType<typeof setTimeout> }>();
   const recentlyRevoked = new Map<string, number>();
   // The app's clock (tests move it), which the access tokens' expiry is measured against.
@@ -66,29 +65,20 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
   const socketsOf = new Map<string, Set<WebSocket>>();
   const alive = new WeakMap<WebSocket, boolean>();
 
-  function setUser(socket: WebSocket, userId: string | null): void {
-    const previous = userOf.get(socket);
-    if (previous === userId) return;
-    if (previous) {
-      const set = socketsOf.get(previous);
-      set?.delete(socket);
-      if (set?.size === 0) socketsOf.delete(previous);
-      userOf.delete(socket);
-    }
-    if (userId) {
-      userOf.set(socket, userId);
-      let set = socketsOf.get(userId);
-      if (!set) socketsOf.set(userId, (set = new Set()));
-      set.add(socket);
-    }
-  }
-
+  /** Who the socket is, in both indexes (by socket, and by user for private events); null: a visitor. */
   function setIdentity(socket: WebSocket, identity: SocketIdentity | null): void {
     const previous = identityOf.get(socket);
-    if (previous) clearTimeout(previous.timer);
-    identityOf.delete(socket);
-    setUser(socket, identity?.userId ?? null);
+    if (previous) {
+      clearTimeout(previous.timer);
+      identityOf.delete(socket);
+      const set = socketsOf.get(previous.userId);
+      set?.delete(socket);
+      if (set?.size === 0) socketsOf.delete(previous.userId);
+    }
     if (!identity) return;
+    let set = socketsOf.get(identity.userId);
+    if (!set) socketsOf.set(identity.userId, (set = new Set()));
+    set.add(socket);
     const timer = setTimeout(() => endSession(socket), Math.min(MAX_TIMER_MS, Math.max(0, identity.expiresAtMs - now())));
     timer.unref();
     identityOf.set(socket, { ...identity, timer });
