@@ -24,5 +24,7 @@ export default defineConfig({
     // Hashed file names under /assets/: the server serves them with long-cache headers.
     assetsDir: 'assets',
     chunkSizeWarningLimit: 1500,
+    // .vite/manifest.json: scripts/first-load-size.ts reads which chunks the first load fetches.
+    manifest: true,
   },
 });

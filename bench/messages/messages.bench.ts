@@ -36,6 +36,7 @@ import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
 import { closeClients, runLoad, type BenchUser, type LoadResult } from './clients.ts';
 import { round, startRun, writeResults } from '../support/results.ts';
 import { forkServer } from '../support/server-process.ts';
+import { formatSpread, loadLine, spread } from '../support/stats.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RESULTS = join(here, '..', 'results', 'messages.json');
@@ -54,8 +55,10 @@ const WAVE_MS = int('BENCH_WAVE_MS', 50);
 const SATURATION = Number(process.env.BENCH_SATURATION ?? 2000);
 const CONCURRENCY = int('BENCH_CONCURRENCY', 64);
 const DELIVERY_TIMEOUT_MS = 15_000;
-/** Which cases to run (all by default): relay, one, two. */
-const CASES = new Set((process.env.BENCH_CASES ?? 'relay,one,two').split(',').map((c) => c.trim()));
+/** Which cases to run: relay, one, two (relay and two by default: the goal's pair). */
+const CASES = new Set((process.env.BENCH_CASES ?? 'relay,two').split(',').map((c) => c.trim()));
+/** Rounds of the cases alternated (relay, two, relay, two, …): median and spread over them. */
+const ROUNDS = int('BENCH_ROUNDS', 3);
 
 
 // ---------------------------------------------------------------------------------------------
@@ -65,19 +68,20 @@ interface ServerProcess {
   base: string;
   /** Starts counting CPU time and event-loop delay from now. */
   reset(): Promise<void>;
-  stats(): Promise<{ cpuMs: number; loopDelayP99Ms: number; loopDelayMaxMs: number }>;
+  stats(): Promise<{ cpuMs: number; loopP99Ms: number; loopMaxMs: number }>;
   close(): Promise<void>;
 }
 
 async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const server = forkServer(SERVER, env, process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []);
+  // Logs at the default level go to /dev/null: written, as deployed, without flooding the table.
+  const server = forkServer(SERVER, env, process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [], true);
   const { port } = await server.next<{ port: number }>('listening');
   return {
     base: `http://127.0.0.1:${port}`,
     reset: async () => {
       await server.ask('reset');
     },
-    stats: () => server.ask<{ cpuMs: number; loopDelayP99Ms: number; loopDelayMaxMs: number }>('stats'),
+    stats: () => server.ask<{ cpuMs: number; loopP99Ms: number; loopMaxMs: number }>('stats'),
     close: () => server.close(),
   };
 }
@@ -86,7 +90,7 @@ async function startServer(env: Record<string, string>): Promise<ServerProcess> 
 // Users
 
 /** `count` users with profiles and a live session each, in one statement per batch; signed tokens. */
-async function seedUsers(database: Database, count: number, jwtSecret: string): Promise<BenchUser[]> {
+export async function seedUsers(database: Database, count: number, jwtSecret: string): Promise<BenchUser[]> {
   const keys = deriveKeys(await loadServerSecret({ jwtSecret, dataDir: null }));
   const rows = Array.from({ length: count }, (_, n) => ({ u: randomUUID(), s: randomUUID(), n }));
   for (let i = 0; i < rows.length; i += 2000) {
@@ -154,6 +158,8 @@ async function dropRedisKeys(redisUrl: string, prefix: string): Promise<void> {
 
 interface CaseResult extends LoadResult {
   case: string;
+  round: number;
+  load: string;
   instances: number;
   /** Server CPU time (all its processes) during the paced phase. */
   serverCpuMs: number;
@@ -166,7 +172,7 @@ interface CaseResult extends LoadResult {
 async function measure(name: string, servers: ServerProcess[], baseOf: (i: number) => string, users: BenchUser[], database: Database | null): Promise<CaseResult> {
   console.log(`${name}: ${users.length} clients, ${WARMUP} warm-up + ${MESSAGES} messages at ${RATE}/s`
     + (SATURATION ? `, then ${SATURATION} with ${CONCURRENCY} in flight` : ''));
-  let stats: Array<{ cpuMs: number; loopDelayP99Ms: number }> = [];
+  let stats: Array<{ cpuMs: number; loopP99Ms: number }> = [];
   let pgBefore: Map<number, number> | null = null;
   let pgMs: number | null = null;
   const result = await runLoad({
@@ -187,13 +193,36 @@ async function measure(name: string, servers: ServerProcess[], baseOf: (i: numbe
   if (result.saturated?.errors) console.log(`  errors with ${CONCURRENCY} in flight: ${JSON.stringify(result.saturated.errorKinds)}`);
   return {
     case: name,
+    round: 0,
+    load: loadLine(),
     instances: servers.length,
     ...result,
     serverCpuMs: round(serverCpuMs, 0),
     serverCpuMsPerMessage: round(serverCpuMs / Math.max(1, result.paced.delivered), 2),
     postgresCpuMsPerMessage: pgMs === null ? null : round(pgMs / Math.max(1, result.paced.delivered), 2),
-    serverLoopDelayP99Ms: round(Math.max(...stats.map((s) => s.loopDelayP99Ms)), 1),
+    serverLoopDelayP99Ms: round(Math.max(...stats.map((s) => s.loopP99Ms)), 1),
   };
+}
+
+const inRound = (round: number, result: CaseResult): CaseResult => ({ ...result, round });
+
+/** Median and spread over the rounds, and each round's two-instance ceiling ÷ the relay's of the same round. */
+function summarise(results: CaseResult[]) {
+  const byCase = new Map<string, CaseResult[]>();
+  for (const r of results) byCase.set(r.case, [...(byCase.get(r.case) ?? []), r]);
+  const cases = [...byCase].map(([name, runs]) => ({
+    case: name,
+    p50: spread(runs.map((r) => r.paced.p50)),
+    p99: spread(runs.map((r) => r.paced.p99)),
+    maxDeliveries: runs.every((r) => r.saturated) ? spread(runs.map((r) => r.saturated!.deliveriesPerSecond)) : null,
+  }));
+  const relay = results.filter((r) => r.case.startsWith('bare ws'));
+  const two = results.filter((r) => r.case.startsWith('two instances'));
+  const ratios = two.flatMap((t) => {
+    const ref = relay.find((r) => r.round === t.round);
+    return ref?.saturated && t.saturated ? [t.saturated.deliveriesPerSecond / ref.saturated.deliveriesPerSecond] : [];
+  });
+  return { cases, twoToRelayDeliveries: ratios.length ? spread(ratios) : null };
 }
 
 async function main(): Promise<void> {
@@ -224,39 +253,42 @@ async function main(): Promise<void> {
     });
     const clean = () => database!.db.execute(sql`truncate conversations, rate_limits cascade`);
 
-    if (CASES.has('relay')) {
-      const relay = await startServer({ BENCH_SERVER: 'relay' });
-      try {
-        results.push(await measure('bare ws (node:http + ws relay)', [relay], () => relay.base, users, null));
-      } finally {
-        await relay.close();
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`round ${round} of ${ROUNDS} · load ${loadLine()}`);
+      if (CASES.has('relay')) {
+        const relay = await startServer({ BENCH_SERVER: 'relay' });
+        try {
+          results.push(inRound(round, await measure('bare ws (node:http + ws relay)', [relay], () => relay.base, users, null)));
+        } finally {
+          await relay.close();
+        }
       }
-    }
 
-    if (CASES.has('one')) {
-      await clean();
-      const one = await startServer(appEnv());
-      try {
-        results.push(await measure('one instance (PostgreSQL)', [one], () => one.base, users, database));
-      } finally {
-        await one.close();
+      if (CASES.has('one')) {
+        await clean();
+        const one = await startServer(appEnv());
+        try {
+          results.push(inRound(round, await measure('one instance (PostgreSQL)', [one], () => one.base, users, database)));
+        } finally {
+          await one.close();
+        }
       }
-    }
 
-    if (CASES.has('two')) {
-      await clean();
-      const env = appEnv();
-      // One after the other: each runs the migrations at start-up.
-      const first = await startServer(env);
-      const second = await startServer(env).catch(async (error) => {
-        await first.close();
-        throw error;
-      });
-      try {
-        const bases = [first.base, second.base];
-        results.push(await measure('two instances on PG (LISTEN/NOTIFY)', [first, second], (i) => bases[i % 2], users, database));
-      } finally {
-        await Promise.all([first.close(), second.close()]);
+      if (CASES.has('two')) {
+        await clean();
+        const env = appEnv();
+        // One after the other: each runs the migrations at start-up.
+        const first = await startServer(env);
+        const second = await startServer(env).catch(async (error) => {
+          await first.close();
+          throw error;
+        });
+        try {
+          const bases = [first.base, second.base];
+          results.push(inRound(round, await measure('two instances on PG (LISTEN/NOTIFY)', [first, second], (i) => bases[i % 2], users, database)));
+        } finally {
+          await Promise.all([first.close(), second.close()]);
+        }
       }
     }
   } finally {
@@ -267,6 +299,7 @@ async function main(): Promise<void> {
   }
 
   console.table(results.map((r) => ({
+    round: r.round,
     case: r.case,
     clients: r.clients,
     messages: r.paced.sent,
@@ -281,7 +314,19 @@ async function main(): Promise<void> {
     'server CPU ms/msg': r.serverCpuMsPerMessage,
     'PG CPU ms/msg': r.postgresCpuMsPerMessage ?? '-',
   })));
+  const summary = summarise(results);
+  console.log(`\nOver ${ROUNDS} rounds, median (min–max):`);
+  console.table(summary.cases.map((c) => ({
+    case: c.case,
+    'p50 ms': formatSpread(c.p50),
+    'p99 ms': formatSpread(c.p99),
+    'max deliveries/s': c.maxDeliveries ? formatSpread(c.maxDeliveries) : '-',
+  })));
+  if (summary.twoToRelayDeliveries) console.log(`max deliveries/s, two instances ÷ bare relay (same round): ${formatSpread(summary.twoToRelayDeliveries)}`);
   writeResults(RESULTS, run, {
+    rounds: ROUNDS,
+    summary,
+    loadAverageAtEnd: loadLine(),
     clients: CLIENTS,
     messages: MESSAGES,
     warmup: WARMUP,

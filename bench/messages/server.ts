@@ -6,23 +6,28 @@
  * its own process, like instances behind a load balancer. It reports { port } once listening,
  * answers 'stats' with its CPU time and event-loop delay, and exits cleanly on 'close'.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../../server/src/app.ts';
-import { testConfig } from '../../server/src/config.ts';
+import { loadConfig, testConfig } from '../../server/src/config.ts';
+import { answerParent, sendToParent } from '../support/child.ts';
 import { startRelay } from './relay.ts';
 
-const send = (message: unknown) => process.send?.(message);
+const send = sendToParent;
 
 async function start(): Promise<{ port: number; close: () => Promise<void> }> {
   if (process.env.BENCH_SERVER === 'relay') return startRelay();
   const databaseUrl = process.env.BENCH_DATABASE_URL;
   if (!databaseUrl) throw new Error('BENCH_DATABASE_URL is not set');
   const app = await buildApp(testConfig({
+    // The default level (a line per request), as deployed; the bench sends stdout to /dev/null.
+    logLevel: loadConfig({ NODE_ENV: 'production' }).logLevel,
     databaseUrl,
     // Every instance signs and verifies with the same secret, as a deployment must.
     jwtSecret: process.env.BENCH_JWT_SECRET,
     // The bench gives each user its own X-Forwarded-For, so per-IP limits count per user.
     trustProxy: true,
+    // Behind a proxy every client shares the proxy's address: no per-address ceiling, as
+    // loadConfig does for TRUST_PROXY (1 000 clients from one address would get 503).
+    maxConnectionsPerIp: 0,
     redisUrl: process.env.BENCH_REDIS_URL || undefined,
     redisPrefix: process.env.BENCH_REDIS_PREFIX ?? 'moodmap:bench:',
   }));
@@ -31,33 +36,5 @@ async function start(): Promise<{ port: number; close: () => Promise<void> }> {
 }
 
 const server = await start();
-const delay = monitorEventLoopDelay({ resolution: 10 });
-let cpuFrom = process.cpuUsage();
-process.on('message', async (message: string) => {
-  if (message === 'reset') {
-    cpuFrom = process.cpuUsage();
-    delay.reset();
-    delay.enable();
-    send({ type: 'reset' });
-  } else if (message === 'stats') {
-    const cpu = process.cpuUsage(cpuFrom);
-    send({ type: 'stats', cpuMs: (cpu.user + cpu.system) / 1000, loopDelayP99Ms: delay.percentile(99) / 1e6, loopDelayMaxMs: delay.max / 1e6 });
-  } else if (message === 'close') {
-    await shutdown();
-    send({ type: 'closed' });
-    process.disconnect();
-  }
-});
-let closing: Promise<void> | null = null;
-function shutdown(): Promise<void> {
-  closing ??= (async () => {
-    delay.disable();
-    await server.close();
-  })();
-  return closing;
-}
-// The parent vanished (crash, Ctrl-C): nothing must keep the port or the database.
-process.on('disconnect', () => {
-  void shutdown().finally(() => process.exit(0));
-});
+answerParent({ close: () => server.close() });
 send({ type: 'listening', port: server.port });

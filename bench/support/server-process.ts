@@ -12,14 +12,19 @@ process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
 export interface ServerProcess {
   /** Resolves with the child's next message of `type` (rejects if it exits first). */
   next<T>(type: string): Promise<T>;
-  /** Sends `type` and resolves with the child's answer of the same type. */
-  ask<T>(type: string): Promise<T>;
+  /** Sends `type` (with `data` when given) and resolves with the child's answer of the same type. */
+  ask<T>(type: string, data?: unknown): Promise<T>;
   /** Asks the child to close, and kills it after 15 s if it has not exited. */
   close(): Promise<void>;
 }
 
-export function forkServer(script: string, env: Record<string, string>, execArgv: string[] = []): ServerProcess {
-  const child = fork(script, [], { execArgv: ['--import', 'tsx', ...execArgv], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/**
+ * `quietStdout`: the child's stdout goes to /dev/null — a server logging every request at the
+ * default level still formats and writes each line (that cost is measured), without flooding the
+ * bench's own output.
+ */
+export function forkServer(script: string, env: Record<string, string>, execArgv: string[] = [], quietStdout = false): ServerProcess {
+  const child = fork(script, [], { execArgv: ['--import', 'tsx', ...execArgv], env: { ...process.env, ...env }, stdio: ['ignore', quietStdout ? 'ignore' : 'inherit', 'inherit', 'ipc'] });
   children.add(child);
   child.on('exit', () => children.delete(child));
   const next = <T>(type: string) => new Promise<T>((resolve, reject) => {
@@ -35,9 +40,9 @@ export function forkServer(script: string, env: Record<string, string>, execArgv
   });
   return {
     next,
-    ask<T>(type: string) {
+    ask<T>(type: string, data?: unknown) {
       const answer = next<T>(type);
-      child.send(type);
+      child.send(data === undefined ? type : { type, data });
       return answer;
     },
     async close() {

@@ -1,8 +1,7 @@
 /** Pure formatters of spec §2 and §9, shared by the web app (and tested once, here). */
-import { differenceInCalendarDays, format, formatDistanceStrict } from 'date-fns';
-import { fr } from 'date-fns/locale';
 import { ADMIN_ID_PREFIX } from './limits.ts';
-import { MESSAGES, t } from './messages.ts';
+import { fill } from './messages/fill.ts';
+import { SHELL_MESSAGES } from './messages/shell.ts';
 
 /** Unread badge: the number, '9+' above 9 and '99+' above 99 (spec §2 "Bottom navigation"). */
 export function badgeCount(n: number): string {
@@ -17,40 +16,40 @@ export function truncate(text: string, max: number, ellipsis = '...'): string {
   return chars.length > max ? chars.slice(0, max).join('') + ellipsis : text;
 }
 
-/** "il y a 5 minutes" — the popup's relative time. */
+const MINUTE_MS = 60_000;
+const MINUTES_IN_DAY = 1_440;
+const MINUTES_IN_MONTH = 43_200;
+const MINUTES_IN_YEAR = 525_600;
+let relative: Intl.RelativeTimeFormat | undefined;
+
+/**
+ * "il y a 5 minutes" — the popup's relative time. The words are the browser's French
+ * (Intl.RelativeTimeFormat), the unit and rounding date-fns' formatDistanceStrict's, so the texts
+ * are the same without date-fns on the map's first load (issue 15): minutes under an hour, hours
+ * under a day, then days, 30-day months and 365-day years counted across daylight-saving changes.
+ */
 export function relativeTime(date: Date | string | number, now: Date = new Date()): string {
   const d = new Date(date);
-  if (now.getTime() - d.getTime() < 60_000) return MESSAGES.message_toast_now;
-  return formatDistanceStrict(d, now, { locale: fr, addSuffix: true });
-}
-
-/** Conversation list time: HH:mm today, 'Hier', 'Nj', dd/MM under 30 days, else MM/yy. */
-export function conversationListTime(date: Date | string | number, now: Date = new Date()): string {
-  const d = new Date(date);
-  const days = differenceInCalendarDays(now, d);
-  if (days <= 0) return format(d, 'HH:mm');
-  if (days === 1) return 'Hier';
-  if (days < 7) return `${days}j`;
-  if (days < 30) return format(d, 'dd/MM');
-  return format(d, 'MM/yy');
-}
-
-/** Chat bubble time: HH:mm today, 'Hier HH:mm', 'Il y a Nj HH:mm' under 7 days, else dd/MM HH:mm. */
-export function bubbleTime(date: Date | string | number, now: Date = new Date()): string {
-  const d = new Date(date);
-  const days = differenceInCalendarDays(now, d);
-  const hm = format(d, 'HH:mm');
-  if (days <= 0) return hm;
-  if (days === 1) return `Hier ${hm}`;
-  if (days < 7) return `Il y a ${days}j ${hm}`;
-  return format(d, 'dd/MM HH:mm');
+  const ms = now.getTime() - d.getTime();
+  if (ms < MINUTE_MS) return SHELL_MESSAGES.message_toast_now;
+  const minutes = ms / MINUTE_MS;
+  const wallMinutes = minutes - (now.getTimezoneOffset() - d.getTimezoneOffset());
+  relative ??= new Intl.RelativeTimeFormat('fr', { numeric: 'always' });
+  if (minutes < 60) return relative.format(-Math.round(minutes), 'minute');
+  if (minutes < MINUTES_IN_DAY) return relative.format(-Math.round(minutes / 60), 'hour');
+  if (wallMinutes < MINUTES_IN_MONTH) return relative.format(-Math.round(wallMinutes / MINUTES_IN_DAY), 'day');
+  if (wallMinutes < MINUTES_IN_YEAR) {
+    const months = Math.round(wallMinutes / MINUTES_IN_MONTH);
+    return months === 12 ? relative.format(-1, 'year') : relative.format(-months, 'month');
+  }
+  return relative.format(-Math.round(wallMinutes / MINUTES_IN_YEAR), 'year');
 }
 
 /** Own-post countdown: 'Expire dans Nh' or 'quelques minutes' under an hour. */
 export function expiresIn(createdAt: Date | string | number, lifetimeMs: number, now: Date = new Date()): string {
   const left = new Date(createdAt).getTime() + lifetimeMs - now.getTime();
   const hours = Math.floor(left / 3_600_000);
-  return hours >= 1 ? t('expires_in_hours', { hours }) : MESSAGES.expires_in_minutes;
+  return hours >= 1 ? fill(SHELL_MESSAGES.expires_in_hours, { hours }) : SHELL_MESSAGES.expires_in_minutes;
 }
 
 /** Audio player time m:ss; an invalid value shows 0:00 (spec §5 "Audio"). */
@@ -64,8 +63,8 @@ export function playerTime(seconds: number): string {
 export function frDate(date: Date | string | number): string {
   return new Date(date).toLocaleDateString('fr-FR');
 }
-export function frDateTime(date: Date | string | number): string {
-  return new Date(date).toLocaleString('fr-FR');
+export function frDateTime(date: Date | string | number, timeZone?: string): string {
+  return new Date(date).toLocaleString('fr-FR', timeZone ? { timeZone } : undefined);
 }
 
 /** Admin: the first 8 characters of an id followed by '...'. */
@@ -76,4 +75,15 @@ export function shortId(id: string): string {
 /** Admin log event: type with the first underscore replaced by a space, uppercased. */
 export function securityEventLabel(eventType: string): string {
   return eventType.replace('_', ' ').toUpperCase();
+}
+
+/**
+ * An amount in euro cents in French format, as the price label shows it: 250 → '2,50 €',
+ * 2500 → '25,00 €' (comma decimals, a plain space before the sign, like PULSE_PRICE_LABEL).
+ */
+export function euros(cents: number): string {
+  const negative = cents < 0;
+  const abs = Math.abs(Math.round(cents));
+  const units = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
+  return `${negative ? '-' : ''}${units},${String(abs % 100).padStart(2, '0')} €`;
 }

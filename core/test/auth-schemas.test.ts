@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import {
   MESSAGES, emailSchema, forgotPasswordSchema, passwordSchema, resetPasswordFormSchema, signInSchema, signUpFormSchema, signUpSchema,
 } from '../src/index.ts';
+import { firstMessage, validSignUp } from './support.ts';
 
-/** The message a form shows: the first issue's. */
-function firstMessage(schema: z.ZodType, value: unknown): string | undefined {
-  const result = schema.safeParse(value);
-  return result.success ? undefined : result.error.issues[0].message;
-}
-
-const valid = {
-  email: 'Lea.Martin@Example.fr',
-  password: 'Soleil2024',
-  firstName: 'Léa',
-  lastName: 'Martin',
-  challengeToken: 'tok',
-  challengeAnswer: '12',
-};
+const valid = { ...validSignUp, email: 'Lea.Martin@Example.fr' };
 
 describe('e-mail', () => {
   it('is required, trimmed and lower-cased', () => {

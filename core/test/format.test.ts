@@ -1,7 +1,9 @@
+import { formatDistanceStrict } from 'date-fns';
+import { fr } from 'date-fns/locale';
 import { describe, expect, it } from 'vitest';
 import {
   badgeCount, bubbleTime, conversationListTime, expiresIn, playerTime, securityEventLabel,
-  shortId, truncate, relativeTime, POST_LIFETIME_MS,
+  shortId, truncate, relativeTime, POST_LIFETIME_MS, euros, PULSE_PRICE_LABEL,
 } from '../src/index.ts';
 
 const now = new Date(2026, 10, 22, 15, 30); // local time, like the browser
@@ -74,5 +76,25 @@ describe('relativeTime', () => {
   it('is French', () => {
     expect(relativeTime(new Date(now.getTime() - 5 * 60_000), now)).toBe('il y a 5 minutes');
     expect(relativeTime(now, now)).toBe("À l'instant");
+    expect(relativeTime(new Date(now.getTime() - 90 * 60_000), now)).toBe('il y a 2 heures');
+    expect(relativeTime(new Date(now.getTime() - 400 * 86_400_000), now)).toBe('il y a 1 an');
+  });
+
+  it("says what date-fns' formatDistanceStrict said before it left the first load (issue 15)", () => {
+    const at = new Date(2026, 10, 24, 13, 0);
+    for (let s = 60; s < 3 * 365 * 86_400; s = Math.ceil(s * 1.01) + 1) {
+      const then = new Date(at.getTime() - s * 1000);
+      expect(relativeTime(then, at)).toBe(formatDistanceStrict(then, at, { locale: fr, addSuffix: true }));
+    }
+  });
+});
+
+describe('euros (Pulse prices, issue 16)', () => {
+  it('formats cents the French way, like the 2,50 € label', () => {
+    expect(euros(250)).toBe(PULSE_PRICE_LABEL);
+    expect(euros(1250)).toBe('12,50 €');
+    expect(euros(2500)).toBe('25,00 €');
+    expect(euros(5)).toBe('0,05 €');
+    expect(euros(123456)).toBe('1\u202f234,56 €');
   });
 });

@@ -3,27 +3,15 @@
  * attack scan, the honeypots are typed exactly, and no JSON value makes a schema throw.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { describe, expect, it } from 'vitest';
 import {
   MESSAGES, bioSchema, commentInputSchema, createConversationSchema, createPostSchema, emailSchema, forgotPasswordSchema,
   messageContentSchema, nicknameSchema, passwordSchema, reportPostSchema, resetPasswordFormSchema, searchQuerySchema, signInSchema,
   signUpFormSchema, signUpSchema, updateProfileSchema,
 } from '../src/index.ts';
+import { firstMessage, validSignUp } from './support.ts';
 
-function firstMessage(schema: z.ZodType, value: unknown): string | undefined {
-  const result = schema.safeParse(value);
-  return result.success ? undefined : result.error.issues[0].message;
-}
-
-const validSignUp = {
-  email: 'lea.martin@example.fr',
-  password: 'Soleil2024',
-  firstName: 'Léa',
-  lastName: 'Martin',
-  challengeToken: 'tok',
-  challengeAnswer: '12',
-};
 
 /** An attack that would be flagged if it were scanned, padded past the field's maximum. */
 const longAttack = (length: number) => `<script>alert(1)</script>${'a'.repeat(length)}`;

@@ -73,9 +73,10 @@ export async function createConfirmedAccount(
   }: { email: string; password?: string; firstName?: string; lastName?: string; allowExisting?: boolean },
 ): Promise<void> {
   const challenge = (await (await request.get('/api/auth/challenge')).json()) as { token: string; question: string };
+  const terms = (await (await request.get('/api/terms')).json()) as { current: { version: string } };
   await new Promise((resolve) => setTimeout(resolve, 1_100));
   const signup = await request.post('/api/auth/signup', {
-    data: { email, password, firstName, lastName, challengeToken: challenge.token, challengeAnswer: solveChallenge(challenge.question), website: '', fax: '' },
+    data: { email, password, firstName, lastName, challengeToken: challenge.token, challengeAnswer: solveChallenge(challenge.question), website: '', fax: '', termsVersion: terms.current.version },
   });
   // A fixed address (the admin's) may exist already when the suite reuses a data directory.
   if (allowExisting && signup.status() === 409) return;

@@ -81,6 +81,8 @@ test.describe('accounts', () => {
     await shot(page, 'auth-register-desktop');
 
     await page.waitForTimeout(Math.max(0, HUMAN_DELAY_MS - (Date.now() - shownAt)));
+    // Issue 18: the terms of use must be accepted (launch.spec.ts checks the refusal).
+    await modal.getByTestId('terms-checkbox').check();
     await modal.getByRole('button', { name: 'Créer un compte' }).click();
     await expect(modal.getByRole('heading', { name: 'Vérifiez votre email' })).toBeVisible();
     await expect(modal).toContainText(email);
@@ -257,7 +259,7 @@ test.describe('admin account', () => {
     const panel = page.getByTestId('modal-panel');
     await expect(panel).toContainText('Accès refusé');
     await expect(panel).toContainText("Vous n'avez pas les permissions pour accéder à cette page.");
-    await expect(panel).toContainText('Rôle actuel: user');
+    await expect(panel).toContainText('Rôle actuel: Membre');
     // The admin address itself is never published (spec §6): /api/config only says "you are the admin".
     const config = await page.evaluate(async () => (await fetch('/api/config')).text());
     expect(config).not.toContain('admin@moodmap.test');

@@ -8,7 +8,7 @@
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
-import { openMapAt, settle } from '../support/map.ts';
+import { camera, expectPostMarker, jumpTo, openMapAt, settle, tapPost } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -26,15 +26,7 @@ function clientAddress(): Record<string, string> {
   return { 'x-forwarded-for': `203.0.114.${clients}` };
 }
 
-interface MapHandle {
-  getZoom(): number;
-  jumpTo(options: { center: [number, number]; zoom: number }): void;
-  isMoving(): boolean;
-}
-
-
-
-const zoomOf = (page: Page) => page.evaluate(() => (window as unknown as { __moodmapMap: MapHandle }).__moodmapMap.getZoom());
+const zoomOf = async (page: Page) => (await camera(page)).zoom;
 
 async function deleteAsAuthor(request: APIRequestContext, email: string, postId: string): Promise<void> {
   const login = await request.post('/api/auth/login', { data: { email, password: PASSWORD }, headers: clientAddress() });
@@ -51,7 +43,6 @@ test.describe.serial('interactions on a post', () => {
   let postId = '';
   const emailA = uniqueEmail('author');
   const emailB = uniqueEmail('reader');
-  const marker = (page: Page) => page.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`);
 
   test.beforeAll(async ({ browser, request }) => {
     await createConfirmedAccount(request, { email: emailA, firstName: 'Léa', lastName: 'Hoarau' });
@@ -92,7 +83,7 @@ test.describe.serial('interactions on a post', () => {
     await openMapAt(pageB, { ...REUNION, zoom: 14 });
     await signInThroughModal(pageB, emailB, PASSWORD);
     await expectSignedIn(pageB, true);
-    await marker(pageB).click();
+    await tapPost(pageB, postId);
     const popupB = pageB.getByTestId('post-popup');
     await expect(popupB).toContainText(POST_TEXT);
     const like = popupB.getByTestId('post-like');
@@ -147,7 +138,7 @@ test.describe.serial('interactions on a post', () => {
     // Still edited after a fresh read from the server.
     await pageB.keyboard.press('Escape');
     await expect(popupB).toHaveCount(0);
-    await marker(pageB).click();
+    await tapPost(pageB, postId);
     await popupB.getByTestId('post-comment').click();
     await expect(popupB.getByTestId('comment').getByTestId('comment-edited')).toBeVisible();
     await settle(pageB);
@@ -216,8 +207,8 @@ test.describe.serial('interactions on a post', () => {
     await pageB.keyboard.press('Escape');
     await expect(pageB.getByTestId('post-popup')).toHaveCount(0);
     // Far away, zoomed out: the post is not on screen.
-    await pageB.evaluate(() => (window as unknown as { __moodmapMap: MapHandle }).__moodmapMap.jumpTo({ center: [2.35, 48.85], zoom: 5 }));
-    await expect(marker(pageB)).toHaveCount(0);
+    await jumpTo(pageB, { latitude: 48.85, longitude: 2.35, zoom: 5 });
+    await expectPostMarker(pageB, postId, { drawn: false });
 
     const searches: string[] = [];
     pageB.on('request', (r) => {
@@ -242,14 +233,14 @@ test.describe.serial('interactions on a post', () => {
     await expect(popupB).toContainText(POST_TEXT);
     await expect(popupB).toHaveAttribute('data-post-id', postId);
     await expect.poll(() => zoomOf(pageB)).toBeGreaterThan(15.9);
-    await expect(marker(pageB)).toBeVisible();
+    await expectPostMarker(pageB, postId);
     await expect(pageB.getByTestId('search-results')).toHaveCount(0);
 
     // Happy off: A's marker goes, and the search only looks among the moods left.
     await pageB.getByRole('button', { name: 'Humeurs' }).click();
     await pageB.getByTestId('mood-option-happy').click();
     await pageB.keyboard.press('Escape');
-    await expect(marker(pageB)).toHaveCount(0);
+    await expectPostMarker(pageB, postId, { drawn: false });
     await box.fill('');
     await box.fill(SEARCH_WORD);
     await expect(pageB.getByTestId('search-empty')).toHaveText(`Aucune publication trouvée pour "${SEARCH_WORD}"`);
@@ -260,12 +251,12 @@ test.describe.serial('interactions on a post', () => {
     await pageB.getByRole('button', { name: 'Humeurs' }).click();
     await pageB.getByTestId('mood-option-happy').click();
     await pageB.keyboard.press('Escape');
-    await expect(marker(pageB)).toBeVisible();
+    await expectPostMarker(pageB, postId);
   });
 
   test("'Contacter' opens the conversation with A in Messages", async () => {
     const popupB = pageB.getByTestId('post-popup');
-    if ((await popupB.count()) === 0) await marker(pageB).click();
+    if ((await popupB.count()) === 0) await tapPost(pageB, postId);
     const opened = pageB.waitForResponse((r) => new URL(r.url()).pathname === '/api/conversations' && r.request().method() === 'POST');
     await popupB.getByTestId('post-contact').click();
     const response = await opened;
@@ -279,7 +270,7 @@ test.describe.serial('interactions on a post', () => {
 
     // Contacting again reuses the same conversation.
     await pageB.getByTestId('modal-close').click();
-    await marker(pageB).click();
+    await tapPost(pageB, postId);
     const again = pageB.waitForResponse((r) => new URL(r.url()).pathname === '/api/conversations' && r.request().method() === 'POST');
     await pageB.getByTestId('post-popup').getByTestId('post-contact').click();
     const second = await again;

@@ -11,7 +11,7 @@
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { PASSWORD, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
-import { openMapAt, settle } from '../support/map.ts';
+import { openMapAt, settle, tapPost } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -107,7 +107,7 @@ test.describe.serial('private messages', () => {
   });
 
   test("Léa contacts Noa from the post; Noa sees the toast and the badge", async () => {
-    await leaPage.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`).click();
+    await tapPost(leaPage, postId);
     const popup = leaPage.getByTestId('post-popup');
     await expect(popup).toContainText('sentier littoral');
     const opened = leaPage.waitForResponse((r) => new URL(r.url()).pathname === '/api/conversations' && r.request().method() === 'POST');

@@ -8,7 +8,9 @@
 import type { Browser, BrowserContext, Page, Route } from '@playwright/test';
 import sharp from 'sharp';
 import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
-import { openMapAt, settle, waitForMap } from '../support/map.ts';
+import {
+  camera, colourShareAround, drawnMarkers, expectPostMarker, openMapAt, pulsingPosts, settle, tapMap, tapPost, waitForMap, waitForStill,
+} from '../support/map.ts';
 import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -23,16 +25,6 @@ function clientAddress(): Record<string, string> {
   clients += 1;
   return { 'x-forwarded-for': `203.0.113.${clients}` };
 }
-
-interface MapHandle {
-  getZoom(): number;
-  getCenter(): { lat: number; lng: number };
-  project(lngLat: [number, number]): { x: number; y: number };
-  getContainer(): HTMLElement;
-  isMoving(): boolean;
-}
-
-
 
 /** Scrolls the create panel to its end: picker, pulse box and info bar. */
 async function scrollPanelToEnd(page: Page): Promise<void> {
@@ -80,7 +72,8 @@ test.describe.serial('posts on the map', () => {
   test('A publishes text and an image on land; the map centres on it; B sees it arrive live and opens it', async () => {
     // B, a visitor, watches La Réunion before anything is published.
     await openMapAt(pageB, { ...REUNION, zoom: 11 });
-    await expect(pageB.getByTestId('post-marker')).toHaveCount(0);
+    await waitForStill(pageB);
+    expect(await drawnMarkers(pageB)).toEqual([]);
     const feedCallsB: string[] = [];
     pageB.on('request', (r) => {
       // The map's feed: its viewport answers and the fallback changes poll.
@@ -136,37 +129,29 @@ test.describe.serial('posts on the map', () => {
     await expect(popup).toContainText('Fête');
     postId = (await popup.getAttribute('data-post-id')) ?? '';
     expect(postId).not.toBe('');
-    await expect.poll(() => pageA.evaluate(() => (window as unknown as { __moodmapMap: MapHandle }).__moodmapMap.getZoom())).toBeGreaterThan(15.9);
+    await expect.poll(async () => (await camera(pageA)).zoom).toBeGreaterThan(15.9);
     await settle(pageA);
-    const onScreen = await pageA.evaluate(({ latitude, longitude }) => {
-      const map = (window as unknown as { __moodmapMap: MapHandle }).__moodmapMap;
-      const p = map.project([longitude, latitude]);
-      const box = map.getContainer().getBoundingClientRect();
-      return p.x > 0 && p.y > 0 && p.x < box.width && p.y < box.height;
-    }, REUNION);
-    expect(onScreen).toBe(true);
-    const markerA = pageA.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`);
-    await expect(markerA).toBeVisible();
-    await expect(markerA).toHaveAttribute('data-mood', 'party');
-    // The ring is the mood colour (party: #0CC0DF).
-    const ring = await markerA.evaluate((el) => Array.from(el.querySelectorAll<HTMLElement>('span')).map((s) => getComputedStyle(s).boxShadow).join(' '));
-    expect(ring).toContain('rgb(12, 192, 223)');
+    // Its marker is drawn on screen, at the post's place, in its mood, without the pulse.
+    const markerA = await expectPostMarker(pageA, postId);
+    expect(markerA).toMatchObject({ kind: 'p', mood: 'party', pulse: false });
+    expect(await pulsingPosts(pageA)).not.toContain(postId);
+    // The ring is painted in the mood colour (party: #0CC0DF), on the pixels around the marker.
+    await expect.poll(() => colourShareAround(pageA, markerA!, '#0CC0DF', 24)).toBeGreaterThan(0.04);
     // The navigation state was used once and cleared.
     expect(await pageA.evaluate(() => (history.state as { usr?: unknown } | null)?.usr ?? null)).toBeNull();
     await shot(pageA, 'posts-map-after-create-desktop-light');
 
     // B's map shows it without a reload, and without polling the feed: it came over the socket.
-    const markerB = pageB.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`);
-    await expect(markerB).toBeVisible();
+    expect(await expectPostMarker(pageB, postId)).toMatchObject({ mood: 'party' });
     expect(feedCallsB.length).toBe(callsBefore);
     // The mood filter hides other moods' markers.
     await pageB.getByRole('button', { name: 'Humeurs' }).click();
     await pageB.getByTestId('mood-option-party').click();
-    await expect(markerB).toHaveCount(0);
+    await expectPostMarker(pageB, postId, { drawn: false });
     await pageB.getByTestId('mood-option-party').click();
     await pageB.keyboard.press('Escape');
-    await expect(markerB).toBeVisible();
-    await markerB.click();
+    await expectPostMarker(pageB, postId);
+    await tapPost(pageB, postId);
     const popupB = pageB.getByTestId('post-popup');
     await expect(popupB).toContainText(POST_TEXT);
     await expect(popupB).toContainText('Léa');
@@ -212,18 +197,22 @@ test.describe.serial('posts on the map', () => {
         const page = await ctx.newPage();
         // Other people's posts around A's real one, so the picture has every kind of marker.
         await page.route(/\/api\/posts\/viewport\?/, (route) => withNeighbours(route));
+        await page.route(/\/api\/posts\/cards\?/, (route) => withNeighbourCards(route));
         // The whole island: the cluster on the west coast, single posts in other towns.
         await openMapAt(page, { latitude: -21.1, longitude: 55.465, zoom: name === 'mobile' ? 8.8 : 9.6 });
         await expect(page.getByTestId('map-canvas')).toHaveAttribute('data-theme', scheme);
-        const cluster = page.getByTestId('cluster-marker').first();
-        await expect(cluster).toBeVisible();
-        await expect(cluster).toHaveAttribute('data-count', '3');
-        await expect(page.getByTestId('post-marker')).toHaveCount(4);
+        // One 100 m group of 3 (A's post and its two neighbours) and the 4 single posts elsewhere.
+        await waitForStill(page);
+        await expect.poll(async () => (await drawnMarkers(page)).map((m) => `${m.kind}${m.n}`).sort()).toEqual(['g3', 'p1', 'p1', 'p1', 'p1']);
+        // Inès's post has the pulse: its ring is drawn, and no other.
+        expect(await pulsingPosts(page)).toEqual([NEIGHBOUR_PULSE_ID]);
         await settle(page);
         await shot(page, `posts-map-markers-${name}-${scheme}`);
-        await cluster.click();
+        const group = (await drawnMarkers(page)).find((m) => m.kind === 'g')!;
+        await tapMap(page, group);
         const list = page.getByTestId('cluster-popup');
         await expect(list).toContainText('Annonces dans cette zone');
+        await expect(list).toHaveAttribute('data-count', '3');
         await expect(list.getByTestId('cluster-item')).toHaveCount(3);
         await settle(page);
         await shot(page, `posts-map-cluster-popup-${name}-${scheme}`);
@@ -242,15 +231,15 @@ test.describe.serial('posts on the map', () => {
     await pageA.goto('/');
     await appReady(pageA);
     await waitForMap(pageA);
-    await pageA.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`).click();
+    await tapPost(pageA, postId);
     const popup = pageA.getByTestId('post-popup');
     await expect(popup).toBeVisible();
     await popup.getByTestId('post-delete').click();
     await popup.getByTestId('post-delete-confirm').click();
     await expect(pageA.getByText('Publication supprimée')).toBeVisible();
-    await expect(pageA.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`)).toHaveCount(0);
+    await expectPostMarker(pageA, postId, { drawn: false });
     // B's popup closes and the marker goes.
-    await expect(pageB.locator(`[data-testid="post-marker"][data-post-id="${postId}"]`)).toHaveCount(0);
+    await expectPostMarker(pageB, postId, { drawn: false });
     await expect(pageB.getByTestId('post-popup')).toHaveCount(0);
   });
 
@@ -312,36 +301,92 @@ test.describe.serial('posts on the map', () => {
   });
 });
 
-/** Neighbours for the screenshots: two more posts within 100 m of A's (a cluster of 3) and four singles elsewhere on the island. */
+/** Neighbours for the screenshots: two more posts within 100 m of A's (a group of 3) and four singles elsewhere on the island. */
+const NEIGHBOUR_PULSE_ID = '00000000-0000-4000-8000-000000000003';
+const neighbourId = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
+
+interface NeighbourPost {
+  n: number;
+  category: string;
+  nickname: string;
+  content: string;
+  latitude: number;
+  longitude: number;
+  minutesAgo: number;
+  hasPulseEffect?: boolean;
+  commentsCount?: number;
+  isVoiceOnly?: boolean;
+  audioUrl?: string;
+  audioDuration?: number;
+}
+
+const NEIGHBOURS: NeighbourPost[] = [
+  { n: 1, category: 'happy', nickname: 'Maëlys', content: 'Premier bain de l’année, l’eau est parfaite 🌊', latitude: REUNION.latitude + 0.0003, longitude: REUNION.longitude + 0.0002, minutesAgo: 12 },
+  { n: 2, category: 'money', nickname: 'Jordan R.', content: 'Vends planche de surf, très bon état, prix à débattre.', latitude: REUNION.latitude - 0.0002, longitude: REUNION.longitude + 0.0004, minutesAgo: 47, commentsCount: 3 },
+  { n: 3, category: 'love', nickname: 'Inès', content: 'Merci pour cette soirée sur le front de mer de Saint-Pierre ❤️', latitude: -21.3393, longitude: 55.4781, minutesAgo: 95, hasPulseEffect: true },
+  { n: 4, category: 'angry', nickname: 'Thierry Payet', content: 'Encore deux heures de bouchons pour entrer dans Saint-Denis...', latitude: -20.8823, longitude: 55.4504, minutesAgo: 180 },
+  { n: 5, category: 'party', nickname: 'Kévin', content: 'Message vocal', isVoiceOnly: true, audioUrl: '/media/absent.webm', audioDuration: 14, latitude: -21.0339, longitude: 55.7128, minutesAgo: 5 },
+  { n: 6, category: 'happy', nickname: 'Sarah', content: 'Arrivée à Cilaos après six heures de marche, quelle vue !', latitude: -21.1336, longitude: 55.4722, minutesAgo: 260 },
+];
+
+/** The real answer without a validator, so the server sends a body (never a 304) to add to. */
+async function fetchFresh(route: Route) {
+  const headers = { ...route.request().headers() };
+  delete headers['if-none-match'];
+  return route.fetch({ headers });
+}
+
+/** Our own body: none of the server's encoding, length or validator headers apply to it. */
+const NO_STORE = { 'cache-control': 'no-store' };
+
+const createdAt = (serverTime: number, minutesAgo: number) => new Date(serverTime - minutesAgo * 60_000).toISOString();
+let serverNow = Date.now();
+
+/** The viewport answer with the neighbours' markers added. */
 async function withNeighbours(route: Route): Promise<void> {
-  const response = await route.fetch();
+  const response = await fetchFresh(route);
   const body = (await response.json()) as { points: Array<Record<string, unknown>>; serverTime: string };
-  const now = Date.parse(body.serverTime);
-  const ago = (minutes: number) => new Date(now - minutes * 60_000).toISOString();
-  const post = (n: number, over: Record<string, unknown>) => ({
-    id: `00000000-0000-4000-8000-00000000000${n}`,
-    userId: `00000000-0000-4000-9000-00000000000${n}`,
-    content: '',
-    isVoiceOnly: false,
+  serverNow = Date.parse(body.serverTime);
+  const markers = NEIGHBOURS.map((p) => ({
+    id: neighbourId(p.n),
+    userId: `00000000-0000-4000-9000-00000000000${p.n}`,
+    category: p.category,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    nickname: p.nickname,
+    photoUrl: null,
+    hasPulseEffect: p.hasPulseEffect ?? false,
+    createdAt: createdAt(serverNow, p.minutesAgo),
+  }));
+  await route.fulfill({ status: 200, headers: NO_STORE, json: { ...body, points: [...body.points, ...markers] } });
+}
+
+/** A group's cards with the neighbours' cards added (the real server knows only A's post). */
+async function withNeighbourCards(route: Route): Promise<void> {
+  const response = await fetchFresh(route);
+  const body = (await response.json()) as { posts: Array<Record<string, unknown>> };
+  const asked = new URL(route.request().url()).searchParams.get('ids')?.split(',') ?? [];
+  const cards = NEIGHBOURS.filter((p) => asked.includes(neighbourId(p.n))).map((p) => ({
+    id: neighbourId(p.n),
+    userId: `00000000-0000-4000-9000-00000000000${p.n}`,
+    category: p.category,
+    content: p.content,
+    isVoiceOnly: p.isVoiceOnly ?? false,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    nickname: p.nickname,
+    createdAt: createdAt(serverNow, p.minutesAgo),
     imageUrl: null,
     thumbnailUrl: null,
     mediaUrls: [],
-    audioUrl: null,
-    audioDuration: null,
-    hasPulseEffect: false,
-    commentsCount: 0,
+    audioUrl: p.audioUrl ?? null,
+    audioDuration: p.audioDuration ?? null,
+    hasPulseEffect: p.hasPulseEffect ?? false,
+    commentsCount: p.commentsCount ?? 0,
     likesCount: 0,
     isLikedByUser: false,
-    ...over,
-    author: { username: over.nickname, photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
-  });
-  const neighbours = [
-    post(1, { category: 'happy', nickname: 'Maëlys', content: 'Premier bain de l’année, l’eau est parfaite 🌊', latitude: REUNION.latitude + 0.0003, longitude: REUNION.longitude + 0.0002, createdAt: ago(12) }),
-    post(2, { category: 'money', nickname: 'Jordan R.', content: 'Vends planche de surf, très bon état, prix à débattre.', latitude: REUNION.latitude - 0.0002, longitude: REUNION.longitude + 0.0004, createdAt: ago(47), commentsCount: 3 }),
-    post(3, { category: 'love', nickname: 'Inès', content: 'Merci pour cette soirée sur le front de mer de Saint-Pierre ❤️', latitude: -21.3393, longitude: 55.4781, createdAt: ago(95), hasPulseEffect: true }),
-    post(4, { category: 'angry', nickname: 'Thierry Payet', content: 'Encore deux heures de bouchons pour entrer dans Saint-Denis...', latitude: -20.8823, longitude: 55.4504, createdAt: ago(180) }),
-    post(5, { category: 'party', nickname: 'Kévin', content: 'Message vocal', isVoiceOnly: true, audioUrl: '/media/absent.webm', audioDuration: 14, latitude: -21.0339, longitude: 55.7128, createdAt: ago(5) }),
-    post(6, { category: 'happy', nickname: 'Sarah', content: 'Arrivée à Cilaos après six heures de marche, quelle vue !', latitude: -21.1336, longitude: 55.4722, createdAt: ago(260) }),
-  ];
-  await route.fulfill({ response, json: { ...body, points: [...body.points, ...neighbours] } });
+    author: { username: p.nickname, photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
+  }));
+  const posts = [...body.posts, ...cards].sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt)));
+  await route.fulfill({ status: 200, headers: NO_STORE, json: { posts } });
 }

@@ -25,6 +25,8 @@ import { installAuthGuard } from './modules/auth/guard.ts';
 import geoRoutes from './modules/geo/routes.ts';
 import likesRoutes from './modules/likes/routes.ts';
 import messagesRoutes from './modules/messages/routes.ts';
+import paymentsRoutes from './modules/payments/routes.ts';
+import tiersRoutes from './modules/tiers/routes.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import { relativizeLocalMediaUrls } from './modules/media/relative-urls.ts';
 import postsRoutes from './modules/posts/routes.ts';
@@ -33,6 +35,13 @@ import reportsRoutes from './modules/reports/routes.ts';
 import searchRoutes from './modules/search/routes.ts';
 import systemRoutes from './modules/system/routes.ts';
 import { installRealtime } from './realtime/hub.ts';
+import { blockRelations } from './modules/blocks/relations.ts';
+import adminRoutes from './modules/admin/routes.ts';
+import blocksRoutes from './modules/blocks/routes.ts';
+import moderationRoutes from './modules/moderation/routes.ts';
+import analyticsRoutes from './modules/analytics/routes.ts';
+import costsRoutes, { installCostCounting } from './modules/costs/routes.ts';
+import termsRoutes from './modules/terms/routes.ts';
 
 export interface BuildOptions {
   /** Reuse an open database (tests sharing one); otherwise one is opened from the config. */
@@ -77,10 +86,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await installJsonCompression(app);
   await installSecurityHeaders(app, config);
   installAuthGuard(app, ctx.auth.identify);
+  installCostCounting(app, ctx);
   await app.register(systemRoutes, { ctx });
   await app.register(geoRoutes);
   await app.register(authRoutes, { ctx });
-  await installRealtime(app, ctx.bus, ctx.auth.identify);
+  await installRealtime(app, ctx.bus, ctx.auth.identify, blockRelations(ctx.database.db, ctx.bus));
   await app.register(multipart);
   await app.register(mediaRoutes, { storage: ctx.storage });
   await app.register(postsRoutes, { ctx });
@@ -90,6 +100,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(searchRoutes, { ctx });
   await app.register(profilesRoutes, { ctx });
   await app.register(messagesRoutes, { ctx });
+  await app.register(paymentsRoutes, { ctx, provider: ctx.payments });
+  await app.register(tiersRoutes, { ctx });
+  await app.register(blocksRoutes, { ctx });
+  await app.register(adminRoutes, { ctx });
+  await app.register(moderationRoutes, { ctx });
+  await app.register(termsRoutes, { ctx });
+  await app.register(analyticsRoutes, { ctx });
+  await app.register(costsRoutes, { ctx });
   // The dev outbox's pages, so a newcomer can open confirmation links without SMTP.
   if (config.env !== 'production' && ctx.mailer.outbox) await app.register(devMailRoutes, { outbox: ctx.mailer.outbox });
   await installWebApp(app, config.webDist);

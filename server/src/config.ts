@@ -5,6 +5,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { MODERATION_HIDE_THRESHOLD_DEFAULT } from '@moodmap/core';
+import type { CostMetric } from '@moodmap/core';
+import { parseUnitPrices } from './modules/costs/prices.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
@@ -46,6 +49,11 @@ const envSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   SOCKET_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).optional(),
+  /** Distinct reporters after whom a post leaves the map pending review (issue 17). */
+  MODERATION_HIDE_THRESHOLD: z.coerce.number().int().min(1).default(MODERATION_HIDE_THRESHOLD_DEFAULT),
+  PLAUSIBLE_URL: z.url().optional(),
+  PLAUSIBLE_DOMAIN: optionalString,
+  COST_UNIT_PRICES_EUR: optionalString,
 });
 
 export interface Config {
@@ -79,6 +87,11 @@ export interface Config {
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number; socketIdleMs: number };
   /** Concurrent connections one address may hold (WebSockets included); 0 = no ceiling. */
   maxConnectionsPerIp: number;
+  moderationHideThreshold: number;
+  /** Analytics events are also forwarded to this Plausible server when both are set (issue 18). */
+  plausible?: { url: string; domain: string };
+  /** The cost monitor's price of one unit of each metric, in EUR (COST_UNIT_PRICES_EUR). */
+  costUnitPrices: Record<CostMetric, number>;
 }
 
 export class ConfigError extends Error {}
@@ -127,7 +140,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     // Behind a proxy every connection comes from the proxy's address: no ceiling unless asked.
     maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP ?? (e.TRUST_PROXY ? 0 : 100),
+    moderationHideThreshold: e.MODERATION_HIDE_THRESHOLD,
+    plausible: e.PLAUSIBLE_URL && e.PLAUSIBLE_DOMAIN ? { url: e.PLAUSIBLE_URL.replace(/\/$/, ''), domain: e.PLAUSIBLE_DOMAIN } : undefined,
+    costUnitPrices: parseCostPrices(e.COST_UNIT_PRICES_EUR),
   };
+}
+
+function parseCostPrices(text: string | undefined) {
+  try {
+    return parseUnitPrices(text);
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** A config for in-process tests: in-memory PGlite, silent logs, no web app. */

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createBus, type EventBus } from './adapters/bus/index.ts';
 import { createStorage, type MediaStorage } from './adapters/storage/index.ts';
 import { createMailer, type Mailer } from './adapters/mail/mailer.ts';
+import { createPayments, type PaymentProvider } from './adapters/payments/index.ts';
 import { createRateLimitStore, createRateLimiter, type RateLimiter } from './adapters/rate-limit/index.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -10,6 +11,10 @@ import { loadServerSecret } from './modules/auth/secret.ts';
 import { createSessions, type Identity, type Sessions } from './modules/auth/sessions.ts';
 import { deriveKeys, type AuthKeys } from './modules/auth/tokens.ts';
 import { createSecurityLog, type LogSecurityEvent } from './modules/security/log.ts';
+import { createAnalyticsForwarder } from './adapters/analytics/index.ts';
+import { createAnalyticsRecorder, type AnalyticsRecorder } from './modules/analytics/recorder.ts';
+import { createCosts, type CostMonitor } from './modules/costs/index.ts';
+import { countStorageOperations } from './modules/costs/storage.ts';
 
 export interface AppContext {
   config: Config;
@@ -23,8 +28,14 @@ export interface AppContext {
   storage: MediaStorage;
   /** `ctx.limits.consume(action, key)` throws the 429 of spec §9. */
   limits: RateLimiter;
+  /** Pulse payments: Stripe, the dev checkout, or null (production without Stripe keys). */
+  payments: PaymentProvider | null;
   /** Writes the security log; never throws. */
   logSecurityEvent: LogSecurityEvent;
+  /** First-party analytics (issue 18), forwarded to Plausible when configured. */
+  analytics: AnalyticsRecorder;
+  /** Daily usage counters, caps and emergency mode (issue 18, spec §4 and §9). */
+  costs: CostMonitor;
   auth: {
     keys: AuthKeys;
     sessions: Sessions;
@@ -39,9 +50,13 @@ export async function createContext(config: Config, database: Database, log: Fas
   const store = createRateLimitStore(config, database);
   const limits = createRateLimiter({ store, now, logSecurityEvent });
   const mailer = createMailer(config, log, now);
-  const keys = deriveKeys(await loadServerSecret(config));
+  const serverSecret = await loadServerSecret(config);
+  const keys = deriveKeys(serverSecret);
+  const payments = createPayments(config, serverSecret);
   const bus = await createBus(config, database);
-  const storage = createStorage(config);
+  const costs = createCosts(config, database, now, logSecurityEvent, log);
+  const storage = countStorageOperations(createStorage(config), costs);
+  const analytics = createAnalyticsRecorder(database.db, now, createAnalyticsForwarder(config, (err) => log.warn({ err }, 'analytics forwarding failed')));
   const sessions = createSessions({ db: database.db, keys, now, logSecurityEvent, bus, log });
   return {
     config,
@@ -51,10 +66,13 @@ export async function createContext(config: Config, database: Database, log: Fas
     bus,
     storage,
     limits,
+    payments,
     logSecurityEvent,
+    analytics,
+    costs,
     auth: { keys, sessions, identify: (token) => sessions.identify(token) },
     async close() {
-      await Promise.allSettled([store.close(), mailer.close(), bus.close(), storage.dispose?.()]);
+      await Promise.allSettled([costs.close(), store.close(), mailer.close(), bus.close(), storage.dispose?.()]);
     },
   };
 }

@@ -7,6 +7,8 @@ import './index.css';
 import { createQueryClient } from './app/query-client.ts';
 import { applyResetRedirect } from './app/reset-redirect.ts';
 import { routes } from './app/routes.tsx';
+import { preloadMapView } from './app/Shell.tsx';
+import mapWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { captureAuthLink } from './features/auth/auth-link.ts';
 import { startThemeSync } from './features/theme/theme-store.ts';
 
@@ -14,6 +16,11 @@ import { startThemeSync } from './features/theme/theme-store.ts';
 // a confirmation link's token is taken out of it (the session restore then signs in).
 if (!applyResetRedirect()) captureAuthLink();
 startThemeSync();
+
+// The map first (issue 15): its chunk now, and MapLibre's worker into the HTTP cache (build
+// assets are cached for a year), so neither waits for the config answer or for MapLibre to run.
+void preloadMapView().catch(() => undefined);
+if (import.meta.env.PROD) void fetch(mapWorkerUrl).catch(() => undefined);
 
 const queryClient = createQueryClient();
 const router = createBrowserRouter(routes);

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { termsAt } from '@moodmap/core';
 import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
 import { useUiStore } from '../src/lib/ui-store.ts';
 import { AuthModal } from '../src/features/auth/AuthModal.tsx';
@@ -15,6 +16,8 @@ function openModal(mode: 'login' | 'register' | 'forgot') {
 }
 
 const submitRegister = (modal: ReturnType<typeof within>) => fireEvent.click(modal.getByRole('button', { name: 'Créer un compte' }));
+/** Ticks « J'accepte les conditions d'utilisation » (issue 18). */
+const acceptTerms = (modal: ReturnType<typeof within>) => fireEvent.click(modal.getByTestId('terms-checkbox'));
 const alertText = (modal: ReturnType<typeof within>) => modal.getByRole('alert').textContent;
 
 function fill(modal: ReturnType<typeof within>, values: Partial<Record<'Prénom' | 'Nom' | 'Email' | 'Mot de passe' | 'Confirmer le mot de passe', string>>) {
@@ -84,6 +87,11 @@ describe('register mode (spec §5 "Login and register", "Human check", "Bot chec
     }
 
     fireEvent.change(answer, { target: { value: ' 7 ' } });
+    // Everything right but the terms: refused, nothing sent (issue 18).
+    submitRegister(modal);
+    expect(alertText(modal)).toBe("Vous devez accepter les conditions d'utilisation");
+    expect(server.callsTo('POST /api/auth/signup')).toHaveLength(0);
+    acceptTerms(modal);
     submitRegister(modal);
     expect(modal.getByRole('button', { name: 'Création en cours...' })).toBeTruthy();
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Vérifiez votre email' })).toBeTruthy());
@@ -96,6 +104,7 @@ describe('register mode (spec §5 "Login and register", "Human check", "Bot chec
       challengeAnswer: '7',
       website: '',
       fax: '',
+      termsVersion: termsAt(new Date()).current.version,
     });
     const confirmation = screen.getByTestId('auth-modal');
     expect(confirmation.textContent).toContain('camille@exemple.fr');
@@ -112,6 +121,7 @@ describe('register mode (spec §5 "Login and register", "Human check", "Bot chec
     const modal = openModal('register');
     await modal.findByText('Combien font 3 + 4 ?');
     fill(modal, VALID);
+    acceptTerms(modal);
     fireEvent.change(modal.getByLabelText('Combien font 3 + 4 ?'), { target: { value: '8' } });
     submitRegister(modal);
     await waitFor(() => expect(alertText(modal)).toBe('Réponse incorrecte à la vérification anti-robot. Veuillez réessayer.'));
@@ -132,6 +142,7 @@ describe('register mode (spec §5 "Login and register", "Human check", "Bot chec
     const modal = openModal('register');
     await modal.findByText('Combien font 3 + 4 ?');
     fill(modal, VALID);
+    acceptTerms(modal);
     fireEvent.change(modal.getByLabelText('Combien font 3 + 4 ?'), { target: { value: '7' } });
     submitRegister(modal);
     await waitFor(() => expect(alertText(modal)).toBe('Cette adresse email est déjà utilisée'));

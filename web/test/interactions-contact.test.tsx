@@ -61,13 +61,21 @@ describe("'Contacter' on a post (spec §4, §8 \"Contact and report\", §9 \"Oth
     expect((await screen.findByTestId('conversation-empty')).textContent).toContain('Commencez votre conversation avec Léa');
   });
 
-  it("says 'Erreur lors de la création de la conversation' when it fails, and stays on the map", async () => {
+  it("says 'Erreur: {message}' with the server's reason when it fails, and stays on the map", async () => {
     useSessionStore.setState({ user: { id: 'me', email: 'me@x.fr', nickname: 'Moi' } });
     fakeApi({ 'POST /api/conversations': () => json(404, { error: { code: 'profile_not_found', message: 'Profil introuvable' } }) });
     const { router } = renderPopup(makePost());
     fireEvent.click(screen.getByTestId('post-contact'));
-    await waitFor(() => expect(toasts()).toContain('Erreur lors de la création de la conversation'));
+    await waitFor(() => expect(toasts()).toContain('Erreur: Profil introuvable'));
     expect(router.state.location.pathname).toBe('/');
+  });
+
+  it("says 'Impossible de créer la conversation' when there is no reason to give (spec §8, contact from the map)", async () => {
+    useSessionStore.setState({ user: { id: 'me', email: 'me@x.fr', nickname: 'Moi' } });
+    fakeApi({ 'POST /api/conversations': () => json(500, { error: { code: 'internal_error', message: 'Une erreur est survenue. Veuillez réessayer.' } }) });
+    renderPopup(makePost());
+    fireEvent.click(screen.getByTestId('post-contact'));
+    await waitFor(() => expect(toasts()).toContain('Impossible de créer la conversation'));
   });
 
   it('quotes at most 50 characters, and nothing for a voice message', () => {

@@ -99,7 +99,7 @@ describe('likes in the popup (spec §4 "Posts")', () => {
 
 
 describe('live likes and comments (design.md §5)', () => {
-  it("applies other people's likes and comments to the cache, keeping my own like state", () => {
+  it("applies other people's likes and comments to the cache, keeping my own like state", async () => {
     installFakeWebSocket();
     const client = new QueryClient();
     client.setQueryData(POSTS_KEY, feedOf(makePost({ likesCount: 1, isLikedByUser: true, commentsCount: 1 })));
@@ -115,14 +115,15 @@ describe('live likes and comments (design.md §5)', () => {
 
     const added = makeComment({ id: 'c-2', content: 'Magnifique', createdAt: '2026-03-01T10:03:00.000Z' });
     socket.receive({ type: 'post.commented', data: { postId: 'p-1', commentsCount: 2, comment: added } });
+    // The comment is read with core's schema, fetched on first use: it lands a moment later.
+    await vi.waitFor(() => expect(client.getQueryData<{ id: string }[]>(commentsKey('p-1'))?.map((c) => c.id)).toEqual(['c-1', 'c-2']));
     expect(cachedPost(client)?.commentsCount).toBe(2);
-    expect(client.getQueryData<{ id: string }[]>(commentsKey('p-1'))?.map((c) => c.id)).toEqual(['c-1', 'c-2']);
 
     socket.receive({ type: 'post.commented', data: { postId: 'p-1', commentsCount: 2, comment: { ...added, content: 'Magnifique !', isEdited: true } } });
-    expect(client.getQueryData<{ content: string; isEdited: boolean }[]>(commentsKey('p-1'))?.[1]).toMatchObject({ content: 'Magnifique !', isEdited: true });
+    await vi.waitFor(() => expect(client.getQueryData<{ content: string; isEdited: boolean }[]>(commentsKey('p-1'))?.[1]).toMatchObject({ content: 'Magnifique !', isEdited: true }));
 
     socket.receive({ type: 'post.commented', data: { postId: 'p-1', commentsCount: 1, removedCommentId: 'c-1' } });
-    expect(cachedPost(client)?.commentsCount).toBe(1);
+    await vi.waitFor(() => expect(cachedPost(client)?.commentsCount).toBe(1));
     expect(client.getQueryData<{ id: string }[]>(commentsKey('p-1'))?.map((c) => c.id)).toEqual(['c-2']);
     stop();
   });

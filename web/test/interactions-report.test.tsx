@@ -12,10 +12,11 @@ const submit = () => screen.getByTestId('report-submit') as HTMLButtonElement;
 const details = () => screen.getByTestId('report-details') as HTMLTextAreaElement;
 const choose = (label: string) => fireEvent.click(within(screen.getByTestId('report-dialog')).getByRole('radio', { name: label }));
 
+/** The dialog is a chunk of its own, fetched when the flag is pressed. */
 function openDialog() {
   renderPopup(makePost());
   fireEvent.click(screen.getByTestId('post-report'));
-  return screen.getByTestId('report-dialog');
+  return screen.findByTestId('report-dialog');
 }
 
 beforeEach(() => {
@@ -41,8 +42,8 @@ describe('report dialog (spec §2 "Report dialog", §5 "Report")', () => {
     expect(screen.queryByTestId('post-report')).toBeNull();
   });
 
-  it("offers the six reasons with their labels; 'Autre motif' needs details; the counter stops at 500; submit waits until valid", () => {
-    const dialog = openDialog();
+  it("offers the six reasons with their labels; 'Autre motif' needs details; the counter stops at 500; submit waits until valid", async () => {
+    const dialog = await openDialog();
     expect(within(dialog).getByRole('heading').textContent).toBe('Signaler la publication');
     expect(within(dialog).getAllByRole('radio').map((r) => r.closest('label')!.textContent)).toEqual(REPORT_REASONS.map((r) => r.label));
     expect(within(dialog).getAllByRole('radio').map((r) => (r as HTMLInputElement).value)).toEqual(['spam', 'inappropriate', 'harassment', 'fake', 'illegal', 'other']);
@@ -73,7 +74,7 @@ describe('report dialog (spec §2 "Report dialog", §5 "Report")', () => {
 
   it('sends the reason and details, thanks the reporter and closes', async () => {
     const api = fakeApi({ 'POST /api/posts/p-1/report': () => json(201, { status: 'reported' }) });
-    openDialog();
+    await openDialog();
     choose('Autre motif');
     fireEvent.change(details(), { target: { value: 'Photo volée à un ami' } });
     fireEvent.click(submit());
@@ -84,7 +85,7 @@ describe('report dialog (spec §2 "Report dialog", §5 "Report")', () => {
 
   it("shows the server's message on a refusal, and 'Erreur lors du signalement' otherwise", async () => {
     fakeApi({ 'POST /api/posts/p-1/report': () => json(409, { error: { code: 'report_duplicate', message: 'Vous avez déjà signalé cette publication' } }) });
-    openDialog();
+    await openDialog();
     choose('Harcèlement');
     fireEvent.click(submit());
     await waitFor(() => expect(toasts()).toContainEqual(['error', 'Vous avez déjà signalé cette publication']));
@@ -94,7 +95,7 @@ describe('report dialog (spec §2 "Report dialog", §5 "Report")', () => {
     vi.stubGlobal('fetch', vi.fn(async () => {
       throw new TypeError('Failed to fetch');
     }));
-    openDialog();
+    await openDialog();
     choose('Contenu illégal');
     fireEvent.click(submit());
     await waitFor(() => expect(toasts()).toContainEqual(['error', 'Erreur lors du signalement']));

@@ -7,8 +7,7 @@ import { MOODS, type PostDto } from '@moodmap/core';
 import { SearchBox } from '../src/features/search/SearchBox.tsx';
 import { useSearchStore } from '../src/features/search/search-store.ts';
 import { useMoodFilterStore } from '../src/features/moods/mood-filter-store.ts';
-import { POSTS_KEY } from '../src/features/posts/posts-query.ts';
-import type { PostsFeed } from '../src/features/posts/post-types.ts';
+import { POSTS_KEY, cardKey, findCachedMarker } from '../src/features/posts/posts-query.ts';
 import { fakeApi, json } from './support/auth-fixtures.ts';
 import { feedOf, makePost } from './support/interactions.tsx';
 
@@ -121,7 +120,9 @@ describe('search (spec §2 "Map screen", §9 "Search")', () => {
     fireEvent.keyDown(input, { key: 'Enter' });
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/|{"focusPostId":"r-2"}'));
     expect(api.callsTo('GET /api/posts/r-2')).toHaveLength(1);
-    expect(client.getQueryData<PostsFeed>(POSTS_KEY)?.posts.map((p) => p.id)).toEqual(['r-2', 'cached']);
+    // The map draws its marker, and its card is cached for the popup.
+    expect(findCachedMarker(client, 'r-2')).toMatchObject({ id: 'r-2', nickname: 'Marc', category: 'love' });
+    expect(client.getQueryData<{ content: string }>(cardKey('r-2'))?.content).toBe('La plage au lever du soleil');
     expect(screen.queryByTestId('search-results')).toBeNull();
 
     // Back in the box, the list reopens; Escape closes it, a second Escape clears the box.

@@ -69,8 +69,8 @@ describe('map style', () => {
     expect(light.layers.map((l) => l.id)).toEqual(['sea', 'land', 'coastline', 'borders']);
     expect(dark.layers.map((l) => l.id)).toEqual(light.layers.map((l) => l.id));
     expect(light.glyphs).toBeUndefined();
-    expect(JSON.stringify(light.sources)).toContain('/api/map/land.geojson');
-    expect(JSON.stringify(light.sources)).toContain('/api/map/borders.geojson');
+    // Vector tiles for the view, not world GeoJSON (issue 15).
+    expect(light.sources).toEqual({ basemap: expect.objectContaining({ type: 'vector', tiles: [expect.stringMatching(/\/api\/geo\/tiles\/\{z\}\/\{x\}\/\{y\}\.pbf$/)] }) });
     const sea = (s: typeof light) => (s.layers[0] as unknown as { paint: Record<string, string> }).paint['background-color'];
     expect(sea(light)).not.toBe(sea(dark));
   });

@@ -1,8 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ConversationSummaryDto, MessageDto } from '@moodmap/core';
 import { useSessionStore } from '../src/features/auth/session-store.ts';
 import { useUiStore } from '../src/lib/ui-store.ts';
@@ -10,6 +8,7 @@ import { MessagesScreen } from '../src/features/messages/MessagesScreen.tsx';
 import { useMessagesSelection } from '../src/features/messages/messages-store.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
+import { renderRoutes } from './support/render-routes.tsx';
 
 // Local wall-clock times, so 'HH:mm' does not depend on the machine's time zone.
 const NOW = new Date('2026-03-10T12:00:00');
@@ -44,20 +43,14 @@ const send = () => screen.getByTestId('message-send') as HTMLButtonElement;
 const bubbles = () => screen.queryAllByTestId('message-bubble');
 
 function renderMessages(path = '/messages', state?: unknown) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(
+  const [pathname, search] = path.split('?');
+  return renderRoutes(
     [
       { path: '/', element: <div data-testid="home" /> },
       { path: '/messages', element: <MessagesScreen /> },
     ],
-    { initialEntries: [{ pathname: path.split('?')[0]!, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state }] },
+    { pathname, search: search === undefined ? '' : `?${search}`, state },
   );
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return { client, router };
 }
 
 /** A thread of `n` messages alternating between Léa and me, one minute apart, today. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { findCachedPost, putPostInCache, updateCachedPost, updatePostIn } from '../src/features/posts/posts-cache.ts';
-import { MY_ACTIVE_POST_KEY, POSTS_KEY, resetPostsRealtimeForTests } from '../src/features/posts/posts-query.ts';
+import { EXTRA_POSTS_KEY, MY_ACTIVE_POST_KEY, POSTS_KEY, cardKey, findCachedMarker, resetPostsRealtimeForTests } from '../src/features/posts/posts-query.ts';
 import type { PostsFeed } from '../src/features/posts/post-types.ts';
 import { feedOf, makePost } from './support/interactions.tsx';
 
@@ -33,11 +33,14 @@ describe('every cached copy of a post, whatever the cache shape', () => {
     expect(findCachedPost(client, 'mine', { listsOnly: true })).toBeUndefined();
 
     putPostInCache(client, makePost({ id: 'mine', likesCount: 2 }));
-    expect(client.getQueryData<PostsFeed>(POSTS_KEY)?.posts.map((p) => p.id)).toEqual(['mine', 'other']);
+    // The map draws its marker (pinned beside the viewport) and the card is cached for its popup.
+    expect(findCachedMarker(client, 'mine')).toMatchObject({ id: 'mine', photoUrl: null });
+    expect(client.getQueryData<{ posts: { id: string; likesCount?: number }[] }>(EXTRA_POSTS_KEY)?.posts.map((p) => [p.id, p.likesCount])).toEqual([['mine', undefined]]);
+    expect(client.getQueryData<{ likesCount: number }>(cardKey('mine'))?.likesCount).toBe(2);
     expect(client.getQueryData<{ likesCount: number }>(MY_ACTIVE_POST_KEY)?.likesCount).toBe(2);
 
     updateCachedPost(client, 'mine', (p) => ({ ...p, commentsCount: 4 }));
-    expect(client.getQueryData<PostsFeed>(POSTS_KEY)?.posts[0]!.commentsCount).toBe(4);
+    expect(client.getQueryData<{ commentsCount: number }>(cardKey('mine'))?.commentsCount).toBe(4);
     expect(client.getQueryData<{ commentsCount: number }>(MY_ACTIVE_POST_KEY)?.commentsCount).toBe(4);
     expect(client.getQueryData(['comments', 'mine'])).toEqual([{ id: 'c' }]);
     resetPostsRealtimeForTests();

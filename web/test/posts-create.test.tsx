@@ -135,7 +135,7 @@ describe('create page (spec §2 "Create publication", §5 "Publication")', () =>
     expect(api.callsTo('POST /api/posts')).toHaveLength(0);
   });
 
-  it('counts to 500, cuts there, and warns (without blocking) on repeats and capitals', async () => {
+  it('counts to 500, keeps a longer pasted text with a red counter and the spec text, and warns (without blocking) on repeats and capitals', async () => {
     signIn();
     fakeApi(baseRoutes);
     renderCreate();
@@ -143,8 +143,14 @@ describe('create page (spec §2 "Create publication", §5 "Publication")', () =>
     fireEvent.change(text, { target: { value: 'Salut' } });
     expect(screen.getByTestId('create-counter').textContent).toBe('5/500');
     fireEvent.change(text, { target: { value: 'é'.repeat(520) } });
-    expect(text.value).toHaveLength(500);
+    // Not cut silently (issue 18): kept, the counter red, the spec's text until it is shortened.
+    expect(text.value).toHaveLength(520);
+    expect(screen.getByTestId('create-counter').textContent).toBe('520/500');
+    expect(screen.getByTestId('create-counter').className).toContain('text-rose-600');
+    expect(screen.getByTestId('create-too-long').textContent).toBe('Le contenu ne doit pas dépasser 500 caractères');
+    fireEvent.change(text, { target: { value: 'é'.repeat(500) } });
     expect(screen.getByTestId('create-counter').textContent).toBe('500/500');
+    expect(screen.queryByTestId('create-too-long')).toBeNull();
     fireEvent.change(text, { target: { value: 'Trop bien !!!!!!!!!!!' } });
     expect(screen.getByTestId('create-warning-repeated')).toBeTruthy();
     expect(screen.queryByTestId('create-warning-capitals')).toBeNull();
@@ -188,7 +194,9 @@ describe('create page (spec §2 "Create publication", §5 "Publication")', () =>
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(router.state.location.state).toEqual({ focusPostId: 'p-42' });
     const order = api.calls.filter((c) => c.method === 'POST').map((c) => c.url);
-    expect(order).toEqual(['/api/uploads/post-image', '/api/posts']);
+    // Then the 'post created' analytics event (issue 18).
+    expect(order).toEqual(['/api/uploads/post-image', '/api/posts', '/api/analytics/events']);
+    expect(api.callsTo('POST /api/analytics/events')[0]!.body).toMatchObject({ name: 'post_created' });
     expect(api.callsTo('POST /api/posts')[0]!.body).toEqual({
       category: 'party',
       content: 'Ce soir on danse',
@@ -253,11 +261,20 @@ describe('create page (spec §2 "Create publication", §5 "Publication")', () =>
     const box = await screen.findByTestId('pulse-purchase');
     expect(box.textContent).toContain('2,50 €');
     expect(screen.queryByTestId('pulse-toggle')).toBeNull();
-    const buy = vi.fn();
-    window.addEventListener('moodmap:buy-pulse', buy);
+    expect(screen.getByTestId('pulse-total').textContent).toBe('Total : 12,50 €');
+    fireEvent.click(screen.getByTestId('pulse-quantity-10'));
+    expect(screen.getByTestId('pulse-total').textContent).toBe('Total : 25,00 €');
+    // 'Acheter' opens the checkout popup (800×600) inside the click, then asks the server for the session.
+    const popup = { closed: false, close: vi.fn(), location: { href: '' } };
+    const open = vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
     fireEvent.click(screen.getByTestId('pulse-buy'));
-    expect(buy).toHaveBeenCalledTimes(1);
-    window.removeEventListener('moodmap:buy-pulse', buy);
+    expect(open).toHaveBeenCalledWith('', 'moodmap-pulse-checkout', 'width=800,height=600');
+    await waitFor(() => expect(api.callsTo('POST /api/pulse/checkout')).toHaveLength(1));
+    expect(api.callsTo('POST /api/pulse/checkout')[0]!.body).toEqual({ quantity: 10 });
+    // The fake API has no checkout route: its error closes the popup and shows the server's text.
+    expect(await screen.findByTestId('pulse-error')).toBeTruthy();
+    expect(popup.close).toHaveBeenCalled();
+    open.mockRestore();
     cleanup();
 
     signIn(2);

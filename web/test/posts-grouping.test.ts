@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAP, type PostDto } from '@moodmap/core';
 import { groupWithinRadius, haversineMeters, type GeoPoint } from '../src/features/map/markers/grouping.ts';
-import { AGGREGATE_BELOW_ZOOM, MAX_MARKERS, buildMarkerIndex } from '../src/features/map/markers/marker-index.ts';
+import { MarkerGroups } from '../src/features/map/markers/marker-groups.ts';
+import { toMarker } from '../src/features/posts/post-types.ts';
 import { makeAuthor, makePost } from './support/posts.ts';
 
 const R = MAP.earthRadiusM;
@@ -138,38 +139,79 @@ function post(id: number, at: GeoPoint, category: PostDto['category'] = 'happy')
   });
 }
 
-const WORLD: [number, number, number, number] = [-180, -85, 180, 85];
+/** The groups as sorted id lists, to compare an incremental index with a fresh grouping. */
+function partition(groups: MarkerGroups): string[][] {
+  return [...groups.allGroups()].map((g) => g.members.map((m) => m.id).sort()).sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+function fresh(posts: PostDto[]): string[][] {
+  return groupWithinRadius(posts).map((g) => g.items.map((p) => p.id).sort()).sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
 
-describe('markers for a viewport', () => {
-  it('shows single posts, 100 m clusters (newest first) and nothing outside the box', () => {
-    const posts = [post(1, PARIS), post(2, offset(PARIS, 40, 0)), post(3, offset(PARIS, 0, 2000)), post(4, { latitude: -21.0667, longitude: 55.2167 })];
-    const index = buildMarkerIndex(posts);
-    const items = index.query([2.3, 48.8, 2.4, 48.9], 14);
-    expect(items.map((i) => i.kind).sort()).toEqual(['group', 'post']);
-    const group = items.find((i) => i.kind === 'group');
-    expect(group?.kind === 'group' && group.posts.map((p) => p.id)).toEqual(['p2', 'p1']);
-    expect(index.groupOf('p1')).toBe(index.groupOf('p2'));
+describe('the map\'s 100 m groups, kept one marker at a time (issue 15)', () => {
+  it('adds a lone post as one new feature and leaves every other group alone', () => {
+    const groups = new MarkerGroups();
+    groups.reset([post(1, PARIS), post(2, offset(PARIS, 40, 0)), post(3, offset(PARIS, 0, 2000))].map(toMarker));
+    const before = new Map([...groups.allGroups()].map((g) => [g.id, g]));
+    const diff = groups.add(toMarker(post(4, offset(PARIS, 0, 5000))));
+    expect(diff.remove).toEqual([]);
+    expect(diff.add.map((g) => g.members.map((m) => m.id))).toEqual([['p4']]);
+    for (const [id, g] of before) expect(groups.group(id)).toBe(g);
   });
 
-  it(`aggregates nearby markers below zoom ${AGGREGATE_BELOW_ZOOM}, keeping the post count`, () => {
-    const posts = Array.from({ length: 30 }, (_, i) => post(i, offset(PARIS, i * 300, 0)));
-    const index = buildMarkerIndex(posts);
-    const zoomedOut = index.query(WORLD, 4);
-    expect(zoomedOut).toHaveLength(1);
-    expect(zoomedOut[0]).toMatchObject({ kind: 'aggregate', count: 30 });
-    const zoomedIn = index.query(WORLD, 15);
-    expect(zoomedIn).toHaveLength(30);
-    expect(zoomedIn.every((i) => i.kind === 'post')).toBe(true);
-    const aggregate = zoomedOut[0]!;
-    expect(aggregate.kind === 'aggregate' && index.expansionZoom(aggregate.clusterId)).toBeGreaterThan(4);
+  it('merges every group within 100 m of a new post into one, newest first, at their mean position', () => {
+    const groups = new MarkerGroups();
+    // A and B 160 m apart: two markers, until C lands 80 m from each.
+    const a = post(1, PARIS);
+    const b = post(2, offset(PARIS, 160, 0));
+    groups.reset([a, b].map(toMarker));
+    const ids = [...groups.allGroups()].map((g) => g.id);
+    const diff = groups.add(toMarker(post(3, offset(PARIS, 80, 0))));
+    expect(diff.remove.sort()).toEqual(ids.sort());
+    expect(diff.add).toHaveLength(1);
+    expect(diff.add[0]!.members.map((m) => m.id)).toEqual(['p3', 'p2', 'p1']);
+    expect(diff.add[0]!.latitude).toBeCloseTo((a.latitude + b.latitude + offset(PARIS, 80, 0).latitude) / 3, 9);
+    expect(groups.groupOf('p1')).toBe(groups.groupOf('p3'));
   });
 
-  it('never returns more DOM markers than the cap, even zoomed in on a crowd', () => {
-    const rand = random(11);
-    const posts = Array.from({ length: 5_000 }, (_, i) => post(i, { latitude: 48 + rand() * 2, longitude: 1 + rand() * 3 }));
-    const items = buildMarkerIndex(posts).query(WORLD, 12);
-    expect(items.length).toBeLessThanOrEqual(MAX_MARKERS);
-    const total = items.reduce((n, i) => n + (i.kind === 'post' ? 1 : i.kind === 'group' ? i.posts.length : i.count), 0);
-    expect(total).toBe(5_000);
+  it('splits a chain when the post holding it together is removed', () => {
+    const groups = new MarkerGroups();
+    groups.reset([post(1, PARIS), post(2, offset(PARIS, 80, 0)), post(3, offset(PARIS, 160, 0))].map(toMarker));
+    expect(partition(groups)).toEqual([['p1', 'p2', 'p3']]);
+    const diff = groups.remove('p2');
+    expect(diff.remove).toHaveLength(1);
+    expect(diff.add.map((g) => g.members.map((m) => m.id)).sort()).toEqual([['p1'], ['p3']]);
+    expect(groups.has('p2')).toBe(false);
+    expect(groups.remove('p2')).toEqual({ remove: [], add: [] });
+  });
+
+  it('ends with the same groups as a fresh grouping after random adds and removes, across the antimeridian too', () => {
+    const rand = random(7);
+    const centres = [PARIS, { latitude: -17.5, longitude: 179.9995 }];
+    const live = new Map<string, PostDto>();
+    const groups = new MarkerGroups();
+    for (let i = 0; i < 600; i++) {
+      const centre = centres[i % 2]!;
+      if (live.size > 20 && rand() < 0.3) {
+        const id = [...live.keys()][Math.floor(rand() * live.size)]!;
+        live.delete(id);
+        groups.remove(id);
+      } else {
+        const p = post(i, offset(centre, (rand() - 0.5) * 1500, (rand() - 0.5) * 1500));
+        live.set(p.id, p);
+        groups.add(toMarker(p));
+      }
+    }
+    expect(partition(groups)).toEqual(fresh([...live.values()]));
+    expect(groups.size).toBe(live.size);
+  });
+
+  it('adds one post to 100 000 loaded by touching only its own group', () => {
+    const rand = random(3);
+    const posts = Array.from({ length: 100_000 }, (_, i) => toMarker(post(i, { latitude: 30 + rand() * 30, longitude: -10 + rand() * 40 })));
+    const groups = new MarkerGroups();
+    groups.reset(posts);
+    const diff = groups.add(toMarker(post(100_001, { latitude: 0.5, longitude: 0.5 })));
+    expect(diff).toEqual({ remove: [], add: [expect.objectContaining({ members: [expect.objectContaining({ id: 'p100001' })] })] });
+    expect(groups.size).toBe(100_001);
   });
 });

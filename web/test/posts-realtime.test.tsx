@@ -3,11 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { PostDto } from '@moodmap/core';
-import { BACKOFF_MAX_MS, backoffDelay, stopRealtime, useRealtimeStore } from '../src/lib/realtime.ts';
+import { REALTIME_VIEW_DEBOUNCE_MS } from '@moodmap/core';
+import { BACKOFF_MAX_MS, backoffDelay, setRealtimeView, stopRealtime, useRealtimeStore } from '../src/lib/realtime.ts';
 import { applySession, resetTokenStateForTests } from '../src/lib/auth-tokens.ts';
 import { POSTS_KEY, bridgePostsRealtime, resetPostsRealtimeForTests } from '../src/features/posts/posts-query.ts';
-import { type Bbox, fetchViewport, resetViewportForTests, useViewportFeed } from '../src/features/posts/viewport-query.ts';
-import type { PostsFeed } from '../src/features/posts/post-types.ts';
+import { type Bbox, fetchViewport, pollChanges, resetViewportForTests, useViewportFeed, viewportKey } from '../src/features/posts/viewport-query.ts';
+import { type MarkerDto, toMarker } from '../src/features/posts/post-types.ts';
 import { deferred, json } from './support/auth-fixtures.ts';
 import { FakeWebSocket, installFakeWebSocket } from './support/fake-websocket.ts';
 import { makeAuthor, makePost } from './support/posts.ts';
@@ -19,9 +20,11 @@ function post(id: string): PostDto {
   return makePost({ id, userId: 'u', category: 'love', content: id, latitude: 10, longitude: 20, nickname: 'Nina', createdAt: new Date().toISOString(), author: makeAuthor('Nina') });
 }
 
-const feed = (...ids: string[]): PostsFeed => ({ posts: ids.map(post), serverTime: new Date().toISOString() });
+const marker = (id: string): MarkerDto => toMarker(post(id));
 const VIEW: { bbox: Bbox; zoom: number } = { bbox: [19, 9, 21, 11], zoom: 12 };
-const ids = (client: QueryClient) => client.getQueryData<PostsFeed>(POSTS_KEY)?.posts.map((p) => p.id);
+const VIEW_KEY = viewportKey(VIEW.bbox, VIEW.zoom, []);
+const answer = (...ids: string[]) => ({ points: ids.map(marker), clusters: [], cursor: 'c0', serverTime: new Date().toISOString(), bbox: VIEW.bbox, zoom: 12 });
+const ids = (client: QueryClient) => client.getQueryData<{ points: MarkerDto[] }>(VIEW_KEY)?.points.map((p) => p.id);
 
 beforeEach(() => {
   installFakeWebSocket();
@@ -49,9 +52,9 @@ describe('realtime client (design.md §5)', () => {
     expect(backoffDelay(30, () => 0.5)).toBe(7500);
   });
 
-  it('opens one socket, applies post events to the cache, and follows the session token', () => {
+  it('opens one socket, applies post events to the cache, and follows the session token', async () => {
     const client = new QueryClient();
-    client.setQueryData(POSTS_KEY, feed('a'));
+    client.setQueryData(VIEW_KEY, answer('a'));
     bridgePostsRealtime(client);
     bridgePostsRealtime(client);
     expect(FakeWebSocket.sockets).toHaveLength(1);
@@ -62,12 +65,12 @@ describe('realtime client (design.md §5)', () => {
     expect(useRealtimeStore.getState().connected).toBe(true);
     last().receive({ type: 'ready', userId: null });
 
-    last().receive({ type: 'post.created', data: { post: post('b') } });
-    expect(ids(client)).toEqual(['b', 'a']);
+    // Markers are read with core's schema, fetched on first use: events land a moment later, in order.
+    last().receive({ type: 'post.created', data: { post: marker('b') } });
+    await vi.waitFor(() => expect(ids(client)).toEqual(['b', 'a']));
     last().receive({ type: 'post.created', data: { post: { id: 'broken' } } });
-    expect(ids(client)).toEqual(['b', 'a']);
     last().receive({ type: 'post.deleted', data: { id: 'a' } });
-    expect(ids(client)).toEqual(['b']);
+    await vi.waitFor(() => expect(ids(client)).toEqual(['b']));
 
     applySession({ accessToken: 'A1', expiresIn: 900, user: {} });
     expect(last().sent).toContainEqual({ type: 'auth', token: 'A1' });
@@ -123,11 +126,11 @@ describe('realtime client (design.md §5)', () => {
     const client = new QueryClient();
     bridgePostsRealtime(client);
     last().open();
-    const answer = deferred<Response>();
-    vi.stubGlobal('fetch', vi.fn(() => answer.promise));
+    const pending = deferred<Response>();
+    vi.stubGlobal('fetch', vi.fn(() => pending.promise));
     const fetching = fetchViewport(VIEW.bbox, VIEW.zoom, []);
-    last().receive({ type: 'post.created', data: { post: post('new') } });
-    answer.resolve(json(200, { points: [post('old')], clusters: [], cursor: 'c1', serverTime: new Date().toISOString() }));
+    last().receive({ type: 'post.created', data: { post: marker('new') } });
+    pending.resolve(json(200, { points: [marker('old')], clusters: [], cursor: 'c1', serverTime: new Date().toISOString() }));
     expect((await fetching).points.map((p) => p.id)).toEqual(['new', 'old']);
   });
 
@@ -160,5 +163,47 @@ describe('realtime client (design.md §5)', () => {
       await vi.advanceTimersByTimeAsync(10);
     });
     expect(calls('/api/posts/viewport')).toBe(2);
+  });
+});
+
+describe('the view frame (issue 15: a socket hears only the posts in its view)', () => {
+  it('sends the fetched bounds once the map has been still for the debounce, and again on reconnect', () => {
+    vi.useFakeTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    const client = new QueryClient();
+    bridgePostsRealtime(client);
+    last().open();
+    const views = () => last().sent.filter((m) => (m as { type?: string }).type === 'view');
+    setRealtimeView({ west: 1, south: 2, east: 3, north: 4 });
+    setRealtimeView({ west: 5, south: 6, east: 7, north: 8 });
+    act(() => vi.advanceTimersByTime(REALTIME_VIEW_DEBOUNCE_MS - 1));
+    expect(views()).toEqual([]);
+    act(() => vi.advanceTimersByTime(1));
+    expect(views()).toEqual([{ type: 'view', west: 5, south: 6, east: 7, north: 8 }]);
+    // The same view is not sent twice on one socket.
+    setRealtimeView({ west: 5, south: 6, east: 7, north: 8 });
+    act(() => vi.advanceTimersByTime(REALTIME_VIEW_DEBOUNCE_MS));
+    expect(views()).toHaveLength(1);
+
+    last().close();
+    act(() => vi.advanceTimersByTime(BACKOFF_MAX_MS));
+    last().open();
+    expect(views()).toEqual([{ type: 'view', west: 5, south: 6, east: 7, north: 8 }]);
+  });
+
+  it('the changes poll asks for the bounds of the last viewport read', async () => {
+    const fetchMock = vi.fn(async (url: string) =>
+      String(url).includes('/changes')
+        ? json(200, { created: [marker('n')], deleted: [], cursor: 'c2', serverTime: new Date().toISOString() })
+        : json(200, { points: [], clusters: [], cursor: 'c1', serverTime: new Date().toISOString() }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const client = new QueryClient();
+    client.setQueryData(VIEW_KEY, answer());
+    await fetchViewport(VIEW.bbox, VIEW.zoom, []);
+    await pollChanges(client);
+    const url = new URL(String(fetchMock.mock.calls[1]![0]), 'http://x');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ since: 'c1', west: '19', south: '9', east: '21', north: '11' });
+    expect(ids(client)).toEqual(['n']);
   });
 });

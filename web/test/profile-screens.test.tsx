@@ -1,19 +1,19 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { frDate, type PostDto } from '@moodmap/core';
 import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
 import { openProfileModal, useUiStore } from '../src/lib/ui-store.ts';
 import { ProfileModal } from '../src/features/profile/ProfileModal.tsx';
 import { ProfileScreen, photoProblem } from '../src/features/profile/ProfileScreen.tsx';
 import { UserProfileScreen } from '../src/features/profile/UserProfileScreen.tsx';
-import { applySession } from '../src/lib/auth-tokens.ts';
+import { applySession, loadSessionSchemas } from '../src/lib/auth-tokens.ts';
 import { TierBadge, tierOf } from '../src/ui/TierBadge.tsx';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { apiUser, fakeApi, json, sessionBody } from './support/auth-fixtures.ts';
 import { makeAuthor, makePost } from './support/posts.ts';
+import { renderRoutes } from './support/render-routes.tsx';
 
 const OTHER = 'b2c3d4e5-0000-4000-8000-000000000002';
 const DAY = 24 * 60 * 60 * 1000;
@@ -56,7 +56,7 @@ function Messages() {
 }
 
 function renderAt(path: string) {
-  const router = createMemoryRouter(
+  return renderRoutes(
     [
       {
         path: '/',
@@ -69,18 +69,16 @@ function renderAt(path: string) {
       { path: '/messages', element: <Messages /> },
       { path: '/create', element: <p>publier</p> },
     ],
-    { initialEntries: [path] },
-  );
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
+    path,
+  ).router;
 }
 
 const toasts = () => useToastStore.getState().toasts.map((t) => t.message);
+
+// A session reaches applySession through parseSession, which has fetched the session schemas.
+beforeAll(async () => {
+  await loadSessionSchemas();
+});
 
 beforeEach(() => {
   localStorage.clear();
@@ -111,7 +109,11 @@ describe('tier badge precedence (spec §6)', () => {
     render(<TierBadge flags={{ isMulti: true, isPlus: true }} place="page" />);
     expect(screen.getByTestId('tier-badge').textContent).toBe('Plus');
     cleanup();
+    // No tier: 'Gratuit' (spec §1, §9 tier list).
     render(<TierBadge flags={{}} place="page" />);
+    expect(screen.getByTestId('tier-badge').textContent).toBe('Gratuit');
+    cleanup();
+    render(<TierBadge flags={{}} place="modal" showFree={false} />);
     expect(screen.queryByTestId('tier-badge')).toBeNull();
   });
 

@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
 import { ResetPasswordPage } from '../src/features/auth/ResetPasswordPage.tsx';
 import { json, sessionBody } from './support/auth-fixtures.ts';
+import { loadSessionSchemas } from '../src/lib/auth-tokens.ts';
 
 const VALID = '/reset-password?type=recovery&access_token=AT&refresh_token=RT';
 
@@ -25,6 +26,12 @@ const confirmation = () => screen.getByLabelText('Confirmer le mot de passe');
 const submit = () => screen.getByRole('button', { name: /Changer le mot de passe|Modification en cours/ }) as HTMLButtonElement;
 
 describe('reset-password screen (spec §2, §5, §8)', () => {
+  // The answer's session is read by schemas fetched on first use: a module load the fake clock
+  // below cannot wait for, so they are fetched before, as any earlier sign-in would have.
+  beforeAll(async () => {
+    await loadSessionSchemas();
+  });
+
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();

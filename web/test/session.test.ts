@@ -233,7 +233,7 @@ describe('api() and the access token', () => {
       },
     });
     localStorage.setItem(SESSION_KEY, 'sid-1');
-    useSessionStore.setState({ user: toSessionUser(apiUser()) });
+    useSessionStore.setState({ user: await toSessionUser(apiUser()) });
     const { refreshSession } = await import('../src/lib/auth-tokens.ts');
     await expect(refreshSession()).resolves.toMatchObject({ ok: true });
     expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(2);
@@ -382,13 +382,13 @@ describe('sign-in and sign-out sequences (spec §4)', () => {
 });
 
 describe('current user mapping (spec §3, §4)', () => {
-  it('takes the nickname from the profile, with the fallbacks, and "Chargement..." without a profile', () => {
-    expect(toSessionUser(apiUser())?.nickname).toBe('Camille');
-    expect(toSessionUser(apiUser({}, { username: '  ' }))?.nickname).toBe('Camille');
-    expect(toSessionUser(apiUser({}, { username: null, firstName: null }))?.nickname).toBe('camille');
-    expect(toSessionUser({ id: 'u', email: 'x@y.fr', role: 'user', isAdmin: false })?.nickname).toBe('Chargement...');
-    expect(toSessionUser(apiUser({ role: 'moderator', isAdmin: true }))).toMatchObject({ role: 'moderator', isAdmin: true });
-    expect(toSessionUser(apiUser({ role: 'pirate' }))?.role).toBe('user');
-    expect(toSessionUser({ email: 'x@y.fr' })).toBeNull();
+  it('takes the nickname from the profile, with the fallbacks, and "Chargement..." without a profile', async () => {
+    expect((await toSessionUser(apiUser()))?.nickname).toBe('Camille');
+    expect((await toSessionUser(apiUser({}, { username: '  ' })))?.nickname).toBe('Camille');
+    expect((await toSessionUser(apiUser({}, { username: null, firstName: null })))?.nickname).toBe('camille');
+    expect((await toSessionUser({ id: 'u', email: 'x@y.fr', role: 'user', isAdmin: false }))?.nickname).toBe('Chargement...');
+    expect(await toSessionUser(apiUser({ role: 'moderator', isAdmin: true }))).toMatchObject({ role: 'moderator', isAdmin: true });
+    expect((await toSessionUser(apiUser({ role: 'pirate' })))?.role).toBe('user');
+    expect(await toSessionUser({ email: 'x@y.fr' })).toBeNull();
   });
 });

@@ -16,9 +16,9 @@ import {
 import { STAFF_ROLES } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
 import { isCritical, stripMarkup } from '../sanitize.ts';
+import { EMAIL_PATTERN } from '../contract.ts';
+export { EMAIL_PATTERN, CSRF_HEADER } from '../contract.ts';
 
-/** "A basic address pattern": something@something.something, no spaces. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const required = MESSAGES.auth_fields_required;
 /** Sizes the spec leaves open: a typed answer, the signed challenge, a trap field's text. */
@@ -108,6 +108,8 @@ export const signUpSchema = z.object({
   /** Hidden fields a person never fills (spec §5 "Bot check"). A non-blank value counts against the caller. */
   website: honeypotSchema,
   fax: honeypotSchema,
+  /** The version of the terms of use the person accepted (issue 18); the server checks it is the current one. */
+  termsVersion: requiredString(MESSAGES.terms_required).pipe(z.string().max(40, MESSAGES.terms_required)),
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
@@ -170,6 +172,8 @@ export const authUserSchema = z.object({
   /** The account whose e-mail is the configured admin address sees 'Admin' instead of 'Publier' (spec §6). */
   isAdmin: z.boolean(),
   profile: authProfileSchema,
+  /** A moderator's suspension (issue 17): no posting, commenting or messaging until then (ISO). */
+  suspendedUntil: z.string().nullable().optional(),
 });
 export type AuthUser = z.infer<typeof authUserSchema>;
 
@@ -225,9 +229,3 @@ export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 /** `POST /api/auth/password`: the signed-in user's new password (rules checked by the service). */
 export const passwordChangeBodySchema = z.object({ password: z.string({ error: MESSAGES.auth_fields_required }).max(1024) });
 
-/**
- * The header refresh and logout must carry (the refresh token is a SameSite=Strict cookie): a
- * cross-site page cannot add a custom header without a CORS preflight the server never grants.
- * Checked by the server (auth/csrf.ts), sent by the web app (lib/auth-tokens.ts).
- */
-export const CSRF_HEADER = { name: 'x-requested-with', value: 'moodmap' } as const;

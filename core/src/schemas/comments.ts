@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
 import { isCritical, stripMarkup } from '../sanitize.ts';
 import { authorSchema } from './post.ts';
+import { COMMENT_TEXT_MAX } from '../contract.ts';
+export { COMMENT_TEXT_MAX } from '../contract.ts';
 
-/** A comment's maximum length; the spec sets none, posts allow 500 (spec §9 "Posts"). */
-export const COMMENT_TEXT_MAX = 500;
 
 /**
  * A comment's text: trimmed and non-blank, at most 500 characters as typed, refused when critical

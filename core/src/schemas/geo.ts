@@ -1,6 +1,8 @@
 /** The land check the create screen asks before publishing, and the embedded basemap layers. */
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
+import { GEO_TILE_MAX_ZOOM } from '../contract.ts';
+export { GEO_TILE_MAX_ZOOM } from '../contract.ts';
 
 const invalid = { error: MESSAGES.invalid_coordinates };
 
@@ -29,3 +31,14 @@ export const featureCollectionSchema = z.object({
   type: z.literal('FeatureCollection'),
   features: z.array(z.object({ type: z.literal('Feature'), geometry: z.unknown(), properties: z.unknown() })),
 });
+
+
+const tileIndex = z.string().regex(/^\d{1,7}$/).transform(Number);
+
+/**
+ * `GET /api/geo/tiles/:z/:x/:y.pbf`: a tile of the pyramid (0 ≤ z ≤ GEO_TILE_MAX_ZOOM,
+ * 0 ≤ x, y < 2^z); anything else is 400 `invalid_tile`.
+ */
+export const geoTileParamsSchema = z
+  .object({ z: tileIndex, x: tileIndex, y: tileIndex })
+  .refine(({ z: zoom, x, y }) => zoom <= GEO_TILE_MAX_ZOOM && x < 2 ** zoom && y < 2 ** zoom, { error: MESSAGES.invalid_tile });

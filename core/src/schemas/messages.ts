@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
 import { isCritical, stripMarkup } from '../sanitize.ts';
+import { MESSAGE_TEXT_MAX } from '../contract.ts';
+export { MESSAGE_TEXT_MAX, MESSAGES_PAGE_SIZE, MESSAGES_PAGE_MAX, CONVERSATIONS_PAGE_SIZE, MESSAGE_EVENTS } from '../contract.ts';
 
 /** `POST /api/conversations`: the person to talk to. */
 export const createConversationSchema = z.object({
@@ -13,17 +15,6 @@ export const createConversationSchema = z.object({
 });
 export type CreateConversationInput = z.infer<typeof createConversationSchema>;
 
-/**
- * A chat message's maximum length. The spec sets none; 1000 is the sanitiser's cut (spec §5
- * "Sanitising") and keeps a realtime event far below PostgreSQL's 8000-byte NOTIFY payload.
- */
-export const MESSAGE_TEXT_MAX = 1000;
-/** Messages per page of a thread; older ones come with `before`. */
-export const MESSAGES_PAGE_SIZE = 50;
-/** Upper bound a client may ask for with `limit` (catch-up after a reconnect). */
-export const MESSAGES_PAGE_MAX = 200;
-/** Conversations per page of the list. */
-export const CONVERSATIONS_PAGE_SIZE = 50;
 
 /**
  * A message's text: optional (an image alone is a message), trimmed, at most 1000 characters as
@@ -168,8 +159,3 @@ export interface ConversationUpdatedEvent {
   conversationId: string;
   updatedAt: string;
 }
-export const MESSAGE_EVENTS = {
-  created: 'message.created',
-  read: 'message.read',
-  conversationUpdated: 'conversation.updated',
-} as const;

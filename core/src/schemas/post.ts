@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { POST_TEXT_MAX } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
 import { MOODS } from '../moods.ts';
+import { POST_CARDS_MAX } from '../contract.ts';
+export { POST_CARDS_MAX } from '../contract.ts';
 
 const coordinate = (max: number) =>
   z.number({ error: (issue) => (issue.input === undefined ? MESSAGES.location_required : MESSAGES.invalid_coordinates) })
@@ -64,6 +66,28 @@ export const postSchema = z.object({
 });
 export type PostDto = z.infer<typeof postSchema>;
 
+/**
+ * A post as the map draws it (issue 15): where, which mood, pulse or not, whose photo, when.
+ * The feed, the changes poll and the realtime `post.created` carry only this; the card (text,
+ * media, counts, the viewer's like) is read on open with `GET /api/posts/:id` or, for a 100 m
+ * group's list, `GET /api/posts/cards?ids=`. `photoUrl` is the author's current photo, stored
+ * with the post and kept current when the profile changes.
+ */
+export const markerSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  category: z.enum(MOODS),
+  latitude: z.number(),
+  longitude: z.number(),
+  /** The author's username when the post was made (spec §3 Publication.nickname). */
+  nickname: z.string(),
+  photoUrl: z.string().nullable(),
+  hasPulseEffect: z.boolean(),
+  /** ISO 8601, UTC. */
+  createdAt: z.string(),
+});
+export type MarkerDto = z.infer<typeof markerSchema>;
+
 /** `:id` of every route about one post (or one comment). */
 export const idParamsSchema = z.object({ id: z.uuid() });
 
@@ -72,6 +96,15 @@ export const postsFeedResponseSchema = z.object({ posts: z.array(postSchema), se
 export type PostsFeed = z.infer<typeof postsFeedResponseSchema>;
 /** `GET /api/posts/:id`, `POST /api/posts` (201). */
 export const postResponseSchema = z.object({ post: postSchema });
+/** `GET /api/posts/cards?ids=a,b,c`: the live posts among those ids, newest first (gone ones are left out). */
+export const postCardsQuerySchema = z.object({
+  ids: z
+    .string({ error: MESSAGES.bad_request })
+    .max(POST_CARDS_MAX * 37, MESSAGES.bad_request)
+    .transform((v) => [...new Set(v.split(',').filter(Boolean))])
+    .pipe(z.array(z.uuid({ error: MESSAGES.bad_request })).min(1, MESSAGES.bad_request).max(POST_CARDS_MAX, MESSAGES.bad_request)),
+});
+export const postCardsResponseSchema = z.object({ posts: z.array(postSchema) });
 /** `GET /api/posts/mine/active`: the caller's live post, or null. */
 export const activePostResponseSchema = z.object({ post: postSchema.nullable() });
 
@@ -121,7 +154,7 @@ export const clusterSchema = z.object({
 export type ClusterDto = z.infer<typeof clusterSchema>;
 
 export const viewportResponseSchema = z.object({
-  points: z.array(postSchema),
+  points: z.array(markerSchema),
   clusters: z.array(clusterSchema),
   /** Opaque: the next `since` of the changes feed. */
   cursor: z.string(),
@@ -130,11 +163,21 @@ export const viewportResponseSchema = z.object({
 });
 export type ViewportAnswer = z.infer<typeof viewportResponseSchema>;
 
-/** The cursor is decoded by the server; here only its type (one string, not a repeated parameter). */
-export const changesQuerySchema = z.object({ since: z.string().max(64) });
+/**
+ * The cursor is decoded by the server; here only its type (one string, not a repeated parameter).
+ * The view (the same bounds as the viewport's) scopes `created` to the posts inside it; without
+ * it the answer covers the world.
+ */
+export const changesQuerySchema = z.object({
+  since: z.string().max(64),
+  west: viewportNumber.optional(),
+  south: viewportLatitude.optional(),
+  east: viewportNumber.optional(),
+  north: viewportLatitude.optional(),
+});
 
 export const changesResponseSchema = z.object({
-  created: z.array(postSchema),
+  created: z.array(markerSchema),
   deleted: z.array(z.string()),
   cursor: z.string(),
   serverTime: z.string(),

@@ -1,22 +1,13 @@
 /**
- * `npm run user:role -- <email> <role>`: grants a staff role (spec §6) to an account.
- * Opens the database the server uses — same environment: DATABASE_URL, or DATA_DIR (default
- * ./data). npm runs workspace scripts from server/, so a relative DATA_DIR is resolved against
- * the directory npm was invoked from (INIT_CWD), like the server started by `npm start`.
- * PGlite allows one process per data directory: stop the server first, or use PostgreSQL.
+ * `npm run user:role -- <email> <role>`: grants a staff role (spec §6) to an account, on the
+ * database the server uses (cli-support.ts: stop a PGlite server first).
  */
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { STAFF_ROLES, type StaffRole } from '@moodmap/core';
-import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
-import { securityLogs, staffRoles, users } from '../db/schema.ts';
+import { securityLogs, staffRoles } from '../db/schema.ts';
+import { type Output, runAsScript, userByEmail, withServerDatabase } from './cli-support.ts';
 
-export interface Output {
-  log(message: string): void;
-  error(message: string): void;
-}
+export type { Output };
 
 const USAGE = `Utilisation : npm run user:role -- <email> <rôle>\nRôles possibles : ${STAFF_ROLES.join(', ')}`;
 
@@ -32,24 +23,8 @@ export async function runUserRole(args: string[], env: NodeJS.ProcessEnv, out: O
     out.error(`Rôle inconnu : « ${rawRole} ». Rôles possibles : ${STAFF_ROLES.join(', ')}`);
     return 1;
   }
-  const email = rawEmail.trim().toLowerCase();
-
-  let config;
-  try {
-    const base = env.INIT_CWD ?? process.cwd();
-    config = loadConfig({ ...env, DATA_DIR: path.resolve(base, env.DATA_DIR ?? './data') });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      out.error(error.message);
-      return 1;
-    }
-    throw error;
-  }
-
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
-  try {
-    const { db } = database;
-    const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+  return withServerDatabase(env, out, async (db) => {
+    const user = await userByEmail(db, rawEmail);
     if (!user) {
       out.error(`Aucun compte pour l'adresse « ${rawEmail} ».`);
       return 1;
@@ -69,17 +44,7 @@ export async function runUserRole(args: string[], env: NodeJS.ProcessEnv, out: O
     });
     out.log(`Rôle « ${role} » attribué à ${user.email}.`);
     return 0;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  runUserRole(process.argv.slice(2), process.env, console).then(
-    (code) => process.exit(code),
-    (error) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exit(1);
-    },
-  );
-}
+runAsScript(import.meta.url, runUserRole);

@@ -4,9 +4,10 @@
  * Times are timestamptz in UTC; the 24 h window is always computed by the database clock.
  */
 import { sql } from 'drizzle-orm';
+import type { Mood, PurchaseStatus } from '@moodmap/core';
 import {
-  boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, pgView, primaryKey,
-  real, text, timestamp, uniqueIndex, uuid,
+  boolean, check, date, doublePrecision, index, integer, jsonb, numeric, pgTable, pgView, primaryKey,
+  real, smallint, text, timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -19,8 +20,15 @@ export const users = pgTable('users', {
   emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
   /** Sign-up metadata (first_name, last_name, nickname), like hosted auth services keep it. */
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+  /** The terms of use accepted (issue 18): their version and when; null for accounts from before. */
+  termsVersion: text('terms_version'),
+  termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** A moderator's suspension (issue 17): no post, comment or message before this time. */
+  suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
+  /** A moderator's ban (issue 17): no sign-in, no writing. */
+  bannedAt: timestamp('banned_at', { withTimezone: true }),
 }, (t) => [
   uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
   check('users_email_length', sql`char_length(${t.email}) <= 254`),
@@ -106,14 +114,16 @@ export const profiles = pgTable('profiles', {
   check('profiles_username_length', sql`char_length(${t.username}) between 1 and 50`),
   check('profiles_bio_length', sql`${t.bio} is null or char_length(${t.bio}) <= 500`),
   check('profiles_pulse_credits', sql`${t.pulseCredits} >= 0`),
-  index('profiles_created_at_idx').on(t.createdAt.desc()),
+  // The admin users list (issue 17): keyset pages newest first, and a nickname prefix search.
+  index('profiles_created_id_idx').on(t.createdAt.desc(), t.id.desc()),
+  index('profiles_username_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
 ]);
 
 /** A 24-hour post pinned on land (spec §3 Publication). */
 export const publications = pgTable('publications', {
   id: uuid('id').primaryKey().defaultRandom(),
   userId: uuid('user_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
-  category: text('category').notNull(),
+  category: text('category').$type<Mood>().notNull(),
   content: text('content').notNull().default(''),
   latitude: doublePrecision('latitude').notNull(),
   longitude: doublePrecision('longitude').notNull(),
@@ -127,7 +137,20 @@ export const publications = pgTable('publications', {
   hasPulseEffect: boolean('has_pulse_effect').notNull().default(false),
   commentsCount: integer('comments_count').notNull().default(0),
   likesCount: integer('likes_count').notNull().default(0),
+  /**
+   * The author's current photo, stored with the post so the map's markers need no join with
+   * profiles (issue 15): set at insert, rewritten in the transaction that changes the photo
+   * (profiles/service.ts replacePhoto).
+   */
+  authorPhotoUrl: text('author_photo_url'),
+  /**
+   * Off the map for everyone (issue 17): 'pending' once MODERATION_HIDE_THRESHOLD people reported
+   * it, 'removed' by a moderator's decision. Migration 0007 keeps post_cells and the partial
+   * marker index in step with it.
+   */
+  hiddenState: text('hidden_state'),
 }, (t) => [
+  check('publications_hidden_state', sql`${t.hiddenState} is null or ${t.hiddenState} in ('pending', 'removed')`),
   check('publications_category', sql`${t.category} in ('happy', 'angry', 'party', 'money', 'love')`),
   check('publications_latitude', sql`${t.latitude} between -90 and 90`),
   check('publications_longitude', sql`${t.longitude} between -180 and 180`),
@@ -137,9 +160,30 @@ export const publications = pgTable('publications', {
   // The feed: live posts newest first; a user's posts newest first (spec §7 publications).
   index('publications_created_at_idx').on(t.createdAt.desc()),
   index('publications_user_created_idx').on(t.userId, t.createdAt.desc()),
-  // The map's viewport (posts/feed.ts): a longitude range, latitude checked inside the index.
-  index('publications_position_idx').on(t.longitude, t.latitude),
+  // The map's points (posts/feed.ts) read `publications_marker_idx` (longitude, latitude) INCLUDE
+  // (every marker column): an index-only range scan. Drizzle cannot declare INCLUDE, so it is
+  // created by migration 0004_marker_feed.sql.
 ]);
+
+/**
+ * Live-post counts per web-mercator grid cell (60 px cells at grid zooms 0–8, CELL_ZOOM_MAX) and
+ * mood, with coordinate sums for the cluster's centre: the zoomed-out map reads these rows
+ * (bounded by the cells of the view) instead of aggregating publications (issue 15).
+ * Kept by statement-level triggers on publications (migration 0004): every insert and delete,
+ * whatever the path (create, owner delete, sweeper, account deletion cascade), in the same
+ * transaction. Expired posts leave when the sweeper deletes them (every POST_SWEEP_EVERY_MS).
+ * Sums are numeric, so adding then removing a post restores them exactly and a cell of one
+ * post holds that post's exact position.
+ */
+export const postCells = pgTable('post_cells', {
+  zoom: smallint('zoom').notNull(),
+  cx: integer('cx').notNull(),
+  cy: integer('cy').notNull(),
+  category: text('category').notNull(),
+  n: integer('n').notNull(),
+  sumLat: numeric('sum_lat', { mode: 'number' }).notNull(),
+  sumLon: numeric('sum_lon', { mode: 'number' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.zoom, t.cx, t.cy, t.category] })]);
 
 /**
  * Ids of deleted or swept posts, so the fallback poll can tell clients what left the map since
@@ -207,6 +251,8 @@ export const postReports = pgTable('post_reports', {
   postSnapshot: jsonb('post_snapshot').$type<Record<string, unknown>>().notNull(),
   status: text('status').notNull().default('open'),
   createdAt: createdAt(),
+  /** The moderator's decision that closed it (issue 17). */
+  decisionId: uuid('decision_id'),
 }, (t) => [
   check('post_reports_reason_key', sql`${t.reasonKey} in ('spam', 'inappropriate', 'harassment', 'fake', 'illegal', 'other')`),
   check('post_reports_description_length', sql`${t.description} is null or char_length(${t.description}) <= 500`),
@@ -253,9 +299,15 @@ export const securityLogs = pgTable('security_logs', {
   severity: text('severity').notNull(),
   ip: text('ip'),
   createdAt: createdAt(),
+  /** Staff actions (issue 17): whom or what the action was about, and the reason given. */
+  targetId: uuid('target_id'),
+  reason: text('reason'),
 }, (t) => [
   check('security_logs_severity', sql`${t.severity} in ('low', 'medium', 'high', 'critical')`),
-  index('security_logs_created_idx').on(t.createdAt.desc()),
+  // Keyset pages newest first (issue 17), whole or by severity or by event type.
+  index('security_logs_created_id_idx').on(t.createdAt.desc(), t.id.desc()),
+  index('security_logs_severity_created_idx').on(t.severity, t.createdAt.desc(), t.id.desc()),
+  index('security_logs_type_created_idx').on(t.eventType, t.createdAt.desc(), t.id.desc()),
 ]);
 
 /** Pulse credit purchases, one row per checkout session, credited once when paid. */
@@ -267,15 +319,38 @@ export const pulsePurchases = pgTable('pulse_purchases', {
   quantity: integer('quantity').notNull(),
   amountCents: integer('amount_cents').notNull(),
   currency: text('currency').notNull().default('EUR'),
-  status: text('status').notNull().default('pending'),
+  status: text('status').$type<PurchaseStatus>().notNull().default('pending'),
   createdAt: createdAt(),
   paidAt: timestamp('paid_at', { withTimezone: true }),
+  /** The provider's payment (Stripe PaymentIntent): refunds and disputes name it, not the session. */
+  paymentIntentId: text('payment_intent_id'),
+  /**
+   * Set when a refund or dispute took the purchase back. creditsRemoved: how many of its credits
+   * are settled (taken from the balance, or already spent on posts, which keep them).
+   */
+  refundedAt: timestamp('refunded_at', { withTimezone: true }),
+  creditsRemoved: integer('credits_removed').notNull().default(0),
 }, (t) => [
   check('pulse_purchases_provider', sql`${t.provider} in ('dev', 'stripe')`),
-  check('pulse_purchases_status', sql`${t.status} in ('pending', 'paid', 'failed', 'expired')`),
+  check('pulse_purchases_status', sql`${t.status} in ('pending', 'paid', 'failed', 'expired', 'refunded', 'disputed')`),
   check('pulse_purchases_quantity', sql`${t.quantity} > 0 and ${t.amountCents} > 0`),
   index('pulse_purchases_user_idx').on(t.userId, t.createdAt.desc()),
+  index('pulse_purchases_payment_intent_idx').on(t.paymentIntentId),
 ]);
+
+/**
+ * Every payment-provider event handled, by the provider's event id. The primary key is what
+ * makes a webhook act once: the event's row and its effect (credits added or removed) commit in
+ * one transaction, so a retried, replayed or concurrent copy finds the row and does nothing.
+ */
+export const paymentEvents = pgTable('payment_events', {
+  id: text('id').primaryKey(),
+  provider: text('provider').notNull(),
+  type: text('type').notNull(),
+  /** What the event did: credited, refunded, ignored_unknown_session, refused_amount, ... */
+  outcome: text('outcome').notNull(),
+  receivedAt: createdAt(),
+}, (t) => [check('payment_events_provider', sql`${t.provider} in ('dev', 'stripe')`)]);
 
 /**
  * Rate-limit counters shared by every server instance (spec §9). Redis replaces this table
@@ -307,3 +382,119 @@ export const uploads = pgTable('uploads', {
   check('uploads_kind', sql`${t.kind} in ('post_image', 'voice')`),
   index('uploads_unclaimed_idx').on(t.createdAt).where(sql`${t.claimedAt} is null`),
 ]);
+
+/**
+ * A moderator's decision on a reported post (issue 17): what was done, why (a reason from
+ * core's MODERATION_REASONS and an optional note), the post as reported, and until when its
+ * author may appeal.
+ */
+export const moderationDecisions = pgTable('moderation_decisions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  postId: uuid('post_id').references(() => publications.id, { onDelete: 'set null' }),
+  authorId: uuid('author_id').references(() => profiles.id, { onDelete: 'set null' }),
+  moderatorId: uuid('moderator_id').references(() => profiles.id, { onDelete: 'set null' }),
+  action: text('action').notNull(),
+  suspendDays: integer('suspend_days'),
+  reasonKey: text('reason_key').notNull(),
+  note: text('note'),
+  postSnapshot: jsonb('post_snapshot').$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+  appealUntil: timestamp('appeal_until', { withTimezone: true }).notNull(),
+  /** Set when an appeal reversed it. */
+  reversedAt: timestamp('reversed_at', { withTimezone: true }),
+}, (t) => [
+  check('moderation_decisions_action', sql`${t.action} in ('dismiss', 'remove', 'warn', 'suspend', 'ban')`),
+  check('moderation_decisions_note_length', sql`${t.note} is null or char_length(${t.note}) <= 1000`),
+  index('moderation_decisions_author_idx').on(t.authorId, t.createdAt.desc()),
+]);
+
+/** The author's appeal of a decision: once per decision, decided by another moderator. */
+export const moderationAppeals = pgTable('moderation_appeals', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  decisionId: uuid('decision_id').notNull().unique().references(() => moderationDecisions.id, { onDelete: 'cascade' }),
+  authorId: uuid('author_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  statement: text('statement').notNull(),
+  status: text('status').notNull().default('open'),
+  createdAt: createdAt(),
+  decidedBy: uuid('decided_by').references(() => profiles.id, { onDelete: 'set null' }),
+  decidedAt: timestamp('decided_at', { withTimezone: true }),
+  note: text('note'),
+}, (t) => [
+  check('moderation_appeals_status', sql`${t.status} in ('open', 'upheld', 'reversed')`),
+  check('moderation_appeals_statement_length', sql`char_length(${t.statement}) between 1 and 2000`),
+  index('moderation_appeals_open_idx').on(t.createdAt).where(sql`${t.status} = 'open'`),
+]);
+
+/**
+ * In-app notices (issue 17, DSA Art. 16/17/20): a reporter's outcome, an author's statement of
+ * reasons, an appeal's outcome. The texts are built from the decision at read time.
+ */
+export const moderationNotices = pgTable('moderation_notices', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  kind: text('kind').notNull(),
+  decisionId: uuid('decision_id').notNull().references(() => moderationDecisions.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+  readAt: timestamp('read_at', { withTimezone: true }),
+}, (t) => [
+  check('moderation_notices_kind', sql`${t.kind} in ('report_outcome', 'statement', 'appeal_outcome')`),
+  index('moderation_notices_user_idx').on(t.userId, t.createdAt.desc()),
+]);
+
+/** Who blocked whom (issue 17): each stops seeing the other; the blocked cannot write to the blocker. */
+export const userBlocks = pgTable('user_blocks', {
+  blockerId: uuid('blocker_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  blockedId: uuid('blocked_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+}, (t) => [
+  primaryKey({ columns: [t.blockerId, t.blockedId] }),
+  index('user_blocks_blocked_idx').on(t.blockedId),
+  check('user_blocks_not_self', sql`${t.blockerId} <> ${t.blockedId}`),
+]);
+
+/**
+ * First-party analytics (issue 18, spec §1). No IP, no user id, no cookie: `visitor` is a hash of
+ * the day's salt, the address and the browser, so a visitor is counted once a day and cannot be
+ * followed from one day to the next (the salt of a past day is deleted).
+ */
+export const analyticsEvents = pgTable('analytics_events', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  day: date('day').notNull(),
+  name: text('name').notNull(),
+  visitor: text('visitor'),
+  path: text('path'),
+  revenueCents: integer('revenue_cents').notNull().default(0),
+  createdAt: createdAt(),
+}, (t) => [
+  check('analytics_events_name', sql`${t.name} in ('signup', 'login', 'post_created', 'message_sent', 'premium_conversion', 'search', 'map_interaction')`),
+  index('analytics_events_day_idx').on(t.day, t.name),
+]);
+
+/** One random salt per day, shared by every instance; older ones are deleted. */
+export const analyticsSalts = pgTable('analytics_salts', {
+  day: date('day').primaryKey(),
+  salt: text('salt').notNull(),
+});
+
+/** The cost monitor's daily counters (spec §9), shared by every instance (Redis replaces it when set). */
+export const costCounters = pgTable('cost_counters', {
+  day: date('day').notNull(),
+  metric: text('metric').notNull(),
+  units: doublePrecision('units').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.day, t.metric] })]);
+
+/** One row per day and level reached: the first instance to insert it acts (warns, starts emergency mode). */
+export const costAlerts = pgTable('cost_alerts', {
+  day: date('day').notNull(),
+  level: text('level').notNull(),
+  ratio: doublePrecision('ratio').notNull(),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.day, t.level] })]);
+
+/** Emergency mode (spec §4): a single row; active while `active_until` is in the future. */
+export const emergencyMode = pgTable('emergency_mode', {
+  id: integer('id').primaryKey(),
+  activeUntil: timestamp('active_until', { withTimezone: true }),
+  startedAt: timestamp('started_at', { withTimezone: true }),
+  manual: boolean('manual').notNull().default(false),
+}, (t) => [check('emergency_mode_single', sql`${t.id} = 1`)]);

@@ -34,6 +34,9 @@ export async function installSecurityHeaders(app: FastifyInstance, config: Confi
     },
     // Cross-origin isolation would block map tiles and images from a CDN.
     crossOriginEmbedderPolicy: false,
+    // The Pulse checkout opens in a popup the page polls until it closes (spec §7): with
+    // 'same-origin' the popup would lose its opener as soon as it shows the payment page.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     crossOriginResourcePolicy: { policy: 'same-site' },
     hsts: config.env === 'production',
   });

@@ -6,10 +6,17 @@
  *
  * Protocol (JSON text frames):
  *   client → { "type": "auth", "token": "<access token>" }   (again after each refresh)
+ *   client → { "type": "view", "west", "south", "east", "north" }   (core's realtime.ts; on move)
  *   server → { "type": "ready", "userId": string | null }
  *   server → { "type": "<event type>", "data": … }
  *   server → { "type": "ready", "userId": null, "reason": "session_ended" }
  * The token travels in a message, not in the URL, so it never lands in access logs.
+ *
+ * Who gets an event (issue 15): one with `targets` goes to those users' sockets only; one with
+ * `at` (a post's place) to the sockets whose last `view` contains that point, found through a
+ * spatial index (view-index.ts), so a post costs its recipients, not every open tab — a socket
+ * that sent no view gets none; any other event to every socket. Each frame is serialised once,
+ * to one buffer that every recipient's socket writes.
  *
  * A socket's identity lasts as long as its session and its token (design.md §5): it ends when
  * the access token expires (a timer, and a check before each private frame) and when the
@@ -20,10 +27,13 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { EventBus, RealtimeEvent } from '../adapters/bus/types.ts';
+import { BUS_RESUMED, type EventBus, type RealtimeEvent } from '../adapters/bus/types.ts';
 import { sessionsRevoked } from '../modules/auth/session-events.ts';
+import { blocksChanged } from '../modules/blocks/relations.ts';
 import { MESSAGES } from '@moodmap/core';
 import { errorBody } from '../errors.ts';
+import { createViewIndex } from './view-index.ts';
+import { parseView } from './view.ts';
 
 /** A client frame: a JSON object, or nothing (`null`, `7`, `[]` and broken JSON are ignored). */
 function parseFrame(raw: unknown): { type?: unknown; token?: unknown } | null {
@@ -53,7 +63,12 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 const RECENT_REVOCATION_MS = 60_000;
 
-export async function installRealtime(app: FastifyInstance, bus: EventBus, verifyToken: TokenVerifier): Promise<void> {
+/** Whom a person blocked or was blocked by (modules/blocks/relations.ts). */
+export interface HubBlocks {
+  of(userId: string): Promise<Set<string>>;
+}
+
+export async function installRealtime(app: FastifyInstance, bus: EventBus, verifyToken: TokenVerifier, blocks?: HubBlocks): Promise<void> {
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
   const sockets = new Set<WebSocket>();
   const identityOf = new WeakMap<WebSocket, SocketIdentity & { timer: ReturnType<typeof setTimeout> }>();
@@ -64,10 +79,25 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
   // ten or ten thousand other people are connected.
   const socketsOf = new Map<string, Set<WebSocket>>();
   const alive = new WeakMap<WebSocket, boolean>();
+  /** What each socket's map shows: post events go to the sockets whose view holds the post. */
+  const watching = createViewIndex<WebSocket>();
+  /**
+   * The people each signed-in socket must hear nothing about (issue 17), kept on the socket so
+   * an event's cost stays one set lookup per recipient. Absent: nobody.
+   */
+  const hiddenOf = new WeakMap<WebSocket, Set<string>>();
+  async function loadHidden(socket: WebSocket, userId: string): Promise<void> {
+    if (!blocks) return;
+    const hidden = await blocks.of(userId).catch(() => null);
+    if (identityOf.get(socket)?.userId !== userId) return; // signed out or changed meanwhile
+    if (hidden?.size) hiddenOf.set(socket, hidden);
+    else hiddenOf.delete(socket);
+  }
 
   /** Who the socket is, in both indexes (by socket, and by user for private events); null: a visitor. */
   function setIdentity(socket: WebSocket, identity: SocketIdentity | null): void {
     const previous = identityOf.get(socket);
+    hiddenOf.delete(socket);
     if (previous) {
       clearTimeout(previous.timer);
       identityOf.delete(socket);
@@ -109,18 +139,41 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
 
   function forget(socket: WebSocket): void {
     sockets.delete(socket);
+    watching.delete(socket);
     setIdentity(socket, null);
   }
 
   const unsubscribe = bus.subscribe((event: RealtimeEvent) => {
     const revocation = sessionsRevoked(event);
     if (revocation) return revoked(revocation.userId, revocation.sessionIds);
-    const frame = JSON.stringify({ type: event.type, data: event.data });
+    if (event.type === BUS_RESUMED) return; // the bus's own news, not for browsers
+    const reblocked = blocksChanged(event);
+    if (reblocked) {
+      // Internal too. A block hides each from the other at once; then the two people's sockets
+      // reload whom they must not hear about (an unblock shows the other again after that read).
+      const [a, b] = reblocked.users;
+      for (const userId of reblocked.users) {
+        const other = userId === a ? b : a;
+        for (const socket of socketsOf.get(userId) ?? []) {
+          if (reblocked.blocked && other) hiddenOf.set(socket, new Set([...(hiddenOf.get(socket) ?? []), other]));
+          void loadHidden(socket, userId);
+        }
+      }
+      return;
+    }
+    const about = Array.isArray(event.about) ? event.about : null;
+    // One UTF-8 buffer per frame for every recipient: ws would otherwise convert a string per socket.
+    const frames = [{ type: event.type, data: event.data }, ...(Array.isArray(event.more) ? event.more : [])].map((frame) => Buffer.from(JSON.stringify(frame)));
     const send = (socket: WebSocket) => {
-      if (socket.readyState === socket.OPEN) socket.send(frame);
+      if (socket.readyState !== socket.OPEN) return;
+      const hidden = about && hiddenOf.get(socket);
+      if (hidden && about.some((id) => hidden.has(id))) return;
+      for (const frame of frames) socket.send(frame, { binary: false });
     };
     if (!event.targets) {
-      sockets.forEach(send);
+      const at = event.at;
+      if (at) watching.forEachContaining(at.latitude, at.longitude, send);
+      else sockets.forEach(send);
       return;
     }
     for (const userId of new Set(event.targets)) {
@@ -152,7 +205,13 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
           if (!sockets.has(socket)) return; // closed while the token was being checked
           if (identity && (recentlyRevoked.has(identity.sessionId) || identity.expiresAtMs <= now())) identity = null;
           setIdentity(socket, identity);
+          if (identity) await loadHidden(socket, identity.userId);
+          if (socket.readyState !== socket.OPEN) return;
           socket.send(JSON.stringify({ type: 'ready', userId: identity?.userId ?? null }));
+        } else if (message.type === 'view') {
+          // A malformed view is ignored: the socket keeps the view it had (or none).
+          const view = parseView(message);
+          if (view) watching.set(socket, view);
         } else if (message.type === 'ping') {
           socket.send(JSON.stringify({ type: 'pong' }));
         }

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { termsAt } from '@moodmap/core';
 import { createMailer } from '../../src/adapters/mail/mailer.ts';
 import { buildApp } from '../../src/app.ts';
 import { testConfig, type Config } from '../../src/config.ts';
@@ -40,7 +41,7 @@ describe('dev outbox and secret in DATA_DIR', () => {
     clock.advance(2000);
     const res = await app.inject({
       method: 'POST', url: '/api/auth/signup', remoteAddress: freshIp(),
-      payload: { email, password: 'Soleil2024', firstName: 'Noé', lastName: 'Bernard', challengeToken: token, challengeAnswer: answer },
+      payload: { email, password: 'Soleil2024', firstName: 'Noé', lastName: 'Bernard', challengeToken: token, challengeAnswer: answer, termsVersion: termsAt(new Date()).current.version },
     });
     expect(res.statusCode).toBe(201);
   }

@@ -25,13 +25,13 @@ describe.each(engines)('rate limits on %s', (engine) => {
     const eleventh = await loginAttempt(t, ip);
     expect(eleventh.statusCode).toBe(429);
     expect(eleventh.headers['retry-after']).toBe('300');
-    expect(eleventh.json()).toEqual({ error: { code: 'rate_too_many', message: 'Trop de tentatives pour login. Bloqué pour 5 minutes.' } });
+    expect(eleventh.json()).toEqual({ error: { code: 'rate_too_many', message: 'Trop de tentatives pour connexion. Bloqué pour 5 minutes.' } });
 
     t.clock.advance(2 * 60_000);
     const during = await loginAttempt(t, ip);
     expect(during.statusCode).toBe(429);
     expect(during.headers['retry-after']).toBe('180');
-    expect(during.json()).toEqual({ error: { code: 'rate_blocked', message: 'Action bloquée pour login. Réessayez dans 3 minutes.' } });
+    expect(during.json()).toEqual({ error: { code: 'rate_blocked', message: 'Action bloquée pour connexion. Réessayez dans 3 minutes.' } });
 
     t.clock.advance(3 * 60_000);
     expect((await loginAttempt(t, ip)).statusCode).toBe(400);
@@ -77,7 +77,7 @@ describe.each(engines)('rate limits on %s', (engine) => {
     const { res } = await signUp(t, {}, ip);
     expect(res.statusCode).toBe(429);
     expect(res.headers['retry-after']).toBe('600');
-    expect(res.json().error.message).toBe('Trop de tentatives pour register. Bloqué pour 10 minutes.');
+    expect(res.json().error.message).toBe('Trop de tentatives pour inscription. Bloqué pour 10 minutes.');
   });
 
   it('blocks an IP after repeated attacks (security_violation), for sign-in too', async () => {
@@ -89,7 +89,7 @@ describe.each(engines)('rate limits on %s', (engine) => {
     const next = await loginAttempt(t, ip);
     expect(next.statusCode).toBe(429);
     expect(next.headers['retry-after']).toBe('3600');
-    expect(next.json().error.message).toBe('Action bloquée pour security_violation. Réessayez dans 60 minutes.');
+    expect(next.json().error.message).toBe('Action bloquée pour sécurité. Réessayez dans 60 minutes.');
     // Other callers are not affected.
     expect((await loginAttempt(t, freshIp())).statusCode).toBe(400);
   });

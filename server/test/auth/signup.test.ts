@@ -1,12 +1,14 @@
 /** Sign-up (issue 3 items 1, 3, 4): validation, human check, bot check, confirmation e-mail and link. */
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@moodmap/core';
+import { MESSAGES, termsAt } from '@moodmap/core';
 import { profiles, securityLogs, users } from '../../src/db/schema.ts';
 import {
   call, createAuthTestApp, createUser, freshEmail, freshIp, getChallenge, mailsTo, pathOf, refreshCookieOf, signUp, signUpBody, withRefreshCookie, type AuthTestApp,
 } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+
+const TERMS = termsAt(new Date()).current.version;
 
 describe.each(engines)('sign-up on %s', (engine) => {
   let t: AuthTestApp;
@@ -165,7 +167,7 @@ describe.each(engines)('sign-up on %s', (engine) => {
         const challenge = await getChallenge(t);
         t.clock.advance(1500);
         const answer = pick(challenge.answers).toUpperCase();
-        const res = await post({ email: freshEmail(), password: 'Soleil2024', firstName: 'Léa', lastName: 'Martin', challengeToken: challenge.token, challengeAnswer: ` ${answer} ` });
+        const res = await post({ email: freshEmail(), password: 'Soleil2024', firstName: 'Léa', lastName: 'Martin', challengeToken: challenge.token, challengeAnswer: ` ${answer} `, termsVersion: TERMS });
         expect(res.statusCode, `${challenge.question} → ${answer}`).toBe(201);
       }
     });
@@ -173,7 +175,7 @@ describe.each(engines)('sign-up on %s', (engine) => {
     it('refuses a correct answer under 1 s once, then accepts the second too-fast attempt', async () => {
       const challenge = await getChallenge(t);
       t.clock.advance(700);
-      const body = { email: freshEmail(), password: 'Soleil2024', firstName: 'Léa', lastName: 'Martin', challengeToken: challenge.token, challengeAnswer: challenge.answer };
+      const body = { email: freshEmail(), password: 'Soleil2024', firstName: 'Léa', lastName: 'Martin', challengeToken: challenge.token, challengeAnswer: challenge.answer, termsVersion: TERMS };
       const first = await post(body);
       expect(first.statusCode).toBe(400);
       expect(first.json().error).toEqual({ code: 'human_check_too_fast', message: 'Réponse trop rapide, prenez votre temps (1/2)' });

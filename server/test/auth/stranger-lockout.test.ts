@@ -30,7 +30,7 @@ describe.each(engines)('lockout by strangers on %s', (engine) => {
     const blocked = await signIn(lea.email, 'Mauvais2024', stranger);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers['retry-after']).toBe('300');
-    expect(blocked.json()).toEqual({ error: { code: 'rate_too_many', message: 'Trop de tentatives pour login. Bloqué pour 5 minutes.' } });
+    expect(blocked.json()).toEqual({ error: { code: 'rate_too_many', message: 'Trop de tentatives pour connexion. Bloqué pour 5 minutes.' } });
     // Even the right password stays refused from the guesser's IP…
     expect((await signIn(lea.email, lea.password, stranger)).statusCode).toBe(429);
     // …while Léa, from her own IP, signs in.
@@ -58,7 +58,7 @@ describe.each(engines)('lockout by strangers on %s', (engine) => {
     const stranger = await signIn(lea.email, 'Mauvais2024', freshIp());
     expect(stranger.statusCode).toBe(429);
     expect(stranger.headers['retry-after']).toBe('900');
-    expect(stranger.json()).toEqual({ error: { code: 'rate_blocked', message: 'Action bloquée pour login. Réessayez dans 15 minutes.' } });
+    expect(stranger.json()).toEqual({ error: { code: 'rate_blocked', message: 'Action bloquée pour connexion. Réessayez dans 15 minutes.' } });
     // Right password from a device that never signed in: refused during the block too.
     expect((await signIn(lea.email, lea.password, freshIp())).statusCode).toBe(429);
     expect((await signIn(lea.email, lea.password, home, 'Un autre navigateur/1.0')).statusCode).toBe(429);

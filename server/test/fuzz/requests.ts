@@ -5,7 +5,7 @@
  * data, sent either with `app.inject` (`toInject`) or over a socket (wire.ts).
  */
 import fc from 'fast-check';
-import { REPORT_REASON_KEYS } from '@moodmap/core';
+import { REPORT_REASON_KEYS, termsAt } from '@moodmap/core';
 import {
   HOSTILE_NUMBERS, Long, RawJson, cursorsFor, deepArray, deepObject, describeValue, hostileString, hostileValue, jsonText,
 } from './hostile-values.ts';
@@ -132,6 +132,7 @@ export function validFields(ids: WorldIds): Record<string, fc.Arbitrary<unknown>
     lastName: fc.constant('Martin'),
     challengeToken: fc.constant('jeton'),
     challengeAnswer: fc.constant('douze'),
+    termsVersion: fc.constant(termsAt(new Date()).current.version),
     website: fc.constant(''),
     fax: fc.constant(''),
     refreshToken: fc.constant('jeton-de-rafraichissement'),

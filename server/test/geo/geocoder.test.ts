@@ -30,13 +30,14 @@ describe('optional reverse geocoder', () => {
     const sea = withVerdictCache(createMapboxGeocoder('t', answer(null)));
     const land = withVerdictCache(createMapboxGeocoder('t', answer('Paris, France')));
     const broken = withVerdictCache(createMapboxGeocoder('t', answer('x', 500)));
-    expect(await createLandDecision(offline, land)(-10, 0)).toBe(false);
-    expect(await createLandDecision(offline, sea)(10, 0)).toBe(false);
-    expect(await createLandDecision(offline, land)(10, 0)).toBe(true);
+    expect(await createLandDecision(offline, land)(-10, 0)).toBe('off_land');
+    // The geocoder knows it is sea: the decision says so, for the spec's open-sea text.
+    expect(await createLandDecision(offline, sea)(10, 0)).toBe('sea');
+    expect(await createLandDecision(offline, land)(10, 0)).toBe('land');
     // A failing service leaves the offline answer standing, in both directions.
-    expect(await createLandDecision(offline, broken)(10, 0)).toBe(true);
-    expect(await createLandDecision(offline, broken)(-10, 0)).toBe(false);
-    expect(await createLandDecision(offline)(10, 0)).toBe(true);
+    expect(await createLandDecision(offline, broken)(10, 0)).toBe('land');
+    expect(await createLandDecision(offline, broken)(-10, 0)).toBe('off_land');
+    expect(await createLandDecision(offline)(10, 0)).toBe('land');
   });
 
   it('caches verdicts 24 h per coordinates rounded to 4 decimals', async () => {

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { eq } from 'drizzle-orm';
-import { CSRF_HEADER } from '@moodmap/core';
+import { CSRF_HEADER, termsAt } from '@moodmap/core';
 import { buildApp } from '../../src/app.ts';
 import { testConfig, type Config } from '../../src/config.ts';
 import type { Database, DbEngine } from '../../src/db/client.ts';
@@ -91,13 +91,14 @@ export interface SignUpFields {
   challengeAnswer: string;
   website?: string;
   fax?: string;
+  termsVersion?: string;
 }
 
 /** A solved challenge, answered after 2 s like a person, plus valid fields. */
 export async function signUpBody(t: AuthTestApp, fields: Partial<SignUpFields> = {}): Promise<SignUpFields> {
   const challenge = await getChallenge(t);
   t.clock.advance(2000);
-  return { email: freshEmail(), password: PASSWORD, firstName: 'Léa', lastName: 'Martin', challengeToken: challenge.token, challengeAnswer: challenge.answer, ...fields };
+  return { email: freshEmail(), password: PASSWORD, firstName: 'Léa', lastName: 'Martin', challengeToken: challenge.token, challengeAnswer: challenge.answer, termsVersion: termsAt(new Date()).current.version, ...fields };
 }
 
 export async function signUp(t: AuthTestApp, fields: Partial<SignUpFields> = {}, ip?: string) {

@@ -1,6 +1,8 @@
 /** A WebSocket client for tests that records every frame it receives. */
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
+import type { DbEngine } from '../../src/db/client.ts';
+import { createAuthTestApp, type AuthTestApp } from './auth.ts';
 
 /** Starts `app` on a free local port; returns its base URL. */
 export async function listen(app: FastifyInstance): Promise<string> {
@@ -11,6 +13,8 @@ export async function listen(app: FastifyInstance): Promise<string> {
 
 export interface TestSocket {
   frames: Array<{ type: string; data?: unknown; userId?: string | null }>;
+  /** The same frames as the bytes that arrived (text), in order. */
+  raw: string[];
   send(message: unknown): void;
   /** Resolves with the first frame (already received or future) matching `predicate`. */
   next(predicate: (frame: { type: string; data?: unknown; userId?: string | null }) => boolean, timeoutMs?: number): Promise<{ type: string; data?: unknown; userId?: string | null }>;
@@ -20,9 +24,11 @@ export interface TestSocket {
 export async function connectSocket(baseUrl: string): Promise<TestSocket> {
   const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/api/realtime`);
   const frames: TestSocket['frames'] = [];
+  const raw: string[] = [];
   const waiters = new Set<() => void>();
-  ws.on('message', (raw) => {
-    frames.push(JSON.parse(String(raw)));
+  ws.on('message', (data) => {
+    raw.push(String(data));
+    frames.push(JSON.parse(String(data)));
     waiters.forEach((w) => w());
   });
   await new Promise<void>((resolve, reject) => {
@@ -31,6 +37,7 @@ export async function connectSocket(baseUrl: string): Promise<TestSocket> {
   });
   return {
     frames,
+    raw,
     send: (message) => ws.send(JSON.stringify(message)),
     next(predicate, timeoutMs = 5_000) {
       return new Promise((resolve, reject) => {
@@ -55,4 +62,10 @@ export async function connectSocket(baseUrl: string): Promise<TestSocket> {
     },
     close: () => ws.close(),
   };
+}
+
+/** An auth test app listening on a real port, for the tests that open sockets on it. */
+export async function listeningAuthApp(engine: DbEngine): Promise<{ t: AuthTestApp; base: string }> {
+  const t = await createAuthTestApp(engine);
+  return { t, base: await listen(t.app) };
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { expire, member, publish, type Member } from './fixtures.ts';
+import { SAINT_DENIS, expire, member, publish, type Member } from './fixtures.ts';
 
 interface Comment {
   id: string;
@@ -195,9 +195,9 @@ describe.each(engines)('comments on %s', (engine) => {
     await expect.poll(() => events.filter((e) => e.type === 'post.commented').length).toBe(3);
     stop();
     expect(events.filter((e) => e.type === 'post.commented')).toEqual([
-      { type: 'post.commented', data: { postId: post.id, commentsCount: 1, comment } },
-      { type: 'post.commented', data: { postId: post.id, commentsCount: 1, comment: edited } },
-      { type: 'post.commented', data: { postId: post.id, commentsCount: 0, removedCommentId: comment.id } },
+      { type: 'post.commented', data: { postId: post.id, commentsCount: 1, comment }, at: SAINT_DENIS, about: [bob.id] },
+      { type: 'post.commented', data: { postId: post.id, commentsCount: 1, comment: edited }, at: SAINT_DENIS, about: [bob.id] },
+      { type: 'post.commented', data: { postId: post.id, commentsCount: 0, removedCommentId: comment.id }, at: SAINT_DENIS, about: [bob.id] },
     ]);
   });
 

@@ -20,6 +20,9 @@ export async function member(t: AuthTestApp, nickname?: string): Promise<Member>
 export interface PostFields {
   category?: string;
   content?: string;
+  /** Where the post is (Saint-Denis de La Réunion unless given). */
+  latitude?: number;
+  longitude?: number;
 }
 
 /** A post through the API (the member's one active post); returns the PostDto. */
@@ -33,7 +36,7 @@ export async function publish(t: AuthTestApp, token: string, fields: PostFields 
 export async function insertPost(t: AuthTestApp, userId: string, fields: PostFields & { ageMinutes?: number; nickname?: string } = {}): Promise<string> {
   const result = await t.database.db.execute(sql`
     insert into publications (user_id, category, content, latitude, longitude, nickname, created_at)
-    select ${userId}, ${fields.category ?? 'happy'}, ${fields.content ?? 'Bonjour'}, ${SAINT_DENIS.latitude}, ${SAINT_DENIS.longitude},
+    select ${userId}, ${fields.category ?? 'happy'}, ${fields.content ?? 'Bonjour'}, ${fields.latitude ?? SAINT_DENIS.latitude}, ${fields.longitude ?? SAINT_DENIS.longitude},
            coalesce(${fields.nickname ?? null}::text, username), now() - make_interval(mins => ${fields.ageMinutes ?? 0})
     from profiles where id = ${userId}
     returning id`);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { expire, member, publish } from './fixtures.ts';
+import { SAINT_DENIS, expire, member, publish } from './fixtures.ts';
 
 describe.each(engines)('likes on %s', (engine) => {
   let t: AuthTestApp;
@@ -89,7 +89,7 @@ describe.each(engines)('likes on %s', (engine) => {
     expect(missing.json().error.message).toBe('Publication introuvable');
   });
 
-  it('announces the new count to every viewer, without saying who liked', async () => {
+  it('announces the new count to the maps showing the post, without saying who liked', async () => {
     const author = await member(t);
     const fan = await member(t);
     const post = await publish(t, author.token);
@@ -101,8 +101,8 @@ describe.each(engines)('likes on %s', (engine) => {
     stop();
     const liked = events.filter((e) => e.type === 'post.liked');
     expect(liked).toEqual([
-      { type: 'post.liked', data: { postId: post.id, likesCount: 1 } },
-      { type: 'post.liked', data: { postId: post.id, likesCount: 0 } },
+      { type: 'post.liked', data: { postId: post.id, likesCount: 1 }, at: SAINT_DENIS },
+      { type: 'post.liked', data: { postId: post.id, likesCount: 0 }, at: SAINT_DENIS },
     ]);
     expect(JSON.stringify(liked)).not.toContain(fan.id);
   });

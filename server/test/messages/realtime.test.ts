@@ -9,7 +9,7 @@ import type { MessageCreatedEvent, MessageReadEvent } from '@moodmap/core';
 import { buildApp } from '../../src/app.ts';
 import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { connectSocket, listen, type TestSocket } from '../helpers/ws.ts';
+import { connectSocket, listen, type TestSocket, listeningAuthApp } from '../helpers/ws.ts';
 import { member, type Member } from '../interactions/fixtures.ts';
 
 async function signedSocket(base: string, who: Member): Promise<TestSocket> {
@@ -25,10 +25,7 @@ const createdWith = (messageId: string) => (f: { type: string; data?: unknown })
 describe.each(engines)('messages in real time on %s', (engine) => {
   let t: AuthTestApp;
   let base: string;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-    base = await listen(t.app);
-  }, 60_000);
+  beforeAll(async () => ({ t, base } = await listeningAuthApp(engine)), 60_000);
   afterAll(() => t?.close());
 
   it("reaches both participants' tabs with the sender for the toast, then the read receipt; nobody else", async () => {

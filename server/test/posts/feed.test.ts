@@ -7,11 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changesResponseSchema, viewportResponseSchema, type Mood } from '@moodmap/core';
+import { gunzipSync } from 'node:zlib';
+import { POST_CARDS_MAX, changesResponseSchema, postCardsResponseSchema, viewportResponseSchema, type Mood } from '@moodmap/core';
 import { decodeCursor, encodeCursor } from '../../src/modules/posts/feed.ts';
 import { sweepExpired } from '../../src/modules/posts/sweeper.ts';
 import { call, createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { multipart, photo } from '../media/fixtures.ts';
 
 interface NewPost {
   latitude: number;
@@ -23,7 +25,7 @@ interface NewPost {
 }
 
 interface Answer {
-  points: Array<{ id: string; category: Mood; latitude: number; longitude: number; isLikedByUser: boolean; author: { username: string } }>;
+  points: Array<{ id: string; category: Mood; latitude: number; longitude: number; nickname: string; photoUrl: string | null }>;
   clusters: Array<{ id: string; latitude: number; longitude: number; count: number; moods: Record<Mood, number> }>;
   cursor: string;
   serverTime: string;
@@ -95,7 +97,9 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(a.clusters).toEqual([]);
     expect(a.points.map((p) => p.id)).toEqual([inB, inA]);
     expect(a.points.map((p) => p.id)).not.toContain(expired);
-    expect(a.points[0]).toMatchObject({ latitude: 30.2, longitude: 20.4, isLikedByUser: false, author: { username: expect.stringMatching(/^membre /) } });
+    // Markers only: no text, media, counts or viewer-specific field.
+    expect(Object.keys(a.points[0]).sort()).toEqual(['category', 'createdAt', 'hasPulseEffect', 'id', 'latitude', 'longitude', 'nickname', 'photoUrl', 'userId']);
+    expect(a.points[0]).toMatchObject({ latitude: 30.2, longitude: 20.4, nickname: expect.stringMatching(/^membre /), photoUrl: null });
     expect(typeof a.cursor).toBe('string');
     expect(Math.abs(Date.parse(a.serverTime) - Date.now())).toBeLessThan(60_000);
   });
@@ -143,7 +147,7 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(cluster.latitude).toBeCloseTo(centre.latitude + 0.02 / 3, 5);
     expect(cluster.longitude).toBeCloseTo(centre.longitude + 0.02 / 3, 5);
     expect(zoomedOut.points.map((p) => p.id)).toEqual([ids[3]]);
-    expect(zoomedOut.points[0]).toMatchObject({ category: 'party', author: { username: expect.any(String) } });
+    expect(zoomedOut.points[0]).toMatchObject({ category: 'party', latitude: lone.latitude, longitude: lone.longitude, nickname: expect.any(String) });
 
     const city = await answer({ ...view, zoom: 9 });
     expect(city.clusters).toEqual([]);
@@ -168,23 +172,51 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(moods + a.points.length).toBe(2001);
   });
 
-  it('shares a zoomed-out answer for a second between viewers of the same cells, with its own cursor', async () => {
+  it('answers the same bytes to every viewer of the same cells, with an ETag that a revalidation turns into a 304', async () => {
     const centre = cellCentre(5, 121, 80);
     const view = { west: centre.longitude - 4, south: centre.latitude - 4, east: centre.longitude + 4, north: centre.latitude + 4, zoom: 5 };
     await insertPosts([{ ...centre }, { latitude: centre.latitude + 0.1, longitude: centre.longitude }]);
-    const first = await answer(view);
-    expect(total(first)).toBe(2);
+    const url = (v: Record<string, number>) => `/api/posts/viewport?${new URLSearchParams(Object.entries(v).map(([k, x]): [string, string] => [k, String(x)]))}`;
+    const first = await t.app.inject({ method: 'GET', url: url(view), headers: { 'accept-encoding': 'gzip' } });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(first.headers['cache-control']).toMatch(/max-age=\d+/);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const body = JSON.parse(gunzipSync(first.rawPayload).toString());
+    expect(total(body)).toBe(2);
+    // A slightly moved view covering the same cells: the same answer, so a revalidation is a 304.
+    const moved = { ...view, west: view.west + 0.01, east: view.east + 0.01 };
+    const again = await t.app.inject({ method: 'GET', url: url(moved), headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    // Without gzip: the same JSON, its own ETag.
+    const plain = await t.app.inject({ method: 'GET', url: url(view) });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json()).toEqual(body);
+    expect(plain.headers.etag).not.toBe(etag);
+  });
 
-    const [late] = await insertPosts([{ latitude: centre.latitude - 0.1, longitude: centre.longitude, ageSeconds: 0 }]);
-    // The same cells asked again within the second (even through a slightly moved view): the shared answer.
-    const again = await answer({ ...view, west: view.west + 0.01, east: view.east + 0.01 });
-    expect(again).toEqual(first);
-    // Its cursor still catches the post that arrived since.
-    expect((await changes(first.cursor)).json().created.map((p: { id: string }) => p.id)).toContain(late);
-    t.clock.advance(1001);
-    const later = await answer(view);
-    expect(total(later)).toBe(3);
-    expect(later.cursor).not.toBe(first.cursor);
+  it('drops a cached answer when a post is created or deleted inside it, and only then', async () => {
+    const author = await createUser(t);
+    const { accessToken } = await login(t, author.email, author.password);
+    const centre = cellCentre(5, 118, 77);
+    const view = { west: centre.longitude - 3, south: centre.latitude - 3, east: centre.longitude + 3, north: centre.latitude + 3, zoom: 5 };
+    await insertPosts([{ ...centre }, { latitude: centre.latitude + 0.1, longitude: centre.longitude }]);
+    const first = await viewport(view);
+    expect(total(first.json())).toBe(2);
+    // Written behind the app's back (no event): the cached answer stands.
+    await insertPosts([{ latitude: centre.latitude - 0.1, longitude: centre.longitude }]);
+    expect((await viewport(view)).headers.etag).toBe(first.headers.etag);
+    // A post.created event at a place inside it (as the create route publishes) drops it.
+    await t.app.ctx.bus.publish({ type: 'post.created', data: {}, at: { latitude: centre.latitude, longitude: centre.longitude } });
+    await expect.poll(async () => total((await viewport(view)).json())).toBe(3);
+    // The author deletes their post through the API: gone from the next answer at once.
+    const [own] = await insertPosts([{ latitude: centre.latitude + 0.2, longitude: centre.longitude, userId: author.id }]);
+    await t.app.ctx.bus.publish({ type: 'post.created', data: {}, at: { latitude: centre.latitude, longitude: centre.longitude } });
+    await expect.poll(async () => total((await viewport(view)).json())).toBe(4);
+    expect((await call(t, { method: 'DELETE', url: `/api/posts/${own}`, token: accessToken })).statusCode).toBe(204);
+    await expect.poll(async () => total((await viewport(view)).json())).toBe(3);
   });
 
   it('counts the cells at the edges of a zoomed-out view whole', async () => {
@@ -202,17 +234,113 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(city.points.map((p) => p.id)).not.toContain(justOutside);
   });
 
-  it("marks the signed-in viewer's likes", async () => {
+  it("answers markers without the viewer's likes, and cards by ids with them, newest first, live ones only", async () => {
     const user = await createUser(t);
     const { accessToken } = await login(t, user.email, user.password);
-    const [liked, other] = await insertPosts([{ latitude: -40.1, longitude: -60.1 }, { latitude: -40.8, longitude: -60.8 }]);
+    const [liked, other, gone] = await insertPosts([
+      { latitude: -40.1, longitude: -60.1, ageSeconds: 100 },
+      { latitude: -40.8, longitude: -60.8, ageSeconds: 50 },
+      { latitude: -40.5, longitude: -60.5, ageSeconds: 24 * 3600 + 1 },
+    ]);
     await t.database.db.execute(sql`insert into likes (publication_id, user_id) values (${liked}, ${user.id})`);
-    const a = await answer({ west: -61, south: -41, east: -60, north: -40, zoom: 10 }, accessToken);
-    expect(Object.fromEntries(a.points.map((p) => [p.id, p.isLikedByUser]))).toEqual({ [liked]: true, [other]: false });
-    // Zoomed out, the lone posts of a shared answer still carry this viewer's likes.
-    const wide = { west: -61, south: -41, east: -60, north: -40, zoom: 8 };
-    expect((await answer(wide)).points.find((p) => p.id === liked)?.isLikedByUser).toBe(false);
-    expect((await answer(wide, accessToken)).points.find((p) => p.id === liked)?.isLikedByUser).toBe(true);
+    const view = { west: -61, south: -41, east: -60, north: -40, zoom: 10 };
+    const asVisitor = await viewport(view);
+    const asMember = await viewport(view, accessToken);
+    expect(asMember.body).toBe(asVisitor.body);
+    expect(asMember.headers.etag).toBe(asVisitor.headers.etag);
+
+    const cards = await call(t, { method: 'GET', url: `/api/posts/cards?ids=${[liked, gone, other].join(',')}`, token: accessToken });
+    expect(cards.statusCode).toBe(200);
+    expect(postCardsResponseSchema.parse(cards.json())).toEqual(cards.json());
+    const posts = cards.json().posts as Array<{ id: string; isLikedByUser: boolean; content: string }>;
+    expect(posts.map((p) => p.id)).toEqual([other, liked]);
+    expect(posts.map((p) => p.isLikedByUser)).toEqual([false, true]);
+    expect(posts[0].content).toBe('Bonjour');
+    // A visitor gets the same cards without likes.
+    const visitor = await call(t, { method: 'GET', url: `/api/posts/cards?ids=${liked}` });
+    expect(visitor.json().posts.map((p: { isLikedByUser: boolean }) => p.isLikedByUser)).toEqual([false]);
+  });
+
+  it('refuses bad card ids and too many of them, in the API shape', async () => {
+    const many = Array.from({ length: POST_CARDS_MAX + 1 }, () => randomUUID()).join(',');
+    for (const ids of ['abc', `${randomUUID()},nope`, '', many]) {
+      const res = await call(t, { method: 'GET', url: `/api/posts/cards?ids=${ids}` });
+      expect(res.statusCode, ids.slice(0, 40)).toBe(400);
+      expect(res.json()).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+    }
+    expect((await call(t, { method: 'GET', url: '/api/posts/cards' })).statusCode).toBe(400);
+    const exactly = Array.from({ length: POST_CARDS_MAX }, () => randomUUID()).join(',');
+    const res = await call(t, { method: 'GET', url: `/api/posts/cards?ids=${exactly}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ posts: [] });
+  });
+
+  it("scopes the changes poll's new posts to its view; deletions stay global", async () => {
+    const [paris, lyon] = await insertPosts([
+      { latitude: 48.8566, longitude: 2.3522, ageSeconds: 0 },
+      { latitude: 45.764, longitude: 4.8357, ageSeconds: 0 },
+    ]);
+    const since = encodeCursor(new Date(Date.now() - 60_000));
+    const parisView = 'west=2.2&south=48.8&east=2.5&north=48.95';
+    const res = await call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}&${parisView}` });
+    expect(res.statusCode).toBe(200);
+    const ids = (res.json().created as Array<{ id: string }>).map((p) => p.id);
+    expect(ids).toContain(paris);
+    expect(ids).not.toContain(lyon);
+    expect(Object.keys(res.json().created[0]).sort()).toEqual(['category', 'createdAt', 'hasPulseEffect', 'id', 'latitude', 'longitude', 'nickname', 'photoUrl', 'userId']);
+    const world = await call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}` });
+    expect((world.json().created as Array<{ id: string }>).map((p) => p.id)).toEqual(expect.arrayContaining([paris, lyon]));
+    // A partial view is refused.
+    const partial = await call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}&west=2` });
+    expect(partial.statusCode).toBe(400);
+    expect(partial.json().error.message).toBe('Coordonnées de localisation invalides');
+  });
+
+  it('keeps the cell counts equal to a brute-force count of the posts after inserts, deletes and expiry', async () => {
+    const author = await createUser(t);
+    const { accessToken } = await login(t, author.email, author.password);
+    const random = (i: number) => ({ latitude: -60 + ((i * 37) % 140) + (i % 7) * 0.013, longitude: -179 + ((i * 53) % 358) + (i % 5) * 0.021 });
+    const ids = await insertPosts(Array.from({ length: 300 }, (_, i) => ({ ...random(i), ageSeconds: i % 10 === 0 ? 24 * 3600 - 30 : 300 })));
+    const [own] = await insertPosts([{ latitude: 12.5, longitude: 12.5, userId: author.id }]);
+    // The same arithmetic, brute force over publications (every row: the cells count what is stored).
+    const differences = async () => (await t.database.db.execute(sql`
+      with brute as (
+        select k.zoom, k.cx, k.cy, p.category, count(*)::int as n, sum(p.latitude::numeric) as sum_lat, sum(p.longitude::numeric) as sum_lon
+        from publications p, post_cell_keys(p.latitude, p.longitude) k group by 1, 2, 3, 4
+      )
+      select count(*)::int as n from (
+        (select * from brute except select zoom, cx, cy, category, n, sum_lat, sum_lon from post_cells)
+        union all
+        (select zoom, cx, cy, category, n, sum_lat, sum_lon from post_cells except select * from brute)
+      ) d`)).rows[0];
+    expect(await differences()).toEqual({ n: 0 });
+    // Deleted by the API and behind it, several in one statement.
+    expect((await call(t, { method: 'DELETE', url: `/api/posts/${own}`, token: accessToken })).statusCode).toBe(204);
+    await t.database.db.execute(sql`delete from publications where id in (${ids[1]}, ${ids[2]}, ${ids[3]})`);
+    expect(await differences()).toEqual({ n: 0 });
+    // Expired and swept: the cells lose them, and the world's clusters count exactly the live posts.
+    await t.database.db.execute(sql`update publications set created_at = now() - interval '25 hours' where id in (${ids[0]}, ${ids[10]}, ${ids[20]})`);
+    await sweepExpired(t.database.db);
+    expect(await differences()).toEqual({ n: 0 });
+    const live = (await t.database.db.execute(sql`select count(*)::int as n from publications where created_at > now() - interval '24 hours'`)).rows[0];
+    const world = await answer({ west: -180, south: -85, east: 180, north: 85, zoom: 2 });
+    expect({ n: total(world) }).toEqual(live);
+  });
+
+  it("shows an author's new photo on their marker in the next answer, not a stale cached one", async () => {
+    const author = await createUser(t);
+    const { accessToken } = await login(t, author.email, author.password);
+    const [own] = await insertPosts([{ latitude: -30.5, longitude: -50.5, userId: author.id }]);
+    const view = { west: -51, south: -31, east: -50, north: -30, zoom: 10 };
+    const before = (await answer(view)).points.find((p) => p.id === own);
+    expect(before?.photoUrl).toBeNull();
+    const form = multipart([{ name: 'file', file: { filename: 'moi.jpg', contentType: 'image/jpeg', body: await photo(300, 300) } }]);
+    const uploaded = await call(t, { method: 'POST', url: '/api/profiles/me/photo', token: accessToken, payload: form.payload, headers: form.headers });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const stored = await t.database.db.execute(sql`select profile_photo_url from profiles where id = ${author.id}`);
+    const photoUrl = stored.rows[0]?.profile_photo_url;
+    await expect.poll(async () => (await answer(view)).points.find((p) => p.id === own)?.photoUrl).toBe(photoUrl);
+    expect(photoUrl).toEqual(expect.any(String));
   });
 
   it('refuses bad views with the spec text', async () => {

@@ -61,7 +61,15 @@ describe.each(engines)('posts on %s', (engine) => {
     const feed = (await call(t, { method: 'GET', url: '/api/posts' })).json().posts as Array<{ id: string }>;
     expect(feed.map((p) => p.id)).toContain(post.id);
     await expect.poll(() => events.length).toBeGreaterThan(0);
-    expect(events).toContainEqual({ type: 'post.created', data: { post } });
+    // The event carries the marker (what the map draws) and its place, for the hub to scope it.
+    const { id: postId, userId, category, latitude, longitude, nickname, hasPulseEffect, createdAt } = post;
+    expect(events).toContainEqual({
+      type: 'post.created',
+      data: { post: { id: postId, userId, category, latitude, longitude, nickname, photoUrl: null, hasPulseEffect, createdAt } },
+      at: { latitude, longitude },
+      // Issue 17: the hub skips the sockets of people who blocked the author (never sent to browsers).
+      about: [userId],
+    });
     stop();
   });
 

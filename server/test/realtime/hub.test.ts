@@ -3,15 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { connectSocket, listen } from '../helpers/ws.ts';
+import { connectSocket, listen, listeningAuthApp } from '../helpers/ws.ts';
 
 describe.each(engines)('realtime hub on %s', (engine) => {
   let t: AuthTestApp;
   let base: string;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-    base = await listen(t.app);
-  }, 60_000);
+  beforeAll(async () => ({ t, base } = await listeningAuthApp(engine)), 60_000);
   afterAll(() => t?.close());
 
   it('delivers public events to visitors and private events only to their user', async () => {

@@ -12,7 +12,7 @@ import { REFRESH_GRACE_MS } from '../../src/modules/auth/sessions.ts';
 import { signAccessToken } from '../../src/modules/auth/tokens.ts';
 import { call, createAuthTestApp, createUser, type AuthTestApp, type CreatedUser, withRefreshCookie } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { connectSocket, listen, type TestSocket } from '../helpers/ws.ts';
+import { connectSocket, listen, type TestSocket, listeningAuthApp } from '../helpers/ws.ts';
 
 type Frame = TestSocket['frames'][number];
 const sessionIdOf = (jwt: string) => (decodeJwt(jwt) as { sid: string }).sid;
@@ -65,10 +65,7 @@ async function pair(t: AuthTestApp) {
 describe.each(engines)('socket identity and session end on %s', (engine) => {
   let t: AuthTestApp;
   let base: string;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-    base = await listen(t.app);
-  }, 60_000);
+  beforeAll(async () => ({ t, base } = await listeningAuthApp(engine)), 60_000);
   afterAll(() => t?.close());
 
   it('ends on a password change made elsewhere: the old tab gets no message sent afterwards', async () => {
@@ -150,10 +147,7 @@ describe.each(engines)('socket identity and session end on %s', (engine) => {
 describe.each(engines)('socket identity and token expiry on %s', (engine) => {
   let t: AuthTestApp;
   let base: string;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-    base = await listen(t.app);
-  }, 60_000);
+  beforeAll(async () => ({ t, base } = await listeningAuthApp(engine)), 60_000);
   afterAll(() => t?.close());
 
   it('ends when the access token expires: no private frame past the expiry', async () => {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { MESSAGES } from '@moodmap/core';
+import { SHELL_MESSAGES } from '@moodmap/core';
 import { UnreadBadge } from '../features/messages/UnreadBadge.tsx';
 import { useUnreadCount } from '../features/messages/messages-query.ts';
 import { ChatIcon, MapIcon, PlusIcon, UserIcon } from '../ui/icons.tsx';
@@ -35,24 +35,24 @@ export function BottomNav() {
 
   return (
     <nav
-      aria-label={MESSAGES.nav_label}
+      aria-label={SHELL_MESSAGES.nav_label}
       data-testid="bottom-nav"
       className="glass fixed inset-x-0 bottom-0 z-50 flex h-[calc(4.25rem+env(safe-area-inset-bottom))] items-stretch justify-around rounded-none border-x-0 border-b-0 px-2 pt-1.5 pb-[calc(0.375rem+env(safe-area-inset-bottom))] md:inset-x-auto md:bottom-5 md:left-1/2 md:h-auto md:-translate-x-1/2 md:gap-1 md:rounded-2xl md:border md:p-1.5"
     >
       {signedIn ? (
-        <Item to="/profile" label={MESSAGES.nav_profile} icon={<UserIcon />} testId="nav-profile" />
+        <Item to="/profile" label={SHELL_MESSAGES.nav_profile} icon={<UserIcon />} testId="nav-profile" />
       ) : (
         <button type="button" onClick={() => openAuth('login')} data-testid="nav-profile" className={`${ITEM} ${IDLE}`}>
           <span className="flex h-8 w-12 items-center justify-center rounded-full">
             <UserIcon />
           </span>
-          <span>{MESSAGES.nav_sign_in}</span>
+          <span>{SHELL_MESSAGES.nav_sign_in}</span>
         </button>
       )}
-      <Item to="/" end label={MESSAGES.nav_map} icon={<MapIcon />} testId="nav-map" />
+      <Item to="/" end label={SHELL_MESSAGES.nav_map} icon={<MapIcon />} testId="nav-map" />
       <Item
         to="/messages"
-        label={MESSAGES.nav_messages}
+        label={SHELL_MESSAGES.nav_messages}
         testId="nav-messages"
         icon={
           <span className="relative">
@@ -65,7 +65,7 @@ export function BottomNav() {
         <span className="flex h-8 w-12 items-center justify-center rounded-full bg-gradient-to-br from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/30 transition group-hover:brightness-110">
           <PlusIcon size={20} strokeWidth={2.6} />
         </span>
-        <span>{MESSAGES.nav_create}</span>
+        <span>{SHELL_MESSAGES.nav_create}</span>
       </NavLink>
     </nav>
   );

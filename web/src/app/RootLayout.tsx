@@ -1,16 +1,25 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
-import { AuthModal } from '../features/auth/AuthModal.tsx';
-import { HelpDialog } from '../features/help/HelpDialog.tsx';
 import { Toaster } from '../ui/toasts/Toaster.tsx';
 import { useSessionStore } from '../features/auth/session-store.ts';
+import { useUiStore } from '../lib/ui-store.ts';
+import { Deferred, lazyScreen } from '../ui/lazy-screen.tsx';
 import { Splash } from './Splash.tsx';
+
+
+// Fetched when first opened: they are closed on the map screen.
+const AuthModal = lazyScreen(() => import('../features/auth/AuthModal.tsx'), (m) => m.AuthModal);
+const HelpDialog = lazyScreen(() => import('../features/help/HelpDialog.tsx'), (m) => m.HelpDialog);
+// Terms notices, the CGU modal and the emergency banner (issue 18): after the map, never before it.
+const LaunchLayer = lazyScreen(() => import('../features/terms/LaunchLayer.tsx'), (m) => m.LaunchLayer);
 
 /** Every route: the page, plus the app-wide dialogs, toasts and the start-up splash. */
 export function RootLayout() {
   const queryClient = useQueryClient();
   const initialise = useSessionStore((s) => s.initialise);
+  const authOpen = useUiStore((s) => s.authMode !== null);
+  const helpOpen = useUiStore((s) => s.helpOpen);
   useEffect(() => {
     void initialise(queryClient);
   }, [initialise, queryClient]);
@@ -18,8 +27,9 @@ export function RootLayout() {
   return (
     <>
       <Outlet />
-      <AuthModal />
-      <HelpDialog />
+      {authOpen ? <Deferred><AuthModal /></Deferred> : null}
+      {helpOpen ? <Deferred><HelpDialog /></Deferred> : null}
+      <Suspense fallback={null}><LaunchLayer /></Suspense>
       <Toaster />
       <Splash />
     </>

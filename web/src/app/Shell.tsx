@@ -1,29 +1,44 @@
 import { Suspense, lazy } from 'react';
 import { Outlet } from 'react-router';
-import { MESSAGES } from '@moodmap/core';
+import { SHELL_MESSAGES } from '@moodmap/core';
 import { FloatingButtons } from '../features/map/FloatingButtons.tsx';
 import { MessageToast } from '../features/messages/MessageToast.tsx';
 import { useMessaging } from '../features/messages/messages-realtime.ts';
-import { ProfileModal } from '../features/profile/ProfileModal.tsx';
 import { useProfileRealtime } from '../features/profile/profile-realtime.ts';
 import { BottomNav } from './BottomNav.tsx';
 import { useAppConfig } from '../lib/config.ts';
+import { useUiStore } from '../lib/ui-store.ts';
+import { Deferred, lazyScreen } from '../ui/lazy-screen.tsx';
 import { TopBar } from './TopBar.tsx';
 
-// MapLibre is the heaviest dependency: its own chunk, loaded while the splash shows.
-const MapView = lazy(() => import('../features/map/MapView.tsx').then((m) => ({ default: m.MapView })));
+let mapViewModule: Promise<typeof import('../features/map/MapView.tsx')> | undefined;
+
+/**
+ * MapLibre is the heaviest dependency: its own chunk. main.tsx starts fetching it at boot, in
+ * parallel with the config and session answers the shell waits for, instead of after them.
+ */
+export function preloadMapView() {
+  mapViewModule ??= import('../features/map/MapView.tsx');
+  return mapViewModule;
+}
+
+const MapView = lazy(() => preloadMapView().then((m) => ({ default: m.MapView })));
+
+// Opened from a marker's or a comment's author: fetched then.
+const ProfileModal = lazyScreen(() => import('../features/profile/ProfileModal.tsx'), (m) => m.ProfileModal);
 
 /** The map at / with the top bar, floating buttons and navigation; modal routes render in the Outlet. */
 export function Shell() {
   const { settled } = useAppConfig();
+  const profileOpen = useUiStore((s) => s.profileModalUserId !== null);
   // Messages stay live app-wide while signed in: the unread badge and the 'Nouveau message' toast.
   useMessaging();
   // Anyone's new nickname or photo replaces the old one on markers, comments and chats.
   useProfileRealtime();
   return (
     <div className="relative h-full w-full overflow-hidden">
-      <h1 className="sr-only">{MESSAGES.app_name}</h1>
-      <main className="absolute inset-0" aria-label={MESSAGES.map_label}>
+      <h1 className="sr-only">{SHELL_MESSAGES.app_name}</h1>
+      <main className="absolute inset-0" aria-label={SHELL_MESSAGES.map_label}>
         {settled ? (
           <Suspense fallback={null}>
             <MapView />
@@ -34,7 +49,7 @@ export function Shell() {
       <FloatingButtons />
       <Outlet />
       <BottomNav />
-      <ProfileModal />
+      {profileOpen ? <Deferred><ProfileModal /></Deferred> : null}
       <MessageToast />
     </div>
   );

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { MESSAGES } from '@moodmap/core';
+import { SHELL_MESSAGES } from '@moodmap/core';
 import { MoodFilter } from '../features/moods/MoodFilter.tsx';
 import { SearchBox } from '../features/search/SearchBox.tsx';
 import { LogoMark, Wordmark } from '../ui/Logo.tsx';
@@ -8,7 +8,7 @@ import { LogoMark, Wordmark } from '../ui/Logo.tsx';
 export function TopBar() {
   return (
     <header className="glass absolute inset-x-3 top-[max(env(safe-area-inset-top),0.75rem)] z-20 flex h-[3.75rem] items-center gap-1.5 rounded-2xl px-2 md:left-1/2 md:w-[min(760px,calc(100vw-2.5rem))] md:-translate-x-1/2 md:gap-3 md:px-3">
-      <Link to="/" aria-label={MESSAGES.app_name} className="flex shrink-0 items-center gap-2 rounded-xl p-1 md:pr-2">
+      <Link to="/" aria-label={SHELL_MESSAGES.app_name} className="flex shrink-0 items-center gap-2 rounded-xl p-1 md:pr-2">
         <LogoMark size={34} />
         <Wordmark className="hidden text-xl md:inline" />
       </Link>

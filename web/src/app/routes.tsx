@@ -1,30 +1,37 @@
 import { Navigate, type RouteObject } from 'react-router';
-import { AdminScreen } from '../features/admin/AdminScreen.tsx';
-import { ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
-import { MessagesScreen } from '../features/messages/MessagesScreen.tsx';
-import { CreateScreen } from '../features/posts/CreateScreen.tsx';
-import { ProfileScreen } from '../features/profile/ProfileScreen.tsx';
-import { UserProfileScreen } from '../features/profile/UserProfileScreen.tsx';
+import { PULSE_RETURN_PATH } from '../features/pulse/return-path.ts';
+import { Deferred, lazyScreen } from '../ui/lazy-screen.tsx';
 import { RESET_PATH } from './reset-redirect.ts';
 import { RootLayout } from './RootLayout.tsx';
 import { Shell } from './Shell.tsx';
+
+// Only the map screen (Shell) is in the first chunk; every other route loads its own.
+const ResetPasswordPage = lazyScreen(() => import('../features/auth/ResetPasswordPage.tsx'), (m) => m.ResetPasswordPage);
+const ProfileScreen = lazyScreen(() => import('../features/profile/ProfileScreen.tsx'), (m) => m.ProfileScreen);
+const UserProfileScreen = lazyScreen(() => import('../features/profile/UserProfileScreen.tsx'), (m) => m.UserProfileScreen);
+const CreateScreen = lazyScreen(() => import('../features/posts/CreateScreen.tsx'), (m) => m.CreateScreen);
+const MessagesScreen = lazyScreen(() => import('../features/messages/MessagesScreen.tsx'), (m) => m.MessagesScreen);
+const AdminScreen = lazyScreen(() => import('../features/admin/AdminScreen.tsx'), (m) => m.AdminScreen);
+const PulseReturnPage = lazyScreen(() => import('../features/pulse/PulseReturnPage.tsx'), (m) => m.PulseReturnPage);
 
 /** Spec §2 "Shell": the map at /, modal routes over it, unknown paths back to /. */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
-      { path: RESET_PATH, element: <ResetPasswordPage /> },
+      { path: RESET_PATH, element: <Deferred><ResetPasswordPage /></Deferred> },
+      // Back from the Pulse checkout (issue 16): outside the shell, it closes the popup or returns.
+      { path: PULSE_RETURN_PATH, element: <Deferred><PulseReturnPage /></Deferred> },
       {
         path: '/',
         element: <Shell />,
         children: [
           { index: true, element: null },
-          { path: 'profile', element: <ProfileScreen /> },
-          { path: 'user/:userId', element: <UserProfileScreen /> },
-          { path: 'create', element: <CreateScreen /> },
-          { path: 'messages', element: <MessagesScreen /> },
-          { path: 'admin', element: <AdminScreen /> },
+          { path: 'profile', element: <Deferred><ProfileScreen /></Deferred> },
+          { path: 'user/:userId', element: <Deferred><UserProfileScreen /></Deferred> },
+          { path: 'create', element: <Deferred><CreateScreen /></Deferred> },
+          { path: 'messages', element: <Deferred><MessagesScreen /></Deferred> },
+          { path: 'admin', element: <Deferred><AdminScreen /></Deferred> },
           { path: '*', element: <Navigate to="/" replace /> },
         ],
       },

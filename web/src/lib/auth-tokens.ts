@@ -15,7 +15,6 @@
  *
  * Whoever holds the user (the session store) listens with `onSessionChange`.
  */
-import { z } from 'zod';
 import { CSRF_HEADER } from '@moodmap/core';
 import { ApiError, request } from './http.ts';
 import { readString, removeKey, STORAGE_KEYS, writeString } from './storage.ts';
@@ -28,17 +27,34 @@ export interface Session {
   accessToken: string;
   /** Seconds the access token is valid for. */
   expiresIn: number;
+  /** The server's user, read by its holder (auth-api.ts). */
   user: unknown;
 }
 
-const sessionSchema = z.object({
-  accessToken: z.string().min(1),
-  expiresIn: z.number().positive(),
-  user: z.unknown(),
-});
+type SessionSchemas = typeof import('./session-schemas.ts');
+let schemas: Promise<SessionSchemas> | undefined;
+let loadedSchemas: SessionSchemas | undefined;
 
-export function parseSession(payload: unknown): Session | null {
-  const parsed = sessionSchema.safeParse(payload);
+/** The session's zod schemas, fetched once on first use (a failed fetch is retried next time). */
+export function loadSessionSchemas(): Promise<SessionSchemas> {
+  schemas ??= import('./session-schemas.ts').then(
+    (module) => (loadedSchemas = module),
+    (error: unknown) => {
+      schemas = undefined;
+      throw error;
+    },
+  );
+  return schemas;
+}
+
+/** The schemas if already fetched: every session parsed by parseSession has fetched them. */
+export function sessionSchemasIfLoaded(): SessionSchemas | undefined {
+  return loadedSchemas;
+}
+
+/** The session in an answer, or null when it is not one. */
+export async function parseSession(payload: unknown): Promise<Session | null> {
+  const parsed = (await loadSessionSchemas()).sessionSchema.safeParse(payload);
   return parsed.success ? { accessToken: parsed.data.accessToken, expiresIn: parsed.data.expiresIn, user: parsed.data.user } : null;
 }
 
@@ -152,7 +168,7 @@ async function exchange(retried: boolean): Promise<RefreshOutcome> {
   const marker = sessionMarker();
   if (!marker) return { ok: false, reason: 'no_token' };
   try {
-    const session = parseSession(await request<unknown>('/api/auth/refresh', { method: 'POST', headers: CSRF_HEADERS }));
+    const session = await parseSession(await request<unknown>('/api/auth/refresh', { method: 'POST', headers: CSRF_HEADERS }));
     if (!session) return { ok: false, reason: 'unavailable' };
     applySession(session, { fresh: false });
     return { ok: true, session };

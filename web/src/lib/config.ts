@@ -1,26 +1,27 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api } from './api.ts';
+import { loadSchemas } from './schemas.ts';
 
 /**
  * Public runtime configuration served by `GET /api/config`: the basemap styles. (Its `isAdmin`
  * is not read: it is fetched once, before the session is restored; the signed-in user's own
  * `isAdmin`, from the session, decides 'Admin' vs 'Publier'.)
  */
-const configSchema = z.object({
-  mapStyleUrl: z.string().min(1).nullable().catch(null),
-  mapStyleUrlDark: z.string().min(1).nullable().catch(null),
-});
-export type AppConfig = z.infer<typeof configSchema>;
+export interface AppConfig {
+  mapStyleUrl: string | null;
+  mapStyleUrlDark: string | null;
+}
 
 export const EMPTY_CONFIG: AppConfig = { mapStyleUrl: null, mapStyleUrlDark: null };
 
 export const configQuery = queryOptions({
   queryKey: ['config'],
   queryFn: async ({ signal }) => {
-    const raw = await api<unknown>('/api/config', { signal });
-    const parsed = configSchema.safeParse(raw);
-    return parsed.success ? parsed.data : EMPTY_CONFIG;
+    const [raw, { clientConfigSchema }] = await Promise.all([api<unknown>('/api/config', { signal }), loadSchemas()]);
+    const parsed = clientConfigSchema.safeParse(raw);
+    if (!parsed.success) return EMPTY_CONFIG;
+    // An empty URL is no style (the embedded basemap).
+    return { mapStyleUrl: parsed.data.mapStyleUrl || null, mapStyleUrlDark: parsed.data.mapStyleUrlDark || null };
   },
   staleTime: Infinity,
   retry: 1,

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@moodmap/core';
+import { SHELL_MESSAGES } from '@moodmap/core';
 
 /** An API failure, carrying the server's `{ error: { code, message } }` (design.md §4). */
 export class ApiError extends Error {
@@ -38,8 +38,8 @@ function parseError(status: number, payload: unknown, failureMessage: string): A
     }
   }
   // No JSON error: a proxy's page, or a body cut short.
-  if (status === 404) return new ApiError(404, 'not_found', MESSAGES.not_found);
-  if (status === 413) return new ApiError(413, 'payload_too_large', MESSAGES.payload_too_large);
+  if (status === 404) return new ApiError(404, 'not_found', SHELL_MESSAGES.not_found);
+  if (status === 413) return new ApiError(413, 'payload_too_large', SHELL_MESSAGES.payload_too_large);
   return new ApiError(status, 'internal_error', failureMessage);
 }
 
@@ -48,7 +48,7 @@ function parseError(status: number, payload: unknown, failureMessage: string): A
  * or with status 0 and code `network_error` when the server could not be reached.
  */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, signal, bearer, headers, failureMessage = MESSAGES.internal_error } = options;
+  const { method = 'GET', body, signal, bearer, headers, failureMessage = SHELL_MESSAGES.internal_error } = options;
   const form = body instanceof FormData;
   let response: Response;
   try {

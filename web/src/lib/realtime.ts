@@ -6,9 +6,13 @@
  * token after each open and whenever the token changes, so private events (messages) reach it.
  *
  * Protocol (server/src/realtime/hub.ts): server → { type: 'ready', userId } then
- * { type, data } events; client → { type: 'auth', token } and { type: 'ping' } (→ 'pong').
+ * { type, data } events; client → { type: 'auth', token }, { type: 'ping' } (→ 'pong') and
+ * { type: 'view', west, south, east, north } (core/src/schemas/realtime.ts): the map's fetched
+ * bounds, sent on open and on 'ready', then after each change once the map has been still for
+ * REALTIME_VIEW_DEBOUNCE_MS. A socket that has sent no view gets no post event.
  */
 import { create } from 'zustand';
+import { REALTIME_VIEW_DEBOUNCE_MS, type RealtimeView } from '@moodmap/core';
 import { getAccessToken, onSessionChange } from './auth-tokens.ts';
 
 export interface RealtimeEvent {
@@ -51,6 +55,10 @@ let pingTimer: ReturnType<typeof setInterval> | null = null;
 let pongTimer: ReturnType<typeof setTimeout> | null = null;
 let sentToken: string | null | undefined;
 let stopSessionSync: (() => void) | null = null;
+/** The map's view to tell the server, the frame last sent on this socket, and the pending debounce. */
+let view: RealtimeView | null = null;
+let sentView: string | null = null;
+let viewTimer: ReturnType<typeof setTimeout> | null = null;
 
 function url(): string {
   const { protocol, host } = window.location;
@@ -67,6 +75,29 @@ function sendRaw(message: unknown): boolean {
 export function syncRealtimeAuth(token: string | null = getAccessToken()): void {
   if (token === sentToken) return;
   if (sendRaw({ type: 'auth', token })) sentToken = token;
+}
+
+function sendView(): void {
+  if (!view) return;
+  const frame = JSON.stringify(view);
+  if (frame === sentView) return;
+  if (sendRaw(view)) sentView = frame;
+}
+
+export type ViewBounds = Omit<RealtimeView, 'type'>;
+
+/**
+ * The bounds the map fetched its markers for; the server sends this tab the post events inside
+ * them. Sent once the view has not changed for REALTIME_VIEW_DEBOUNCE_MS (a pan is one frame,
+ * not one per step), and again on every (re)connection.
+ */
+export function setRealtimeView(bounds: ViewBounds): void {
+  view = { type: 'view', west: bounds.west, south: bounds.south, east: bounds.east, north: bounds.north };
+  if (viewTimer) clearTimeout(viewTimer);
+  viewTimer = setTimeout(() => {
+    viewTimer = null;
+    sendView();
+  }, REALTIME_VIEW_DEBOUNCE_MS);
 }
 
 function dispatch(event: RealtimeEvent): void {
@@ -119,6 +150,8 @@ function connect(): void {
     const token = getAccessToken();
     if (token) syncRealtimeAuth(token);
     else sentToken = null;
+    sentView = null;
+    sendView();
     const reconnect = everOpened;
     everOpened = true;
     setConnected(true, reconnect);
@@ -144,6 +177,9 @@ function connect(): void {
     if (event.type === 'ready') {
       const userId = (event as { userId?: unknown }).userId;
       useRealtimeStore.setState({ userId: typeof userId === 'string' ? userId : null });
+      // The server (re)identified the socket: it hears the view again.
+      sentView = null;
+      sendView();
     }
     dispatch(event);
   };
@@ -193,6 +229,10 @@ export function stopRealtime(): void {
   everOpened = false;
   attempt = 0;
   sentToken = undefined;
+  view = null;
+  sentView = null;
+  if (viewTimer) clearTimeout(viewTimer);
+  viewTimer = null;
   clearTimers();
   stopSessionSync?.();
   stopSessionSync = null;

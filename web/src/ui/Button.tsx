@@ -34,3 +34,26 @@ export function Spinner({ className = '' }: { className?: string }) {
     />
   );
 }
+
+/**
+ * A round button showing only an icon: its label is both the accessible name and the tooltip.
+ * `className` brings the size and colours.
+ */
+export function IconButton({
+  label,
+  testId,
+  className = '',
+  type = 'button',
+  ...rest
+}: Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'aria-label' | 'title'> & { label: string; testId?: string }) {
+  return (
+    <button
+      type={type}
+      aria-label={label}
+      title={label}
+      data-testid={testId}
+      className={`flex shrink-0 items-center justify-center rounded-full transition ${className}`}
+      {...rest}
+    />
+  );
+}

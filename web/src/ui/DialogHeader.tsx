@@ -1,5 +1,5 @@
 import type { ReactNode, Ref } from 'react';
-import { MESSAGES } from '@moodmap/core';
+import { SHELL_MESSAGES } from '@moodmap/core';
 import { CloseIcon } from './icons.tsx';
 
 /** Sizes of the round close button: dialogs and panels (`lg`), map popups (`md`), toasts (`sm`). */
@@ -28,7 +28,7 @@ export function CloseButton({
     <button
       type="button"
       onClick={onClose}
-      aria-label={MESSAGES.close}
+      aria-label={SHELL_MESSAGES.close}
       data-testid={testId}
       className={`flex shrink-0 items-center justify-center rounded-full hover:bg-slate-100 hover:text-ink-900 dark:hover:bg-white/10 dark:hover:text-white ${box} ${className}`}
     >

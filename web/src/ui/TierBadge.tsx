@@ -1,7 +1,8 @@
 /**
  * Membership tier badge (spec §6 "Tiers", display only). The order in which flags win differs
  * by place: multi, plus, pro, premium in the profile modal; plus, multi, pro, premium on the
- * public profile page. No flag: free, which shows no badge.
+ * public profile page. No flag: free, shown as 'Gratuit' (spec §9 "Tier list") where a profile
+ * is shown; `showFree={false}` leaves it out beside every comment.
  */
 export type Tier = 'Multi' | 'Plus' | 'Pro' | 'Premium';
 export type TierPlace = 'modal' | 'page';
@@ -29,9 +30,21 @@ const COLOURS: Record<Tier, string> = {
   Premium: 'from-amber-400 to-orange-500',
 };
 
-export function TierBadge({ flags, place }: { flags: TierFlags; place: TierPlace }) {
+export const FREE_TIER = 'Gratuit';
+
+export function TierBadge({ flags, place, showFree = true }: { flags: TierFlags; place: TierPlace; showFree?: boolean }) {
   const tier = tierOf(flags, place);
-  if (!tier) return null;
+  if (!tier) {
+    if (!showFree) return null;
+    return (
+      <span
+        data-testid="tier-badge"
+        className="inline-flex items-center rounded-full bg-slate-200 px-2 py-0.5 text-[11px] font-bold tracking-wide text-slate-700 dark:bg-white/10 dark:text-slate-200"
+      >
+        {FREE_TIER}
+      </span>
+    );
+  }
   return (
     <span
       data-testid="tier-badge"

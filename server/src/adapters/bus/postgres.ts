@@ -6,10 +6,11 @@
  * The listening connection is replaced as soon as it is lost (a terminated backend, a restart,
  * a failover): retries start after 100 ms and never wait more than 500 ms apart, so events flow
  * again within about half a second of the database coming back. Events sent while no one
- * listened are caught up by clients through their `since` cursors.
+ * listened are caught up by clients through their `since` cursors; this instance's own
+ * handlers are told (BUS_RESUMED) so caches kept current by events start afresh.
  */
 import pg from 'pg';
-import type { EventBus, RealtimeEvent } from './types.ts';
+import { BUS_RESUMED, type EventBus, type RealtimeEvent } from './types.ts';
 
 const CHANNEL = 'moodmap_events';
 const MAX_PAYLOAD = 7900;
@@ -78,8 +79,10 @@ export async function createPostgresBus(connectionString: string, pool: pg.Pool,
       retryTimer = null;
       listen().then(
         (client) => {
-          if (closed) void client.end().catch(() => {});
-          else listener = client;
+          if (closed) return void client.end().catch(() => {});
+          listener = client;
+          const resumed: RealtimeEvent = { type: BUS_RESUMED, data: null };
+          handlers.forEach((h) => h(resumed));
         },
         () => reconnect(Math.min(delay * 2, MAX_RETRY_MS)),
       );

@@ -2,12 +2,40 @@
  * The event bus carries realtime events between server instances (design.md §5). An event is
  * small: ids and the few fields a screen needs; clients refetch anything larger.
  */
+/** A post's place, where a map event happened. */
+export interface PostPlace {
+  latitude: number;
+  longitude: number;
+}
+
 export interface RealtimeEvent {
   type: string;
   data: unknown;
   /** User ids the event is for (private events such as messages); absent = every socket. */
   targets?: string[];
+  /**
+   * Where a map event happened (a post's place): the hub sends it only to sockets whose view
+   * (core's realtime `view` frame) contains this point (issue 15). Absent: not a map event.
+   */
+  at?: PostPlace;
+  /**
+   * The people a map event is about (a post's author, a commenter): the hub skips the sockets
+   * of anyone who blocked them or whom they blocked (issue 17). Never sent to browsers.
+   */
+  about?: string[];
+  /**
+   * Further frames for the same recipients, sent right after this one: what one write tells in
+   * several frames travels as one event (a message send: one NOTIFY, not one per frame).
+   */
+  more?: Array<{ type: string; data: unknown }>;
 }
+
+/**
+ * Delivered by a bus to its own instance's handlers only, when it listens again after losing its
+ * link: events published meanwhile were missed, so whoever caches what events invalidate (the
+ * session cache, sessions.ts) starts afresh. Never sent to browsers.
+ */
+export const BUS_RESUMED = 'bus.resumed';
 
 export interface EventBus {
   publish(event: RealtimeEvent): Promise<void>;

@@ -56,11 +56,18 @@ export function createMapboxGeocoder(token: string, fetchImpl: typeof fetch = fe
   };
 }
 
+/**
+ * Where a point lies: 'land', 'off_land' (outside the offline land polygons) or 'sea' (the
+ * geocoder found no place or a maritime one: spec §5 "No result means open sea", which has its
+ * own text, 'Cette position est en pleine mer...').
+ */
+export type LandDecision = 'land' | 'off_land' | 'sea';
+
 /** The land decision: offline polygons first, then the geocoder may refuse a doubtful point. */
 export function createLandDecision(isOnLandOffline: (lat: number, lon: number) => boolean, verdict?: (lat: number, lon: number) => Promise<GeocodeVerdict>) {
-  return async (latitude: number, longitude: number): Promise<boolean> => {
-    if (!isOnLandOffline(latitude, longitude)) return false;
-    if (!verdict) return true;
-    return (await verdict(latitude, longitude)) !== 'sea';
+  return async (latitude: number, longitude: number): Promise<LandDecision> => {
+    if (!isOnLandOffline(latitude, longitude)) return 'off_land';
+    if (!verdict) return 'land';
+    return (await verdict(latitude, longitude)) === 'sea' ? 'sea' : 'land';
   };
 }

@@ -2,7 +2,7 @@
  * The rate-limit service every module uses: `ctx.limits.consume('login', key)` counts one
  * attempt and throws the 429 (with Retry-After) when the caller is over the limit of spec §9.
  */
-import { RATE_LIMITS, t, type MessageKey } from '@moodmap/core';
+import { RATE_LIMITS, rateLimitActionLabel, t, type MessageKey } from '@moodmap/core';
 import { AppError } from '../../errors.ts';
 import type { SecurityEventInput } from '../../modules/security/log.ts';
 import type { HitResult, RateLimitRule, RateLimitStore } from './store.ts';
@@ -21,6 +21,12 @@ export const SERVER_RATE_LIMITS = {
   login_account: { points: 100, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
   /** Comments written or edited, per user: a conversation pace, not a flood of live events. */
   comment_write: { points: 30, windowMs: MINUTE, blockMs: MINUTE },
+  /** Checkout sessions opened, per user: each one is a call to the payment provider. */
+  pulse_checkout: { points: 20, windowMs: 60 * MINUTE, blockMs: 10 * MINUTE },
+  /** Analytics events, per client: a busy person's map moves, not a script's flood (issue 18). */
+  analytics_event: { points: 60, windowMs: MINUTE, blockMs: MINUTE },
+  /** Sign-ups from everyone together while emergency mode is on (spec §9 "signup is limited"). */
+  register_emergency: { points: 20, windowMs: 60 * MINUTE, blockMs: 10 * MINUTE },
 } as const satisfies Record<string, RateLimitRule>;
 
 export const ALL_RATE_LIMITS = { ...RATE_LIMITS, ...SERVER_RATE_LIMITS };
@@ -77,7 +83,7 @@ export function createRateLimiter({ store, now, logSecurityEvent }: RateLimiterD
     const seconds = Math.max(1, Math.ceil((blockedUntilMs - now().getTime()) / 1000));
     const minutes = Math.max(1, Math.ceil(seconds / 60));
     const headers = { 'retry-after': String(seconds) };
-    const params = { action: options.label ?? action, minutes };
+    const params = { action: rateLimitActionLabel(options.label ?? action), minutes };
     if (options.message) return new AppError(429, options.message, t(options.message, params), headers);
     // The spec has two texts: the attempt that triggers the block, and any attempt during it.
     const key: MessageKey = justBlocked ? 'rate_too_many' : 'rate_blocked';

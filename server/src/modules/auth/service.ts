@@ -2,6 +2,7 @@
  * The account flows of issue 3: sign-up with confirmation, sign-in, refresh, sign-out,
  * password reset and change, role. Routes parse and answer; every rule lives here.
  */
+import { acceptedTerms } from '../terms/service.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { MESSAGES, passwordSchema, type AuthSessionResponse, type SignInInput, type SignUpInput, type StaffRole } from '@moodmap/core';
@@ -103,6 +104,9 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
       await assertNotBanned(meta);
       await ctx.limits.consume('register', ipKey(meta.ip), { ip: meta.ip });
       await ctx.limits.consume('register', `account:${input.email}`, { ip: meta.ip });
+      // Issue 18: the terms in force must be the ones accepted; emergency mode limits sign-ups.
+      const terms = acceptedTerms(input.termsVersion, ctx.now());
+      if ((await ctx.costs.emergency()).active) await ctx.limits.consume('register_emergency', 'all', { ip: meta.ip });
 
       const challenge = await openChallenge(keys.challenge, input.challengeToken);
       const nowMs = ctx.now().getTime();
@@ -128,6 +132,7 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
         email: input.email,
         passwordHash,
         metadata: { first_name: input.firstName, last_name: input.lastName },
+        ...terms,
         createdAt: now,
         updatedAt: now,
       }).onConflictDoNothing().returning();
@@ -192,6 +197,8 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
         throw badRequest('invalid_credentials');
       }
       if (!user.emailConfirmedAt) throw fail(403, 'email_not_confirmed');
+      // A moderator's ban (issue 17) closes the account; a suspension only stops writing.
+      if (user.bannedAt) throw fail(403, 'account_banned');
       await accountLimits.signedIn(user.id, meta);
       return respond(await sessions.start(user, 'password'), user);
     },

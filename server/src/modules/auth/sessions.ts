@@ -12,20 +12,28 @@
  *
  * Every revocation is also announced on the bus (session-events.ts): WebSockets authenticated
  * with a revoked session lose their identity on every instance, not only at their next `auth`.
+ *
+ * A session found live is remembered by each instance for its access token's life (issue 15: a
+ * message send no longer waits on this lookup); the bus's revocation drops it from every
+ * instance's memory at once, the revoking instance's before it even publishes. A lookup that
+ * was under way when a revocation (or a bus reconnect, when events may have been missed)
+ * arrived is not remembered.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
-import type { EventBus } from '../../adapters/bus/types.ts';
+import { BUS_RESUMED, type EventBus } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
 import { authSessions, refreshTokens } from '../../db/schema.ts';
 import type { LogSecurityEvent } from '../security/log.ts';
-import { publishSessionsRevoked } from './session-events.ts';
+import { publishSessionsRevoked, sessionsRevoked } from './session-events.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, hashToken, randomToken, signAccessToken, successorToken, verifyAccessToken, type AuthKeys } from './tokens.ts';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const REFRESH_GRACE_MS = 30_000;
 /** Expired refresh tokens are purged every this many rotations. */
 const PURGE_EVERY = 200;
+/** The live-session memory drops the entries past their token's expiry every this many fills. */
+const SWEEP_EVERY = 1000;
 
 export type SessionKind = 'password' | 'signup' | 'recovery';
 
@@ -62,6 +70,32 @@ export interface SessionDeps {
 export function createSessions({ db, keys, now, logSecurityEvent, bus, log }: SessionDeps) {
   let rotations = 0;
 
+  /** Sessions seen live: their user, and until when (the latest access token's expiry, epoch ms). */
+  const live = new Map<string, { userId: string; untilMs: number }>();
+  /** Moves at each revocation heard: a lookup begun before it may have read a stale row. */
+  let generation = 0;
+  let fills = 0;
+
+  function forget(sessionIds: string[]): void {
+    generation++;
+    for (const id of sessionIds) live.delete(id);
+  }
+
+  function remember(sessionId: string, userId: string, untilMs: number): void {
+    const known = live.get(sessionId);
+    live.set(sessionId, { userId, untilMs: Math.max(untilMs, known?.untilMs ?? 0) });
+    if (++fills % SWEEP_EVERY !== 0) return;
+    const at = now().getTime();
+    for (const [id, entry] of live) if (entry.untilMs <= at) live.delete(id);
+  }
+
+  // Revocations made by any instance (this one's included) and missed events after a bus outage.
+  bus.subscribe((event) => {
+    const revocation = sessionsRevoked(event);
+    if (revocation) forget(revocation.sessionIds);
+    else if (event.type === BUS_RESUMED) forget([...live.keys()]);
+  });
+
   async function issue(userId: string, email: string, sessionId: string, refreshToken: string, at: Date): Promise<IssuedSession> {
     const accessToken = await signAccessToken(keys, { userId, email, sessionId }, at);
     return { userId, sessionId, accessToken, refreshToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
@@ -81,6 +115,7 @@ export function createSessions({ db, keys, now, logSecurityEvent, bus, log }: Se
    */
   async function announce(rows: Array<{ id: string; userId: string }>): Promise<void> {
     if (rows.length === 0) return;
+    forget(rows.map((r) => r.id)); // this instance at once, without waiting for the bus's echo
     await publishSessionsRevoked(bus, rows[0].userId, rows.map((r) => r.id))
       .catch((err) => log.error({ err }, 'session revocation not announced on the bus'));
   }
@@ -222,18 +257,23 @@ export function createSessions({ db, keys, now, logSecurityEvent, bus, log }: Se
 
     /**
      * Who an access token belongs to: a genuine unexpired JWT whose session is not revoked.
-     * The session lookup is one primary-key read; it is what makes sign-out and a password
+     * The session lookup is one primary-key read, made once per session and token life (see
+     * the header); the revocations heard on the bus are what make sign-out and a password
      * change end other devices' access at once rather than after up to 15 minutes.
      */
     async identify(accessToken: string, options: { allowExpired?: boolean } = {}): Promise<Identity | null> {
       const claims = await verifyAccessToken(keys, accessToken, now(), options);
       if (!claims) return null;
+      const known = live.get(claims.sessionId);
+      if (known && known.untilMs > now().getTime()) return known.userId === claims.userId ? claims : null;
+      const began = generation;
       const [session] = await db
         .select({ userId: authSessions.userId, revokedAt: authSessions.revokedAt })
         .from(authSessions)
         .where(eq(authSessions.id, claims.sessionId))
         .limit(1);
       if (!session || session.revokedAt || session.userId !== claims.userId) return null;
+      if (began === generation) remember(claims.sessionId, claims.userId, claims.expiresAtMs);
       return claims;
     },
   };

@@ -85,5 +85,7 @@ export async function userDto(db: Db, user: UserRow, adminEmail: string | undefi
     role,
     isAdmin: Boolean(adminEmail) && user.email.toLowerCase() === adminEmail,
     profile: profileDto(profile),
+    // Sign-in shows a suspension's end (issue 17); the browser compares it with its clock.
+    suspendedUntil: user.suspendedUntil ? user.suspendedUntil.toISOString() : null,
   };
 }

@@ -1,6 +1,7 @@
 /** Comments (and the post's count they move), with Drizzle's query builder and inferred rows. */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { CommentDto } from '@moodmap/core';
+import type { PostPlace } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
 import { comments, commentsWithProfiles, publications } from '../../db/schema.ts';
 import { LIVE, posts } from '../posts/service.ts';
@@ -63,15 +64,21 @@ export async function findCommentOwner(db: Db, commentId: string) {
   return row ?? null;
 }
 
-/** Edits the author's comment while its post is live; the post's count, or null when nothing changed. */
-export async function updateComment(db: Db, commentId: string, userId: string, content: string): Promise<number | null> {
+/** A post's comment count after a change, and its place (the realtime event's `at`). */
+export interface CountAndPlace {
+  commentsCount: number;
+  at: PostPlace;
+}
+
+/** Edits the author's comment while its post is live; the post's count and place, or null when nothing changed. */
+export async function updateComment(db: Db, commentId: string, userId: string, content: string): Promise<CountAndPlace | null> {
   const [row] = await db
     .update(comments)
     .set({ content, updatedAt: sql`now()`, isEdited: true })
     .from(posts)
     .where(and(eq(comments.id, commentId), eq(comments.userId, userId), eq(posts.id, comments.publicationId), LIVE))
-    .returning({ commentsCount: posts.commentsCount });
-  return row ? Number(row.commentsCount) : null;
+    .returning({ commentsCount: posts.commentsCount, latitude: posts.latitude, longitude: posts.longitude });
+  return row ? { commentsCount: Number(row.commentsCount), at: { latitude: row.latitude, longitude: row.longitude } } : null;
 }
 
 /** Deletes the author's comment; whether there was one. */
@@ -79,12 +86,12 @@ export async function removeComment(tx: Db, commentId: string, userId: string): 
   return (await tx.delete(comments).where(and(eq(comments.id, commentId), eq(comments.userId, userId))).returning({ id: comments.id })).length > 0;
 }
 
-/** Moves the post's comments_count by `delta`; the new count. */
-export async function moveCommentsCount(tx: Db, postId: string, delta: 1 | -1): Promise<number> {
+/** Moves the post's comments_count by `delta`; the new count and the post's place. */
+export async function moveCommentsCount(tx: Db, postId: string, delta: 1 | -1): Promise<CountAndPlace> {
   const [row] = await tx
     .update(publications)
     .set({ commentsCount: sql`${publications.commentsCount} + ${delta}` })
     .where(eq(publications.id, postId))
-    .returning({ commentsCount: publications.commentsCount });
-  return Number(row!.commentsCount);
+    .returning({ commentsCount: publications.commentsCount, latitude: publications.latitude, longitude: publications.longitude });
+  return { commentsCount: Number(row!.commentsCount), at: { latitude: row!.latitude, longitude: row!.longitude } };
 }

@@ -4,6 +4,7 @@
  * and move `comments_count` in the same transaction, so the count follows the rows.
  */
 import type { CommentDto } from '@moodmap/core';
+import type { PostPlace } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import {
@@ -29,6 +30,8 @@ export async function listComments(db: Db, postId: string): Promise<CommentDto[]
 export interface CommentChange {
   comment: CommentDto;
   commentsCount: number;
+  /** The post's place: the realtime event goes to the maps showing it. */
+  at: PostPlace;
 }
 
 /** Adds a comment (content already validated and sanitised) to a live post. */
@@ -36,8 +39,8 @@ export async function addComment(db: Db, postId: string, userId: string, content
   return db.transaction(async (tx) => {
     await assertLive(tx, postId, true);
     const id = await insertComment(tx, postId, userId, content);
-    const commentsCount = await moveCommentsCount(tx, postId, 1);
-    return { comment: await readComment(tx, id), commentsCount };
+    const { commentsCount, at } = await moveCommentsCount(tx, postId, 1);
+    return { comment: await readComment(tx, id), commentsCount, at };
   });
 }
 
@@ -53,20 +56,20 @@ async function ownComment(db: Db, commentId: string, userId: string): Promise<st
 export async function editComment(db: Db, commentId: string, userId: string, content: string): Promise<CommentChange> {
   const postId = await ownComment(db, commentId, userId);
   await assertLive(db, postId);
-  const commentsCount = await updateComment(db, commentId, userId, content);
-  if (commentsCount === null) throw notFound('comment_not_found');
-  return { comment: await readComment(db, commentId), commentsCount };
+  const updated = await updateComment(db, commentId, userId, content);
+  if (updated === null) throw notFound('comment_not_found');
+  return { comment: await readComment(db, commentId), ...updated };
 }
 
 /**
  * Deletes the caller's own comment. Allowed after the post expired too (until the sweeper
  * removes the post with its comments): people may always take back what they wrote.
  */
-export async function deleteComment(db: Db, commentId: string, userId: string): Promise<{ postId: string; commentsCount: number }> {
+export async function deleteComment(db: Db, commentId: string, userId: string): Promise<{ postId: string; commentsCount: number; at: PostPlace }> {
   const postId = await ownComment(db, commentId, userId);
   return db.transaction(async (tx) => {
     if (!(await lockPost(tx, postId))) throw notFound('comment_not_found');
     if (!(await removeComment(tx, commentId, userId))) throw notFound('comment_not_found');
-    return { postId, commentsCount: await moveCommentsCount(tx, postId, -1) };
+    return { postId, ...(await moveCommentsCount(tx, postId, -1)) };
   });
 }

@@ -1,18 +1,28 @@
 /**
- * Geo endpoints: the offline basemap's land and border layers, and the land check the create
- * screen asks before letting a user publish.
+ * Geo endpoints: the offline basemap's vector tiles (and its land and border layers as world
+ * GeoJSON, kept for other clients), and the land check the create screen asks before letting a
+ * user publish.
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { MESSAGES, apiErrorSchema, featureCollectionSchema, landQuerySchema, landResponseSchema } from '@moodmap/core';
+import {
+  MESSAGES, apiErrorSchema, featureCollectionSchema, geoTileParamsSchema, landQuerySchema, landResponseSchema,
+} from '@moodmap/core';
+import { z } from 'zod';
 import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
 import { getLandChecker } from './land-check.ts';
+import { type EncodedTile, getTile, prepareTiles } from './tiles.ts';
 import { acceptsGzip } from '../../http/compression.ts';
 import { errorBody } from '../../errors.ts';
 
 const ONE_DAY_CACHE = 'public, max-age=86400';
+/**
+ * Tiles are static for a given build of the data: a week in any cache, and a day more served
+ * stale while revalidating with the ETag (a data update shows within a week).
+ */
+const TILE_CACHE = 'public, max-age=604800, stale-while-revalidate=86400';
 
 interface StaticJson {
   identity: Buffer;
@@ -40,7 +50,7 @@ function staticJson(build: () => unknown): () => StaticJson {
 }
 
 /** If-None-Match uses the weak comparison: W/ prefixes are ignored, `*` matches anything. */
-function matchesEtag(header: string | undefined, asset: StaticJson): boolean {
+function matchesEtag(header: string | undefined, asset: Pick<StaticJson, 'etag' | 'gzipEtag'>): boolean {
   if (!header) return false;
   return header.split(',').some((raw) => {
     const tag = raw.trim().replace(/^W\//, '');
@@ -58,6 +68,18 @@ function sendStaticJson(request: FastifyRequest, reply: FastifyReply, asset: Sta
   return reply.send(gzip ? asset.gzip : asset.identity);
 }
 
+/** A tile as gzip or identity bytes; an empty tile (open sea) is 204, which MapLibre draws as nothing. */
+function sendTile(request: FastifyRequest, reply: FastifyReply, tile: EncodedTile | null) {
+  reply.header('cache-control', TILE_CACHE);
+  if (!tile) return reply.code(204).send();
+  const gzip = acceptsGzip(request.headers['accept-encoding']);
+  reply.header('vary', 'accept-encoding').header('etag', gzip ? tile.gzipEtag : tile.etag);
+  if (matchesEtag(request.headers['if-none-match'], tile)) return reply.code(304).send();
+  reply.type('application/vnd.mapbox-vector-tile');
+  if (gzip) reply.header('content-encoding', 'gzip');
+  return reply.send(gzip ? tile.gzip : tile.identity);
+}
+
 // Module level: one copy per process, however many app instances (tests build many).
 const land = staticJson(() => getLandGeoJSON('50m'));
 const borders = staticJson(() => getBordersGeoJSON());
@@ -70,11 +92,17 @@ const borders = staticJson(() => getBordersGeoJSON());
 export function prepareGeoAssets(): void {
   land();
   borders();
+  prepareTiles();
   getLandChecker();
 }
 
 /** Prepared bytes, so the schema documents the answer; 304 when the ETag matches. */
 const geoJsonAnswer = { response: { 200: featureCollectionSchema } };
+/** Binary tiles: 200 is protobuf bytes (no JSON schema), 204 an empty tile, 304 not modified. */
+const tileAnswer = {
+  params: geoTileParamsSchema,
+  response: { 200: z.instanceof(Buffer), 204: z.null(), 304: z.null(), 400: apiErrorSchema },
+};
 
 export default async function geoRoutes(root: FastifyInstance): Promise<void> {
   // Also served by a bare Fastify (tests, tools): the plugin brings its schemas' compilers.
@@ -83,6 +111,12 @@ export default async function geoRoutes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   app.get('/api/map/land.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, land()));
   app.get('/api/map/borders.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, borders()));
+
+  app.get('/api/geo/tiles/:z/:x/:y.pbf', { attachValidation: true, schema: tileAnswer }, async (request, reply) => {
+    if (request.validationError) return reply.code(400).send(errorBody('invalid_tile', MESSAGES.invalid_tile));
+    const { z: zoom, x, y } = request.params;
+    return sendTile(request, reply, getTile(zoom, x, y));
+  });
 
   // Every refusal of the query is 400 invalid_coordinates, answered here so that the plugin
   // keeps the API's error shape under any error handler.

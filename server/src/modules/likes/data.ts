@@ -1,5 +1,6 @@
 /** The likes table and the post's count, with Drizzle's query builder. */
 import { and, eq, sql } from 'drizzle-orm';
+import type { PostPlace } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
 import { likes, publications } from '../../db/schema.ts';
 import { LIVE, posts } from '../posts/service.ts';
@@ -20,12 +21,12 @@ export async function addLike(tx: Db, postId: string, userId: string): Promise<v
   await tx.insert(likes).values({ publicationId: postId, userId });
 }
 
-/** Moves the post's likes_count by `delta`; the new count. */
-export async function moveLikesCount(tx: Db, postId: string, delta: 1 | -1): Promise<number> {
+/** Moves the post's likes_count by `delta`; the new count, and the post's place for the realtime event. */
+export async function moveLikesCount(tx: Db, postId: string, delta: 1 | -1): Promise<{ likesCount: number; at: PostPlace }> {
   const [row] = await tx
     .update(publications)
     .set({ likesCount: sql`${publications.likesCount} + ${delta}` })
     .where(eq(publications.id, postId))
-    .returning({ likesCount: publications.likesCount });
-  return Number(row!.likesCount);
+    .returning({ likesCount: publications.likesCount, latitude: publications.latitude, longitude: publications.longitude });
+  return { likesCount: Number(row!.likesCount), at: { latitude: row!.latitude, longitude: row!.longitude } };
 }

@@ -16,9 +16,10 @@ export default async function likesRoutes(root: FastifyInstance, { ctx }: { ctx:
   }, async (request) => {
     const { userId } = requireUser(request);
     const { id } = request.params;
-    const result = await toggleLike(db, id, userId);
+    const { at, ...result } = await toggleLike(db, id, userId);
     // No user id in the event: every viewer gets the count and keeps its own isLikedByUser.
-    await ctx.bus.publish({ type: 'post.liked', data: { postId: id, likesCount: result.likesCount } })
+    // `at`: only the sockets whose map shows the post get it.
+    await ctx.bus.publish({ type: 'post.liked', data: { postId: id, likesCount: result.likesCount }, at })
       .catch((error) => request.log.error({ err: error }, 'publish failed'));
     return result;
   });

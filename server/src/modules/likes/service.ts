@@ -4,15 +4,18 @@
  * the same transaction: the count can never drift from `count(*)` of likes.
  */
 import type { LikeToggleResult } from '@moodmap/core';
+import type { PostPlace } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
 import { addLike, lockLivePost, moveLikesCount, removeLike } from './data.ts';
 
-export async function toggleLike(db: Db, postId: string, userId: string): Promise<LikeToggleResult> {
+/** The caller's new like state and the count, with the post's place (the event's `at`). */
+export async function toggleLike(db: Db, postId: string, userId: string): Promise<LikeToggleResult & { at: PostPlace }> {
   return db.transaction(async (tx) => {
     if (!(await lockLivePost(tx, postId))) throw notFound('post_not_found');
     const liked = !(await removeLike(tx, postId, userId));
     if (liked) await addLike(tx, postId, userId);
-    return { liked, likesCount: await moveLikesCount(tx, postId, liked ? 1 : -1) };
+    const { likesCount, at } = await moveLikesCount(tx, postId, liked ? 1 : -1);
+    return { liked, likesCount, at };
   });
 }

@@ -39,11 +39,13 @@ import type { AppContext } from '../../context.ts';
 import type { RealtimeEvent } from '../../adapters/bus/types.ts';
 import { badRequest, notFound, validationError } from '../../errors.ts';
 import { containsNul } from '../../http/nul-guard.ts';
+import { refusalOf } from '../moderation/message-refusal.ts';
 import { requireUser } from '../auth/guard.ts';
 import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
 import {
   getConversationSummary,
   insertMessage,
+  isUuid,
   listConversations,
   listMessages,
   markRead,
@@ -117,14 +119,21 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
     schema: { params, body: sendMessageBodySchema, response: { 201: sentMessageResponseSchema } },
   }, async (request, reply) => {
     const { userId } = requireUser(request);
-    const conversation = await requireParticipant(db, request.params.id, userId);
+    // A send waits on PostgreSQL twice at most (issue 15): the session is remembered
+    // (sessions.ts), the counter lives in Redis when REDIS_URL is set, the participant check
+    // is part of the insert, and one event carries both frames.
+    const conversationId = request.params.id;
+    if (!isUuid(conversationId)) throw notFound('conversation_not_found');
+    const multipart = request.isMultipart();
+    // An image is stored before the insert: only a participant's upload is worth storing.
+    if (multipart) await requireParticipant(db, conversationId, userId);
     await ctx.limits.consume('message_send', `user:${userId}`, { message: 'message_rate_limited', userId, ip: request.ip });
 
     // Text and/or one image: JSON for text alone, multipart when an image comes along.
     // A JSON body's `content` was type-checked at the door (sendMessageBodySchema).
     let rawContent = request.body?.content;
     let image: Buffer | null = null;
-    if (request.isMultipart()) {
+    if (multipart) {
       const { file, fields } = await readUpload(request, 'chat', { field: 'file' });
       rawContent = fields.content;
       image = file?.body ?? null;
@@ -139,19 +148,26 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
     const imageUrl = image ? (await storeImage(ctx.storage, image, 'chat')).url : null;
     let sent;
     try {
-      sent = await insertMessage(db, conversation.id, userId, content, imageUrl);
+      sent = await insertMessage(db, conversationId, userId, content, imageUrl, ctx.now());
     } catch (error) {
       // The message was not stored: its image must not stay behind.
       await deleteMediaUrls(ctx.storage, [imageUrl]).catch(() => {});
       throw error;
     }
-    const participants = [conversation.participant1Id, conversation.participant2Id];
+    if (!sent) {
+      await deleteMediaUrls(ctx.storage, [imageUrl]).catch(() => {});
+      throw await refusalOf(db, conversationId, userId, ctx.now());
+    }
     const created: MessageCreatedEvent = { message: sent.message, sender: sent.sender };
-    const updated: ConversationUpdatedEvent = { conversationId: conversation.id, updatedAt: sent.message.createdAt };
-    // Not awaited: the message is stored, the sender has their answer; the two notifications
-    // go out meanwhile (bench/messages: one send costs fewer waits on PostgreSQL).
-    void announce(request, participants, MESSAGE_EVENTS.created, created);
-    void announce(request, participants, MESSAGE_EVENTS.conversationUpdated, updated);
+    const updated: ConversationUpdatedEvent = { conversationId, updatedAt: sent.message.createdAt };
+    // One event, both frames: one NOTIFY. Not awaited: the message is stored, the sender has
+    // their answer; the notification goes out meanwhile.
+    void ctx.bus.publish({
+      type: MESSAGE_EVENTS.created,
+      data: created,
+      targets: sent.participants,
+      more: [{ type: MESSAGE_EVENTS.conversationUpdated, data: updated }],
+    } satisfies RealtimeEvent).catch((error) => request.log.error({ err: error, type: MESSAGE_EVENTS.created }, 'publish failed'));
     return reply.status(201).headers(noStore).send({ message: sent.message });
   });
 

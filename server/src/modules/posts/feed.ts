@@ -1,41 +1,47 @@
 /**
- * The map's feed (issue 4 item 6, design.md §5):
- * - `viewport`: the live posts inside the map's view. City views (zoom ≥ 9) get every post as a
- *   PostDto (newest first, at most VIEWPORT_POINTS_MAX); wider views get one cluster per
- *   non-empty ~60 px cell, aggregated in SQL, and a PostDto only for a cell holding one post.
- *   Either way the answer stays small whatever the number of live posts. Zoomed-out answers
- *   are shared for a second by viewers of the same cells (FeedCache).
+ * The map's feed (issue 4 item 6, issue 15 item 1, design.md §5):
+ * - `viewport`: the live posts inside the map's view, as markers (core's markerSchema: no
+ *   viewer-specific field, so every viewer of the same view gets the same bytes). City views
+ *   (zoom ≥ 9) are widened to whole 256-px tiles and get every post (newest first, at most
+ *   VIEWPORT_POINTS_MAX): one index-only range scan of publications_marker_idx. Wider views are
+ *   widened to whole ~60 px grid cells and get one cluster per non-empty cell, read from the
+ *   precomputed counts of post_cells (kept by triggers, see schema.ts), and a marker for a cell
+ *   holding one post. Either way the answer is bounded by the view's tiles or cells, not by the
+ *   number of live posts, and the snapped view is the key of the answer cache (feed-cache.ts).
  * - `changes`: what changed since a cursor, for the fallback poll while the socket is down:
- *   posts created since, and ids deleted (tombstones) or expired since.
+ *   markers created since inside the view, and ids deleted (tombstones) or expired since.
  *
  * The cursor is the database clock (`now()` of the statement that read the data), so no server
  * clock is involved; reads compare with a 2 s overlap to cover transactions that started before
  * the cursor but committed after it. Duplicates are harmless: clients apply changes by id.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { and, desc, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   MESSAGES, MOODS, POST_LIFETIME_MS, viewportQuerySchema,
-  type ChangesAnswer, type ClusterDto, type Mood, type ViewportAnswer, type ViewportQuery,
+  type ChangesAnswer, type ClusterDto, type MarkerDto, type Mood, type ViewportAnswer, type ViewportQuery,
 } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
+import { postCells } from '../../db/schema.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { parseIsoUtc } from '../../http/strict-time.ts';
-import { POST_COLUMNS, toPostDto, type PostRow } from './dto.ts';
-import { LIFETIME, LIVE, likedBy } from './service.ts';
+import { LIFETIME, LIVE, markerColumns, posts } from './data.ts';
+import { toMarkerDto } from './dto.ts';
 
 /** From this zoom on (city views), every post in the view is sent as is. */
 export const POINTS_MIN_ZOOM = 9;
+/** The deepest grid zoom post_cells holds (migration 0004's post_cell_keys: 0–8). */
+export const CELL_ZOOM_MAX = POINTS_MIN_ZOOM - 1;
 /** More posts than this in a city view are clustered instead. */
 export const VIEWPORT_POINTS_MAX = 2000;
 /** Cluster cell size in screen pixels at the asked zoom. */
 export const CELL_PX = 60;
+/** City views are widened to whole tiles of this many pixels, so nearby views share one answer. */
+export const TILE_PX = 256;
 /** A bbox far larger than any screen is clustered on a coarser grid, so the answer stays bounded. */
 export const MAX_GRID_CELLS = 4096;
 /** A client further behind than this reloads its view (410) instead of replaying changes. */
 export const CHANGES_MAX = 1000;
 const DELETED_MAX = 5000;
-/** How long a zoomed-out answer is shared by every viewer of the same cells (see FeedCache). */
-export const CLUSTER_SHARE_MS = 1000;
 const OVERLAP = sql.raw(`interval '2 seconds'`);
 const MERCATOR_MAX_LAT = 85.0511287798;
 
@@ -111,212 +117,253 @@ export function decodeCursor(cursor: unknown): Date {
   return time;
 }
 
+
 // ---------------------------------------------------------------------------------------------
-// SQL
+// Grid: web-mercator cells and tiles (the same arithmetic as migration 0004's post_cell_keys)
 
-/**
- * The view as ranges on the btree `publications_position_idx` (longitude, latitude): one range,
- * or two across the antimeridian. Plain column ranges also give the planner real row estimates
- * (a GiST `<@` box is estimated at a constant 0.1 %, which sent big views to sorts on disk).
- */
-function inView(view: Viewport): SQL {
-  const lon = view.lonRanges.map(([w, e]) => sql`p.longitude between ${w}::float8 and ${e}::float8`);
-  const lat = sql`p.latitude between ${view.south}::float8 and ${view.north}::float8`;
-  return lon.length === 1 ? sql`${lon[0]} and ${lat}` : sql`(${sql.join(lon, sql` or `)}) and ${lat}`;
+/** A range of grid columns and rows (inclusive), row 0 at the north. */
+export interface GridSpan {
+  /** Cells across the world at this grid. */
+  perWorld: number;
+  xRanges: Array<[number, number]>;
+  y0: number;
+  y1: number;
 }
 
-/** Moods are checked against the fixed list, so they can be inlined. */
-function ofMoods(view: Viewport): SQL {
-  return view.moods ? sql.raw(`p.category in (${view.moods.map((m) => `'${m}'`).join(', ')})`) : sql.raw('true');
+/** The part of the world a span covers, to tell whether a post lies in a cached answer. */
+export interface Area {
+  lonRanges: Array<[number, number]>;
+  south: number;
+  north: number;
 }
 
-const columns = sql.raw(POST_COLUMNS);
+const clampLat = (lat: number) => Math.max(-MERCATOR_MAX_LAT, Math.min(MERCATOR_MAX_LAT, lat));
+const mercY = (lat: number) => 0.5 - Math.log(Math.tan(Math.PI / 4 + (clampLat(lat) * Math.PI) / 180 / 2)) / (2 * Math.PI);
+const xIndex = (lon: number, perWorld: number) => Math.floor(((lon + 180) / 360) * perWorld);
+const yIndex = (lat: number, perWorld: number) => Math.floor(mercY(lat) * perWorld);
+const latOfY = (y: number, perWorld: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / perWorld))) * 180) / Math.PI;
+const lonOfX = (x: number, perWorld: number) => Math.max(-180, Math.min(180, (x / perWorld) * 360 - 180));
+const cellsPerWorld = (zoom: number) => (256 * 2 ** zoom) / CELL_PX;
+const tilesPerWorld = (zoom: number) => (256 * 2 ** zoom) / TILE_PX;
 
-/**
- * Runs `inner` with the statement's `now()` beside it (also when it returns no row), so the
- * cursor is the clock of the very snapshot that was read.
- */
-async function stamped<T>(db: Db, inner: SQL): Promise<{ now: Date; rows: T[] }> {
-  const result = await db.execute(sql`
-    select t.db_now, r.* from (select now() as db_now) t left join lateral (${inner}) r on true`);
-  const rows = result.rows as unknown as Array<T & { db_now: string | Date; _row: boolean | null }>;
-  return { now: new Date(rows[0]!.db_now), rows: rows.filter((r) => r._row) };
+/** The columns and rows of the grid covering the view, edge ones whole. */
+export function spanOf(view: Viewport, perWorld: number): GridSpan {
+  const last = Math.ceil(perWorld) - 1;
+  const x = (lon: number) => Math.max(0, Math.min(last, xIndex(lon, perWorld)));
+  let xRanges = view.lonRanges.map(([w, e]): [number, number] => [x(w), x(e)]);
+  // Two ranges widened until they touch are the whole world (and must not count posts twice).
+  if (xRanges.length === 2 && xRanges[1][1] + 1 >= xRanges[0][0]) xRanges = [[0, last]];
+  const y = (lat: number) => Math.max(0, Math.min(last, yIndex(lat, perWorld)));
+  return { perWorld, xRanges, y0: y(view.north), y1: y(view.south) };
 }
 
-function pointsQuery(view: Viewport, viewerId: string | null, limit: number): SQL {
-  return sql`
-    select true as _row, ${columns}, ${likedBy(viewerId)}
-    from publications p join profiles a on a.id = p.user_id
-    where ${LIVE} and ${inView(view)} and ${ofMoods(view)}
-    order by p.created_at desc
-    limit ${limit}`;
+/** The span's bounds in degrees; the top and bottom rows reach the poles. */
+export function areaOf(span: GridSpan): Area {
+  const last = Math.ceil(span.perWorld) - 1;
+  return {
+    lonRanges: span.xRanges.map(([a, b]): [number, number] => [lonOfX(a, span.perWorld), lonOfX(b + 1, span.perWorld)]),
+    north: span.y0 === 0 ? 90 : latOfY(span.y0, span.perWorld),
+    south: span.y1 >= last ? -90 : latOfY(span.y1 + 1, span.perWorld),
+  };
 }
 
-/**
- * Counts per cell and mood on a web-mercator pixel grid at `zoom`: cells of CELL_PX screen
- * pixels, square on screen at every latitude; column 0 starts at −180°, so no cell straddles
- * the antimeridian. `one_id` is only meaningful for a (cell, mood) row counting one post.
- */
-function cellsQuery(view: Viewport, zoom: number): SQL {
-  const perWorld = (256 * 2 ** zoom) / CELL_PX;
-  const lat = sql`greatest(${-MERCATOR_MAX_LAT}::float8, least(${MERCATOR_MAX_LAT}::float8, p.latitude))`;
-  return sql`
-    select true as _row, v.cx, v.cy, v.category, count(*)::int as n, sum(v.latitude) as sum_lat, sum(v.longitude) as sum_lon,
-           min(v.id::text) as one_id
-    from (
-      select p.id, p.category, p.latitude, p.longitude,
-        floor((p.longitude + 180) / 360 * ${perWorld}::float8)::int as cx,
-        floor((0.5 - ln(tan(pi() / 4 + radians(${lat}) / 2)) / (2 * pi())) * ${perWorld}::float8)::int as cy
-      from publications p
-      where ${LIVE} and ${inView(view)} and ${ofMoods(view)}
-    ) v
-    group by v.cx, v.cy, v.category`;
+export function inArea(area: Area, latitude: number, longitude: number): boolean {
+  return latitude >= area.south && latitude <= area.north && area.lonRanges.some(([w, e]) => longitude >= w && longitude <= e);
 }
-
-interface CellRow {
-  cx: number;
-  cy: number;
-  category: Mood;
-  n: number;
-  sum_lat: number;
-  sum_lon: number;
-  one_id: string;
-}
-
-const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
 /** The largest grid zoom ≤ `zoom` whose cells over the view number at most MAX_GRID_CELLS. */
-export function gridZoom(view: Viewport, zoom: number): number {
+export function gridZoom(view: Area, zoom: number): number {
   const lonSpan = view.lonRanges.reduce((sum, [w, e]) => sum + (e - w), 0) / 360; // in world widths
-  const mercY = (lat: number) => {
-    const clamped = Math.max(-MERCATOR_MAX_LAT, Math.min(MERCATOR_MAX_LAT, lat));
-    return Math.log(Math.tan(Math.PI / 4 + (clamped * Math.PI) / 360)) / (2 * Math.PI);
-  };
-  const latSpan = mercY(view.north) - mercY(view.south); // in world widths
+  const latSpan = mercY(view.south) - mercY(view.north); // in world widths
   let z = zoom;
   for (; z > 0; z--) {
-    const perWorld = (256 * 2 ** z) / CELL_PX;
+    const perWorld = cellsPerWorld(z);
     if ((Math.ceil(lonSpan * perWorld) + 1) * (Math.ceil(latSpan * perWorld) + 1) <= MAX_GRID_CELLS) break;
   }
   return z;
 }
 
 /**
- * The view widened to whole grid cells: edge cells are counted whole (their numbers do not change
- * while the map pans inside them), and views covering the same cells share one answer.
+ * What a viewport answer depends on, decided from the query alone: the snapped tiles (city
+ * views) or cells (clusters) and the moods. Views with the same plan share one cached answer.
  */
-export function snapToCells(view: Viewport, zoom: number): Viewport {
-  const perWorld = (256 * 2 ** zoom) / CELL_PX;
-  const lonOf = (x: number) => Math.max(-180, Math.min(180, (x / perWorld) * 360 - 180));
-  const xOf = (lon: number) => Math.floor(((lon + 180) / 360) * perWorld);
-  const yOf = (lat: number) => Math.floor((0.5 - Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)) / (2 * Math.PI)) * perWorld);
-  const latOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / perWorld))) * 180) / Math.PI;
-  const lonRanges = view.lonRanges.map(([w, e]): [number, number] => [lonOf(xOf(w)), lonOf(xOf(e) + 1)]);
-  const north = view.north >= MERCATOR_MAX_LAT ? 90 : latOf(yOf(view.north));
-  const south = view.south <= -MERCATOR_MAX_LAT ? -90 : latOf(yOf(view.south) + 1);
-  // Two ranges widened until they touch are the whole world (and must not count posts twice).
-  const whole = lonRanges.length === 2 && lonRanges[1][1] >= lonRanges[0][0];
-  return { ...view, lonRanges: whole ? [[-180, 180]] : lonRanges, south, north };
+export interface ViewPlan {
+  key: string;
+  area: Area;
+  load(db: Db): Promise<ViewportAnswer>;
 }
 
-type SharedAnswer = ViewportAnswer;
-
-/**
- * Zoomed-out answers (clusters, and the lone posts as seen by a visitor) shared for
- * CLUSTER_SHARE_MS by every viewer asking for the same cells, with one query in flight per key.
- * Every new visitor opens the same default view (spec §9 "Map"), the costliest one (all live
- * posts aggregated), so without this each visitor costs a full aggregate. An answer keeps the
- * cursor of the snapshot it was read from, so changes since that cursor stay exact. One per
- * app instance (nothing another instance needs).
- */
-export interface FeedCache {
-  get(key: string, load: () => Promise<SharedAnswer>): Promise<SharedAnswer>;
-}
-
-export function createFeedCache(now: () => number = Date.now, ttlMs = CLUSTER_SHARE_MS, maxEntries = 256): FeedCache {
-  const entries = new Map<string, { expires: number; answer: Promise<SharedAnswer> }>();
+export function planView(view: Viewport): ViewPlan {
+  const moods = view.moods ? view.moods.join(',') : '';
+  if (view.zoom >= POINTS_MIN_ZOOM) {
+    const tiles = spanOf(view, tilesPerWorld(view.zoom));
+    const area = areaOf(tiles);
+    return {
+      key: `p/${view.zoom}/${JSON.stringify(tiles.xRanges)}/${tiles.y0}/${tiles.y1}/${moods}`,
+      area,
+      load: (db) => pointsView(db, view, area),
+    };
+  }
+  const zoom = Math.min(gridZoom(view, view.zoom), CELL_ZOOM_MAX);
+  const cells = spanOf(view, cellsPerWorld(zoom));
   return {
-    get(key, load) {
-      const time = now();
-      const hit = entries.get(key);
-      if (hit && hit.expires > time) return hit.answer;
-      if (entries.size >= maxEntries) {
-        for (const [k, e] of entries) if (e.expires <= time) entries.delete(k);
-        while (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      }
-      const answer = load();
-      entries.set(key, { expires: time + ttlMs, answer });
-      answer.catch(() => entries.delete(key));
-      return answer;
-    },
+    key: `c/${zoom}/${JSON.stringify(cells.xRanges)}/${cells.y0}/${cells.y1}/${moods}`,
+    area: areaOf(cells),
+    load: (db) => clusterView(db, zoom, view.moods, countedCells(db, zoom, cells, view.moods)),
   };
 }
 
-export async function getViewport(db: Db, view: Viewport, viewerId: string | null, cache?: FeedCache): Promise<ViewportAnswer> {
-  if (view.zoom >= POINTS_MIN_ZOOM) {
-    const { now, rows } = await stamped<PostRow>(db, pointsQuery(view, viewerId, VIEWPORT_POINTS_MAX + 1));
-    if (rows.length <= VIEWPORT_POINTS_MAX) return { points: rows.map(toPostDto), clusters: [], cursor: encodeCursor(now), serverTime: now.toISOString() };
-  }
-  const zoom = gridZoom(view, view.zoom);
-  const cells = snapToCells(view, zoom);
-  const key = JSON.stringify([zoom, cells.lonRanges, cells.south, cells.north, cells.moods]);
-  const shared = cache ? await cache.get(key, () => clusterView(db, cells, zoom)) : await clusterView(db, cells, zoom);
-  if (!viewerId || shared.points.length === 0) return shared;
-  // The viewer's own likes on the lone posts: a primary-key lookup per post.
-  const liked = await db.execute(sql`
-    select publication_id from likes where user_id = ${viewerId} and publication_id in ${shared.points.map((p) => p.id)}`);
-  const ids = new Set((liked.rows as Array<{ publication_id: string }>).map((r) => String(r.publication_id)));
-  return { ...shared, points: shared.points.map((p) => ({ ...p, isLikedByUser: ids.has(p.id) })) };
+export async function getViewport(db: Db, view: Viewport): Promise<ViewportAnswer> {
+  return planView(view).load(db);
 }
 
-/** The clustered answer for a view already snapped to cells, as a visitor sees it. */
-async function clusterView(db: Db, view: Viewport, zoom: number): Promise<ViewportAnswer> {
-  const { now, rows } = await stamped<CellRow>(db, cellsQuery(view, zoom));
-  const cells = new Map<string, { n: number; lat: number; lon: number; moods: Record<Mood, number>; oneId: string }>();
-  for (const row of rows) {
-    const key = `${zoom}/${row.cx}/${row.cy}`;
-    let cell = cells.get(key);
-    if (!cell) {
-      cell = { n: 0, lat: 0, lon: 0, moods: Object.fromEntries(MOODS.map((m) => [m, 0])) as Record<Mood, number>, oneId: row.one_id };
-      cells.set(key, cell);
-    }
-    const n = Number(row.n);
-    cell.n += n;
-    cell.lat += Number(row.sum_lat);
-    cell.lon += Number(row.sum_lon);
-    cell.moods[row.category] += n;
-  }
-  // Cells holding one post come back as that post; the planner cannot foresee how many there
-  // are, so they are read by id in a second statement rather than joined (the join was costed
-  // as if every post were alone and read the whole table).
-  const singles = [...cells.values()].filter((c) => c.n === 1).map((c) => c.oneId);
-  const points = singles.length === 0 ? [] : ((await db.execute(sql`
-    select ${columns}, false as is_liked_by_user
-    from publications p join profiles a on a.id = p.user_id
-    where p.id in ${singles} and ${LIVE}
-    order by p.created_at desc`)).rows as unknown as PostRow[]).map(toPostDto);
-  const clusters: Cluster[] = [];
-  for (const [id, cell] of cells) {
-    if (cell.n === 1) continue;
-    clusters.push({ id, latitude: round6(cell.lat / cell.n), longitude: round6(cell.lon / cell.n), count: cell.n, moods: cell.moods });
-  }
-  clusters.sort((a, b) => b.count - a.count);
+// ---------------------------------------------------------------------------------------------
+// SQL
+
+/** The area as ranges on publications_marker_idx (longitude, latitude): one, or two across the antimeridian. */
+function inAreaSql(area: Area): SQL {
+  const lon = area.lonRanges.map(([w, e]) => sql`${posts.longitude} between ${w}::float8 and ${e}::float8`);
+  const lat = sql`${posts.latitude} between ${area.south}::float8 and ${area.north}::float8`;
+  return lon.length === 1 ? sql`${lon[0]} and ${lat}` : sql`(${sql.join(lon, sql` or `)}) and ${lat}`;
+}
+
+const ofMoods = (moods: Mood[] | null) => (moods ? inArray(posts.category, moods) : undefined);
+
+async function dbNow(db: Db): Promise<Date> {
+  const result = await db.execute(sql`select now() as now`);
+  const now = result.rows[0]?.now;
+  return now instanceof Date ? now : new Date(String(now));
+}
+
+function answer(now: Date, points: MarkerDto[], clusters: Cluster[]): ViewportAnswer {
   return { points, clusters, cursor: encodeCursor(now), serverTime: now.toISOString() };
 }
 
 /**
- * Changes since `since`: live posts created after it and ids deleted (tombstones) or expired
- * after it. A cursor older than a post's lifetime, or more than CHANGES_MAX new posts, is answered 410
+ * A city view: every live post of its tiles, newest first, read index-only from
+ * publications_marker_idx with the statement's `now()` beside each row (the cursor).
+ */
+async function pointsView(db: Db, view: Viewport, area: Area): Promise<ViewportAnswer> {
+  const rows = await db.select({ ...markerColumns, now: sql<Date>`now()`.mapWith(posts.createdAt) })
+    .from(posts)
+    .where(and(LIVE, inAreaSql(area), ofMoods(view.moods)))
+    .orderBy(desc(posts.createdAt))
+    .limit(VIEWPORT_POINTS_MAX + 1);
+  if (rows.length === 0) return answer(await dbNow(db), [], []);
+  if (rows.length <= VIEWPORT_POINTS_MAX) return answer(rows[0]!.now, rows.map(toMarkerDto), []);
+  // A city view denser than VIEWPORT_POINTS_MAX: clustered, aggregating its own tiles only.
+  const zoom = gridZoom(area, view.zoom);
+  return clusterView(db, zoom, view.moods, scannedCells(db, zoom, area, view.moods));
+}
+
+interface CellCount {
+  cx: number;
+  cy: number;
+  category: Mood;
+  n: number;
+  sumLat: number;
+  sumLon: number;
+}
+
+/** Counts per cell and mood from post_cells: at most MAX_GRID_CELLS × 5 rows, whatever the posts. */
+async function countedCells(db: Db, zoom: number, span: GridSpan, moods: Mood[] | null): Promise<CellCount[]> {
+  const x = sql.join(span.xRanges.map(([a, b]) => sql`${postCells.cx} between ${a} and ${b}`), sql` or `);
+  return db.select({
+    cx: postCells.cx, cy: postCells.cy, category: postCells.category, n: postCells.n, sumLat: postCells.sumLat, sumLon: postCells.sumLon,
+  }).from(postCells).where(and(
+    sql`${postCells.zoom} = ${zoom}`,
+    sql`(${x})`,
+    sql`${postCells.cy} between ${span.y0} and ${span.y1}`,
+    moods ? sql`${postCells.category} in (${sql.join(moods.map((m) => sql`${m}`), sql`, `)})` : undefined,
+  )) as Promise<CellCount[]>;
+}
+
+/** The same counts aggregated from publications over a (dense city) area, at any grid zoom. */
+async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | null): Promise<CellCount[]> {
+  const perWorld = cellsPerWorld(zoom);
+  const lat = sql`greatest(${-MERCATOR_MAX_LAT}::float8, least(${MERCATOR_MAX_LAT}::float8, ${posts.latitude}))`;
+  const result = await db.execute(sql`
+    select v.cx, v.cy, v.category, count(*)::int as n, sum(v.latitude::numeric) as sum_lat, sum(v.longitude::numeric) as sum_lon
+    from (
+      select ${posts.category} as category, ${posts.latitude} as latitude, ${posts.longitude} as longitude,
+        floor((${posts.longitude} + 180) / 360 * ${perWorld}::float8)::int as cx,
+        floor((0.5 - ln(tan(pi() / 4 + radians(${lat}) / 2)) / (2 * pi())) * ${perWorld}::float8)::int as cy
+      from publications p
+      where ${and(LIVE, inAreaSql(area), ofMoods(moods))}
+    ) v
+    group by v.cx, v.cy, v.category`);
+  return result.rows.flatMap((r) => {
+    const category = MOODS.find((m) => m === r.category);
+    return category ? [{ cx: Number(r.cx), cy: Number(r.cy), category, n: Number(r.n), sumLat: Number(r.sum_lat), sumLon: Number(r.sum_lon) }] : [];
+  });
+}
+
+/** A cell of one post holds its exact position (numeric sums); this finds it again on the index. */
+const SAME_PLACE = 1e-9;
+
+/** Clusters of the cells holding two posts or more; the lone posts as markers. */
+async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting: Promise<CellCount[]>): Promise<ViewportAnswer> {
+  const now = await dbNow(db);
+  const rows = await counting;
+  const cells = new Map<string, { n: number; lat: number; lon: number; moods: Record<Mood, number> }>();
+  for (const row of rows) {
+    const key = `${zoom}/${row.cx}/${row.cy}`;
+    let cell = cells.get(key);
+    if (!cell) {
+      cell = { n: 0, lat: 0, lon: 0, moods: Object.fromEntries(MOODS.map((m) => [m, 0])) as Record<Mood, number> };
+      cells.set(key, cell);
+    }
+    cell.n += row.n;
+    cell.lat += Number(row.sumLat);
+    cell.lon += Number(row.sumLon);
+    cell.moods[row.category] += row.n;
+  }
+  const singles = [...cells.values()].filter((c) => c.n === 1);
+  // Read by position (one index range each) rather than joined: an expired post the sweeper has
+  // not removed yet is not live, so its cell simply shows nothing.
+  const places = sql.join(singles.map((c) => sql`(${c.lon}::float8, ${c.lat}::float8)`), sql`, `);
+  const points = singles.length === 0 ? [] : await db.select(markerColumns).from(posts)
+    .innerJoin(sql`(values ${places}) as v(lon, lat)`, sql`${posts.longitude} between v.lon - ${SAME_PLACE}::float8 and v.lon + ${SAME_PLACE}::float8
+      and ${posts.latitude} between v.lat - ${SAME_PLACE}::float8 and v.lat + ${SAME_PLACE}::float8`)
+    .where(and(LIVE, ofMoods(moods)))
+    .orderBy(desc(posts.createdAt));
+  const clusters: Cluster[] = [];
+  for (const [id, cell] of cells) {
+    if (cell.n <= 1) continue;
+    clusters.push({ id, latitude: round6(cell.lat / cell.n), longitude: round6(cell.lon / cell.n), count: cell.n, moods: cell.moods });
+  }
+  clusters.sort((a, b) => b.count - a.count);
+  return answer(now, points.map(toMarkerDto), clusters);
+}
+
+const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
+
+/**
+ * The changes poll's view (changesQuerySchema): all four bounds or none (the world);
+ * bad bounds are 400 'Coordonnées de localisation invalides'.
+ */
+export function changesArea(query: { west?: number; south?: number; east?: number; north?: number }): Area | null {
+  const { west, south, east, north } = query;
+  const given = [west, south, east, north].filter((v) => v !== undefined).length;
+  if (given === 0) return null;
+  if (given < 4 || south! > north!) throw badRequest('invalid_coordinates');
+  return { lonRanges: longitudeRanges(west!, east!), south: south!, north: north! };
+}
+
+/**
+ * Changes since `since`: live markers created after it (inside `area` when given), and ids
+ * deleted (tombstones) or expired after it, everywhere (tiny, and a client may have panned).
+ * A cursor older than a post's lifetime, or more than CHANGES_MAX new posts, is answered 410
  * 'cursor_expired': the client reloads its viewport, which is smaller than a long replay.
  */
-export async function getChanges(db: Db, since: Date, viewerId: string | null): Promise<ChangesAnswer> {
+export async function getChanges(db: Db, since: Date, area: Area | null): Promise<ChangesAnswer> {
   const from = sql`least(${since.toISOString()}::timestamptz, now()) - ${OVERLAP}`;
-  const { now, rows } = await stamped<PostRow>(db, sql`
-    select true as _row, ${columns}, ${likedBy(viewerId)}
-    from publications p join profiles a on a.id = p.user_id
-    where ${LIVE} and p.created_at > ${from}
-    order by p.created_at desc
-    limit ${CHANGES_MAX + 1}`);
+  const rows = await db.select({ ...markerColumns, now: sql<Date>`now()`.mapWith(posts.createdAt) })
+    .from(posts)
+    .where(and(LIVE, gt(posts.createdAt, from), area ? inAreaSql(area) : undefined))
+    .orderBy(desc(posts.createdAt))
+    .limit(CHANGES_MAX + 1);
+  const now = rows[0]?.now ?? (await dbNow(db));
   if (since.getTime() < now.getTime() - POST_LIFETIME_MS || rows.length > CHANGES_MAX) throw cursorExpired();
   // Expired posts the sweeper has not removed yet are gone for clients too.
   const deleted = await db.execute(sql`
@@ -328,8 +375,8 @@ export async function getChanges(db: Db, since: Date, viewerId: string | null): 
     ) d limit ${DELETED_MAX + 1}`);
   if (deleted.rows.length > DELETED_MAX) throw cursorExpired();
   return {
-    created: rows.map(toPostDto),
-    deleted: (deleted.rows as Array<{ id: string }>).map((r) => String(r.id)),
+    created: rows.map(toMarkerDto),
+    deleted: deleted.rows.map((r) => String(r.id)),
     cursor: encodeCursor(now),
     serverTime: now.toISOString(),
   };

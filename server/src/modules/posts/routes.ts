@@ -3,34 +3,55 @@
  * post, create and delete. Every rule of spec §5 "Publication" is checked here, whatever the
  * browser did.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  activePostResponseSchema, changesQuerySchema, changesResponseSchema, createPostSchema, idParamsSchema,
-  imageUploadResponseSchema, postResponseSchema, postsFeedResponseSchema, viewportQuerySchema, viewportResponseSchema,
-  voiceUploadResponseSchema,
+  GEOCODING_CALL_UNITS, activePostResponseSchema, changesQuerySchema, changesResponseSchema, createPostSchema, idParamsSchema,
+  imageUploadResponseSchema, postCardsQuerySchema, postCardsResponseSchema, postResponseSchema, postsFeedResponseSchema,
+  viewportQuerySchema, viewportResponseSchema, voiceUploadResponseSchema, type PostCreatedEvent, type PostDeletedEvent,
+  type ViewportAnswer,
 } from '@moodmap/core';
+import { acceptsGzip } from '../../http/compression.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
 import { createLandDecision, createMapboxGeocoder, withVerdictCache } from '../../adapters/geocoder/index.ts';
 import { getLandChecker } from '../geo/land-check.ts';
+import { assertCanWrite } from '../moderation/restrictions.ts';
+import { blockRelations } from '../blocks/relations.ts';
 import { deleteMediaUrls, readUpload, storeImage, storeVoiceMessage } from '../media/index.ts';
-import { createFeedCache, decodeCursor, getChanges, getViewport, toViewport } from './feed.ts';
-import { createPost, deletePost, getActivePost, getLivePost, listLivePosts, recordUpload } from './service.ts';
-import { sweepExpired } from './sweeper.ts';
+import type { DeletedPost } from './data.ts';
+import { changesArea, decodeCursor, getChanges, planView, toViewport } from './feed.ts';
+import { createFeedCache, matchesEtag, MAX_AGE_S, type AnswerBytes } from './feed-cache.ts';
+import { createPost, deletePost, getActivePost, getLivePost, getLivePosts, listLivePosts, recordUpload } from './service.ts';
+import { POST_SWEEP_EVERY_MS, SWEEP_EVERY_MS, sweepExpired, sweepExpiredPosts } from './sweeper.ts';
 
-const SWEEP_EVERY_MS = 60_000;
 /** An absent JSON body reads as `{}`, so its fields get their own messages (not "expected object"). */
 const createBody = z.preprocess((value) => value ?? {}, createPostSchema);
 const noContent = z.undefined();
 /**
- * The map's feed answers are the hot path (up to 2000 posts): their schema types the handler's
- * answer at compile time, but they are sent with plain JSON.stringify, since checking every post
- * again at runtime cost 35–55 % more serialisation time (1 ms at 460 posts, 12 ms at 2000).
+ * The changes poll's answer is typed by its schema at compile time and sent with plain
+ * JSON.stringify: checking every marker again at runtime only costs time.
  */
 const plainJson = () => (data: unknown) => JSON.stringify(data);
+
+/** Ready bytes (the schema documents them), gzipped for clients that take it; 304 when the ETag matches. */
+function sendBytes(request: FastifyRequest, reply: FastifyReply, bytes: AnswerBytes, maxAgeS: number) {
+  const gzip = acceptsGzip(request.headers['accept-encoding']);
+  reply.header('cache-control', `public, max-age=${maxAgeS}`).header('vary', 'accept-encoding');
+  reply.header('etag', gzip ? bytes.gzipEtag : bytes.etag);
+  if (matchesEtag(request.headers['if-none-match'], bytes)) return reply.code(304).send();
+  reply.type('application/json; charset=utf-8');
+  if (gzip) reply.header('content-encoding', 'gzip');
+  return reply.send(gzip ? bytes.gzip : bytes.identity);
+}
+
+/** The map event of a deleted or expired post: its id and place, scoped by the hub to the views holding it. */
+function deletedEvent(post: DeletedPost): PostDeletedEvent & { at: { latitude: number; longitude: number } } {
+  const { id, latitude, longitude } = post;
+  return { type: 'post.deleted', data: { id, latitude, longitude }, at: { latitude, longitude } };
+}
 
 /** The category of a body not validated yet (spec §5 checks it before the rate limit). */
 function categoryOf(body: unknown): unknown {
@@ -42,22 +63,45 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   const { db } = ctx.database;
   const land = getLandChecker();
   const geocoder = ctx.config.geocoderMapboxToken ? createMapboxGeocoder(ctx.config.geocoderMapboxToken) : null;
-  const isOnLand = createLandDecision((lat, lon) => land.isOnLand(lat, lon), geocoder ? withVerdictCache(geocoder) : undefined);
+  // Issue 18: each call that reaches the geocoder is counted (cache hits are free); while the
+  // cost monitor throttles, it is skipped and the offline land check decides alone.
+  const verdict = geocoder ? withVerdictCache({
+    reverse: (lat, lon) => {
+      ctx.costs.count('geocoding', GEOCODING_CALL_UNITS);
+      return geocoder.reverse(lat, lon);
+    },
+  }) : undefined;
+  const isOnLand = createLandDecision((lat, lon) => land.isOnLand(lat, lon), verdict && (async (lat, lon) => (ctx.costs.geocoderAllowed() ? verdict(lat, lon) : 'unknown')));
 
   app.get('/api/posts', { onRequest: app.authenticateOptional, schema: { response: { 200: postsFeedResponseSchema } } }, async (request, reply) => {
     const posts = await listLivePosts(db, request.auth?.userId ?? null);
     return reply.header('cache-control', 'no-store').send({ posts, serverTime: new Date().toISOString() });
   });
 
-  // The map's feed (feed.ts): what lies in the view, then changes since the answer's cursor.
+  // The map's feed (feed.ts): what lies in the view, as ready bytes shared by every viewer of
+  // the same snapped view (feed-cache.ts), then changes since the answer's cursor.
   const feedCache = createFeedCache(() => ctx.now().getTime());
+  const unsubscribe = ctx.bus.subscribe((event) => feedCache.onEvent(event));
+  app.addHook('onClose', async () => unsubscribe());
+  // Blocks (issue 17): a viewer who blocked someone (or was blocked) gets the shared answer
+  // filtered for them; everyone else keeps the shared bytes and ETags.
+  const relations = blockRelations(db, ctx.bus);
+  const hiddenFor = async (request: FastifyRequest) => (request.auth ? await relations.of(request.auth.userId) : null);
   app.get('/api/posts/viewport', {
     onRequest: app.authenticateOptional,
+    // Sent already gzipped (or not) by this handler.
+    compress: false,
     schema: { querystring: viewportQuerySchema, response: { 200: viewportResponseSchema } },
-    serializerCompiler: plainJson,
   }, async (request, reply) => {
-    const view = toViewport(request.query);
-    return reply.header('cache-control', 'no-store').send(await getViewport(db, view, request.auth?.userId ?? null, feedCache));
+    const plan = planView(toViewport(request.query));
+    const bytes = await feedCache.get(plan.key, plan.area, () => plan.load(db));
+    ctx.costs.count('map_loads');
+    const hidden = await hiddenFor(request);
+    // Throttled or in emergency mode (issue 18), browsers and proxies keep map answers longer.
+    if (!hidden?.size) return sendBytes(request, reply, bytes, MAX_AGE_S * ctx.costs.cacheMultiplier());
+    const shared: ViewportAnswer = JSON.parse(bytes.identity.toString('utf8'));
+    const own = { ...shared, points: shared.points.filter((p) => !hidden.has(p.userId)) };
+    return reply.header('cache-control', 'private, no-cache').send(own);
   });
 
   app.get('/api/posts/changes', {
@@ -66,7 +110,21 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
     serializerCompiler: plainJson,
   }, async (request, reply) => {
     const since = decodeCursor(request.query.since);
-    return reply.header('cache-control', 'no-store').send(await getChanges(db, since, request.auth?.userId ?? null));
+    const changes = await getChanges(db, since, changesArea(request.query));
+    const hidden = await hiddenFor(request);
+    const own = hidden?.size ? { ...changes, created: changes.created.filter((p) => !hidden.has(p.userId)) } : changes;
+    return reply.header('cache-control', 'no-store').send(own);
+  });
+
+  // A 100 m group's list: the cards of the live posts among `ids`, newest first.
+  app.get('/api/posts/cards', {
+    onRequest: app.authenticateOptional,
+    schema: { querystring: postCardsQuerySchema, response: { 200: postCardsResponseSchema } },
+  }, async (request, reply) => {
+    const hidden = await hiddenFor(request);
+    const posts = (await getLivePosts(db, request.query.ids, request.auth?.userId ?? null)).filter((p) => !hidden?.has(p.userId));
+    // The viewer's likes are in it: this browser only.
+    return reply.header('cache-control', 'private, no-cache').send({ posts });
   });
 
   app.get('/api/posts/mine/active', { onRequest: app.authenticate, schema: { response: { 200: activePostResponseSchema } } }, async (request) => {
@@ -79,7 +137,7 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   }, async (request) => {
     const { id } = request.params;
     const post = await getLivePost(db, id, request.auth?.userId ?? null);
-    if (!post) throw new AppError(404, 'post_not_found');
+    if (!post || (await hiddenFor(request))?.has(post.userId)) throw new AppError(404, 'post_not_found');
     return { post };
   });
 
@@ -108,37 +166,57 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
     // first two before the schema validates the whole body.
     preValidation: async (request) => {
       const { userId } = requireUser(request);
+      // A suspended or banned author (issue 17) is told so before anything else.
+      await assertCanWrite(db, userId, ctx.now());
+      await ctx.costs.assertPostingAllowed();
       if (!createPostSchema.shape.category.safeParse(categoryOf(request.body)).success) throw badRequest('category_invalid');
       await ctx.limits.consume('post_create', `user:${userId}`, { message: 'post_rate_limited', userId, ip: request.ip });
     },
     schema: { body: createBody, response: { 201: postResponseSchema } },
   }, async (request, reply) => {
     const { userId } = requireUser(request);
-    const post = await createPost({ db, isOnLand }, userId, request.body);
-    await ctx.bus.publish({ type: 'post.created', data: { post } }).catch((error) => request.log.error({ err: error }, 'publish failed'));
+    const { post, marker } = await createPost({ db, isOnLand }, userId, request.body);
+    const event: PostCreatedEvent = { type: 'post.created', data: { post: marker } };
+    await ctx.bus.publish({ ...event, at: { latitude: marker.latitude, longitude: marker.longitude }, about: [userId] })
+      .catch((error) => request.log.error({ err: error }, 'publish failed'));
     return reply.status(201).send({ post });
   });
 
   app.delete('/api/posts/:id', { onRequest: app.authenticate, schema: { params: idParamsSchema, response: { 204: noContent } } }, async (request, reply) => {
     const { userId } = requireUser(request);
     const { id } = request.params;
-    const urls = await deletePost(db, userId, id);
-    await deleteMediaUrls(ctx.storage, urls).catch((error) => request.log.warn({ err: error }, 'media cleanup failed'));
-    await ctx.bus.publish({ type: 'post.deleted', data: { id } }).catch(() => {});
+    const deleted = await deletePost(db, userId, id);
+    await deleteMediaUrls(ctx.storage, deleted.mediaUrls).catch((error) => request.log.warn({ err: error }, 'media cleanup failed'));
+    await ctx.bus.publish(deletedEvent(deleted)).catch((error) => request.log.error({ err: error }, 'publish failed'));
     return reply.status(204).send();
   });
 
-  // The sweeper: expired posts leave every map and their files leave the store.
-  const sweep = async () => {
+  // The sweepers: expired posts leave every map (and the cell counts) within seconds, with their
+  // files; tombstones and orphan uploads every minute.
+  const announceSwept = async (swept: DeletedPost[]) => {
+    for (const post of swept) await ctx.bus.publish(deletedEvent(post));
+  };
+  const sweepPosts = async () => {
     try {
-      const { posts, mediaUrls } = await sweepExpired(db);
-      await deleteMediaUrls(ctx.storage, mediaUrls);
-      for (const id of posts) await ctx.bus.publish({ type: 'post.deleted', data: { id } });
+      const swept = await sweepExpiredPosts(db);
+      await deleteMediaUrls(ctx.storage, swept.flatMap((p) => p.mediaUrls));
+      await announceSwept(swept);
     } catch (error) {
       app.log.warn({ err: error }, 'sweep failed');
     }
   };
-  const timer = setInterval(sweep, SWEEP_EVERY_MS);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  const sweepAll = async () => {
+    try {
+      const { deleted, mediaUrls } = await sweepExpired(db);
+      await deleteMediaUrls(ctx.storage, mediaUrls);
+      await announceSwept(deleted);
+    } catch (error) {
+      app.log.warn({ err: error }, 'sweep failed');
+    }
+  };
+  const timers = [setInterval(sweepPosts, POST_SWEEP_EVERY_MS), setInterval(sweepAll, SWEEP_EVERY_MS)];
+  for (const timer of timers) timer.unref();
+  app.addHook('onClose', async () => {
+    for (const timer of timers) clearInterval(timer);
+  });
 }

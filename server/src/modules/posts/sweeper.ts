@@ -1,44 +1,59 @@
 /**
- * Deletes what has outlived its time: posts past their lifetime (POST_LIFETIME_MS, by the database clock) with
- * their media (leaving tombstones for the changes feed), uploads never attached to a post within
- * an hour, and tombstones an hour after the oldest cursor expires. Runs every minute on every instance; the deletes
- * are idempotent, so instances sweeping at once do no harm.
+ * Deletes what has outlived its time: posts past their lifetime (POST_LIFETIME_MS, by the
+ * database clock) with their media (leaving tombstones for the changes feed), uploads never
+ * attached to a post within an hour, and tombstones an hour after the oldest cursor expires.
+ * Expired posts are swept every few seconds (POST_SWEEP_EVERY_MS): their deletion is what takes
+ * them out of the zoomed-out map's cell counts (post_cells, kept by triggers) and what tells the
+ * cached answers and the sockets that they left. The rest is swept every minute. Every instance
+ * sweeps; the deletes are idempotent, so instances sweeping at once do no harm.
  */
 import { sql } from 'drizzle-orm';
 import { POST_LIFETIME_MS } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
-import { LIFETIME } from './service.ts';
+import { publications } from '../../db/schema.ts';
+import { DELETED_COLUMNS, LIFETIME, toDeletedPost, type DeletedPost } from './data.ts';
+
+/** How late an expired post may still count in a zoomed-out cell (the points views are exact). */
+export const POST_SWEEP_EVERY_MS = 5_000;
+export const SWEEP_EVERY_MS = 60_000;
 
 /** Tombstones outlive the oldest cursor (a post's lifetime) by an hour; claimed uploads their post. */
 const LIFETIME_AND_AN_HOUR = sql.raw(`interval '${POST_LIFETIME_MS + 3_600_000} milliseconds'`);
 
 export interface SweepResult {
+  /** Ids of the expired posts deleted. */
   posts: string[];
+  /** Where they were, for the map events. */
+  deleted: DeletedPost[];
   mediaUrls: string[];
 }
 
-export async function sweepExpired(db: Db): Promise<SweepResult> {
-  // Tombstones in the same statement, for the changes feed (feed.ts); kept 25 h, cursors live 24.
-  const posts = await db.execute(sql`
+/** Expired posts only: one indexed delete (publications_created_at_idx), tombstones in the same statement. */
+export async function sweepExpiredPosts(db: Db): Promise<DeletedPost[]> {
+  const result = await db.execute(sql`
     with d as (
-      delete from publications where created_at <= now() - ${LIFETIME}
-      returning id, image_url, thumbnail_url, audio_url
+      delete from ${publications} where created_at <= now() - ${LIFETIME}
+      returning ${DELETED_COLUMNS}
     ), t as (
       insert into post_tombstones (post_id) select id from d on conflict (post_id) do nothing
     )
-    select id, image_url, thumbnail_url, audio_url from d`);
+    select * from d`);
+  return result.rows.map(toDeletedPost);
+}
+
+export async function sweepExpired(db: Db): Promise<SweepResult> {
+  const deleted = await sweepExpiredPosts(db);
   await db.execute(sql`delete from post_tombstones where deleted_at <= now() - ${LIFETIME_AND_AN_HOUR}`);
   const uploads = await db.execute(sql`
     delete from uploads
     where (claimed_at is null and created_at <= now() - interval '1 hour')
        or (claimed_at is not null and claimed_at <= now() - ${LIFETIME_AND_AN_HOUR})
     returning url, thumbnail_url, claimed_at`);
-  const postRows = posts.rows as Array<{ id: string; image_url: string | null; thumbnail_url: string | null; audio_url: string | null }>;
   // Claimed uploads' files belong to their post (deleted with it); only orphans' files go here.
   const orphanRows = (uploads.rows as Array<{ url: string; thumbnail_url: string | null; claimed_at: unknown }>).filter((u) => !u.claimed_at);
   const mediaUrls = [
-    ...postRows.flatMap((p) => [p.image_url, p.thumbnail_url, p.audio_url]),
+    ...deleted.flatMap((p) => p.mediaUrls),
     ...orphanRows.flatMap((u) => [u.url, u.thumbnail_url]),
   ].filter((u): u is string => Boolean(u));
-  return { posts: postRows.map((p) => p.id), mediaUrls };
+  return { posts: deleted.map((p) => p.id), deleted, mediaUrls };
 }

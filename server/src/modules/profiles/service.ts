@@ -15,8 +15,8 @@ import { profiles } from '../../db/schema.ts';
 import { AppError, badRequest, fail, notFound } from '../../errors.ts';
 import { ensureProfile, findUserById, userDto, type UserDto } from '../auth/users.ts';
 import { KEY_PREFIX } from '../media/index.ts';
-import { POST_COLUMNS, toPostDto, type PostRow } from '../posts/dto.ts';
-import { LIVE, likedBy } from '../posts/service.ts';
+import { liveCardsOfUser, setAuthorPhoto } from '../posts/data.ts';
+import { toPostDto } from '../posts/dto.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,12 +40,7 @@ export async function getPublicProfile(db: Db, id: string, viewerId: string | nu
   const [row] = await db.select(publicColumns).from(profiles).where(eq(profiles.id, id)).limit(1);
   if (!row) throw notFound('profile_not_found');
   const profile: PublicProfile = { ...row, createdAt: row.createdAt.toISOString() };
-  const result = await db.execute(sql`
-    select ${sql.raw(POST_COLUMNS)}, ${likedBy(viewerId)}
-    from publications p join profiles a on a.id = p.user_id
-    where p.user_id = ${id} and ${LIVE}
-    order by p.created_at desc`);
-  const posts: PostDto[] = (result.rows as unknown as PostRow[]).map(toPostDto);
+  const posts: PostDto[] = (await liveCardsOfUser(db, id, viewerId)).map(toPostDto);
   return { profile, posts };
 }
 
@@ -125,7 +120,8 @@ export interface PhotoChange {
 /**
  * Points the profile at a new photo (main + thumb) or at none (both null), returning the old
  * URLs. The row is locked while they are read, so concurrent uploads each get the URLs their
- * own update replaced, and every replaced file is deleted exactly once.
+ * own update replaced, and every replaced file is deleted exactly once. The author's posts get
+ * the new photo in the same transaction.
  */
 export async function replacePhoto(db: Db, userId: string, photo: { url: string; thumbUrl: string | null } | null): Promise<PhotoChange> {
   const user = await findUserById(db, userId);
@@ -137,6 +133,9 @@ export async function replacePhoto(db: Db, userId: string, photo: { url: string;
     if (!previous) throw fail(401, 'not_authenticated');
     const [updated] = await tx.update(profiles).set({ profilePhotoUrl: photo?.url ?? null, avatarUrl: photo?.thumbUrl ?? null })
       .where(eq(profiles.id, userId)).returning({ username: profiles.username });
+    // The map's markers carry the author's photo (issue 15): changed with the profile's, in this
+    // transaction, before profile.updated drops the cached viewport answers.
+    await setAuthorPhoto(tx as unknown as Db, userId, photo?.url ?? null);
     return { username: updated.username, previous: [previous.photoUrl, previous.thumbUrl].filter((u): u is string => Boolean(u)) };
   });
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { idParamsSchema, reportPostSchema, reportResponseSchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../auth/guard.ts';
+import { hideIfReportedEnough } from '../moderation/threshold.ts';
 import { reportPost } from './service.ts';
 
 /** An absent JSON body reads as `{}`, so a missing reason gets its own message. */
@@ -27,6 +28,7 @@ export default async function reportsRoutes(root: FastifyInstance, { ctx }: { ct
       description: `Publication ${report.postId} signalée (${report.reason}) ; auteur ${report.postAuthorId}`,
       severity: 'low',
     });
+    await hideIfReportedEnough(ctx, request.log, report.postId);
     return reply.status(201).send({ status: 'reported' });
   });
 }

@@ -16,6 +16,9 @@ export interface SecurityEventInput {
   description: string;
   severity: Severity;
   ip?: string | null;
+  /** Staff actions (issue 17): whom or what the action was about, and the reason given. */
+  targetId?: string | null;
+  reason?: string | null;
 }
 
 export type LogSecurityEvent = (event: SecurityEventInput) => Promise<void>;
@@ -31,6 +34,8 @@ export function createSecurityLog(db: Db, log: FastifyBaseLogger, now: () => Dat
         eventDescription: event.description.slice(0, DESCRIPTION_MAX),
         severity: event.severity,
         ip: event.ip ?? null,
+        targetId: event.targetId ?? null,
+        reason: event.reason?.slice(0, DESCRIPTION_MAX) ?? null,
         createdAt: now(),
       });
     } catch (err) {

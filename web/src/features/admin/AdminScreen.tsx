@@ -1,6 +1,8 @@
 import { type ReactNode, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { ADMIN_PANEL_ROLES, MESSAGES, t } from '@moodmap/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ADMIN_PANEL_ROLES, MESSAGES, roleLabel, t, type StaffRole } from '@moodmap/core';
+import { adminKey, useAdminVisit } from './admin-api.ts';
+import { ADMIN_TABS } from './admin-tabs.tsx';
 import { ModalPanel } from '../../ui/ModalPanel.tsx';
 import { useSessionStore } from '../auth/session-store.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
@@ -19,47 +21,18 @@ const OTHER_BADGE = 'bg-slate-100 text-slate-700 ring-slate-500/20 dark:bg-slate
 export function RoleBadge({ role }: { role: string }) {
   return (
     <span data-testid="role-badge" className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${ROLE_BADGE[role] ?? OTHER_BADGE}`}>
-      {role}
+      {roleLabel(role)}
     </span>
   );
 }
 
-type Tab = 'users' | 'logs';
-
-/** A table with its column headers; the admin issue fills the rows. */
-function EmptyTable({ columns }: { columns: string[] }) {
-  return (
-    <div className="overflow-x-auto rounded-2xl ring-1 ring-slate-200 dark:ring-white/10">
-      <table className="w-full text-left text-sm">
-        <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:bg-ink-800 dark:text-slate-400">
-          <tr>
-            {columns.map((c) => (
-              <th key={c} scope="col" className="px-4 py-3 whitespace-nowrap">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <td colSpan={columns.length} className="px-4 py-10 text-center text-slate-500 dark:text-slate-400">
-              {MESSAGES.admin_table_empty}
-            </td>
-          </tr>
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
 function Panel({ role, onRefresh, refreshing }: { role: string; onRefresh: () => void; refreshing: boolean }) {
-  const [tab, setTab] = useState<Tab>('users');
-  // Filled by the admin issue; a moderator's users list stays empty (spec §6).
-  const users: unknown[] = [];
-  const logs: unknown[] = [];
-  const tabClass = (active: boolean) =>
+  const tabs = ADMIN_TABS.filter((tab) => tab.roles.includes(role as StaffRole));
+  const [active, setActive] = useState(tabs[0]?.id ?? '');
+  const current = tabs.find((tab) => tab.id === active) ?? tabs[0];
+  const tabClass = (on: boolean) =>
     `rounded-xl px-3.5 py-2 text-sm font-semibold transition ${
-      active ? 'bg-white text-ink-900 shadow-sm dark:bg-ink-700 dark:text-white' : 'text-slate-500 hover:text-ink-900 dark:text-slate-400 dark:hover:text-white'
+      on ? 'bg-white text-ink-900 shadow-sm dark:bg-ink-700 dark:text-white' : 'text-slate-500 hover:text-ink-900 dark:text-slate-400 dark:hover:text-white'
     }`;
   return (
     <div className="space-y-5 px-5 py-6 md:px-7" data-testid="admin-panel">
@@ -70,21 +43,14 @@ function Panel({ role, onRefresh, refreshing }: { role: string; onRefresh: () =>
           {MESSAGES.admin_refresh}
         </Button>
       </div>
-      <div role="tablist" className="inline-flex gap-1 rounded-2xl bg-slate-100 p-1 dark:bg-ink-800">
-        <button type="button" role="tab" aria-selected={tab === 'users'} className={tabClass(tab === 'users')} onClick={() => setTab('users')}>
-          {t('admin_users_tab', { count: users.length })}
-        </button>
-        <button type="button" role="tab" aria-selected={tab === 'logs'} className={tabClass(tab === 'logs')} onClick={() => setTab('logs')}>
-          {t('admin_logs_tab', { count: logs.length })}
-        </button>
+      <div role="tablist" className="inline-flex flex-wrap gap-1 rounded-2xl bg-slate-100 p-1 dark:bg-ink-800">
+        {tabs.map(({ id, Label, testId }) => (
+          <button key={id} type="button" role="tab" data-testid={testId ?? `admin-tab-${id}`} aria-selected={current?.id === id} className={tabClass(current?.id === id)} onClick={() => setActive(id)}>
+            <Label />
+          </button>
+        ))}
       </div>
-      <div role="tabpanel">
-        {tab === 'users' ? (
-          <EmptyTable columns={[MESSAGES.message_toast_fallback_name, MESSAGES.auth_email_label, MESSAGES.admin_col_signup_date]} />
-        ) : (
-          <EmptyTable columns={[MESSAGES.admin_col_event, MESSAGES.admin_col_severity, MESSAGES.admin_col_date]} />
-        )}
-      </div>
+      <div role="tabpanel">{current ? <current.Panel role={role} /> : null}</div>
     </div>
   );
 }
@@ -112,6 +78,13 @@ export function AdminScreen() {
     staleTime: 0,
     retry: false,
   });
+  // Spec §4: each visit is logged, 'admin_access' for staff, 'permission_denied' for others.
+  useAdminVisit(role.data !== undefined);
+  const client = useQueryClient();
+  const refresh = () => {
+    void role.refetch();
+    void client.invalidateQueries({ queryKey: adminKey, predicate: (q) => q.queryKey[1] !== 'visit' });
+  };
 
   let body: ReactNode;
   if (!userId) {
@@ -135,13 +108,13 @@ export function AdminScreen() {
       </Centered>
     );
   } else if ((ADMIN_PANEL_ROLES as readonly string[]).includes(role.data)) {
-    body = <Panel role={role.data} refreshing={role.isFetching} onRefresh={() => void role.refetch()} />;
+    body = <Panel role={role.data} refreshing={role.isFetching} onRefresh={refresh} />;
   } else {
     body = (
       <Centered tone="rose" title={MESSAGES.admin_denied_title}>
         <p className="max-w-sm text-[15px] text-slate-600 dark:text-slate-300">{MESSAGES.admin_denied}</p>
         <p className="mt-3 rounded-full bg-slate-100 px-3 py-1 text-sm text-slate-600 dark:bg-ink-800 dark:text-slate-300" data-testid="admin-current-role">
-          {t('admin_current_role', { role: role.data })}
+          {t('admin_current_role', { role: roleLabel(role.data) })}
         </p>
       </Centered>
     );

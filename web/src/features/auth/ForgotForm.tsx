@@ -2,11 +2,10 @@ import { type FormEvent, useState } from 'react';
 import { MESSAGES } from '@moodmap/core';
 import { useSessionStore } from './session-store.ts';
 import { useUiStore } from '../../lib/ui-store.ts';
-import { Button, Spinner } from '../../ui/Button.tsx';
 import { FormError } from '../../ui/Field.tsx';
 import { EmailField } from './EmailField.tsx';
 import { MailIcon } from '../../ui/icons.tsx';
-import { LinkButton } from './LinkButton.tsx';
+import { SubmitButton, SwitchMode, typing } from './FormParts.tsx';
 import { forgotError } from './validation.ts';
 
 /**
@@ -37,22 +36,10 @@ export function ForgotForm() {
   return (
     <form onSubmit={submit} noValidate className="space-y-4" data-testid="forgot-form">
       <p className="text-sm leading-relaxed text-slate-600 dark:text-slate-300">{MESSAGES.auth_forgot_intro}</p>
-      <EmailField
-        value={email}
-        onChange={(e) => {
-          setEmail(e.target.value);
-          setError(null);
-        }}
-        data-autofocus
-      />
+      <EmailField value={email} onChange={typing(setEmail, setError)} data-autofocus />
       <FormError>{error}</FormError>
-      <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
-        {busy ? <Spinner /> : <MailIcon size={18} />}
-        {busy ? MESSAGES.auth_sending : MESSAGES.auth_forgot_submit}
-      </Button>
-      <p className="text-center text-sm">
-        <LinkButton onClick={() => openAuth('login', email.trim())}>{MESSAGES.auth_back_to_login}</LinkButton>
-      </p>
+      <SubmitButton busy={busy} label={MESSAGES.auth_forgot_submit} busyLabel={MESSAGES.auth_sending} icon={<MailIcon size={18} />} />
+      <SwitchMode label={MESSAGES.auth_back_to_login} onClick={() => openAuth('login', email.trim())} />
     </form>
   );
 }

@@ -2,12 +2,13 @@ import { type FormEvent, useState } from 'react';
 import { MESSAGES } from '@moodmap/core';
 import { useSessionStore } from './session-store.ts';
 import { useUiStore } from '../../lib/ui-store.ts';
-import { Button, Spinner } from '../../ui/Button.tsx';
 import { FormError, PasswordField } from '../../ui/Field.tsx';
 import { EmailField } from './EmailField.tsx';
 import { LogoMark } from '../../ui/Logo.tsx';
 import { LinkButton } from './LinkButton.tsx';
+import { SubmitButton, SwitchMode, typing } from './FormParts.tsx';
 import { loginError } from './validation.ts';
+import { announceSuspension } from '../moderation/suspension-toast.ts';
 
 /** Login mode: e-mail and password; the server's error shown as it says it (spec §8). */
 export function LoginForm() {
@@ -28,8 +29,10 @@ export function LoginForm() {
     setBusy(true);
     const result = await signIn(email.trim(), password);
     setBusy(false);
-    if (result.ok) closeAuth();
-    else setError(result.message);
+    if (result.ok) {
+      closeAuth();
+      void announceSuspension();
+    } else setError(result.message);
   }
 
   return (
@@ -38,36 +41,20 @@ export function LoginForm() {
         <LogoMark size={36} />
         <p className="text-sm text-slate-600 dark:text-slate-300">{MESSAGES.auth_welcome}</p>
       </div>
-      <EmailField
-        value={email}
-        onChange={(e) => {
-          setEmail(e.target.value);
-          setError(null);
-        }}
-        data-autofocus
-      />
+      <EmailField value={email} onChange={typing(setEmail, setError)} data-autofocus />
       <PasswordField
         label={MESSAGES.auth_password_label}
         name="password"
         autoComplete="current-password"
         value={password}
-        onChange={(e) => {
-          setPassword(e.target.value);
-          setError(null);
-        }}
+        onChange={typing(setPassword, setError)}
       />
       <div className="-mt-1 flex justify-end text-sm">
         <LinkButton onClick={() => openAuth('forgot', email.trim())}>{MESSAGES.auth_forgot_link}</LinkButton>
       </div>
       <FormError>{error}</FormError>
-      <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
-        {busy ? <Spinner /> : null}
-        {busy ? MESSAGES.auth_signing_in : MESSAGES.nav_sign_in}
-      </Button>
-      <p className="text-center text-sm text-slate-600 dark:text-slate-400">
-        {MESSAGES.auth_no_account}{' '}
-        <LinkButton onClick={() => openAuth('register', email.trim())}>{MESSAGES.auth_register}</LinkButton>
-      </p>
+      <SubmitButton busy={busy} label={MESSAGES.nav_sign_in} busyLabel={MESSAGES.auth_signing_in} />
+      <SwitchMode question={MESSAGES.auth_no_account} label={MESSAGES.auth_register} onClick={() => openAuth('register', email.trim())} />
     </form>
   );
 }

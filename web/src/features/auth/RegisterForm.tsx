@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from 'react';
-import { MESSAGES } from '@moodmap/core';
+import { MESSAGES, termsAt } from '@moodmap/core';
+import { TermsLink } from '../terms/TermsLink.tsx';
 import { useSessionStore } from './session-store.ts';
 import { useUiStore } from '../../lib/ui-store.ts';
-import { Button, Spinner } from '../../ui/Button.tsx';
 import { FormError, PasswordField, TextField } from '../../ui/Field.tsx';
 import { EmailField } from './EmailField.tsx';
 import { Honeypots, HumanCheck, useChallenge } from './HumanCheck.tsx';
-import { LinkButton } from './LinkButton.tsx';
+import { SubmitButton, SwitchMode } from './FormParts.tsx';
 import { registerError, type RegisterFields } from './validation.ts';
 
 /** Server answers after which the question on screen can no longer be used. */
@@ -30,6 +30,7 @@ export function RegisterForm() {
     answer: '',
   }));
   const [traps, setTraps] = useState({ website: '', fax: '' });
+  const [termsAccepted, setTermsAccepted] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   /** Editing a field clears the last error: it may no longer hold. */
@@ -47,7 +48,8 @@ export function RegisterForm() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
-    const invalid = registerError(fields, challenge.status === 'ready');
+    // The terms are checked last: the field errors above them come first (issue 18).
+    const invalid = registerError(fields, challenge.status === 'ready') ?? (termsAccepted ? null : MESSAGES.terms_required);
     setError(invalid);
     if (invalid || challenge.status !== 'ready') return;
     setBusy(true);
@@ -61,6 +63,7 @@ export function RegisterForm() {
       challengeAnswer: fields.answer.trim(),
       website: traps.website,
       fax: traps.fax,
+      termsVersion: termsAt(new Date()).current.version,
     });
     setBusy(false);
     if (result.ok) {
@@ -101,15 +104,25 @@ export function RegisterForm() {
       />
       <Honeypots values={traps} onChange={(name, value) => setTraps((t) => ({ ...t, [name]: value }))} />
       <HumanCheck state={challenge} answer={fields.answer} onAnswer={(answer) => update('answer', answer)} onReload={newQuestion} />
+      <label className="flex items-start gap-2.5 text-sm text-slate-600 dark:text-slate-300">
+        <input
+          type="checkbox"
+          name="acceptTerms"
+          data-testid="terms-checkbox"
+          checked={termsAccepted}
+          onChange={(e) => {
+            setTermsAccepted(e.target.checked);
+            setError(null);
+          }}
+          className="mt-0.5 size-4 shrink-0 accent-brand-600"
+        />
+        <span>
+          {MESSAGES.terms_accept_label} (<TermsLink />)
+        </span>
+      </label>
       <FormError>{error}</FormError>
-      <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
-        {busy ? <Spinner /> : null}
-        {busy ? MESSAGES.auth_signing_up : MESSAGES.auth_register}
-      </Button>
-      <p className="text-center text-sm text-slate-600 dark:text-slate-400">
-        {MESSAGES.auth_have_account}{' '}
-        <LinkButton onClick={() => openAuth('login', fields.email.trim())}>{MESSAGES.nav_sign_in}</LinkButton>
-      </p>
+      <SubmitButton busy={busy} label={MESSAGES.auth_register} busyLabel={MESSAGES.auth_signing_up} />
+      <SwitchMode question={MESSAGES.auth_have_account} label={MESSAGES.nav_sign_in} onClick={() => openAuth('login', fields.email.trim())} />
     </form>
   );
 }

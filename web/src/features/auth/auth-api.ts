@@ -2,13 +2,12 @@
  * The account API of issue 3 as the web app calls it, and the mapping of its user to the
  * client's current user (spec §3 "Current user (client)").
  */
-import { z } from 'zod';
-import {
-  MESSAGES, STAFF_ROLES, challengeResponseSchema, signUpSchema,
-  type AuthUserResponse, type RecoverResponse, type ResetPasswordBody, type RoleResponse, type SignUpResponse, type StaffRole,
-} from '@moodmap/core';
+import type { z } from 'zod';
+import { SHELL_MESSAGES, STAFF_ROLES, type ChallengeResponse, type AuthUserResponse, type RecoverResponse, type ResetPasswordBody, type RoleResponse, type SignUpResponse, type StaffRole } from '@moodmap/core';
 import { api } from '../../lib/api.ts';
-import { CSRF_HEADERS } from '../../lib/auth-tokens.ts';
+import { CSRF_HEADERS, loadSessionSchemas, sessionSchemasIfLoaded } from '../../lib/auth-tokens.ts';
+import { parseAnswerLazy } from '../../lib/schemas.ts';
+import type { ReadUser } from '../../lib/session-schemas.ts';
 
 /** The signed-in user as the client holds it (spec §3 "Current user"). */
 export interface SessionUser {
@@ -36,52 +35,43 @@ export interface SessionUser {
   isMulti?: boolean;
 }
 
-const text = z.string().nullable().optional().catch(null);
-const flag = z.boolean().optional().catch(false);
-
-const profileSchema = z.object({
-  username: text,
-  bio: text,
-  profilePhotoUrl: text,
-  avatarUrl: text,
-  firstName: text,
-  lastName: text,
-  dateOfBirth: text,
-  phoneNumber: text,
-  createdAt: text,
-  isPremium: flag,
-  isPro: flag,
-  isPlus: flag,
-  isMulti: flag,
-  pulseCredits: z.number().optional().catch(0),
-  lastUsernameChange: text,
-  usernameChangesCount: z.number().optional().catch(0),
-});
-
-const userSchema = z.object({
-  id: z.string().min(1),
-  email: z.string().min(1),
-  role: z.string().optional().catch(undefined),
-  isAdmin: flag,
-  profile: profileSchema.nullable().optional().catch(null),
-});
-
 function roleOf(value: string | undefined): StaffRole {
   return (STAFF_ROLES as readonly string[]).includes(value ?? '') ? (value as StaffRole) : 'user';
 }
 
 /**
- * The server's user, or null when the payload is not one. The nickname follows spec §4: the
+ * The server's user, or null when the payload is not one (read leniently by session-schemas.ts,
+ * loaded on first use).
+ */
+export async function toSessionUser(payload: unknown): Promise<SessionUser | null> {
+  return readSessionUser(await loadSessionSchemas(), payload);
+}
+
+/**
+ * The same, at once when the schemas are already here (always, for a session parseSession
+ * read), else when they are: `apply` runs now or a tick later.
+ */
+export function withSessionUser(payload: unknown, apply: (user: SessionUser | null) => void): void {
+  const loaded = sessionSchemasIfLoaded();
+  if (loaded) apply(readSessionUser(loaded, payload));
+  else void toSessionUser(payload).then(apply, () => apply(null));
+}
+
+function readSessionUser(schemas: Pick<typeof import('../../lib/session-schemas.ts'), 'userSchema'>, payload: unknown): SessionUser | null {
+  const parsed = schemas.userSchema.safeParse(payload);
+  return parsed.success ? sessionUserOf(parsed.data) : null;
+}
+
+/**
+ * The client's user from the server's, as read. The nickname follows spec §4: the
  * profile's username, else the first name, else the e-mail's local part, else 'Utilisateur'
  * (the server applies the same chain, with the nickname metadata, when it creates the profile).
  */
-export function toSessionUser(payload: unknown): SessionUser | null {
-  const parsed = userSchema.safeParse(payload);
-  if (!parsed.success) return null;
-  const { id, email, role, isAdmin, profile } = parsed.data;
+export function sessionUserOf(user: ReadUser): SessionUser {
+  const { id, email, role, isAdmin, profile } = user;
   const nickname = profile
     ? [profile.username, profile.firstName, email.split('@')[0]].map((v) => v?.trim()).find(Boolean) ?? 'Utilisateur'
-    : MESSAGES.loading;
+    : SHELL_MESSAGES.loading;
   return {
     id,
     email,
@@ -128,15 +118,15 @@ export function readPersistedUser(value: unknown): SessionUser | null {
   return { ...persistableUser(v as SessionUser), id: v.id, email: v.email, nickname: v.nickname, role: roleOf(v.role) };
 }
 
-export type Challenge = z.infer<typeof challengeResponseSchema>;
+export type Challenge = ChallengeResponse;
 
 /** A new human-check question (spec §5 "Human check"). */
 export async function fetchChallenge(signal?: AbortSignal): Promise<Challenge> {
-  return challengeResponseSchema.parse(await api<unknown>('/api/auth/challenge', { auth: false, signal }));
+  return parseAnswerLazy((s) => s.challengeResponseSchema, await api<unknown>('/api/auth/challenge', { auth: false, signal }));
 }
 
 /** The sign-up body as core's signUpSchema reads it; the honeypots (spec §5 "Bot check") go empty. */
-export type SignUpRequest = z.input<typeof signUpSchema>;
+export type SignUpRequest = z.input<typeof import('@moodmap/core/schemas').signUpSchema>;
 export function postSignUp(body: SignUpRequest): Promise<SignUpResponse> {
   return api('/api/auth/signup', { method: 'POST', body, auth: false });
 }

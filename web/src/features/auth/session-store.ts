@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { QueryClient } from '@tanstack/react-query';
-import { MESSAGES } from '@moodmap/core';
+import { SHELL_MESSAGES } from '@moodmap/core';
 import {
   fetchSessionUser,
   persistableUser,
@@ -11,6 +11,7 @@ import {
   postSignUp,
   readPersistedUser,
   toSessionUser,
+  withSessionUser,
   type SessionUser,
   type SignUpRequest,
 } from './auth-api.ts';
@@ -32,6 +33,7 @@ import {
 import { readJson, removeKey, STORAGE_KEYS, writeJson } from '../../lib/storage.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { configQuery } from '../../lib/config.ts';
+import { track } from '../../lib/analytics.ts';
 
 export type { SessionUser } from './auth-api.ts';
 
@@ -55,13 +57,17 @@ interface SessionState {
   reloadUser: () => Promise<void>;
 }
 
-function failure(error: unknown): AuthResult & { ok: false } {
+/** The rate-limit answers of sign-in and sign-up read the spec's own text for that cause (§8). */
+const RATE_LIMIT_CODES = new Set(['rate_too_many', 'rate_blocked']);
+
+function failure(error: unknown, authForm = false): AuthResult & { ok: false } {
   if (error instanceof ApiError) {
+    if (authForm && error.status === 429 && RATE_LIMIT_CODES.has(error.code)) return { ok: false, status: 429, code: error.code, message: SHELL_MESSAGES.auth_rate_limited };
     // Unreachable server: spec §8 "Other: 'Erreur de connexion.' plus a hint".
-    if (error.status === 0) return { ok: false, status: 0, code: error.code, message: `${MESSAGES.auth_other} ${MESSAGES.auth_other_hint}` };
+    if (error.status === 0) return { ok: false, status: 0, code: error.code, message: `${SHELL_MESSAGES.auth_other} ${SHELL_MESSAGES.auth_other_hint}` };
     return { ok: false, status: error.status, code: error.code, message: error.message };
   }
-  return { ok: false, status: 0, code: 'internal_error', message: MESSAGES.internal_error };
+  return { ok: false, status: 0, code: 'internal_error', message: SHELL_MESSAGES.internal_error };
 }
 
 let queryClient: QueryClient | null = null;
@@ -75,9 +81,9 @@ function persistUser(user: SessionUser | null): void {
 
 export const useSessionStore = create<SessionState>()((set, get) => {
   /** Takes a session the server just issued; the token listener below sets the user. */
-  function startSession(payload: unknown): boolean {
-    const session = parseSession(payload);
-    if (!session || !toSessionUser(session.user)) return false;
+  async function startSession(payload: unknown): Promise<boolean> {
+    const session = await parseSession(payload);
+    if (!session || !(await toSessionUser(session.user))) return false;
     applySession(session);
     return true;
   }
@@ -86,14 +92,18 @@ export const useSessionStore = create<SessionState>()((set, get) => {
    * Keeps the user in step with the tokens: sign-ins (here or in another tab), refreshes,
    * expiry, other tabs' sign-outs. A sign-in refetches the viewer's data (spec §4).
    */
+  let sessionEvents = 0;
   onSessionChange((event) => {
+    const seen = ++sessionEvents;
     if (event.type === 'session') {
-      const wasSignedIn = get().user !== null;
-      const user = toSessionUser(event.session.user);
-      set({ user });
-      persistUser(user);
-      // During start-up the restore's own refetch follows `initialise`.
-      if (!wasSignedIn && user && get().status === 'ready') refetchAfterSignIn(queryClient);
+      withSessionUser(event.session.user, (user) => {
+        if (seen !== sessionEvents) return; // a later event has spoken
+        const wasSignedIn = get().user !== null;
+        set({ user });
+        persistUser(user);
+        // During start-up the restore's own refetch follows `initialise`.
+        if (!wasSignedIn && user && get().status === 'ready') refetchAfterSignIn(queryClient);
+      });
       return;
     }
     const wasSignedIn = get().user !== null;
@@ -102,7 +112,7 @@ export const useSessionStore = create<SessionState>()((set, get) => {
     if (!wasSignedIn || event.reason === 'local') return;
     refetchAfterSignOut(queryClient);
     // A session that ends by itself mid-use is worth saying; another tab's sign-out is not.
-    if (event.reason === 'expired' && get().status === 'ready') toast.warning(MESSAGES.session_expired);
+    if (event.reason === 'expired' && get().status === 'ready') toast.warning(SHELL_MESSAGES.session_expired);
   });
 
   /** Signs in with the refresh cookie, if a sign-in happened here. Offline, the persisted user stands in until the server answers. */
@@ -144,10 +154,10 @@ export const useSessionStore = create<SessionState>()((set, get) => {
         if (signedIn) refetchAfterSignIn(client);
         if (link?.kind === 'signup' && signedIn) {
           // Confirming the address is this account's first sign-in.
-          toast.success(MESSAGES.auth_email_confirmed);
+          toast.success(SHELL_MESSAGES.auth_email_confirmed);
           requestLocationQuietly();
         } else if (link) {
-          toast.error(MESSAGES.auth_confirm_link_invalid);
+          toast.error(SHELL_MESSAGES.auth_confirm_link_invalid);
         }
       })();
       return initialising;
@@ -155,21 +165,23 @@ export const useSessionStore = create<SessionState>()((set, get) => {
 
     signIn: async (email, password) => {
       try {
-        if (!startSession(await postLogin(email, password))) return failure(null);
+        if (!(await startSession(await postLogin(email, password)))) return failure(null);
         // Spec §4: location permission is asked at login (5 s timeout).
         requestLocationQuietly();
+        track('login');
         return { ok: true };
       } catch (error) {
-        return failure(error);
+        return failure(error, true);
       }
     },
 
     signUp: async (input) => {
       try {
         await postSignUp(input);
+        track('signup');
         return { ok: true };
       } catch (error) {
-        return failure(error);
+        return failure(error, true);
       }
     },
 
@@ -185,7 +197,7 @@ export const useSessionStore = create<SessionState>()((set, get) => {
     resetPassword: async (tokens, password) => {
       try {
         // The password is changed once the server answers 2xx, whatever its body.
-        startSession(await postResetPassword({ ...tokens, password }));
+        await startSession(await postResetPassword({ ...tokens, password }));
         return { ok: true };
       } catch (error) {
         return failure(error);

@@ -37,7 +37,7 @@ export function CommentItem({
             {comment.author.username}
           </button>
           {/* Precedence multi, plus, pro, premium, as in the profile modal (spec §6 "Tiers"). */}
-          <TierBadge flags={comment.author} place="modal" />
+          <TierBadge flags={comment.author} place="modal" showFree={false} />
           <time dateTime={comment.createdAt} className="text-slate-500 dark:text-slate-400">
             {relativeTime(comment.createdAt, now)}
           </time>

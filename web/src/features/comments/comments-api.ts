@@ -1,22 +1,18 @@
 /** The comments API (server/src/modules/comments/routes.ts), read with core's response schemas. */
-import {
-  commentCreatedResponseSchema, commentDeletedResponseSchema, commentEditedResponseSchema, commentSchema,
-  commentsListResponseSchema, type CommentDto,
-} from '@moodmap/core';
+import type { CommentDto } from '@moodmap/core';
 import { api } from '../../lib/api.ts';
-import { parseAnswer } from '../posts/post-types.ts';
+import { parseAnswerLazy, readLazy } from '../../lib/schemas.ts';
 
 /** One comment pushed by the realtime socket, or null when it is not one. */
-export function readComment(value: unknown): CommentDto | null {
-  const parsed = commentSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
+export function readComment(value: unknown): Promise<CommentDto | null> {
+  return readLazy((s) => s.commentSchema, value);
 }
 
 const path = (postId: string) => `/api/posts/${encodeURIComponent(postId)}/comments`;
 
 /** Oldest first (spec §7 comments_with_profiles). */
 export async function fetchComments(postId: string, signal?: AbortSignal): Promise<CommentDto[]> {
-  return parseAnswer(commentsListResponseSchema, await api<unknown>(path(postId), { signal, auth: false })).comments;
+  return (await parseAnswerLazy((s) => s.commentsListResponseSchema, await api<unknown>(path(postId), { signal, auth: false }))).comments;
 }
 
 export interface CommentAnswer {
@@ -25,15 +21,15 @@ export interface CommentAnswer {
 }
 
 export async function postComment(postId: string, content: string): Promise<CommentAnswer> {
-  return parseAnswer(commentCreatedResponseSchema, await api<unknown>(path(postId), { method: 'POST', body: { content } }));
+  return parseAnswerLazy((s) => s.commentCreatedResponseSchema, await api<unknown>(path(postId), { method: 'POST', body: { content } }));
 }
 
 export async function patchComment(id: string, content: string): Promise<CommentDto> {
   const payload = await api<unknown>(`/api/comments/${encodeURIComponent(id)}`, { method: 'PATCH', body: { content } });
-  return parseAnswer(commentEditedResponseSchema, payload).comment;
+  return (await parseAnswerLazy((s) => s.commentEditedResponseSchema, payload)).comment;
 }
 
 export async function removeComment(id: string): Promise<number> {
   const payload = await api<unknown>(`/api/comments/${encodeURIComponent(id)}`, { method: 'DELETE' });
-  return parseAnswer(commentDeletedResponseSchema, payload).commentsCount;
+  return (await parseAnswerLazy((s) => s.commentDeletedResponseSchema, payload)).commentsCount;
 }

@@ -7,6 +7,7 @@ import { Field, FormError, TextField, inputClass } from '../../ui/Field.tsx';
 import { BugIcon, ChatIcon, CheckCircleIcon, ChevronLeftIcon, ChevronRightIcon, MapIcon, MailIcon, PlusIcon, SparkIcon, UserIcon } from '../../ui/icons.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { CONTACT_LIMITS, type ContactForm, type ContactType, contactError, contactMailto } from './contact.ts';
+import { TermsLink } from '../terms/TermsLink.tsx';
 
 type Tab = 'tutorial' | 'contact';
 
@@ -42,6 +43,9 @@ export function HelpDialog() {
       <div role="tabpanel" id={`${baseId}-${tab}`} aria-labelledby={`${baseId}-${tab}-tab`}>
         {tab === 'tutorial' ? <Tutorial /> : <Contact onDone={close} />}
       </div>
+      <p className="mt-5 text-center text-xs text-slate-500 dark:text-slate-400">
+        <TermsLink />
+      </p>
     </Dialog>
   );
 }

@@ -7,6 +7,7 @@ import { type LikeToggleResult, MESSAGES } from '@moodmap/core';
 import { useSessionStore } from '../auth/session-store.ts';
 import { useUiStore } from '../../lib/ui-store.ts';
 import { ApiError, api } from '../../lib/api.ts';
+import { parseAnswerLazy } from '../../lib/schemas.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { refreshPost, updateCachedPost } from '../posts/posts-cache.ts';
 import type { PostDto } from '../posts/post-types.ts';
@@ -15,7 +16,7 @@ import type { PostDto } from '../posts/post-types.ts';
 export const LIKE_REFETCH_MS = 1_000;
 
 export async function togglePostLike(postId: string): Promise<LikeToggleResult> {
-  return api<LikeToggleResult>(`/api/posts/${encodeURIComponent(postId)}/like`, { method: 'POST' });
+  return parseAnswerLazy((s) => s.likeToggleResultSchema, await api<unknown>(`/api/posts/${encodeURIComponent(postId)}/like`, { method: 'POST' }), 'like_failed');
 }
 
 function failureText(error: unknown): string {

@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { MESSAGES } from '@moodmap/core';
+import { SHELL_MESSAGES } from '@moodmap/core';
 import { useUiStore } from '../../lib/ui-store.ts';
 import { HelpIcon, LocateIcon, MoonIcon, RefreshIcon, SunIcon } from '../../ui/icons.tsx';
 import { useThemeStore } from '../theme/theme-store.ts';
@@ -63,16 +63,16 @@ export function FloatingButtons() {
 
   return (
     <div className="pointer-events-none absolute right-3 bottom-[calc(5.25rem+env(safe-area-inset-bottom))] z-20 flex flex-col gap-2.5 md:right-5 md:bottom-6 [&>*]:pointer-events-auto">
-      <FloatingButton label={MESSAGES.help} testId="btn-help" onClick={() => setHelpOpen(true)}>
+      <FloatingButton label={SHELL_MESSAGES.help} testId="btn-help" onClick={() => setHelpOpen(true)}>
         <HelpIcon />
       </FloatingButton>
-      <FloatingButton label={MESSAGES.theme_toggle} testId="btn-theme" onClick={toggleTheme}>
+      <FloatingButton label={SHELL_MESSAGES.theme_toggle} testId="btn-theme" onClick={toggleTheme}>
         {theme === 'dark' ? <SunIcon /> : <MoonIcon />}
       </FloatingButton>
-      <FloatingButton label={MESSAGES.refresh_posts} testId="btn-refresh" onClick={refresh} busy={spinning}>
+      <FloatingButton label={SHELL_MESSAGES.refresh_posts} testId="btn-refresh" onClick={refresh} busy={spinning}>
         <RefreshIcon className={spinning ? 'animate-spin' : ''} />
       </FloatingButton>
-      <FloatingButton label={MESSAGES.locate_me} testId="btn-locate" onClick={locate} busy={locating}>
+      <FloatingButton label={SHELL_MESSAGES.locate_me} testId="btn-locate" onClick={locate} busy={locating}>
         <LocateIcon className={locating ? 'animate-pulse text-brand-500' : ''} />
       </FloatingButton>
     </div>

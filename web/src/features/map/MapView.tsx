@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AttributionControl, Map, Marker, type MapRef, type ViewStateChangeEvent } from 'react-map-gl/maplibre';
-import { MAP, MESSAGES } from '@moodmap/core';
+import { MAP, SHELL_MESSAGES } from '@moodmap/core';
 import { useAppConfig } from '../../lib/config.ts';
 import { useInteractionsRealtime } from '../posts/interactions-realtime.ts';
 import { useThemeStore } from '../theme/theme-store.ts';
@@ -9,15 +9,12 @@ import { exposeMap, useMapStore } from './map-store.ts';
 import { MAX_BOUNDS, initialView, saveView } from './map-view.ts';
 import { maplibregl } from './maplibre.ts';
 import { PostMarkers } from './markers/PostMarkers.tsx';
+import { track } from '../../lib/analytics.ts';
+import { MAP_LOCALE } from './map-locale.ts';
 
 /** A configured style that has not loaded after this long is treated as failed. */
 const STYLE_TIMEOUT_MS = 10_000;
 
-const LOCALE = {
-  'AttributionControl.ToggleAttribution': 'Afficher les crédits',
-  'Map.Title': MESSAGES.map_label,
-  'Marker.Title': MESSAGES.my_position,
-};
 
 /** The full-screen world map under every screen (spec §2 "Map screen", §9 "Map"). */
 export function MapView() {
@@ -106,6 +103,8 @@ export function MapView() {
   );
 
   const onMoveEnd = useCallback((event: ViewStateChangeEvent) => {
+    // A person's move (not the map's own fitting) counts as a map interaction (spec §1).
+    if (event.originalEvent) track('map_interaction');
     const { latitude, longitude, zoom } = event.viewState;
     saveView({ latitude, longitude, zoom });
   }, []);
@@ -131,7 +130,7 @@ export function MapView() {
         maxBounds={MAX_BOUNDS}
         renderWorldCopies={false}
         attributionControl={false}
-        locale={LOCALE}
+        locale={MAP_LOCALE}
         onError={onError}
         onIdle={checkApplied}
         onMoveEnd={onMoveEnd}
@@ -141,7 +140,7 @@ export function MapView() {
         <PostMarkers />
         {userPosition ? (
           <Marker longitude={userPosition.longitude} latitude={userPosition.latitude} anchor="center">
-            <span className="relative flex size-5" title={MESSAGES.my_position}>
+            <span className="relative flex size-5" title={SHELL_MESSAGES.my_position}>
               <span className="absolute inline-flex size-full animate-locate-pulse rounded-full bg-brand-500/60" />
               <span className="relative inline-flex size-5 rounded-full border-[3px] border-white bg-brand-500 shadow-md" />
             </span>

@@ -1,21 +1,26 @@
 import type { StyleSpecification } from 'maplibre-gl';
+import { GEO_TILE_MAX_ZOOM } from '@moodmap/core';
 import type { Theme } from '../theme/theme-store.ts';
 
 /**
- * The embedded offline basemap: sea, land and country borders drawn from our own API
- * (repaired Natural Earth 50m polygons), with no tiles, glyphs or sprites. Light and dark
- * variants share sources and layer ids, so switching theme is a paint-only style diff.
+ * The embedded offline basemap: sea, land and country borders drawn from our own API's vector
+ * tiles (repaired Natural Earth 50m polygons, cut per view), with no glyphs or sprites. Light
+ * and dark variants share sources and layer ids, so switching theme is a paint-only style diff.
  */
 export const BASEMAP_PALETTE = {
   light: { sea: '#a8d5f2', land: '#f4f1ea', coast: '#c9dbe6', border: '#cbbfae' },
   dark: { sea: '#0f1b2d', land: '#1f2a3a', coast: '#2a3a52', border: '#3b4d68' },
 } as const satisfies Record<Theme, Record<string, string>>;
 
-export const LAND_URL = '/api/map/land.geojson';
-export const BORDERS_URL = '/api/map/borders.geojson';
+/**
+ * Layers `land` and `borders`; z 0–GEO_TILE_MAX_ZOOM, overzoomed above (they hold the data's full
+ * detail). MapLibre draws vector tiles at 512 px, the size the server cuts them for.
+ */
+export const BASEMAP_TILES_URL = '/api/geo/tiles/{z}/{x}/{y}.pbf';
 
 function absolute(path: string): string {
-  return typeof window === 'undefined' ? path : new URL(path, window.location.origin).href;
+  // Not new URL(): it would escape the {z}/{x}/{y} placeholders.
+  return typeof window === 'undefined' ? path : `${window.location.origin}${path}`;
 }
 
 export function basemapStyle(theme: Theme): StyleSpecification {
@@ -25,16 +30,22 @@ export function basemapStyle(theme: Theme): StyleSpecification {
     name: `MoodMap ${theme}`,
     metadata: { 'moodmap:basemap': 'embedded', 'moodmap:theme': theme },
     sources: {
-      land: { type: 'geojson', data: absolute(LAND_URL), attribution: 'Natural Earth', tolerance: 0.3 },
-      borders: { type: 'geojson', data: absolute(BORDERS_URL), tolerance: 0.3 },
+      basemap: {
+        type: 'vector',
+        tiles: [absolute(BASEMAP_TILES_URL)],
+        minzoom: 0,
+        maxzoom: GEO_TILE_MAX_ZOOM,
+        attribution: 'Natural Earth',
+      },
     },
     layers: [
       { id: 'sea', type: 'background', paint: { 'background-color': c.sea } },
-      { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': c.land, 'fill-antialias': true } },
+      { id: 'land', type: 'fill', source: 'basemap', 'source-layer': 'land', paint: { 'fill-color': c.land, 'fill-antialias': true } },
       {
         id: 'coastline',
         type: 'line',
-        source: 'land',
+        source: 'basemap',
+        'source-layer': 'land',
         paint: {
           'line-color': c.coast,
           'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.6, 6, 1.2, 12, 2],
@@ -43,7 +54,8 @@ export function basemapStyle(theme: Theme): StyleSpecification {
       {
         id: 'borders',
         type: 'line',
-        source: 'borders',
+        source: 'basemap',
+        'source-layer': 'borders',
         layout: { 'line-join': 'round', 'line-cap': 'round' },
         paint: {
           'line-color': c.border,

@@ -1,4 +1,4 @@
-import { MAP, MESSAGES, TIMING } from '@moodmap/core';
+import { MAP, SHELL_MESSAGES, TIMING } from '@moodmap/core';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { useMapStore } from './map-store.ts';
 
@@ -6,13 +6,13 @@ import { useMapStore } from './map-store.ts';
 export function geolocationErrorMessage(error: Pick<GeolocationPositionError, 'code'> | null): string {
   switch (error?.code) {
     case 1:
-      return MESSAGES.geo_denied;
+      return SHELL_MESSAGES.geo_denied;
     case 2:
-      return MESSAGES.geo_unavailable;
+      return SHELL_MESSAGES.geo_unavailable;
     case 3:
-      return MESSAGES.geo_timeout;
+      return SHELL_MESSAGES.geo_timeout;
     default:
-      return MESSAGES.geo_other;
+      return SHELL_MESSAGES.geo_other;
   }
 }
 
@@ -20,7 +20,7 @@ export function geolocationErrorMessage(error: Pick<GeolocationPositionError, 'c
 export function locateMe(): Promise<boolean> {
   const showError = (message: string) => toast.error(message, { duration: TIMING.geolocationErrorMs });
   if (typeof navigator === 'undefined' || !('geolocation' in navigator)) {
-    showError(MESSAGES.geo_unsupported);
+    showError(SHELL_MESSAGES.geo_unsupported);
     return Promise.resolve(false);
   }
   return new Promise((resolve) => {

@@ -18,15 +18,22 @@ export const useMapStore = create<MapState>()((set) => ({
 
 declare global {
   interface Window {
-    /** Read-only handle on the map for end-to-end tests (getStyle(), isStyleLoaded()). */
+    /**
+     * The test and bench hook (docs/architecture.md): the MapLibre map, read-only. Markers are
+     * features of the `mm-markers` source (property `pid` = post id), so journeys and benches
+     * find a post with queryRenderedFeatures / project() and tap the canvas at its pixel.
+     */
+    readonly __MOODMAP_MAP__?: MapLibreMap;
+    /** The same map under its first name (older journeys). */
     readonly __moodmapMap?: MapLibreMap;
   }
 }
 
+const HOOKS = ['__MOODMAP_MAP__', '__moodmapMap'] as const;
+
 export function exposeMap(map: MapLibreMap | null): void {
-  if (map) {
-    Object.defineProperty(window, '__moodmapMap', { value: map, configurable: true, enumerable: false, writable: false });
-  } else {
-    delete (window as { __moodmapMap?: MapLibreMap }).__moodmapMap;
+  for (const name of HOOKS) {
+    if (map) Object.defineProperty(window, name, { value: map, configurable: true, enumerable: false, writable: false });
+    else delete (window as { [K in (typeof HOOKS)[number]]?: MapLibreMap })[name];
   }
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { MESSAGES, type MessageDto, TIMING, t } from '@moodmap/core';
 import { openProfileModal } from '../../lib/ui-store.ts';
-import { Spinner } from '../../ui/Button.tsx';
+import { IconButton, Spinner } from '../../ui/Button.tsx';
 import { ArrowLeftIcon, ChatIcon } from '../../ui/icons.tsx';
 import { Avatar } from '../profile/Avatar.tsx';
 import { Composer } from './Composer.tsx';
@@ -99,16 +99,14 @@ function useThreadScroll(messages: MessageDto[], me: string) {
 function ChatHeader({ nickname, photoUrl, userId, onBack }: { nickname: string; photoUrl: string | null; userId: string | null; onBack: () => void }) {
   return (
     <header className="flex shrink-0 items-center gap-2 border-b border-slate-100 bg-white px-2 py-2 md:px-4 md:py-2.5 dark:border-white/5 dark:bg-ink-900" data-testid="chat-header">
-      <button
-        type="button"
+      <IconButton
         onClick={onBack}
-        aria-label={MESSAGES.messages_back}
-        title={MESSAGES.messages_back}
-        data-testid="chat-back"
-        className="flex size-10 shrink-0 items-center justify-center rounded-full text-slate-600 transition hover:bg-slate-100 md:hidden dark:text-slate-300 dark:hover:bg-white/10"
+        label={MESSAGES.messages_back}
+        testId="chat-back"
+        className="size-10 text-slate-600 hover:bg-slate-100 md:hidden dark:text-slate-300 dark:hover:bg-white/10"
       >
         <ArrowLeftIcon size={20} />
-      </button>
+      </IconButton>
       {userId ? (
         <button
           type="button"

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CHAT_IMAGE_MAX_BYTES, MESSAGE_TEXT_MAX, MESSAGES } from '@moodmap/core';
 import { useSessionStore } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
-import { Spinner } from '../../ui/Button.tsx';
+import { IconButton, Spinner } from '../../ui/Button.tsx';
 import { CloseIcon, ImageIcon } from '../../ui/icons.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { sendMessage } from './conversations-api.ts';
@@ -156,17 +156,15 @@ export function Composer({ conversationId, placeholder, onSent }: { conversation
           data-testid="message-image-input"
           onChange={(e) => pick(e.target.files?.[0])}
         />
-        <button
-          type="button"
+        <IconButton
           onClick={() => fileRef.current?.click()}
           disabled={sending}
-          aria-label={MESSAGES.messages_attach_image}
-          title={MESSAGES.messages_attach_image}
-          data-testid="message-attach"
-          className="flex size-11 shrink-0 items-center justify-center rounded-full text-slate-500 transition hover:bg-brand-500/10 hover:text-brand-600 disabled:opacity-50 dark:text-slate-400 dark:hover:bg-brand-400/10 dark:hover:text-brand-300"
+          label={MESSAGES.messages_attach_image}
+          testId="message-attach"
+          className="size-11 text-slate-500 hover:bg-brand-500/10 hover:text-brand-600 disabled:opacity-50 dark:text-slate-400 dark:hover:bg-brand-400/10 dark:hover:text-brand-300"
         >
           <ImageIcon size={22} />
-        </button>
+        </IconButton>
         <div className="min-w-0 flex-1 rounded-[1.375rem] bg-slate-100 px-4 py-2.5 ring-brand-500/40 transition focus-within:bg-white focus-within:ring-2 dark:bg-ink-800 dark:focus-within:bg-ink-800">
           <textarea
             ref={inputRef}

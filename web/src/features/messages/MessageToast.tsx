@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { MESSAGES } from '@moodmap/core';
+import { SHELL_MESSAGES } from '@moodmap/core';
 import { ChatIcon, UserIcon } from '../../ui/icons.tsx';
 import { CloseButton } from '../../ui/DialogHeader.tsx';
 import { EmojiText } from './EmojiText.tsx';
@@ -68,9 +68,9 @@ export function MessageToast() {
           <span className="min-w-0 flex-1">
             <span className="flex items-baseline justify-between gap-2">
               <span className="text-[11px] font-bold tracking-wide text-brand-600 uppercase dark:text-brand-300" data-testid="message-toast-title">
-                {MESSAGES.message_toast_title}
+                {SHELL_MESSAGES.message_toast_title}
               </span>
-              <span className="shrink-0 text-[11px] text-slate-500 dark:text-slate-400">{MESSAGES.message_toast_now}</span>
+              <span className="shrink-0 text-[11px] text-slate-500 dark:text-slate-400">{SHELL_MESSAGES.message_toast_now}</span>
             </span>
             <span className="mt-0.5 block truncate text-sm font-semibold text-ink-900 dark:text-white" data-testid="message-toast-sender">
               {toast.senderName}
@@ -78,7 +78,7 @@ export function MessageToast() {
             <span className="mt-0.5 block text-sm break-words text-slate-700 dark:text-slate-200" data-testid="message-toast-content">
               <EmojiText text={toast.content} />
             </span>
-            <span className="mt-1.5 block text-xs font-medium text-slate-500 dark:text-slate-400">{MESSAGES.message_toast_reply}</span>
+            <span className="mt-1.5 block text-xs font-medium text-slate-500 dark:text-slate-400">{SHELL_MESSAGES.message_toast_reply}</span>
           </span>
         </button>
         <CloseButton onClose={hide} size="sm" testId="message-toast-close" className="absolute top-2 right-2" />

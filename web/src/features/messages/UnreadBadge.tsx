@@ -1,4 +1,4 @@
-import { badgeCount, t } from '@moodmap/core';
+import { SHELL_MESSAGES, badgeCount, fillCount } from '@moodmap/core';
 
 /** Red count bubble: the number, '9+' above 9, '99+' above 99; hidden at 0. */
 export function UnreadBadge({ count, className = '' }: { count: number; className?: string }) {
@@ -6,7 +6,7 @@ export function UnreadBadge({ count, className = '' }: { count: number; classNam
   return (
     <span
       data-testid="unread-badge"
-      aria-label={t('unread_badge_label', { count })}
+      aria-label={fillCount(SHELL_MESSAGES, 'unread_badge_label', count)}
       className={`flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-rose-500 px-1 text-[10.5px] leading-none font-bold text-white ring-2 ring-white dark:ring-ink-900 ${className}`}
     >
       {badgeCount(count)}

@@ -11,6 +11,7 @@ import { useUiStore } from '../../lib/ui-store.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import type { PostDto } from '../posts/post-types.ts';
 import { openConversation } from './conversations-api.ts';
+import { ApiError } from '../../lib/http.ts';
 
 /** Navigation state /messages reads with `?conversation=`. */
 export interface MessagesNavigationState {
@@ -22,6 +23,12 @@ export interface MessagesNavigationState {
 export function contactPrefill(post: Pick<PostDto, 'content' | 'isVoiceOnly'>): string {
   const text = post.isVoiceOnly ? '' : post.content.replace(/\s+/g, ' ').trim();
   return text ? t('contact_prefill', { quote: truncate(text, CONTACT_QUOTE_CHARS) }) : MESSAGES.contact_prefill_no_text;
+}
+
+/** The toast of a failed contact from the map (issue 18: the spec's texts where their cause occurs). */
+export function contactErrorText(error: unknown): string {
+  if (error instanceof ApiError && error.status > 0 && error.code !== 'internal_error' && error.message) return t('contact_error', { message: error.message });
+  return MESSAGES.conversation_impossible;
 }
 
 type ContactedPost = Pick<PostDto, 'userId' | 'nickname' | 'content' | 'isVoiceOnly'>;
@@ -36,7 +43,8 @@ export function useContactAuthor() {
       const state: MessagesNavigationState = { prefill: contactPrefill(post), nickname: post.nickname };
       void navigate(`/messages?conversation=${encodeURIComponent(conversation.id)}`, { state });
     },
-    onError: () => toast.error(MESSAGES.conversation_create_failed),
+    // Spec §8 "contact from the map": the server's reason as 'Erreur: {message}', else 'Impossible de créer la conversation'.
+    onError: (error) => toast.error(contactErrorText(error)),
   });
   const opening = open.isPending;
 

@@ -3,20 +3,10 @@
  * answers (core/src/schemas/messages.ts). Lists, threads and realtime events are still read
  * defensively: a malformed item is dropped rather than crashing the list or the thread.
  */
-import {
-  conversationResponseSchema,
-  unreadConversationsSchema,
-  type ConversationDto,
-  type CreateConversationInput,
-  type MarkReadResult,
-  type ConversationListResult,
-  type ConversationSummaryDto,
-  MESSAGES,
-  type MessageDto,
-  type MessagePageResult,
-  type ParticipantDto,
-} from '@moodmap/core';
+import { type ConversationDto, type CreateConversationInput, type MarkReadResult, type ConversationListResult, type ConversationSummaryDto, SHELL_MESSAGES, type MessageDto, type MessagePageResult, type ParticipantDto } from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
+import { parseAnswerLazy, readLazy } from '../../lib/schemas.ts';
+import { track } from '../../lib/analytics.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 
@@ -72,9 +62,7 @@ function query(params: Record<string, string | number | undefined>): string {
 /** The conversation with `userId`, created on first contact (200 or 201 alike). */
 export async function openConversation(userId: string): Promise<ConversationDto> {
   const body: CreateConversationInput = { userId };
-  const parsed = conversationResponseSchema.safeParse(await api<unknown>('/api/conversations', { method: 'POST', body }));
-  if (!parsed.success) throw new ApiError(500, 'conversation_create_failed', MESSAGES.conversation_create_failed);
-  return parsed.data.conversation;
+  return (await parseAnswerLazy((s) => s.conversationResponseSchema, await api<unknown>('/api/conversations', { method: 'POST', body }), 'conversation_create_failed')).conversation;
 }
 
 /** One page of my conversations, most recently updated first. */
@@ -100,8 +88,8 @@ export async function fetchConversation(id: string, signal?: AbortSignal): Promi
 
 /** Conversations whose last message is unread and from the other party (the badge). */
 export async function fetchUnreadIds(signal?: AbortSignal): Promise<string[]> {
-  const parsed = unreadConversationsSchema.safeParse(await api<unknown>('/api/conversations/unread', { signal }));
-  return parsed.success ? parsed.data.conversationIds : [];
+  const unread = await readLazy((s) => s.unreadConversationsSchema, await api<unknown>('/api/conversations/unread', { signal }));
+  return unread?.conversationIds ?? [];
 }
 
 export interface PageRequest {
@@ -137,6 +125,7 @@ export async function sendMessage(id: string, input: { content: string; file?: F
   }
   const payload = await api<unknown>(url, { method: 'POST', body });
   const message = readMessage((payload as { message?: unknown } | null)?.message);
-  if (!message) throw new ApiError(500, 'internal_error', MESSAGES.internal_error);
+  if (!message) throw new ApiError(500, 'internal_error', SHELL_MESSAGES.internal_error);
+  track('message_sent');
   return message;
 }

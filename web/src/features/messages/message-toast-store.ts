@@ -6,7 +6,7 @@
  * was left of them resumes afterwards.
  */
 import { create } from 'zustand';
-import { MESSAGES, type MessageCreatedEvent, TIMING, truncate } from '@moodmap/core';
+import { SHELL_MESSAGES, type MessageCreatedEvent, TIMING, truncate } from '@moodmap/core';
 
 /** Spec §3 "Message toast": message id, sender name, sender avatar, content, conversation id, timestamp. */
 export interface MessageToastData {
@@ -104,7 +104,7 @@ export const useMessageToast = create<MessageToastState>()((set, get) => ({
 /** The toast's text: the content cut to 60 characters plus '...', or '📷 Photo' for an image alone. */
 export function toastContent(content: string, imageUrl: string | null): string {
   const text = content.replace(/\s+/g, ' ').trim();
-  if (!text) return imageUrl ? MESSAGES.messages_photo_preview : '';
+  if (!text) return imageUrl ? SHELL_MESSAGES.messages_photo_preview : '';
   const cut = truncate(text, TIMING.messageToastCut, '');
   return cut === text ? text : `${cut.trimEnd()}...`;
 }
@@ -113,7 +113,7 @@ export function toastFromEvent({ message, sender }: MessageCreatedEvent): Messag
   return {
     messageId: message.id,
     conversationId: message.conversationId,
-    senderName: sender.nickname.trim() || MESSAGES.message_toast_fallback_name,
+    senderName: sender.nickname.trim() || SHELL_MESSAGES.message_toast_fallback_name,
     senderAvatar: sender.profilePhotoUrl,
     content: toastContent(message.content, message.imageUrl),
     timestamp: message.createdAt,

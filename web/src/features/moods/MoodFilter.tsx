@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { MESSAGES, MOODS, MOOD_INFO } from '@moodmap/core';
+import { SHELL_MESSAGES, MOODS, MOOD_INFO } from '@moodmap/core';
 import { CheckIcon, ChevronDownIcon } from '../../ui/icons.tsx';
 import { useMoodFilterStore } from './mood-filter-store.ts';
 
@@ -40,7 +40,7 @@ export function MoodFilter() {
       <button
         ref={buttonRef}
         type="button"
-        aria-label={MESSAGES.mood_filter}
+        aria-label={SHELL_MESSAGES.mood_filter}
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((o) => !o)}
@@ -57,7 +57,7 @@ export function MoodFilter() {
             </span>
           ))}
         </span>
-        <span className="hidden text-sm font-semibold text-ink-800 lg:inline dark:text-slate-100">{MESSAGES.mood_filter}</span>
+        <span className="hidden text-sm font-semibold text-ink-800 lg:inline dark:text-slate-100">{SHELL_MESSAGES.mood_filter}</span>
         {!all ? (
           <span className="rounded-full bg-brand-500 px-1.5 text-[11px] leading-5 font-bold text-white" aria-hidden="true">
             {selected.length}/{MOODS.length}
@@ -70,12 +70,12 @@ export function MoodFilter() {
         <div
           id={panelId}
           role="group"
-          aria-label={MESSAGES.mood_filter}
+          aria-label={SHELL_MESSAGES.mood_filter}
           aria-describedby={hintId}
           className="absolute top-[calc(100%+0.6rem)] right-0 z-30 w-64 animate-pop-in rounded-2xl bg-white p-2 shadow-2xl ring-1 ring-black/5 dark:bg-ink-800 dark:ring-white/10"
         >
           <p className="px-2.5 pt-1.5 pb-2 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-            {MESSAGES.mood_filter}
+            {SHELL_MESSAGES.mood_filter}
           </p>
           <ul className="space-y-0.5">
             {MOODS.map((mood) => {
@@ -123,10 +123,10 @@ export function MoodFilter() {
               disabled={all}
               className="rounded-md text-sm font-semibold text-brand-600 hover:underline disabled:text-slate-400 disabled:no-underline dark:text-brand-300 dark:disabled:text-slate-500"
             >
-              {MESSAGES.mood_filter_all}
+              {SHELL_MESSAGES.mood_filter_all}
             </button>
             <p id={hintId} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              {MESSAGES.mood_filter_last_hint}
+              {SHELL_MESSAGES.mood_filter_last_hint}
             </p>
           </div>
         </div>

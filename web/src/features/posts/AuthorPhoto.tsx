@@ -8,11 +8,15 @@ export function initialsOf(name: string): string {
   return letters.join('').toUpperCase() || '?';
 }
 
+/** A card (its author) or a marker (the photo it carries). */
+type Photographed = Pick<PostDto, 'category' | 'nickname'> & ({ author: Pick<PostDto['author'], 'photoUrl' | 'username'> } | { photoUrl: string | null });
+
 /** The author's photo, or their initials on the mood's tint when there is none or it fails. */
-export function AuthorPhoto({ post, size }: { post: PostDto; size: number }) {
+export function AuthorPhoto({ post, size }: { post: Photographed; size: number }) {
   const [broken, setBroken] = useState(false);
   const mood = MOOD_INFO[post.category];
-  const url = post.author.photoUrl;
+  const url = 'author' in post ? post.author.photoUrl : post.photoUrl;
+  const name = 'author' in post ? post.author.username || post.nickname : post.nickname;
   if (url && !broken) {
     return (
       <img
@@ -31,7 +35,7 @@ export function AuthorPhoto({ post, size }: { post: PostDto; size: number }) {
       style={{ width: size, height: size, fontSize: size * 0.36, background: `linear-gradient(135deg, #ffffff 0%, ${mood.color} 140%)` }}
       aria-hidden="true"
     >
-      {initialsOf(post.author.username || post.nickname)}
+      {initialsOf(name)}
     </span>
   );
 }

@@ -1,6 +1,6 @@
 import { type FormEvent, Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { LAND_CHECK_CACHE_MS, MAP, MESSAGES, MOOD_INFO, type Mood } from '@moodmap/core';
 import { ModalPanel } from '../../ui/ModalPanel.tsx';
 import { type SessionUser, useSessionStore } from '../auth/session-store.ts';
@@ -13,6 +13,7 @@ import { ImageField } from './create/ImageField.tsx';
 import type { PickedLocation } from './create/LocationPicker.tsx';
 import { MessageField } from './create/MessageField.tsx';
 import { MoodPicker } from './create/MoodPicker.tsx';
+import { pulseCreditedIn } from '../pulse/PulseReturnPage.tsx';
 import { PulseOption } from './create/PulseOption.tsx';
 import { type SubmitInput, type UploadMemo, submitPost } from './create/submit.ts';
 import { useVoiceRecorder } from './create/use-voice-recorder.ts';
@@ -85,7 +86,9 @@ function CreateForm({ user }: { user: SessionUser }) {
   const [content, setContent] = useState('');
   const [image, setImage] = useState<File | null>(null);
   const [location, setLocation] = useState<PickedLocation | null>({ ...MAP.pickerInitial });
-  const [usePulse, setUsePulse] = useState(false);
+  const routeState: unknown = useLocation().state;
+  // Back from a same-window (mobile) Pulse checkout that credited: the toggle starts on.
+  const [usePulse, setUsePulse] = useState(() => pulseCreditedIn(routeState));
   const [error, setError] = useState<string | null>(null);
   const recorder = useVoiceRecorder();
   const uploads = useRef<UploadMemo>({});

@@ -13,26 +13,20 @@ import { Spinner } from '../../ui/Button.tsx';
 import { ImagePreview } from '../../ui/ImagePreview.tsx';
 import { ChatIcon, ChevronLeftIcon, FlagIcon, MailIcon, SparkIcon } from '../../ui/icons.tsx';
 import { DialogHeader } from '../../ui/DialogHeader.tsx';
+import { Deferred, lazyScreen } from '../../ui/lazy-screen.tsx';
 import { CommentsSection } from '../comments/CommentsSection.tsx';
 import { LikeButton } from '../likes/LikeButton.tsx';
 import { useContactAuthor } from '../messages/contact.ts';
-import { ReportDialog } from '../reports/ReportDialog.tsx';
 import { AuthorPhoto } from './AuthorPhoto.tsx';
+import { MoodBadge } from './MoodBadge.tsx';
 import { DeletePostButton } from './DeletePostButton.tsx';
 import { type PostDto, firstImage } from './post-types.ts';
+import { BlockButton } from '../moderation/BlockButton.tsx';
 
-export function MoodBadge({ post, small = false }: { post: Pick<PostDto, 'category'>; small?: boolean }) {
-  const mood = MOOD_INFO[post.category];
-  return (
-    <span
-      className={`inline-flex shrink-0 items-center gap-1 rounded-full font-semibold text-ink-900 ${small ? 'px-1.5 py-px text-[10px]' : 'px-2 py-0.5 text-[11px]'}`}
-      style={{ backgroundColor: mood.color }}
-      data-testid="mood-badge"
-    >
-      <span className="emoji">{mood.emoji}</span> {mood.label}
-    </span>
-  );
-}
+export { MoodBadge };
+
+/** The report form (and core's report schema, with zod) loads when the flag is pressed. */
+const ReportDialog = lazyScreen(() => import('../reports/ReportDialog.tsx'), (m) => m.ReportDialog);
 
 const ACTION =
   'inline-flex h-10 flex-1 items-center justify-center gap-1.5 rounded-xl px-3 text-sm font-semibold transition';
@@ -73,6 +67,8 @@ export function PostCard({
         className="px-4 pt-3 pb-2"
         actions={
           user && !mine ? (
+            <>
+            <BlockButton userId={post.userId} compact />
             <button
               type="button"
               onClick={() => setReporting(true)}
@@ -83,6 +79,7 @@ export function PostCard({
             >
               <FlagIcon size={16} />
             </button>
+            </>
           ) : null
         }
       >
@@ -180,7 +177,11 @@ export function PostCard({
         )}
       </footer>
       {enlarged && image ? <ImagePreview src={image} onClose={() => setEnlarged(false)} /> : null}
-      {reporting ? <ReportDialog postId={post.id} onClose={() => setReporting(false)} /> : null}
+      {reporting ? (
+        <Deferred>
+          <ReportDialog postId={post.id} onClose={() => setReporting(false)} />
+        </Deferred>
+      ) : null}
     </article>
   );
 }

@@ -1,31 +1,44 @@
 /**
  * Posts as the API sends them, read with core's schemas (the ones the server declares on its
- * routes): one definition of the post, shared with the server.
+ * routes): one definition of the post, shared with the server. The schemas load on first use
+ * (lib/schemas.ts), so zod stays off the first load.
  */
-import type { z } from 'zod';
-import { MESSAGES, type MessageKey, type PostDto, type PostsFeed, postSchema } from '@moodmap/core';
-import { ApiError } from '../../lib/api.ts';
+import type { MarkerDto, PostDto, PostsFeed } from '@moodmap/core';
+import { readLazy } from '../../lib/schemas.ts';
 
-export type { PostDto, PostsFeed };
+export type { MarkerDto, PostDto, PostsFeed };
 export type PostAuthor = PostDto['author'];
 
-/**
- * An API answer checked against its core schema. An answer of another shape is a failure of the
- * call (status 500, `failure`'s French text), never half-read data.
- */
-export function parseAnswer<S extends z.ZodType>(schema: S, payload: unknown, failure: MessageKey = 'internal_error'): z.output<S> {
-  const parsed = schema.safeParse(payload);
-  if (!parsed.success) throw new ApiError(500, failure, MESSAGES[failure]);
-  return parsed.data;
-}
-
 /** One post pushed outside an API answer (a realtime event, a profile's posts), or null when it is not one. */
-export function readPost(value: unknown): PostDto | null {
-  const parsed = postSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
+export function readPost(value: unknown): Promise<PostDto | null> {
+  return readLazy((s) => s.postSchema, value);
 }
 
 /** The image a card shows first: the post's image, else its first media URL. */
 export function firstImage(post: Pick<PostDto, 'imageUrl' | 'mediaUrls'>): string | null {
   return post.imageUrl ?? post.mediaUrls[0] ?? null;
+}
+
+/** One marker pushed outside an API answer (a realtime event), or null when it is not one. */
+export function readMarker(value: unknown): Promise<MarkerDto | null> {
+  return readLazy((s) => s.markerSchema, value);
+}
+
+/**
+ * What the map draws of a post: a full card (our own create, a search result) is cut down to
+ * its marker, so the marker lists never hold card fields that the card cache keeps current.
+ */
+export function toMarker(post: MarkerDto | PostDto): MarkerDto {
+  const photoUrl = 'author' in post ? post.author.photoUrl : post.photoUrl;
+  return {
+    id: post.id,
+    userId: post.userId,
+    category: post.category,
+    latitude: post.latitude,
+    longitude: post.longitude,
+    nickname: post.nickname,
+    photoUrl,
+    hasPulseEffect: post.hasPulseEffect,
+    createdAt: post.createdAt,
+  };
 }

@@ -3,28 +3,34 @@
  * one renewal on 401); uploads are multipart, so they use `uploadFile` below, which follows the
  * same token rules.
  */
-import {
-  MESSAGES, activePostResponseSchema, imageUploadResponseSchema, postResponseSchema,
-  voiceUploadResponseSchema, type CreatePostBody, type ImageUpload, type VoiceUpload,
-} from '@moodmap/core';
+import { SHELL_MESSAGES, type CreatePostBody, type ImageUpload, type VoiceUpload } from '@moodmap/core';
 import { api } from '../../lib/api.ts';
-import { type PostDto, parseAnswer } from './post-types.ts';
+import { parseAnswerLazy } from '../../lib/schemas.ts';
+import type { PostDto } from './post-types.ts';
+import { track } from '../../lib/analytics.ts';
 
 export type { CreatePostBody, ImageUpload, VoiceUpload };
 
 /** One live post (`GET /api/posts/:id`, 404 once deleted or expired), with my like. */
 export async function fetchPost(id: string, signal?: AbortSignal): Promise<PostDto | null> {
-  return parseAnswer(postResponseSchema, await api<unknown>(`/api/posts/${encodeURIComponent(id)}`, { signal })).post;
+  return (await parseAnswerLazy((s) => s.postResponseSchema, await api<unknown>(`/api/posts/${encodeURIComponent(id)}`, { signal }))).post;
+}
+
+/** The live cards among `ids` (`GET /api/posts/cards?ids=`), newest first: a 100 m group's list. */
+export async function fetchCards(ids: readonly string[], signal?: AbortSignal): Promise<PostDto[]> {
+  return (await parseAnswerLazy((s) => s.postCardsResponseSchema, await api<unknown>(`/api/posts/cards?ids=${ids.map(encodeURIComponent).join(',')}`, { signal }))).posts;
 }
 
 /** The caller's live post, if any (the create page blocks while one exists). */
 export async function fetchMyActivePost(signal?: AbortSignal): Promise<PostDto | null> {
-  return parseAnswer(activePostResponseSchema, await api<unknown>('/api/posts/mine/active', { signal })).post;
+  return (await parseAnswerLazy((s) => s.activePostResponseSchema, await api<unknown>('/api/posts/mine/active', { signal }))).post;
 }
 
 export async function createPost(body: CreatePostBody): Promise<PostDto> {
   const payload = await api<unknown>('/api/posts', { method: 'POST', body });
-  return parseAnswer(postResponseSchema, payload, 'post_create_failed').post;
+  const { post } = await parseAnswerLazy((s) => s.postResponseSchema, payload, 'post_create_failed');
+  track('post_created');
+  return post;
 }
 
 export async function deletePost(id: string): Promise<void> {
@@ -39,17 +45,17 @@ export async function checkLand(latitude: number, longitude: number, signal?: Ab
 
 export async function uploadPostImage(file: File, signal?: AbortSignal): Promise<ImageUpload> {
   const payload = await uploadFile<unknown>('/api/uploads/post-image', file, file.name, signal);
-  return parseAnswer(imageUploadResponseSchema, payload, 'upload_failed');
+  return parseAnswerLazy((s) => s.imageUploadResponseSchema, payload, 'upload_failed');
 }
 
 export async function uploadVoice(blob: Blob, signal?: AbortSignal): Promise<VoiceUpload> {
   const payload = await uploadFile<unknown>('/api/uploads/voice', blob, 'voice.webm', signal);
-  return parseAnswer(voiceUploadResponseSchema, payload, 'upload_failed');
+  return parseAnswerLazy((s) => s.voiceUploadResponseSchema, payload, 'upload_failed');
 }
 
 /** One multipart upload (field `file`) with the access token; a 401 renews it once and retries. */
 export async function uploadFile<T>(path: string, blob: Blob, filename: string, signal?: AbortSignal): Promise<T> {
   const form = new FormData();
   form.append('file', blob, filename);
-  return api<T>(path, { method: 'POST', body: form, signal, failureMessage: MESSAGES.upload_failed });
+  return api<T>(path, { method: 'POST', body: form, signal, failureMessage: SHELL_MESSAGES.upload_failed });
 }

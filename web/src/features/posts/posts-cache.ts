@@ -1,13 +1,14 @@
 /**
- * Small helpers over every cached copy of a post, whatever the shape of the caches under
- * ['posts', …]: the feed (`{ posts }`), a viewport answer (`{ points }`), a changes answer
- * (`{ created }`), or one post (my active post). Likes, comments and the search's focus use
- * them, so they keep working when the map's feed changes shape.
+ * Small helpers over every cached copy of a post's card, whatever the shape of the caches under
+ * ['posts', …]: a list (`{ posts }`, `{ results }`…), one card (['posts', 'card', id], my active
+ * post). Likes, comments, profile changes and the search's focus use them. Markers (the map's
+ * viewport answers) carry no card fields and are left alone: their changes go through
+ * posts-query.ts.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api.ts';
 import { fetchPost } from './posts-api.ts';
-import { addPostToCache, pinPostInCache, removePostFromCache } from './posts-query.ts';
+import { addPostToCache, cardKey, findCachedMarker, pinPostInCache, removePostFromCache } from './posts-query.ts';
 import type { PostDto } from './post-types.ts';
 
 const POSTS_PREFIX = ['posts'] as const;
@@ -19,7 +20,8 @@ type Update = (post: PostDto) => PostDto;
 function isPost(value: unknown): value is PostDto {
   if (!value || typeof value !== 'object') return false;
   const p = value as Partial<PostDto>;
-  return typeof p.id === 'string' && typeof p.latitude === 'number' && typeof p.longitude === 'number' && typeof p.category === 'string';
+  // A card, not a marker: only cards carry the author and the counts these updates rewrite.
+  return typeof p.id === 'string' && typeof p.category === 'string' && typeof p.author === 'object' && p.author !== null;
 }
 
 function mapList(list: unknown[], update: Update): unknown[] {
@@ -59,15 +61,12 @@ export function updateAllCachedPosts(client: QueryClient, update: Update): void 
   client.setQueriesData<unknown>({ queryKey: POSTS_PREFIX }, (data: unknown) => (data === undefined ? data : mapPostsIn(data, update)));
 }
 
-/** Updates every cached copy of a post (feed, viewport, my active post). */
+/** Updates every cached copy of a post's card (its card, lists of cards, my active post). */
 export function updateCachedPost(client: QueryClient, id: string, update: Update): void {
   updateAllCachedPosts(client, (post) => (post.id === id ? update(post) : post));
 }
 
-/**
- * A cached copy of a post. With `listsOnly`, only lists count (what the map draws), not a
- * single post kept on its own (my active post).
- */
+/** A cached card of a post. With `listsOnly`, only lists count, not a single card kept on its own. */
 export function findCachedPost(client: QueryClient, id: string, { listsOnly = false } = {}): PostDto | undefined {
   for (const [, data] of client.getQueriesData<unknown>({ queryKey: POSTS_PREFIX })) {
     if (listsOnly && isPost(data)) continue;
@@ -81,10 +80,11 @@ export function findCachedPost(client: QueryClient, id: string, { listsOnly = fa
   return undefined;
 }
 
-/** Puts a post in the caches: its copies are replaced, and it joins the map's feed if no list holds it. */
+/** Puts a post in the caches: its card copies are replaced, and its marker joins the map if no list holds it. */
 export function putPostInCache(client: QueryClient, post: PostDto): void {
   updateCachedPost(client, post.id, () => post);
-  if (!findCachedPost(client, post.id, { listsOnly: true })) addPostToCache(client, post);
+  client.setQueryData(cardKey(post.id), post);
+  if (!findCachedMarker(client, post.id)) addPostToCache(client, post);
   pinPostInCache(client, post);
 }
 

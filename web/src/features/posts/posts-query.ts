@@ -1,24 +1,33 @@
 /**
- * Posts in the TanStack Query cache under ['posts', …] (spec §4 "Posts", design.md §5): the map's
- * viewport answers (viewport-query.ts), the posts pinned beside them, and any list of posts
- * cached under that prefix. The realtime socket keeps them current: 'post.created' adds,
- * 'post.deleted' removes; after a reconnect they are refetched (catch-up).
+ * Posts in the TanStack Query cache under ['posts', …] (spec §4 "Posts", design.md §5, §5b):
+ * - the map's viewport answers (viewport-query.ts), whose `points` are markers (MarkerDto), and
+ *   the markers pinned beside them (a search result to focus);
+ * - the cards (PostDto) read on open, one per post under ['posts', 'card', id], which likes,
+ *   comments and profile changes update in place.
+ * The realtime socket keeps the markers current: 'post.created' adds, 'post.deleted' removes;
+ * after a reconnect they are refetched (catch-up). The map applies each marker change as it
+ * happens (onMarkerChange) instead of diffing 10^5 markers per new post.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { onRealtimeConnection, subscribeRealtime } from '../../lib/realtime.ts';
-import { type PostDto, type PostsFeed, readPost } from './post-types.ts';
+import { inOrder } from '../../lib/schemas.ts';
+import { type MarkerDto, type PostDto, readMarker, toMarker } from './post-types.ts';
 
 export const POSTS_KEY = ['posts'] as const;
 export const MY_ACTIVE_POST_KEY = ['posts', 'mine', 'active'] as const;
 export const REFRESH_POSTS_EVENT = 'refreshPosts';
 /** The map's viewport answers (viewport-query.ts), one per rounded view, zoom and moods. */
 export const VIEWPORT_PREFIX = ['posts', 'viewport'] as const;
-/** Posts shown on the map wherever they are (a search result to focus), beside the viewport. */
+/** Markers shown on the map wherever they are (a search result to focus), beside the viewport. */
 export const EXTRA_POSTS_KEY = ['posts', 'extra'] as const;
 const EXTRA_MAX = 20;
+/** One post's card (`GET /api/posts/:id`), read when its popup opens. */
+export const cardKey = (id: string) => ['posts', 'card', id] as const;
+/** A card read once is shown again without a request for this long; realtime keeps its counts. */
+export const CARD_STALE_MS = 60_000;
 
-type ChangeBody = { kind: 'created'; post: PostDto } | { kind: 'deleted'; id: string };
-type Change = ChangeBody & { at: number };
+export type MarkerChange = { kind: 'created'; post: MarkerDto } | { kind: 'deleted'; id: string };
+type Change = MarkerChange & { at: number };
 
 /**
  * Changes pushed while a fetch is in flight would be lost when its (older) answer lands, so the
@@ -28,18 +37,9 @@ const recent: Change[] = [];
 const RECENT_MAX = 200;
 let sequence = 0;
 
-function remember(change: ChangeBody): void {
+function remember(change: MarkerChange): void {
   recent.push({ ...change, at: ++sequence });
   if (recent.length > RECENT_MAX) recent.splice(0, recent.length - RECENT_MAX);
-}
-
-export function withPost(feed: PostsFeed, post: PostDto): PostsFeed {
-  const rest = feed.posts.filter((p) => p.id !== post.id);
-  return { ...feed, posts: [post, ...rest] };
-}
-
-export function withoutPost(feed: PostsFeed, id: string): PostsFeed {
-  return feed.posts.some((p) => p.id === id) ? { ...feed, posts: feed.posts.filter((p) => p.id !== id) } : feed;
 }
 
 export function sequenceNow(): number {
@@ -47,43 +47,108 @@ export function sequenceNow(): number {
 }
 
 /** The changes remembered after `since` (see `recent`). */
-export function recentSince(since: number): ChangeBody[] {
+export function recentSince(since: number): MarkerChange[] {
   return recent.filter((change) => change.at > since);
 }
 
+type MarkerListener = (change: MarkerChange) => void;
+const markerListeners = new Set<MarkerListener>();
+
+/** Every marker added to or removed from the caches, as it happens (the map's incremental path). */
+export function onMarkerChange(listener: MarkerListener): () => void {
+  markerListeners.add(listener);
+  return () => {
+    markerListeners.delete(listener);
+  };
+}
+
+/**
+ * Viewport answers produced by a marker change from an earlier answer: new answer → the one it
+ * was made from. The map, which already applied that change, follows the new answer without
+ * comparing its markers one by one.
+ */
+const derived = new WeakMap<object, object>();
+
+/** The answer `data` was derived from by marker changes only, or undefined for a fetched answer. */
+export function derivedFrom(data: object): object | undefined {
+  return derived.get(data);
+}
+
 interface ViewportLike {
-  points: PostDto[];
+  points: MarkerDto[];
   bbox?: [number, number, number, number];
 }
 
-function inView(post: PostDto, bbox: ViewportLike['bbox']): boolean {
+function inView(post: MarkerDto, bbox: ViewportLike['bbox']): boolean {
   if (!bbox) return true;
   const [west, south, east, north] = bbox;
   return post.latitude >= south && post.latitude <= north && post.longitude >= west && post.longitude <= east;
 }
 
-/** Adds a post to the cached feed (realtime event, or the answer of our own create). */
-export function addPostToCache(client: QueryClient, post: PostDto): void {
-  remember({ kind: 'created', post });
-  client.setQueryData<PostsFeed>(POSTS_KEY, (feed) => (feed ? withPost(feed, post) : feed));
-  client.setQueriesData<ViewportLike>({ queryKey: VIEWPORT_PREFIX }, (data) =>
-    data && Array.isArray(data.points) && inView(post, data.bbox) ? { ...data, points: [post, ...data.points.filter((p) => p.id !== post.id)] } : data,
-  );
-  client.setQueryData<{ posts: PostDto[] }>(EXTRA_POSTS_KEY, (extra) => (extra?.posts.some((p) => p.id === post.id) ? { posts: extra.posts.map((p) => (p.id === post.id ? post : p)) } : extra));
+function emit(change: MarkerChange): void {
+  for (const listener of [...markerListeners]) listener(change);
+}
+
+/** Adds a post's marker to the map's caches (realtime event, changes poll, our own create); a card is kept as the card. */
+export function addPostToCache(client: QueryClient, post: MarkerDto | PostDto): void {
+  const marker = toMarker(post);
+  if ('author' in post) client.setQueryData(cardKey(post.id), post);
+  remember({ kind: 'created', post: marker });
+  client.setQueriesData<ViewportLike>({ queryKey: VIEWPORT_PREFIX }, (data) => {
+    if (!data || !Array.isArray(data.points) || !inView(marker, data.bbox)) return data;
+    const next = { ...data, points: [marker, ...data.points.filter((p) => p.id !== marker.id)] };
+    derived.set(next, data);
+    return next;
+  });
+  client.setQueryData<{ posts: MarkerDto[] }>(EXTRA_POSTS_KEY, (extra) => (extra?.posts.some((p) => p.id === marker.id) ? { posts: extra.posts.map((p) => (p.id === marker.id ? marker : p)) } : extra));
+  emit({ kind: 'created', post: marker });
 }
 
 /** Keeps a post drawn on the map wherever it is (the search's focus), beside the viewport. */
-export function pinPostInCache(client: QueryClient, post: PostDto): void {
-  client.setQueryData<{ posts: PostDto[] }>(EXTRA_POSTS_KEY, (extra) => ({ posts: [post, ...(extra?.posts ?? []).filter((p) => p.id !== post.id)].slice(0, EXTRA_MAX) }));
+export function pinPostInCache(client: QueryClient, post: MarkerDto | PostDto): void {
+  const marker = toMarker(post);
+  if ('author' in post) client.setQueryData(cardKey(post.id), post);
+  client.setQueryData<{ posts: MarkerDto[] }>(EXTRA_POSTS_KEY, (extra) => ({ posts: [marker, ...(extra?.posts ?? []).filter((p) => p.id !== marker.id)].slice(0, EXTRA_MAX) }));
 }
 
 export function removePostFromCache(client: QueryClient, id: string): void {
   remember({ kind: 'deleted', id });
-  client.setQueryData<PostsFeed>(POSTS_KEY, (feed) => (feed ? withoutPost(feed, id) : feed));
-  client.setQueriesData<ViewportLike>({ queryKey: VIEWPORT_PREFIX }, (data) =>
-    data && Array.isArray(data.points) && data.points.some((p) => p.id === id) ? { ...data, points: data.points.filter((p) => p.id !== id) } : data,
-  );
-  client.setQueryData<{ posts: PostDto[] }>(EXTRA_POSTS_KEY, (extra) => (extra?.posts.some((p) => p.id === id) ? { posts: extra.posts.filter((p) => p.id !== id) } : extra));
+  // A list of cards kept under ['posts'] (the whole feed some screens read) loses it too.
+  client.setQueryData<{ posts: PostDto[] }>(POSTS_KEY, (feed) => (feed && Array.isArray(feed.posts) && feed.posts.some((p) => p.id === id) ? { ...feed, posts: feed.posts.filter((p) => p.id !== id) } : feed));
+  client.setQueriesData<ViewportLike>({ queryKey: VIEWPORT_PREFIX }, (data) => {
+    if (!data || !Array.isArray(data.points) || !data.points.some((p) => p.id === id)) return data;
+    const next = { ...data, points: data.points.filter((p) => p.id !== id) };
+    derived.set(next, data);
+    return next;
+  });
+  client.setQueryData<{ posts: MarkerDto[] }>(EXTRA_POSTS_KEY, (extra) => (extra?.posts.some((p) => p.id === id) ? { posts: extra.posts.filter((p) => p.id !== id) } : extra));
+  client.removeQueries({ queryKey: cardKey(id), exact: true });
+  emit({ kind: 'deleted', id });
+}
+
+/** A marker the map's caches hold (viewport answers, pinned markers). */
+export function findCachedMarker(client: QueryClient, id: string): MarkerDto | undefined {
+  for (const [, data] of client.getQueriesData<ViewportLike | { posts: MarkerDto[] }>({ queryKey: POSTS_KEY })) {
+    const list = data && 'points' in data ? data.points : data && 'posts' in data ? data.posts : undefined;
+    const found = Array.isArray(list) ? list.find((p) => p && p.id === id) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Rewrites the markers of one author (a new photo reaches the map without a refetch). */
+export function updateMarkersOf(client: QueryClient, userId: string, photoUrl: string | null): void {
+  const rewrite = (list: MarkerDto[]) => (list.some((p) => p.userId === userId && p.photoUrl !== photoUrl) ? list.map((p) => (p.userId === userId ? { ...p, photoUrl } : p)) : list);
+  client.setQueriesData<ViewportLike>({ queryKey: VIEWPORT_PREFIX }, (data) => {
+    if (!data || !Array.isArray(data.points)) return data;
+    const points = rewrite(data.points);
+    return points === data.points ? data : { ...data, points };
+  });
+  client.setQueryData<{ posts: MarkerDto[] }>(EXTRA_POSTS_KEY, (extra) => {
+    if (!extra) return extra;
+    const posts = rewrite(extra.posts);
+    return posts === extra.posts ? extra : { posts };
+  });
 }
 
 let bridged: QueryClient | null = null;
@@ -94,18 +159,23 @@ export function bridgePostsRealtime(client: QueryClient): void {
   if (bridged === client) return;
   unbridge?.();
   bridged = client;
+  // Markers are read with core's schema, loaded on first use: events apply a tick later, in order.
+  const then = inOrder();
   const stops = [
-    subscribeRealtime('post.created', (event) => {
-      const post = readPost((event.data as { post?: unknown } | undefined)?.post);
-      if (post) addPostToCache(client, post);
-    }),
-    subscribeRealtime('post.deleted', (event) => {
-      const id = (event.data as { id?: unknown } | undefined)?.id;
-      if (typeof id === 'string') {
+    subscribeRealtime('post.created', (event) =>
+      then(async () => {
+        const post = await readMarker((event.data as { post?: unknown } | undefined)?.post);
+        if (post && bridged === client) addPostToCache(client, post);
+      }),
+    ),
+    subscribeRealtime('post.deleted', (event) =>
+      then(() => {
+        const id = (event.data as { id?: unknown } | undefined)?.id;
+        if (typeof id !== 'string' || bridged !== client) return;
         removePostFromCache(client, id);
         void client.invalidateQueries({ queryKey: MY_ACTIVE_POST_KEY });
-      }
-    }),
+      }),
+    ),
     onRealtimeConnection(({ connected, reconnect }) => {
       // Whatever happened while the socket was down is fetched once.
       if (connected && reconnect) void client.invalidateQueries({ queryKey: POSTS_KEY });
@@ -120,4 +190,5 @@ export function resetPostsRealtimeForTests(): void {
   unbridge = null;
   bridged = null;
   recent.length = 0;
+  markerListeners.clear();
 }

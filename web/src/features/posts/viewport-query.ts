@@ -1,18 +1,21 @@
 /**
- * The map's feed by viewport (issue 4 item 6): `GET /api/posts/viewport` for what lies in the
- * view (points from zoom 9 on, server grid clusters and lone posts below), kept current by the
- * realtime socket (addPostToCache / removePostFromCache update every viewport answer), and, only
- * while the socket is down, by `GET /api/posts/changes?since=<cursor>` every 5 s (410 → reload).
+ * The map's feed by viewport (issue 4 item 6, issue 15): `GET /api/posts/viewport` for what lies
+ * in the view (markers from zoom 9 on, server grid clusters and lone posts below), kept current by
+ * the realtime socket (addPostToCache / removePostFromCache update every viewport answer), which
+ * is told the fetched bounds (setRealtimeView) so the server sends only the events inside them,
+ * and, only while the socket is down, by `GET /api/posts/changes?since=<cursor>&west=…` every 5 s
+ * for the same bounds (410 → reload).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { type QueryClient, keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ClusterDto, type Mood, MOODS, POST_LIFETIME_MS, TIMING, changesResponseSchema, viewportResponseSchema } from '@moodmap/core';
+import { type Bbox, type ClusterDto, roundBounds, type Mood, MOODS, TIMING } from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
-import { useRealtimeStore } from '../../lib/realtime.ts';
-import { type PostDto, parseAnswer } from './post-types.ts';
+import { setRealtimeView, useRealtimeStore } from '../../lib/realtime.ts';
+import { parseAnswerLazy } from '../../lib/schemas.ts';
+import type { MarkerDto } from './post-types.ts';
 import { EXTRA_POSTS_KEY, POSTS_KEY, REFRESH_POSTS_EVENT, VIEWPORT_PREFIX, addPostToCache, bridgePostsRealtime, recentSince, removePostFromCache, sequenceNow } from './posts-query.ts';
 
-export type Bbox = [number, number, number, number];
+export type { Bbox };
 
 /** A server grid cluster (core's clusterSchema); clusters built in the browser may miss moods. */
 export interface ServerCluster extends Omit<ClusterDto, 'moods'> {
@@ -20,7 +23,7 @@ export interface ServerCluster extends Omit<ClusterDto, 'moods'> {
 }
 
 export interface ViewportFeed {
-  points: PostDto[];
+  points: MarkerDto[];
   clusters: ServerCluster[];
   cursor: string | null;
   serverTime: string;
@@ -28,31 +31,26 @@ export interface ViewportFeed {
   zoom: number;
 }
 
-/** Bounds rounded outwards on a grid that follows the zoom, so small pans share one answer. */
-export function roundBounds([west, south, east, north]: Bbox, zoom: number): Bbox {
-  const step = Math.max(0.001, 90 / 2 ** Math.floor(zoom) / 4);
-  const down = (v: number) => Math.floor(v / step) * step;
-  const up = (v: number) => Math.ceil(v / step) * step;
-  const r = (v: number) => Math.round(v * 1e6) / 1e6;
-  return [r(Math.max(-180, down(west))), r(Math.max(-90, down(south))), r(Math.min(180, up(east))), r(Math.min(90, up(north)))];
-}
+export { roundBounds };
 
 export function viewportKey(bbox: Bbox, zoom: number, moods: readonly Mood[]) {
   return [...VIEWPORT_PREFIX, bbox, Math.floor(zoom), [...moods].sort().join(',')] as const;
 }
 
-export function inBbox(post: PostDto, [west, south, east, north]: Bbox): boolean {
+export function inBbox(post: MarkerDto, [west, south, east, north]: Bbox): boolean {
   return post.latitude >= south && post.latitude <= north && post.longitude >= west && post.longitude <= east;
 }
 
 let lastCursor: string | null = null;
+/** The bounds of the last viewport read: the changes poll asks for the same place. */
+let lastBbox: Bbox | null = null;
 
 export async function fetchViewport(bbox: Bbox, zoom: number, moods: readonly Mood[], signal?: AbortSignal): Promise<ViewportFeed> {
   const since = sequenceNow();
   const [west, south, east, north] = bbox;
   const params = new URLSearchParams({ west: String(west), south: String(south), east: String(east), north: String(north), zoom: String(Math.floor(zoom)) });
   if (moods.length > 0 && moods.length < MOODS.length) params.set('moods', [...moods].sort().join(','));
-  const answer = parseAnswer(viewportResponseSchema, await api<unknown>(`/api/posts/viewport?${params}`, { signal }));
+  const answer = await parseAnswerLazy((s) => s.viewportResponseSchema, await api<unknown>(`/api/posts/viewport?${params}`, { signal }));
   let points = answer.points;
   // Changes pushed while the answer was on its way are replayed over it.
   for (const change of recentSince(since)) {
@@ -61,6 +59,7 @@ export async function fetchViewport(bbox: Bbox, zoom: number, moods: readonly Mo
   }
   const { cursor, clusters, serverTime } = answer;
   lastCursor = cursor;
+  lastBbox = bbox;
   return {
     points,
     clusters,
@@ -75,7 +74,12 @@ export async function fetchViewport(bbox: Bbox, zoom: number, moods: readonly Mo
 export async function pollChanges(client: QueryClient): Promise<void> {
   if (!lastCursor) return;
   try {
-    const changes = parseAnswer(changesResponseSchema, await api<unknown>(`/api/posts/changes?since=${encodeURIComponent(lastCursor)}`));
+    const params = new URLSearchParams({ since: lastCursor });
+    if (lastBbox) {
+      const [west, south, east, north] = lastBbox;
+      for (const [name, value] of Object.entries({ west, south, east, north })) params.set(name, String(value));
+    }
+    const changes = await parseAnswerLazy((s) => s.changesResponseSchema, await api<unknown>(`/api/posts/changes?${params}`));
     for (const post of changes.created) addPostToCache(client, post);
     for (const id of changes.deleted) removePostFromCache(client, id);
     lastCursor = changes.cursor;
@@ -90,6 +94,7 @@ export async function pollChanges(client: QueryClient): Promise<void> {
 /** Test hook. */
 export function resetViewportForTests(): void {
   lastCursor = null;
+  lastBbox = null;
 }
 
 /** The map's posts and server clusters for a (debounced) view. */
@@ -106,9 +111,21 @@ export function useViewportFeed(view: { bbox: Bbox; zoom: number } | null, moods
     enabled: bbox !== null,
     placeholderData: keepPreviousData,
     staleTime: 45_000,
+    // The cache must hold the very object addPostToCache/removePostFromCache derived (their
+    // `derived` map is keyed by it), so the map applies a realtime post as a diff: structural
+    // sharing would store a copy, the map would not recognise it and rebuild every marker.
+    structuralSharing: false,
   });
-  // Posts put in the cache from elsewhere (a search result to focus) are drawn wherever they are.
-  const extra = useQuery<{ posts: PostDto[] }>({ queryKey: EXTRA_POSTS_KEY, queryFn: () => ({ posts: [] }), enabled: false });
+  // Markers put in the cache from elsewhere (a search result to focus) are drawn wherever they are.
+  const extra = useQuery<{ posts: MarkerDto[] }>({ queryKey: EXTRA_POSTS_KEY, queryFn: () => ({ posts: [] }), enabled: false });
+
+  // The socket hears the bounds the markers were fetched for (debounced in the client).
+  const boundsKey = bbox ? bbox.join(',') : '';
+  useEffect(() => {
+    if (!boundsKey) return;
+    const [west, south, east, north] = boundsKey.split(',').map(Number) as Bbox;
+    setRealtimeView({ west, south, east, north });
+  }, [boundsKey]);
 
   // Fallback poll of the changes while the socket is down.
   useEffect(() => {
@@ -123,33 +140,13 @@ export function useViewportFeed(view: { bbox: Bbox; zoom: number } | null, moods
     return () => window.removeEventListener(REFRESH_POSTS_EVENT, onRefresh);
   }, [client]);
 
-  const [tick, setTick] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setTick(Date.now()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
-
   const data = query.data;
   const offset = useMemo(() => {
     const server = data ? Date.parse(data.serverTime) : NaN;
     return Number.isFinite(server) ? server - (query.dataUpdatedAt || Date.now()) : 0;
   }, [data, query.dataUpdatedAt]);
-  const extraPosts = extra.data?.posts;
-  const posts = useMemo(() => {
-    const seen = new Set<string>();
-    const all: PostDto[] = [];
-    for (const p of [...(data?.points ?? []), ...(extraPosts ?? [])]) {
-      if (seen.has(p.id)) continue;
-      seen.add(p.id);
-      all.push(p);
-    }
-    const cutoff = tick + offset - POST_LIFETIME_MS;
-    return all.filter((p) => {
-      const created = Date.parse(p.createdAt);
-      return !Number.isFinite(created) || created > cutoff;
-    });
-  }, [data, extraPosts, offset, tick]);
   const clusters = useMemo(() => (data && data.zoom < 9 ? data.clusters : []), [data]);
 
-  return { posts, clusters, offsetMs: offset, isError: query.isError, isPending: query.isPending, error: query.error };
+  // The answer itself (not a copy of its markers): the map follows its changes incrementally.
+  return { answer: data, extra: extra.data?.posts, clusters, offsetMs: offset, isError: query.isError, isPending: query.isPending, error: query.error };
 }

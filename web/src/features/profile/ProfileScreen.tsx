@@ -12,12 +12,16 @@ import { Button, Spinner } from '../../ui/Button.tsx';
 import { ClockIcon, ImageIcon, LogoutIcon, MapIcon, PlusIcon, ShieldIcon, TrashIcon, UserIcon } from '../../ui/icons.tsx';
 import { SignedOutNotice } from '../../ui/SignedOutNotice.tsx';
 import { TierBadge } from '../../ui/TierBadge.tsx';
+import { PulseWallet } from '../pulse/PulseWallet.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { DeletePostButton } from '../posts/DeletePostButton.tsx';
 import { firstImage } from '../posts/post-types.ts';
 import { Avatar } from './Avatar.tsx';
 import { MoodBadge, PulseBadge, focusState, memberSince } from './ProfileBits.tsx';
 import { deleteProfilePhoto, patchProfile, profileKey, uploadProfilePhoto, usePublicProfile, useProfileWrite } from './profile-api.ts';
+import { BlockedList } from '../moderation/BlockedList.tsx';
+import { NoticesPanel } from '../moderation/NoticesPanel.tsx';
+import { TermsLink } from '../terms/TermsLink.tsx';
 
 const ACTION =
   'inline-flex min-h-11 items-center justify-center gap-2 rounded-xl bg-gradient-to-r from-brand-500 to-violet-brand px-5 text-sm font-semibold text-white shadow-md shadow-brand-500/25 transition hover:brightness-105 active:brightness-95';
@@ -82,6 +86,9 @@ export function ProfileScreen() {
           </div>
         </div>
         <BioEditor user={user} />
+        <div className="mt-5">
+          <PulseWallet />
+        </div>
         <div className="mt-6 grid gap-3 sm:grid-cols-2">
           {/* Spec §6: the admin account sees 'Admin' (to /admin) instead of 'Publier' (to /create). */}
           {user.isAdmin ? (
@@ -109,6 +116,11 @@ export function ProfileScreen() {
           </Button>
         </div>
         <MyPosts userId={user.id} />
+        <NoticesPanel />
+        <BlockedList />
+        <p className="text-center text-xs text-slate-500 dark:text-slate-400">
+          <TermsLink />
+        </p>
       </div>
     </ModalPanel>
   );

@@ -8,6 +8,7 @@ import { ArrowLeftIcon, ChatIcon, MicIcon, UserIcon } from '../../ui/icons.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { MoodBadge, ProfileIdentity, focusState, postThumbnails } from './ProfileBits.tsx';
 import { usePublicProfile, useSendMessage } from './profile-api.ts';
+import { BlockButton } from '../moderation/BlockButton.tsx';
 
 /** /user/:userId — another user's public profile (spec §2 "Public profile page"). */
 export function UserProfileScreen() {
@@ -79,6 +80,7 @@ export function UserProfileScreen() {
               {MESSAGES.profile_send_message}
             </Button>
           ) : null}
+          <BlockButton userId={profile.id} />
           <section className="mt-7">
             <h3 className="mb-3 font-bold text-ink-900 dark:text-white" data-testid="profile-posts-title">
               {t('profile_posts_count', { count: profile.posts.length })}

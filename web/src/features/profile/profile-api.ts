@@ -4,10 +4,11 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { CACHE_TTL_MS, MESSAGES, conversationResponseSchema, type AuthUserResponse, type CreateConversationInput, type UpdateProfileInput } from '@moodmap/core';
+import { CACHE_TTL_MS, SHELL_MESSAGES, type AuthUserResponse, type CreateConversationInput, type UpdateProfileInput } from '@moodmap/core';
 import { useSessionStore } from '../auth/session-store.ts';
 import { toSessionUser, type SessionUser } from '../auth/auth-api.ts';
 import { ApiError, api } from '../../lib/api.ts';
+import { parseAnswerLazy } from '../../lib/schemas.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { uploadFile } from '../posts/posts-api.ts';
 import { readPublicProfile, type PublicProfile } from './public-profile.ts';
@@ -38,7 +39,7 @@ export function usePublicProfile(id: string | null, staleTime: number = CACHE_TT
 }
 
 /** Every edit answers `{ user }` (core's authUserResponseSchema), read as leniently as a sign-in's. */
-function userOf(payload: Partial<AuthUserResponse> | null): SessionUser | null {
+function userOf(payload: Partial<AuthUserResponse> | null): Promise<SessionUser | null> {
   return toSessionUser(payload?.user);
 }
 
@@ -67,9 +68,9 @@ export function useProfileWrite<T>(write: (input: T) => Promise<SessionUser | nu
 /** `POST /api/conversations { userId }` → the conversation's id. */
 export async function startConversation(userId: string): Promise<string> {
   const body: CreateConversationInput = { userId };
-  const parsed = conversationResponseSchema.safeParse(await api<unknown>('/api/conversations', { method: 'POST', body }));
-  if (!parsed.success || !parsed.data.conversation.id) throw new ApiError(500, 'conversation_create_failed', MESSAGES.conversation_create_failed);
-  return parsed.data.conversation.id;
+  const { conversation } = await parseAnswerLazy((s) => s.conversationResponseSchema, await api<unknown>('/api/conversations', { method: 'POST', body }), 'conversation_create_failed');
+  if (!conversation.id) throw new ApiError(500, 'conversation_create_failed', SHELL_MESSAGES.conversation_create_failed);
+  return conversation.id;
 }
 
 /**
@@ -88,7 +89,7 @@ export function useSendMessage(profileId: string | null, nickname?: string, onOp
       void navigate(`/messages?conversation=${encodeURIComponent(id)}`, { state: nickname ? { nickname } : undefined });
     },
     // As "Contacter" on a post does: one text, whatever the cause (a 404 included).
-    onError: () => toast.error(MESSAGES.conversation_create_failed),
+    onError: () => toast.error(SHELL_MESSAGES.conversation_create_failed),
   });
   const busy = open.isPending;
   const visible = me !== null && profileId !== null && me !== profileId;

@@ -16,6 +16,7 @@ import { updateAllCachedComments } from '../comments/comments-cache.ts';
 import { subscribeRealtime } from '../../lib/realtime.ts';
 import { updateParticipant } from '../messages/messages-cache.ts';
 import { updateAllCachedPosts } from '../posts/posts-cache.ts';
+import { updateMarkersOf } from '../posts/posts-query.ts';
 import { profileKey } from './profile-api.ts';
 
 type Author = { username: string; photoUrl: string | null };
@@ -41,6 +42,7 @@ export function applyProfileUpdate(client: QueryClient, { userId, username, phot
     return author === item.author ? item : { ...item, author };
   };
   updateAllCachedPosts(client, withNewAuthor);
+  updateMarkersOf(client, userId, photoUrl);
   updateAllCachedComments(client, withNewAuthor);
   updateParticipant(client, { id: userId, nickname: username, profilePhotoUrl: photoUrl });
   void client.invalidateQueries({ queryKey: profileKey(userId) });

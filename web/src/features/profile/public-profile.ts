@@ -19,7 +19,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : nul
  * Reads `GET /api/profiles/:id` → `{ profile, posts }` defensively (camelCase as the server
  * sends it, or the spec's snake_case columns); null when there is no profile in it.
  */
-export function readPublicProfile(payload: unknown): PublicProfile | null {
+export async function readPublicProfile(payload: unknown): Promise<PublicProfile | null> {
   if (!payload || typeof payload !== 'object') return null;
   const root = payload as Raw;
   const p = (root.profile && typeof root.profile === 'object' ? root.profile : root) as Raw;
@@ -37,6 +37,6 @@ export function readPublicProfile(payload: unknown): PublicProfile | null {
     isPro: flag('is_pro', 'isPro'),
     isPlus: flag('is_plus', 'isPlus'),
     isMulti: flag('is_multi', 'isMulti'),
-    posts: rawPosts.map(readPost).filter((x): x is PostDto => x !== null),
+    posts: (await Promise.all(rawPosts.map(readPost))).filter((x): x is PostDto => x !== null),
   };
 }

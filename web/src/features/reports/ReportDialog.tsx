@@ -5,14 +5,16 @@
  */
 import { type FormEvent, useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { MESSAGES, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_REASON_OTHER, type ReportReasonKey, reportPostSchema } from '@moodmap/core';
+import { MESSAGES, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_REASON_OTHER, type ReportPostInput, type ReportReasonKey, reportPostSchema } from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
+import { parseAnswerLazy } from '../../lib/schemas.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
 
 export async function reportPost(postId: string, reason: ReportReasonKey, details: string): Promise<void> {
-  await api<unknown>(`/api/posts/${encodeURIComponent(postId)}/report`, { method: 'POST', body: { reason, details } });
+  const body: ReportPostInput = { reason, details };
+  await parseAnswerLazy((s) => s.reportResponseSchema, await api<unknown>(`/api/posts/${encodeURIComponent(postId)}/report`, { method: 'POST', body }));
 }
 
 /** Whether the form may be sent (the same rules as the server's). */

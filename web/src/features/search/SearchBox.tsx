@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { MESSAGES, SEARCH_MAX } from '@moodmap/core';
+import { SHELL_MESSAGES, SEARCH_MAX } from '@moodmap/core';
 import { CloseIcon, SearchIcon } from '../../ui/icons.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useFocusPost } from '../posts/focus-post.ts';
@@ -69,13 +69,13 @@ export function SearchBox() {
     }
   };
 
-  const errorText = error ? (error instanceof ApiError && error.status !== 0 && error.status < 500 ? error.message : MESSAGES.search_failed) : null;
+  const errorText = error ? (error instanceof ApiError && error.status !== 0 && error.status < 500 ? error.message : SHELL_MESSAGES.search_failed) : null;
 
   return (
     <form ref={formRef} role="search" className="min-w-0 flex-1" onSubmit={(e) => e.preventDefault()}>
       <div className="relative">
         <label htmlFor={id} className="sr-only">
-          {MESSAGES.search_placeholder}
+          {SHELL_MESSAGES.search_placeholder}
         </label>
         <SearchIcon size={18} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400" />
         <input
@@ -95,7 +95,7 @@ export function SearchBox() {
           }}
           onFocus={() => setOpen(true)}
           onKeyDown={onKeyDown}
-          placeholder={MESSAGES.search_placeholder}
+          placeholder={SHELL_MESSAGES.search_placeholder}
           autoComplete="off"
           enterKeyHint="search"
           data-testid="search-input"
@@ -108,7 +108,7 @@ export function SearchBox() {
               setQuery('');
               inputRef.current?.focus();
             }}
-            aria-label={MESSAGES.search_clear}
+            aria-label={SHELL_MESSAGES.search_clear}
             className="absolute top-1/2 right-1.5 flex size-8 -translate-y-1/2 items-center justify-center rounded-lg text-slate-400 hover:bg-black/5 hover:text-slate-700 dark:hover:bg-white/10 dark:hover:text-white"
           >
             <CloseIcon size={16} />

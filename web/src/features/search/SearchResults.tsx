@@ -1,4 +1,4 @@
-import { MESSAGES, MOOD_INFO, SEARCH_RESULT_CUT, t, truncate } from '@moodmap/core';
+import { SHELL_MESSAGES, MOOD_INFO, SEARCH_RESULT_CUT, fill, truncate } from '@moodmap/core';
 import { Spinner } from '../../ui/Button.tsx';
 import { MicIcon } from '../../ui/icons.tsx';
 import type { PostDto } from '../posts/post-types.ts';
@@ -38,7 +38,7 @@ export function SearchResults({
     >
       {waiting && (!hasAnswer || results.length === 0) && !errorText ? (
         <p className="flex items-center gap-2 px-3 py-3 text-sm text-slate-500 dark:text-slate-400" role="status">
-          <Spinner className="size-4 text-brand-500" /> {MESSAGES.search_searching}
+          <Spinner className="size-4 text-brand-500" /> {SHELL_MESSAGES.search_searching}
         </p>
       ) : errorText ? (
         <p className="px-3 py-3 text-sm text-rose-600 dark:text-rose-300" role="alert" data-testid="search-error">
@@ -46,10 +46,10 @@ export function SearchResults({
         </p>
       ) : results.length === 0 ? (
         <p className="px-3 py-3 text-sm break-words text-slate-600 dark:text-slate-300" role="status" data-testid="search-empty">
-          {t('search_no_result', { query })}
+          {fill(SHELL_MESSAGES.search_no_result, { query })}
         </p>
       ) : null}
-      <ul id={listId} role="listbox" aria-label={MESSAGES.search_results_label} aria-busy={waiting} className={results.length === 0 || errorText ? 'hidden' : undefined}>
+      <ul id={listId} role="listbox" aria-label={SHELL_MESSAGES.search_results_label} aria-busy={waiting} className={results.length === 0 || errorText ? 'hidden' : undefined}>
         {errorText
           ? null
           : results.map((post, index) => {
@@ -81,7 +81,7 @@ export function SearchResults({
                     <span className="block truncate text-sm font-semibold text-ink-900 dark:text-white">{post.nickname}</span>
                     {voice ? (
                       <span className="flex items-center gap-1 text-[13px] text-slate-600 dark:text-slate-300">
-                        <MicIcon size={13} className="shrink-0" /> {MESSAGES.create_voice_label}
+                        <MicIcon size={13} className="shrink-0" /> {SHELL_MESSAGES.create_voice_label}
                       </span>
                     ) : (
                       <span className="block truncate text-[13px] text-slate-600 dark:text-slate-300" data-testid="search-result-text">

@@ -1,7 +1,9 @@
 /** The search API (server/src/modules/search/routes.ts): live posts matching q among the selected moods. */
-import { MOODS, type Mood, searchResponseSchema } from '@moodmap/core';
+import { MOODS, type Mood } from '@moodmap/core';
 import { api } from '../../lib/api.ts';
-import { type PostDto, parseAnswer } from '../posts/post-types.ts';
+import { parseAnswerLazy } from '../../lib/schemas.ts';
+import type { PostDto } from '../posts/post-types.ts';
+import { track } from '../../lib/analytics.ts';
 
 export interface SearchAnswer {
   query: string;
@@ -15,6 +17,7 @@ export function moodsParam(moods: readonly Mood[]): string {
 
 export async function searchPosts(query: string, moods: readonly Mood[], signal?: AbortSignal): Promise<SearchAnswer> {
   const params = new URLSearchParams({ q: query, moods: moodsParam(moods) });
-  const { results } = parseAnswer(searchResponseSchema, await api<unknown>(`/api/search?${params.toString()}`, { signal }));
+  const { results } = await parseAnswerLazy((s) => s.searchResponseSchema, await api<unknown>(`/api/search?${params.toString()}`, { signal }));
+  track('search');
   return { query, results };
 }

@@ -1,66 +1,45 @@
 /**
- * The posts on the main map (spec §2 "Map screen"): single markers, 100 m clusters, zoomed-out
- * aggregates, the post and cluster popups, and the focus on a post passed through navigation
- * state (centre at zoom 16, open its popup, clear the state). Rendered inside react-map-gl's
- * <Map>; only the markers inside the viewport exist in the DOM.
+ * The posts on the main map (spec §2 "Map screen"), drawn by MapLibre (issue 15, design.md §5b):
+ * single markers, 100 m clusters and zoomed-out aggregates are features of GeoJSON sources
+ * (marker-layers.ts) with pictures from an atlas drawn on demand (marker-images.ts); no DOM
+ * element per post. A fetched viewport answer replaces the groups; a realtime post or deletion
+ * is applied as a diff of its own group (marker-groups.ts). A tap is hit-tested on the layers;
+ * the popup paints first from the marker, and the map moves after only if it does not fit.
+ * A post passed through navigation state is centred at zoom 16 and opened, then the state cleared.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Marker, Popup, useMap } from 'react-map-gl/maplibre';
-import type { Map as MapLibreMap } from 'maplibre-gl';
+import { Popup, useMap } from 'react-map-gl/maplibre';
+import type { GeoJSONSource, MapGeoJSONFeature, Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
+import type { FeatureCollection, Point } from 'geojson';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
-import { MAP, MESSAGES, MOOD_INFO, t } from '@moodmap/core';
+import { MAP, SHELL_MESSAGES, POST_LIFETIME_MS, padBounds, VIEW_MARGIN } from '@moodmap/core';
 import { toast } from '../../../ui/toasts/toast-store.ts';
 import { useMoodFilterStore } from '../../moods/mood-filter-store.ts';
-import { PostCard } from '../../posts/PostCard.tsx';
+import { useThemeStore } from '../../theme/theme-store.ts';
 import { fetchPost } from '../../posts/posts-api.ts';
-import { pinPostInCache } from '../../posts/posts-query.ts';
-import type { PostDto } from '../../posts/post-types.ts';
+import { type MarkerChange, derivedFrom, onMarkerChange, pinPostInCache } from '../../posts/posts-query.ts';
+import type { MarkerDto } from '../../posts/post-types.ts';
 import { useViewportFeed } from '../../posts/viewport-query.ts';
 import { ClusterList } from './ClusterList.tsx';
-import { AggregateMarkerView, ClusterMarkerView, POST_MARKER_SIZE, PostMarkerView } from './MarkerViews.tsx';
-import { type MarkerItem, buildMarkerIndex } from './marker-index.ts';
+import { type GroupDiff, MarkerGroups } from './marker-groups.ts';
+import { POST_MARKER_SIZE, type Theme, provideImage } from './marker-images.ts';
+import {
+  AGGREGATES_SOURCE, CLICKABLE_LAYERS, type MarkerProps, aggregateFeatures, ensureMarkerLayers, groupFeature, markersSource, setHighlighted,
+} from './marker-layers.ts';
+import { PostPopup } from './PostPopup.tsx';
+import { startPulse } from './pulse.ts';
 import './markers.css';
 
 type Bbox = [number, number, number, number];
 
-const INDEX_THROTTLE_MS = 1_000;
 /** The view is read this long after the map stops moving. */
 const VIEW_DEBOUNCE_MS = 250;
 
 /** The viewport with a margin, so markers just outside are already there when panning. */
-export function paddedBounds(map: Pick<MapLibreMap, 'getBounds'>, margin = 0.25): Bbox {
+export function paddedBounds(map: Pick<MapLibreMap, 'getBounds'>, margin = VIEW_MARGIN): Bbox {
   const b = map.getBounds();
-  const west = b.getWest();
-  const east = b.getEast();
-  const south = b.getSouth();
-  const north = b.getNorth();
-  const dx = (east - west) * margin;
-  const dy = (north - south) * margin;
-  return [Math.max(-180, west - dx), Math.max(-90, south - dy), Math.min(180, east + dx), Math.min(90, north + dy)];
-}
-
-/**
- * Follows `value` at most once per `ms`: a burst of realtime posts rebuilds the marker index
- * once, not once per post (grouping 100 000 posts takes a noticeable fraction of a second).
- */
-function useThrottled<T>(value: T, ms: number): T {
-  const [current, setCurrent] = useState(value);
-  const lastRef = useRef(0);
-  useEffect(() => {
-    const wait = lastRef.current + ms - Date.now();
-    const apply = () => {
-      lastRef.current = Date.now();
-      setCurrent(value);
-    };
-    if (wait <= 0) {
-      apply();
-      return;
-    }
-    const timer = setTimeout(apply, wait);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return current;
+  return padBounds([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], margin);
 }
 
 type Selection = { kind: 'post'; id: string; group?: string[] } | { kind: 'group'; ids: string[]; latitude: number; longitude: number };
@@ -69,26 +48,54 @@ interface FocusState {
   focusPostId?: unknown;
 }
 
+/** Room kept clear around a popup: the top bar above, the floating buttons and bottom bar below. */
+const FIT_MARGIN = { top: 76, bottom: 84, side: 12 };
+
+const awaitingLanding = new WeakSet<MapLibreMap>();
+
 /**
- * Where a selected post goes relative to the centre, so its popup (above it) fits on screen: a
- * quarter of the height lower, and on phones a little to the left, clear of the floating buttons.
+ * After the popup has painted: the camera moves only if the popup (or its marker) is not fully
+ * on screen, by just what it takes to show it.
  */
-function popupOffset(map: MapLibreMap): [number, number] {
-  const { clientWidth, clientHeight } = map.getContainer();
-  return [clientWidth <= MAP.mobileBreakpointPx ? -30 : 0, Math.round(clientHeight * 0.24)];
+function revealPopup(map: MapLibreMap): void {
+  // A camera already on its way (a focused post's flyTo) is not cut short by a pan: the popup
+  // is fitted once it lands.
+  if (map.isMoving()) {
+    if (!awaitingLanding.has(map)) {
+      awaitingLanding.add(map);
+      map.once('moveend', () => {
+        awaitingLanding.delete(map);
+        revealPopup(map);
+      });
+    }
+    return;
+  }
+  const popup = map.getContainer().querySelector<HTMLElement>('.mm-popup');
+  if (!popup) return;
+  const box = popup.getBoundingClientRect();
+  const frame = map.getContainer().getBoundingClientRect();
+  let dx = 0;
+  let dy = 0;
+  if (box.top < frame.top + FIT_MARGIN.top) dy = box.top - (frame.top + FIT_MARGIN.top);
+  else if (box.bottom > frame.bottom - FIT_MARGIN.bottom) dy = box.bottom - (frame.bottom - FIT_MARGIN.bottom);
+  if (box.left < frame.left + FIT_MARGIN.side) dx = box.left - (frame.left + FIT_MARGIN.side);
+  else if (box.right > frame.right - FIT_MARGIN.side) dx = box.right - (frame.right - FIT_MARGIN.side);
+  if (dx !== 0 || dy !== 0) map.panBy([Math.round(dx), Math.round(dy)], { duration: 350, essential: true });
 }
 
 export function PostMarkers() {
   const { current } = useMap();
   const map = current?.getMap() ?? null;
   const moods = useMoodFilterStore((s) => s.selected);
+  const theme: Theme = useThemeStore((s) => s.theme) === 'dark' ? 'dark' : 'light';
   const [view, setView] = useState<{ bbox: Bbox; zoom: number } | null>(null);
-  const { posts, clusters, offsetMs, isError, isPending } = useViewportFeed(view, moods);
-  const indexed = useThrottled(posts, INDEX_THROTTLE_MS);
-  const shown = useMemo(() => indexed.filter((p) => moods.includes(p.category)), [indexed, moods]);
-  const index = useMemo(() => buildMarkerIndex(shown), [shown]);
-  const byId = useMemo(() => new Map(posts.map((p) => [p.id, p])), [posts]);
+  const { answer, extra, clusters, offsetMs, isError, isPending } = useViewportFeed(view, moods);
+  const [groups] = useState(() => new MarkerGroups());
+  // Bumped when the drawn markers change: the popup and the focus read `groups` again.
+  const [version, setVersion] = useState(0);
   const [selection, setSelection] = useState<Selection | null>(null);
+  const applied = useRef<{ answer?: object; extra?: object; moods?: string }>({});
+  const client = useQueryClient();
 
   useEffect(() => {
     if (!map) return;
@@ -108,62 +115,198 @@ export function PostMarkers() {
     };
   }, [map]);
 
-  const items = useMemo(() => {
-    if (!view) return [];
-    // Zoomed out, the server's grid clusters (of the moods shown) stand beside the lone posts.
-    const serverItems: MarkerItem[] = clusters.flatMap((c) => {
-      const count = c.moods && Object.keys(c.moods).length > 0 ? moods.reduce((n, m) => n + (c.moods[m] ?? 0), 0) : c.count;
-      return count > 0 ? [{ kind: 'aggregate' as const, key: `s:${c.id}`, latitude: c.latitude, longitude: c.longitude, count, clusterId: -1 }] : [];
-    });
-    return [...serverItems, ...index.query(view.bbox, view.zoom)];
-  }, [index, view, clusters, moods]);
+  const allFeatures = useCallback((): FeatureCollection<Point, MarkerProps> => ({ type: 'FeatureCollection', features: [...groups.allGroups()].map(groupFeature) }), [groups]);
+  const clustersRef = useRef(clusters);
+  clustersRef.current = clusters;
+  const moodsRef = useRef(moods);
+  moodsRef.current = moods;
+  const shownClusters = useMemo(
+    () =>
+      clusters.flatMap((c) => {
+        const count = c.moods && Object.keys(c.moods).length > 0 ? moods.reduce((n, m) => n + (c.moods[m] ?? 0), 0) : c.count;
+        return count > 0 ? [{ ...c, count }] : [];
+      }),
+    [clusters, moods],
+  );
+  const shownClustersRef = useRef(shownClusters);
+  shownClustersRef.current = shownClusters;
 
-  // Feed failures are said once per failure streak (spec §8 "Feed load failure").
-  useEffect(() => {
-    if (isError) toast.error(MESSAGES.feed_load_error);
-  }, [isError]);
-
-  const reveal = useCallback(
-    (latitude: number, longitude: number, zoom?: number) => {
-      if (!map) return;
-      const options = { center: [longitude, latitude] as [number, number], offset: popupOffset(map), essential: true };
-      if (zoom !== undefined) map.flyTo({ ...options, zoom, duration: 1200 });
-      else map.easeTo({ ...options, duration: 400 });
+  const applyDiff = useCallback(
+    (diff: GroupDiff) => {
+      if (!map || (diff.remove.length === 0 && diff.add.length === 0)) return;
+      void markersSource(map)?.updateData({ remove: diff.remove, add: diff.add.map(groupFeature) });
     },
     [map],
   );
 
-  const openPost = useCallback(
-    (post: PostDto, group?: string[]) => {
-      setSelection({ kind: 'post', id: post.id, group });
-      reveal(post.latitude, post.longitude);
-    },
-    [reveal],
+  // Sources, layers and the atlas; again after every style change (theme, fallback basemap).
+  useEffect(() => {
+    if (!map) return;
+    const ratio = Math.min(2, window.devicePixelRatio || 1);
+    const ensure = () => {
+      if (!map.isStyleLoaded()) return;
+      ensureMarkerLayers(map, theme, allFeatures, () => aggregateFeatures(shownClustersRef.current));
+    };
+    // MapLibre 6 draws a missing icon only if a resolver adds it before the tile's layout goes
+    // on; a 'styleimagemissing' listener comes too late for that tile (the marker stays blank).
+    map.setMissingStyleImageResolver((id) => {
+      provideImage(map, id, ratio);
+    });
+    map.on('styledata', ensure);
+    map.on('load', ensure);
+    ensure();
+    const stopPulse = startPulse(map);
+    return () => {
+      map.setMissingStyleImageResolver(null);
+      map.off('styledata', ensure);
+      map.off('load', ensure);
+      stopPulse();
+    };
+  }, [map, theme, allFeatures]);
+
+  // A fetched answer (another view, a refetch, the mood filter) replaces the groups; an answer
+  // only derived from the one drawn by marker changes was already applied change by change.
+  useEffect(() => {
+    const moodsKey = moods.join(',');
+    const last = applied.current;
+    if (answer && last.answer && last.moods === moodsKey && last.extra === extra) {
+      let from: object | undefined = answer;
+      while (from && from !== last.answer) from = derivedFrom(from);
+      if (from === last.answer) {
+        last.answer = answer;
+        return;
+      }
+    }
+    if (!answer && !extra) return;
+    const cutoff = Date.now() + offsetMs - POST_LIFETIME_MS;
+    const shown = [...(answer?.points ?? []), ...(extra ?? [])].filter((m) => moods.includes(m.category) && !(Date.parse(m.createdAt) <= cutoff));
+    groups.reset(shown);
+    applied.current = { answer, extra, moods: moodsKey };
+    if (map) void markersSource(map)?.updateData({ removeAll: true, add: allFeatures().features });
+    setVersion((v) => v + 1);
+  }, [answer, extra, moods, groups, map, allFeatures, offsetMs]);
+
+  // Realtime and poll changes, one at a time.
+  useEffect(
+    () =>
+      onMarkerChange((change: MarkerChange) => {
+        if (change.kind === 'created') {
+          if (!moodsRef.current.includes(change.post.category)) return;
+          applyDiff(groups.add(change.post));
+        } else {
+          if (!groups.has(change.id)) return;
+          applyDiff(groups.remove(change.id));
+        }
+        setVersion((v) => v + 1);
+      }),
+    [groups, applyDiff],
   );
+
+  // Posts leave the map when their 24 h are over.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const cutoff = Date.now() + offsetMs - POST_LIFETIME_MS;
+      const expired = [...groups.allMarkers()].filter((m) => Date.parse(m.createdAt) <= cutoff);
+      if (expired.length === 0) return;
+      for (const m of expired) applyDiff(groups.remove(m.id));
+      setVersion((v) => v + 1);
+    }, 60_000);
+    return () => clearInterval(timer);
+  }, [groups, applyDiff, offsetMs]);
+
+  // The server's zoomed-out aggregates.
+  useEffect(() => {
+    map?.getSource<GeoJSONSource>(AGGREGATES_SOURCE)?.setData(aggregateFeatures(shownClusters));
+  }, [map, shownClusters]);
+
+  // Feed failures are said once per failure streak (spec §8 "Feed load failure").
+  useEffect(() => {
+    if (isError) toast.error(SHELL_MESSAGES.feed_load_error);
+  }, [isError]);
+
+  const centreOn = useCallback(
+    (latitude: number, longitude: number, zoom: number) => {
+      map?.flyTo({ center: [longitude, latitude], zoom, duration: 1200, essential: true });
+    },
+    [map],
+  );
+
+  // Taps and hovers, hit-tested on the marker layers.
+  const [hovered, setHovered] = useState<number | null>(null);
+  useEffect(() => {
+    if (!map) return;
+    const hit = (point: MapMouseEvent['point']): MapGeoJSONFeature | undefined => {
+      const layers = CLICKABLE_LAYERS.filter((id) => map.getLayer(id));
+      return layers.length ? map.queryRenderedFeatures(point, { layers })[0] : undefined;
+    };
+    const onClick = (event: MapMouseEvent) => {
+      const feature = hit(event.point);
+      if (!feature) {
+        // A tap on the bare map closes the popup.
+        setSelection(null);
+        return;
+      }
+      event.preventDefault();
+      const props = feature.properties as Partial<MarkerProps> & { cluster?: boolean; cluster_id?: number };
+      const [longitude, latitude] = (feature.geometry as Point).coordinates as [number, number];
+      if (props.cluster && typeof props.cluster_id === 'number') {
+        setSelection(null);
+        void markersSource(map)
+          ?.getClusterExpansionZoom(props.cluster_id)
+          .then((zoom) => map.easeTo({ center: [longitude, latitude], zoom: Math.max(map.getZoom() + 1, zoom), duration: 600 }))
+          .catch(() => undefined);
+        return;
+      }
+      if (props.k === 's') {
+        setSelection(null);
+        map.flyTo({ center: [longitude, latitude], zoom: Math.floor(map.getZoom()) + 2, duration: 800, essential: true });
+        return;
+      }
+      const group = typeof feature.id === 'number' ? groups.group(feature.id) : undefined;
+      if (!group) return;
+      if (group.members.length === 1) setSelection({ kind: 'post', id: group.members[0]!.id });
+      else setSelection({ kind: 'group', ids: group.members.map((m) => m.id), latitude: group.latitude, longitude: group.longitude });
+    };
+    let hovered: number | null = null;
+    const onMove = (event: MapMouseEvent) => {
+      const feature = hit(event.point);
+      map.getCanvas().style.cursor = feature ? 'pointer' : '';
+      const id = feature && typeof feature.id === 'number' && !feature.properties?.cluster && feature.source !== AGGREGATES_SOURCE ? feature.id : null;
+      if (id !== hovered) {
+        hovered = id;
+        setHovered(id);
+      }
+    };
+    map.on('click', onClick);
+    map.on('mousemove', onMove);
+    return () => {
+      map.off('click', onClick);
+      map.off('mousemove', onMove);
+    };
+  }, [map, groups]);
 
   // A post passed through navigation state: centre on it at zoom 16, open it, clear the state.
   const location = useLocation();
   const navigate = useNavigate();
   const fetchedFocus = useRef(new Set<string>());
-  const client = useQueryClient();
   const focusId = typeof (location.state as FocusState | null)?.focusPostId === 'string' ? ((location.state as FocusState).focusPostId as string) : null;
   useEffect(() => {
     if (!focusId || !map) return;
-    const post = byId.get(focusId);
-    if (!post && isPending) return;
+    const marker = groups.marker(focusId);
+    if (!marker && isPending) return;
     // A post asked for from elsewhere (a profile) may lie outside every viewport answer: read
-    // it once and pin it, then this effect runs again with it in the cache.
-    if (!post && !fetchedFocus.current.has(focusId)) {
+    // it once and pin it, then this effect runs again with it drawn.
+    if (!marker && !fetchedFocus.current.has(focusId)) {
       fetchedFocus.current.add(focusId);
       void fetchPost(focusId).then((fresh) => fresh && pinPostInCache(client, fresh)).catch(() => undefined);
       return;
     }
-    if (post) {
-      setSelection({ kind: 'post', id: post.id });
-      reveal(post.latitude, post.longitude, MAP.focusZoom);
+    if (marker) {
+      setSelection({ kind: 'post', id: marker.id });
+      centreOn(marker.latitude, marker.longitude, MAP.focusZoom);
     }
     void navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: null });
-  }, [focusId, map, byId, isPending, reveal, navigate, client, location.pathname, location.search, location.hash]);
+  }, [focusId, map, groups, version, isPending, centreOn, navigate, client, location.pathname, location.search, location.hash]);
 
   // Escape closes the popup, unless a dialog above the map takes it.
   useEffect(() => {
@@ -176,129 +319,79 @@ export function PostMarkers() {
   }, [selection]);
 
   const now = new Date(Date.now() + offsetMs);
-  const selectedPost = selection?.kind === 'post' ? byId.get(selection.id) : undefined;
-  const groupPosts = useMemo(() => {
+  const selectedMarker = selection?.kind === 'post' ? groups.marker(selection.id) : undefined;
+  const groupMarkers = useMemo(() => {
+    void version;
     const ids = selection?.kind === 'group' ? selection.ids : selection?.kind === 'post' ? selection.group : undefined;
-    return ids ? ids.map((id) => byId.get(id)).filter((p): p is PostDto => p !== undefined) : [];
-  }, [selection, byId]);
+    return ids ? ids.map((id) => groups.marker(id)).filter((m): m is MarkerDto => m !== undefined) : [];
+  }, [selection, groups, version]);
 
   // A deleted or expired post closes its popup; an emptied cluster too.
-  const popupGone = selection !== null && (selection.kind === 'post' ? !selectedPost : groupPosts.length === 0);
+  const popupGone = selection !== null && (selection.kind === 'post' ? !selectedMarker : groupMarkers.length === 0);
   useEffect(() => {
     if (popupGone) setSelection(null);
   }, [popupGone]);
 
-  const onItemClick = (item: MarkerItem) => {
-    if (item.kind === 'post') {
-      openPost(item.post);
-    } else if (item.kind === 'group') {
-      setSelection({ kind: 'group', ids: item.posts.map((p) => p.id), latitude: item.latitude, longitude: item.longitude });
-      reveal(item.latitude, item.longitude);
-    } else if (map) {
-      setSelection(null);
-      if (item.key.startsWith('s:')) map.flyTo({ center: [item.longitude, item.latitude], zoom: Math.floor(map.getZoom()) + 2, duration: 800, essential: true });
-      else map.easeTo({ center: [item.longitude, item.latitude], zoom: Math.max(map.getZoom() + 1, index.expansionZoom(item.clusterId)), duration: 600 });
-    }
-  };
+  // The selected and hovered markers are drawn larger.
+  const selectedFeature = selection?.kind === 'post' ? groups.groupOf(selection.id)?.id : selection?.kind === 'group' ? groups.groupOf(selection.ids[0]!)?.id : undefined;
+  useEffect(() => {
+    if (!map) return;
+    const ids = [selectedFeature, hovered].filter((id): id is number => typeof id === 'number');
+    setHighlighted(map, ids);
+  }, [map, selectedFeature, hovered, version]);
 
-  const selectedKey = selection?.kind === 'post' ? selection.id : null;
-  const anchor = selectedPost
-    ? { latitude: selectedPost.latitude, longitude: selectedPost.longitude, offset: POST_MARKER_SIZE / 2 + 8 }
+  // Paint first, then move the camera only if the popup does not fit.
+  const selectionKey = selection ? (selection.kind === 'post' ? selection.id : selection.ids.join(',')) : null;
+  useEffect(() => {
+    if (!map || !selectionKey) return;
+    let raf = requestAnimationFrame(() => {
+      raf = requestAnimationFrame(() => revealPopup(map));
+    });
+    const popup = map.getContainer().querySelector('.mm-popup');
+    // The card replacing its skeleton may grow the popup: fit it again.
+    const observer = typeof ResizeObserver === 'undefined' || !popup ? null : new ResizeObserver(() => revealPopup(map));
+    if (popup) observer?.observe(popup);
+    return () => {
+      cancelAnimationFrame(raf);
+      observer?.disconnect();
+    };
+  }, [map, selectionKey]);
+
+  const anchor = selectedMarker
+    ? { latitude: selectedMarker.latitude, longitude: selectedMarker.longitude, offset: POST_MARKER_SIZE / 2 + 8 }
     : selection?.kind === 'group'
       ? { latitude: selection.latitude, longitude: selection.longitude, offset: 34 }
       : null;
 
+  if (!anchor || popupGone) return null;
   return (
-    <>
-      {items.map((item) => (
-        <Marker
-          key={item.key}
-          longitude={item.longitude}
-          latitude={item.latitude}
-          anchor="center"
-          className="mm-marker"
-          style={{ zIndex: item.key === selectedKey ? 3 : item.kind === 'post' ? 1 : 2 }}
-          onClick={(event) => {
-            event.originalEvent.stopPropagation();
-            onItemClick(item);
-          }}
-        >
-          <MarkerButton item={item} selected={item.key === selectedKey} />
-        </Marker>
-      ))}
-      {anchor && !popupGone ? (
-        <Popup
-          longitude={anchor.longitude}
-          latitude={anchor.latitude}
-          anchor="bottom"
-          offset={anchor.offset}
-          closeButton={false}
-          closeOnClick
-          focusAfterOpen={false}
-          maxWidth="none"
-          className="mm-popup"
-          onClose={() => setSelection(null)}
-        >
-          {selectedPost ? (
-            <PostCard
-              key={selectedPost.id}
-              post={selectedPost}
-              now={now}
-              onClose={() => setSelection(null)}
-              onBack={
-                selection?.kind === 'post' && selection.group && groupPosts.length > 1
-                  ? () => setSelection({ kind: 'group', ids: selection.group!, latitude: anchor.latitude, longitude: anchor.longitude })
-                  : undefined
-              }
-            />
-          ) : (
-            <ClusterList posts={groupPosts} now={now} onPick={(post) => openPost(post, groupPosts.map((p) => p.id))} onClose={() => setSelection(null)} />
-          )}
-        </Popup>
-      ) : null}
-    </>
-  );
-}
-
-function MarkerButton({ item, selected }: { item: MarkerItem; selected: boolean }) {
-  if (item.kind === 'post') {
-    const mood = MOOD_INFO[item.post.category];
-    return (
-      <button
-        type="button"
-        className="block rounded-full"
-        aria-label={`${item.post.nickname} · ${mood.label}`}
-        data-testid="post-marker"
-        data-post-id={item.post.id}
-        data-mood={item.post.category}
-        data-pulse={item.post.hasPulseEffect ? 'true' : undefined}
-      >
-        <PostMarkerView post={item.post} selected={selected} />
-      </button>
-    );
-  }
-  if (item.kind === 'group') {
-    return (
-      <button
-        type="button"
-        className="block rounded-full"
-        aria-label={`${MESSAGES.cluster_popup_title} · ${t('cluster_count', { count: item.posts.length })}`}
-        data-testid="cluster-marker"
-        data-count={item.posts.length}
-      >
-        <ClusterMarkerView count={item.posts.length} selected={selected} />
-      </button>
-    );
-  }
-  return (
-    <button
-      type="button"
-      className="block rounded-full"
-      aria-label={`${MESSAGES.cluster_zoom_in} · ${t('cluster_count', { count: item.count })}`}
-      data-testid="aggregate-marker"
-      data-count={item.count}
+    <Popup
+      longitude={anchor.longitude}
+      latitude={anchor.latitude}
+      anchor="bottom"
+      offset={anchor.offset}
+      closeButton={false}
+      closeOnClick={false}
+      focusAfterOpen={false}
+      maxWidth="none"
+      className="mm-popup"
+      onClose={() => setSelection(null)}
     >
-      <AggregateMarkerView count={item.count} />
-    </button>
+      {selectedMarker ? (
+        <PostPopup
+          key={selectedMarker.id}
+          marker={selectedMarker}
+          now={now}
+          onClose={() => setSelection(null)}
+          onBack={
+            selection?.kind === 'post' && selection.group && groupMarkers.length > 1
+              ? () => setSelection({ kind: 'group', ids: selection.group!, latitude: anchor.latitude, longitude: anchor.longitude })
+              : undefined
+          }
+        />
+      ) : (
+        <ClusterList markers={groupMarkers} now={now} onPick={(m) => setSelection({ kind: 'post', id: m.id, group: groupMarkers.map((g) => g.id) })} onClose={() => setSelection(null)} />
+      )}
+    </Popup>
   );
 }

@@ -6,6 +6,7 @@
  */
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Map, Marker, NavigationControl, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
+import { MAP_LOCALE } from '../../map/map-locale.ts';
 import { MAP, MESSAGES, TIMING } from '@moodmap/core';
 import { useAppConfig } from '../../../lib/config.ts';
 import { Spinner } from '../../../ui/Button.tsx';
@@ -87,6 +88,7 @@ export default function LocationPicker({
       data-longitude={value?.longitude}
     >
       <Map
+        locale={MAP_LOCALE}
         ref={mapRef}
         mapLib={maplibregl}
         initialViewState={{ latitude: MAP.pickerCentre.latitude, longitude: MAP.pickerCentre.longitude, zoom: MAP.pickerCentre.zoom }}

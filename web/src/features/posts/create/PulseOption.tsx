@@ -1,9 +1,7 @@
 import { useId } from 'react';
 import { MESSAGES, PULSE_PRICE_LABEL, t } from '@moodmap/core';
 import { SparkIcon } from '../../../ui/icons.tsx';
-
-/** Window event the pulse purchase feature answers (it opens the card checkout). */
-export const BUY_PULSE_EVENT = 'moodmap:buy-pulse';
+import { PurchaseControls } from '../../pulse/PurchaseControls.tsx';
 
 /**
  * The pulse effect (spec §2, §4 "Pulse effect"): a toggle when the user has at least one credit,
@@ -64,16 +62,7 @@ export function PulseOption({
           {signedIn ? MESSAGES.pulse_purchase_text : MESSAGES.pulse_signed_out}
         </p>
       </div>
-      {signedIn ? (
-        <button
-          type="button"
-          onClick={() => window.dispatchEvent(new CustomEvent(BUY_PULSE_EVENT))}
-          data-testid="pulse-buy"
-          className="inline-flex h-10 shrink-0 items-center justify-center rounded-xl bg-ink-900 px-4 text-sm font-semibold text-white transition hover:bg-ink-700 dark:bg-white dark:text-ink-900 dark:hover:bg-slate-200"
-        >
-          {MESSAGES.pulse_buy}
-        </button>
-      ) : null}
+      {signedIn ? <PurchaseControls onCredited={() => onToggle(true)} /> : null}
     </div>
   );
 }

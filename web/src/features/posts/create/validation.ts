@@ -23,12 +23,6 @@ export function textLength(text: string): number {
   return Array.from(text).length;
 }
 
-/** Cuts text to the 500-character maximum, by code points. */
-export function clampText(text: string, max: number = POST_TEXT_MAX): string {
-  const chars = Array.from(text);
-  return chars.length > max ? chars.slice(0, max).join('') : text;
-}
-
 export type TextWarning = 'repeated' | 'capitals';
 
 /**

@@ -1,0 +1,46 @@
+/**
+ * The API contract's plain constants, kept apart from the zod schemas that use them (schemas/*.ts
+ * re-export them): the web app imports these on its first load without pulling zod in (issue 15).
+ */
+/** "A basic address pattern": something@something.something, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The header refresh and logout must carry (the refresh token is a SameSite=Strict cookie): a
+ * cross-site page cannot add a custom header without a CORS preflight the server never grants.
+ * Checked by the server (auth/csrf.ts), sent by the web app (lib/auth-tokens.ts).
+ */
+export const CSRF_HEADER = { name: 'x-requested-with', value: 'moodmap' } as const;
+
+/** A comment's maximum length; the spec sets none, posts allow 500 (spec §9 "Posts"). */
+export const COMMENT_TEXT_MAX = 500;
+
+/** The embedded basemap's vector tiles exist up to this zoom; the map overzooms them above. */
+export const GEO_TILE_MAX_ZOOM = 10;
+
+/**
+ * A chat message's maximum length. The spec sets none; 1000 is the sanitiser's cut (spec §5
+ * "Sanitising") and keeps a realtime event far below PostgreSQL's 8000-byte NOTIFY payload.
+ */
+export const MESSAGE_TEXT_MAX = 1000;
+
+/** Messages per page of a thread; older ones come with `before`. */
+export const MESSAGES_PAGE_SIZE = 50;
+
+/** Upper bound a client may ask for with `limit` (catch-up after a reconnect). */
+export const MESSAGES_PAGE_MAX = 200;
+
+/** Conversations per page of the list. */
+export const CONVERSATIONS_PAGE_SIZE = 50;
+
+export const MESSAGE_EVENTS = {
+  created: 'message.created',
+  read: 'message.read',
+  conversationUpdated: 'conversation.updated',
+} as const;
+
+/** Most cards one `GET /api/posts/cards` reads (a 100 m group's list). */
+export const POST_CARDS_MAX = 50;
+
+/** How long a tab waits after the map stops moving before it sends its new view. */
+export const REALTIME_VIEW_DEBOUNCE_MS = 250;

@@ -1,0 +1,59 @@
+/**
+ * Moderation rules (issue 17): the decisions a moderator takes on a reported post, the reasons
+ * they choose from, suspension lengths, the hide threshold and the appeal window. Shared by the
+ * server (which enforces them) and the web app (which lists them).
+ */
+import { MESSAGES, type MessageKey } from './messages.ts';
+import type { StaffRole } from './limits.ts';
+
+export const MODERATION_ACTIONS = ['dismiss', 'remove', 'warn', 'suspend', 'ban'] as const;
+export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
+
+export const SUSPENSION_DAYS = [1, 7, 30] as const;
+export type SuspensionDays = (typeof SUSPENSION_DAYS)[number];
+
+export const MODERATION_REASON_KEYS = [
+  'spam', 'harassment', 'hate', 'violence', 'sexual', 'illegal', 'misinformation', 'privacy', 'no_violation', 'other',
+] as const;
+export type ModerationReasonKey = (typeof MODERATION_REASON_KEYS)[number];
+
+/** Distinct reporters after whom a post leaves the map pending review (MODERATION_HIDE_THRESHOLD overrides it). */
+export const MODERATION_HIDE_THRESHOLD_DEFAULT = 3;
+/** The author may appeal once within 6 months of the statement of reasons (DSA Art. 20). */
+export const APPEAL_WINDOW_DAYS = 183;
+export const MODERATION_NOTE_MAX = 1000;
+export const APPEAL_STATEMENT_MAX = 2000;
+/** Admin lists: rows per page, and the most a caller may ask for. */
+export const ADMIN_PAGE_SIZE = 50;
+export const ADMIN_PAGE_MAX = 200;
+/**
+ * Tab counts are exact up to this many rows, then shown as 'N+': an exact count of a million
+ * log rows costs a scan of them all (≈ 0.3 s), a bounded one a few milliseconds.
+ */
+export const ADMIN_COUNT_MAX = 10_000;
+
+/** '42', or '10 000+' past ADMIN_COUNT_MAX. */
+export function adminCount(total: number): string {
+  return total > ADMIN_COUNT_MAX ? `${ADMIN_COUNT_MAX.toLocaleString('fr-FR').replace(/\u202f/g, ' ')}+` : String(total);
+}
+
+/** Who may do what in the panel (spec §6; issue 17 for the queue and role changes). */
+export const MODERATION_ROLES: readonly StaffRole[] = ['super_admin', 'admin', 'moderator'];
+export const USERS_LIST_ROLES: readonly StaffRole[] = ['super_admin', 'admin'];
+export const ROLE_CHANGE_ROLES: readonly StaffRole[] = ['super_admin'];
+
+export const SECURITY_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+export type SecuritySeverity = (typeof SECURITY_SEVERITIES)[number];
+
+export function moderationActionLabel(action: ModerationAction): string {
+  return MESSAGES[`mod_action_${action}` satisfies MessageKey];
+}
+
+export function moderationReasonLabel(key: ModerationReasonKey): string {
+  return MESSAGES[`mod_reason_${key}` satisfies MessageKey];
+}
+
+/** Spec §2: the event type with its first underscore replaced by a space, uppercased. */
+export function eventTypeLabel(eventType: string): string {
+  return eventType.replace('_', ' ').toUpperCase();
+}

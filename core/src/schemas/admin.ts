@@ -1,0 +1,76 @@
+/**
+ * The admin panel's contract (spec §2 "Administration panel", §4 "Admin", §6; issue 17): the
+ * visit, the users list (never an e-mail), the security log, role changes. Lists are keyset
+ * pages: `cursor` is the previous page's `nextCursor`, opaque to clients.
+ */
+import { z } from 'zod';
+import { STAFF_ROLES } from '../limits.ts';
+import { MESSAGES } from '../messages.ts';
+import { ADMIN_PAGE_MAX, SECURITY_SEVERITIES } from '../moderation.ts';
+
+const cursor = z.string().max(200).optional();
+const limit = z.coerce.number().int().min(1).max(ADMIN_PAGE_MAX).optional();
+
+/** `POST /api/admin/visit`: logs 'admin_access' (staff) or 'permission_denied' (403). */
+export const adminVisitResponseSchema = z.object({ role: z.enum(STAFF_ROLES) });
+
+export const adminUsersQuerySchema = z.object({
+  cursor,
+  limit,
+  /** A nickname prefix, case-insensitive. */
+  q: z.string().trim().max(50).optional(),
+});
+
+/** A users-list row: no e-mail (the panel shows 'Confidentiel'). */
+export const adminUserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  createdAt: z.string(),
+  role: z.enum(STAFF_ROLES),
+  suspendedUntil: z.string().nullable(),
+  banned: z.boolean(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const adminUsersResponseSchema = z.object({
+  users: z.array(adminUserSchema),
+  nextCursor: z.string().nullable(),
+  /** Matching rows, for the tab's count (a moderator: 0), counted up to ADMIN_COUNT_MAX + 1; on the first page only (null after). */
+  total: z.number().nullable(),
+});
+export type AdminUsersResponse = z.infer<typeof adminUsersResponseSchema>;
+
+export const securityLogsQuerySchema = z.object({
+  cursor,
+  limit,
+  severity: z.enum(SECURITY_SEVERITIES).optional(),
+  eventType: z.string().trim().min(1).max(100).optional(),
+});
+
+/** Spec §3 "Security log entry", plus the actor, target and reason of staff actions. */
+export const securityLogSchema = z.object({
+  id: z.string(),
+  eventType: z.string(),
+  eventDescription: z.string(),
+  severity: z.string(),
+  createdAt: z.string(),
+  userId: z.string().nullable(),
+  targetId: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type SecurityLogEntry = z.infer<typeof securityLogSchema>;
+
+export const securityLogsResponseSchema = z.object({
+  logs: z.array(securityLogSchema),
+  nextCursor: z.string().nullable(),
+  /** Counted up to ADMIN_COUNT_MAX + 1 (shown 'N+'); on the first page only (null after). */
+  total: z.number().nullable(),
+});
+export type SecurityLogsResponse = z.infer<typeof securityLogsResponseSchema>;
+
+/** `PUT /api/admin/users/:id/role` (super_admin only). */
+export const setRoleBodySchema = z.object({ role: z.enum(STAFF_ROLES, { error: MESSAGES.bad_request }) });
+export const setRoleResponseSchema = z.object({ userId: z.string(), role: z.enum(STAFF_ROLES) });
+
+/** `POST /dev/role` (development only, like the dev outbox): a role for a journey's account. */
+export const devRoleBodySchema = z.object({ email: z.string().trim().min(3).max(254), role: z.enum(STAFF_ROLES) });

@@ -1,0 +1,28 @@
+/** The cost monitor and emergency mode (issue 18, spec §4 and §9). */
+import { z } from 'zod';
+
+export const emergencyStatusResponseSchema = z.object({
+  active: z.boolean(),
+  until: z.string().nullable(),
+});
+export type EmergencyStatus = z.infer<typeof emergencyStatusResponseSchema>;
+
+export const costCounterSchema = z.object({
+  metric: z.enum(['geocoding', 'map_loads', 'backend_requests', 'storage_operations']),
+  units: z.number(),
+  cap: z.number(),
+  ratio: z.number(),
+  /** Price of one unit in EUR (configuration) and today's estimate for this metric. */
+  unitPriceEur: z.number(),
+  costEur: z.number(),
+});
+export const costsResponseSchema = z.object({
+  day: z.string(),
+  level: z.enum(['normal', 'warn', 'throttle', 'emergency']),
+  counters: z.array(costCounterSchema),
+  estimatedDailyCostEur: z.number(),
+  emergency: emergencyStatusResponseSchema.extend({ manual: z.boolean(), startedAt: z.string().nullable() }),
+});
+export type CostsResponse = z.infer<typeof costsResponseSchema>;
+
+export const setEmergencySchema = z.object({ active: z.boolean() });

@@ -1,0 +1,94 @@
+/**
+ * The admin panel's API (spec §2 "Administration panel", §4 "Admin", §6; issue 17):
+ * - `POST /api/admin/visit`: each visit logs 'admin_access' (medium) for staff, or
+ *   'permission_denied' (high) and 403 for anyone else;
+ * - `GET /api/admin/users`: super_admin and admin; a moderator gets an empty list (spec §6);
+ *   never an e-mail;
+ * - `GET /api/admin/security-logs`: every panel role;
+ * - `PUT /api/admin/users/:id/role`: super_admin only, written to the audit trail.
+ * The security log has no route that edits or deletes an entry, and the database refuses it too
+ * (migration 0007's trigger).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ADMIN_PAGE_SIZE, ADMIN_PANEL_ROLES, adminUsersQuerySchema, adminUsersResponseSchema, adminVisitResponseSchema, ROLE_CHANGE_ROLES,
+  roleLabel, securityLogsQuerySchema, securityLogsResponseSchema, setRoleBodySchema, setRoleResponseSchema, userIdParamsSchema,
+  USERS_LIST_ROLES, devRoleBodySchema,
+} from '@moodmap/core';
+import { eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import { staffRoles, users } from '../../db/schema.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { getRole } from '../auth/users.ts';
+import { requireRole } from './access.ts';
+import { listSecurityLogs, listUsers } from './lists.ts';
+
+export default async function adminRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx.database;
+  const noStore = { 'cache-control': 'no-store' };
+
+  app.post('/api/admin/visit', { onRequest: app.authenticate, schema: { response: { 200: adminVisitResponseSchema } } }, async (request) => {
+    const { userId, role } = await requireRole(ctx, request, ADMIN_PANEL_ROLES);
+    await ctx.logSecurityEvent({ userId, ip: request.ip, eventType: 'admin_access', severity: 'medium', description: `Accès au panel d'administration (${roleLabel(role)})` });
+    return { role };
+  });
+
+  app.get('/api/admin/users', {
+    onRequest: app.authenticate,
+    schema: { querystring: adminUsersQuerySchema, response: { 200: adminUsersResponseSchema } },
+  }, async (request, reply) => {
+    const { role } = await requireRole(ctx, request, ADMIN_PANEL_ROLES);
+    if (!USERS_LIST_ROLES.includes(role)) return reply.headers(noStore).send({ users: [], nextCursor: null, total: 0 });
+    const { cursor, q, limit = ADMIN_PAGE_SIZE } = request.query;
+    const page = await listUsers(db, { cursor, q, limit });
+    return reply.headers(noStore).send({ users: page.rows, nextCursor: page.nextCursor, total: page.total });
+  });
+
+  app.get('/api/admin/security-logs', {
+    onRequest: app.authenticate,
+    schema: { querystring: securityLogsQuerySchema, response: { 200: securityLogsResponseSchema } },
+  }, async (request, reply) => {
+    await requireRole(ctx, request, ADMIN_PANEL_ROLES);
+    const { cursor, severity, eventType, limit = ADMIN_PAGE_SIZE } = request.query;
+    const page = await listSecurityLogs(db, { cursor, severity, eventType, limit });
+    return reply.headers(noStore).send({ logs: page.rows, nextCursor: page.nextCursor, total: page.total });
+  });
+
+  app.put('/api/admin/users/:id/role', {
+    onRequest: app.authenticate,
+    schema: { params: userIdParamsSchema, body: setRoleBodySchema, response: { 200: setRoleResponseSchema } },
+  }, async (request) => {
+    const { userId } = await requireRole(ctx, request, ROLE_CHANGE_ROLES);
+    const { id } = request.params;
+    const { role } = request.body;
+    // The last super_admin cannot lock everyone out by demoting themself; the CLI stays for that.
+    if (id === userId) throw badRequest('admin_role_self');
+    const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+    if (!target) throw notFound('admin_user_not_found');
+    const previous = await getRole(db, id);
+    if (role === 'user') await db.delete(staffRoles).where(eq(staffRoles.userId, id));
+    else await db.insert(staffRoles).values({ userId: id, role }).onConflictDoUpdate({ target: staffRoles.userId, set: { role } });
+    await ctx.logSecurityEvent({
+      userId, ip: request.ip, eventType: 'role_change', severity: 'high', targetId: id, reason: `${previous} → ${role}`,
+      description: `Rôle du membre ${id} : ${roleLabel(previous)} → ${roleLabel(role)}`,
+    });
+    return { userId: id, role };
+  });
+
+  // Browser journeys need staff accounts while the server holds PGlite's only connection (the
+  // CLI cannot open it then). Never in production, like /dev/mail which already reveals every
+  // account's links in development.
+  if (ctx.config.env !== 'production') {
+    app.post('/dev/role', { schema: { body: devRoleBodySchema, response: { 200: setRoleResponseSchema } } }, async (request) => {
+      const { email, role } = request.body;
+      const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1);
+      if (!user) throw notFound('admin_user_not_found');
+      if (role === 'user') await db.delete(staffRoles).where(eq(staffRoles.userId, user.id));
+      else await db.insert(staffRoles).values({ userId: user.id, role }).onConflictDoUpdate({ target: staffRoles.userId, set: { role } });
+      await ctx.logSecurityEvent({ eventType: 'role_change', severity: 'high', targetId: user.id, reason: `dev → ${role}`, description: `Rôle attribué en développement : ${roleLabel(role)}` });
+      return { userId: user.id, role };
+    });
+  }
+}

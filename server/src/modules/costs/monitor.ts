@@ -1,0 +1,190 @@
+/**
+ * The cost monitor and emergency mode (spec §4, §9; issue 18). Each instance buffers its counts
+ * and adds them to the shared counters every few seconds; `evaluate()` then reads today's totals
+ * and applies the caps: above 100 % a warning, above 120 % throttling (the geocoder is skipped,
+ * map answers are cached longer), above 150 % emergency mode for 4 h (post creation refused,
+ * sign-up limited, cache lifetimes × 10). The first instance to reach a level for the day
+ * (a `cost_alerts` row) is the one that acts, so two instances warn once and start one
+ * emergency. A super_admin may switch emergency mode on or off at any time.
+ */
+import { eq } from 'drizzle-orm';
+import {
+  COST_CAPS, COST_EMERGENCY_RATIO, COST_METRICS, COST_THROTTLE_RATIO, COST_WARN_RATIO, EMERGENCY_CACHE_MULTIPLIER,
+  EMERGENCY_DURATION_MS, THROTTLE_CACHE_MULTIPLIER, type CostLevel, type CostMetric, type CostsResponse, type EmergencyStatus,
+} from '@moodmap/core';
+import type { Db } from '../../db/client.ts';
+import { costAlerts, emergencyMode } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { LogSecurityEvent } from '../security/log.ts';
+import { zeroUnits, type CostUnits, type CounterStore } from './counters.ts';
+
+/** Spec §9 "Cost alert above 200 euros". */
+const COST_ALERT_EUR = 200;
+const FLUSH_EVERY_MS = 2_000;
+
+export interface EmergencyState extends EmergencyStatus {
+  manual: boolean;
+  startedAt: string | null;
+}
+
+export interface CostSnapshot {
+  day: string;
+  units: CostUnits;
+  ratio: number;
+  level: CostLevel;
+  emergency: EmergencyState;
+}
+
+export interface CostMonitor {
+  /** Counts units of a metric (buffered; shared at the next flush). */
+  count(metric: CostMetric, units?: number): void;
+  flush(): Promise<void>;
+  /** Flushes, reads today's totals, applies the caps; the snapshot the sync checks read. */
+  evaluate(): Promise<CostSnapshot>;
+  snapshot(): CostSnapshot;
+  /** Throws the spec's 503 while emergency mode is on (read from the database: every instance agrees). */
+  assertPostingAllowed(): Promise<void>;
+  emergency(): Promise<EmergencyState>;
+  setEmergency(active: boolean, userId: string): Promise<EmergencyState>;
+  geocoderAllowed(): boolean;
+  cacheMultiplier(): number;
+  report(): Promise<CostsResponse>;
+  close(): Promise<void>;
+}
+
+export interface CostMonitorDeps {
+  db: Db;
+  store: CounterStore;
+  now: () => Date;
+  logSecurityEvent: LogSecurityEvent;
+  unitPrices: Record<CostMetric, number>;
+  caps?: Record<CostMetric, number>;
+  /** Periodic flush and evaluation; off in tests that drive `evaluate()` themselves. */
+  timers?: boolean;
+  onError?: (error: unknown) => void;
+}
+
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+const round = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
+  const { db, store, now, logSecurityEvent, unitPrices } = deps;
+  const caps = deps.caps ?? COST_CAPS;
+  let pending: { day: string; units: Partial<CostUnits> } = { day: dayOf(now()), units: {} };
+  const off: EmergencyState = { active: false, until: null, manual: false, startedAt: null };
+  let last: CostSnapshot = { day: pending.day, units: zeroUnits(), ratio: 0, level: 'normal', emergency: off };
+
+  const ratioOf = (units: CostUnits) => Math.max(...COST_METRICS.map((m) => units[m] / caps[m]));
+  const costOf = (units: CostUnits) => COST_METRICS.reduce((sum, m) => sum + units[m] * unitPrices[m], 0);
+
+  async function flush() {
+    const batch = pending;
+    pending = { day: dayOf(now()), units: {} };
+    if (Object.keys(batch.units).length === 0) return;
+    try {
+      await store.add(batch.day, batch.units);
+    } catch (error) {
+      // Put them back: a database blip must not lose the day's counts.
+      for (const [metric, units] of Object.entries(batch.units)) {
+        pending.units[metric as CostMetric] = (pending.units[metric as CostMetric] ?? 0) + (units ?? 0);
+      }
+      throw error;
+    }
+  }
+
+  async function readEmergency(): Promise<EmergencyState> {
+    const [row] = await db.select().from(emergencyMode).where(eq(emergencyMode.id, 1)).limit(1);
+    if (!row?.activeUntil || row.activeUntil.getTime() <= now().getTime()) return off;
+    return { active: true, until: row.activeUntil.toISOString(), manual: row.manual, startedAt: row.startedAt?.toISOString() ?? null };
+  }
+
+  async function writeEmergency(active: boolean, manual: boolean): Promise<void> {
+    const at = now();
+    const values = active
+      ? { activeUntil: new Date(at.getTime() + EMERGENCY_DURATION_MS), startedAt: at, manual }
+      : { activeUntil: null, startedAt: null, manual };
+    await db.insert(emergencyMode).values({ id: 1, ...values }).onConflictDoUpdate({ target: emergencyMode.id, set: values });
+  }
+
+  /** True for the one instance that records this level first today. */
+  async function firstToReach(day: string, level: string, ratio: number): Promise<boolean> {
+    const inserted = await db.insert(costAlerts).values({ day, level, ratio, createdAt: now() }).onConflictDoNothing().returning({ day: costAlerts.day });
+    return inserted.length > 0;
+  }
+
+  const describe = (units: CostUnits) => COST_METRICS.map((m) => `${m} ${round(units[m], 1)}/${caps[m]}`).join(', ');
+
+  async function evaluate(): Promise<CostSnapshot> {
+    await flush();
+    const day = dayOf(now());
+    const units = await store.read(day);
+    const ratio = ratioOf(units);
+    const percent = Math.round(ratio * 100);
+    if (ratio > COST_WARN_RATIO && (await firstToReach(day, 'warn', ratio))) {
+      await logSecurityEvent({ eventType: 'cost_warning', description: `Plafond d'usage quotidien dépassé (${percent} %) : ${describe(units)}`, severity: 'medium' });
+    }
+    if (ratio > COST_THROTTLE_RATIO && (await firstToReach(day, 'throttle', ratio))) {
+      await logSecurityEvent({ eventType: 'cost_throttle', description: `Usage à ${percent} % du plafond : géocodage suspendu, cache de la carte prolongé`, severity: 'high' });
+    }
+    if (ratio > COST_EMERGENCY_RATIO && (await firstToReach(day, 'emergency', ratio))) {
+      await writeEmergency(true, false);
+      await logSecurityEvent({ eventType: 'emergency_mode_on', description: `Mode d'urgence activé pour 4 h (usage à ${percent} % du plafond)`, severity: 'critical' });
+    }
+    if (costOf(units) > COST_ALERT_EUR && (await firstToReach(day, 'cost', ratio))) {
+      await logSecurityEvent({ eventType: 'cost_alert', description: `Coût estimé du jour au-dessus de ${COST_ALERT_EUR} € (${round(costOf(units), 2)} €)`, severity: 'high' });
+    }
+    const emergency = await readEmergency();
+    const level: CostLevel = emergency.active ? 'emergency' : ratio > COST_THROTTLE_RATIO ? 'throttle' : ratio > COST_WARN_RATIO ? 'warn' : 'normal';
+    last = { day, units, ratio, level, emergency };
+    return last;
+  }
+
+  const fail503 = () => new AppError(503, 'emergency_mode', undefined, { 'retry-after': '300' });
+
+  let timer: NodeJS.Timeout | undefined;
+  if (deps.timers !== false) {
+    timer = setInterval(() => void evaluate().catch((error) => deps.onError?.(error)), FLUSH_EVERY_MS);
+    timer.unref();
+  }
+
+  return {
+    count(metric, units = 1) {
+      const day = dayOf(now());
+      if (day !== pending.day) void flush().catch((error) => deps.onError?.(error));
+      pending.units[metric] = (pending.units[metric] ?? 0) + units;
+    },
+    flush,
+    evaluate,
+    snapshot: () => last,
+    async assertPostingAllowed() {
+      const state = await readEmergency();
+      last = { ...last, emergency: state, level: state.active ? 'emergency' : last.level === 'emergency' ? 'normal' : last.level };
+      if (state.active) throw fail503();
+    },
+    emergency: readEmergency,
+    async setEmergency(active, userId) {
+      await writeEmergency(active, true);
+      await logSecurityEvent({ userId, eventType: active ? 'emergency_mode_on' : 'emergency_mode_off', description: active ? "Mode d'urgence activé manuellement" : "Mode d'urgence désactivé manuellement", severity: 'high' });
+      return (await evaluate()).emergency;
+    },
+    geocoderAllowed: () => last.level !== 'throttle' && last.level !== 'emergency',
+    cacheMultiplier: () => (last.level === 'emergency' ? EMERGENCY_CACHE_MULTIPLIER : last.level === 'throttle' ? THROTTLE_CACHE_MULTIPLIER : 1),
+    async report() {
+      const snap = await evaluate();
+      const counters = COST_METRICS.map((metric) => ({
+        metric,
+        units: round(snap.units[metric], 2),
+        cap: caps[metric],
+        ratio: round(snap.units[metric] / caps[metric]),
+        unitPriceEur: unitPrices[metric],
+        costEur: round(snap.units[metric] * unitPrices[metric]),
+      }));
+      return { day: snap.day, level: snap.level, counters, estimatedDailyCostEur: round(costOf(snap.units), 2), emergency: snap.emergency };
+    },
+    async close() {
+      if (timer) clearInterval(timer);
+      await flush().catch(() => {});
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Cost monitor and emergency mode over HTTP (issue 18): the public emergency status (the web
+ * app's banner), today's counters and estimated cost for admin and super_admin, and the
+ * super_admin's switch. `installCostCounting` counts every API request as a backend request.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { costsResponseSchema, emergencyStatusResponseSchema, setEmergencySchema } from '@moodmap/core';
+import type { AppContext } from '../../context.ts';
+import { requireStaffRole } from './staff.ts';
+
+export function installCostCounting(app: FastifyInstance, ctx: AppContext) {
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/api/')) ctx.costs.count('backend_requests');
+  });
+}
+
+export default async function costsRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/api/emergency', { schema: { response: { 200: emergencyStatusResponseSchema } } }, async (_request, reply) => {
+    const { active, until } = await ctx.costs.emergency();
+    return reply.header('cache-control', 'no-cache').send({ active, until });
+  });
+
+  app.get('/api/costs', { onRequest: app.authenticate, schema: { response: { 200: costsResponseSchema } } }, async (request, reply) => {
+    await requireStaffRole(ctx, request, ['super_admin', 'admin'], 'Lecture des coûts refusée (rôle insuffisant)');
+    return reply.header('cache-control', 'no-store').send(await ctx.costs.report());
+  });
+
+  app.put('/api/costs/emergency', {
+    onRequest: app.authenticate,
+    schema: { body: setEmergencySchema, response: { 200: emergencyStatusResponseSchema } },
+  }, async (request) => {
+    const userId = await requireStaffRole(ctx, request, ['super_admin'], "Changement du mode d'urgence refusé (rôle insuffisant)");
+    const { active, until } = await ctx.costs.setEmergency(request.body.active, userId);
+    return { active, until };
+  });
+}

@@ -1,0 +1,18 @@
+/** Every write and delete of the media store counts as a storage operation (spec §9 cap 10 000 a day). */
+import type { MediaStorage } from '../../adapters/storage/types.ts';
+import type { CostMonitor } from './monitor.ts';
+
+/** The same store (its other fields, such as the local directory, kept) with counted writes. */
+export function countStorageOperations<S extends MediaStorage>(storage: S, costs: CostMonitor): S {
+  return {
+    ...storage,
+    put: (key: string, body: Buffer, contentType: string) => {
+      costs.count('storage_operations');
+      return storage.put(key, body, contentType);
+    },
+    delete: (key: string) => {
+      costs.count('storage_operations');
+      return storage.delete(key);
+    },
+  };
+}

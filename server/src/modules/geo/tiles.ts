@@ -1,0 +1,85 @@
+/**
+ * The offline basemap as vector tiles: the same repaired Natural Earth 50m land and borders that
+ * the GeoJSON endpoints serve, cut per tile so a phone downloads only its view (a city view is a
+ * handful of small tiles instead of 660 kB of world GeoJSON).
+ *
+ * Cut with geojson-vt and encoded with vt-pbf, the libraries MapLibre itself uses for a GeoJSON
+ * source, with the options MapLibre derived from the style's old GeoJSON sources (512-px tiles,
+ * extent 8192, tolerance 0.3 px): the browser draws the same geometry as before, and beyond
+ * GEO_TILE_MAX_ZOOM it overzooms tiles that already hold the data's full detail.
+ */
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { GeoJSONVT } from '@maplibre/geojson-vt';
+import { fromGeojsonVt } from '@maplibre/vt-pbf';
+import { GEO_TILE_MAX_ZOOM } from '@moodmap/core';
+import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
+
+/** Layer names inside each tile, read by the web's basemap style. */
+export const TILE_LAYERS = { land: 'land', borders: 'borders' } as const;
+
+const EXTENT = 8192;
+const TILE_PIXELS = 512;
+const pixels = (value: number) => value * (EXTENT / TILE_PIXELS);
+
+const cutOptions = {
+  maxZoom: GEO_TILE_MAX_ZOOM,
+  extent: EXTENT,
+  tolerance: pixels(0.3),
+  // Fills are clipped to the tile when drawn; only line joins at a tile's edge need a margin.
+  buffer: pixels(32),
+  indexMaxZoom: 5,
+};
+
+export interface EncodedTile {
+  identity: Buffer;
+  gzip: Buffer;
+  etag: string;
+  gzipEtag: string;
+}
+
+/** Encoded tiles kept in memory, least recently used out first (a tile is a few kB). */
+const CACHE_TILES = 4096;
+
+let indexes: { land: GeoJSONVT; borders: GeoJSONVT } | undefined;
+const cache = new Map<string, EncodedTile | null>();
+
+function getIndexes() {
+  // structuredClone: geojson-vt must not see the objects the GeoJSON endpoints serialise.
+  indexes ??= {
+    land: new GeoJSONVT(structuredClone(getLandGeoJSON('50m')) as GeoJSON.GeoJSON, cutOptions),
+    borders: new GeoJSONVT(structuredClone(getBordersGeoJSON()) as GeoJSON.GeoJSON, cutOptions),
+  };
+  return indexes;
+}
+
+/** Cuts the world's top tiles now (about a second), so that no request pays it. */
+export function prepareTiles(): void {
+  getIndexes();
+}
+
+/** The encoded tile (z/x/y checked by geoTileParamsSchema), or null when it holds nothing (open sea). */
+export function getTile(z: number, x: number, y: number): EncodedTile | null {
+  const key = `${z}/${x}/${y}`;
+  const cached = cache.get(key);
+  if (cached !== undefined) {
+    cache.delete(key);
+    cache.set(key, cached);
+    return cached;
+  }
+  const { land, borders } = getIndexes();
+  const layers: Parameters<typeof fromGeojsonVt>[0] = {};
+  const landTile = land.getTile(z, x, y);
+  const bordersTile = borders.getTile(z, x, y);
+  if (landTile && landTile.features.length > 0) layers[TILE_LAYERS.land] = landTile;
+  if (bordersTile && bordersTile.features.length > 0) layers[TILE_LAYERS.borders] = bordersTile;
+  let encoded: EncodedTile | null = null;
+  if (Object.keys(layers).length > 0) {
+    const identity = Buffer.from(fromGeojsonVt(layers, { version: 2, extent: EXTENT }));
+    const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 24);
+    encoded = { identity, gzip: gzipSync(identity, { level: 9 }), etag: `"${hash}"`, gzipEtag: `"${hash}-gzip"` };
+  }
+  cache.set(key, encoded);
+  if (cache.size > CACHE_TILES) cache.delete(cache.keys().next().value as string);
+  return encoded;
+}

@@ -1,0 +1,17 @@
+/**
+ * Why a message was not stored (issue 17), read only after the one-statement send refused it:
+ * the sender's suspension or ban, a block between the two, or no such conversation for them.
+ */
+import type { Db } from '../../db/client.ts';
+import { fail, notFound, type AppError } from '../../errors.ts';
+import { blockedBetween } from '../blocks/data.ts';
+import { otherParticipantId, requireParticipant } from '../messages/service.ts';
+import { readRestriction, restrictionError } from './restrictions.ts';
+
+export async function refusalOf(db: Db, conversationId: string, senderId: string, now: Date): Promise<AppError> {
+  const restricted = restrictionError(await readRestriction(db, senderId), now);
+  if (restricted) return restricted;
+  const conversation = await requireParticipant(db, conversationId, senderId).catch(() => null);
+  if (conversation && (await blockedBetween(db, senderId, otherParticipantId(conversation, senderId)))) return fail(403, 'user_blocked_you');
+  return notFound('conversation_not_found');
+}

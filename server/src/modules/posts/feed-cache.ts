@@ -1,0 +1,99 @@
+/**
+ * The viewport answers as ready bytes (issue 15): markers carry nothing viewer-specific, so an
+ * answer is the same for everyone asking for the same snapped tiles or cells (feed.ts planView).
+ * It is serialised and gzipped once, with a strong ETag per representation, and kept until a
+ * post event inside its area (post.created, post.deleted — the sweeper's expiries included —
+ * heard on the bus from every instance) or a profile change (profile.updated: a photo on the
+ * markers) drops it, or ENTRY_TTL_MS passes. An entry is dropped while its load is still in
+ * flight too, so an answer read before a post committed is never kept after its event.
+ * Browsers keep an answer MAX_AGE_S, then revalidate with If-None-Match (304 while unchanged).
+ * One per app instance.
+ */
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import type { ViewportAnswer } from '@moodmap/core';
+import type { RealtimeEvent } from '../../adapters/bus/types.ts';
+import { inArea, type Area } from './feed.ts';
+
+/** How long a browser may show an answer without asking (a deleted post: at most this long). */
+export const MAX_AGE_S = 5;
+/** The cursor of a kept answer ages; past this the changes replay from it grows, so reload. */
+export const ENTRY_TTL_MS = 60_000;
+const MAX_ENTRIES = 2048;
+
+export interface AnswerBytes {
+  identity: Buffer;
+  gzip: Buffer;
+  /** Strong ETags, one per representation (a content coding is another representation). */
+  etag: string;
+  gzipEtag: string;
+}
+
+export interface FeedCache {
+  get(key: string, area: Area, load: () => Promise<ViewportAnswer>): Promise<AnswerBytes>;
+  /** Drops the answers whose area holds this point. */
+  invalidateAt(latitude: number, longitude: number): void;
+  clear(): void;
+  /** The bus's map events, as they arrive. */
+  onEvent(event: RealtimeEvent): void;
+  readonly size: number;
+}
+
+/**
+ * Plain JSON.stringify of the answer typed by viewportResponseSchema: measured cheaper than a
+ * fast-json-stringify serializer compiled from the schema for 1 000 markers (see docs/architecture.md).
+ */
+export function toBytes(answer: ViewportAnswer): AnswerBytes {
+  const identity = Buffer.from(JSON.stringify(answer));
+  const hash = createHash('sha1').update(identity).digest('base64url');
+  return { identity, gzip: gzipSync(identity, { level: 6 }), etag: `"${hash}"`, gzipEtag: `"${hash}-gzip"` };
+}
+
+export function createFeedCache(now: () => number = Date.now): FeedCache {
+  const entries = new Map<string, { expires: number; area: Area; bytes: Promise<AnswerBytes> }>();
+  const cache: FeedCache = {
+    get(key, area, load) {
+      const time = now();
+      const hit = entries.get(key);
+      if (hit && hit.expires > time) return hit.bytes;
+      if (entries.size >= MAX_ENTRIES) {
+        for (const [k, e] of entries) if (e.expires <= time) entries.delete(k);
+        while (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+      }
+      const bytes = load().then(toBytes);
+      const entry = { expires: time + ENTRY_TTL_MS, area, bytes };
+      entries.set(key, entry);
+      bytes.catch(() => {
+        if (entries.get(key) === entry) entries.delete(key);
+      });
+      return bytes;
+    },
+    invalidateAt(latitude, longitude) {
+      for (const [key, entry] of entries) if (inArea(entry.area, latitude, longitude)) entries.delete(key);
+    },
+    clear() {
+      entries.clear();
+    },
+    onEvent(event) {
+      if ((event.type === 'post.created' || event.type === 'post.deleted') && event.at) {
+        cache.invalidateAt(event.at.latitude, event.at.longitude);
+      } else if (event.type === 'post.created' || event.type === 'post.deleted' || event.type === 'profile.updated') {
+        // A post event without a place (an older instance), or a photo change: anything may be stale.
+        cache.clear();
+      }
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+  return cache;
+}
+
+/** If-None-Match uses the weak comparison: W/ prefixes are ignored, `*` matches anything. */
+export function matchesEtag(header: string | undefined, bytes: AnswerBytes): boolean {
+  if (!header) return false;
+  return header.split(',').some((raw) => {
+    const tag = raw.trim().replace(/^W\//, '');
+    return tag === '*' || tag === bytes.etag || tag === bytes.gzipEtag;
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * Staff set a member's tier (issue 16): `PUT /api/staff/users/:id/tier { tier }`, for
+ * super_admin and admin only (the roles that manage users, spec §6). Written to the security log.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { setTierResponseSchema, setTierSchema, userIdParamsSchema } from '@moodmap/core';
+import type { AppContext } from '../../context.ts';
+import { forbidden, notFound } from '../../errors.ts';
+import { requireUser } from '../auth/guard.ts';
+import { getRole } from '../auth/users.ts';
+import { setTier } from './service.ts';
+
+export default async function tiersRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx.database;
+
+  app.put('/api/staff/users/:id/tier', {
+    onRequest: app.authenticate,
+    schema: { params: userIdParamsSchema, body: setTierSchema, response: { 200: setTierResponseSchema } },
+  }, async (request) => {
+    const { userId } = requireUser(request);
+    const role = await getRole(db, userId);
+    if (role !== 'super_admin' && role !== 'admin') {
+      await ctx.logSecurityEvent({ userId, eventType: 'permission_denied', description: 'Changement de niveau refusé (rôle insuffisant)', severity: 'medium', ip: request.ip });
+      throw forbidden();
+    }
+    const { id } = request.params;
+    const { tier } = request.body;
+    if (!(await setTier(db, id, tier))) throw notFound('profile_not_found');
+    await ctx.logSecurityEvent({ userId, eventType: 'tier_set', description: `Niveau « ${tier} » attribué au membre ${id}`, severity: 'low', ip: request.ip, targetId: id, reason: tier });
+    return { userId: id, tier };
+  });
+}

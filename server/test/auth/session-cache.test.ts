@@ -1,0 +1,88 @@
+/**
+ * Each instance remembers a live session for its access token's life (issue 15: a message send
+ * no longer reads auth_sessions), yet a revocation still ends the session's access at once:
+ * on the revoking instance before it answers, on every other instance when the bus delivers it.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { call, createAuthTestApp, createUser, login, withRefreshCookie, type AuthTestApp } from '../helpers/auth.ts';
+import { engines } from '../helpers/databases.ts';
+import { terminateBackends } from '../helpers/db-faults.ts';
+
+const GUARDED = '/api/conversations/unread';
+
+describe.each(engines)('remembered sessions on %s', (engine) => {
+  let t: AuthTestApp;
+  beforeAll(async () => {
+    t = await createAuthTestApp(engine);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('a sign-out ends an access token this instance had already accepted', async () => {
+    const user = await createUser(t);
+    const phone = await login(t, user.email, user.password);
+    const laptop = await login(t, user.email, user.password);
+    expect((await call(t, { method: 'GET', url: GUARDED, token: phone.accessToken })).statusCode).toBe(200);
+    expect((await call(t, { method: 'POST', url: '/api/auth/logout', headers: withRefreshCookie(phone.refreshToken) })).statusCode).toBe(204);
+    expect((await call(t, { method: 'GET', url: GUARDED, token: phone.accessToken })).statusCode).toBe(401);
+    expect((await call(t, { method: 'GET', url: GUARDED, token: laptop.accessToken })).statusCode).toBe(200);
+  });
+
+  it('a password change ends every token it had already accepted; the new session works', async () => {
+    const user = await createUser(t);
+    const phone = await login(t, user.email, user.password);
+    const laptop = await login(t, user.email, user.password);
+    for (const device of [phone, laptop]) expect((await call(t, { method: 'GET', url: GUARDED, token: device.accessToken })).statusCode).toBe(200);
+    const changed = await call(t, { method: 'POST', url: '/api/auth/password', token: laptop.accessToken, payload: { password: 'Nouveau2025' } });
+    expect(changed.statusCode).toBe(200);
+    for (const device of [phone, laptop]) expect((await call(t, { method: 'GET', url: GUARDED, token: device.accessToken })).statusCode).toBe(401);
+    expect((await call(t, { method: 'GET', url: GUARDED, token: changed.json().accessToken })).statusCode).toBe(200);
+  });
+});
+
+describe.runIf(engines.includes('postgres'))('remembered sessions across two instances on PostgreSQL', () => {
+  let t: AuthTestApp;
+  let second: FastifyInstance;
+  beforeAll(async () => {
+    // Instances of one deployment share the signing secret.
+    t = await createAuthTestApp('postgres', { jwtSecret: 'deux-instances-un-secret-partagé-0123456789' });
+    second = await buildApp(t.config, { database: t.database, now: t.clock.now });
+    await second.ready();
+  }, 60_000);
+  afterAll(async () => {
+    await second?.close();
+    await t?.close();
+  });
+
+  const onSecond = (token: string) => second.inject({ method: 'GET', url: GUARDED, headers: { authorization: `Bearer ${token}` } });
+
+  it('a sign-out on instance A ends the session instance B remembered, at once', async () => {
+    const user = await createUser(t);
+    const phone = await login(t, user.email, user.password);
+    const laptop = await login(t, user.email, user.password);
+    expect((await onSecond(phone.accessToken)).statusCode).toBe(200);
+    expect((await onSecond(laptop.accessToken)).statusCode).toBe(200);
+
+    const signedOut = Date.now();
+    expect((await call(t, { method: 'POST', url: '/api/auth/logout', headers: withRefreshCookie(phone.refreshToken) })).statusCode).toBe(204);
+    // The bus's NOTIFY takes a few milliseconds; without it B would accept the token for 15 minutes.
+    await expect.poll(async () => (await onSecond(phone.accessToken)).statusCode, { timeout: 2_000, interval: 10 }).toBe(401);
+    expect(Date.now() - signedOut).toBeLessThan(1_000);
+    expect((await onSecond(laptop.accessToken)).statusCode).toBe(200);
+  });
+
+  it('forgets what it remembered when its bus link comes back: a revocation sent meanwhile was missed', async () => {
+    const user = await createUser(t);
+    const phone = await login(t, user.email, user.password);
+    expect((await onSecond(phone.accessToken)).statusCode).toBe(200);
+    const killed = await terminateBackends(t.database.connectionString!, 'moodmap_bus');
+    expect(killed.length).toBeGreaterThan(0);
+    // Revoked while no instance listens (the bus waits 100 ms before reconnecting): nobody hears it.
+    const { sid } = decodeJwt(phone.accessToken);
+    await t.database.db.execute(sql`update auth_sessions set revoked_at = now() where id = ${String(sid)}`);
+    await expect.poll(async () => (await onSecond(phone.accessToken)).statusCode, { timeout: 5_000, interval: 20 }).toBe(401);
+  });
+});

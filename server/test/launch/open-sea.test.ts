@@ -1,0 +1,24 @@
+/** The open-sea text (issue 18, spec §5 "No result means open sea"): said when the check knows it is sea. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@moodmap/core';
+import { createPost } from '../../src/modules/posts/service.ts';
+import { createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { engines } from '../helpers/databases.ts';
+import { member } from './fixtures.ts';
+
+describe.each(engines)('open sea on %s', (engine) => {
+  let t: AuthTestApp;
+  beforeAll(async () => {
+    t = await createAuthTestApp(engine);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  const input = { category: 'happy' as const, content: 'Au large', latitude: -21.5, longitude: 56.5, usePulseEffect: false };
+
+  it("refuses a point the geocoder knows is sea with 'Cette position est en pleine mer...', and one off the land polygons with the land-only text", async () => {
+    const { id } = await member(t);
+    const db = t.database.db;
+    await expect(createPost({ db, isOnLand: async () => 'sea' }, id, input)).rejects.toMatchObject({ status: 400, code: 'open_sea', message: MESSAGES.open_sea });
+    await expect(createPost({ db, isOnLand: async () => 'off_land' }, id, input)).rejects.toMatchObject({ status: 400, code: 'not_on_land', message: MESSAGES.not_on_land });
+  });
+});

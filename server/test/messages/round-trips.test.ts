@@ -1,0 +1,75 @@
+/**
+ * What one message send costs the database (issue 15): the statements it sends, counted at the
+ * driver on a real database. The session is remembered (sessions.ts), the participant check is
+ * part of the insert, and one event (one NOTIFY on PostgreSQL) carries both realtime frames:
+ * with the rate-limit counters in Redis, a send is the insert and the NOTIFY; with the
+ * counters in the database, their upsert comes on top. The in-process bus of PGlite sends nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/client.ts';
+import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { engines } from '../helpers/databases.ts';
+import { member } from '../interactions/fixtures.ts';
+
+type Query = (...args: unknown[]) => unknown;
+
+/** Records the text of every statement the app sends through its database client from now on. */
+function recordStatements(database: Database): { statements: string[]; stop: () => void } {
+  // The pg pool on PostgreSQL; the PGlite instance drizzle holds otherwise.
+  const client: { query: Query } = database.pool ?? (database.db as unknown as { $client: { query: Query } }).$client;
+  const original = client.query;
+  const statements: string[] = [];
+  client.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0];
+    statements.push(typeof first === 'string' ? first : String((first as { text?: string }).text));
+    return original.apply(this, args);
+  };
+  return { statements, stop: () => { client.query = original; } };
+}
+
+const cases = [
+  ...engines.map((engine) => ({ engine, redis: false })),
+  ...(engines.includes('postgres') && process.env.REDIS_URL ? [{ engine: 'postgres' as const, redis: true }] : []),
+];
+
+describe.each(cases)('database round trips of a message send on $engine (counters in Redis: $redis)', ({ engine, redis }) => {
+  let t: AuthTestApp;
+  beforeAll(async () => {
+    const overrides = redis ? { redisUrl: process.env.REDIS_URL, redisPrefix: `moodmap-test:${randomBytes(4).toString('hex')}:` } : {};
+    t = await createAuthTestApp(engine, overrides);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('sends the insert, the NOTIFY on PostgreSQL, and the counter upsert only when the counters are in the database', async () => {
+    const lea = await member(t);
+    const marc = await member(t);
+    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
+    const send = (content: string) => call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: lea.token, payload: { content } });
+    // The first request of a session looks it up; the sends after it do not.
+    expect((await send('premier')).statusCode).toBe(201);
+
+    const arrived: string[] = [];
+    const unsubscribe = t.app.ctx.bus.subscribe((event) => {
+      if (event.type === 'message.created') arrived.push((event.data as { message: { content: string } }).message.content);
+    });
+    const recorder = recordStatements(t.database);
+    const sent = await send('second');
+    // The event comes back through the bus once its NOTIFY has run.
+    await expect.poll(() => arrived).toContain('second');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    recorder.stop();
+    unsubscribe();
+
+    expect(sent.statusCode).toBe(201);
+    const kinds = recorder.statements.map((text) => {
+      if (/insert into messages/i.test(text)) return 'insert';
+      if (/pg_notify/i.test(text)) return 'notify';
+      if (/rate_limits/i.test(text)) return 'counter';
+      return text.slice(0, 60);
+    });
+    const expected = [...(redis ? [] : ['counter']), 'insert', ...(engine === 'postgres' ? ['notify'] : [])];
+    expect(kinds).toEqual(expected);
+    if (redis) expect(kinds).toHaveLength(2);
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * The posts as MapLibre sources and layers (issue 15, design.md §5b), drawn by the GPU:
+ * - source `mm-markers`: the 100 m groups (marker-groups.ts), clustered by MapLibre's worker
+ *   below zoom 9 (60 px, counts summed), updated with diffs;
+ * - source `mm-aggregates`: the server's zoomed-out grid clusters;
+ * - layers: two pulse rings (circles, animated by pulse.ts) under the markers, the markers
+ *   (icons from the atlas, marker-images.ts), the aggregates, and on top the selected or hovered
+ *   marker drawn larger.
+ * A style change drops our layers: `ensureMarkerLayers` puts them back (same data, new theme).
+ */
+import type { ExpressionSpecification, FilterSpecification, GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
+import type { Feature, FeatureCollection, Point } from 'geojson';
+import { MOOD_INFO } from '@moodmap/core';
+import type { ServerCluster } from '../../posts/viewport-query.ts';
+import type { MarkerGroup } from './marker-groups.ts';
+import { type Theme, postIconKey } from './marker-images.ts';
+
+export const MARKERS_SOURCE = 'mm-markers';
+export const AGGREGATES_SOURCE = 'mm-aggregates';
+export const PULSE_LAYERS = ['mm-pulse-a', 'mm-pulse-b'] as const;
+export const MARKERS_LAYER = 'mm-markers';
+export const AGGREGATES_LAYER = 'mm-aggregates';
+export const HIGHLIGHT_LAYER = 'mm-highlight';
+/** What a tap can hit, topmost first. */
+export const CLICKABLE_LAYERS = [HIGHLIGHT_LAYER, AGGREGATES_LAYER, MARKERS_LAYER];
+/** Below this zoom, nearby groups aggregate (as supercluster did in the browser). */
+export const AGGREGATE_BELOW_ZOOM = 9;
+export const AGGREGATE_RADIUS_PX = 60;
+
+/** Feature properties. k: 'p' single post, 'g' 100 m group, 's' server aggregate; n: posts in it. */
+export interface MarkerProps {
+  k: 'p' | 'g' | 's';
+  n: number;
+  /** Single posts: the post id, mood, pulse (1/0), mood colour and icon key. */
+  pid?: string;
+  mood?: string;
+  pulse?: number;
+  color?: string;
+  icon?: string;
+}
+
+export function groupFeature(group: MarkerGroup): Feature<Point, MarkerProps> {
+  const geometry: Point = { type: 'Point', coordinates: [group.longitude, group.latitude] };
+  if (group.members.length > 1) return { type: 'Feature', id: group.id, geometry, properties: { k: 'g', n: group.members.length } };
+  const m = group.members[0]!;
+  return {
+    type: 'Feature',
+    id: group.id,
+    geometry,
+    properties: { k: 'p', n: 1, pid: m.id, mood: m.category, pulse: m.hasPulseEffect ? 1 : 0, color: MOOD_INFO[m.category].color, icon: postIconKey(m.category, m.nickname, m.photoUrl) },
+  };
+}
+
+export function aggregateFeatures(clusters: readonly ServerCluster[]): FeatureCollection<Point, MarkerProps> {
+  return {
+    type: 'FeatureCollection',
+    features: clusters.map((c, i) => ({ type: 'Feature', id: i + 1, geometry: { type: 'Point', coordinates: [c.longitude, c.latitude] }, properties: { k: 's', n: c.count, pid: c.id } })),
+  };
+}
+
+const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
+
+/** The icon of a feature: a post's photo marker, or a count bubble (MapLibre's clusters included). */
+function iconExpression(theme: Theme): ExpressionSpecification {
+  return [
+    'case',
+    ['has', 'point_count'], ['concat', `mma:${theme}:`, ['to-string', ['get', 'n']]],
+    ['==', ['get', 'k'], 's'], ['concat', `mma:${theme}:`, ['to-string', ['get', 'n']]],
+    ['==', ['get', 'k'], 'g'], ['concat', `mmg:${theme}:`, ['to-string', ['get', 'n']]],
+    ['concat', `mmp:${theme}:`, ['get', 'icon']],
+  ];
+}
+
+const NOTHING: FilterSpecification = ['==', ['id'], -1];
+
+/** Adds our sources and layers if the style lacks them (first load, or after a style change). */
+export function ensureMarkerLayers(map: MapLibreMap, theme: Theme, markers: () => FeatureCollection<Point, MarkerProps>, aggregates: () => FeatureCollection): boolean {
+  const layer = map.getLayer(MARKERS_LAYER);
+  if (layer && map.getLayoutProperty(MARKERS_LAYER, 'icon-image')?.toString().includes(theme)) return false;
+  for (const id of [HIGHLIGHT_LAYER, AGGREGATES_LAYER, MARKERS_LAYER, ...PULSE_LAYERS]) if (map.getLayer(id)) map.removeLayer(id);
+  if (!map.getSource(MARKERS_SOURCE)) {
+    map.addSource(MARKERS_SOURCE, {
+      type: 'geojson',
+      // Empty, then filled by a diff: the source keeps its features by id from the start, so the
+      // next single-post diff costs its own size, not a first conversion of every feature.
+      data: EMPTY,
+      cluster: true,
+      clusterMaxZoom: AGGREGATE_BELOW_ZOOM - 1,
+      clusterRadius: AGGREGATE_RADIUS_PX,
+      clusterProperties: { n: ['+', ['get', 'n']] },
+    });
+    void markersSource(map)?.updateData({ removeAll: true, add: markers().features });
+  }
+  if (!map.getSource(AGGREGATES_SOURCE)) map.addSource(AGGREGATES_SOURCE, { type: 'geojson', data: aggregates() });
+  const single: FilterSpecification = ['all', ['!', ['has', 'point_count']], ['==', ['get', 'pulse'], 1]];
+  for (const id of PULSE_LAYERS) {
+    map.addLayer({
+      id,
+      type: 'circle',
+      source: MARKERS_SOURCE,
+      filter: single,
+      paint: { 'circle-color': ['get', 'color'], 'circle-radius': 23, 'circle-opacity': 0, 'circle-pitch-alignment': 'map' },
+    });
+  }
+  const icons = {
+    'icon-image': iconExpression(theme),
+    'icon-allow-overlap': true,
+    'icon-ignore-placement': true,
+  };
+  map.addLayer({ id: MARKERS_LAYER, type: 'symbol', source: MARKERS_SOURCE, layout: { ...icons } });
+  map.addLayer({ id: AGGREGATES_LAYER, type: 'symbol', source: AGGREGATES_SOURCE, layout: { ...icons } });
+  map.addLayer({ id: HIGHLIGHT_LAYER, type: 'symbol', source: MARKERS_SOURCE, filter: NOTHING, layout: { ...icons, 'icon-size': 1.12 } });
+  return true;
+}
+
+/** Draws the selected and the hovered marker (feature ids) larger, on top. */
+export function setHighlighted(map: MapLibreMap, ids: readonly number[]): void {
+  if (!map.getLayer(HIGHLIGHT_LAYER)) return;
+  const filter: FilterSpecification = ids.length === 0 ? NOTHING : ['all', ['!', ['has', 'point_count']], ['in', ['id'], ['literal', [...ids]]]];
+  map.setFilter(HIGHLIGHT_LAYER, filter);
+}
+
+export function markersSource(map: MapLibreMap): GeoJSONSource | undefined {
+  return map.getSource<GeoJSONSource>(MARKERS_SOURCE);
+}
+
+export function emptyCollection(): FeatureCollection {
+  return EMPTY;
+}

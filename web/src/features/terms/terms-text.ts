@@ -1,0 +1,108 @@
+/**
+ * The terms of use (spec §2 "CGU, 14 sections"), version TERMS_VERSIONS' latest in core. A new
+ * version changes this text and adds its entry in core, 30 days before it applies.
+ */
+export interface TermsSection {
+  title: string;
+  paragraphs: string[];
+}
+
+export const TERMS_SECTIONS: TermsSection[] = [
+  {
+    title: 'Objet',
+    paragraphs: [
+      "Les présentes Conditions Générales d'Utilisation (CGU) encadrent l'utilisation de MoodMap, un réseau social cartographique où chacun peut épingler sur une carte du monde une publication courte associée à une humeur.",
+      "En créant un compte, vous acceptez ces CGU dans leur version en vigueur. Les visiteurs non inscrits peuvent consulter la carte et les profils publics dans le respect de ces mêmes règles.",
+    ],
+  },
+  {
+    title: 'Compte',
+    paragraphs: [
+      "L'inscription demande une adresse e-mail valide, un prénom, un nom et un mot de passe d'au moins 8 caractères. Le compte est activé après confirmation de l'adresse e-mail.",
+      "Vous êtes responsable de la confidentialité de votre mot de passe et de toute activité réalisée depuis votre compte. Un seul compte par personne ; l'usurpation d'identité est interdite.",
+    ],
+  },
+  {
+    title: 'Publications et durée de vie de 24 h',
+    paragraphs: [
+      "Une publication comprend un texte de 500 caractères au plus, une humeur, une position sur la terre ferme et, au choix, une image et un message vocal de 60 secondes au plus.",
+      "Chaque publication est visible 24 heures puis supprimée automatiquement, avec ses médias. Vous ne pouvez avoir qu'une publication active à la fois ; vous pouvez la supprimer à tout moment.",
+    ],
+  },
+  {
+    title: 'Données de localisation',
+    paragraphs: [
+      "La position d'une publication est celle que vous choisissez sur la carte ; elle est publique pendant la vie de la publication. Nous vous conseillons de ne pas indiquer votre domicile exact.",
+      "La géolocalisation de votre appareil n'est utilisée qu'à votre demande (bouton « me localiser ») et n'est jamais enregistrée par nos serveurs.",
+    ],
+  },
+  {
+    title: 'Médias',
+    paragraphs: [
+      "Les images (10 Mo au plus) et messages vocaux (5 Mo au plus) sont analysés et réencodés ; leurs métadonnées, dont les coordonnées GPS, sont supprimées.",
+      "Vous garantissez détenir les droits sur les médias publiés et nous accordez une licence non exclusive, gratuite et limitée à leur affichage dans le service pendant leur durée de vie.",
+    ],
+  },
+  {
+    title: 'Messagerie',
+    paragraphs: [
+      "Les membres peuvent échanger des messages privés. Le harcèlement, les sollicitations commerciales non désirées et l'envoi de contenus illicites sont interdits.",
+      "Les messages ne sont lus que par leurs deux participants, sauf signalement ou réquisition d'une autorité compétente.",
+    ],
+  },
+  {
+    title: 'Crédits Pulse',
+    paragraphs: [
+      "Les crédits Pulse s'achètent au prix de 2,50 € l'unité par carte bancaire auprès de notre prestataire de paiement. Un crédit donne à une publication un effet animé pendant toute sa durée de vie.",
+      "Les crédits ne sont ni remboursables, ni limités dans le temps, ni transférables à un autre compte, sauf disposition légale impérative.",
+    ],
+  },
+  {
+    title: 'Modération et recours',
+    paragraphs: [
+      "Tout membre peut signaler une publication. Notre équipe de modération peut retirer un contenu ou suspendre un compte qui enfreint ces CGU ou la loi.",
+      "Vous pouvez contester une décision de modération depuis le formulaire de contact ; chaque recours est examiné par une personne différente de celle qui a pris la décision.",
+    ],
+  },
+  {
+    title: 'Données personnelles et droits',
+    paragraphs: [
+      "Nous traitons vos données (compte, profil, publications, messages, achats) pour fournir le service, sur le fondement du contrat, et pour sa sécurité, sur le fondement de notre intérêt légitime.",
+      "Conformément au RGPD, vous disposez de droits d'accès, de rectification, d'effacement, de limitation, d'opposition et de portabilité, exercés depuis le formulaire de contact. Vous pouvez saisir la CNIL.",
+    ],
+  },
+  {
+    title: 'Cookies et stockage local',
+    paragraphs: [
+      "Nous n'utilisons aucun cookie publicitaire. Un cookie strictement nécessaire garde votre session ; le stockage local de votre navigateur retient le thème et la dernière position de la carte.",
+      "Nos statistiques de fréquentation sont anonymes : ni adresse IP, ni identifiant, ni cookie. Elles ne sont pas collectées si votre navigateur envoie « Do Not Track » ou « Global Privacy Control ».",
+    ],
+  },
+  {
+    title: 'Responsabilité',
+    paragraphs: [
+      "Chaque membre est responsable des contenus qu'il publie. MoodMap agit en qualité d'hébergeur et retire promptement tout contenu manifestement illicite qui lui est signalé.",
+      "Le service est fourni en l'état ; il peut être limité temporairement pour préserver sa qualité (mode de protection) ou pour maintenance.",
+    ],
+  },
+  {
+    title: 'Modification des CGU',
+    paragraphs: [
+      "Toute nouvelle version des CGU vous est annoncée dans l'application 30 jours avant son entrée en vigueur.",
+      "À cette date, il vous est demandé de l'accepter pour continuer à utiliser le service ; à défaut, vous pouvez supprimer votre compte.",
+    ],
+  },
+  {
+    title: 'Droit applicable',
+    paragraphs: [
+      "Les présentes CGU sont régies par le droit français. À défaut de solution amiable, tout litige relève des tribunaux compétents selon les règles de droit commun.",
+      "Si vous êtes consommateur, vous pouvez recourir gratuitement à un médiateur de la consommation.",
+    ],
+  },
+  {
+    title: 'Contact',
+    paragraphs: [
+      "Pour toute question sur ces CGU, vos données ou une décision de modération, écrivez-nous depuis l'onglet Contact de l'aide.",
+    ],
+  },
+];

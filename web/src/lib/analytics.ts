@@ -1,0 +1,31 @@
+/**
+ * The web app's analytics events (spec §1, issue 18), sent to our own server, which stores them
+ * with no personal data and forwards them to Plausible when configured. Nothing is sent when
+ * the browser asks not to be tracked (Do Not Track or Global Privacy Control). Map interactions
+ * are sent at most once a minute: their count is a trend, not a trace of every move.
+ */
+import type { ClientAnalyticsEventName } from '@moodmap/core';
+
+const MAP_INTERACTION_EVERY_MS = 60_000;
+let lastMapInteraction = 0;
+
+export function trackingAllowed(nav: Navigator = navigator): boolean {
+  const gpc = (nav as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
+  const dnt = nav.doNotTrack === '1' || (window as Window & { doNotTrack?: string }).doNotTrack === '1';
+  return !gpc && !dnt;
+}
+
+export function track(name: ClientAnalyticsEventName): void {
+  if (typeof navigator === 'undefined' || !trackingAllowed()) return;
+  if (name === 'map_interaction') {
+    const now = Date.now();
+    if (now - lastMapInteraction < MAP_INTERACTION_EVERY_MS) return;
+    lastMapInteraction = now;
+  }
+  // The path only: no query string, no fragment (they may hold tokens or searches).
+  const body = JSON.stringify({ name, path: location.pathname.replace(/[^\w\-/]/g, '').slice(0, 200) || '/' });
+  const blob = new Blob([body], { type: 'application/json' });
+  // A beacon survives the page being left right after the event (a sign-in that navigates).
+  if (navigator.sendBeacon?.('/api/analytics/events', blob)) return;
+  void fetch('/api/analytics/events', { method: 'POST', body, headers: { 'content-type': 'application/json' }, keepalive: true, credentials: 'omit' }).catch(() => {});
+}
