@@ -173,6 +173,26 @@ describe('the map\'s 100 m groups, kept one marker at a time (issue 15)', () => 
     expect(groups.groupOf('p1')).toBe(groups.groupOf('p3'));
   });
 
+  it('a new answer keeps the feature ids of the groups it draws the same, and diffs only the rest', () => {
+    const groups = new MarkerGroups();
+    const far = offset(PARIS, 0, 3000);
+    const first = groups.reset([post(1, PARIS), post(2, offset(PARIS, 40, 0)), post(3, far), post(4, offset(PARIS, 0, 6000))].map(toMarker));
+    expect(first.remove).toEqual([]);
+    expect(first.add).toHaveLength(3);
+    const pair = groups.groupOf('p1')!.id;
+    const lone = groups.groupOf('p3')!.id;
+    const gone = groups.groupOf('p4')!.id;
+    // The next answer (fresh objects): the pair unchanged, p4 gone, p5 joins p3 within 100 m.
+    const next = groups.reset([post(1, PARIS), post(2, offset(PARIS, 40, 0)), post(3, far), post(5, offset(far, 30, 0))].map(toMarker));
+    expect(groups.groupOf('p1')!.id).toBe(pair);
+    expect(next.remove.sort()).toEqual([gone, lone].sort());
+    expect(next.add.map((g) => g.members.map((m) => m.id))).toEqual([['p5', 'p3']]);
+    // A changed look (the pulse bought) is a new feature too.
+    const pulsed = groups.reset([post(1, PARIS), { ...post(2, offset(PARIS, 40, 0)), hasPulseEffect: true }].map(toMarker));
+    expect(pulsed.remove).toContain(pair);
+    expect(pulsed.add.map((g) => g.members.map((m) => m.id).sort())).toEqual([['p1', 'p2']]);
+  });
+
   it('splits a chain when the post holding it together is removed', () => {
     const groups = new MarkerGroups();
     groups.reset([post(1, PARIS), post(2, offset(PARIS, 80, 0)), post(3, offset(PARIS, 160, 0))].map(toMarker));

@@ -180,11 +180,10 @@ export function PostMarkers() {
     if (!answer && !extra) return;
     const cutoff = Date.now() + offsetMs - POST_LIFETIME_MS;
     const shown = [...(answer?.points ?? []), ...(extra ?? [])].filter((m) => moods.includes(m.category) && !(Date.parse(m.createdAt) <= cutoff));
-    groups.reset(shown);
+    applyDiff(groups.reset(shown));
     applied.current = { answer, extra, moods: moodsKey };
-    if (map) void markersSource(map)?.updateData({ removeAll: true, add: allFeatures().features });
     setVersion((v) => v + 1);
-  }, [answer, extra, moods, groups, map, allFeatures, offsetMs]);
+  }, [answer, extra, moods, groups, applyDiff, offsetMs]);
 
   // Realtime and poll changes, one at a time.
   useEffect(
@@ -288,17 +287,27 @@ export function PostMarkers() {
   // A post passed through navigation state: centre on it at zoom 16, open it, clear the state.
   const location = useLocation();
   const navigate = useNavigate();
-  const fetchedFocus = useRef(new Set<string>());
+  /** Focused posts read from the server: 'pending' while the request runs, then 'done'. */
+  const fetchedFocus = useRef(new Map<string, 'pending' | 'done'>());
   const focusId = typeof (location.state as FocusState | null)?.focusPostId === 'string' ? ((location.state as FocusState).focusPostId as string) : null;
   useEffect(() => {
     if (!focusId || !map) return;
     const marker = groups.marker(focusId);
     if (!marker && isPending) return;
     // A post asked for from elsewhere (a profile) may lie outside every viewport answer: read
-    // it once and pin it, then this effect runs again with it drawn.
-    if (!marker && !fetchedFocus.current.has(focusId)) {
-      fetchedFocus.current.add(focusId);
-      void fetchPost(focusId).then((fresh) => fresh && pinPostInCache(client, fresh)).catch(() => undefined);
+    // it once and pin it, then this effect runs again with it drawn. Other renders meanwhile
+    // (a viewport answer, a live change) wait for the read instead of giving up on the post.
+    const read = fetchedFocus.current.get(focusId);
+    if (!marker && read === 'pending') return;
+    if (!marker && read === undefined) {
+      fetchedFocus.current.set(focusId, 'pending');
+      void fetchPost(focusId)
+        .then((fresh) => fresh && pinPostInCache(client, fresh))
+        .catch(() => undefined)
+        .finally(() => {
+          fetchedFocus.current.set(focusId, 'done');
+          setVersion((v) => v + 1);
+        });
       return;
     }
     if (marker) {

@@ -79,6 +79,11 @@ function centre(members: readonly MarkerDto[]): { latitude: number; longitude: n
   return { latitude: lat / members.length, longitude: lon };
 }
 
+/** What a group's feature shows (marker-layers.ts groupFeature): equal keys draw the same. */
+function drawnKey(members: readonly MarkerDto[]): string {
+  return members.map((m) => `${m.id}|${m.latitude}|${m.longitude}|${m.category}|${m.hasPulseEffect}|${m.nickname}|${m.photoUrl}`).join(';');
+}
+
 export class MarkerGroups {
   private readonly markers = new Map<string, MarkerDto>();
   private readonly groupOfMarker = new Map<string, MarkerGroup>();
@@ -116,8 +121,14 @@ export class MarkerGroups {
     return this.markers.values();
   }
 
-  /** Replaces everything (a fetched viewport answer): one grouping pass over all markers. */
-  reset(markers: readonly MarkerDto[]): void {
+  /**
+   * Replaces everything (a fetched viewport answer): one grouping pass over all markers. A group
+   * drawn the same as before keeps its feature id, so the answer's diff touches only what
+   * changed and a tap on a marker still on screen finds its group while the source updates.
+   */
+  reset(markers: readonly MarkerDto[]): GroupDiff {
+    const before = new Map<string, MarkerGroup>();
+    for (const group of this.groups.values()) before.set(drawnKey(group.members), group);
     this.markers.clear();
     this.groupOfMarker.clear();
     this.groups.clear();
@@ -127,7 +138,16 @@ export class MarkerGroups {
       this.markers.set(m.id, m);
       this.index(m);
     }
-    for (const group of groupWithinRadius([...this.markers.values()])) this.register(group.items);
+    const add: MarkerGroup[] = [];
+    for (const group of groupWithinRadius([...this.markers.values()])) {
+      const members = group.items.sort(byNewest);
+      const key = drawnKey(members);
+      const kept = before.get(key);
+      if (kept) before.delete(key);
+      const registered = this.register(members, kept?.id);
+      if (!kept) add.push(registered);
+    }
+    return { remove: [...before.values()].map((g) => g.id), add };
   }
 
   /** Adds (or moves) one marker: it joins every group within 100 m of it, merging them. */
@@ -197,9 +217,9 @@ export class MarkerGroups {
     cell.add(marker.id);
   }
 
-  private register(members: MarkerDto[]): MarkerGroup {
+  private register(members: MarkerDto[], id = this.nextId++): MarkerGroup {
     members.sort(byNewest);
-    const group: MarkerGroup = { id: this.nextId++, members, ...centre(members) };
+    const group: MarkerGroup = { id, members, ...centre(members) };
     this.groups.set(group.id, group);
     for (const m of members) this.groupOfMarker.set(m.id, group);
     return group;
