@@ -45,6 +45,8 @@ describe.each(engines)('sessions on %s', (engine) => {
         email: user.email,
         role: 'user',
         isAdmin: false,
+        // Not suspended: the moderation field is there, empty (issue 17).
+        suspendedUntil: null,
         profile: expect.objectContaining({ id: user.id, username: 'Léa', firstName: 'Léa', lastName: 'Martin', bio: null, pulseCredits: 0, isPremium: false, usernameChangesCount: 0, lastUsernameChange: null }),
       });
       expect(Object.keys(body.user.profile).sort()).toEqual([
