@@ -112,9 +112,14 @@ describe.each(engines)('blocking on %s', (engine) => {
     const third = await publish(t, bystander.token, { latitude: SAINT_DENIS.latitude + 0.004 });
     expect((await call(t, { method: 'POST', url: `/api/posts/${third.id}/comments`, token: blocked.token, payload: { content: 'Vu' } })).statusCode).toBe(201);
     await bystanderTab.next((f) => f.type === 'post.commented');
+    // A like on the blocked person's post: the count is news about them, not for the blocker.
+    expect((await call(t, { method: 'POST', url: `/api/posts/${theirs.id}/like`, token: bystander.token })).statusCode).toBe(200);
+    const likedTheirs = (f: Frame) => f.type === 'post.liked' && (f.data as { postId: string }).postId === theirs.id;
+    await bystanderTab.next(likedTheirs);
     await barrier([blockerTab, blockedTab, bystanderTab]);
     expect(blockerTab.frames.some(created(theirs.id))).toBe(false);
     expect(blockerTab.frames.some((f) => f.type === 'post.commented')).toBe(false);
+    expect(blockerTab.frames.some(likedTheirs)).toBe(false);
     expect(blockedTab.frames.some(created(mine.id))).toBe(false);
     expect([...blockerTab.raw, ...bystanderTab.raw].some((r) => r.includes('blocks.changed') || r.includes('"about"'))).toBe(false);
 

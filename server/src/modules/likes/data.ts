@@ -21,12 +21,12 @@ export async function addLike(tx: Db, postId: string, userId: string): Promise<v
   await tx.insert(likes).values({ publicationId: postId, userId });
 }
 
-/** Moves the post's likes_count by `delta`; the new count, and the post's place for the realtime event. */
-export async function moveLikesCount(tx: Db, postId: string, delta: 1 | -1): Promise<{ likesCount: number; at: PostPlace }> {
+/** Moves the post's likes_count by `delta`; the new count, and the post's place and author for the realtime event. */
+export async function moveLikesCount(tx: Db, postId: string, delta: 1 | -1): Promise<{ likesCount: number; at: PostPlace; authorId: string }> {
   const [row] = await tx
     .update(publications)
     .set({ likesCount: sql`${publications.likesCount} + ${delta}` })
     .where(eq(publications.id, postId))
-    .returning({ likesCount: publications.likesCount, latitude: publications.latitude, longitude: publications.longitude });
-  return { likesCount: Number(row!.likesCount), at: { latitude: row!.latitude, longitude: row!.longitude } };
+    .returning({ likesCount: publications.likesCount, latitude: publications.latitude, longitude: publications.longitude, authorId: publications.userId });
+  return { likesCount: Number(row!.likesCount), at: { latitude: row!.latitude, longitude: row!.longitude }, authorId: row!.authorId };
 }

@@ -9,13 +9,13 @@ import type { Db } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
 import { addLike, lockLivePost, moveLikesCount, removeLike } from './data.ts';
 
-/** The caller's new like state and the count, with the post's place (the event's `at`). */
-export async function toggleLike(db: Db, postId: string, userId: string): Promise<LikeToggleResult & { at: PostPlace }> {
+/** The caller's new like state and the count, with the post's place and author (the event's `at` and `about`). */
+export async function toggleLike(db: Db, postId: string, userId: string): Promise<LikeToggleResult & { at: PostPlace; authorId: string }> {
   return db.transaction(async (tx) => {
     if (!(await lockLivePost(tx, postId))) throw notFound('post_not_found');
     const liked = !(await removeLike(tx, postId, userId));
     if (liked) await addLike(tx, postId, userId);
-    const { likesCount, at } = await moveLikesCount(tx, postId, liked ? 1 : -1);
-    return { liked, likesCount, at };
+    const { likesCount, at, authorId } = await moveLikesCount(tx, postId, liked ? 1 : -1);
+    return { liked, likesCount, at, authorId };
   });
 }
