@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
 import { BlockedList } from '../src/features/moderation/BlockedList.tsx';
+import { AppealLinkScreen } from '../src/features/moderation/AppealLinkScreen.tsx';
 import { BlockButton } from '../src/features/moderation/BlockButton.tsx';
 import { NoticesPanel } from '../src/features/moderation/NoticesPanel.tsx';
 import { applySession } from '../src/lib/auth-tokens.ts';
@@ -60,6 +61,38 @@ describe('moderation in the own profile', () => {
     expect(server.callsTo('POST /api/moderation/decisions/d1/appeal')[0]!.body).toEqual({ statement: "C'était une blague" });
     await waitFor(() => expect(screen.getByTestId('moderation-notice').textContent).toContain("Recours en cours d'examen"));
     expect(screen.queryByTestId('appeal-open')).toBeNull();
+  });
+
+  it('a banned author, signed out, reads the statement from the mailed link and appeals once', async () => {
+    resetSessionForTests();
+    useSessionStore.setState({ status: 'ready' });
+    let appealed = false;
+    const server = fakeApi({
+      'GET /api/moderation/appeal-link': () => json(200, {
+        title: 'Exposé des motifs', lines: ["Ce qui a été décidé : Bannir l'auteur.", ...(appealed ? ["Recours en cours d'examen"] : [])],
+        canAppeal: !appealed, appealStatus: appealed ? 'open' : null,
+      }),
+      'POST /api/moderation/appeal-link': () => {
+        appealed = true;
+        return json(201, { status: 'filed' });
+      },
+    });
+    renderRoutes([{ path: '/appeal', element: <AppealLinkScreen /> }], '/appeal?token=d1.mac');
+    const page = await screen.findByTestId('appeal-link');
+    expect(screen.getByRole('dialog').textContent).toContain("Faire appel d'une décision de modération");
+    expect(page.textContent).toContain("Ce qui a été décidé : Bannir l'auteur.");
+    fireEvent.change(within(page).getByTestId('appeal-text'), { target: { value: "Je n'ai rien fait d'illégal" } });
+    fireEvent.click(within(page).getByTestId('appeal-submit'));
+    await waitFor(() => expect(server.callsTo('POST /api/moderation/appeal-link')).toHaveLength(1));
+    expect(server.callsTo('POST /api/moderation/appeal-link')[0]!.body).toEqual({ token: 'd1.mac', statement: "Je n'ai rien fait d'illégal" });
+    await waitFor(() => expect(screen.getByTestId('appeal-link').textContent).toContain("Recours en cours d'examen"));
+    expect(screen.queryByTestId('appeal-submit')).toBeNull();
+  });
+
+  it('says so when the appeal link is not valid', async () => {
+    fakeApi({ 'GET /api/moderation/appeal-link': () => json(404, { error: { code: 'appeal_link_invalid', message: "Ce lien de recours n'est pas valide" } }) });
+    renderRoutes([{ path: '/appeal', element: <AppealLinkScreen /> }], '/appeal?token=faux');
+    expect((await screen.findByTestId('appeal-link-error')).textContent).toBe("Ce lien de recours n'est pas valide");
   });
 
   it('lists the people I blocked and unblocks one', async () => {

@@ -551,4 +551,7 @@ export const SCREEN_MESSAGES = {
   appeal_not_allowed: "Cette décision ne peut pas faire l'objet d'un recours",
   appeal_pending: "Recours en cours d'examen",
   mail_moderation_subject: 'MoodMap : décision de modération',
+  mail_appeal_link: 'Pour faire appel sans vous connecter (par exemple si votre compte est banni) : {link}',
+  appeal_link_title: "Faire appel d'une décision de modération",
+  appeal_link_invalid: "Ce lien de recours n'est pas valide",
 } as const;

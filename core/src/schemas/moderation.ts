@@ -107,6 +107,21 @@ export const appealBodySchema = z.object({
     .transform((v) => stripMarkup(v).trim()),
 });
 
+/**
+ * The appeal link of a statement's e-mail, for an author who cannot sign in (banned):
+ * `GET /api/moderation/appeal-link?token=` reads the statement, `POST` files the appeal.
+ */
+export const appealLinkQuerySchema = z.object({ token: z.string().max(200) });
+export const appealLinkResponseSchema = z.object({
+  title: z.string(),
+  lines: z.array(z.string()),
+  canAppeal: z.boolean(),
+  appealStatus: z.enum(['open', 'upheld', 'reversed']).nullable(),
+});
+export type AppealLinkAnswer = z.infer<typeof appealLinkResponseSchema>;
+export const appealLinkBodySchema = appealBodySchema.extend(appealLinkQuerySchema.shape);
+export const appealLinkFiledSchema = z.object({ status: z.literal('filed') });
+
 /** An in-app notice, its French text written by the server from the decision. */
 export const noticeSchema = z.object({
   id: z.string(),

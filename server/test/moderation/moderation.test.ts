@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, countMails, createAuthTestApp, login, type AuthTestApp } from '../helpers/auth.ts';
+import { call, countMails, createAuthTestApp, login, waitForMail, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { member, publish, SAINT_DENIS, type Member } from '../interactions/fixtures.ts';
 import { as, staff } from './fixtures.ts';
@@ -205,10 +205,34 @@ describe.each(engines)('moderation on %s', (engine) => {
     const refused = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: row!.email, password: 'Soleil2024' } });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.message).toBe('Votre compte a été banni pour non-respect des règles de la communauté.');
-    // The ban ended the sessions: the appeal, filed by e-mail's link before, stands in as a row.
-    await t.database.db.execute(sql`insert into moderation_appeals (decision_id, author_id, statement) values (${decision.id}, ${author.id}, 'Erreur')`);
-    const [appeal] = (await t.database.db.execute(sql`select id from moderation_appeals where decision_id = ${decision.id}`)).rows as Array<{ id: string }>;
-    expect((await as(t, mod2, { method: 'POST', url: `/api/moderation/appeals/${appeal!.id}/decision`, payload: { outcome: 'reverse' } })).statusCode).toBe(200);
+    // Banned, the author appeals through the link of the statement's e-mail, without signing in.
+    const mail = await waitForMail(t, row!.email, 'MoodMap : décision de modération — Exposé des motifs');
+    const link = /(https?:\/\/\S+\/appeal\?token=\S+)/.exec(mail!.text)?.[1];
+    expect(link).toBeDefined();
+    const token = new URL(link!).searchParams.get('token')!;
+    const read = await call(t, { method: 'GET', url: `/api/moderation/appeal-link?token=${encodeURIComponent(token)}` });
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toMatchObject({ title: 'Exposé des motifs', canAppeal: true, appealStatus: null });
+    expect(read.json().lines).toContain('Ce qui a été décidé : Bannir l\'auteur.');
+    // A token for another decision, or altered, names nothing.
+    const [id, mac] = token.split('.');
+    for (const bad of [`${id}.${mac!.slice(1)}x`, `${decision.id === id ? post.id : decision.id}.${mac}`, 'x', '']) {
+      const res = await call(t, { method: 'POST', url: '/api/moderation/appeal-link', payload: { token: bad, statement: 'Erreur' } });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.message).toBe("Ce lien de recours n'est pas valide");
+    }
+    const filed = await call(t, { method: 'POST', url: '/api/moderation/appeal-link', payload: { token, statement: "Je n'ai rien publié d'illégal" } });
+    expect(filed.statusCode, filed.body).toBe(201);
+    // Once only, as with the button.
+    const replay = await call(t, { method: 'POST', url: '/api/moderation/appeal-link', payload: { token, statement: 'Encore' } });
+    expect(replay.statusCode).toBe(409);
+    expect(replay.json().error.message).toBe('Vous avez déjà fait appel de cette décision');
+    expect((await call(t, { method: 'GET', url: `/api/moderation/appeal-link?token=${encodeURIComponent(token)}` })).json()).toMatchObject({ canAppeal: false, appealStatus: 'open' });
+    // Another moderator finds it in the queue and reverses the ban.
+    const queue = (await as(t, mod2, { method: 'GET', url: '/api/moderation/queue' })).json();
+    const appeal = queue.appeals.find((a: { decision: { id: string } }) => a.decision.id === decision.id);
+    expect(appeal).toMatchObject({ statement: "Je n'ai rien publié d'illégal" });
+    expect((await as(t, mod2, { method: 'POST', url: `/api/moderation/appeals/${appeal.id}/decision`, payload: { outcome: 'reverse' } })).statusCode).toBe(200);
     expect((await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: row!.email, password: 'Soleil2024' } })).statusCode).toBe(200);
   });
 });

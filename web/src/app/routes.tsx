@@ -12,6 +12,7 @@ const UserProfileScreen = lazyScreen(() => import('../features/profile/UserProfi
 const CreateScreen = lazyScreen(() => import('../features/posts/CreateScreen.tsx'), (m) => m.CreateScreen);
 const MessagesScreen = lazyScreen(() => import('../features/messages/MessagesScreen.tsx'), (m) => m.MessagesScreen);
 const AdminScreen = lazyScreen(() => import('../features/admin/AdminScreen.tsx'), (m) => m.AdminScreen);
+const AppealLinkScreen = lazyScreen(() => import('../features/moderation/AppealLinkScreen.tsx'), (m) => m.AppealLinkScreen);
 const PulseReturnPage = lazyScreen(() => import('../features/pulse/PulseReturnPage.tsx'), (m) => m.PulseReturnPage);
 
 /** Spec §2 "Shell": the map at /, modal routes over it, unknown paths back to /. */
@@ -32,6 +33,8 @@ export const routes: RouteObject[] = [
           { path: 'create', element: <Deferred><CreateScreen /></Deferred> },
           { path: 'messages', element: <Deferred><MessagesScreen /></Deferred> },
           { path: 'admin', element: <Deferred><AdminScreen /></Deferred> },
+          // The appeal link of a statement's e-mail (issue 17): works signed out.
+          { path: 'appeal', element: <Deferred><AppealLinkScreen /></Deferred> },
           { path: '*', element: <Navigate to="/" replace /> },
         ],
       },

@@ -18,12 +18,14 @@ export interface AuthKeys {
   challenge: Uint8Array;
   /** HMAC key deriving a refresh token's successor (see sessions.ts). */
   rotation: Buffer;
+  /** HMAC key of the appeal links mailed with a statement of reasons (moderation/appeal-link.ts). */
+  appeal: Buffer;
 }
 
 /** One secret, independent keys per purpose (HKDF), so no token can stand in for another. */
 export function deriveKeys(secret: Buffer): AuthKeys {
   const derive = (label: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `moodmap ${label}`, 32));
-  return { jwt: derive('access token'), challenge: derive('human check'), rotation: derive('refresh rotation') };
+  return { jwt: derive('access token'), challenge: derive('human check'), rotation: derive('refresh rotation'), appeal: derive('appeal link') };
 }
 
 /** 256 random bits, URL-safe. */

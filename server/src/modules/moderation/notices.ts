@@ -12,6 +12,7 @@ import type { MailMessage } from '../../adapters/mail/mailer.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { moderationAppeals, moderationDecisions, moderationNotices, users } from '../../db/schema.ts';
+import { appealLinkToken } from './appeal-link.ts';
 import { frenchDateTime } from './restrictions.ts';
 
 const NOTICES_MAX = 50;
@@ -84,7 +85,11 @@ export async function markNoticesRead(db: Db, userId: string, now: Date): Promis
 export async function mailNotice(ctx: AppContext, userIds: string[], kind: Kind, decision: Decision, appeal: Appeal | null): Promise<void> {
   if (userIds.length === 0) return;
   const recipients = await ctx.database.db.select({ email: users.email }).from(users).where(inArray(users.id, userIds));
-  const { title, lines } = noticeText(kind, decision, appeal, ctx.now());
+  const { title, lines: noticeLines } = noticeText(kind, decision, appeal, ctx.now());
+  // The statement's appeal, also from the mail: a banned author cannot sign in to press the button.
+  const appealable = kind === 'statement' && decision.action !== 'dismiss' && !appeal && !decision.reversedAt;
+  const link = `${ctx.config.publicUrl}/appeal?token=${appealLinkToken(ctx.auth.keys.appeal, decision.id)}`;
+  const lines = appealable ? [...noticeLines, t('mail_appeal_link', { link })] : noticeLines;
   for (const { email } of recipients) {
     const mail: MailMessage = {
       to: email,

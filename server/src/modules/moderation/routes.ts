@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  appealBodySchema, appealDecisionBodySchema, appealResponseSchema, decisionBodySchema, decisionResponseSchema, idParamsSchema,
+  appealBodySchema, appealDecisionBodySchema, appealLinkBodySchema, appealLinkFiledSchema, appealLinkQuerySchema, appealLinkResponseSchema, appealResponseSchema, decisionBodySchema, decisionResponseSchema, idParamsSchema,
   MODERATION_ROLES, moderationQueueResponseSchema, noticesReadResponseSchema, noticesResponseSchema, postIdParamsSchema,
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
@@ -16,6 +16,7 @@ import { requireRole } from '../admin/access.ts';
 import { requireUser } from '../auth/guard.ts';
 import { profiles, users } from '../../db/schema.ts';
 import { eq } from 'drizzle-orm';
+import { decisionOfToken, readAppealLink } from './appeal-link.ts';
 import { decide, decideAppeal, decisionAudit, fileAppeal } from './decisions.ts';
 import { listNotices, mailNotice, markNoticesRead } from './notices.ts';
 import { openAppeals, openReportGroups, toAppealDto, toDecisionDto } from './queue.ts';
@@ -84,6 +85,24 @@ export default async function moderationRoutes(root: FastifyInstance, { ctx }: {
     });
     const [author] = await db.select({ username: profiles.username }).from(profiles).where(eq(profiles.id, userId));
     return reply.status(201).send({ appeal: toAppealDto(appeal, decision, author?.username ?? null, userId) });
+  });
+
+  // The mailed appeal link (appeal-link.ts): no sign-in, the token names the decision.
+  app.get('/api/moderation/appeal-link', { schema: { querystring: appealLinkQuerySchema, response: { 200: appealLinkResponseSchema } } }, async (request, reply) => {
+    const decisionId = decisionOfToken(ctx.auth.keys.appeal, request.query.token);
+    const { answer } = await readAppealLink(db, decisionId, ctx.now());
+    return reply.headers(noStore).send(answer);
+  });
+
+  app.post('/api/moderation/appeal-link', { schema: { body: orEmpty(appealLinkBodySchema), response: { 201: appealLinkFiledSchema } } }, async (request, reply) => {
+    const decisionId = decisionOfToken(ctx.auth.keys.appeal, request.body.token);
+    const { authorId } = await readAppealLink(db, decisionId, ctx.now());
+    const { decision } = await fileAppeal(db, authorId, decisionId, request.body.statement, ctx.now());
+    await ctx.logSecurityEvent({
+      userId: authorId, ip: request.ip, eventType: 'appeal_filed', severity: 'low', targetId: decision.id,
+      description: `Recours déposé par lien contre la décision ${decision.id}`,
+    });
+    return reply.status(201).send({ status: 'filed' as const });
   });
 
   app.get('/api/moderation/notices', { onRequest: app.authenticate, schema: { response: { 200: noticesResponseSchema } } }, async (request, reply) => {

@@ -10,9 +10,9 @@ import { useAppeal, useNotices } from './moderation-api.ts';
 
 const FR_DATE = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short' });
 
-function AppealForm({ decisionId, onDone }: { decisionId: string; onDone: () => void }) {
+/** The appeal's text and its button; `appeal` files it (from a notice, or from a mailed link). */
+export function AppealForm({ id, appeal }: { id: string; appeal: { mutate: (statement: string) => void; isPending: boolean } }) {
   const [text, setText] = useState('');
-  const appeal = useAppeal(decisionId, onDone);
   return (
     <form
       className="mt-3 space-y-2"
@@ -21,9 +21,9 @@ function AppealForm({ decisionId, onDone }: { decisionId: string; onDone: () => 
         appeal.mutate(text);
       }}
     >
-      <label className="block text-sm font-medium" htmlFor={`appeal-${decisionId}`}>{MESSAGES.appeal_label}</label>
+      <label className="block text-sm font-medium" htmlFor={`appeal-${id}`}>{MESSAGES.appeal_label}</label>
       <textarea
-        id={`appeal-${decisionId}`}
+        id={`appeal-${id}`}
         data-testid="appeal-text"
         className="w-full rounded-xl border border-slate-200 bg-white p-2 text-sm dark:border-white/10 dark:bg-ink-900"
         rows={3}
@@ -39,6 +39,10 @@ function AppealForm({ decisionId, onDone }: { decisionId: string; onDone: () => 
   );
 }
 
+function NoticeAppeal({ decisionId, onDone }: { decisionId: string; onDone: () => void }) {
+  return <AppealForm id={decisionId} appeal={useAppeal(decisionId, onDone)} />;
+}
+
 function Notice({ notice }: { notice: ModerationNotice }) {
   const [appealing, setAppealing] = useState(false);
   return (
@@ -52,7 +56,7 @@ function Notice({ notice }: { notice: ModerationNotice }) {
           {MESSAGES.appeal_button}
         </Button>
       ) : null}
-      {appealing ? <AppealForm decisionId={notice.decisionId} onDone={() => setAppealing(false)} /> : null}
+      {appealing ? <NoticeAppeal decisionId={notice.decisionId} onDone={() => setAppealing(false)} /> : null}
     </li>
   );
 }

@@ -3,7 +3,7 @@
  * server enforces every rule; these hooks keep the caches in step.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { MESSAGES, type BlockedUser, type NoticesResponse } from '@moodmap/core';
+import { MESSAGES, type AppealLinkAnswer, type BlockedUser, type NoticesResponse } from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { useSessionStore } from '../auth/session-store.ts';
@@ -59,6 +59,27 @@ export function useAppeal(decisionId: string, onDone: () => void) {
       toast.success(MESSAGES.appeal_sent);
       void client.invalidateQueries({ queryKey: noticesKey });
       onDone();
+    },
+    onError: (error) => toast.error(errorText(error)),
+  });
+}
+
+/** The statement an e-mailed appeal link names (no sign-in: a banned author can read it). */
+export function useAppealLink(token: string) {
+  return useQuery({
+    queryKey: ['moderation', 'appeal-link', token],
+    queryFn: ({ signal }) => api<AppealLinkAnswer>(`/api/moderation/appeal-link?token=${encodeURIComponent(token)}`, { signal }),
+    retry: false,
+  });
+}
+
+export function useAppealByLink(token: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (statement: string) => api('/api/moderation/appeal-link', { method: 'POST', body: { token, statement } }),
+    onSuccess: () => {
+      toast.success(MESSAGES.appeal_sent);
+      void client.invalidateQueries({ queryKey: ['moderation', 'appeal-link', token] });
     },
     onError: (error) => toast.error(errorText(error)),
   });

@@ -1,0 +1,43 @@
+/**
+ * `/appeal?token=…`, the appeal link of a statement of reasons' e-mail (issue 17, DSA Art. 20):
+ * the statement, then the appeal form while the decision may still be appealed. No sign-in: a
+ * banned author cannot sign in, and the token alone names the decision (server-checked).
+ */
+import { useSearchParams } from 'react-router';
+import { MESSAGES } from '@moodmap/core';
+import { ApiError } from '../../lib/api.ts';
+import { Spinner } from '../../ui/Button.tsx';
+import { ModalPanel } from '../../ui/ModalPanel.tsx';
+import { AppealForm } from './NoticesPanel.tsx';
+import { useAppealByLink, useAppealLink } from './moderation-api.ts';
+
+function AppealLink({ token }: { token: string }) {
+  const statement = useAppealLink(token);
+  const appeal = useAppealByLink(token);
+  if (statement.isPending) return <Spinner />;
+  if (statement.isError) {
+    const text = statement.error instanceof ApiError ? statement.error.message : MESSAGES.internal_error;
+    return <p role="alert" className="text-sm font-medium text-red-600 dark:text-red-400" data-testid="appeal-link-error">{text}</p>;
+  }
+  const { title, lines, canAppeal } = statement.data;
+  return (
+    <div data-testid="appeal-link">
+      <p className="font-semibold text-ink-900 dark:text-white">{title}</p>
+      {lines.map((line) => (
+        <p key={line} className="mt-1 text-sm text-slate-600 dark:text-slate-300">{line}</p>
+      ))}
+      {canAppeal ? <AppealForm id="link" appeal={appeal} /> : null}
+    </div>
+  );
+}
+
+export function AppealLinkScreen() {
+  const [params] = useSearchParams();
+  return (
+    <ModalPanel title={MESSAGES.appeal_link_title}>
+      <div className="px-5 py-5 md:px-7">
+        <AppealLink token={params.get('token') ?? ''} />
+      </div>
+    </ModalPanel>
+  );
+}
