@@ -85,6 +85,19 @@ describe.each(engines)('blocking on %s', (engine) => {
     expect(await comments(blocker.token)).toBe(0);
     expect(await comments(bystander.token)).toBe(1);
 
+    // Zoomed out, the posts are counted in clusters: the blocked person's post leaves the
+    // blocker's counts (and the blocker's the blocked one's), not anyone else's.
+    const island = async (token?: string) => {
+      const res = await call(t, { method: 'GET', url: '/api/posts/viewport?west=54&south=-22&east=57&north=-20&zoom=6', token });
+      const body = res.json() as { points: unknown[]; clusters: Array<{ count: number; moods: Record<string, number> }> };
+      expect(body.clusters.length).toBeGreaterThan(0);
+      return body.points.length + body.clusters.reduce((n, c) => n + c.count, 0);
+    };
+    const everyone = await island(bystander.token);
+    expect(await island()).toBe(everyone);
+    expect(await island(blocker.token)).toBe(everyone - 1);
+    expect(await island(blocked.token)).toBe(everyone - 1);
+
     const search = (token: string) => call(t, { method: 'GET', url: '/api/search?q=Bonjour', token }).then((r) => r.json().results.map((p: { id: string }) => p.id));
     expect(await search(blocker.token)).not.toContain(theirs.id);
     expect(await search(bystander.token)).toContain(theirs.id);

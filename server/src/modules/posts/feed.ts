@@ -338,6 +338,36 @@ async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting:
 
 const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
+/** The id (`zoom/cx/cy`) of the cluster whose grid cell holds a point, as post_cell_keys computes it. */
+export function clusterIdAt(zoom: number, latitude: number, longitude: number): string {
+  const perWorld = cellsPerWorld(zoom);
+  return `${zoom}/${xIndex(longitude, perWorld)}/${yIndex(latitude, perWorld)}`;
+}
+
+/**
+ * Clusters without some posts (a viewer's blocked people's, issue 17): each leaves its cell's
+ * count, mood count and centre; an emptied cluster goes. The shared answer is not touched.
+ */
+export function clustersWithout(clusters: readonly Cluster[], removed: ReadonlyArray<{ latitude: number; longitude: number; category: string }>): Cluster[] {
+  if (clusters.length === 0 || removed.length === 0) return [...clusters];
+  const zoom = Number(clusters[0]!.id.split('/')[0]);
+  const byId = new Map(clusters.map((c) => [c.id, { ...c, moods: { ...c.moods } }]));
+  for (const post of removed) {
+    const id = clusterIdAt(zoom, post.latitude, post.longitude);
+    const cluster = byId.get(id);
+    const mood = MOODS.find((m) => m === post.category);
+    if (!cluster || !mood || !(cluster.moods[mood]! > 0)) continue;
+    cluster.moods[mood]! -= 1;
+    if (--cluster.count === 0) {
+      byId.delete(id);
+      continue;
+    }
+    cluster.latitude = round6((cluster.latitude * (cluster.count + 1) - post.latitude) / cluster.count);
+    cluster.longitude = round6((cluster.longitude * (cluster.count + 1) - post.longitude) / cluster.count);
+  }
+  return [...byId.values()];
+}
+
 /**
  * The changes poll's view (changesQuerySchema): all four bounds or none (the world);
  * bad bounds are 400 'Coordonnées de localisation invalides'.

@@ -21,8 +21,8 @@ import { getLandChecker } from '../geo/land-check.ts';
 import { assertCanWrite } from '../moderation/restrictions.ts';
 import { blockRelations } from '../blocks/relations.ts';
 import { deleteMediaUrls, readUpload, storeImage, storeVoiceMessage } from '../media/index.ts';
-import type { DeletedPost } from './data.ts';
-import { changesArea, decodeCursor, getChanges, planView, toViewport } from './feed.ts';
+import { type DeletedPost, livePlacesOf } from './data.ts';
+import { changesArea, clustersWithout, decodeCursor, getChanges, planView, toViewport } from './feed.ts';
 import { createFeedCache, matchesEtag, MAX_AGE_S, type AnswerBytes } from './feed-cache.ts';
 import { createPost, deletePost, getActivePost, getLivePost, getLivePosts, listLivePosts, recordUpload } from './service.ts';
 import { POST_SWEEP_EVERY_MS, SWEEP_EVERY_MS, sweepExpired, sweepExpiredPosts } from './sweeper.ts';
@@ -100,7 +100,9 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
     // Throttled or in emergency mode (issue 18), browsers and proxies keep map answers longer.
     if (!hidden?.size) return sendBytes(request, reply, bytes, MAX_AGE_S * ctx.costs.cacheMultiplier());
     const shared: ViewportAnswer = JSON.parse(bytes.identity.toString('utf8'));
-    const own = { ...shared, points: shared.points.filter((p) => !hidden.has(p.userId)) };
+    // Their posts leave the clusters too: a count must not give away that they posted there.
+    const clusters = shared.clusters.length ? clustersWithout(shared.clusters, await livePlacesOf(db, [...hidden])) : shared.clusters;
+    const own = { ...shared, points: shared.points.filter((p) => !hidden.has(p.userId)), clusters };
     return reply.header('cache-control', 'private, no-cache').send(own);
   });
 
