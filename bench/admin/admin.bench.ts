@@ -10,24 +10,21 @@
  * machine's load before and after. Writes bench/results/admin.json.
  * Run: `TEST_DATABASE_URL=postgres://… npm run bench -- admin`.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildApp } from '../../server/src/app.ts';
 import { testConfig } from '../../server/src/config.ts';
 import { openDatabase } from '../../server/src/db/client.ts';
 import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
 import { createClock, createUser, login, type AuthTestApp } from '../../server/test/helpers/auth.ts';
-import { startRun, writeResults } from '../support/results.ts';
+import { envNumber } from '../support/env.ts';
+import { resultsFile, startRun, writeResults } from '../support/results.ts';
 import { formatSpread, loadLine, percentile, sig, spread } from '../support/stats.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const RESULTS = join(here, '..', 'results', 'admin.json');
-const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const USERS = num('BENCH_USERS', 100_000);
-const LOGS = num('BENCH_LOGS', 1_000_000);
-const ROUNDS = num('BENCH_ROUNDS', 3);
-const SAMPLES = num('BENCH_SAMPLES', 200);
+const RESULTS = resultsFile('admin.json');
+const USERS = envNumber('BENCH_USERS', 100_000);
+const LOGS = envNumber('BENCH_LOGS', 1_000_000);
+const ROUNDS = envNumber('BENCH_ROUNDS', 3);
+const SAMPLES = envNumber('BENCH_SAMPLES', 200);
 const DEPTH = 40;
 
 async function seed(url: string): Promise<void> {

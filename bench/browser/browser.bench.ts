@@ -40,7 +40,8 @@ import { measureFirstLoad } from '../../web/scripts/first-load-size.ts';
 import { loadServerSecret } from '../../server/src/modules/auth/secret.ts';
 import { deriveKeys, signAccessToken } from '../../server/src/modules/auth/tokens.ts';
 import { seedUsers } from '../messages/messages.bench.ts';
-import { round, startRun, writeResults } from '../support/results.ts';
+import { envNumber } from '../support/env.ts';
+import { resultsFile, round, startRun, writeResults } from '../support/results.ts';
 import { forkServer } from '../support/server-process.ts';
 import { type Spread, formatSpread, loadLine, median, percentile, spread } from '../support/stats.ts';
 import { PARIS } from '../support/world.ts';
@@ -53,16 +54,15 @@ declare global {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
-const RESULTS = join(here, '..', 'results', 'browser.json');
+const RESULTS = resultsFile('browser.json');
 const APP = join(here, '..', 'support', 'app-server.ts');
 const WEB_DIST = join(here, '..', '..', 'web', 'dist');
-const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const ROUNDS = num('BENCH_ROUNDS', 3);
-const POSTS = num('BENCH_POSTS', 100_000);
-const CITY_POSTS = num('BENCH_CITY_POSTS', 250);
-const TAPS = num('BENCH_TAPS', 5);
-const DPR = num('BENCH_DPR', 3);
-const CPU_RATE = num('BENCH_CPU_RATE', 4);
+const ROUNDS = envNumber('BENCH_ROUNDS', 3);
+const POSTS = envNumber('BENCH_POSTS', 100_000);
+const CITY_POSTS = envNumber('BENCH_CITY_POSTS', 250);
+const TAPS = envNumber('BENCH_TAPS', 5);
+const DPR = envNumber('BENCH_DPR', 3);
+const CPU_RATE = envNumber('BENCH_CPU_RATE', 4);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The e2e journeys' flags (e2e/playwright.config.ts): headless, software WebGL. */
 const CHROMIUM_ARGS = [

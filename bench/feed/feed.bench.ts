@@ -20,7 +20,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
-import { round, startRun, writeResults } from '../support/results.ts';
+import { envNumber } from '../support/env.ts';
+import { resultsFile, round, startRun, writeResults } from '../support/results.ts';
 import { forkServer, type ServerProcess } from '../support/server-process.ts';
 import { formatSpread, loadLine, percentile, sig, spread, type Spread } from '../support/stats.ts';
 import { type View, viewMix } from '../support/views.ts';
@@ -28,19 +29,18 @@ import { CITIES } from '../support/world.ts';
 import { requestedView } from '../support/views.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const RESULTS = join(here, '..', 'results', 'feed.json');
+const RESULTS = resultsFile('feed.json');
 const APP = join(here, '..', 'support', 'app-server.ts');
 const HELLO = join(here, '..', 'support', 'hello-server.ts');
 
-const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000,1000000').split(',').map(Number);
-const PGLITE_MAX = num('BENCH_PGLITE_MAX', 100_000);
-const ROUNDS = num('BENCH_ROUNDS', 3);
-const DURATION_S = num('BENCH_DURATION', 10);
-const CONNECTIONS = num('BENCH_CONNECTIONS', 10);
-const VIEWS = num('BENCH_VIEWS', 1800);
+const PGLITE_MAX = envNumber('BENCH_PGLITE_MAX', 100_000);
+const ROUNDS = envNumber('BENCH_ROUNDS', 3);
+const DURATION_S = envNumber('BENCH_DURATION', 10);
+const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10);
+const VIEWS = envNumber('BENCH_VIEWS', 1800);
 /** Cold views per round: each requested once (a fresh mix per round). */
-const COLD_VIEWS = num('BENCH_COLD_VIEWS', 300);
+const COLD_VIEWS = envNumber('BENCH_COLD_VIEWS', 300);
 
 interface AutocannonResult {
   requests: { average: number; total: number };

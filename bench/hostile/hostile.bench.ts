@@ -27,27 +27,23 @@ import { isCritical } from '@moodmap/core';
 import { describeRequest, requestArbitrary, type FuzzRequest, type WorldIds } from '../../server/test/fuzz/requests.ts';
 import type { Route } from '../../server/test/fuzz/route-list.ts';
 import { wireExchange } from '../../server/test/fuzz/wire.ts';
-import { round, startRun, writeResults } from '../support/results.ts';
+import { envPositiveInt } from '../support/env.ts';
+import { resultsFile, round, startRun, writeResults } from '../support/results.ts';
 import { forkServer } from '../support/server-process.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LAUNCHER = join(here, 'launcher.ts');
 
-const int = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
-  return value;
-};
-const REQUESTS = int('BENCH_REQUESTS', 1500);
-const CONCURRENCY = int('BENCH_CONCURRENCY', 8);
-const ROUNDS = int('BENCH_ROUNDS', 3);
-const SEED = int('BENCH_SEED', 20_240_613);
+const REQUESTS = envPositiveInt('BENCH_REQUESTS', 1500);
+const CONCURRENCY = envPositiveInt('BENCH_CONCURRENCY', 8);
+const ROUNDS = envPositiveInt('BENCH_ROUNDS', 3);
+const SEED = envPositiveInt('BENCH_SEED', 20_240_613);
 const PROBE_EVERY_MS = 10;
 const GOAL_MS = 50;
 const ENGINE = process.env.BENCH_ENGINE === 'postgres' ? 'postgres' : 'pglite';
 /** BENCH_ATTRIBUTE=0 skips replaying the hostile set one request at a time to name the worst blockers. */
 const ATTRIBUTE = process.env.BENCH_ATTRIBUTE !== '0';
-const RESULTS = join(here, '..', 'results', ENGINE === 'postgres' ? 'hostile-postgres.json' : 'hostile.json');
+const RESULTS = resultsFile(ENGINE === 'postgres' ? 'hostile-postgres.json' : 'hostile.json');
 
 // ---------------------------------------------------------------------------------------------
 // The server process

@@ -34,31 +34,27 @@ import { loadServerSecret } from '../../server/src/modules/auth/secret.ts';
 import { deriveKeys, signAccessToken } from '../../server/src/modules/auth/tokens.ts';
 import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
 import { closeClients, runLoad, type BenchUser, type LoadResult } from './clients.ts';
-import { round, startRun, writeResults } from '../support/results.ts';
+import { envPositiveInt } from '../support/env.ts';
+import { resultsFile, round, startRun, writeResults } from '../support/results.ts';
 import { forkServer } from '../support/server-process.ts';
 import { formatSpread, loadLine, spread } from '../support/stats.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const RESULTS = join(here, '..', 'results', 'messages.json');
+const RESULTS = resultsFile('messages.json');
 const SERVER = join(here, 'server.ts');
 
-const int = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
-  return value;
-};
-const CLIENTS = int('BENCH_CLIENTS', 1000);
-const MESSAGES = int('BENCH_MESSAGES', 3000);
-const WARMUP = int('BENCH_WARMUP', 500);
-const RATE = int('BENCH_RATE', 200);
-const WAVE_MS = int('BENCH_WAVE_MS', 50);
+const CLIENTS = envPositiveInt('BENCH_CLIENTS', 1000);
+const MESSAGES = envPositiveInt('BENCH_MESSAGES', 3000);
+const WARMUP = envPositiveInt('BENCH_WARMUP', 500);
+const RATE = envPositiveInt('BENCH_RATE', 200);
+const WAVE_MS = envPositiveInt('BENCH_WAVE_MS', 50);
 const SATURATION = Number(process.env.BENCH_SATURATION ?? 2000);
-const CONCURRENCY = int('BENCH_CONCURRENCY', 64);
+const CONCURRENCY = envPositiveInt('BENCH_CONCURRENCY', 64);
 const DELIVERY_TIMEOUT_MS = 15_000;
 /** Which cases to run: relay, one, two (relay and two by default: the goal's pair). */
 const CASES = new Set((process.env.BENCH_CASES ?? 'relay,two').split(',').map((c) => c.trim()));
 /** Rounds of the cases alternated (relay, two, relay, two, …): median and spread over them. */
-const ROUNDS = int('BENCH_ROUNDS', 3);
+const ROUNDS = envPositiveInt('BENCH_ROUNDS', 3);
 
 
 // ---------------------------------------------------------------------------------------------
@@ -169,14 +165,29 @@ interface CaseResult extends LoadResult {
   serverLoopDelayP99Ms: number;
 }
 
-async function measure(name: string, servers: ServerProcess[], baseOf: (i: number) => string, users: BenchUser[], database: Database | null): Promise<CaseResult> {
+/**
+ * One case: its servers started one after the other (each app instance runs the migrations at
+ * start-up), measured, then closed whatever happened.
+ */
+async function runCase(name: string, envs: Array<Record<string, string>>, users: BenchUser[], database: Database | null): Promise<CaseResult> {
+  const servers: ServerProcess[] = [];
+  try {
+    for (const env of envs) servers.push(await startServer(env));
+    return await measure(name, servers, users, database);
+  } finally {
+    await Promise.all(servers.map((s) => s.close()));
+  }
+}
+
+/** Runs the load on the case's servers, client i talking to server i mod n. */
+async function measure(name: string, servers: ServerProcess[], users: BenchUser[], database: Database | null): Promise<CaseResult> {
   console.log(`${name}: ${users.length} clients, ${WARMUP} warm-up + ${MESSAGES} messages at ${RATE}/s`
     + (SATURATION ? `, then ${SATURATION} with ${CONCURRENCY} in flight` : ''));
   let stats: Array<{ cpuMs: number; loopP99Ms: number }> = [];
   let pgBefore: Map<number, number> | null = null;
   let pgMs: number | null = null;
   const result = await runLoad({
-    users, baseOf, messages: MESSAGES, warmup: WARMUP, rate: RATE, waveMs: WAVE_MS, deliveryTimeoutMs: DELIVERY_TIMEOUT_MS,
+    users, baseOf: (i) => servers[i % servers.length].base, messages: MESSAGES, warmup: WARMUP, rate: RATE, waveMs: WAVE_MS, deliveryTimeoutMs: DELIVERY_TIMEOUT_MS,
     saturationMessages: SATURATION, concurrency: CONCURRENCY,
     beforeRun: async () => {
       await Promise.all(servers.map((s) => s.reset()));
@@ -256,39 +267,18 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`round ${round} of ${ROUNDS} · load ${loadLine()}`);
       if (CASES.has('relay')) {
-        const relay = await startServer({ BENCH_SERVER: 'relay' });
-        try {
-          results.push(inRound(round, await measure('bare ws (node:http + ws relay)', [relay], () => relay.base, users, null)));
-        } finally {
-          await relay.close();
-        }
+        results.push(inRound(round, await runCase('bare ws (node:http + ws relay)', [{ BENCH_SERVER: 'relay' }], users, null)));
       }
 
       if (CASES.has('one')) {
         await clean();
-        const one = await startServer(appEnv());
-        try {
-          results.push(inRound(round, await measure('one instance (PostgreSQL)', [one], () => one.base, users, database)));
-        } finally {
-          await one.close();
-        }
+        results.push(inRound(round, await runCase('one instance (PostgreSQL)', [appEnv()], users, database)));
       }
 
       if (CASES.has('two')) {
         await clean();
         const env = appEnv();
-        // One after the other: each runs the migrations at start-up.
-        const first = await startServer(env);
-        const second = await startServer(env).catch(async (error) => {
-          await first.close();
-          throw error;
-        });
-        try {
-          const bases = [first.base, second.base];
-          results.push(inRound(round, await measure('two instances on PG (LISTEN/NOTIFY)', [first, second], (i) => bases[i % 2], users, database)));
-        } finally {
-          await Promise.all([first.close(), second.close()]);
-        }
+        results.push(inRound(round, await runCase('two instances on PG (LISTEN/NOTIFY)', [env, env], users, database)));
       }
     }
   } finally {

@@ -20,20 +20,20 @@ import WebSocket from 'ws';
 import { openDatabase } from '../../server/src/db/client.ts';
 import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
 import { seedUsers } from '../messages/messages.bench.ts';
-import { round, startRun, writeResults } from '../support/results.ts';
+import { envNumber } from '../support/env.ts';
+import { resultsFile, round, startRun, writeResults } from '../support/results.ts';
 import { forkServer } from '../support/server-process.ts';
 import { formatSpread, loadLine, spread } from '../support/stats.ts';
 import { requestedView } from '../support/views.ts';
 import { CITIES, PARIS, random } from '../support/world.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const RESULTS = join(here, '..', 'results', 'realtime.json');
+const RESULTS = resultsFile('realtime.json');
 const APP = join(here, '..', 'support', 'app-server.ts');
-const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const ROUNDS = num('BENCH_ROUNDS', 3);
-const CREATED = num('BENCH_CREATED', 60);
-const IN_VIEW_EVERY = num('BENCH_IN_VIEW_EVERY', 6);
-const POSTS = num('BENCH_POSTS', 10_000);
+const ROUNDS = envNumber('BENCH_ROUNDS', 3);
+const CREATED = envNumber('BENCH_CREATED', 60);
+const IN_VIEW_EVERY = envNumber('BENCH_IN_VIEW_EVERY', 6);
+const POSTS = envNumber('BENCH_POSTS', 10_000);
 const MOODS = ['happy', 'angry', 'party', 'money', 'love'] as const;
 
 interface Round {

@@ -1,7 +1,13 @@
 /** What every bench writes to bench/results/<name>.json: when, on what machine, how loaded, then its own figures. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const RESULTS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'results');
+
+/** bench/results/<name>: where a bench writes its figures. */
+export const resultsFile = (name: string) => join(RESULTS_DIR, name);
 
 export const round = (v: number, digits = 1) => Number(v.toFixed(digits));
 

@@ -1,5 +1,5 @@
 /** Account helpers for the browser journeys: unique addresses, the dev outbox, ready-made accounts. */
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { solveChallenge } from './challenge.ts';
 
 export const PASSWORD = 'Carte2024Humeur';
@@ -132,6 +132,20 @@ export async function expectSignedIn(page: Page, signedIn: boolean): Promise<voi
   }
 }
 
+/** Fills the registration form of the open auth modal and answers its human check (on screen already). */
+export async function fillSignUpForm(
+  modal: Locator,
+  { firstName, lastName, email, password = PASSWORD }: { firstName: string; lastName: string; email: string; password?: string },
+): Promise<void> {
+  await modal.getByLabel('Prénom').fill(firstName);
+  await modal.getByLabel('Nom', { exact: true }).fill(lastName);
+  await modal.getByLabel('Email').fill(email);
+  await modal.getByLabel('Mot de passe', { exact: true }).fill(password);
+  await modal.getByLabel('Confirmer le mot de passe', { exact: true }).fill(password);
+  const question = await modal.getByTestId('challenge-question').innerText();
+  await modal.getByLabel(question).fill(solveChallenge(question));
+}
+
 /** Opens the login modal from the bottom navigation and signs in. */
 export async function signInThroughModal(page: Page, email: string, password: string): Promise<void> {
   await page.getByTestId('nav-profile').click();
@@ -140,4 +154,12 @@ export async function signInThroughModal(page: Page, email: string, password: st
   await modal.getByLabel('Email').fill(email);
   await modal.getByLabel('Mot de passe', { exact: true }).fill(password);
   await modal.getByRole('button', { name: 'Se connecter' }).click();
+}
+
+/** Opens the app at its home, signs in through the modal and waits for the signed-in navigation. */
+export async function signInFromHome(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto('/');
+  await appReady(page);
+  await signInThroughModal(page, email, password);
+  await expectSignedIn(page, true);
 }

@@ -15,4 +15,14 @@ export const test = base.extend({
   },
 });
 
+/**
+ * Addresses for the browsers and request contexts a journey opens itself, which the fixture above
+ * does not reach: each call is another client, `${prefix}.${first}`, then `${prefix}.${first + 1}`...
+ * Each spec keeps its own range, so journeys running side by side never share a rate limit.
+ */
+export function clientAddresses(prefix: string, first = 1): () => Record<string, string> {
+  let next = first;
+  return () => ({ 'x-forwarded-for': `${prefix}.${next++}` });
+}
+
 export { expect } from '@playwright/test';

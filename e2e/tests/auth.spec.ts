@@ -11,15 +11,16 @@ import {
   createConfirmedAccount,
   expectRefreshTokenHidden,
   expectSignedIn,
+  fillSignUpForm,
   PASSWORD,
   RECOVERY_SUBJECT,
   REFRESH_COOKIE,
   refreshCookieOf,
+  signInFromHome,
   signInThroughModal,
   uniqueEmail,
   waitForMail,
 } from '../support/auth.ts';
-import { solveChallenge } from '../support/challenge.ts';
 import { waitForMap } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
 
@@ -64,13 +65,7 @@ test.describe('accounts', () => {
     const question = modal.getByTestId('challenge-question');
     await expect(question).toHaveText(/\?$/);
     const shownAt = Date.now();
-    await modal.getByLabel('Prénom').fill('Camille');
-    await modal.getByLabel('Nom', { exact: true }).fill('Martin');
-    await modal.getByLabel('Email').fill(email);
-    await modal.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD);
-    await modal.getByLabel('Confirmer le mot de passe', { exact: true }).fill(PASSWORD);
-    const text = await question.innerText();
-    await modal.getByLabel(text).fill(solveChallenge(text));
+    await fillSignUpForm(modal, { firstName: 'Camille', lastName: 'Martin', email });
     // The honeypots are there, hidden from people and from the tab order.
     for (const name of ['website', 'fax']) {
       const trap = modal.locator(`input[name="${name}"]`);
@@ -247,10 +242,7 @@ test.describe('admin account', () => {
     // ADMIN_EMAIL of the test server (playwright.config.ts).
     const email = 'admin@moodmap.test';
     await createConfirmedAccount(request, { email, firstName: 'Alex', lastName: 'Admin', allowExisting: true });
-    await page.goto('/');
-    await appReady(page);
-    await signInThroughModal(page, email, PASSWORD);
-    await expectSignedIn(page, true);
+    await signInFromHome(page, email);
     await page.getByTestId('nav-profile').click();
     const profile = page.getByTestId('own-profile');
     await expect(profile.getByRole('link', { name: 'Publier' })).toHaveCount(0);

@@ -6,11 +6,11 @@
  * marker and the search follows; 'Contacter' opens the conversation in /messages. Screenshots of
  * the popup with comments, the report dialog and the search results, desktop and mobile.
  */
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
-import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { PASSWORD, createConfirmedAccount, expectSignedIn, signInFromHome, signInThroughModal, uniqueEmail } from '../support/auth.ts';
 import { camera, expectPostMarker, jumpTo, openMapAt, settle, tapPost } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
-import { expect, test } from '../support/test.ts';
+import { clientAddresses, expect, test } from '../support/test.ts';
 
 const REUNION = { latitude: -21.0667, longitude: 55.2167 };
 const POST_TEXT = 'Pique-nique géant au Barachois ce midi, venez nombreux avec vos paniers et vos samoussas !';
@@ -20,11 +20,7 @@ const COMMENT_EDITED = "J'arrive avec des bouchons, un rougail et ma guitare !";
 const REPORT_SUCCESS = 'Publication signalée avec succès. Merci de nous aider à maintenir une communauté saine.';
 
 /** Each browser is its own client address (the server trusts X-Forwarded-For, support/test.ts). */
-let clients = 0;
-function clientAddress(): Record<string, string> {
-  clients += 1;
-  return { 'x-forwarded-for': `203.0.114.${clients}` };
-}
+const clientAddress = clientAddresses('203.0.114');
 
 const zoomOf = async (page: Page) => (await camera(page)).zoom;
 
@@ -36,8 +32,6 @@ async function deleteAsAuthor(request: APIRequestContext, email: string, postId:
 }
 
 test.describe.serial('interactions on a post', () => {
-  let ctxA: BrowserContext;
-  let ctxB: BrowserContext;
   let pageA: Page;
   let pageB: Page;
   let postId = '';
@@ -48,24 +42,20 @@ test.describe.serial('interactions on a post', () => {
     await createConfirmedAccount(request, { email: emailA, firstName: 'Léa', lastName: 'Hoarau' });
     await createConfirmedAccount(request, { email: emailB, firstName: 'Marc', lastName: 'Payet' });
     const options = { viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', colorScheme: 'light' as const };
-    ctxA = await browser.newContext({ ...options, extraHTTPHeaders: clientAddress() });
-    ctxB = await browser.newContext({ ...options, extraHTTPHeaders: clientAddress() });
-    pageA = await ctxA.newPage();
-    pageB = await ctxB.newPage();
+    // Each page has a browser context of its own, closed with it.
+    pageA = await browser.newPage({ ...options, extraHTTPHeaders: clientAddress() });
+    pageB = await browser.newPage({ ...options, extraHTTPHeaders: clientAddress() });
   });
 
   test.afterAll(async ({ request }) => {
     // The post leaves the shared server, so other journeys start from an empty La Réunion.
     if (postId) await deleteAsAuthor(request, emailA, postId).catch(() => undefined);
-    await ctxA?.close();
-    await ctxB?.close();
+    await pageA?.close();
+    await pageB?.close();
   });
 
   test('A publishes; B likes it and A sees the count change live', async () => {
-    await pageA.goto('/');
-    await appReady(pageA);
-    await signInThroughModal(pageA, emailA, PASSWORD);
-    await expectSignedIn(pageA, true);
+    await signInFromHome(pageA, emailA);
     await pageA.getByTestId('nav-create').click();
     await expect(pageA.getByTestId('create-form')).toBeVisible();
     await pageA.getByTestId('create-mood-happy').click();

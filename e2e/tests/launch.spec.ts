@@ -16,8 +16,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
-import { CONFIRM_SUBJECT, PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail, verifyLink, waitForMail } from '../support/auth.ts';
-import { solveChallenge } from '../support/challenge.ts';
+import { CONFIRM_SUBJECT, PASSWORD, appReady, createConfirmedAccount, expectSignedIn, fillSignUpForm, signInFromHome, uniqueEmail, verifyLink, waitForMail } from '../support/auth.ts';
+import { fillPostForm, publishOnLand } from '../support/create.ts';
 import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -105,13 +105,7 @@ test('register: the CGU link opens the 14 sections, and acceptance is required',
   await modal.getByRole('button', { name: 'Créer un compte' }).click();
   const question = modal.getByTestId('challenge-question');
   await expect(question).toHaveText(/\?$/);
-  await modal.getByLabel('Prénom').fill('Camille');
-  await modal.getByLabel('Nom', { exact: true }).fill('Lefèvre');
-  await modal.getByLabel('Email').fill(MEMBER);
-  await modal.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD);
-  await modal.getByLabel('Confirmer le mot de passe', { exact: true }).fill(PASSWORD);
-  const text = await question.innerText();
-  await modal.getByLabel(text).fill(solveChallenge(text));
+  await fillSignUpForm(modal, { firstName: 'Camille', lastName: 'Lefèvre', email: MEMBER });
   await page.waitForTimeout(1_200);
 
   // Not accepted: refused, nothing sent.
@@ -147,15 +141,8 @@ test('the member posts and sends a message through the app', async () => {
   const page = memberPage;
   await page.getByTestId('nav-create').click();
   await expect(page.getByTestId('create-form')).toBeVisible();
-  await page.getByTestId('create-mood-happy').click();
-  await page.getByTestId('create-content').fill('Premier jour sur MoodMap, bonjour la Réunion !');
-  await expect(page.getByTestId('location-picker')).toHaveAttribute('data-map-loaded', 'true', { timeout: 45_000 });
-  await expect(page.getByTestId('land-status')).toHaveAttribute('data-state', 'land');
-  await page.getByTestId('create-submit').click();
-  const popup = page.getByTestId('post-popup');
-  await expect(popup).toBeVisible({ timeout: 30_000 });
-  postId = (await popup.getAttribute('data-post-id')) ?? '';
-  expect(postId).not.toBe('');
+  await fillPostForm(page, 'happy', 'Premier jour sur MoodMap, bonjour la Réunion !');
+  postId = await publishOnLand(page, 30_000);
 
   // A conversation with the super_admin, then one message typed and sent in the chat.
   const member = await apiLogin(MEMBER);
@@ -173,10 +160,7 @@ test('the member posts and sends a message through the app', async () => {
 test("a super_admin sees the day's counts in 'Statistiques' (both themes), and switches emergency mode", async ({ browser }) => {
   const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 }, locale: 'fr-FR', colorScheme: 'light', extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.20' } });
   const page = await context.newPage();
-  await page.goto('/');
-  await appReady(page);
-  await signInThroughModal(page, BOSS, PASSWORD);
-  await expectSignedIn(page, true);
+  await signInFromHome(page, BOSS);
   await page.goto('/admin');
   await expect(page.getByTestId('role-badge')).toHaveText('Super administrateur');
   await page.getByTestId('stats-tab-button').click();
@@ -217,9 +201,7 @@ test("a super_admin sees the day's counts in 'Statistiques' (both themes), and s
   await mp.goto('/create');
   await appReady(mp);
   await expect(mp.getByTestId('emergency-banner')).toBeVisible();
-  await mp.getByTestId('create-mood-happy').click();
-  await mp.getByTestId('create-content').fill('Encore une belle journée');
-  await expect(mp.getByTestId('location-picker')).toHaveAttribute('data-map-loaded', 'true', { timeout: 45_000 });
+  await fillPostForm(mp, 'happy', 'Encore une belle journée');
   await mp.getByTestId('create-submit').click();
   await expect(mp.getByTestId('create-error')).toHaveText(EMERGENCY_TEXT);
   await mp.waitForTimeout(300);
@@ -231,9 +213,7 @@ test("a super_admin sees the day's counts in 'Statistiques' (both themes), and s
   await mp.reload();
   await appReady(mp);
   await expect(mp.getByTestId('emergency-banner')).toHaveCount(0);
-  await mp.getByTestId('create-mood-happy').click();
-  await mp.getByTestId('create-content').fill('Encore une belle journée');
-  await expect(mp.getByTestId('location-picker')).toHaveAttribute('data-map-loaded', 'true', { timeout: 45_000 });
+  await fillPostForm(mp, 'happy', 'Encore une belle journée');
   await mp.getByTestId('create-submit').click();
   await expect(mp.getByTestId('post-popup')).toBeVisible({ timeout: 30_000 });
   await context.close();

@@ -13,18 +13,14 @@ import sharp from 'sharp';
 import { PASSWORD, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
 import { openMapAt, settle, tapPost } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
-import { expect, test } from '../support/test.ts';
+import { clientAddresses, expect, test } from '../support/test.ts';
 
 const SPOT = { latitude: -21.0096, longitude: 55.2697 };
 const POST_TEXT = 'Qui vient faire le sentier littoral de Saint-Paul demain matin ? Départ 7 h au marché.';
 const REPLY = 'Avec plaisir ! Je prends le pique-nique, rendez-vous devant le marché.';
 const LATER = 'Je viens de partir, à tout de suite 👋';
 
-let clients = 0;
-function clientAddress(): Record<string, string> {
-  clients += 1;
-  return { 'x-forwarded-for': `203.0.115.${clients}` };
-}
+const clientAddress = clientAddresses('203.0.115');
 
 async function apiLogin(request: APIRequestContext, email: string): Promise<{ token: string; id: string }> {
   const response = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });

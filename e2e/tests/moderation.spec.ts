@@ -8,16 +8,15 @@
  * Staff roles come from `POST /dev/role` (development only), since the CLI cannot open the
  * server's PGlite while it runs.
  */
-import type { APIRequestContext, Page } from '@playwright/test';
-import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
+import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
+import { PASSWORD, appReady, createConfirmedAccount, signInFromHome, uniqueEmail } from '../support/auth.ts';
 import { openMapAt } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
-import { expect, test } from '../support/test.ts';
+import { clientAddresses, expect, test } from '../support/test.ts';
 
 const PARIS = { latitude: 48.8566, longitude: 2.3522 };
 
-let clients = 0;
-const clientAddress = () => ({ 'x-forwarded-for': `203.0.114.${10 + (clients += 1)}` });
+const clientAddress = clientAddresses('203.0.114', 11);
 
 async function tokenOf(request: APIRequestContext, email: string): Promise<string> {
   const res = await request.post('/api/auth/login', { data: { email, password: PASSWORD }, headers: clientAddress() });
@@ -25,11 +24,23 @@ async function tokenOf(request: APIRequestContext, email: string): Promise<strin
   return ((await res.json()) as { accessToken: string }).accessToken;
 }
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/');
-  await appReady(page);
-  await signInThroughModal(page, email, PASSWORD);
-  await expectSignedIn(page, true);
+/** A desktop browser of its own, from another client address (each person has their own rate limits). */
+async function desktopPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', extraHTTPHeaders: clientAddress() });
+  return context.newPage();
+}
+
+/** A desktop browser of its own, signed in as `email`. */
+async function signedInDesktop(browser: Browser, email: string): Promise<Page> {
+  const page = await desktopPage(browser);
+  await signInFromHome(page, email);
+  return page;
+}
+
+/** The moderation notice of a kind, on the signed-in person's profile. */
+async function profileNotice(page: Page, kind: 'report_outcome' | 'statement'): Promise<Locator> {
+  await page.getByTestId('nav-profile').click();
+  return page.locator(`[data-testid="moderation-notice"][data-kind="${kind}"]`);
 }
 
 /** Whether the map draws the post (WebGL: its feature in the `mm-markers` layer). */
@@ -81,8 +92,7 @@ test.describe.serial('moderation', () => {
 
   test('reported three times, removed, appealed, restored', async ({ browser, request }) => {
     test.setTimeout(240_000);
-    const visitorCtx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', extraHTTPHeaders: clientAddress() });
-    const visitor = await visitorCtx.newPage();
+    const visitor = await desktopPage(browser);
     await openMapAt(visitor, { ...PARIS, zoom: 13 });
     await expect.poll(() => onMap(visitor, postId), { timeout: 30_000 }).toBe(true);
 
@@ -97,9 +107,7 @@ test.describe.serial('moderation', () => {
     await shot(visitor, 'moderation-post-hidden-desktop');
 
     // The moderator removes it with a reason.
-    const modCtx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', extraHTTPHeaders: clientAddress() });
-    const mod = await modCtx.newPage();
-    await signIn(mod, emails.moderator);
+    const mod = await signedInDesktop(browser, emails.moderator);
     await mod.goto('/admin');
     const panel = mod.getByTestId('admin-panel');
     await expect(panel.getByTestId('role-badge')).toHaveText('Modérateur');
@@ -116,20 +124,14 @@ test.describe.serial('moderation', () => {
     await expect(group).toHaveCount(0);
 
     // A reporter sees the outcome in their profile.
-    const reporterCtx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', extraHTTPHeaders: clientAddress() });
-    const reporter = await reporterCtx.newPage();
-    await signIn(reporter, emails.r1);
-    await reporter.getByTestId('nav-profile').click();
-    const outcome = reporter.locator('[data-testid="moderation-notice"][data-kind="report_outcome"]');
+    const reporter = await signedInDesktop(browser, emails.r1);
+    const outcome = await profileNotice(reporter, 'report_outcome');
     await expect(outcome).toContainText('Suite donnée à votre signalement');
     await expect(outcome).toContainText('la publication a été retirée : « Harcèlement ou intimidation »');
 
     // The author reads the statement of reasons and appeals.
-    const authorCtx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', extraHTTPHeaders: clientAddress() });
-    const author = await authorCtx.newPage();
-    await signIn(author, emails.author);
-    await author.getByTestId('nav-profile').click();
-    const statement = author.locator('[data-testid="moderation-notice"][data-kind="statement"]');
+    const author = await signedInDesktop(browser, emails.author);
+    const statement = await profileNotice(author, 'statement');
     await expect(statement).toContainText('Exposé des motifs');
     await expect(statement).toContainText('Ce qui a été décidé : Retirer la publication.');
     await expect(statement).toContainText('Précision du modérateur : Insultes envers un voisin');
@@ -142,9 +144,7 @@ test.describe.serial('moderation', () => {
     // The moderator who decided cannot decide the appeal; an admin reverses it.
     await panel.getByRole('button', { name: 'Actualiser', exact: true }).click();
     await expect(panel.getByTestId('appeal-item')).toContainText('Vous avez pris la décision initiale');
-    const adminCtx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', extraHTTPHeaders: clientAddress() });
-    const admin = await adminCtx.newPage();
-    await signIn(admin, emails.admin);
+    const admin = await signedInDesktop(browser, emails.admin);
     await admin.goto('/admin');
     await admin.getByTestId('admin-tab-reports').click();
     const appeal = admin.getByTestId('appeal-item').filter({ hasText: "C'était une citation" });
@@ -157,13 +157,11 @@ test.describe.serial('moderation', () => {
     await appReady(visitor);
     await expect.poll(() => onMap(visitor, postId), { timeout: 30_000 }).toBe(true);
     await shot(visitor, 'moderation-post-restored-desktop');
-    for (const ctx of [visitorCtx, modCtx, reporterCtx, authorCtx, adminCtx]) await ctx.close();
+    for (const page of [visitor, mod, reporter, author, admin]) await page.context().close();
   });
 
   test('the users list: rows for a super_admin, empty for a moderator, refused to a user', async ({ browser }) => {
-    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', extraHTTPHeaders: clientAddress() });
-    const page = await ctx.newPage();
-    await signIn(page, emails.superAdmin);
+    const page = await signedInDesktop(browser, emails.superAdmin);
     await page.goto('/admin');
     const panel = page.getByTestId('admin-panel');
     await expect(panel.getByTestId('role-badge')).toHaveText('Super administrateur');
@@ -174,22 +172,18 @@ test.describe.serial('moderation', () => {
     await panel.getByTestId('admin-tab-logs').click();
     await expect(panel.getByTestId('admin-log-row').first()).toBeVisible();
     await shot(page, 'admin-logs-desktop');
-    await ctx.close();
+    await page.context().close();
 
-    const modCtx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', extraHTTPHeaders: clientAddress() });
-    const mod = await modCtx.newPage();
-    await signIn(mod, emails.moderator);
+    const mod = await signedInDesktop(browser, emails.moderator);
     await mod.goto('/admin');
     await expect(mod.getByTestId('admin-tab-users')).toHaveText('Utilisateurs (0)');
     await expect(mod.getByTestId('admin-user-row')).toHaveCount(0);
-    await modCtx.close();
+    await mod.context().close();
 
-    const userCtx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', extraHTTPHeaders: clientAddress() });
-    const user = await userCtx.newPage();
-    await signIn(user, emails.user);
+    const user = await signedInDesktop(browser, emails.user);
     await user.goto('/admin');
     await expect(user.getByTestId('modal-panel')).toContainText('Accès refusé');
     await expect(user.getByTestId('modal-panel')).toContainText('Rôle actuel: Membre');
-    await userCtx.close();
+    await user.context().close();
   });
 });

@@ -5,14 +5,14 @@
  * it leaves B's map; a point at sea is refused. Screenshots of the create page and of the map
  * with markers and a cluster popup, desktop and mobile, light and dark.
  */
-import type { Browser, BrowserContext, Page, Route } from '@playwright/test';
+import type { Browser, Page, Route } from '@playwright/test';
 import sharp from 'sharp';
-import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
+import { appReady, createConfirmedAccount, signInFromHome, uniqueEmail } from '../support/auth.ts';
 import {
   camera, colourShareAround, drawnMarkers, expectPostMarker, openMapAt, pulsingPosts, settle, tapMap, tapPost, waitForMap, waitForStill,
 } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
-import { expect, test } from '../support/test.ts';
+import { clientAddresses, expect, test } from '../support/test.ts';
 
 const ACTIVE_TEXT = "Vous avez déjà une publication active. Supprimez-la avant d'en créer une nouvelle.";
 const SEA_TEXT = 'Publications autorisées uniquement sur terre (îles comprises)';
@@ -20,11 +20,7 @@ const REUNION = { latitude: -21.0667, longitude: 55.2167 };
 const POST_TEXT = 'Coucher de soleil sur Boucan Canot, toute la plage est en fête ce soir !';
 
 /** Each browser of these journeys is its own client address (the server trusts X-Forwarded-For, support/test.ts). */
-let clients = 0;
-function clientAddress(): Record<string, string> {
-  clients += 1;
-  return { 'x-forwarded-for': `203.0.113.${clients}` };
-}
+const clientAddress = clientAddresses('203.0.113');
 
 /** Scrolls the create panel to its end: picker, pulse box and info bar. */
 async function scrollPanelToEnd(page: Page): Promise<void> {
@@ -48,8 +44,6 @@ async function testImage(): Promise<Buffer> {
 
 test.describe.serial('posts on the map', () => {
   let browserRef: Browser;
-  let ctxA: BrowserContext;
-  let ctxB: BrowserContext;
   let pageA: Page;
   let pageB: Page;
   let postId = '';
@@ -58,15 +52,14 @@ test.describe.serial('posts on the map', () => {
   test.beforeAll(async ({ browser, request }) => {
     browserRef = browser;
     await createConfirmedAccount(request, { email, firstName: 'Léa', lastName: 'Hoarau' });
-    ctxA = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', extraHTTPHeaders: clientAddress() });
-    ctxB = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Europe/Paris', extraHTTPHeaders: clientAddress() });
-    pageA = await ctxA.newPage();
-    pageB = await ctxB.newPage();
+    // Each page has a browser context of its own, closed with it.
+    pageA = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', extraHTTPHeaders: clientAddress() });
+    pageB = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Europe/Paris', extraHTTPHeaders: clientAddress() });
   });
 
   test.afterAll(async () => {
-    await ctxA?.close();
-    await ctxB?.close();
+    await pageA?.close();
+    await pageB?.close();
   });
 
   test('A publishes text and an image on land; the map centres on it; B sees it arrive live and opens it', async () => {
@@ -81,10 +74,7 @@ test.describe.serial('posts on the map', () => {
     });
 
     await pageA.emulateMedia({ colorScheme: 'light' });
-    await pageA.goto('/');
-    await appReady(pageA);
-    await signInThroughModal(pageA, email, PASSWORD);
-    await expectSignedIn(pageA, true);
+    await signInFromHome(pageA, email);
     await pageA.getByTestId('nav-create').click();
     const form = pageA.getByTestId('create-form');
     await expect(form).toBeVisible();

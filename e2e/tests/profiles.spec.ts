@@ -8,10 +8,10 @@
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
+import { PASSWORD, appReady, createConfirmedAccount, signInFromHome, uniqueEmail } from '../support/auth.ts';
 import { camera, colourShareAround, expectPostMarker, postMarker, tapPost, waitForMap, waitForStill } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
-import { expect, test } from '../support/test.ts';
+import { clientAddresses, expect, test } from '../support/test.ts';
 
 /** Léa's post on the west coast; Noa's inland, at Le Tampon (both on land for the server's check). */
 // Inland above Saint-Paul, kilometres from the create page's default point where other journeys
@@ -20,11 +20,7 @@ const LEA_SPOT = { latitude: -21.08, longitude: 55.3 };
 const NOA_SPOT = { latitude: -21.2778, longitude: 55.5178 };
 const BIO = 'Surfeuse à Saint-Leu, amoureuse des couchers de soleil et des bons caris.';
 
-let clients = 0;
-function clientAddress(): Record<string, string> {
-  clients += 1;
-  return { 'x-forwarded-for': `203.0.113.${100 + clients}` };
-}
+const clientAddress = clientAddresses('203.0.113', 101);
 
 async function apiLogin(request: APIRequestContext, email: string): Promise<{ token: string; id: string }> {
   const response = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
@@ -95,10 +91,7 @@ test.describe.serial('profiles', () => {
   });
 
   test('uploads a photo and sees it on her own marker after publishing', async ({ request }) => {
-    await page.goto('/');
-    await appReady(page);
-    await signInThroughModal(page, leaEmail, PASSWORD);
-    await expectSignedIn(page, true);
+    await signInFromHome(page, leaEmail);
     await page.getByTestId('nav-profile').click();
     const profile = page.getByTestId('own-profile');
     await expect(profile).toBeVisible();

@@ -9,25 +9,15 @@
  * Screenshots: purchase box, dev checkout page, profile balance and history, both themes.
  */
 import type { APIRequestContext, Page } from '@playwright/test';
-import { PASSWORD, appReady, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail, waitForMail } from '../support/auth.ts';
+import { PASSWORD, appReady, createConfirmedAccount, signInFromHome, uniqueEmail, waitForMail } from '../support/auth.ts';
+import { fillPostForm, publishOnLand } from '../support/create.ts';
 import { shot } from '../support/screens.ts';
-import { expect, test } from '../support/test.ts';
+import { clientAddresses, expect, test } from '../support/test.ts';
 
 const RECEIPT = /Votre reçu MoodMap : crédits Pulse/;
 const REUNION = { latitude: -21.0667, longitude: 55.2167 };
 
-let clients = 0;
-function clientAddress(): Record<string, string> {
-  clients += 1;
-  return { 'x-forwarded-for': `203.0.113.${100 + clients}` };
-}
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/');
-  await appReady(page);
-  await signInThroughModal(page, email, PASSWORD);
-  await expectSignedIn(page, true);
-}
+const clientAddress = clientAddresses('203.0.113', 101);
 
 /** A member's balance as the API reports it (signed in apart from the browser, whose session stays untouched). */
 async function balanceOf(request: APIRequestContext, email: string): Promise<number> {
@@ -62,7 +52,7 @@ test.describe.serial('Pulse credits', () => {
   test('desktop: declined, then 5 credits bought in the popup; the toggle turns on; the pulse ring on another browser’s map; the receipt', async ({ browser, request }) => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', colorScheme: 'light', extraHTTPHeaders: clientAddress() });
     const page = await ctx.newPage();
-    await signIn(page, email);
+    await signInFromHome(page, email);
     await openCreate(page);
 
     // No credit: the purchase box, 2,50 € a credit, the quantity picker and its French total.
@@ -108,15 +98,8 @@ test.describe.serial('Pulse credits', () => {
     expect(receipt.text).toMatch(/Date : \d{2}\/\d{2}\/\d{4}/);
 
     // A post with the pulse: one credit spent.
-    await page.getByTestId('create-mood-party').click();
-    await page.getByTestId('create-content').fill('Soirée séga au Barachois, venez briller avec nous !');
-    await expect(page.getByTestId('location-picker')).toHaveAttribute('data-map-loaded', 'true', { timeout: 45_000 });
-    await expect(page.getByTestId('land-status')).toHaveAttribute('data-state', 'land');
-    await page.getByTestId('create-submit').click();
-    const postPopup = page.getByTestId('post-popup');
-    await expect(postPopup).toBeVisible();
-    postId = (await postPopup.getAttribute('data-post-id')) ?? '';
-    expect(postId).not.toBe('');
+    await fillPostForm(page, 'party', 'Soirée séga au Barachois, venez briller avec nous !');
+    postId = await publishOnLand(page);
     expect(await balanceOf(request, email)).toBe(4);
 
     // Another browser, a visitor: the post carries the pulse, and the WebGL map draws its pulse
@@ -146,7 +129,7 @@ test.describe.serial('Pulse credits', () => {
     for (const scheme of ['light', 'dark'] as const) {
       const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', colorScheme: scheme, extraHTTPHeaders: clientAddress() });
       const page = await ctx.newPage();
-      await signIn(page, email);
+      await signInFromHome(page, email);
       await page.getByTestId('nav-profile').click();
       const wallet = page.getByTestId('pulse-wallet');
       await expect(wallet.getByTestId('pulse-balance')).toHaveText('4');
@@ -172,7 +155,7 @@ test.describe.serial('Pulse credits', () => {
     const page = await ctx.newPage();
     let popups = 0;
     page.on('popup', () => { popups += 1; });
-    await signIn(page, mobileEmail);
+    await signInFromHome(page, mobileEmail);
     await openCreate(page);
     const box = page.getByTestId('pulse-purchase');
     await page.getByTestId('pulse-quantity-5').check({ force: true });
@@ -201,7 +184,7 @@ test.describe.serial('Pulse credits', () => {
     await createConfirmedAccount(request, { email: darkEmail, firstName: 'Inès', lastName: 'Grondin' });
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', colorScheme: 'dark', extraHTTPHeaders: clientAddress() });
     const page = await ctx.newPage();
-    await signIn(page, darkEmail);
+    await signInFromHome(page, darkEmail);
     await openCreate(page);
     const box = page.getByTestId('pulse-purchase');
     await box.scrollIntoViewIfNeeded();

@@ -7,12 +7,22 @@ import { z } from 'zod';
 import { STAFF_ROLES } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
 import { ADMIN_PAGE_MAX, SECURITY_SEVERITIES } from '../moderation.ts';
+import { staffRoleSchema } from './auth.ts';
 
 const cursor = z.string().max(200).optional();
 const limit = z.coerce.number().int().min(1).max(ADMIN_PAGE_MAX).optional();
 
+/**
+ * What follows the rows of every list: the next page's cursor (null at the end) and the matching
+ * rows, counted up to ADMIN_COUNT_MAX + 1 (shown 'N+') on the first page only (null after).
+ */
+const pageEnd = {
+  nextCursor: z.string().nullable(),
+  total: z.number().nullable(),
+};
+
 /** `POST /api/admin/visit`: logs 'admin_access' (staff) or 'permission_denied' (403). */
-export const adminVisitResponseSchema = z.object({ role: z.enum(STAFF_ROLES) });
+export const adminVisitResponseSchema = z.object({ role: staffRoleSchema });
 
 export const adminUsersQuerySchema = z.object({
   cursor,
@@ -26,7 +36,7 @@ export const adminUserSchema = z.object({
   id: z.string(),
   username: z.string(),
   createdAt: z.string(),
-  role: z.enum(STAFF_ROLES),
+  role: staffRoleSchema,
   suspendedUntil: z.string().nullable(),
   banned: z.boolean(),
 });
@@ -34,9 +44,8 @@ export type AdminUser = z.infer<typeof adminUserSchema>;
 
 export const adminUsersResponseSchema = z.object({
   users: z.array(adminUserSchema),
-  nextCursor: z.string().nullable(),
-  /** Matching rows, for the tab's count (a moderator: 0), counted up to ADMIN_COUNT_MAX + 1; on the first page only (null after). */
-  total: z.number().nullable(),
+  /** `total` is the tab's count (a moderator: 0). */
+  ...pageEnd,
 });
 export type AdminUsersResponse = z.infer<typeof adminUsersResponseSchema>;
 
@@ -62,15 +71,13 @@ export type SecurityLogEntry = z.infer<typeof securityLogSchema>;
 
 export const securityLogsResponseSchema = z.object({
   logs: z.array(securityLogSchema),
-  nextCursor: z.string().nullable(),
-  /** Counted up to ADMIN_COUNT_MAX + 1 (shown 'N+'); on the first page only (null after). */
-  total: z.number().nullable(),
+  ...pageEnd,
 });
 export type SecurityLogsResponse = z.infer<typeof securityLogsResponseSchema>;
 
 /** `PUT /api/admin/users/:id/role` (super_admin only). */
 export const setRoleBodySchema = z.object({ role: z.enum(STAFF_ROLES, { error: MESSAGES.bad_request }) });
-export const setRoleResponseSchema = z.object({ userId: z.string(), role: z.enum(STAFF_ROLES) });
+export const setRoleResponseSchema = z.object({ userId: z.string(), role: staffRoleSchema });
 
 /** `POST /dev/role` (development only, like the dev outbox): a role for a journey's account. */
-export const devRoleBodySchema = z.object({ email: z.string().trim().min(3).max(254), role: z.enum(STAFF_ROLES) });
+export const devRoleBodySchema = z.object({ email: z.string().trim().min(3).max(254), role: staffRoleSchema });

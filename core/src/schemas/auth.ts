@@ -17,6 +17,7 @@ import { STAFF_ROLES } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
 import { isCritical, stripMarkup } from '../sanitize.ts';
 import { EMAIL_PATTERN } from '../contract.ts';
+import { profileIdentityShape, tierFlagsShape } from './shapes.ts';
 export { EMAIL_PATTERN, CSRF_HEADER } from '../contract.ts';
 
 
@@ -140,13 +141,12 @@ export const resetPasswordFormSchema = z
   .refine((v) => v.password === v.confirmPassword, { error: MESSAGES.password_mismatch, path: ['confirmPassword'] });
 export type ResetPasswordFormInput = z.infer<typeof resetPasswordFormSchema>;
 
+/** A staff role as the answers name it (spec §6; 'user' for everyone else). */
+export const staffRoleSchema = z.enum(STAFF_ROLES);
+
 /** The profile inside every auth answer's `user` (spec §3 "Profile", camelCase). */
 export const authProfileSchema = z.object({
-  id: z.string(),
-  username: z.string(),
-  bio: z.string().nullable(),
-  profilePhotoUrl: z.string().nullable(),
-  avatarUrl: z.string().nullable(),
+  ...profileIdentityShape,
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
   /** YYYY-MM-DD */
@@ -154,10 +154,7 @@ export const authProfileSchema = z.object({
   phoneNumber: z.string().nullable(),
   /** ISO 8601 */
   createdAt: z.string(),
-  isPremium: z.boolean(),
-  isPro: z.boolean(),
-  isPlus: z.boolean(),
-  isMulti: z.boolean(),
+  ...tierFlagsShape,
   pulseCredits: z.number(),
   lastUsernameChange: z.string().nullable(),
   usernameChangesCount: z.number(),
@@ -168,7 +165,7 @@ export type AuthProfile = z.infer<typeof authProfileSchema>;
 export const authUserSchema = z.object({
   id: z.string(),
   email: z.string(),
-  role: z.enum(STAFF_ROLES),
+  role: staffRoleSchema,
   /** The account whose e-mail is the configured admin address sees 'Admin' instead of 'Publier' (spec §6). */
   isAdmin: z.boolean(),
   profile: authProfileSchema,
@@ -211,7 +208,7 @@ export const recoverResponseSchema = z.object({ status: z.literal('sent') });
 export type RecoverResponse = z.infer<typeof recoverResponseSchema>;
 
 /** `GET /api/auth/role` */
-export const roleResponseSchema = z.object({ role: z.enum(STAFF_ROLES) });
+export const roleResponseSchema = z.object({ role: staffRoleSchema });
 export type RoleResponse = z.infer<typeof roleResponseSchema>;
 
 /** `GET /api/auth/verify`: the e-mail link; anything else redirects to the "link invalid" screen. */

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
-import { isCritical, stripMarkup } from '../sanitize.ts';
+import { stripMarkup } from '../sanitize.ts';
+import { boundedFreeText } from './text.ts';
 import { MESSAGE_TEXT_MAX } from '../contract.ts';
 export { MESSAGE_TEXT_MAX, MESSAGES_PAGE_SIZE, MESSAGES_PAGE_MAX, CONVERSATIONS_PAGE_SIZE, MESSAGE_EVENTS } from '../contract.ts';
 
@@ -26,13 +27,7 @@ export const messageContentSchema = z
   .string({ error: MESSAGES.bad_request })
   .nullish()
   .transform((v) => (v ?? '').trim())
-  .pipe(
-    z.string()
-      .max(MESSAGE_TEXT_MAX * 2, { error: MESSAGES.message_too_long, abort: true })
-      .refine((v) => Array.from(v).length <= MESSAGE_TEXT_MAX, { error: MESSAGES.message_too_long, abort: true })
-      .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true })
-      .transform((v) => stripMarkup(v).trim()),
-  );
+  .pipe(boundedFreeText(MESSAGE_TEXT_MAX, MESSAGES.message_too_long).transform((v) => stripMarkup(v).trim()));
 
 /**
  * Exact types at the door: a repeated parameter (an array) or an object is a 400 before any

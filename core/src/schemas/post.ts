@@ -8,6 +8,7 @@ import { POST_TEXT_MAX } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
 import { MOODS } from '../moods.ts';
 import { POST_CARDS_MAX } from '../contract.ts';
+import { pointShape, tierFlagsShape } from './shapes.ts';
 export { POST_CARDS_MAX } from '../contract.ts';
 
 const coordinate = (max: number) =>
@@ -33,10 +34,7 @@ export type CreatePostBody = z.input<typeof createPostSchema>;
 export const authorSchema = z.object({
   username: z.string(),
   photoUrl: z.string().nullable(),
-  isPremium: z.boolean(),
-  isPro: z.boolean(),
-  isPlus: z.boolean(),
-  isMulti: z.boolean(),
+  ...tierFlagsShape,
 });
 export type AuthorDto = z.infer<typeof authorSchema>;
 
@@ -48,8 +46,7 @@ export const postSchema = z.object({
   content: z.string(),
   /** Voice-only posts store 'Message vocal', which is never displayed. */
   isVoiceOnly: z.boolean(),
-  latitude: z.number(),
-  longitude: z.number(),
+  ...pointShape,
   nickname: z.string(),
   /** ISO 8601, UTC. */
   createdAt: z.string(),
@@ -70,22 +67,14 @@ export type PostDto = z.infer<typeof postSchema>;
  * A post as the map draws it (issue 15): where, which mood, pulse or not, whose photo, when.
  * The feed, the changes poll and the realtime `post.created` carry only this; the card (text,
  * media, counts, the viewer's like) is read on open with `GET /api/posts/:id` or, for a 100 m
- * group's list, `GET /api/posts/cards?ids=`. `photoUrl` is the author's current photo, stored
- * with the post and kept current when the profile changes.
+ * group's list, `GET /api/posts/cards?ids=`. Its fields are the post's own, so the two cannot
+ * disagree; `nickname` is the author's username when the post was made (spec §3
+ * Publication.nickname). `photoUrl` is the author's current photo, stored with the post and kept
+ * current when the profile changes.
  */
-export const markerSchema = z.object({
-  id: z.string(),
-  userId: z.string(),
-  category: z.enum(MOODS),
-  latitude: z.number(),
-  longitude: z.number(),
-  /** The author's username when the post was made (spec §3 Publication.nickname). */
-  nickname: z.string(),
-  photoUrl: z.string().nullable(),
-  hasPulseEffect: z.boolean(),
-  /** ISO 8601, UTC. */
-  createdAt: z.string(),
-});
+export const markerSchema = postSchema
+  .pick({ id: true, userId: true, category: true, latitude: true, longitude: true, nickname: true, hasPulseEffect: true, createdAt: true })
+  .extend({ photoUrl: z.string().nullable() });
 export type MarkerDto = z.infer<typeof markerSchema>;
 
 /** `:id` of every route about one post (or one comment). */
@@ -146,8 +135,7 @@ export type ViewportQuery = z.infer<typeof viewportQuerySchema>;
 /** A server-side cluster of the zoomed-out map: its centre, count and count per mood. */
 export const clusterSchema = z.object({
   id: z.string(),
-  latitude: z.number(),
-  longitude: z.number(),
+  ...pointShape,
   count: z.number(),
   moods: z.record(z.enum(MOODS), z.number()),
 });

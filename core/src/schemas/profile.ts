@@ -6,8 +6,10 @@
 import { z } from 'zod';
 import { BIO_MAX, NICKNAME_COOLDOWN_DAYS, NICKNAME_MAX, NICKNAME_MIN } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
-import { isCritical, stripMarkup } from '../sanitize.ts';
+import { stripMarkup } from '../sanitize.ts';
 import type { PostDto } from './post.ts';
+import { profileIdentityShape, tierFlagsShape } from './shapes.ts';
+import { boundedFreeText } from './text.ts';
 
 const length = (v: string) => Array.from(v).length;
 
@@ -46,13 +48,7 @@ export const bioSchema = z
   .string({ error: MESSAGES.bad_request })
   .nullable()
   .transform((v) => (v ?? '').trim())
-  .pipe(
-    z.string()
-      .max(BIO_MAX * 2, { error: MESSAGES.bio_too_long, abort: true })
-      .refine((v) => length(v) <= BIO_MAX, { error: MESSAGES.bio_too_long, abort: true })
-      .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true })
-      .transform((v) => stripMarkup(v, BIO_MAX).trim() || null),
-  );
+  .pipe(boundedFreeText(BIO_MAX, MESSAGES.bio_too_long).transform((v) => stripMarkup(v, BIO_MAX).trim() || null));
 
 /**
  * `PATCH /api/profiles/me`: only the editable fields. Any other key (tier flags, credits, role,
@@ -81,17 +77,10 @@ export const profileIdParamsSchema = z.object({ id: z.string().max(64) });
 
 /** A profile as anyone may read it: never e-mail, phone, birth date, names, credits or counters. */
 export const publicProfileSchema = z.object({
-  id: z.string(),
-  username: z.string(),
-  bio: z.string().nullable(),
-  profilePhotoUrl: z.string().nullable(),
-  avatarUrl: z.string().nullable(),
+  ...profileIdentityShape,
   /** ISO 8601: 'Membre depuis'. */
   createdAt: z.string(),
-  isPremium: z.boolean(),
-  isPro: z.boolean(),
-  isPlus: z.boolean(),
-  isMulti: z.boolean(),
+  ...tierFlagsShape,
 });
 export type PublicProfile = z.infer<typeof publicProfileSchema>;
 

@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { markerSchema } from './post.ts';
+import { pointShape } from './shapes.ts';
 export { REALTIME_VIEW_DEBOUNCE_MS } from '../contract.ts';
 
 const degrees = z.number().finite().min(-1080).max(1080);
@@ -31,7 +32,7 @@ export type RealtimeView = z.infer<typeof realtimeViewSchema>;
 export const postCreatedEventSchema = z.object({ type: z.literal('post.created'), data: z.object({ post: markerSchema }) });
 export const postDeletedEventSchema = z.object({
   type: z.literal('post.deleted'),
-  data: z.object({ id: z.string(), latitude: z.number(), longitude: z.number() }),
+  data: z.object({ id: z.string(), ...pointShape }),
 });
 export type PostCreatedEvent = z.infer<typeof postCreatedEventSchema>;
 export type PostDeletedEvent = z.infer<typeof postDeletedEventSchema>;

@@ -1,0 +1,16 @@
+/** The rules of free text that people write, shared by the inputs that store it (messages, bios). */
+import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
+import { isCritical } from '../sanitize.ts';
+
+/**
+ * At most `max` characters as typed, then refused when critical (an attack, not text). The length
+ * is checked first and aborts, so an over-long text is refused without being scanned: first in
+ * UTF-16 units (a character is at most two), then in characters. The caller strips the markup
+ * afterwards, as what it stores for a blank text differs ('' for a message, null for a bio).
+ */
+export const boundedFreeText = (max: number, tooLong: string) =>
+  z.string()
+    .max(max * 2, { error: tooLong, abort: true })
+    .refine((v) => Array.from(v).length <= max, { error: tooLong, abort: true })
+    .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true });
