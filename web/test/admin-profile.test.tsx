@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useSessionStore } from '../src/features/auth/session-store.ts';
 import { AdminScreen } from '../src/features/admin/AdminScreen.tsx';
 import { ProfileScreen } from '../src/features/profile/ProfileScreen.tsx';
 import { applySession } from '../src/lib/auth-tokens.ts';
 import { apiUser, fakeApi, json, sessionBody } from './support/auth-fixtures.ts';
+import { freshSessionEachTest } from './support/fresh-session.ts';
 import { renderRoutes } from './support/render-routes.tsx';
 
 function renderAt(path: string) {
@@ -20,16 +21,7 @@ function renderAt(path: string) {
   ).router;
 }
 
-beforeEach(() => {
-  localStorage.clear();
-  resetSessionForTests();
-  useSessionStore.setState({ status: 'ready' });
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  resetSessionForTests();
-});
+freshSessionEachTest();
 
 describe('/admin (spec §2 "Administration panel", §6)', () => {
   const USER = { id: 'a1b2c3d4-0000-4000-8000-000000000000', username: 'Léa', createdAt: '2026-03-05T10:00:00.000Z', role: 'user', suspendedUntil: null, banned: false };

@@ -51,6 +51,17 @@ describe('register mode (spec §5 "Login and register", "Human check", "Bot chec
     });
   }
 
+  /** Sends the register form filled in with VALID, the terms accepted, and `answer` to the first question. */
+  async function registerAnswering(answer: string) {
+    const modal = openModal('register');
+    await modal.findByText('Combien font 3 + 4 ?');
+    fill(modal, VALID);
+    acceptTerms(modal);
+    fireEvent.change(modal.getByLabelText('Combien font 3 + 4 ?'), { target: { value: answer } });
+    submitRegister(modal);
+    return modal;
+  }
+
   it('shows the question, checks the fields in the spec order, then sends the answer and the honeypots', async () => {
     const server = serverWith(() => json(201, { status: 'confirmation_sent', email: 'camille@exemple.fr' }));
     const modal = openModal('register');
@@ -118,12 +129,7 @@ describe('register mode (spec §5 "Login and register", "Human check", "Bot chec
       if (answers === 1) return error(400, 'human_check_failed', 'Réponse incorrecte à la vérification anti-robot. Veuillez réessayer.');
       return error(400, 'human_check_too_fast', 'Réponse trop rapide, prenez votre temps (1/2)');
     });
-    const modal = openModal('register');
-    await modal.findByText('Combien font 3 + 4 ?');
-    fill(modal, VALID);
-    acceptTerms(modal);
-    fireEvent.change(modal.getByLabelText('Combien font 3 + 4 ?'), { target: { value: '8' } });
-    submitRegister(modal);
+    const modal = await registerAnswering('8');
     await waitFor(() => expect(alertText(modal)).toBe('Réponse incorrecte à la vérification anti-robot. Veuillez réessayer.'));
     const next = await modal.findByLabelText('Combien font 6 × 7 ?');
     expect((next as HTMLInputElement).value).toBe('');
@@ -139,12 +145,7 @@ describe('register mode (spec §5 "Login and register", "Human check", "Bot chec
 
   it("shows the server's own text for other refusals", async () => {
     serverWith(() => error(409, 'email_taken', 'Cette adresse email est déjà utilisée'));
-    const modal = openModal('register');
-    await modal.findByText('Combien font 3 + 4 ?');
-    fill(modal, VALID);
-    acceptTerms(modal);
-    fireEvent.change(modal.getByLabelText('Combien font 3 + 4 ?'), { target: { value: '7' } });
-    submitRegister(modal);
+    const modal = await registerAnswering('7');
     await waitFor(() => expect(alertText(modal)).toBe('Cette adresse email est déjà utilisée'));
   });
 });

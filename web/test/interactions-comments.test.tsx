@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useSessionStore } from '../src/features/auth/session-store.ts';
 import { useUiStore } from '../src/lib/ui-store.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
 import { cachedPost, makeComment, makePost, renderPopup } from './support/interactions.tsx';
+import { popupViewerEachTest } from './support/popup-viewer.ts';
 
 const ME = { id: 'me', email: 'me@x.fr', nickname: 'Moi', isPlus: true };
 const toasts = () => useToastStore.getState().toasts;
@@ -24,15 +25,7 @@ function open(post = makePost({ commentsCount: 3 })) {
   return view;
 }
 
-beforeEach(() => {
-  useSessionStore.setState({ status: 'ready', user: ME });
-  useUiStore.setState({ authMode: null });
-  useToastStore.setState({ toasts: [] });
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+popupViewerEachTest(ME);
 
 describe('comments in the popup (spec §3 Comment, §4 "Posts")', () => {
   it('lists them oldest first with name, tier, relative time and the edited mark; only mine can be edited or deleted', async () => {

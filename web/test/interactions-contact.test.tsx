@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { useSessionStore } from '../src/features/auth/session-store.ts';
 import { useUiStore } from '../src/lib/ui-store.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
@@ -9,20 +9,13 @@ import { contactPrefill } from '../src/features/messages/contact.ts';
 import { useMessagesSelection } from '../src/features/messages/messages-store.ts';
 import { fakeApi, json } from './support/auth-fixtures.ts';
 import { makePost, renderPopup } from './support/interactions.tsx';
+import { popupViewerEachTest } from './support/popup-viewer.ts';
 
 const toasts = () => useToastStore.getState().toasts.map((t) => t.message);
 const CONVERSATION = { id: 'c0nv-1', participant1Id: 'author-1', participant2Id: 'me', createdAt: '2026-03-01T10:00:00.000Z', updatedAt: '2026-03-01T10:00:00.000Z' };
 
-beforeEach(() => {
-  useSessionStore.setState({ status: 'ready', user: null });
-  useUiStore.setState({ authMode: null });
-  useToastStore.setState({ toasts: [] });
-  useMessagesSelection.getState().clear();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+popupViewerEachTest(null);
+beforeEach(() => useMessagesSelection.getState().clear());
 
 describe("'Contacter' on a post (spec §4, §8 \"Contact and report\", §9 \"Other\")", () => {
   it('asks a visitor to sign in, without calling the server', () => {

@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { REPORT_REASONS } from '@moodmap/core';
 import { useSessionStore } from '../src/features/auth/session-store.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { fakeApi, json } from './support/auth-fixtures.ts';
 import { makePost, renderPopup } from './support/interactions.tsx';
+import { popupViewerEachTest } from './support/popup-viewer.ts';
 
 const toasts = () => useToastStore.getState().toasts.map((t) => [t.type, t.message]);
 const submit = () => screen.getByTestId('report-submit') as HTMLButtonElement;
@@ -19,14 +20,7 @@ function openDialog() {
   return screen.findByTestId('report-dialog');
 }
 
-beforeEach(() => {
-  useSessionStore.setState({ status: 'ready', user: { id: 'me', email: 'me@x.fr', nickname: 'Moi' } });
-  useToastStore.setState({ toasts: [] });
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+popupViewerEachTest({ id: 'me', email: 'me@x.fr', nickname: 'Moi' });
 
 describe('report dialog (spec §2 "Report dialog", §5 "Report")', () => {
   it('shows the flag only to a signed-in viewer who is not the author', () => {

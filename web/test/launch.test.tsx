@@ -3,29 +3,20 @@
  * Launch UI (issue 18): the terms notice 30 days ahead and the request to accept afterwards, the
  * emergency banner, and analytics that respect Do Not Track / Global Privacy Control.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { LaunchLayer } from '../src/features/terms/LaunchLayer.tsx';
 import { applySession } from '../src/lib/auth-tokens.ts';
 import { track } from '../src/lib/analytics.ts';
 import { fakeApi, json, sessionBody } from './support/auth-fixtures.ts';
+import { freshSessionEachTest } from './support/fresh-session.ts';
 import { renderRoutes } from './support/render-routes.tsx';
 
 const CURRENT = { version: '2026-11-24', effectiveAt: '2026-11-24T00:00:00.000Z' };
 const NEXT = { version: '2027-01-01', effectiveAt: '2027-01-01T00:00:00.000Z' };
 const renderLayer = () => renderRoutes([{ path: '/', element: <LaunchLayer /> }]);
 
-beforeEach(() => {
-  localStorage.clear();
-  resetSessionForTests();
-  useSessionStore.setState({ status: 'ready' });
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  resetSessionForTests();
-});
+freshSessionEachTest();
 
 describe('terms notices', () => {
   it('announces a new version with its date, and opens the 14 sections', async () => {

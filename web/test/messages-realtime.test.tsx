@@ -1,21 +1,20 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Outlet } from 'react-router';
 import type { ConversationSummaryDto, MessageCreatedEvent, MessageDto } from '@moodmap/core';
 import { BottomNav } from '../src/app/BottomNav.tsx';
 import { useSessionStore } from '../src/features/auth/session-store.ts';
-import { useUiStore } from '../src/lib/ui-store.ts';
 import { MessagesScreen } from '../src/features/messages/MessagesScreen.tsx';
 import { MessageToast } from '../src/features/messages/MessageToast.tsx';
 import { resetMessageToastForTests, useMessageToast } from '../src/features/messages/message-toast-store.ts';
 import { useMessaging } from '../src/features/messages/messages-realtime.ts';
 import { useMessagesSelection, useOpenConversation } from '../src/features/messages/messages-store.ts';
 import { stopRealtime } from '../src/lib/realtime.ts';
-import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
 import { FakeWebSocket, installFakeWebSocket } from './support/fake-websocket.ts';
+import { messagingViewerEachTest } from './support/messaging-viewer.ts';
+import { renderRoutes } from './support/render-routes.tsx';
 
 const socket = () => FakeWebSocket.sockets[FakeWebSocket.sockets.length - 1]!;
 
@@ -56,8 +55,7 @@ function Host() {
 }
 
 function renderApp(path = '/') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(
+  return renderRoutes(
     [
       {
         element: <Host />,
@@ -67,35 +65,22 @@ function renderApp(path = '/') {
         ],
       },
     ],
-    { initialEntries: [path] },
+    path,
   );
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return { client, router };
 }
 
 const badge = () => screen.queryByTestId('unread-badge')?.textContent ?? null;
 const bubbles = () => screen.queryAllByTestId('message-bubble');
 const ids = (n: number, prefix = 'c') => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
 
+messagingViewerEachTest(ME);
 beforeEach(() => {
   installFakeWebSocket();
-  useSessionStore.setState({ status: 'ready', user: { id: ME, email: 'me@exemple.fr', nickname: 'Moi' } });
-  useUiStore.setState({ authMode: null, profileModalUserId: null });
-  useToastStore.setState({ toasts: [] });
-  useMessagesSelection.getState().clear();
   useOpenConversation.setState({ openId: null });
   resetMessageToastForTests();
 });
 afterEach(() => {
-  cleanup();
   stopRealtime();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe('unread badge (spec §2 "Bottom navigation")', () => {
@@ -314,14 +299,25 @@ describe('realtime in the open chat', () => {
 });
 
 describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {
-  function quietApi() {
-    return fakeApi({ 'GET /api/conversations/unread': () => json(200, { conversationIds: [] }) });
+  /** On the fake clock: the toast stays a millisecond short of `ms` from now, and starts its exit at `ms`. */
+  function startsLeavingAfter(ms: number) {
+    const leaving = () => screen.getByTestId('message-toast').getAttribute('data-leaving');
+    act(() => vi.advanceTimersByTime(ms - 1));
+    expect(leaving()).toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(leaving()).toBe('true');
+  }
+
+  /** The home screen with nothing unread and its socket open, ready for messages to arrive. */
+  function openHome() {
+    fakeApi({ 'GET /api/conversations/unread': () => json(200, { conversationIds: [] }) });
+    const view = renderApp('/');
+    socket().open();
+    return view;
   }
 
   it('shows the sender, the content cut to 60 characters, and opens the conversation on click', async () => {
-    quietApi();
-    const { router } = renderApp('/');
-    socket().open();
+    const { router } = openHome();
     const long = 'Bonjour ! Je passe à la plage de Boucan Canot cet après-midi, tu viens avec nous ?';
     socket().receive(created(message({ id: 't-1', conversationId: 'c-7', content: long }), { nickname: 'Léa', profilePhotoUrl: '/media/lea.webp' }));
     const toast = screen.getByTestId('message-toast');
@@ -340,9 +336,7 @@ describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {
   });
 
   it("reads '📷 Photo' for an image alone and 'Utilisateur' without a name, with the default icon; a newer message replaces it; none for my own", () => {
-    quietApi();
-    renderApp('/');
-    socket().open();
+    openHome();
     socket().receive(created(message({ id: 't-1', content: 'Premier' })));
     socket().receive(created(message({ id: 't-2', conversationId: 'c-8', content: '', imageUrl: '/media/p.webp' }), { nickname: '' }));
     expect(screen.getAllByTestId('message-toast')).toHaveLength(1);
@@ -360,15 +354,10 @@ describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {
   });
 
   it('hides after 6 s and is removed after the 300 ms exit animation; the close button hides it too', () => {
-    quietApi();
-    renderApp('/');
-    socket().open();
+    openHome();
     vi.useFakeTimers();
     socket().receive(created(message({ id: 't-1' })));
-    act(() => vi.advanceTimersByTime(5_999));
-    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBeNull();
-    act(() => vi.advanceTimersByTime(1));
-    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBe('true');
+    startsLeavingAfter(6_000);
     act(() => vi.advanceTimersByTime(299));
     expect(screen.getByTestId('message-toast')).toBeTruthy();
     act(() => vi.advanceTimersByTime(1));
@@ -381,9 +370,7 @@ describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {
   });
 
   it('waits while the pointer is on it or the focus is in it, then hides after the time that was left', () => {
-    quietApi();
-    renderApp('/');
-    socket().open();
+    openHome();
     vi.useFakeTimers();
     socket().receive(created(message({ id: 't-1' })));
     const toast = screen.getByTestId('message-toast');
@@ -402,10 +389,7 @@ describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {
     expect(screen.getByTestId('message-toast-content').textContent).toBe('Encore là ?');
     expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBeNull();
     fireEvent.blur(within(screen.getByTestId('message-toast')).getByTestId('message-toast-close'));
-    act(() => vi.advanceTimersByTime(5_999));
-    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBeNull();
-    act(() => vi.advanceTimersByTime(1));
-    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBe('true');
+    startsLeavingAfter(6_000);
     act(() => vi.advanceTimersByTime(300));
     expect(screen.queryByTestId('message-toast')).toBeNull();
 
@@ -415,10 +399,7 @@ describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {
     fireEvent.pointerEnter(screen.getByTestId('message-toast'));
     act(() => vi.advanceTimersByTime(10_000));
     fireEvent.pointerLeave(screen.getByTestId('message-toast'));
-    act(() => vi.advanceTimersByTime(3_999));
-    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBeNull();
-    act(() => vi.advanceTimersByTime(1));
-    expect(screen.getByTestId('message-toast').getAttribute('data-leaving')).toBe('true');
+    startsLeavingAfter(4_000);
   });
 
   it('goes away with the badge on sign-out', async () => {

@@ -1,13 +1,13 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ConversationSummaryDto, MessageDto } from '@moodmap/core';
 import { useSessionStore } from '../src/features/auth/session-store.ts';
-import { useUiStore } from '../src/lib/ui-store.ts';
 import { MessagesScreen } from '../src/features/messages/MessagesScreen.tsx';
 import { useMessagesSelection } from '../src/features/messages/messages-store.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
+import { messagingViewerEachTest } from './support/messaging-viewer.ts';
 import { renderRoutes } from './support/render-routes.tsx';
 
 // Local wall-clock times, so 'HH:mm' does not depend on the machine's time zone.
@@ -62,19 +62,10 @@ function thread(n: number, conversationId = 'c-1'): MessageDto[] {
 
 const LEA = conversation('c-1', 'Léa', { senderId: 'léa-id', content: 'Salut !', createdAt: at('2026-03-10T09:05:00') }, { unread: true });
 
+messagingViewerEachTest(ME);
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
-  useSessionStore.setState({ status: 'ready', user: { id: ME, email: 'me@exemple.fr', nickname: 'Moi' } });
-  useUiStore.setState({ authMode: null, profileModalUserId: null });
-  useToastStore.setState({ toasts: [] });
-  useMessagesSelection.getState().clear();
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe('/messages: the conversation list (spec §2 "Messages")', () => {

@@ -4,8 +4,8 @@
  * 'Faire appel', sent once), the suspension's end, the blocked list with 'Débloquer', and the
  * 'Bloquer' button on another person's profile.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
 import { BlockedList } from '../src/features/moderation/BlockedList.tsx';
 import { AppealLinkScreen } from '../src/features/moderation/AppealLinkScreen.tsx';
@@ -13,6 +13,7 @@ import { BlockButton } from '../src/features/moderation/BlockButton.tsx';
 import { NoticesPanel } from '../src/features/moderation/NoticesPanel.tsx';
 import { applySession } from '../src/lib/auth-tokens.ts';
 import { fakeApi, json, sessionBody } from './support/auth-fixtures.ts';
+import { freshSessionEachTest } from './support/fresh-session.ts';
 import { renderRoutes } from './support/render-routes.tsx';
 
 const STATEMENT = {
@@ -25,17 +26,8 @@ function render(element: React.ReactNode) {
   return renderRoutes([{ path: '/', element }], '/');
 }
 
-beforeEach(() => {
-  localStorage.clear();
-  resetSessionForTests();
-  useSessionStore.setState({ status: 'ready' });
-  applySession(sessionBody(1));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  resetSessionForTests();
-});
+freshSessionEachTest();
+beforeEach(() => applySession(sessionBody(1)));
 
 describe('moderation in the own profile', () => {
   it('shows the statement of reasons and the suspension, and sends an appeal once', async () => {

@@ -28,6 +28,12 @@ const player = () => screen.getByTestId('audio-player');
 const audio = () => player().querySelector('audio')!;
 const button = () => player().querySelector('button')!;
 
+/** Renders a player for `src` and presses its button once. */
+async function renderAndPlay(src: string, durationHint?: number) {
+  render(<AudioPlayer src={src} durationHint={durationHint} />);
+  await act(async () => fireEvent.click(button()));
+}
+
 function failWith(code: number) {
   Object.defineProperty(audio(), 'error', { configurable: true, value: { code } });
   fireEvent.error(audio());
@@ -43,8 +49,7 @@ describe('audio player (spec §4 "Audio player", §8)', () => {
   });
 
   it("goes loading → playing → paused → playing, and back to the start at the end", async () => {
-    render(<AudioPlayer src="/media/voice.webm" durationHint={14} />);
-    await act(async () => fireEvent.click(button()));
+    await renderAndPlay('/media/voice.webm', 14);
     expect(player().dataset.state).toBe('loading');
     act(() => void fireEvent(audio(), new Event('playing')));
     expect(player().dataset.state).toBe('playing');
@@ -66,8 +71,7 @@ describe('audio player (spec §4 "Audio player", §8)', () => {
 
   it("stops with 'Chargement audio trop lent' when nothing plays within 5 s", async () => {
     vi.useFakeTimers();
-    render(<AudioPlayer src="/media/slow.webm" />);
-    await act(async () => fireEvent.click(button()));
+    await renderAndPlay('/media/slow.webm');
     expect(player().dataset.state).toBe('loading');
     act(() => vi.advanceTimersByTime(4_999));
     expect(player().dataset.state).toBe('loading');
@@ -78,8 +82,7 @@ describe('audio player (spec §4 "Audio player", §8)', () => {
 
   it('does not time out once playing has started', async () => {
     vi.useFakeTimers();
-    render(<AudioPlayer src="/media/voice.webm" />);
-    await act(async () => fireEvent.click(button()));
+    await renderAndPlay('/media/voice.webm');
     act(() => void fireEvent(audio(), new Event('playing')));
     act(() => vi.advanceTimersByTime(10_000));
     expect(player().dataset.state).toBe('playing');
@@ -90,8 +93,7 @@ describe('audio player (spec §4 "Audio player", §8)', () => {
     [2, 'Fichier audio inaccessible'],
     [3, 'Fichier audio introuvable ou corrompu'],
   ])('maps MediaError code %i to %s', async (code, text) => {
-    render(<AudioPlayer src="/media/voice.webm" />);
-    await act(async () => fireEvent.click(button()));
+    await renderAndPlay('/media/voice.webm');
     await act(async () => failWith(code));
     expect(player().dataset.state).toBe('error');
     expect(screen.getByRole('alert').textContent).toBe(text);
@@ -104,8 +106,7 @@ describe('audio player (spec §4 "Audio player", §8)', () => {
   ])('tells a missing file from an unsupported format on code 4 (HEAD %i → %s)', async (status, text) => {
     const fetchMock = vi.fn(async () => new Response(null, { status }));
     vi.stubGlobal('fetch', fetchMock);
-    render(<AudioPlayer src="/media/voice.webm" />);
-    await act(async () => fireEvent.click(button()));
+    await renderAndPlay('/media/voice.webm');
     await act(async () => failWith(4));
     expect(screen.getByRole('alert').textContent).toBe(text);
     expect(fetchMock).toHaveBeenCalledWith(expect.stringContaining('/media/voice.webm'), expect.objectContaining({ method: 'HEAD' }));
@@ -113,21 +114,18 @@ describe('audio player (spec §4 "Audio player", §8)', () => {
 
   it("says the browser blocked playback when play() is refused", async () => {
     playImpl = () => Promise.reject(new DOMException('no gesture', 'NotAllowedError'));
-    render(<AudioPlayer src="/media/voice.webm" />);
-    await act(async () => fireEvent.click(button()));
+    await renderAndPlay('/media/voice.webm');
     expect(screen.getByRole('alert').textContent).toBe('Lecture audio bloquée par le navigateur');
   });
 
   it("refuses a URL it cannot play: 'URL audio invalide'", async () => {
-    render(<AudioPlayer src="javascript:alert(1)" />);
-    await act(async () => fireEvent.click(button()));
+    await renderAndPlay('javascript:alert(1)');
     expect(screen.getByRole('alert').textContent).toBe('URL audio invalide');
     expect(HTMLMediaElement.prototype.play).not.toHaveBeenCalled();
   });
 
   it('retries from an error with a fresh load', async () => {
-    render(<AudioPlayer src="/media/voice.webm" />);
-    await act(async () => fireEvent.click(button()));
+    await renderAndPlay('/media/voice.webm');
     await act(async () => failWith(2));
     expect(button().getAttribute('aria-label')).toBe('Réessayer la lecture');
     await act(async () => fireEvent.click(button()));

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { PostDto } from '@moodmap/core';
@@ -10,6 +10,7 @@ import { useUiStore } from '../src/lib/ui-store.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { POSTS_KEY } from '../src/features/posts/posts-query.ts';
 import { fakeApi } from './support/auth-fixtures.ts';
+import { popupViewerEachTest } from './support/popup-viewer.ts';
 
 function post(over: Partial<PostDto> = {}): PostDto {
   return {
@@ -58,15 +59,7 @@ function renderCard(p: PostDto, onClose = vi.fn()) {
 
 const toasts = () => useToastStore.getState().toasts.map((t) => t.message);
 
-beforeEach(() => {
-  useSessionStore.setState({ status: 'ready', user: null });
-  useUiStore.setState({ authMode: null });
-  useToastStore.setState({ toasts: [] });
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+popupViewerEachTest(null);
 
 describe('single post popup (spec §2 "Map screen")', () => {
   it('shows author, relative time, mood badge, pulse, image and text', () => {

@@ -45,6 +45,14 @@ async function startRecording() {
   await act(async () => fireEvent.click(screen.getByTestId('voice-record')));
 }
 
+/** Records for `ms` from a fresh recorder, then presses stop. */
+async function recordAndStop(ms: number) {
+  render(<Harness />);
+  await startRecording();
+  act(() => vi.advanceTimersByTime(ms));
+  fireEvent.click(screen.getByTestId('voice-stop'));
+}
+
 beforeEach(() => {
   vi.useFakeTimers();
   FakeMediaRecorder.instances = [];
@@ -109,10 +117,7 @@ describe('voice recorder (spec §4 "Voice recording", §9 "Audio")', () => {
   });
 
   it('stops on demand with the measured duration, and re-records from scratch', async () => {
-    render(<Harness />);
-    await startRecording();
-    act(() => vi.advanceTimersByTime(7_300));
-    fireEvent.click(screen.getByTestId('voice-stop'));
+    await recordAndStop(7_300);
     expect(root().dataset.status).toBe('recorded');
     expect(screen.getByTestId('voice-player-duration').textContent).toBe('0:07');
     await act(async () => fireEvent.click(screen.getByTestId('voice-rerecord')));
@@ -146,10 +151,7 @@ describe('voice recorder (spec §4 "Voice recording", §9 "Audio")', () => {
 
   it('refuses a recording too small to be a voice message', async () => {
     FakeMediaRecorder.bytes = 200;
-    render(<Harness />);
-    await startRecording();
-    act(() => vi.advanceTimersByTime(1_000));
-    fireEvent.click(screen.getByTestId('voice-stop'));
+    await recordAndStop(1_000);
     expect(root().dataset.status).toBe('idle');
     expect(screen.getByTestId('voice-error').textContent).toBe('Fichier audio trop petit ou corrompu');
   });

@@ -3,7 +3,6 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { frDate, type PostDto } from '@moodmap/core';
-import { resetSessionForTests, useSessionStore } from '../src/features/auth/session-store.ts';
 import { openProfileModal, useUiStore } from '../src/lib/ui-store.ts';
 import { ProfileModal } from '../src/features/profile/ProfileModal.tsx';
 import { ProfileScreen, photoProblem } from '../src/features/profile/ProfileScreen.tsx';
@@ -13,6 +12,7 @@ import { TierBadge, tierOf } from '../src/ui/TierBadge.tsx';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
 import { apiUser, fakeApi, json, sessionBody } from './support/auth-fixtures.ts';
 import { makeAuthor, makePost } from './support/posts.ts';
+import { freshSessionEachTest } from './support/fresh-session.ts';
 import { renderRoutes } from './support/render-routes.tsx';
 
 const OTHER = 'b2c3d4e5-0000-4000-8000-000000000002';
@@ -80,18 +80,13 @@ beforeAll(async () => {
   await loadSessionSchemas();
 });
 
+freshSessionEachTest();
 beforeEach(() => {
-  localStorage.clear();
-  resetSessionForTests();
-  useSessionStore.setState({ status: 'ready' });
   useUiStore.setState({ profileModalUserId: null, authMode: null });
   useToastStore.setState({ toasts: [] });
 });
 afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
   vi.useRealTimers();
-  resetSessionForTests();
 });
 
 describe('tier badge precedence (spec §6)', () => {

@@ -1,8 +1,7 @@
-import { type ReactNode, useId, useRef } from 'react';
+import type { ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { DialogHeader } from './DialogHeader.tsx';
-import { useDialogBehaviour } from './dialog-behaviour.ts';
-import { useToastClearance } from './toast-clearance.ts';
+import { useTitledDialog } from './titled-dialog.ts';
 
 /**
  * A non-route modal (login, help…): a bottom sheet on mobile, a centred card on desktop.
@@ -21,11 +20,7 @@ export function Dialog({
   testId?: string;
   width?: string;
 }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const header = useRef<HTMLElement>(null);
-  const titleId = useId();
-  useDialogBehaviour(ref, onClose);
-  useToastClearance(header, ref);
+  const { dialogProps, headerRef, titleId } = useTitledDialog<HTMLDivElement>(onClose);
 
   return createPortal(
     <div className="fixed inset-0 z-[60] flex items-end justify-center md:items-center md:p-6">
@@ -35,16 +30,12 @@ export function Dialog({
         aria-hidden="true"
       />
       <div
-        ref={ref}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
+        {...dialogProps}
         data-testid={testId}
         className={`relative flex max-h-[92dvh] w-full ${width} animate-sheet-in flex-col overflow-hidden rounded-t-3xl bg-white shadow-2xl outline-none md:animate-pop-in md:rounded-3xl dark:bg-ink-900 dark:ring-1 dark:ring-white/10`}
       >
         <div className="mx-auto mt-2.5 h-1.5 w-10 rounded-full bg-slate-200 md:hidden dark:bg-white/15" aria-hidden="true" />
-        <DialogHeader as="div" ref={header} onClose={onClose} className="justify-between px-6 pt-4 pb-2 md:pt-6">
+        <DialogHeader as="div" ref={headerRef} onClose={onClose} className="justify-between px-6 pt-4 pb-2 md:pt-6">
           <h2 id={titleId} className="text-xl font-bold tracking-tight text-ink-900 dark:text-white">
             {title}
           </h2>

@@ -1,8 +1,7 @@
-import { type ReactNode, useCallback, useId, useRef } from 'react';
+import { type ReactNode, useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { DialogHeader } from './DialogHeader.tsx';
-import { useDialogBehaviour } from './dialog-behaviour.ts';
-import { useToastClearance } from './toast-clearance.ts';
+import { useTitledDialog } from './titled-dialog.ts';
 
 /**
  * The panel a modal route opens over the map (spec §2 "Shell"): a full-height sheet on mobile,
@@ -12,27 +11,19 @@ import { useToastClearance } from './toast-clearance.ts';
  */
 export function ModalPanel({ title, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {
   const navigate = useNavigate();
-  const ref = useRef<HTMLDivElement>(null);
-  const header = useRef<HTMLElement>(null);
-  const titleId = useId();
   const close = useCallback(() => navigate('/'), [navigate]);
-  useDialogBehaviour(ref, close);
-  useToastClearance(header, ref);
+  const { dialogProps, headerRef, titleId } = useTitledDialog(close);
 
   return (
     <div className="fixed inset-0 z-40 flex items-stretch justify-center pt-[max(env(safe-area-inset-top),0.5rem)] pb-[calc(4.25rem+env(safe-area-inset-bottom))] md:items-center md:px-6 md:pt-6 md:pb-28">
       <div className="absolute inset-0 animate-fade-in bg-ink-900/40 backdrop-blur-[2px]" onClick={close} aria-hidden="true" />
       <section
-        ref={ref}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
+        {...dialogProps}
         data-testid="modal-panel"
         className={`relative flex w-full animate-sheet-in flex-col overflow-hidden rounded-t-3xl bg-white shadow-2xl outline-none md:max-h-full md:animate-pop-in md:rounded-3xl dark:bg-ink-900 dark:ring-1 dark:ring-white/10 ${wide ? 'md:h-[80vh] md:max-w-5xl' : 'md:max-w-[720px]'}`}
       >
         <DialogHeader
-          ref={header}
+          ref={headerRef}
           onClose={close}
           closeTestId="modal-close"
           className="justify-between border-b border-slate-100 px-5 py-3.5 md:px-7 md:py-4 dark:border-white/5"

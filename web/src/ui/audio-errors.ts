@@ -2,19 +2,15 @@
 import { MESSAGES } from '@moodmap/core';
 
 /** MediaError codes: 1 aborted, 2 network, 3 decode, 4 source not supported (also a 404 in Chromium). */
+const MEDIA_ERRORS: Partial<Record<number, string>> = {
+  1: MESSAGES.audio_playback_error,
+  2: MESSAGES.audio_inaccessible,
+  3: MESSAGES.audio_corrupt,
+  4: MESSAGES.audio_unsupported,
+};
+
 export function mediaErrorMessage(code: number | null | undefined): string {
-  switch (code) {
-    case 1:
-      return MESSAGES.audio_playback_error;
-    case 2:
-      return MESSAGES.audio_inaccessible;
-    case 3:
-      return MESSAGES.audio_corrupt;
-    case 4:
-      return MESSAGES.audio_unsupported;
-    default:
-      return MESSAGES.audio_playback_error;
-  }
+  return (code ? MEDIA_ERRORS[code] : undefined) ?? MESSAGES.audio_playback_error;
 }
 
 /** A rejected `play()`; null when it is no error (a pause interrupted the start). */

@@ -38,7 +38,8 @@ export function RegisterForm() {
     setFields((f) => ({ ...f, [key]: value }));
     setError(null);
   };
-  const set = (key: keyof RegisterFields) => (e: { target: { value: string } }) => update(key, e.target.value);
+  /** The value and change handler of the text field holding `key`. */
+  const bind = (key: keyof RegisterFields) => ({ value: fields[key], onChange: (e: { target: { value: string } }) => update(key, e.target.value) });
 
   function newQuestion() {
     setFields((f) => ({ ...f, answer: '' }));
@@ -77,31 +78,15 @@ export function RegisterForm() {
   return (
     <form onSubmit={submit} noValidate className="space-y-4" data-testid="register-form">
       <div className="grid grid-cols-2 gap-3">
-        <TextField
-          label={MESSAGES.auth_first_name_label}
-          name="firstName"
-          autoComplete="given-name"
-          value={fields.firstName}
-          onChange={set('firstName')}
-          data-autofocus
-        />
-        <TextField label={MESSAGES.auth_last_name_label} name="lastName" autoComplete="family-name" value={fields.lastName} onChange={set('lastName')} />
+        <TextField label={MESSAGES.auth_first_name_label} name="firstName" autoComplete="given-name" {...bind('firstName')} data-autofocus />
+        <TextField label={MESSAGES.auth_last_name_label} name="lastName" autoComplete="family-name" {...bind('lastName')} />
       </div>
-      <EmailField
-        value={fields.email}
-        onChange={set('email')}
-      />
+      <EmailField {...bind('email')} />
       <div className="space-y-1.5">
-        <PasswordField label={MESSAGES.auth_password_label} name="password" autoComplete="new-password" value={fields.password} onChange={set('password')} />
+        <PasswordField label={MESSAGES.auth_password_label} name="password" autoComplete="new-password" {...bind('password')} />
         <p className="text-xs text-slate-500 dark:text-slate-400">{MESSAGES.auth_password_hint}</p>
       </div>
-      <PasswordField
-        label={MESSAGES.reset_confirm_password}
-        name="confirmPassword"
-        autoComplete="new-password"
-        value={fields.confirm}
-        onChange={set('confirm')}
-      />
+      <PasswordField label={MESSAGES.reset_confirm_password} name="confirmPassword" autoComplete="new-password" {...bind('confirm')} />
       <Honeypots values={traps} onChange={(name, value) => setTraps((t) => ({ ...t, [name]: value }))} />
       <HumanCheck state={challenge} answer={fields.answer} onAnswer={(answer) => update('answer', answer)} onReload={newQuestion} />
       <label className="flex items-start gap-2.5 text-sm text-slate-600 dark:text-slate-300">

@@ -70,6 +70,18 @@ function failure(error: unknown, authForm = false): AuthResult & { ok: false } {
   return { ok: false, status: 0, code: 'internal_error', message: SHELL_MESSAGES.internal_error };
 }
 
+/**
+ * An auth form's request: `{ ok: true }` once `run` succeeds, else the failure the form shows.
+ * `run` answers false when the server's 2xx carries no usable session. `authForm`: sign-in, sign-up.
+ */
+async function authAction(run: () => Promise<boolean>, authForm = false): Promise<AuthResult> {
+  try {
+    return (await run()) ? { ok: true } : failure(null);
+  } catch (error) {
+    return failure(error, authForm);
+  }
+}
+
 let queryClient: QueryClient | null = null;
 let initialising: Promise<void> | null = null;
 let stopTokenSync: (() => void) | null = null;
@@ -163,46 +175,30 @@ export const useSessionStore = create<SessionState>()((set, get) => {
       return initialising;
     },
 
-    signIn: async (email, password) => {
-      try {
-        if (!(await startSession(await postLogin(email, password)))) return failure(null);
+    signIn: (email, password) =>
+      authAction(async () => {
+        if (!(await startSession(await postLogin(email, password)))) return false;
         // Spec §4: location permission is asked at login (5 s timeout).
         requestLocationQuietly();
         track('login');
-        return { ok: true };
-      } catch (error) {
-        return failure(error, true);
-      }
-    },
+        return true;
+      }, true),
 
-    signUp: async (input) => {
-      try {
+    signUp: (input) =>
+      authAction(async () => {
         await postSignUp(input);
         track('signup');
-        return { ok: true };
-      } catch (error) {
-        return failure(error, true);
-      }
-    },
+        return true;
+      }, true),
 
-    requestPasswordReset: async (email) => {
-      try {
-        await postRecover(email);
-        return { ok: true };
-      } catch (error) {
-        return failure(error);
-      }
-    },
+    requestPasswordReset: (email) => authAction(() => postRecover(email).then(() => true)),
 
-    resetPassword: async (tokens, password) => {
-      try {
+    resetPassword: (tokens, password) =>
+      authAction(async () => {
         // The password is changed once the server answers 2xx, whatever its body.
         await startSession(await postResetPassword({ ...tokens, password }));
-        return { ok: true };
-      } catch (error) {
-        return failure(error);
-      }
-    },
+        return true;
+      }),
 
     signOut: async () => {
       const hadSession = hasSession();

@@ -6,11 +6,10 @@ import { useInteractionsRealtime } from '../posts/interactions-realtime.ts';
 import { useThemeStore } from '../theme/theme-store.ts';
 import { type StyleChoice, chooseStyle } from './map-style.ts';
 import { exposeMap, useMapStore } from './map-store.ts';
-import { MAX_BOUNDS, initialView, saveView } from './map-view.ts';
-import { maplibregl } from './maplibre.ts';
+import { initialView, saveView } from './map-view.ts';
 import { PostMarkers } from './markers/PostMarkers.tsx';
 import { track } from '../../lib/analytics.ts';
-import { MAP_LOCALE } from './map-locale.ts';
+import { WORLD_MAP_PROPS } from './world-map.ts';
 
 /** A configured style that has not loaded after this long is treated as failed. */
 const STYLE_TIMEOUT_MS = 10_000;
@@ -121,16 +120,10 @@ export function MapView() {
     >
       <Map
         ref={attach}
-        mapLib={maplibregl}
+        {...WORLD_MAP_PROPS}
         initialViewState={initialViewState}
         mapStyle={initialChoice.style}
-        minZoom={MAP.minZoom}
-        maxZoom={MAP.maxZoom}
         maxPitch={MAP.maxPitch}
-        maxBounds={MAX_BOUNDS}
-        renderWorldCopies={false}
-        attributionControl={false}
-        locale={MAP_LOCALE}
         onError={onError}
         onIdle={checkApplied}
         onMoveEnd={onMoveEnd}

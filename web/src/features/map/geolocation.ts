@@ -2,18 +2,16 @@ import { MAP, SHELL_MESSAGES, TIMING } from '@moodmap/core';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { useMapStore } from './map-store.ts';
 
+/** GeolocationPositionError codes: 1 permission denied, 2 position unavailable, 3 timeout. */
+const GEO_ERRORS: Partial<Record<number, string>> = {
+  1: SHELL_MESSAGES.geo_denied,
+  2: SHELL_MESSAGES.geo_unavailable,
+  3: SHELL_MESSAGES.geo_timeout,
+};
+
 /** The French text for a failed position request (spec §8 "Geolocation"). */
 export function geolocationErrorMessage(error: Pick<GeolocationPositionError, 'code'> | null): string {
-  switch (error?.code) {
-    case 1:
-      return SHELL_MESSAGES.geo_denied;
-    case 2:
-      return SHELL_MESSAGES.geo_unavailable;
-    case 3:
-      return SHELL_MESSAGES.geo_timeout;
-    default:
-      return SHELL_MESSAGES.geo_other;
-  }
+  return (error ? GEO_ERRORS[error.code] : undefined) ?? SHELL_MESSAGES.geo_other;
 }
 
 /** "Locate me": asks the position (10 s timeout, 60 s max age) and flies there at zoom 15. */

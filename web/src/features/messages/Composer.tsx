@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CHAT_IMAGE_MAX_BYTES, MESSAGE_TEXT_MAX, MESSAGES } from '@moodmap/core';
 import { useSessionStore } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
+import { useObjectUrl } from '../../lib/object-url.ts';
 import { IconButton, Spinner } from '../../ui/Button.tsx';
 import { CloseIcon, ImageIcon } from '../../ui/icons.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
@@ -27,20 +28,6 @@ function SendIcon({ size = 20 }: { size?: number }) {
       <path d="M21 3 14.5 21l-4-7.5L3 9.5 21 3Z" />
     </svg>
   );
-}
-
-function useObjectUrl(file: File | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file || typeof URL.createObjectURL !== 'function') {
-      setUrl(null);
-      return;
-    }
-    const next = URL.createObjectURL(file);
-    setUrl(next);
-    return () => URL.revokeObjectURL(next);
-  }, [file]);
-  return url;
 }
 
 const wideScreen = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 769px)').matches;

@@ -6,19 +6,20 @@
  */
 import { openProfileModal } from '../../lib/ui-store.ts';
 import { useState } from 'react';
-import { MESSAGES, MOOD_INFO, relativeTime } from '@moodmap/core';
+import { MESSAGES } from '@moodmap/core';
 import { useSessionStore } from '../auth/session-store.ts';
 import { AudioPlayer } from '../../ui/AudioPlayer.tsx';
 import { Spinner } from '../../ui/Button.tsx';
 import { ImagePreview } from '../../ui/ImagePreview.tsx';
-import { ChatIcon, ChevronLeftIcon, FlagIcon, MailIcon, SparkIcon } from '../../ui/icons.tsx';
+import { ChatIcon, ChevronLeftIcon, FlagIcon, MailIcon } from '../../ui/icons.tsx';
 import { DialogHeader } from '../../ui/DialogHeader.tsx';
 import { Deferred, lazyScreen } from '../../ui/lazy-screen.tsx';
 import { CommentsSection } from '../comments/CommentsSection.tsx';
 import { LikeButton } from '../likes/LikeButton.tsx';
 import { useContactAuthor } from '../messages/contact.ts';
-import { AuthorPhoto } from './AuthorPhoto.tsx';
 import { MoodBadge } from './MoodBadge.tsx';
+import { PopupFrame } from './PopupFrame.tsx';
+import { PostByline } from './PostByline.tsx';
 import { DeletePostButton } from './DeletePostButton.tsx';
 import { type PostDto, firstImage } from './post-types.ts';
 import { BlockButton } from '../moderation/BlockButton.tsx';
@@ -51,15 +52,9 @@ export function PostCard({
   const { contact, opening } = useContactAuthor();
   const mine = user !== null && user.id === post.userId;
   const image = firstImage(post);
-  const mood = MOOD_INFO[post.category];
 
   return (
-    <article
-      className="flex max-h-[min(32rem,calc(100dvh-19rem))] w-[min(21rem,calc(100vw-5.5rem))] md:w-[21rem] flex-col overflow-hidden rounded-[20px] bg-white text-left text-ink-900 shadow-2xl ring-1 ring-black/5 dark:bg-ink-900 dark:text-slate-100 dark:ring-white/10"
-      data-testid="post-popup"
-      data-post-id={post.id}
-    >
-      <div className="h-1.5 shrink-0" style={{ backgroundColor: mood.color }} aria-hidden="true" />
+    <PopupFrame post={post}>
       <DialogHeader
         onClose={onClose}
         size="md"
@@ -99,20 +94,7 @@ export function PostCard({
           className="flex min-w-0 flex-1 items-center gap-3 rounded-xl text-left"
           data-testid="post-author"
         >
-          <span className="block size-11 shrink-0 overflow-hidden rounded-full" style={{ boxShadow: `0 0 0 2.5px ${mood.color}` }}>
-            <AuthorPhoto post={post} size={44} />
-          </span>
-          <span className="min-w-0">
-            <span className="block truncate text-[15px] font-bold hover:underline">{post.nickname}</span>
-            <span className="flex items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
-              <time dateTime={post.createdAt}>{relativeTime(post.createdAt, now)}</time>
-              {post.hasPulseEffect ? (
-                <span className="inline-flex items-center gap-0.5 font-semibold text-violet-brand dark:text-violet-300">
-                  <SparkIcon size={12} /> {MESSAGES.pulse_badge}
-                </span>
-              ) : null}
-            </span>
-          </span>
+          <PostByline post={post} now={now} linked />
         </button>
       </DialogHeader>
 
@@ -182,6 +164,6 @@ export function PostCard({
           <ReportDialog postId={post.id} onClose={() => setReporting(false)} />
         </Deferred>
       ) : null}
-    </article>
+    </PopupFrame>
   );
 }

@@ -38,6 +38,16 @@ export function memberSince(iso: string | null | undefined): string | null {
   return Number.isNaN(date.getTime()) ? null : frDate(date);
 }
 
+/** 'Membre depuis' and the date, or nothing when it is unknown; `className` sizes it for its place. */
+export function MemberSince({ createdAt, className }: { createdAt: string | null | undefined; className: string }) {
+  const since = memberSince(createdAt);
+  return since ? (
+    <p className={className} data-testid="profile-member-since">
+      {MESSAGES.profile_member_since} {since}
+    </p>
+  ) : null;
+}
+
 /** Navigation state the map reads to centre on a post (spec §2 "Map screen"). */
 export const focusState = (postId: string) => ({ state: { focusPostId: postId } });
 
@@ -49,7 +59,6 @@ export function ProfileIdentity({ profile, place }: {
   profile: TierFlags & { username: string; photoUrl: string | null; createdAt?: string | null };
   place: 'modal' | 'page';
 }) {
-  const since = memberSince(profile.createdAt);
   const Name = place === 'page' ? 'h2' : 'p';
   return (
     <>
@@ -61,11 +70,7 @@ export function ProfileIdentity({ profile, place }: {
           </Name>
           <TierBadge flags={profile} place={place} />
         </div>
-        {since ? (
-          <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="profile-member-since">
-            {MESSAGES.profile_member_since} {since}
-          </p>
-        ) : null}
+        <MemberSince createdAt={profile.createdAt} className="text-sm text-slate-500 dark:text-slate-400" />
       </div>
     </>
   );

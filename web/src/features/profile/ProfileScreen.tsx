@@ -17,8 +17,9 @@ import { toast } from '../../ui/toasts/toast-store.ts';
 import { DeletePostButton } from '../posts/DeletePostButton.tsx';
 import { firstImage } from '../posts/post-types.ts';
 import { Avatar } from './Avatar.tsx';
-import { MoodBadge, PulseBadge, focusState, memberSince } from './ProfileBits.tsx';
-import { deleteProfilePhoto, patchProfile, profileKey, uploadProfilePhoto, usePublicProfile, useProfileWrite } from './profile-api.ts';
+import { InlineEditForm, useProfileFieldEdit } from './InlineEditor.tsx';
+import { MemberSince, MoodBadge, PulseBadge, focusState } from './ProfileBits.tsx';
+import { deleteProfilePhoto, profileKey, uploadProfilePhoto, usePublicProfile, useProfileWrite } from './profile-api.ts';
 import { BlockedList } from '../moderation/BlockedList.tsx';
 import { NoticesPanel } from '../moderation/NoticesPanel.tsx';
 import { TermsLink } from '../terms/TermsLink.tsx';
@@ -65,7 +66,6 @@ export function ProfileScreen() {
   }
 
   const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ');
-  const since = memberSince(user.createdAt);
 
   return (
     <ModalPanel title={MESSAGES.nav_profile}>
@@ -78,11 +78,7 @@ export function ProfileScreen() {
             <p className="truncate text-sm text-slate-500 dark:text-slate-400" data-testid="profile-email">
               {user.email}
             </p>
-            {since ? (
-              <p className="mt-0.5 text-xs text-slate-400 dark:text-slate-500" data-testid="profile-member-since">
-                {MESSAGES.profile_member_since} {since}
-              </p>
-            ) : null}
+            <MemberSince createdAt={user.createdAt} className="mt-0.5 text-xs text-slate-400 dark:text-slate-500" />
           </div>
         </div>
         <BioEditor user={user} />
@@ -219,11 +215,7 @@ function PhotoEditor({ user }: { user: SessionUser }) {
 
 function NicknameEditor({ user }: { user: SessionUser }) {
   const reloadUser = useSessionStore((s) => s.reloadUser);
-  const [editing, setEditing] = useState(false);
-  const [value, setValue] = useState(user.nickname);
-  const [error, setError] = useState<string | null>(null);
-  const update = useProfileWrite(patchProfile);
-  const saving = update.isPending;
+  const { editing, value, setValue, error, setError, saving, open, close, send } = useProfileFieldEdit(user.nickname, MESSAGES.nickname_success);
   const nextAllowed = nextNicknameChangeAt(user.lastUsernameChange);
 
   const save = () => {
@@ -236,39 +228,19 @@ function NicknameEditor({ user }: { user: SessionUser }) {
       setError(MESSAGES.nickname_unchanged);
       return;
     }
-    setError(null);
-    update.mutate(
-      { nickname: parsed.data },
-      {
-        onSuccess: () => {
-          toast.success(MESSAGES.nickname_success);
-          setEditing(false);
-        },
-        onError: (err) => {
-          if (err instanceof ApiError && err.code === 'nickname_blocked') {
-            // Changed elsewhere meanwhile: the fresh user carries the date of that change.
-            void reloadUser();
-            setEditing(false);
-          }
-          toast.error(err instanceof ApiError && err.status !== 0 && err.status < 500 ? err.message : MESSAGES.nickname_failed);
-        },
-      },
-    );
+    send({ nickname: parsed.data }, (err) => {
+      if (err instanceof ApiError && err.code === 'nickname_blocked') {
+        // Changed elsewhere meanwhile: the fresh user carries the date of that change.
+        void reloadUser();
+        close();
+      }
+      toast.error(err instanceof ApiError && err.status !== 0 && err.status < 500 ? err.message : MESSAGES.nickname_failed);
+    });
   };
 
   if (editing) {
     return (
-      <form
-        className="mb-1"
-        data-testid="nickname-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          save();
-        }}
-      >
-        <label className="mb-1 block text-xs font-semibold text-slate-500 dark:text-slate-400" htmlFor="nickname-input">
-          {MESSAGES.nickname_label}
-        </label>
+      <InlineEditForm name="nickname" label={MESSAGES.nickname_label} className="mb-1" saving={saving} onSave={save} onCancel={close}>
         <input
           id="nickname-input"
           className={INPUT}
@@ -284,8 +256,7 @@ function NicknameEditor({ user }: { user: SessionUser }) {
             {error}
           </p>
         ) : null}
-        <SaveCancel saving={saving} testId="nickname-save" onCancel={() => { setEditing(false); setError(null); }} />
-      </form>
+      </InlineEditForm>
     );
   }
 
@@ -300,11 +271,7 @@ function NicknameEditor({ user }: { user: SessionUser }) {
           <button
             type="button"
             className={SMALL}
-            onClick={() => {
-              setValue(user.nickname);
-              setError(null);
-              setEditing(true);
-            }}
+            onClick={() => open(user.nickname)}
             data-testid="nickname-edit"
           >
             {MESSAGES.nickname_edit}
@@ -322,11 +289,7 @@ function NicknameEditor({ user }: { user: SessionUser }) {
 }
 
 function BioEditor({ user }: { user: SessionUser }) {
-  const [editing, setEditing] = useState(false);
-  const [value, setValue] = useState(user.bio ?? '');
-  const [error, setError] = useState<string | null>(null);
-  const update = useProfileWrite(patchProfile);
-  const saving = update.isPending;
+  const { editing, value, setValue, error, setError, saving, open, close, send } = useProfileFieldEdit(user.bio ?? '', MESSAGES.bio_success);
   const length = Array.from(value).length;
 
   const save = () => {
@@ -335,33 +298,13 @@ function BioEditor({ user }: { user: SessionUser }) {
       setError(parsed.error.issues[0]?.message ?? MESSAGES.bio_failed);
       return;
     }
-    setError(null);
     // Empty is stored as null: the bio is removed.
-    update.mutate(
-      { bio: parsed.data },
-      {
-        onSuccess: () => {
-          toast.success(MESSAGES.bio_success);
-          setEditing(false);
-        },
-        onError: (err) => toast.error(err instanceof ApiError && err.status === 400 ? err.message : MESSAGES.bio_failed),
-      },
-    );
+    send({ bio: parsed.data }, (err) => toast.error(err instanceof ApiError && err.status === 400 ? err.message : MESSAGES.bio_failed));
   };
 
   if (editing) {
     return (
-      <form
-        className="mt-5"
-        data-testid="bio-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          save();
-        }}
-      >
-        <label className="mb-1 block text-xs font-semibold text-slate-500 dark:text-slate-400" htmlFor="bio-input">
-          {MESSAGES.bio_label}
-        </label>
+      <InlineEditForm name="bio" label={MESSAGES.bio_label} className="mt-5" saving={saving} onSave={save} onCancel={close}>
         <textarea
           id="bio-input"
           className={`${INPUT} min-h-28 resize-y`}
@@ -387,8 +330,7 @@ function BioEditor({ user }: { user: SessionUser }) {
             {length}/{BIO_MAX}
           </span>
         </div>
-        <SaveCancel saving={saving} testId="bio-save" onCancel={() => { setEditing(false); setError(null); }} />
-      </form>
+      </InlineEditForm>
     );
   }
 
@@ -399,11 +341,7 @@ function BioEditor({ user }: { user: SessionUser }) {
         <button
           type="button"
           className={SMALL}
-          onClick={() => {
-            setValue(user.bio ?? '');
-            setError(null);
-            setEditing(true);
-          }}
+          onClick={() => open(user.bio ?? '')}
           data-testid="bio-edit"
         >
           {user.bio ? MESSAGES.bio_edit : MESSAGES.bio_add}
@@ -496,20 +434,5 @@ function MyPosts({ userId }: { userId: string }) {
         </ul>
       )}
     </section>
-  );
-}
-
-/** The save and cancel pair under the nickname and bio editors. */
-function SaveCancel({ saving, testId, onCancel }: { saving: boolean; testId: string; onCancel: () => void }) {
-  return (
-    <div className="mt-2 flex gap-2">
-      <Button type="submit" className="min-h-9 px-4" disabled={saving} data-testid={testId}>
-        {saving ? <Spinner /> : null}
-        {MESSAGES.comment_save}
-      </Button>
-      <Button variant="secondary" className="min-h-9 px-4" disabled={saving} onClick={onCancel}>
-        {MESSAGES.cancel}
-      </Button>
-    </div>
   );
 }

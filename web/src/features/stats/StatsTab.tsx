@@ -4,7 +4,7 @@
  * and the posts live now, as charts with the numbers beside them and a CSV export; then today's
  * cost counters with the estimated daily cost, and the super_admin's emergency switch.
  */
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ANALYTICS_EVENTS, ANALYTICS_LABELS, COST_LABELS, STATS_TEXTS, statsText, t, type AnalyticsEventName, type CostsResponse, type StatsResponse,
@@ -95,6 +95,19 @@ function Costs({ costs, superAdmin }: { costs: CostsResponse; superAdmin: boolea
   );
 }
 
+/** A titled chart with its figures beside it on a wide screen, under it on a narrow one. */
+function ChartSection({ title, chart, children }: { title: string; chart: ReactNode; children: ReactNode }) {
+  return (
+    <section className={`${card} grid gap-4 lg:grid-cols-[1fr_15rem]`}>
+      <div>
+        <h3 className="mb-2 font-bold text-ink-900 dark:text-white">{title}</h3>
+        {chart}
+      </div>
+      <div>{children}</div>
+    </section>
+  );
+}
+
 function Charts({ stats, dark }: { stats: StatsResponse; dark: boolean }) {
   const days = useMemo(() => stats.days.map((d) => d.day), [stats]);
   const eventSeries = useMemo<Series[]>(
@@ -110,31 +123,19 @@ function Charts({ stats, dark }: { stats: StatsResponse; dark: boolean }) {
   const total = (pick: (d: StatsResponse['days'][number]) => number) => stats.days.reduce((sum, d) => sum + pick(d), 0);
   return (
     <>
-      <section className={`${card} grid gap-4 lg:grid-cols-[1fr_15rem]`}>
-        <div>
-          <h3 className="mb-2 font-bold text-ink-900 dark:text-white">{STATS_TEXTS.stats_events_chart}</h3>
-          <LineChart days={days} series={eventSeries} dark={dark} testId="stats-events-chart" />
-        </div>
-        <div>
-          <p className="mb-1 text-xs font-semibold text-slate-500 uppercase dark:text-slate-400">{today?.day}</p>
-          <Numbers rows={ANALYTICS_EVENTS.map((e) => [ANALYTICS_LABELS[e], fr(today?.events[e] ?? 0), `stats-today-${e}`])} />
-        </div>
-      </section>
-      <section className={`${card} grid gap-4 lg:grid-cols-[1fr_15rem]`}>
-        <div>
-          <h3 className="mb-2 font-bold text-ink-900 dark:text-white">{STATS_TEXTS.stats_audience_chart}</h3>
-          <LineChart days={days} series={audienceSeries} dark={dark} testId="stats-audience-chart" />
-        </div>
-        <div>
-          <Numbers rows={[
-            [STATS_TEXTS.stats_posts_live, fr(stats.postsLive), 'stats-posts-live'],
-            [STATS_TEXTS.stats_visitors, fr(today?.visitors ?? 0), 'stats-today-visitors'],
-            [STATS_TEXTS.stats_messages, fr(today?.messages ?? 0), 'stats-today-messages'],
-            [STATS_TEXTS.stats_revenue, eur((today?.revenueCents ?? 0) / 100), 'stats-today-revenue'],
-            [`${STATS_TEXTS.stats_revenue} — ${STATS_TEXTS.stats_total}`, eur(total((d) => d.revenueCents) / 100)],
-          ]} />
-        </div>
-      </section>
+      <ChartSection title={STATS_TEXTS.stats_events_chart} chart={<LineChart days={days} series={eventSeries} dark={dark} testId="stats-events-chart" />}>
+        <p className="mb-1 text-xs font-semibold text-slate-500 uppercase dark:text-slate-400">{today?.day}</p>
+        <Numbers rows={ANALYTICS_EVENTS.map((e) => [ANALYTICS_LABELS[e], fr(today?.events[e] ?? 0), `stats-today-${e}`])} />
+      </ChartSection>
+      <ChartSection title={STATS_TEXTS.stats_audience_chart} chart={<LineChart days={days} series={audienceSeries} dark={dark} testId="stats-audience-chart" />}>
+        <Numbers rows={[
+          [STATS_TEXTS.stats_posts_live, fr(stats.postsLive), 'stats-posts-live'],
+          [STATS_TEXTS.stats_visitors, fr(today?.visitors ?? 0), 'stats-today-visitors'],
+          [STATS_TEXTS.stats_messages, fr(today?.messages ?? 0), 'stats-today-messages'],
+          [STATS_TEXTS.stats_revenue, eur((today?.revenueCents ?? 0) / 100), 'stats-today-revenue'],
+          [`${STATS_TEXTS.stats_revenue} — ${STATS_TEXTS.stats_total}`, eur(total((d) => d.revenueCents) / 100)],
+        ]} />
+      </ChartSection>
     </>
   );
 }

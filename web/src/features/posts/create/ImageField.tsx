@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { MESSAGES } from '@moodmap/core';
+import { useObjectUrl } from '../../../lib/object-url.ts';
 import { ImagePreview } from '../../../ui/ImagePreview.tsx';
 import { CloseIcon, ImageIcon } from '../../../ui/icons.tsx';
 import { IMAGE_TYPES, imageFileError } from './validation.ts';
@@ -9,18 +10,8 @@ export function ImageField({ file, onChange }: { file: File | null; onChange: (f
   const inputRef = useRef<HTMLInputElement>(null);
   const id = useId();
   const [error, setError] = useState<string | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
+  const preview = useObjectUrl(file);
   const [enlarged, setEnlarged] = useState(false);
-
-  useEffect(() => {
-    if (!file) {
-      setPreview(null);
-      return;
-    }
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
 
   const pick = (files: FileList | null) => {
     if (!files || files.length === 0) return;

@@ -6,7 +6,6 @@
  */
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Map, Marker, NavigationControl, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
-import { MAP_LOCALE } from '../../map/map-locale.ts';
 import { MAP, MESSAGES, TIMING } from '@moodmap/core';
 import { useAppConfig } from '../../../lib/config.ts';
 import { Spinner } from '../../../ui/Button.tsx';
@@ -14,8 +13,7 @@ import { LocateIcon } from '../../../ui/icons.tsx';
 import { toast } from '../../../ui/toasts/toast-store.ts';
 import { geolocationErrorMessage } from '../../map/geolocation.ts';
 import { chooseStyle } from '../../map/map-style.ts';
-import { MAX_BOUNDS } from '../../map/map-view.ts';
-import { maplibregl } from '../../map/maplibre.ts';
+import { WORLD_MAP_PROPS } from '../../map/world-map.ts';
 import { useThemeStore } from '../../theme/theme-store.ts';
 
 export interface PickedLocation {
@@ -88,16 +86,10 @@ export default function LocationPicker({
       data-longitude={value?.longitude}
     >
       <Map
-        locale={MAP_LOCALE}
         ref={mapRef}
-        mapLib={maplibregl}
+        {...WORLD_MAP_PROPS}
         initialViewState={{ latitude: MAP.pickerCentre.latitude, longitude: MAP.pickerCentre.longitude, zoom: MAP.pickerCentre.zoom }}
         mapStyle={choice.style}
-        minZoom={MAP.minZoom}
-        maxZoom={MAP.maxZoom}
-        maxBounds={MAX_BOUNDS}
-        renderWorldCopies={false}
-        attributionControl={false}
         dragRotate={false}
         pitchWithRotate={false}
         touchPitch={false}
