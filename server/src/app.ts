@@ -93,21 +93,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await installRealtime(app, ctx.bus, ctx.auth.identify, blockRelations(ctx.database.db, ctx.bus));
   await app.register(multipart);
   await app.register(mediaRoutes, { storage: ctx.storage });
-  await app.register(postsRoutes, { ctx });
-  await app.register(likesRoutes, { ctx });
-  await app.register(commentsRoutes, { ctx });
-  await app.register(reportsRoutes, { ctx });
-  await app.register(searchRoutes, { ctx });
-  await app.register(profilesRoutes, { ctx });
-  await app.register(messagesRoutes, { ctx });
-  await app.register(paymentsRoutes, { ctx, provider: ctx.payments });
-  await app.register(tiersRoutes, { ctx });
-  await app.register(blocksRoutes, { ctx });
-  await app.register(adminRoutes, { ctx });
-  await app.register(moderationRoutes, { ctx });
-  await app.register(termsRoutes, { ctx });
-  await app.register(analyticsRoutes, { ctx });
-  await app.register(costsRoutes, { ctx });
+  // The feature modules: each a plugin given the context, registered in this order.
+  const features = [
+    postsRoutes, likesRoutes, commentsRoutes, reportsRoutes, searchRoutes, profilesRoutes, messagesRoutes, paymentsRoutes,
+    tiersRoutes, blocksRoutes, adminRoutes, moderationRoutes, termsRoutes, analyticsRoutes, costsRoutes,
+  ];
+  for (const routes of features) await app.register(routes, { ctx });
   // The dev outbox's pages, so a newcomer can open confirmation links without SMTP.
   if (config.env !== 'production' && ctx.mailer.outbox) await app.register(devMailRoutes, { outbox: ctx.mailer.outbox });
   await installWebApp(app, config.webDist);

@@ -2,7 +2,8 @@
  * What the staff command-line tools share: the database the server uses (same environment:
  * DATABASE_URL, or DATA_DIR, default ./data — npm runs workspace scripts from server/, so a
  * relative DATA_DIR is resolved against the directory npm was invoked from, INIT_CWD, like the
- * server started by `npm start`), the account by e-mail, and running as a script.
+ * server started by `npm start`), the `<email> <choice>` arguments, the account by e-mail, and
+ * running as a script.
  * PGlite allows one process per data directory: stop the server first, or use PostgreSQL.
  */
 import path from 'node:path';
@@ -36,6 +37,28 @@ export async function withServerDatabase(env: NodeJS.ProcessEnv, out: Output, wo
   } finally {
     await database.close();
   }
+}
+
+/**
+ * The arguments of a tool run as `<email> <choice>`, the choice one of `choices` in any case
+ * ('premium' or 'PREMIUM' is Premium). Otherwise reports the usage, or the unknown choice
+ * with the possible ones (`kind` names what a choice is), and returns null.
+ */
+export function emailAndChoice<T extends string>(
+  args: string[], out: Output, usage: string, kind: { one: string; many: string }, choices: readonly T[],
+): { email: string; choice: T } | null {
+  const [email, rawChoice, ...extra] = args;
+  if (!email || !rawChoice || extra.length > 0) {
+    out.error(usage);
+    return null;
+  }
+  const wanted = rawChoice.trim().toLowerCase();
+  const choice = choices.find((c) => c.toLowerCase() === wanted);
+  if (choice === undefined) {
+    out.error(`${kind.one} inconnu : « ${rawChoice} ». ${kind.many} possibles : ${choices.join(', ')}`);
+    return null;
+  }
+  return { email, choice };
 }
 
 /** The account with this e-mail (any case), or undefined. */

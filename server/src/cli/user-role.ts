@@ -3,9 +3,9 @@
  * database the server uses (cli-support.ts: stop a PGlite server first).
  */
 import { sql } from 'drizzle-orm';
-import { STAFF_ROLES, type StaffRole } from '@moodmap/core';
+import { STAFF_ROLES } from '@moodmap/core';
 import { securityLogs, staffRoles } from '../db/schema.ts';
-import { type Output, runAsScript, userByEmail, withServerDatabase } from './cli-support.ts';
+import { emailAndChoice, type Output, runAsScript, userByEmail, withServerDatabase } from './cli-support.ts';
 
 export type { Output };
 
@@ -13,16 +13,9 @@ const USAGE = `Utilisation : npm run user:role -- <email> <rôle>\nRôles possib
 
 /** Returns the exit code. */
 export async function runUserRole(args: string[], env: NodeJS.ProcessEnv, out: Output): Promise<number> {
-  const [rawEmail, rawRole, ...extra] = args;
-  if (!rawEmail || !rawRole || extra.length > 0) {
-    out.error(USAGE);
-    return 1;
-  }
-  const role = rawRole.trim().toLowerCase();
-  if (!(STAFF_ROLES as readonly string[]).includes(role)) {
-    out.error(`Rôle inconnu : « ${rawRole} ». Rôles possibles : ${STAFF_ROLES.join(', ')}`);
-    return 1;
-  }
+  const parsed = emailAndChoice(args, out, USAGE, { one: 'Rôle', many: 'Rôles' }, STAFF_ROLES);
+  if (!parsed) return 1;
+  const { email: rawEmail, choice: role } = parsed;
   return withServerDatabase(env, out, async (db) => {
     const user = await userByEmail(db, rawEmail);
     if (!user) {
@@ -33,7 +26,7 @@ export async function runUserRole(args: string[], env: NodeJS.ProcessEnv, out: O
       // No row means 'user' (spec §6: the default when none is returned).
       await db.delete(staffRoles).where(sql`${staffRoles.userId} = ${user.id}`);
     } else {
-      await db.insert(staffRoles).values({ userId: user.id, role: role as StaffRole })
+      await db.insert(staffRoles).values({ userId: user.id, role })
         .onConflictDoUpdate({ target: staffRoles.userId, set: { role, grantedAt: new Date() } });
     }
     await db.insert(securityLogs).values({

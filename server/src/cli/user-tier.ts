@@ -2,28 +2,18 @@
  * `npm run user:tier -- <email> <tier>`: sets a member's tier badge (spec §6, display only):
  * Gratuit, Premium, Plus, Multi or Pro. Same database and caveats as `npm run user:role`.
  */
-import { TIERS, tierSchema } from '@moodmap/core';
+import { TIERS } from '@moodmap/core';
 import { securityLogs } from '../db/schema.ts';
 import { setTier } from '../modules/tiers/service.ts';
-import { type Output, runAsScript, userByEmail, withServerDatabase } from './cli-support.ts';
+import { emailAndChoice, type Output, runAsScript, userByEmail, withServerDatabase } from './cli-support.ts';
 
 const USAGE = `Utilisation : npm run user:tier -- <email> <niveau>\nNiveaux possibles : ${TIERS.join(', ')}`;
 
 /** Returns the exit code. */
 export async function runUserTier(args: string[], env: NodeJS.ProcessEnv, out: Output): Promise<number> {
-  const [rawEmail, rawTier, ...extra] = args;
-  if (!rawEmail || !rawTier || extra.length > 0) {
-    out.error(USAGE);
-    return 1;
-  }
-  // 'premium' or 'PREMIUM' is Premium.
-  const wanted = rawTier.trim().toLowerCase();
-  const parsed = tierSchema.safeParse(TIERS.find((t) => t.toLowerCase() === wanted));
-  if (!parsed.success) {
-    out.error(`Niveau inconnu : « ${rawTier} ». Niveaux possibles : ${TIERS.join(', ')}`);
-    return 1;
-  }
-  const tier = parsed.data;
+  const parsed = emailAndChoice(args, out, USAGE, { one: 'Niveau', many: 'Niveaux' }, TIERS);
+  if (!parsed) return 1;
+  const { email: rawEmail, choice: tier } = parsed;
   return withServerDatabase(env, out, async (db) => {
     const user = await userByEmail(db, rawEmail);
     if (!user || !(await setTier(db, user.id, tier))) {

@@ -3,13 +3,9 @@
  * interface the server listens on and whatever X-Forwarded-For says (issue 13 item 4).
  */
 import os from 'node:os';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isLoopback } from '../../src/adapters/mail/dev-routes.ts';
-import { buildApp } from '../../src/app.ts';
-import { testConfig } from '../../src/config.ts';
-import type { Database } from '../../src/db/client.ts';
-import { createTestDatabase } from '../helpers/databases.ts';
+import { suiteTestApp } from '../helpers/suite-app.ts';
 
 const notFound = { error: { code: 'not_found', message: 'Ressource introuvable' } };
 
@@ -27,29 +23,19 @@ describe('isLoopback', () => {
 });
 
 describe.each([false, true])('dev outbox reachable from loopback only (TRUST_PROXY %s)', (trustProxy) => {
-  let database: Database;
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    database = await createTestDatabase('pglite');
-    app = await buildApp(testConfig({ trustProxy }), { database });
-    await app.ready();
-  }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await database?.close();
-  });
+  const t = suiteTestApp('pglite', { trustProxy });
 
   it('answers the machine itself', async () => {
     for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
-      expect((await app.inject({ url: '/dev/mail.json', remoteAddress })).statusCode).toBe(200);
-      expect((await app.inject({ url: '/dev/mail', remoteAddress })).statusCode).toBe(200);
+      expect((await t.app.inject({ url: '/dev/mail.json', remoteAddress })).statusCode).toBe(200);
+      expect((await t.app.inject({ url: '/dev/mail', remoteAddress })).statusCode).toBe(200);
     }
   });
 
   it('answers 404 to anyone else, even claiming to be loopback in X-Forwarded-For', async () => {
     for (const remoteAddress of ['192.0.2.50', '2001:db8::5', '::ffff:10.0.0.7']) {
       for (const url of ['/dev/mail', '/dev/mail.json', '/dev/mail.json?to=lea@example.fr']) {
-        const res = await app.inject({ url, remoteAddress, headers: { 'x-forwarded-for': '127.0.0.1' } });
+        const res = await t.app.inject({ url, remoteAddress, headers: { 'x-forwarded-for': '127.0.0.1' } });
         expect(res.statusCode, `${remoteAddress} ${url}`).toBe(404);
         expect(res.json()).toEqual(notFound);
       }
@@ -57,27 +43,20 @@ describe.each([false, true])('dev outbox reachable from loopback only (TRUST_PRO
   });
 
   it('answers 404 to a request relayed by a proxy or tunnel on this machine', async () => {
-    const relayed = await app.inject({ url: '/dev/mail.json', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const relayed = await t.app.inject({ url: '/dev/mail.json', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } });
     expect(relayed.statusCode).toBe(404);
-    const forwarded = await app.inject({ url: '/dev/mail.json', remoteAddress: '127.0.0.1', headers: { forwarded: 'for=203.0.113.9' } });
+    const forwarded = await t.app.inject({ url: '/dev/mail.json', remoteAddress: '127.0.0.1', headers: { forwarded: 'for=203.0.113.9' } });
     expect(forwarded.statusCode).toBe(404);
   });
 });
 
 describe.runIf(lanAddress)('dev outbox over a real LAN interface', () => {
-  let database: Database;
-  let app: FastifyInstance;
+  const t = suiteTestApp('pglite');
   let port: number;
   beforeAll(async () => {
-    database = await createTestDatabase('pglite');
-    app = await buildApp(testConfig(), { database });
     // Every interface, as `npm start` does by default.
-    await app.listen({ port: 0, host: '0.0.0.0' });
-    port = (app.server.address() as { port: number }).port;
-  }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await t.app.listen({ port: 0, host: '0.0.0.0' });
+    port = (t.app.server.address() as { port: number }).port;
   });
 
   it(`refuses a connection to ${lanAddress} and serves one to 127.0.0.1`, async () => {

@@ -15,6 +15,7 @@ import type { Database } from '../../src/db/client.ts';
 import { requireUser } from '../../src/modules/auth/guard.ts';
 import { createClock, createUser, freshIp, getChallenge, login, type AuthTestApp } from '../helpers/auth.ts';
 import { createTestDatabase } from '../helpers/databases.ts';
+import { suiteTestApp } from '../helpers/suite-app.ts';
 
 describe('dev outbox and secret in DATA_DIR', () => {
   let dir: string;
@@ -137,21 +138,13 @@ describe('JWT_SECRET shared by instances', () => {
 });
 
 describe('optional authentication for public routes', () => {
-  let app: FastifyInstance;
-  let database: Database;
-  beforeAll(async () => {
-    database = await createTestDatabase('pglite');
-    app = await buildApp(testConfig(), { database });
+  const suite = suiteTestApp('pglite', {}, (app) => {
     app.get('/api/__whoami', { onRequest: app.authenticateOptional }, async (request) => ({ userId: request.auth?.userId ?? null }));
     app.get('/api/__private', { onRequest: app.authenticate }, async (request) => ({ userId: requireUser(request).userId }));
-    await app.ready();
-  }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await database?.close();
   });
 
   it('treats a missing or bad token as a visitor, and a good one as the user', async () => {
+    const { app, database } = suite;
     const t = { app, database, config: testConfig(), clock: createClock() } as AuthTestApp;
     const user = await createUser(t);
     const { accessToken } = await login(t, user.email, user.password, freshIp());

@@ -1,22 +1,19 @@
 /** Password reset by e-mail and password change (issue 3 items 1, 6; spec §2, §4, §5, §8). */
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { securityLogs, users } from '../../src/db/schema.ts';
 import {
-  call, countMails, createAuthTestApp, createUser, fragment, freshEmail, freshIp, login, mailsTo, pathOf, waitForMail, withRefreshCookie, type AuthTestApp, type CreatedUser,
+  call, countMails, createUser, fragment, freshEmail, freshIp, login, mailsTo, pathOf, waitForMail, withRefreshCookie, type CreatedUser,
 } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 
 const sessionNotFound = { error: { code: 'session_not_found', message: 'Session de récupération expirée. Veuillez demander un nouveau lien.' } };
 const weakPassword = { error: { code: 'weak_password', message: 'Mot de passe trop faible. Veuillez choisir un mot de passe plus fort.' } };
 
 describe.each(engines)('password reset on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const recover = (email: string, ip?: string) => call(t, { method: 'POST', url: '/api/auth/recover', payload: { email }, ip });
 

@@ -8,16 +8,13 @@ import { buildApp } from '../../src/app.ts';
 import { securityLogs } from '../../src/db/schema.ts';
 import { call, createAuthTestApp, createUser, freshEmail, freshIp, signUp, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 
 const loginAttempt = (t: AuthTestApp, ip: string, email = freshEmail(), headers: Record<string, string> = {}) =>
   call(t, { method: 'POST', url: '/api/auth/login', payload: { email, password: 'Mauvais2024' }, ip, headers });
 
 describe.each(engines)('rate limits on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   it('answers the 11th login in 5 minutes with 429, Retry-After and the spec text, then lets the IP in again', async () => {
     const ip = freshIp();
@@ -108,11 +105,7 @@ describe.each(engines)('rate limits on %s', (engine) => {
 });
 
 describe('behind a configured proxy', () => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp('pglite', { trustProxy: true });
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp('pglite', { trustProxy: true });
 
   it('takes the client address from X-Forwarded-For only then', async () => {
     const proxy = freshIp();

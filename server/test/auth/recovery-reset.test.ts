@@ -5,45 +5,26 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { securityLogs, users } from '../../src/db/schema.ts';
-import { call, countMails, createAuthTestApp, createUser, fragment, pathOf, waitForMail, type AuthTestApp, type CreatedUser, withRefreshCookie } from '../helpers/auth.ts';
+import { call, countMails, createUser, fragment, login, pathOf, refreshSession, waitForMail, type CreatedUser } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 
 const sessionNotFound = { error: { code: 'session_not_found', message: MESSAGES.reset_session_expired } };
 
-/** The refresh token of a session answer: in the JSON body, or in the HttpOnly cookie. */
-function refreshTokenOf(res: LightMyRequestResponse): string {
-  const fromBody = (res.json() as { refreshToken?: string }).refreshToken;
-  if (fromBody) return fromBody;
-  const cookie = res.cookies.find((c) => c.name === 'moodmap_refresh');
-  if (!cookie) throw new Error('no refresh token in the answer');
-  return cookie.value;
+/** A reset refused: these tokens are not (or no longer) those of a live recovery session. */
+function expectSessionNotFound(res: LightMyRequestResponse): void {
+  expect(res.statusCode).toBe(401);
+  expect(res.json()).toEqual(sessionNotFound);
 }
 
 describe.each(engines)('reset only through a recovery session, once, on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const reset = (accessToken: string, refreshToken: string, password = 'Nouveau2025') =>
     call(t, { method: 'POST', url: '/api/auth/reset-password', payload: { accessToken, refreshToken, password } });
-
-  const refresh = (refreshToken: string) => call(t, {
-    method: 'POST', url: '/api/auth/refresh',
-    // The refresh token as the API takes it: in the cookie (with the CSRF header), or in the body.
-    headers: withRefreshCookie(refreshToken),
-    payload: { refreshToken },
-  });
-
-  async function signIn(user: CreatedUser) {
-    const res = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password } });
-    expect(res.statusCode).toBe(200);
-    return { accessToken: res.json().accessToken as string, refreshToken: refreshTokenOf(res) };
-  }
 
   /** The tokens a reset link hands to the reset screen. */
   async function recoveryTokens(user: CreatedUser) {
@@ -61,21 +42,17 @@ describe.each(engines)('reset only through a recovery session, once, on %s', (en
 
   it("refuses a sign-in's tokens: expired access token with an already-exchanged refresh token", async () => {
     const user = await createUser(t);
-    const session = await signIn(user);
-    expect((await refresh(session.refreshToken)).statusCode).toBe(200);
+    const session = await login(t, user.email, user.password);
+    expect((await refreshSession(t, session.refreshToken)).statusCode).toBe(200);
     t.clock.advance(20 * 60_000);
-    const res = await reset(session.accessToken, session.refreshToken);
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual(sessionNotFound);
+    expectSessionNotFound(await reset(session.accessToken, session.refreshToken));
     expect(await passwordChanges(user.id)).toBe(0);
   });
 
   it("refuses a sign-in's current, live tokens", async () => {
     const user = await createUser(t);
-    const session = await signIn(user);
-    const res = await reset(session.accessToken, session.refreshToken);
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual(sessionNotFound);
+    const session = await login(t, user.email, user.password);
+    expectSessionNotFound(await reset(session.accessToken, session.refreshToken));
     expect(await passwordChanges(user.id)).toBe(0);
   });
 
@@ -83,20 +60,16 @@ describe.each(engines)('reset only through a recovery session, once, on %s', (en
     const user = await createUser(t);
     const tokens = await recoveryTokens(user);
     expect((await reset(tokens.accessToken, tokens.refreshToken)).statusCode).toBe(200);
-    const again = await reset(tokens.accessToken, tokens.refreshToken, 'Encore2026');
-    expect(again.statusCode).toBe(401);
-    expect(again.json()).toEqual(sessionNotFound);
+    expectSessionNotFound(await reset(tokens.accessToken, tokens.refreshToken, 'Encore2026'));
     expect(await passwordChanges(user.id)).toBe(1);
   });
 
   it('refuses a recovery refresh token that was already exchanged', async () => {
     const user = await createUser(t);
     const tokens = await recoveryTokens(user);
-    const rotated = await refresh(tokens.refreshToken);
+    const rotated = await refreshSession(t, tokens.refreshToken);
     expect(rotated.statusCode).toBe(200);
-    const res = await reset(tokens.accessToken, tokens.refreshToken);
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual(sessionNotFound);
+    expectSessionNotFound(await reset(tokens.accessToken, tokens.refreshToken));
     expect(await passwordChanges(user.id)).toBe(0);
   });
 
@@ -112,7 +85,7 @@ describe.each(engines)('reset only through a recovery session, once, on %s', (en
     expect(await passwordHashOf(user.id)).not.toBe(before);
     // The winner's password is the one in force.
     const winner = results.findIndex((r) => r.statusCode === 200);
-    const login = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: `Nouveau2025x${winner}` } });
-    expect(login.statusCode).toBe(200);
+    const signedIn = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: `Nouveau2025x${winner}` } });
+    expect(signedIn.statusCode).toBe(200);
   });
 });

@@ -4,10 +4,11 @@
  * CSRF check, cleared by logout.
  */
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CSRF_HEADER, MESSAGES } from '@moodmap/core';
-import { call, createAuthTestApp, createUser, fragment, login, mailsTo, pathOf, signUp, waitForMail, type AuthTestApp } from '../helpers/auth.ts';
+import { call, createUser, fragment, login, mailsTo, pathOf, signUp, waitForMail } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 
 const COOKIE = 'moodmap_refresh';
 const CSRF = { [CSRF_HEADER.name]: CSRF_HEADER.value };
@@ -21,11 +22,7 @@ function refreshCookie(res: LightMyRequestResponse) {
 }
 
 describe.each(engines)('refresh cookie on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const refresh = (token: string | null, headers: Record<string, string> = CSRF) =>
     call(t, { method: 'POST', url: '/api/auth/refresh', headers: { ...headers, ...(token ? { cookie: `${COOKIE}=${token}` } : {}) } });

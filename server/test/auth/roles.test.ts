@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runUserRole, type Output } from '../../src/cli/user-role.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { securityLogs, staffRoles, users } from '../../src/db/schema.ts';
-import { call, createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
+import { call, createUser, login } from '../helpers/auth.ts';
 import { createPostgresDatabase, engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -21,11 +22,7 @@ function capture(): Output & { lines: string[]; errors: string[] } {
 }
 
 describe.each(engines)('role endpoint on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const role = (token?: string) => call(t, { method: 'GET', url: '/api/auth/role', token });
 

@@ -4,22 +4,17 @@
  * on the revoking instance before it answers, on every other instance when the bus delivers it.
  */
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { call, createAuthTestApp, createUser, login, withRefreshCookie, type AuthTestApp } from '../helpers/auth.ts';
+import { describe, expect, it } from 'vitest';
+import { call, createUser, login, withRefreshCookie } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp, suiteTwoInstances } from '../helpers/suite-app.ts';
 import { terminateBackends } from '../helpers/db-faults.ts';
 
 const GUARDED = '/api/conversations/unread';
 
 describe.each(engines)('remembered sessions on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   it('a sign-out ends an access token this instance had already accepted', async () => {
     const user = await createUser(t);
@@ -44,20 +39,10 @@ describe.each(engines)('remembered sessions on %s', (engine) => {
 });
 
 describe.runIf(engines.includes('postgres'))('remembered sessions across two instances on PostgreSQL', () => {
-  let t: AuthTestApp;
-  let second: FastifyInstance;
-  beforeAll(async () => {
-    // Instances of one deployment share the signing secret.
-    t = await createAuthTestApp('postgres', { jwtSecret: 'deux-instances-un-secret-partagé-0123456789' });
-    second = await buildApp(t.config, { database: t.database, now: t.clock.now });
-    await second.ready();
-  }, 60_000);
-  afterAll(async () => {
-    await second?.close();
-    await t?.close();
-  });
+  const instances = suiteTwoInstances({ sharedClock: true });
+  const t = instances.t;
 
-  const onSecond = (token: string) => second.inject({ method: 'GET', url: GUARDED, headers: { authorization: `Bearer ${token}` } });
+  const onSecond = (token: string) => instances.second.inject({ method: 'GET', url: GUARDED, headers: { authorization: `Bearer ${token}` } });
 
   it('a sign-out on instance A ends the session instance B remembered, at once', async () => {
     const user = await createUser(t);

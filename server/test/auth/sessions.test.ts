@@ -1,12 +1,13 @@
 /** Sign-in, session fetch, refresh rotation, sign-out, and the profile on demand (issue 3 items 1, 7). */
 import { eq } from 'drizzle-orm';
 import { decodeJwt, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { authSessions, profiles, securityLogs } from '../../src/db/schema.ts';
 import { REFRESH_GRACE_MS } from '../../src/modules/auth/sessions.ts';
-import { call, createAuthTestApp, createUser, freshEmail, login, refreshCookieOf, withRefreshCookie, type AuthTestApp } from '../helpers/auth.ts';
+import { call, createUser, freshEmail, login, refreshCookieOf, withRefreshCookie } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 
 const notAuthenticated = { error: { code: 'not_authenticated', message: 'User not authenticated' } };
 /** The session id an access token carries. */
@@ -14,11 +15,7 @@ const sessionIdOf = (jwt: string) => (decodeJwt(jwt) as { sid: string }).sid;
 const sessionExpired = { error: { code: 'session_expired', message: MESSAGES.session_expired } };
 
 describe.each(engines)('sessions on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const refresh = (refreshToken: string) => call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(refreshToken) });
   /** A refresh answer with the successor its cookie carries. */

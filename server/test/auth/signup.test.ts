@@ -1,21 +1,18 @@
 /** Sign-up (issue 3 items 1, 3, 4): validation, human check, bot check, confirmation e-mail and link. */
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES, termsAt } from '@moodmap/core';
 import { profiles, securityLogs, users } from '../../src/db/schema.ts';
 import {
-  call, createAuthTestApp, createUser, freshEmail, freshIp, getChallenge, mailsTo, pathOf, refreshCookieOf, signUp, signUpBody, withRefreshCookie, type AuthTestApp,
+  call, createUser, freshEmail, freshIp, getChallenge, mailsTo, pathOf, refreshCookieOf, signUp, signUpBody, withRefreshCookie,
 } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 
 const TERMS = termsAt(new Date()).current.version;
 
 describe.each(engines)('sign-up on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const post = (payload: unknown, options: { ip?: string; headers?: Record<string, string> } = {}) =>
     call(t, { method: 'POST', url: '/api/auth/signup', payload: payload as object, ...options });

@@ -4,19 +4,16 @@
  * owner's known device passes; reset requests by others never keep the owner's mail from her.
  */
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { securityLogs } from '../../src/db/schema.ts';
 import { RESET_MAILS_PER_HOUR } from '../../src/modules/auth/account-limits.ts';
-import { call, countMails, createAuthTestApp, createUser, freshIp, waitForMail, type AuthTestApp } from '../helpers/auth.ts';
+import { call, countMails, createUser, freshIp, waitForMail } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 
 describe.each(engines)('lockout by strangers on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const signIn = (email: string, password: string, ip: string, agent = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0') =>
     call(t, { method: 'POST', url: '/api/auth/login', payload: { email, password }, ip, headers: { 'user-agent': agent } });

@@ -1,20 +1,9 @@
 import { gunzipSync } from 'node:zlib';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import geoRoutes from '../../src/modules/geo/routes.ts';
+import { describe, expect, it } from 'vitest';
 import { acceptsGzip } from '../../src/http/compression.ts';
+import { geoRoutesApp } from './fixtures.ts';
 
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  app = Fastify();
-  await app.register(geoRoutes);
-  await app.ready();
-});
-
-afterAll(async () => {
-  await app.close();
-});
+const app = geoRoutesApp();
 
 describe.each(['/api/map/land.geojson', '/api/map/borders.geojson'])('GET %s', (url) => {
   it('serves GeoJSON cacheable for a day with a strong ETag', async () => {

@@ -1,22 +1,11 @@
 import { gunzipSync } from 'node:zlib';
 import { VectorTile } from '@mapbox/vector-tile';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { PbfReader } from 'pbf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GEO_TILE_MAX_ZOOM, MESSAGES } from '@moodmap/core';
-import geoRoutes from '../../src/modules/geo/routes.ts';
+import { geoRoutesApp } from './fixtures.ts';
 
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  app = Fastify();
-  await app.register(geoRoutes);
-  await app.ready();
-});
-
-afterAll(async () => {
-  await app.close();
-});
+const app = geoRoutesApp();
 
 /** The tile holding a point (Web Mercator, as MapLibre numbers them). */
 function tileAt(z: number, lat: number, lon: number): string {

@@ -126,6 +126,13 @@ export async function createUser(t: AuthTestApp, options: { email?: string; pass
   return { id: row.id, email, password };
 }
 
+/** A user straight in the database, then signed in: its id, e-mail, password and access token. */
+export async function signedInUser(t: AuthTestApp, options: Parameters<typeof createUser>[1] = {}): Promise<CreatedUser & { token: string }> {
+  const user = await createUser(t, options);
+  const session = await login(t, user.email, user.password);
+  return { ...user, token: session.accessToken };
+}
+
 export interface SessionBody {
   accessToken: string;
   refreshToken: string;
@@ -152,6 +159,14 @@ export function refreshCookieOf(res: LightMyRequestResponse): string {
 /** POST /api/auth/refresh and /logout as the web app sends them: the cookie plus the CSRF header. */
 export function withRefreshCookie(token: string): Record<string, string> {
   return { cookie: `${REFRESH_COOKIE}=${token}`, [CSRF_HEADER.name]: CSRF_HEADER.value };
+}
+
+/**
+ * POST /api/auth/refresh with the token in the cookie (with the CSRF header), as the web app sends
+ * it, and in the body as older clients did: the API reads the cookie only.
+ */
+export function refreshSession(t: AuthTestApp, refreshToken: string): Promise<LightMyRequestResponse> {
+  return call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(refreshToken), payload: { refreshToken } });
 }
 
 export async function confirmUser(t: AuthTestApp, id: string): Promise<void> {

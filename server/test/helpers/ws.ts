@@ -1,8 +1,6 @@
 /** A WebSocket client for tests that records every frame it receives. */
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
-import type { DbEngine } from '../../src/db/client.ts';
-import { createAuthTestApp, type AuthTestApp } from './auth.ts';
 
 /** Starts `app` on a free local port; returns its base URL. */
 export async function listen(app: FastifyInstance): Promise<string> {
@@ -64,8 +62,20 @@ export async function connectSocket(baseUrl: string): Promise<TestSocket> {
   };
 }
 
-/** An auth test app listening on a real port, for the tests that open sockets on it. */
-export async function listeningAuthApp(engine: DbEngine): Promise<{ t: AuthTestApp; base: string }> {
-  const t = await createAuthTestApp(engine);
-  return { t, base: await listen(t.app) };
+/** A socket signed in with `token`; resolves once the hub has taken it as `userId`. */
+export async function signedSocket(baseUrl: string, userId: string, token: string): Promise<TestSocket> {
+  const socket = await connectSocket(baseUrl);
+  socket.send({ type: 'auth', token });
+  await socket.next((f) => f.type === 'ready' && f.userId === userId);
+  return socket;
+}
+
+/**
+ * Publishes a public event and waits until every socket got it: frames arrive in order, so had
+ * an earlier one been meant for a socket, it would be there by then.
+ */
+export async function barrier(app: FastifyInstance, sockets: TestSocket[]): Promise<void> {
+  const id = `barrier-${Math.random()}`;
+  await app.ctx.bus.publish({ type: 'profile.updated', data: { id } });
+  for (const s of sockets) await s.next((f) => f.type === 'profile.updated' && (f.data as { id: string }).id === id);
 }

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { SAINT_DENIS, expire, member, publish, type Member } from './fixtures.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
+import { SAINT_DENIS, expire, member, publish, storedAndActualCount, type Member } from './fixtures.ts';
 
 interface Comment {
   id: string;
@@ -16,11 +17,7 @@ interface Comment {
 }
 
 describe.each(engines)('comments on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const add = (token: string, postId: string, content: unknown) =>
     call(t, { method: 'POST', url: `/api/posts/${postId}/comments`, token, payload: { content } });
@@ -32,13 +29,7 @@ describe.each(engines)('comments on %s', (engine) => {
     expect(res.statusCode).toBe(200);
     return res.json().comments as Comment[];
   };
-  async function counts(postId: string) {
-    const result = await t.database.db.execute(sql`
-      select p.comments_count as stored, (select count(*)::int from comments c where c.publication_id = p.id) as actual
-      from publications p where p.id = ${postId}`);
-    const row = result.rows[0] as { stored: number; actual: number };
-    return { stored: Number(row.stored), actual: Number(row.actual) };
-  }
+  const counts = (postId: string) => storedAndActualCount(t, postId, 'comments');
   const feedPost = async (postId: string) => (await call(t, { method: 'GET', url: `/api/posts/${postId}` })).json().post;
 
   let author: Member;

@@ -47,3 +47,19 @@ export async function insertPost(t: AuthTestApp, userId: string, fields: PostFie
 export async function expire(t: AuthTestApp, postId: string): Promise<void> {
   await t.database.db.execute(sql`update publications set created_at = now() - interval '25 hours' where id = ${postId}`);
 }
+
+/** What a post counts, and the rows it counts. */
+const COUNTERS = {
+  likes: { stored: sql`p.likes_count`, rows: sql`likes` },
+  comments: { stored: sql`p.comments_count`, rows: sql`comments` },
+};
+
+/** A post's stored likes_count or comments_count beside how many such rows there really are. */
+export async function storedAndActualCount(t: AuthTestApp, postId: string, counter: keyof typeof COUNTERS) {
+  const { stored, rows } = COUNTERS[counter];
+  const result = await t.database.db.execute(sql`
+    select ${stored} as stored, (select count(*)::int from ${rows} r where r.publication_id = p.id) as actual
+    from publications p where p.id = ${postId}`);
+  const row = result.rows[0] as { stored: number; actual: number };
+  return { stored: Number(row.stored), actual: Number(row.actual) };
+}

@@ -1,25 +1,15 @@
-import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { SAINT_DENIS, expire, member, publish } from './fixtures.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
+import { SAINT_DENIS, expire, member, publish, storedAndActualCount } from './fixtures.ts';
 
 describe.each(engines)('likes on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const like = (token: string, postId: string) => call(t, { method: 'POST', url: `/api/posts/${postId}/like`, token });
 
-  async function counts(postId: string) {
-    const result = await t.database.db.execute(sql`
-      select p.likes_count as stored, (select count(*)::int from likes l where l.publication_id = p.id) as actual
-      from publications p where p.id = ${postId}`);
-    const row = result.rows[0] as { stored: number; actual: number };
-    return { stored: Number(row.stored), actual: Number(row.actual) };
-  }
+  const counts = (postId: string) => storedAndActualCount(t, postId, 'likes');
 
   it('toggles my like on and off, and the post shows the count and whether I liked it', async () => {
     const author = await member(t);

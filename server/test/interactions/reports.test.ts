@@ -1,22 +1,25 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPORT_REASONS } from '@moodmap/core';
-import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { expire, member, publish, SAINT_DENIS } from './fixtures.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
+import { expire, member, publish, SAINT_DENIS, type PostFields } from './fixtures.ts';
 
 describe.each(engines)('post reports on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const report = (token: string, postId: string, payload: unknown) =>
     call(t, { method: 'POST', url: `/api/posts/${postId}/report`, token, payload: payload as Record<string, unknown> });
   async function reportsOf(postId: string) {
     const result = await t.database.db.execute(sql`select * from post_reports where post_id = ${postId} order by created_at`);
     return result.rows as Array<Record<string, unknown>>;
+  }
+  /** A fresh live post, and another member to report it. */
+  async function postAndReporter(fields?: PostFields) {
+    const author = await member(t);
+    const reporter = await member(t);
+    return { author, reporter, post: await publish(t, author.token, fields) };
   }
 
   it('has the six reasons of the spec, with their labels', () => {
@@ -31,9 +34,7 @@ describe.each(engines)('post reports on %s', (engine) => {
   });
 
   it('refuses an invalid report with the texts of the form, and stores nothing', async () => {
-    const author = await member(t);
-    const reporter = await member(t);
-    const post = await publish(t, author.token);
+    const { reporter, post } = await postAndReporter();
     const cases: Array<[unknown, string]> = [
       [{}, 'Veuillez sélectionner un motif'],
       [{ reason: '' }, 'Veuillez sélectionner un motif'],
@@ -97,9 +98,7 @@ describe.each(engines)('post reports on %s', (engine) => {
   });
 
   it('keeps the snapshot after the post is deleted', async () => {
-    const author = await member(t);
-    const reporter = await member(t);
-    const post = await publish(t, author.token, { content: 'Bientôt supprimée' });
+    const { author, reporter, post } = await postAndReporter({ content: 'Bientôt supprimée' });
     expect((await report(reporter.token, post.id, { reason: 'harassment' })).statusCode).toBe(201);
     await call(t, { method: 'DELETE', url: `/api/posts/${post.id}`, token: author.token });
     const rows = await t.database.db.execute(sql`select post_id, post_snapshot->>'content' as content from post_reports where reported_by = ${reporter.id}`);
@@ -116,9 +115,7 @@ describe.each(engines)('post reports on %s', (engine) => {
   });
 
   it('refuses a second report of the same post by the same person, even sent at once', async () => {
-    const author = await member(t);
-    const reporter = await member(t);
-    const post = await publish(t, author.token);
+    const { reporter, post } = await postAndReporter();
     const results = await Promise.all(Array.from({ length: 5 }, () => report(reporter.token, post.id, { reason: 'fake' })));
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
     const later = await report(reporter.token, post.id, { reason: 'spam' });
@@ -128,9 +125,7 @@ describe.each(engines)('post reports on %s', (engine) => {
   });
 
   it('refuses a report of an expired or missing post', async () => {
-    const author = await member(t);
-    const reporter = await member(t);
-    const post = await publish(t, author.token);
+    const { reporter, post } = await postAndReporter();
     await expire(t, post.id);
     for (const id of [post.id, '00000000-0000-4000-8000-000000000000']) {
       const res = await report(reporter.token, id, { reason: 'spam' });

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { foldForSearch } from '@moodmap/core';
-import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { expire, insertPost, member, publish, type Member } from './fixtures.ts';
 
 interface Result {
@@ -16,13 +17,11 @@ interface Result {
 }
 
 describe.each(engines)('search on %s', (engine) => {
-  let t: AuthTestApp;
+  const t = suiteAuthApp(engine);
   let bulk: Member;
   beforeAll(async () => {
-    t = await createAuthTestApp(engine);
     bulk = await member(t, 'Rédaction');
-  }, 60_000);
-  afterAll(() => t?.close());
+  });
 
   const search = (params: Record<string, string>, options: { token?: string; ip?: string } = {}) =>
     call(t, { method: 'GET', url: `/api/search?${new URLSearchParams(params)}`, ...options });

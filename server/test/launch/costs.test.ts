@@ -6,14 +6,15 @@
  * the spec's text for 4 h, sign-up limited, cache lifetimes × 10.
  */
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { COST_CAPS, MESSAGES } from '@moodmap/core';
 import { buildApp } from '../../src/app.ts';
 import { testConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { securityLogs } from '../../src/db/schema.ts';
-import { call, createAuthTestApp, createClock, freshIp, signUpBody, type AuthTestApp } from '../helpers/auth.ts';
+import { call, createClock, freshIp, signUpBody } from '../helpers/auth.ts';
 import { createPostgresDatabase, engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member } from './fixtures.ts';
 
 const SAINT_DENIS = { latitude: -20.8789, longitude: 55.4481 };
@@ -22,15 +23,13 @@ const post = { category: 'happy', content: 'Bonjour la Réunion', ...SAINT_DENIS
 const viewport = '/api/posts/viewport?west=55&south=-21.5&east=56&north=-20.5&zoom=10';
 
 describe.each(engines)('cost monitor on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
+  const t = suiteAuthApp(engine);
+  beforeAll(() => {
     // 23:00 would cross midnight within the 4 h; start the day early so all of it is one day.
-    t = await createAuthTestApp(engine);
     const now = t.clock.now();
     const sixAm = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 6);
     t.clock.advance(sixAm - now.getTime() + (now.getTime() > sixAm ? 86_400_000 : 0));
-  }, 60_000);
-  afterAll(() => t?.close());
+  });
 
   const costs = () => t.app.ctx.costs;
   const logs = (eventType: string) => t.database.db.select().from(securityLogs).where(eq(securityLogs.eventType, eventType));

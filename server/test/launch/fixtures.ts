@@ -3,13 +3,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StaffRole } from '@moodmap/core';
 import { staffRoles } from '../../src/db/schema.ts';
-import { createUser, login, type AuthTestApp } from '../helpers/auth.ts';
+import { signedInUser, type AuthTestApp } from '../helpers/auth.ts';
 
+/** A signed-in member, with a staff role if `role` is given. */
 export async function member(t: AuthTestApp, role?: StaffRole) {
-  const user = await createUser(t);
+  const user = await signedInUser(t);
   if (role) await t.database.db.insert(staffRoles).values({ userId: user.id, role });
-  const session = await login(t, user.email, user.password);
-  return { ...user, token: session.accessToken };
+  return user;
 }
 
 export interface RecordedRequest {

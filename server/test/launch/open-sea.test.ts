@@ -1,17 +1,13 @@
 /** The open-sea text (issue 18, spec §5 "No result means open sea"): said when the check knows it is sea. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { createPost } from '../../src/modules/posts/service.ts';
-import { createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member } from './fixtures.ts';
 
 describe.each(engines)('open sea on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const input = { category: 'happy' as const, content: 'Au large', latitude: -21.5, longitude: 56.5, usePulseEffect: false };
 

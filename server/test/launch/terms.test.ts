@@ -1,18 +1,15 @@
 /** Terms of use at sign-up and after (issue 18): refused without them, version and time stored. */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES, termsAt } from '@moodmap/core';
 import { users } from '../../src/db/schema.ts';
-import { call, createAuthTestApp, signUpBody, type AuthTestApp } from '../helpers/auth.ts';
+import { call, signUpBody } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member } from './fixtures.ts';
 
 describe.each(engines)('terms of use on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
   const current = () => termsAt(t.clock.now()).current.version;
 
   it('refuses a sign-up that did not accept the terms, and creates no account', async () => {

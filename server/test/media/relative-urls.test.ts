@@ -6,13 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LocalMediaStorage } from '../../src/adapters/storage/local.ts';
 import { buildApp } from '../../src/app.ts';
 import { testConfig } from '../../src/config.ts';
 import { relativizeLocalMediaUrls } from '../../src/modules/media/relative-urls.ts';
-import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { insertPost, member, SAINT_DENIS, type Member } from '../interactions/fixtures.ts';
 import { multipart, photo, type FormPart } from './fixtures.ts';
 import { recording } from './webm-writer.ts';
@@ -22,11 +23,7 @@ const FOREIGN = 'https://cdn.example/x.webp';
 const S3_LIKE = 'https://moodmap.s3.eu-west-3.amazonaws.com/publications/0b9c4c53-4a57-4a52-8a3c-5d0f0f6b1e11.webp';
 
 describe.each(engines)('root-relative local media URLs on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const storage = () => t.app.ctx.storage as LocalMediaStorage;
   const onDisk = (url: string) => existsSync(storage().pathOf(storage().keyFromUrl(url)!));

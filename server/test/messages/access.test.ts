@@ -5,10 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
-import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member, type Member } from '../interactions/fixtures.ts';
 
 interface Endpoint {
@@ -29,20 +30,18 @@ const ENDPOINTS: Endpoint[] = [
 ];
 
 describe.each(engines)('conversation access on %s', (engine) => {
-  let t: AuthTestApp;
+  const t = suiteAuthApp(engine);
   let lea: Member;
   let marc: Member;
   let intruder: Member;
   let conversationId: string;
   beforeAll(async () => {
-    t = await createAuthTestApp(engine);
     lea = await member(t);
     marc = await member(t);
     intruder = await member(t);
     conversationId = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
     await call(t, { method: 'POST', url: `/api/conversations/${conversationId}/messages`, token: marc.token, payload: { content: 'Secret' } });
-  }, 60_000);
-  afterAll(() => t?.close());
+  });
 
   async function snapshot(): Promise<string> {
     const result = await t.database.db.execute(sql`

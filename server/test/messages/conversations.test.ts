@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
-import { call, createAuthTestApp, createUser, type AuthTestApp } from '../helpers/auth.ts';
+import { call, createUser } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member } from '../interactions/fixtures.ts';
 
 describe.each(engines)('opening a conversation on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   const open = (token: string, payload: unknown) => call(t, { method: 'POST', url: '/api/conversations', token, payload: payload as object });
 

@@ -1,18 +1,15 @@
 import sharp from 'sharp';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHAT_IMAGE_MAX_BYTES, MESSAGE_TEXT_MAX, MESSAGES, type ConversationSummaryDto, type MessageDto } from '@moodmap/core';
-import { call, createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
+import { call, createUser, login } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member, type Member } from '../interactions/fixtures.ts';
 import { multipart, photo } from '../media/fixtures.ts';
 
 describe.each(engines)('messages on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   async function conversationOf(a: Member, b: Member): Promise<string> {
     const res = await call(t, { method: 'POST', url: '/api/conversations', token: a.token, payload: { userId: b.id } });

@@ -3,30 +3,22 @@
  * conversation update and the read receipt; nobody else does. On PostgreSQL, the same holds
  * when sender and recipient are connected to two different server instances.
  */
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageCreatedEvent, MessageReadEvent } from '@moodmap/core';
-import { buildApp } from '../../src/app.ts';
-import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { connectSocket, listen, type TestSocket, listeningAuthApp } from '../helpers/ws.ts';
+import { suiteListeningApp, suiteTwoInstances } from '../helpers/suite-app.ts';
+import { connectSocket, signedSocket } from '../helpers/ws.ts';
 import { member, type Member } from '../interactions/fixtures.ts';
 
-async function signedSocket(base: string, who: Member): Promise<TestSocket> {
-  const socket = await connectSocket(base);
-  socket.send({ type: 'auth', token: who.token });
-  await socket.next((f) => f.type === 'ready' && f.userId === who.id);
-  return socket;
-}
+/** A tab signed in as `who`. */
+const tabOf = (base: string, who: Member) => signedSocket(base, who.id, who.token);
 
 const createdWith = (messageId: string) => (f: { type: string; data?: unknown }) =>
   f.type === 'message.created' && (f.data as MessageCreatedEvent).message.id === messageId;
 
 describe.each(engines)('messages in real time on %s', (engine) => {
-  let t: AuthTestApp;
-  let base: string;
-  beforeAll(async () => ({ t, base } = await listeningAuthApp(engine)), 60_000);
-  afterAll(() => t?.close());
+  const t = suiteListeningApp(engine);
 
   it("reaches both participants' tabs with the sender for the toast, then the read receipt; nobody else", async () => {
     const lea = await member(t, 'Léa');
@@ -34,9 +26,9 @@ describe.each(engines)('messages in real time on %s', (engine) => {
     const stranger = await member(t);
     const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
     const [marcPhone, marcLaptop, leaTab, strangerTab] = await Promise.all([
-      signedSocket(base, marc), signedSocket(base, marc), signedSocket(base, lea), signedSocket(base, stranger),
+      tabOf(t.base, marc), tabOf(t.base, marc), tabOf(t.base, lea), tabOf(t.base, stranger),
     ]);
-    const visitor = await connectSocket(base);
+    const visitor = await connectSocket(t.base);
 
     const sent = await call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: lea.token, payload: { content: 'On se voit demain ?' } });
     const message = sent.json().message;
@@ -66,7 +58,7 @@ describe.each(engines)('messages in real time on %s', (engine) => {
   it('announces a new conversation to the person contacted', async () => {
     const lea = await member(t);
     const marc = await member(t);
-    const marcTab = await signedSocket(base, marc);
+    const marcTab = await tabOf(t.base, marc);
     const res = await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } });
     const frame = await marcTab.next((f) => f.type === 'conversation.updated');
     expect(frame.data).toMatchObject({ conversationId: res.json().conversation.id });
@@ -77,10 +69,10 @@ describe.each(engines)('messages in real time on %s', (engine) => {
     const lea = await member(t);
     const marc = await member(t);
     const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
-    const tab = await signedSocket(base, marc);
+    const tab = await tabOf(t.base, marc);
     tab.send({ type: 'auth', token: null });
     await tab.next((f) => f.type === 'ready' && f.userId === null);
-    const other = await signedSocket(base, marc);
+    const other = await tabOf(t.base, marc);
     const sent = (await call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: lea.token, payload: { content: 'Toujours là ?' } })).json().message;
     await other.next(createdWith(sent.id));
     expect(tab.frames.some(createdWith(sent.id))).toBe(false);
@@ -90,31 +82,18 @@ describe.each(engines)('messages in real time on %s', (engine) => {
 });
 
 describe.runIf(engines.includes('postgres'))('messages across two server instances on PostgreSQL', () => {
-  let t: AuthTestApp;
-  let second: FastifyInstance;
-  let base1: string;
-  let base2: string;
-  beforeAll(async () => {
-    // Instances of one deployment share the signing secret (server/src/modules/auth/secret.ts).
-    t = await createAuthTestApp('postgres', { jwtSecret: 'deux-instances-un-secret-partagé-0123456789' });
-    second = await buildApp(t.config, { database: t.database });
-    base1 = await listen(t.app);
-    base2 = await listen(second);
-  }, 60_000);
-  afterAll(async () => {
-    await second?.close();
-    await t?.close();
-  });
+  const instances = suiteTwoInstances();
+  const t = instances.t;
 
   it('a client on instance 1 receives a message sent through instance 2, and the receipt goes back', async () => {
     const lea = await member(t);
     const marc = await member(t);
     const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
-    const marcOn1 = await signedSocket(base1, marc);
-    const leaOn2 = await signedSocket(base2, lea);
+    const marcOn1 = await tabOf(instances.base1, marc);
+    const leaOn2 = await tabOf(instances.base2, lea);
 
     for (let i = 0; i < 5; i++) {
-      const res = await fetch(`${base2}/api/conversations/${id}/messages`, {
+      const res = await fetch(`${instances.base2}/api/conversations/${id}/messages`, {
         method: 'POST',
         headers: { authorization: `Bearer ${lea.token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ content: `Depuis l'instance 2, n° ${i}` }),
@@ -125,7 +104,7 @@ describe.runIf(engines.includes('postgres'))('messages across two server instanc
       expect((frame.data as MessageCreatedEvent).message.content).toBe(`Depuis l'instance 2, n° ${i}`);
     }
 
-    const read = await fetch(`${base1}/api/conversations/${id}/read`, { method: 'POST', headers: { authorization: `Bearer ${marc.token}` } });
+    const read = await fetch(`${instances.base1}/api/conversations/${id}/read`, { method: 'POST', headers: { authorization: `Bearer ${marc.token}` } });
     expect(await read.json()).toEqual({ updated: 5 });
     const receipt = await leaOn2.next((f) => f.type === 'message.read');
     expect(receipt.data).toMatchObject({ conversationId: id, readerId: marc.id });

@@ -6,10 +6,11 @@
  * counters in the database, their upsert comes on top. The in-process bus of PGlite sends nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
-import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member } from '../interactions/fixtures.ts';
 
 type Query = (...args: unknown[]) => unknown;
@@ -34,12 +35,7 @@ const cases = [
 ];
 
 describe.each(cases)('database round trips of a message send on $engine (counters in Redis: $redis)', ({ engine, redis }) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    const overrides = redis ? { redisUrl: process.env.REDIS_URL, redisPrefix: `moodmap-test:${randomBytes(4).toString('hex')}:` } : {};
-    t = await createAuthTestApp(engine, overrides);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine, redis ? { redisUrl: process.env.REDIS_URL, redisPrefix: `moodmap-test:${randomBytes(4).toString('hex')}:` } : {});
 
   it('sends the insert, the NOTIFY on PostgreSQL, and the counter upsert only when the counters are in the database', async () => {
     const lea = await member(t);

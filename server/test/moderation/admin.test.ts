@@ -4,23 +4,22 @@
  * super_admin only, and an audit trail nobody can change.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminCount } from '@moodmap/core';
-import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member, publish } from '../interactions/fixtures.ts';
 import { as, everyRole, type RoleName } from './fixtures.ts';
 
 const ZERO = '00000000-0000-4000-8000-000000000000';
 
 describe.each(engines)('admin API on %s', (engine) => {
-  let t: AuthTestApp;
+  const t = suiteAuthApp(engine);
   let roles: Awaited<ReturnType<typeof everyRole>>;
   beforeAll(async () => {
-    t = await createAuthTestApp(engine);
     roles = await everyRole(t);
-  }, 60_000);
-  afterAll(() => t?.close());
+  });
 
   /** How many entries of this type and severity the person has (the test clock stands still, so count, not order). */
   const logCount = async (userId: string, type: string, severity: string) => {

@@ -3,20 +3,18 @@
  * each stops seeing the other's posts and comments on the map (viewport, changes, cards) and
  * over the WebSocket; other viewers keep the shared cached answer. Unblocking restores it all.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type AuthTestApp } from '../helpers/auth.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { connectSocket, listeningAuthApp, type TestSocket } from '../helpers/ws.ts';
+import { suiteListeningApp } from '../helpers/suite-app.ts';
+import { barrier, connectSocket, type TestSocket } from '../helpers/ws.ts';
 import { member, publish, SAINT_DENIS, type Member } from '../interactions/fixtures.ts';
 
 const VIEW = { west: 55.4, south: -20.9, east: 55.5, north: -20.8 };
 type Frame = { type: string; data?: unknown };
 
 describe.each(engines)('blocking on %s', (engine) => {
-  let t: AuthTestApp;
-  let base: string;
-  beforeAll(async () => ({ t, base } = await listeningAuthApp(engine)), 60_000);
-  afterAll(() => t?.close());
+  const t = suiteListeningApp(engine);
 
   const block = (who: Member, other: Member, method: 'PUT' | 'DELETE' = 'PUT') => call(t, { method, url: `/api/blocks/${other.id}`, token: who.token });
   const viewport = (token?: string) =>
@@ -24,7 +22,7 @@ describe.each(engines)('blocking on %s', (engine) => {
   const ids = (res: { json(): { points: Array<{ id: string }> } }) => res.json().points.map((p) => p.id);
 
   async function tab(token: string): Promise<TestSocket> {
-    const socket = await connectSocket(base);
+    const socket = await connectSocket(t.base);
     await socket.next((f) => f.type === 'ready');
     socket.send({ type: 'auth', token });
     await socket.next((f) => f.type === 'ready' && f.userId !== null);
@@ -33,12 +31,6 @@ describe.each(engines)('blocking on %s', (engine) => {
     await socket.next((f) => f.type === 'pong');
     return socket;
   }
-  async function barrier(sockets: TestSocket[]) {
-    const id = `barrier-${Math.random()}`;
-    await t.app.ctx.bus.publish({ type: 'profile.updated', data: { id } });
-    for (const s of sockets) await s.next((f) => f.type === 'profile.updated' && (f.data as { id: string }).id === id);
-  }
-
   it('refuses messages and comments between two people when one blocked the other, with a French error', async () => {
     const blocker = await member(t);
     const blocked = await member(t);
@@ -129,7 +121,7 @@ describe.each(engines)('blocking on %s', (engine) => {
     expect((await call(t, { method: 'POST', url: `/api/posts/${theirs.id}/like`, token: bystander.token })).statusCode).toBe(200);
     const likedTheirs = (f: Frame) => f.type === 'post.liked' && (f.data as { postId: string }).postId === theirs.id;
     await bystanderTab.next(likedTheirs);
-    await barrier([blockerTab, blockedTab, bystanderTab]);
+    await barrier(t.app, [blockerTab, blockedTab, bystanderTab]);
     expect(blockerTab.frames.some(created(theirs.id))).toBe(false);
     expect(blockerTab.frames.some((f) => f.type === 'post.commented')).toBe(false);
     expect(blockerTab.frames.some(likedTheirs)).toBe(false);

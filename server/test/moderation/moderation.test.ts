@@ -5,9 +5,10 @@
  * suspensions stop posts, comments and messages with a French error until their end.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, countMails, createAuthTestApp, login, waitForMail, type AuthTestApp } from '../helpers/auth.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, countMails, login, waitForMail } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member, publish, SAINT_DENIS, type Member } from '../interactions/fixtures.ts';
 import { as, staff } from './fixtures.ts';
 
@@ -15,15 +16,13 @@ const VIEW = { west: 55.4, south: -20.9, east: 55.5, north: -20.8, zoom: 13 };
 const DAY = 86_400_000;
 
 describe.each(engines)('moderation on %s', (engine) => {
-  let t: AuthTestApp;
+  const t = suiteAuthApp(engine);
   let mod: Member;
   let mod2: Member;
   beforeAll(async () => {
-    t = await createAuthTestApp(engine);
     mod = await staff(t, 'moderator');
     mod2 = await staff(t, 'admin');
-  }, 60_000);
-  afterAll(() => t?.close());
+  });
 
   /** The viewport's ids. On PostgreSQL the cache hears of a change through LISTEN/NOTIFY, a moment after the answer: poll. */
   const viewportIds = async (token?: string) => {

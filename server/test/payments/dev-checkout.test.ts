@@ -3,24 +3,17 @@
  * its test numbers, completing through the signed webhook route like Stripe.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { paymentEvents } from '../../src/db/schema.ts';
-import { call, createAuthTestApp, createUser, login, mailsTo, type AuthTestApp } from '../helpers/auth.ts';
+import { call, mailsTo, signedInUser } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { deliver, event, sessionObject } from './stripe-events.ts';
 
 describe.each(engines)('dev checkout on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
-  async function buyer() {
-    const user = await createUser(t);
-    const session = await login(t, user.email, user.password);
-    return { ...user, token: session.accessToken };
-  }
+  const buyer = () => signedInUser(t);
   const credits = async (token: string) => (await call(t, { method: 'GET', url: '/api/pulse/purchases', token })).json().credits as number;
   async function checkout(token: string, payload: Record<string, unknown> = { quantity: 5 }) {
     const res = await call(t, { method: 'POST', url: '/api/pulse/checkout', token, payload });
@@ -117,16 +110,11 @@ describe.each(engines)('dev checkout on %s', (engine) => {
 });
 
 describe('payments in production without Stripe keys', () => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp('pglite', { env: 'production' });
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp('pglite', { env: 'production' });
 
   it('has no dev checkout: a checkout answers 503 and /dev/checkout does not exist', async () => {
-    const user = await createUser(t);
-    const session = await login(t, user.email, user.password);
-    const res = await call(t, { method: 'POST', url: '/api/pulse/checkout', token: session.accessToken, payload: { quantity: 1 } });
+    const { token } = await signedInUser(t);
+    const res = await call(t, { method: 'POST', url: '/api/pulse/checkout', token, payload: { quantity: 1 } });
     expect(res.statusCode).toBe(503);
     expect(res.json().error.code).toBe('payment_unavailable');
     expect((await t.app.inject({ method: 'GET', url: '/dev/checkout/cs_dev_aaaaaaaaaaaaaaaa' })).statusCode).toBe(404);

@@ -7,21 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runUserTier } from '../../src/cli/user-tier.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { profiles, staffRoles, users } from '../../src/db/schema.ts';
-import { call, createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
+import { call, signedInUser } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 
 describe.each(engines)('tiers on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   async function member(role?: 'admin' | 'moderator') {
-    const user = await createUser(t);
+    const user = await signedInUser(t);
     if (role) await t.database.db.insert(staffRoles).values({ userId: user.id, role });
-    const session = await login(t, user.email, user.password);
-    return { ...user, token: session.accessToken };
+    return user;
   }
   const profileOf = async (id: string) => (await call(t, { method: 'GET', url: `/api/profiles/${id}` })).json().profile;
 

@@ -10,24 +10,17 @@ import { buildApp } from '../../src/app.ts';
 import { testConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { profiles, pulsePurchases, securityLogs, users } from '../../src/db/schema.ts';
-import { call, createAuthTestApp, createUser, login, mailsTo, waitForMail, type AuthTestApp } from '../helpers/auth.ts';
+import { call, mailsTo, signedInUser, waitForMail } from '../helpers/auth.ts';
 import { createPostgresDatabase, engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { STRIPE_CONFIG, deliver, event, randomId, sessionObject, sign } from './stripe-events.ts';
 
 const SAINT_DENIS = { latitude: -20.8789, longitude: 55.4481 };
 
 describe.each(engines)('payment webhooks on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine, STRIPE_CONFIG);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine, STRIPE_CONFIG);
 
-  async function buyer() {
-    const user = await createUser(t);
-    const session = await login(t, user.email, user.password);
-    return { ...user, token: session.accessToken };
-  }
+  const buyer = () => signedInUser(t);
   /** The pending purchase the checkout route writes before redirecting to Stripe. */
   async function pending(userId: string, quantity: number) {
     const sessionId = randomId('cs_test');

@@ -6,13 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { POST_CARDS_MAX, changesResponseSchema, postCardsResponseSchema, viewportResponseSchema, type Mood } from '@moodmap/core';
 import { decodeCursor, encodeCursor } from '../../src/modules/posts/feed.ts';
 import { sweepExpired } from '../../src/modules/posts/sweeper.ts';
-import { call, createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
+import { call, createUser, login } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { multipart, photo } from '../media/fixtures.ts';
 
 interface NewPost {
@@ -42,11 +43,7 @@ function cellCentre(zoom: number, cx: number, cy: number): { latitude: number; l
 }
 
 describe.each(engines)('map feed on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   /** Users, profiles and posts in three statements, whatever the number of posts. */
   async function insertPosts(posts: NewPost[]): Promise<string[]> {

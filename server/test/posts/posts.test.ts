@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
+import { describe, expect, it } from 'vitest';
+import { call, signedInUser } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { multipart, photo } from '../media/fixtures.ts';
 import { recording } from '../media/webm-writer.ts';
 
@@ -9,17 +10,9 @@ const SAINT_DENIS = { latitude: -20.8789, longitude: 55.4481 };
 const OPEN_SEA = { latitude: 30, longitude: -40 };
 
 describe.each(engines)('posts on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
-  async function member() {
-    const user = await createUser(t);
-    const session = await login(t, user.email, user.password);
-    return { ...user, token: session.accessToken };
-  }
+  const member = () => signedInUser(t);
   const create = (token: string, payload: Record<string, unknown>) =>
     call(t, { method: 'POST', url: '/api/posts', token, payload });
   const body = (extra: Record<string, unknown> = {}) => ({ category: 'happy', content: 'Bonjour la Réunion', ...SAINT_DENIS, ...extra });

@@ -5,9 +5,10 @@
  */
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
+import { describe, expect, it } from 'vitest';
+import { call, createUser, login } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { expire, insertPost, publish } from '../interactions/fixtures.ts';
 import { multipart, photo, png } from '../media/fixtures.ts';
 
@@ -15,11 +16,7 @@ const DAY = 24 * 60 * 60 * 1000;
 const PUBLIC_KEYS = ['avatarUrl', 'bio', 'createdAt', 'id', 'isMulti', 'isPlus', 'isPremium', 'isPro', 'profilePhotoUrl', 'username'];
 
 describe.each(engines)('profiles on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine);
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine);
 
   interface Person { id: string; email: string; password: string; token: string; username: string }
 

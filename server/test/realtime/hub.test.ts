@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
-import { createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
+import { describe, expect, it } from 'vitest';
+import { createUser, login } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { connectSocket, listen, listeningAuthApp } from '../helpers/ws.ts';
+import { suiteListeningApp, suiteTwoInstances } from '../helpers/suite-app.ts';
+import { connectSocket, signedSocket } from '../helpers/ws.ts';
 
 describe.each(engines)('realtime hub on %s', (engine) => {
-  let t: AuthTestApp;
-  let base: string;
-  beforeAll(async () => ({ t, base } = await listeningAuthApp(engine)), 60_000);
-  afterAll(() => t?.close());
+  const t = suiteListeningApp(engine);
 
   it('delivers public events to visitors and private events only to their user', async () => {
-    const visitor = await connectSocket(base);
-    const member = await connectSocket(base);
-    const other = await connectSocket(base);
+    const visitor = await connectSocket(t.base);
+    const member = await connectSocket(t.base);
+    const other = await connectSocket(t.base);
     await visitor.next((f) => f.type === 'ready');
 
     const lea = await createUser(t);
@@ -38,47 +34,35 @@ describe.each(engines)('realtime hub on %s', (engine) => {
   });
 
   it('ignores frames that are valid JSON but not an object, and keeps serving the socket', async () => {
-    const socket = await connectSocket(base);
+    const socket = await connectSocket(t.base);
     await socket.next((f) => f.type === 'ready');
     // `null` once made the message listener throw inside an async callback: an unhandled
     // rejection, which ends a Node 20 process.
     for (const frame of [null, 7, 'auth', [], { type: 'auth', token: 42 }]) socket.send(frame);
     socket.send({ type: 'ping' });
     await socket.next((f) => f.type === 'pong');
-    const health = await fetch(`${base}/api/health`);
+    const health = await fetch(`${t.base}/api/health`);
     expect(health.status).toBe(200);
     socket.close();
   });
 
   it('answers a plain GET without Upgrade in the API error shape', async () => {
-    const response = await fetch(`${base}/api/realtime`);
+    const response = await fetch(`${t.base}/api/realtime`);
     expect(response.status).toBe(426);
     expect(await response.json()).toEqual({ error: { code: 'bad_request', message: 'Requête invalide' } });
   });
 });
 
 describe.runIf(engines.includes('postgres'))('realtime across two server instances on PostgreSQL', () => {
-  let t: AuthTestApp;
-  let second: FastifyInstance;
-  beforeAll(async () => {
-    t = await createAuthTestApp('postgres');
-    second = await buildApp(t.config, { database: t.database });
-  }, 60_000);
-  afterAll(async () => {
-    await second?.close();
-    await t?.close();
-  });
+  const instances = suiteTwoInstances();
+  const t = instances.t;
 
   it('an event published on instance 2 reaches a socket held by instance 1', async () => {
-    const base1 = await listen(t.app);
     const lea = await createUser(t);
     const session = await login(t, lea.email, lea.password);
-    const socket = await connectSocket(base1);
-    socket.send({ type: 'auth', token: session.accessToken });
-    await socket.next((f) => f.type === 'ready' && f.userId === lea.id);
-    await second.ready();
+    const socket = await signedSocket(instances.base1, lea.id, session.accessToken);
     const sent = Date.now();
-    await second.ctx.bus.publish({ type: 'message.created', data: { id: 'across' }, targets: [lea.id] });
+    await instances.second.ctx.bus.publish({ type: 'message.created', data: { id: 'across' }, targets: [lea.id] });
     const frame = await socket.next((f) => f.type === 'message.created');
     expect(frame.data).toEqual({ id: 'across' });
     expect(Date.now() - sent).toBeLessThan(2_000);

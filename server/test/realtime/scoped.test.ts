@@ -4,12 +4,13 @@
  * none gets no post event, and still gets its private messages. Likes and comments are scoped
  * by their post's place like the post itself. Every recipient receives the same bytes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RealtimeView } from '@moodmap/core';
 import { BUS_RESUMED } from '../../src/adapters/bus/types.ts';
-import { call, type AuthTestApp } from '../helpers/auth.ts';
+import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { connectSocket, type TestSocket, listeningAuthApp } from '../helpers/ws.ts';
+import { suiteListeningApp } from '../helpers/suite-app.ts';
+import { barrier, connectSocket, type TestSocket } from '../helpers/ws.ts';
 import { member, publish } from '../interactions/fixtures.ts';
 
 type Frame = TestSocket['frames'][number];
@@ -48,26 +49,24 @@ const markerEvent = (id: string, at: { latitude: number; longitude: number }) =>
 const created = (id: string) => (f: Frame) => f.type === 'post.created' && (f.data as { post: { id: string } }).post.id === id;
 
 describe.each(engines)('realtime scoped to the view on %s', (engine) => {
-  let t: AuthTestApp;
-  let base: string;
-  beforeAll(async () => ({ t, base } = await listeningAuthApp(engine)), 60_000);
-  afterAll(() => t?.close());
+  const t = suiteListeningApp(engine);
 
-  /** Sent last, to every socket: had an earlier frame been meant for a socket, it would be here. */
-  async function barrier(sockets: TestSocket[]): Promise<void> {
-    const id = `barrier-${Math.random()}`;
-    await t.app.ctx.bus.publish({ type: 'profile.updated', data: { id } });
-    for (const s of sockets) await s.next((f) => f.type === 'profile.updated' && (f.data as { id: string }).id === id);
+  /** Publishes a post event at each place, in order: `tab` receives those of `seen`, and none of the others. */
+  async function expectOnly(tab: TestSocket, places: Record<string, { latitude: number; longitude: number }>, seen: string[]): Promise<void> {
+    for (const [id, at] of Object.entries(places)) await t.app.ctx.bus.publish(markerEvent(id, at));
+    for (const id of seen) await tab.next(created(id));
+    await barrier(t.app, [tab]);
+    for (const id of Object.keys(places).filter((id) => !seen.includes(id))) expect(tab.frames.some(created(id))).toBe(false);
   }
 
   it('a tab watching Paris gets nothing of a post in Lyon; the tab watching Lyon gets it', async () => {
-    const paris = await watching(base, PARIS_VIEW);
-    const lyon = await watching(base, LYON_VIEW);
+    const paris = await watching(t.base, PARIS_VIEW);
+    const lyon = await watching(t.base, LYON_VIEW);
     await t.app.ctx.bus.publish(markerEvent('in-lyon', LYON));
     await t.app.ctx.bus.publish(markerEvent('in-paris', PARIS));
     await lyon.next(created('in-lyon'));
     await paris.next(created('in-paris'));
-    await barrier([paris, lyon]);
+    await barrier(t.app, [paris, lyon]);
     expect(paris.frames.some(created('in-lyon'))).toBe(false);
     expect(lyon.frames.some(created('in-paris'))).toBe(false);
     paris.close();
@@ -80,8 +79,8 @@ describe.each(engines)('realtime scoped to the view on %s', (engine) => {
     const fan = await member(t);
     const inLyon = await publish(t, lyonAuthor.token, LYON);
     const inParis = await publish(t, parisAuthor.token, PARIS);
-    const paris = await watching(base, PARIS_VIEW);
-    const lyon = await watching(base, LYON_VIEW);
+    const paris = await watching(t.base, PARIS_VIEW);
+    const lyon = await watching(t.base, LYON_VIEW);
     expect((await call(t, { method: 'POST', url: `/api/posts/${inLyon.id}/like`, token: fan.token })).statusCode).toBe(200);
     expect((await call(t, { method: 'POST', url: `/api/posts/${inLyon.id}/comments`, token: fan.token, payload: { content: 'Belle vue' } })).statusCode).toBe(201);
     expect((await call(t, { method: 'POST', url: `/api/posts/${inParis.id}/like`, token: fan.token })).statusCode).toBe(200);
@@ -89,7 +88,7 @@ describe.each(engines)('realtime scoped to the view on %s', (engine) => {
     await lyon.next((f) => f.type === 'post.liked' && about(inLyon.id)(f));
     await lyon.next((f) => f.type === 'post.commented' && about(inLyon.id)(f));
     await paris.next((f) => f.type === 'post.liked' && about(inParis.id)(f));
-    await barrier([paris, lyon]);
+    await barrier(t.app, [paris, lyon]);
     expect(paris.frames.some(about(inLyon.id))).toBe(false);
     expect(lyon.frames.some(about(inParis.id))).toBe(false);
     paris.close();
@@ -97,38 +96,34 @@ describe.each(engines)('realtime scoped to the view on %s', (engine) => {
   });
 
   it('a post on the edge of a view reaches it; one just outside does not', async () => {
-    const tab = await watching(base, PARIS_VIEW);
-    await t.app.ctx.bus.publish(markerEvent('outside', { latitude: PARIS_VIEW.north + 0.0001, longitude: PARIS_VIEW.east }));
-    await t.app.ctx.bus.publish(markerEvent('north-east', { latitude: PARIS_VIEW.north, longitude: PARIS_VIEW.east }));
-    await t.app.ctx.bus.publish(markerEvent('south-west', { latitude: PARIS_VIEW.south, longitude: PARIS_VIEW.west }));
-    await tab.next(created('north-east'));
-    await tab.next(created('south-west'));
-    await barrier([tab]);
-    expect(tab.frames.some(created('outside'))).toBe(false);
+    const tab = await watching(t.base, PARIS_VIEW);
+    await expectOnly(tab, {
+      outside: { latitude: PARIS_VIEW.north + 0.0001, longitude: PARIS_VIEW.east },
+      'north-east': { latitude: PARIS_VIEW.north, longitude: PARIS_VIEW.east },
+      'south-west': { latitude: PARIS_VIEW.south, longitude: PARIS_VIEW.west },
+    }, ['north-east', 'south-west']);
     tab.close();
   });
 
   it('a view across the antimeridian, sent unwrapped as MapLibre does, sees both sides and nothing else', async () => {
-    const fiji = await watching(base, { west: 170, south: -25, east: 190, north: -10 });
-    await t.app.ctx.bus.publish(markerEvent('west-of-line', { latitude: -17.7, longitude: 178.4 }));
-    await t.app.ctx.bus.publish(markerEvent('east-of-line', { latitude: -15, longitude: -175 }));
-    await t.app.ctx.bus.publish(markerEvent('greenwich', { latitude: -15, longitude: 0 }));
-    await fiji.next(created('west-of-line'));
-    await fiji.next(created('east-of-line'));
-    await barrier([fiji]);
-    expect(fiji.frames.some(created('greenwich'))).toBe(false);
+    const fiji = await watching(t.base, { west: 170, south: -25, east: 190, north: -10 });
+    await expectOnly(fiji, {
+      'west-of-line': { latitude: -17.7, longitude: 178.4 },
+      'east-of-line': { latitude: -15, longitude: -175 },
+      greenwich: { latitude: -15, longitude: 0 },
+    }, ['west-of-line', 'east-of-line']);
     fiji.close();
   });
 
   it('a view spanning the whole world sees everything', async () => {
-    const world = await watching(base, { west: -250, south: -90, east: 310, north: 90 });
+    const world = await watching(t.base, { west: -250, south: -90, east: 310, north: 90 });
     await t.app.ctx.bus.publish(markerEvent('anywhere', { latitude: -54, longitude: -67 }));
     await world.next(created('anywhere'));
     world.close();
   });
 
   it('moving the map changes what arrives; a malformed view keeps the previous one', async () => {
-    const tab = await watching(base, PARIS_VIEW);
+    const tab = await watching(t.base, PARIS_VIEW);
     await look(tab, LYON_VIEW);
     await t.app.ctx.bus.publish(markerEvent('paris-after-move', PARIS));
     await t.app.ctx.bus.publish(markerEvent('lyon-after-move', LYON));
@@ -136,7 +131,7 @@ describe.each(engines)('realtime scoped to the view on %s', (engine) => {
     await look(tab, { west: 0, south: 50, east: 1, north: 40 }); // south above north: ignored
     await t.app.ctx.bus.publish(markerEvent('lyon-again', LYON));
     await tab.next(created('lyon-again'));
-    await barrier([tab]);
+    await barrier(t.app, [tab]);
     expect(tab.frames.some(created('paris-after-move'))).toBe(false);
     tab.close();
   });
@@ -144,7 +139,7 @@ describe.each(engines)('realtime scoped to the view on %s', (engine) => {
   it('a tab without a view gets no post event, and still gets its private messages', async () => {
     const lea = await member(t);
     const marc = await member(t);
-    const tab = await watching(base, null, marc.token);
+    const tab = await watching(t.base, null, marc.token);
     const conversation = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
     await t.app.ctx.bus.publish(markerEvent('unseen', PARIS));
     await t.app.ctx.bus.publish({ type: 'post.deleted', data: { id: 'unseen', ...PARIS }, at: PARIS });
@@ -152,13 +147,13 @@ describe.each(engines)('realtime scoped to the view on %s', (engine) => {
     expect(sent.statusCode).toBe(201);
     const frame = await tab.next((f) => f.type === 'message.created');
     expect((frame.data as { message: { content: string } }).message.content).toBe('Tu es là ?');
-    await barrier([tab]);
+    await barrier(t.app, [tab]);
     expect(tab.frames.map((f) => f.type).filter((type) => type.startsWith('post.'))).toEqual([]);
     tab.close();
   });
 
   it('sends every recipient the same bytes, once per event', async () => {
-    const tabs = await Promise.all([watching(base, PARIS_VIEW), watching(base, PARIS_VIEW), watching(base, { west: 2, south: 48, east: 3, north: 49 })]);
+    const tabs = await Promise.all([watching(t.base, PARIS_VIEW), watching(t.base, PARIS_VIEW), watching(t.base, { west: 2, south: 48, east: 3, north: 49 })]);
     await t.app.ctx.bus.publish(markerEvent('shared', PARIS));
     for (const tab of tabs) await tab.next(created('shared'));
     const bytes = tabs.map((tab) => tab.raw.filter((text) => text.includes('"shared"')));
@@ -169,7 +164,7 @@ describe.each(engines)('realtime scoped to the view on %s', (engine) => {
     expect(JSON.parse(bytes[0][0])).toEqual({ type: 'post.created', data: { post: { id: 'shared', ...PARIS } } });
     // So does its own news (a reconnected link), which is no event for browsers.
     await t.app.ctx.bus.publish({ type: BUS_RESUMED, data: null });
-    await barrier(tabs);
+    await barrier(t.app, tabs);
     for (const tab of tabs) expect(tab.frames.some((f) => f.type === BUS_RESUMED)).toBe(false);
     for (const tab of tabs) tab.close();
   });

@@ -4,30 +4,20 @@
  * longer reach the socket, which is told with a `ready` as a visitor. On PostgreSQL the
  * revocation crosses instances.
  */
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import { describe, expect, it } from 'vitest';
 import { REFRESH_GRACE_MS } from '../../src/modules/auth/sessions.ts';
 import { signAccessToken } from '../../src/modules/auth/tokens.ts';
-import { call, createAuthTestApp, createUser, type AuthTestApp, type CreatedUser, withRefreshCookie } from '../helpers/auth.ts';
+import { call, createUser, login, refreshSession, type AuthTestApp, type CreatedUser, withRefreshCookie } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
-import { connectSocket, listen, type TestSocket, listeningAuthApp } from '../helpers/ws.ts';
+import { suiteListeningApp, suiteTwoInstances } from '../helpers/suite-app.ts';
+import { connectSocket, signedSocket, type TestSocket } from '../helpers/ws.ts';
 
 type Frame = TestSocket['frames'][number];
 const sessionIdOf = (jwt: string) => (decodeJwt(jwt) as { sid: string }).sid;
 const sessionEnded = (f: Frame) => f.type === 'ready' && f.userId === null && (f as { reason?: string }).reason === 'session_ended';
 const messageWith = (content: string) => (f: Frame) =>
   f.type === 'message.created' && (f.data as { message: { content: string } }).message.content === content;
-
-/** The refresh token of a session answer: in the JSON body, or in the HttpOnly cookie. */
-function refreshTokenOf(res: LightMyRequestResponse): string {
-  const fromBody = (res.json() as { refreshToken?: string }).refreshToken;
-  if (fromBody) return fromBody;
-  const cookie = res.cookies.find((c) => c.name === 'moodmap_refresh');
-  if (!cookie) throw new Error('no refresh token in the answer');
-  return cookie.value;
-}
 
 interface Signed {
   id: string;
@@ -36,17 +26,12 @@ interface Signed {
 }
 
 async function signIn(t: AuthTestApp, user: CreatedUser): Promise<Signed> {
-  const res = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password } });
-  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
-  return { id: user.id, accessToken: res.json().accessToken, refreshToken: refreshTokenOf(res) };
+  const { accessToken, refreshToken } = await login(t, user.email, user.password);
+  return { id: user.id, accessToken, refreshToken };
 }
 
-async function signedSocket(base: string, who: { id: string; accessToken: string }): Promise<TestSocket> {
-  const socket = await connectSocket(base);
-  socket.send({ type: 'auth', token: who.accessToken });
-  await socket.next((f) => f.type === 'ready' && f.userId === who.id);
-  return socket;
-}
+/** A tab signed in as `who`. */
+const tabOf = (base: string, who: { id: string; accessToken: string }) => signedSocket(base, who.id, who.accessToken);
 
 /** Léa and Marc with a conversation; returns a function Marc sends messages to Léa with. */
 async function pair(t: AuthTestApp) {
@@ -63,21 +48,18 @@ async function pair(t: AuthTestApp) {
 }
 
 describe.each(engines)('socket identity and session end on %s', (engine) => {
-  let t: AuthTestApp;
-  let base: string;
-  beforeAll(async () => ({ t, base } = await listeningAuthApp(engine)), 60_000);
-  afterAll(() => t?.close());
+  const t = suiteListeningApp(engine);
 
   it('ends on a password change made elsewhere: the old tab gets no message sent afterwards', async () => {
     const { leaUser, lea, send } = await pair(t);
-    const phone = await signedSocket(base, lea);
+    const phone = await tabOf(t.base, lea);
     const laptop = await signIn(t, leaUser);
     const changed = await call(t, { method: 'POST', url: '/api/auth/password', token: laptop.accessToken, payload: { password: 'Nouveau2025' } });
     expect(changed.statusCode).toBe(200);
     await phone.next(sessionEnded);
 
     // A tab of the new session receives the next message; the phone's old session does not.
-    const fresh = await signedSocket(base, { id: lea.id, accessToken: changed.json().accessToken });
+    const fresh = await tabOf(t.base, { id: lea.id, accessToken: changed.json().accessToken });
     await send('Après le changement');
     await fresh.next(messageWith('Après le changement'));
     await t.app.ctx.bus.publish({ type: 'post.deleted', data: { id: 'marqueur' } });
@@ -92,8 +74,8 @@ describe.each(engines)('socket identity and session end on %s', (engine) => {
   it('ends on sign-out of that session only', async () => {
     const { leaUser, lea, send } = await pair(t);
     const other = await signIn(t, leaUser);
-    const leaving = await signedSocket(base, lea);
-    const staying = await signedSocket(base, other);
+    const leaving = await tabOf(t.base, lea);
+    const staying = await tabOf(t.base, other);
     const out = await call(t, {
       method: 'POST', url: '/api/auth/logout',
       // The refresh token as the API takes it: in the cookie (with the CSRF header), or in the body.
@@ -115,16 +97,10 @@ describe.each(engines)('socket identity and session end on %s', (engine) => {
 
   it('ends when a copied refresh token is replayed and the session is revoked', async () => {
     const { lea, send } = await pair(t);
-    const tab = await signedSocket(base, lea);
-    const refresh = (token: string) => call(t, {
-      method: 'POST', url: '/api/auth/refresh',
-      // The refresh token as the API takes it: in the cookie (with the CSRF header), or in the body.
-      headers: withRefreshCookie(token),
-      payload: { refreshToken: token },
-    });
-    expect((await refresh(lea.refreshToken)).statusCode).toBe(200);
+    const tab = await tabOf(t.base, lea);
+    expect((await refreshSession(t, lea.refreshToken)).statusCode).toBe(200);
     t.clock.advance(REFRESH_GRACE_MS + 1000);
-    expect((await refresh(lea.refreshToken)).statusCode).toBe(401);
+    expect((await refreshSession(t, lea.refreshToken)).statusCode).toBe(401);
     await tab.next(sessionEnded);
     await send('Encore là ?');
     await t.app.ctx.bus.publish({ type: 'post.deleted', data: { id: 'marqueur' } });
@@ -136,7 +112,7 @@ describe.each(engines)('socket identity and session end on %s', (engine) => {
   it('refuses to authenticate a socket with a token of a revoked session', async () => {
     const { lea } = await pair(t);
     await t.app.ctx.auth.sessions.revoke(sessionIdOf(lea.accessToken));
-    const socket = await connectSocket(base);
+    const socket = await connectSocket(t.base);
     socket.send({ type: 'auth', token: lea.accessToken });
     await expect.poll(() => socket.frames.filter((f) => f.type === 'ready').length).toBe(2);
     expect(socket.frames.filter((f) => f.type === 'ready')[1].userId).toBeNull();
@@ -145,21 +121,14 @@ describe.each(engines)('socket identity and session end on %s', (engine) => {
 });
 
 describe.each(engines)('socket identity and token expiry on %s', (engine) => {
-  let t: AuthTestApp;
-  let base: string;
-  beforeAll(async () => ({ t, base } = await listeningAuthApp(engine)), 60_000);
-  afterAll(() => t?.close());
+  const t = suiteListeningApp(engine);
 
   it('ends when the access token expires: no private frame past the expiry', async () => {
     const { lea, marc, send } = await pair(t);
-    const tab = await signedSocket(base, lea);
+    const tab = await tabOf(t.base, lea);
     t.clock.advance(15 * 60_000 + 1000);
     // Marc's token expired too: he renews it the way the app does, with his refresh token.
-    const renewed = await call(t, {
-      method: 'POST', url: '/api/auth/refresh',
-      headers: withRefreshCookie(marc.refreshToken),
-      payload: { refreshToken: marc.refreshToken },
-    });
+    const renewed = await refreshSession(t, marc.refreshToken);
     expect(renewed.statusCode).toBe(200);
     await send('Message après expiration', renewed.json().accessToken);
     await tab.next(sessionEnded);
@@ -168,11 +137,7 @@ describe.each(engines)('socket identity and token expiry on %s', (engine) => {
     expect(tab.frames.some(messageWith('Message après expiration'))).toBe(false);
 
     // The app re-sends `auth` with its renewed token: private events flow again.
-    const leaRenewed = await call(t, {
-      method: 'POST', url: '/api/auth/refresh',
-      headers: withRefreshCookie(lea.refreshToken),
-      payload: { refreshToken: lea.refreshToken },
-    });
+    const leaRenewed = await refreshSession(t, lea.refreshToken);
     tab.send({ type: 'auth', token: leaRenewed.json().accessToken });
     await expect.poll(() => tab.frames.filter((f) => f.type === 'ready' && f.userId === lea.id).length).toBe(2);
     await send('De retour', renewed.json().accessToken);
@@ -186,34 +151,21 @@ describe.each(engines)('socket identity and token expiry on %s', (engine) => {
     const sid = sessionIdOf(session.accessToken);
     // A genuine token of that session issued almost 15 minutes ago: it expires in about a second.
     const nearlyExpired = await signAccessToken(t.app.ctx.auth.keys, { userId: user.id, email: user.email, sessionId: sid }, new Date(t.clock.now().getTime() - 899_000));
-    const tab = await signedSocket(base, { id: user.id, accessToken: nearlyExpired });
+    const tab = await tabOf(t.base, { id: user.id, accessToken: nearlyExpired });
     await tab.next(sessionEnded, 10_000);
     tab.close();
   });
 });
 
 describe.runIf(engines.includes('postgres'))('session end across two server instances on PostgreSQL', () => {
-  let t: AuthTestApp;
-  let second: FastifyInstance;
-  let base1: string;
-  let base2: string;
-  beforeAll(async () => {
-    // Instances of one deployment share the signing secret.
-    t = await createAuthTestApp('postgres', { jwtSecret: 'deux-instances-un-secret-partagé-0123456789' });
-    second = await buildApp(t.config, { database: t.database, now: t.clock.now });
-    base1 = await listen(t.app);
-    base2 = await listen(second);
-  }, 60_000);
-  afterAll(async () => {
-    await second?.close();
-    await t?.close();
-  });
+  const instances = suiteTwoInstances({ sharedClock: true });
+  const t = instances.t;
 
   it('a password change through instance 2 ends the identity of a socket held by instance 1', async () => {
     const { leaUser, lea, marc } = await pair(t);
-    const onInstance1 = await signedSocket(base1, lea);
+    const onInstance1 = await tabOf(instances.base1, lea);
     const laptop = await signIn(t, leaUser);
-    const changed = await fetch(`${base2}/api/auth/password`, {
+    const changed = await fetch(`${instances.base2}/api/auth/password`, {
       method: 'POST',
       headers: { authorization: `Bearer ${laptop.accessToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ password: 'Nouveau2025' }),
@@ -222,19 +174,19 @@ describe.runIf(engines.includes('postgres'))('session end across two server inst
     await onInstance1.next(sessionEnded);
 
     // A message sent through instance 2 afterwards does not reach the old socket.
-    const conversation = await fetch(`${base2}/api/conversations`, {
+    const conversation = await fetch(`${instances.base2}/api/conversations`, {
       method: 'POST',
       headers: { authorization: `Bearer ${marc.accessToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ userId: lea.id }),
     });
     const { conversation: { id } } = (await conversation.json()) as { conversation: { id: string } };
-    const sent = await fetch(`${base2}/api/conversations/${id}/messages`, {
+    const sent = await fetch(`${instances.base2}/api/conversations/${id}/messages`, {
       method: 'POST',
       headers: { authorization: `Bearer ${marc.accessToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ content: 'Depuis l’instance 2' }),
     });
     expect(sent.status).toBe(201);
-    await second.ctx.bus.publish({ type: 'post.deleted', data: { id: 'marqueur' } });
+    await instances.second.ctx.bus.publish({ type: 'post.deleted', data: { id: 'marqueur' } });
     await onInstance1.next((f) => f.type === 'post.deleted');
     expect(onInstance1.frames.some(messageWith('Depuis l’instance 2'))).toBe(false);
     onInstance1.close();

@@ -6,20 +6,16 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { testConfig } from '../../src/config.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteTestApp } from '../helpers/suite-app.ts';
 
 describe.each(engines)('server skeleton on %s', (engine) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    // A route that throws a bug, to check what callers see of it.
-    t = await createTestApp(engine, {}, (app) => {
-      app.get('/api/__boom', async () => {
-        throw new Error('secret internal detail');
-      });
+  // A route that throws a bug, to check what callers see of it.
+  const t = suiteTestApp(engine, {}, (app) => {
+    app.get('/api/__boom', async () => {
+      throw new Error('secret internal detail');
     });
-  }, 60_000);
-  afterAll(() => t?.close());
+  });
 
   it('reports database reachability on /api/health', async () => {
     const res = await t.app.inject('/api/health');

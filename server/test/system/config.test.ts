@@ -2,16 +2,13 @@
  * GET /api/config never publishes ADMIN_EMAIL (spec §6: "not shown"); it tells the caller only
  * whether they are the admin account (issue 13 item 9).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createAuthTestApp, createUser, login, type AuthTestApp } from '../helpers/auth.ts';
+import { describe, expect, it } from 'vitest';
+import { call, createUser, login } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 
 describe.each(engines)('GET /api/config on %s', (engine) => {
-  let t: AuthTestApp;
-  beforeAll(async () => {
-    t = await createAuthTestApp(engine, { adminEmail: 'chef@moodmap.test' });
-  }, 60_000);
-  afterAll(() => t?.close());
+  const t = suiteAuthApp(engine, { adminEmail: 'chef@moodmap.test' });
 
   const config = (token?: string) => call(t, { method: 'GET', url: '/api/config', token });
 

@@ -2,10 +2,11 @@
  * Hostile input (issue 13 item 3): what an outside fuzz turned into 500s, or let through with
  * the wrong type, now answers a 4xx in the API's shape on both engines.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
-import { call, createAuthTestApp, type AuthTestApp } from '../helpers/auth.ts';
+import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member, publish, type Member } from '../interactions/fixtures.ts';
 import { multipart } from '../media/fixtures.ts';
 
@@ -18,20 +19,18 @@ const b64 = (text: string) => Buffer.from(text).toString('base64url');
 const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
 describe.each(engines)('hostile input on %s', (engine) => {
-  let t: AuthTestApp;
+  const t = suiteAuthApp(engine);
   let lea: Member;
   let marc: Member;
   let postId: string;
   let conversationId: string;
   beforeAll(async () => {
-    t = await createAuthTestApp(engine);
     lea = await member(t);
     marc = await member(t);
     postId = (await publish(t, marc.token)).id;
     const opened = await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } });
     conversationId = opened.json().conversation.id;
-  }, 60_000);
-  afterAll(() => t?.close());
+  });
 
   describe('a NUL character, which PostgreSQL cannot store in text, is a 400 wherever it comes', () => {
     it('in a search (once a 500 from the database)', async () => {
@@ -147,16 +146,14 @@ describe.each(engines)('hostile input on %s', (engine) => {
 });
 
 describe.each(engines)('deeply nested JSON accepted by the size limit on %s', (engine) => {
-  let t: AuthTestApp;
+  // A limit large enough to let a 200 000-deep array reach the guards and the schemas.
+  const t = suiteAuthApp(engine, { bodyLimit: 1024 * 1024 });
   let lea: Member;
   let postId: string;
   beforeAll(async () => {
-    // A limit large enough to let a 200 000-deep array reach the guards and the schemas.
-    t = await createAuthTestApp(engine, { bodyLimit: 1024 * 1024 });
     lea = await member(t);
     postId = (await publish(t, (await member(t)).token)).id;
-  }, 60_000);
-  afterAll(() => t?.close());
+  });
 
   it('is a 400 on every JSON route, never a RangeError 500', async () => {
     const deep = '['.repeat(200_000) + ']'.repeat(200_000);

@@ -1,9 +1,10 @@
 /** The admin panel's two lists (issue 17), keyset-paged newest first, with their filters. */
-import { and, count, eq, sql, type Subquery } from 'drizzle-orm';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { ADMIN_COUNT_MAX, STAFF_ROLES, type AdminUser, type SecurityLogEntry, type StaffRole } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { profiles, securityLogs, staffRoles, users } from '../../db/schema.ts';
-import { after, decodeKey, encodeKey, newestFirst, stampOf } from './keyset.ts';
+import { after, decodeKey, newestFirst, pageOf, stampOf } from './keyset.ts';
 
 export interface Page<T> {
   rows: T[];
@@ -11,8 +12,9 @@ export interface Page<T> {
   total: number | null;
 }
 
-/** The rows of a limited subquery, counted: at most ADMIN_COUNT_MAX + 1 rows are read. */
-async function boundedCount(db: Db, limited: Subquery): Promise<number> {
+/** How many rows of `table` match `filter`, counted up to ADMIN_COUNT_MAX + 1: no more are read. */
+async function boundedCount(db: Db, table: PgTable, filter: SQL | undefined): Promise<number> {
+  const limited = db.select({ one: sql<number>`1`.as('one') }).from(table).where(filter).limit(ADMIN_COUNT_MAX + 1).as('limited');
   return (await db.select({ n: count() }).from(limited))[0]!.n;
 }
 
@@ -35,9 +37,8 @@ export async function listUsers(db: Db, options: { cursor?: string; limit: numbe
     .where(and(filter, after(profiles.createdAt, profiles.id, key)))
     .orderBy(...newestFirst(profiles.createdAt, profiles.id))
     .limit(options.limit + 1);
-  const total = key ? null : await boundedCount(db, db.select({ one: sql<number>`1`.as('one') }).from(profiles).where(filter).limit(ADMIN_COUNT_MAX + 1).as('limited'));
-  const page = rows.slice(0, options.limit);
-  const last = page.at(-1);
+  const total = key ? null : await boundedCount(db, profiles, filter);
+  const { page, nextCursor } = pageOf(rows, options.limit);
   return {
     rows: page.map((r) => ({
       id: r.id,
@@ -47,7 +48,7 @@ export async function listUsers(db: Db, options: { cursor?: string; limit: numbe
       suspendedUntil: r.suspendedUntil?.toISOString() ?? null,
       banned: r.bannedAt !== null,
     })),
-    nextCursor: rows.length > options.limit && last ? encodeKey({ at: last.stamp, id: last.id }) : null,
+    nextCursor,
     total,
   };
 }
@@ -66,12 +67,11 @@ export async function listSecurityLogs(db: Db, options: { cursor?: string; limit
     .where(and(filter, after(securityLogs.createdAt, securityLogs.id, key)))
     .orderBy(...newestFirst(securityLogs.createdAt, securityLogs.id))
     .limit(options.limit + 1);
-  const total = key ? null : await boundedCount(db, db.select({ one: sql<number>`1`.as('one') }).from(securityLogs).where(filter).limit(ADMIN_COUNT_MAX + 1).as('limited'));
-  const page = rows.slice(0, options.limit);
-  const last = page.at(-1);
+  const total = key ? null : await boundedCount(db, securityLogs, filter);
+  const { page, nextCursor } = pageOf(rows, options.limit);
   return {
     rows: page.map(({ stamp: _stamp, ...r }) => ({ ...r, createdAt: r.createdAt.toISOString() })),
-    nextCursor: rows.length > options.limit && last ? encodeKey({ at: last.stamp, id: last.id }) : null,
+    nextCursor,
     total,
   };
 }

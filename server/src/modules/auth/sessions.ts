@@ -120,6 +120,25 @@ export function createSessions({ db, keys, now, logSecurityEvent, bus, log }: Se
       .catch((err) => log.error({ err }, 'session revocation not announced on the bus'));
   }
 
+  /** A refresh token by its raw value, with the state of its session (family); undefined if unknown. */
+  async function findRefreshToken(raw: string) {
+    const rows = await db
+      .select({
+        id: refreshTokens.id,
+        userId: refreshTokens.userId,
+        sessionId: refreshTokens.familyId,
+        kind: authSessions.kind,
+        rotatedAt: refreshTokens.rotatedAt,
+        expiresAt: refreshTokens.expiresAt,
+        revokedAt: authSessions.revokedAt,
+      })
+      .from(refreshTokens)
+      .innerJoin(authSessions, eq(authSessions.id, refreshTokens.familyId))
+      .where(eq(refreshTokens.tokenHash, hashToken(raw)))
+      .limit(1);
+    return rows.at(0);
+  }
+
   async function revoke(sessionId: string): Promise<void> {
     const rows = await db.update(authSessions).set({ revokedAt: now() })
       .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)))
@@ -146,19 +165,7 @@ export function createSessions({ db, keys, now, logSecurityEvent, bus, log }: Se
     /** Exchanges a refresh token for a new access token and its successor (see the header). */
     async rotate(raw: string, email: (userId: string) => Promise<string | null>, ip: string | null): Promise<RotateResult> {
       const at = now();
-      const [row] = await db
-        .select({
-          id: refreshTokens.id,
-          userId: refreshTokens.userId,
-          sessionId: refreshTokens.familyId,
-          rotatedAt: refreshTokens.rotatedAt,
-          expiresAt: refreshTokens.expiresAt,
-          revokedAt: authSessions.revokedAt,
-        })
-        .from(refreshTokens)
-        .innerJoin(authSessions, eq(authSessions.id, refreshTokens.familyId))
-        .where(eq(refreshTokens.tokenHash, hashToken(raw)))
-        .limit(1);
+      const row = await findRefreshToken(raw);
       if (!row) return { ok: false, reason: 'unknown' };
       if (row.revokedAt) return { ok: false, reason: 'revoked', userId: row.userId };
       if (row.expiresAt.getTime() <= at.getTime()) return { ok: false, reason: 'expired', userId: row.userId };
@@ -200,19 +207,7 @@ export function createSessions({ db, keys, now, logSecurityEvent, bus, log }: Se
      * the token was not exchanged yet (it is the newest of its family).
      */
     async sessionOfRefreshToken(raw: string): Promise<{ sessionId: string; userId: string; kind: string; live: boolean; current: boolean } | null> {
-      const [row] = await db
-        .select({
-          sessionId: refreshTokens.familyId,
-          userId: refreshTokens.userId,
-          kind: authSessions.kind,
-          expiresAt: refreshTokens.expiresAt,
-          rotatedAt: refreshTokens.rotatedAt,
-          revokedAt: authSessions.revokedAt,
-        })
-        .from(refreshTokens)
-        .innerJoin(authSessions, eq(authSessions.id, refreshTokens.familyId))
-        .where(eq(refreshTokens.tokenHash, hashToken(raw)))
-        .limit(1);
+      const row = await findRefreshToken(raw);
       if (!row) return null;
       return {
         sessionId: row.sessionId,

@@ -12,7 +12,6 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pulseCheckoutResponseSchema, pulseCheckoutSchema, pulsePurchasesResponseSchema, type PulseQuantity } from '@moodmap/core';
-import type { PaymentProvider } from '../../adapters/payments/index.ts';
 import type { AppContext } from '../../context.ts';
 import { profiles, pulsePurchases } from '../../db/schema.ts';
 import { fail, notFound } from '../../errors.ts';
@@ -25,9 +24,11 @@ import paymentWebhookRoutes from './webhook.ts';
 const HISTORY_LIMIT = 50;
 const noStore = { 'cache-control': 'no-store' };
 
-export default async function paymentsRoutes(root: FastifyInstance, { ctx, provider }: { ctx: AppContext; provider: PaymentProvider | null }) {
+export default async function paymentsRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
+  // Stripe, the dev checkout, or none (production without Stripe keys).
+  const provider = ctx.payments;
 
   app.post('/api/pulse/checkout', {
     onRequest: app.authenticate,
