@@ -27,18 +27,28 @@ interface Captured {
 let capture: Captured[] | null = null;
 
 // Timing wrapper: only statements reading publications (the viewport's), captured on demand.
+// pg-pool calls `client.query(text, values, callback)`: the callback ends the timing then; a
+// caller of the promise form ends it when the promise settles.
 type QueryFn = (this: pg.Client, ...args: unknown[]) => unknown;
 const originalQuery = pg.Client.prototype.query as unknown as QueryFn;
 (pg.Client.prototype as unknown as { query: QueryFn }).query = function (this: pg.Client, ...args: unknown[]) {
   const first = args[0];
   const text = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
   const values = (Array.isArray(args[1]) ? args[1] : (first as { values?: unknown[] } | null)?.values) ?? [];
-  const result = originalQuery.apply(this, args);
-  if (capture && text && /^\s*(select|with)\b/i.test(text) && /\bpublications\b/.test(text) && result instanceof Promise) {
-    const start = performance.now();
-    const list = capture;
-    result.then(() => list.push({ text, values, ms: performance.now() - start }), () => {});
+  if (!capture || !text || !/^\s*(select|with)\b/i.test(text) || !/\bpublications\b/.test(text)) return originalQuery.apply(this, args);
+  const list = capture;
+  const start = performance.now();
+  const done = () => list.push({ text, values, ms: performance.now() - start });
+  const callback = args.at(-1);
+  if (typeof callback === 'function') {
+    args[args.length - 1] = function (this: unknown, ...result: unknown[]) {
+      done();
+      return callback.apply(this, result);
+    };
+    return originalQuery.apply(this, args);
   }
+  const result = originalQuery.apply(this, args);
+  if (result instanceof Promise) result.then(done, () => {});
   return result;
 };
 

@@ -4,8 +4,9 @@
  * It is serialised and gzipped once, with a strong ETag per representation, and kept until a
  * post event inside its area (post.created, post.deleted — the sweeper's expiries included —
  * heard on the bus from every instance) or a profile change (profile.updated: a photo on the
- * markers) drops it, or ENTRY_TTL_MS passes. An entry is dropped while its load is still in
- * flight too, so an answer read before a post committed is never kept after its event.
+ * markers) drops it. Past ENTRY_TTL_MS it is read again once, and served until the new answer
+ * is ready. An entry is dropped while its load is still in flight too, so an answer read before
+ * a post committed is never kept after its event.
  * Browsers keep an answer MAX_AGE_S, then revalidate with If-None-Match (304 while unchanged).
  * One per app instance.
  */
@@ -50,23 +51,51 @@ export function toBytes(answer: ViewportAnswer): AnswerBytes {
 }
 
 export function createFeedCache(now: () => number = Date.now): FeedCache {
-  const entries = new Map<string, { expires: number; area: Area; bytes: Promise<AnswerBytes> }>();
+  interface Entry {
+    expires: number;
+    area: Area;
+    bytes: Promise<AnswerBytes>;
+    /** Set while an expired entry's answer is read again (it keeps being served meanwhile). */
+    refreshing?: boolean;
+  }
+  const entries = new Map<string, Entry>();
+  /** Loads the answer as `key`'s entry; a failed or superseded load never replaces another entry. */
+  const fill = (key: string, area: Area, load: () => Promise<ViewportAnswer>, time: number): Entry => {
+    const entry: Entry = { expires: time + ENTRY_TTL_MS, area, bytes: load().then(toBytes) };
+    entry.bytes.catch(() => {
+      if (entries.get(key) === entry) entries.delete(key);
+    });
+    return entry;
+  };
   const cache: FeedCache = {
     get(key, area, load) {
       const time = now();
       const hit = entries.get(key);
       if (hit && hit.expires > time) return hit.bytes;
+      if (hit) {
+        // Only aged, never made stale by an event (an event deletes the entry): served while one
+        // reload runs, so the expiry of many views at once costs no viewer a database read.
+        if (!hit.refreshing) {
+          hit.refreshing = true;
+          const next = fill(key, area, load, time);
+          next.bytes.then(
+            () => {
+              if (entries.get(key) === hit) entries.set(key, next);
+            },
+            () => {
+              hit.refreshing = false;
+            },
+          );
+        }
+        return hit.bytes;
+      }
       if (entries.size >= MAX_ENTRIES) {
-        for (const [k, e] of entries) if (e.expires <= time) entries.delete(k);
+        for (const [k, e] of entries) if (e.expires <= time && !e.refreshing) entries.delete(k);
         while (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
       }
-      const bytes = load().then(toBytes);
-      const entry = { expires: time + ENTRY_TTL_MS, area, bytes };
+      const entry = fill(key, area, load, time);
       entries.set(key, entry);
-      bytes.catch(() => {
-        if (entries.get(key) === entry) entries.delete(key);
-      });
-      return bytes;
+      return entry.bytes;
     },
     invalidateAt(latitude, longitude) {
       for (const [key, entry] of entries) if (inArea(entry.area, latitude, longitude)) entries.delete(key);
