@@ -73,6 +73,24 @@ class UnionFind {
  * Groups points within `radiusM` of each other (transitively). Returns groups in the order of
  * their first item; a lone point is a group of one.
  */
+/** The mean of some points; longitudes relative to the first, so a group across ±180° stays put. */
+export function meanPoint(points: readonly GeoPoint[]): GeoPoint {
+  const ref = points[0]!.longitude;
+  let lat = 0;
+  let lonDelta = 0;
+  for (const p of points) {
+    lat += p.latitude;
+    let d = p.longitude - ref;
+    if (d > 180) d -= 360;
+    else if (d < -180) d += 360;
+    lonDelta += d;
+  }
+  let lon = ref + lonDelta / points.length;
+  if (lon > 180) lon -= 360;
+  else if (lon < -180) lon += 360;
+  return { latitude: lat / points.length, longitude: lon };
+}
+
 export function groupWithinRadius<T extends GeoPoint>(points: readonly T[], radiusM: number = MAP.clusterRadiusM): Group<T>[] {
   const n = points.length;
   if (n === 0) return [];
@@ -168,21 +186,7 @@ export function groupWithinRadius<T extends GeoPoint>(points: readonly T[], radi
   const groups: Group<T>[] = [];
   for (const members of byRoot.values()) {
     const items = members.map((i) => points[i]!);
-    // Longitudes are averaged relative to the first one, so a cluster across ±180° stays put.
-    const ref = items[0]!.longitude;
-    let lat = 0;
-    let lonDelta = 0;
-    for (const item of items) {
-      lat += item.latitude;
-      let d = item.longitude - ref;
-      if (d > 180) d -= 360;
-      else if (d < -180) d += 360;
-      lonDelta += d;
-    }
-    let lon = ref + lonDelta / items.length;
-    if (lon > 180) lon -= 360;
-    else if (lon < -180) lon += 360;
-    groups.push({ items, latitude: lat / items.length, longitude: lon });
+    groups.push({ items, ...meanPoint(items) });
   }
   return groups;
 }

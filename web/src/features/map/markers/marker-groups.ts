@@ -10,7 +10,7 @@
  */
 import { MAP } from '@moodmap/core';
 import type { MarkerDto } from '../../posts/post-types.ts';
-import { groupWithinRadius, haversineMeters } from './grouping.ts';
+import { groupWithinRadius, haversineMeters, meanPoint } from './grouping.ts';
 
 export interface MarkerGroup {
   /** The feature id on the map. */
@@ -59,24 +59,6 @@ const cellKey = (row: number, col: number) => row * 4_194_304 + col;
 /** Newest first; ties by id so the order is the same on every client. */
 function byNewest(a: MarkerDto, b: MarkerDto): number {
   return b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id);
-}
-
-/** The group's centre: the mean of its members, longitudes relative to the first (a group across ±180° stays put). */
-function centre(members: readonly MarkerDto[]): { latitude: number; longitude: number } {
-  const ref = members[0]!.longitude;
-  let lat = 0;
-  let lonDelta = 0;
-  for (const m of members) {
-    lat += m.latitude;
-    let d = m.longitude - ref;
-    if (d > 180) d -= 360;
-    else if (d < -180) d += 360;
-    lonDelta += d;
-  }
-  let lon = ref + lonDelta / members.length;
-  if (lon > 180) lon -= 360;
-  else if (lon < -180) lon += 360;
-  return { latitude: lat / members.length, longitude: lon };
 }
 
 /** What a group's feature shows (marker-layers.ts groupFeature): equal keys draw the same. */
@@ -219,7 +201,7 @@ export class MarkerGroups {
 
   private register(members: MarkerDto[], id = this.nextId++): MarkerGroup {
     members.sort(byNewest);
-    const group: MarkerGroup = { id, members, ...centre(members) };
+    const group: MarkerGroup = { id, members, ...meanPoint(members) };
     this.groups.set(group.id, group);
     for (const m of members) this.groupOfMarker.set(m.id, group);
     return group;
