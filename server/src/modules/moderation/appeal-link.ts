@@ -11,7 +11,7 @@ import type { AppealLinkAnswer } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { moderationAppeals, moderationDecisions } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
-import { noticeText } from './notices.ts';
+import { canAppeal, noticeText } from './notices.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -38,7 +38,6 @@ export async function readAppealLink(db: Db, decisionId: string, now: Date): Pro
   const authorId = row?.decision.authorId;
   if (!row || !authorId) throw notFound('appeal_link_invalid');
   const { decision, appeal } = row;
-  const canAppeal = decision.action !== 'dismiss' && !appeal && !decision.reversedAt && now <= decision.appealUntil;
   const appealStatus = (appeal?.status as AppealLinkAnswer['appealStatus']) ?? null;
-  return { answer: { ...noticeText('statement', decision, appeal, now), canAppeal, appealStatus }, authorId };
+  return { answer: { ...noticeText('statement', decision, appeal, now), canAppeal: canAppeal(decision, appeal, now), appealStatus }, authorId };
 }

@@ -21,6 +21,11 @@ type Decision = typeof moderationDecisions.$inferSelect;
 type Appeal = typeof moderationAppeals.$inferSelect;
 type Kind = ModerationNotice['kind'];
 
+/** The author may still appeal: once, not a dismissal (nothing was restricted), not reversed, within the window. */
+export function canAppeal(d: Decision, appeal: Appeal | null, now: Date): boolean {
+  return d.action !== 'dismiss' && !appeal && !d.reversedAt && now <= d.appealUntil;
+}
+
 function statementLines(d: Decision, now: Date, appeal: Appeal | null): string[] {
   const reason = moderationReasonLabel(d.reasonKey as ModerationReasonKey);
   const days = d.suspendDays ? ` (${t('mod_suspend_days', { days: d.suspendDays })})` : '';
@@ -33,7 +38,7 @@ function statementLines(d: Decision, now: Date, appeal: Appeal | null): string[]
   if (d.action === 'suspend' && d.suspendDays && !d.reversedAt) {
     lines.push(t('notice_statement_suspended', { date: frenchDateTime(new Date(d.createdAt.getTime() + d.suspendDays * 86_400_000)) }));
   }
-  if (!appeal && !d.reversedAt && now <= d.appealUntil) lines.push(t('notice_statement_appeal', { date: frenchDateTime(d.appealUntil) }));
+  if (canAppeal(d, appeal, now)) lines.push(t('notice_statement_appeal', { date: frenchDateTime(d.appealUntil) }));
   if (appeal?.status === 'open') lines.push(MESSAGES.appeal_pending);
   return lines;
 }
@@ -70,7 +75,7 @@ export async function listNotices(db: Db, userId: string, now: Date): Promise<{ 
       createdAt: notice.createdAt.toISOString(),
       read: notice.readAt !== null,
       decisionId: decision.id,
-      canAppeal: kind === 'statement' && decision.action !== 'dismiss' && !appeal && !decision.reversedAt && now <= decision.appealUntil,
+      canAppeal: kind === 'statement' && canAppeal(decision, appeal, now),
       appealStatus: kind === 'statement' || kind === 'appeal_outcome' ? ((appeal?.status as ModerationNotice['appealStatus']) ?? null) : null,
     };
   });
@@ -85,11 +90,12 @@ export async function markNoticesRead(db: Db, userId: string, now: Date): Promis
 export async function mailNotice(ctx: AppContext, userIds: string[], kind: Kind, decision: Decision, appeal: Appeal | null): Promise<void> {
   if (userIds.length === 0) return;
   const recipients = await ctx.database.db.select({ email: users.email }).from(users).where(inArray(users.id, userIds));
-  const { title, lines: noticeLines } = noticeText(kind, decision, appeal, ctx.now());
+  const now = ctx.now();
+  const { title, lines } = noticeText(kind, decision, appeal, now);
   // The statement's appeal, also from the mail: a banned author cannot sign in to press the button.
-  const appealable = kind === 'statement' && decision.action !== 'dismiss' && !appeal && !decision.reversedAt;
-  const link = `${ctx.config.publicUrl}/appeal?token=${appealLinkToken(ctx.auth.keys.appeal, decision.id)}`;
-  const lines = appealable ? [...noticeLines, t('mail_appeal_link', { link })] : noticeLines;
+  if (kind === 'statement' && canAppeal(decision, appeal, now)) {
+    lines.push(t('mail_appeal_link', { link: `${ctx.config.publicUrl}/appeal?token=${appealLinkToken(ctx.auth.keys.appeal, decision.id)}` }));
+  }
   for (const { email } of recipients) {
     const mail: MailMessage = {
       to: email,

@@ -84,13 +84,13 @@ export async function getActiveCard(db: Db, userId: string): Promise<CardRow | u
   return row;
 }
 
-/** The live marker of a post (what post.created carries). */
 /** Where the live posts of some people stand (a viewer's blocked people, taken out of clusters). */
 export function livePlacesOf(db: Db, userIds: string[]) {
   return db.select({ latitude: posts.latitude, longitude: posts.longitude, category: posts.category }).from(posts)
     .where(and(inArray(posts.userId, userIds), LIVE));
 }
 
+/** The live marker of a post (what post.created carries). */
 export async function getLiveMarker(db: Db, id: string): Promise<MarkerRow | undefined> {
   const [row] = await db.select(markerColumns).from(posts).where(and(eq(posts.id, id), LIVE)).limit(1);
   return row;
