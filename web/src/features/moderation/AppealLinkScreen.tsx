@@ -8,7 +8,7 @@ import { MESSAGES } from '@moodmap/core';
 import { ApiError } from '../../lib/api.ts';
 import { Spinner } from '../../ui/Button.tsx';
 import { ModalPanel } from '../../ui/ModalPanel.tsx';
-import { AppealForm } from './NoticesPanel.tsx';
+import { AppealForm, NoticeText } from './NoticesPanel.tsx';
 import { useAppealByLink, useAppealLink } from './moderation-api.ts';
 
 function AppealLink({ token }: { token: string }) {
@@ -22,10 +22,7 @@ function AppealLink({ token }: { token: string }) {
   const { title, lines, canAppeal } = statement.data;
   return (
     <div data-testid="appeal-link">
-      <p className="font-semibold text-ink-900 dark:text-white">{title}</p>
-      {lines.map((line) => (
-        <p key={line} className="mt-1 text-sm text-slate-600 dark:text-slate-300">{line}</p>
-      ))}
+      <NoticeText title={title} lines={lines} />
       {canAppeal ? <AppealForm id="link" appeal={appeal} /> : null}
     </div>
   );

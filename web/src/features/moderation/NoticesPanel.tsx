@@ -39,6 +39,18 @@ export function AppealForm({ id, appeal }: { id: string; appeal: { mutate: (stat
   );
 }
 
+/** A notice's French text as the server wrote it: its title, then its lines. */
+export function NoticeText({ title, lines }: { title: string; lines: readonly string[] }) {
+  return (
+    <>
+      <p className="font-semibold text-ink-900 dark:text-white">{title}</p>
+      {lines.map((line) => (
+        <p key={line} className="mt-1 text-sm text-slate-600 dark:text-slate-300">{line}</p>
+      ))}
+    </>
+  );
+}
+
 function NoticeAppeal({ decisionId, onDone }: { decisionId: string; onDone: () => void }) {
   return <AppealForm id={decisionId} appeal={useAppeal(decisionId, onDone)} />;
 }
@@ -47,10 +59,7 @@ function Notice({ notice }: { notice: ModerationNotice }) {
   const [appealing, setAppealing] = useState(false);
   return (
     <li className="rounded-2xl bg-slate-50 p-4 dark:bg-ink-800" data-testid="moderation-notice" data-kind={notice.kind}>
-      <p className="font-semibold text-ink-900 dark:text-white">{notice.title}</p>
-      {notice.lines.map((line) => (
-        <p key={line} className="mt-1 text-sm text-slate-600 dark:text-slate-300">{line}</p>
-      ))}
+      <NoticeText title={notice.title} lines={notice.lines} />
       {notice.canAppeal && !appealing ? (
         <Button variant="secondary" className="mt-3" onClick={() => setAppealing(true)} data-testid="appeal-open">
           {MESSAGES.appeal_button}
