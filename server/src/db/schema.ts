@@ -149,6 +149,15 @@ export const publications = pgTable('publications', {
    * marker index in step with it.
    */
   hiddenState: text('hidden_state'),
+  /**
+   * 'Position approximative' (issue 20): `latitude`/`longitude` above hold the published point,
+   * snapped to a ~1 km cell (moved onto land when needed), so every reader (viewport, cells,
+   * search, profile, realtime) can only ever see that one. The exact point is kept here for the
+   * land check's record and moderation, and never leaves the server except to staff.
+   * Both null for a post published at its exact position.
+   */
+  exactLatitude: doublePrecision('exact_latitude'),
+  exactLongitude: doublePrecision('exact_longitude'),
 }, (t) => [
   check('publications_hidden_state', sql`${t.hiddenState} is null or ${t.hiddenState} in ('pending', 'removed')`),
   check('publications_category', sql`${t.category} in ('happy', 'angry', 'party', 'money', 'love')`),
@@ -192,7 +201,30 @@ export const postCells = pgTable('post_cells', {
 export const postTombstones = pgTable('post_tombstones', {
   postId: uuid('post_id').primaryKey(),
   deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * Where the post was (its published point), so the poll sends a viewer only the deletions in
+   * its view (issue 15). Null for rows written before migration 0008: those go to every viewer.
+   */
+  latitude: doublePrecision('latitude'),
+  longitude: doublePrecision('longitude'),
 }, (t) => [index('post_tombstones_deleted_at_idx').on(t.deletedAt)]);
+
+/**
+ * One Web Push subscription per device (issue 20): the browser's PushSubscription, removable by
+ * its owner from the profile, dropped when the push service answers 404/410.
+ */
+export const pushSubscriptions = pgTable('push_subscriptions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  endpoint: text('endpoint').notNull().unique(),
+  p256dh: text('p256dh').notNull(),
+  auth: text('auth').notNull(),
+  /** A short device label shown in the profile's list (from the user agent). */
+  label: text('label').notNull().default(''),
+  /** Whether this device's notifications carry a short preview of the text (off: names only). */
+  preview: boolean('preview').notNull().default(true),
+  createdAt: createdAt(),
+}, (t) => [index('push_subscriptions_user_idx').on(t.userId)]);
 
 /** One like per user and post (spec §7 toggle_like). */
 export const likes = pgTable('likes', {

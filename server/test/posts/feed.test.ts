@@ -272,7 +272,43 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(res.json()).toEqual({ posts: [] });
   });
 
-  it("scopes the changes poll's new posts to its view; deletions stay global", async () => {
+  it("scopes the changes poll's deletions to its view: deleted, swept, expiring and hidden posts", async () => {
+    const author = await createUser(t);
+    const { accessToken } = await login(t, author.email, author.password);
+    const ages = { ageSeconds: 300 };
+    const [parisDeleted, lyonDeleted] = await insertPosts([
+      { latitude: 48.851, longitude: 2.301, ...ages, userId: author.id },
+      { latitude: 45.751, longitude: 4.801, ...ages },
+    ]);
+    const [parisSwept, lyonSwept, parisHidden, lyonHidden] = await insertPosts([
+      { latitude: 48.852, longitude: 2.302 }, { latitude: 45.752, longitude: 4.802 },
+      { latitude: 48.853, longitude: 2.303 }, { latitude: 45.753, longitude: 4.803 },
+    ]);
+    const [parisExpiring, lyonExpiring] = await insertPosts([
+      { latitude: 48.854, longitude: 2.304, ageSeconds: 24 * 3600 + 5 }, { latitude: 45.754, longitude: 4.804, ageSeconds: 24 * 3600 + 5 },
+    ]);
+    const since = encodeCursor(new Date(Date.now() - 20_000));
+    expect((await call(t, { method: 'DELETE', url: `/api/posts/${parisDeleted}`, token: accessToken })).statusCode).toBe(204);
+    await t.database.db.execute(sql`delete from publications where id = ${lyonDeleted}`); // no tombstone: stands for an old row
+    await t.database.db.execute(sql`insert into post_tombstones (post_id) values (${lyonDeleted})`);
+    await t.database.db.execute(sql`update publications set created_at = now() - interval '24 hours 1 minute' where id in (${parisSwept}, ${lyonSwept})`);
+    await t.database.db.execute(sql`update publications set hidden_state = 'removed' where id in (${parisHidden}, ${lyonHidden})`);
+    await sweepExpired(t.database.db);
+
+    const parisView = 'west=2.2&south=48.8&east=2.5&north=48.95';
+    const res = await call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}&${parisView}` });
+    expect(res.statusCode).toBe(200);
+    const deleted = res.json().deleted as string[];
+    expect(deleted).toEqual(expect.arrayContaining([parisDeleted, parisSwept, parisHidden, parisExpiring]));
+    for (const far of [lyonSwept, lyonHidden, lyonExpiring]) expect(deleted).not.toContain(far);
+    // A tombstone without a position (written before they had one) still reaches every view.
+    expect(deleted).toContain(lyonDeleted);
+    // The whole world's poll hears of all of them.
+    const world = (await changes(since)).json().deleted as string[];
+    expect(world).toEqual(expect.arrayContaining([parisDeleted, parisSwept, parisHidden, parisExpiring, lyonSwept, lyonHidden, lyonExpiring]));
+  });
+
+  it("scopes the changes poll's new posts to its view", async () => {
     const [paris, lyon] = await insertPosts([
       { latitude: 48.8566, longitude: 2.3522, ageSeconds: 0 },
       { latitude: 45.764, longitude: 4.8357, ageSeconds: 0 },
@@ -299,11 +335,11 @@ describe.each(engines)('map feed on %s', (engine) => {
     const random = (i: number) => ({ latitude: -60 + ((i * 37) % 140) + (i % 7) * 0.013, longitude: -179 + ((i * 53) % 358) + (i % 5) * 0.021 });
     const ids = await insertPosts(Array.from({ length: 300 }, (_, i) => ({ ...random(i), ageSeconds: i % 10 === 0 ? 24 * 3600 - 30 : 300 })));
     const [own] = await insertPosts([{ latitude: 12.5, longitude: 12.5, userId: author.id }]);
-    // The same arithmetic, brute force over publications (every row: the cells count what is stored).
+    // The same arithmetic, brute force over publications (every stored row that is not hidden by moderation).
     const differences = async () => (await t.database.db.execute(sql`
       with brute as (
         select k.zoom, k.cx, k.cy, p.category, count(*)::int as n, sum(p.latitude::numeric) as sum_lat, sum(p.longitude::numeric) as sum_lon
-        from publications p, post_cell_keys(p.latitude, p.longitude) k group by 1, 2, 3, 4
+        from publications p, post_cell_keys(p.latitude, p.longitude) k where p.hidden_state is null group by 1, 2, 3, 4
       )
       select count(*)::int as n from (
         (select * from brute except select zoom, cx, cy, category, n, sum_lat, sum_lon from post_cells)
@@ -319,7 +355,7 @@ describe.each(engines)('map feed on %s', (engine) => {
     await t.database.db.execute(sql`update publications set created_at = now() - interval '25 hours' where id in (${ids[0]}, ${ids[10]}, ${ids[20]})`);
     await sweepExpired(t.database.db);
     expect(await differences()).toEqual({ n: 0 });
-    const live = (await t.database.db.execute(sql`select count(*)::int as n from publications where created_at > now() - interval '24 hours'`)).rows[0];
+    const live = (await t.database.db.execute(sql`select count(*)::int as n from publications where created_at > now() - interval '24 hours' and hidden_state is null`)).rows[0];
     const world = await answer({ west: -180, south: -85, east: 180, north: 85, zoom: 2 });
     expect({ n: total(world) }).toEqual(live);
   });

@@ -178,7 +178,7 @@ export async function deleteOwnPost(db: Db, userId: string, postId: string): Pro
       delete from ${publications} where id = ${postId} and user_id = ${userId}
       returning ${DELETED_COLUMNS}
     ), t as (
-      insert into post_tombstones (post_id) select id from d on conflict (post_id) do nothing
+      insert into post_tombstones (post_id, latitude, longitude) select id, latitude, longitude from d on conflict (post_id) do nothing
     )
     select * from d`);
   const row = deleted.rows[0];

@@ -221,9 +221,9 @@ export async function getViewport(db: Db, view: Viewport): Promise<ViewportAnswe
 // SQL
 
 /** The area as ranges on publications_marker_idx (longitude, latitude): one, or two across the antimeridian. */
-function inAreaSql(area: Area): SQL {
-  const lon = area.lonRanges.map(([w, e]) => sql`${posts.longitude} between ${w}::float8 and ${e}::float8`);
-  const lat = sql`${posts.latitude} between ${area.south}::float8 and ${area.north}::float8`;
+function inAreaSql(area: Area, latitude: SQL | typeof posts.latitude = posts.latitude, longitude: SQL | typeof posts.longitude = posts.longitude): SQL {
+  const lon = area.lonRanges.map(([w, e]) => sql`${longitude} between ${w}::float8 and ${e}::float8`);
+  const lat = sql`${latitude} between ${area.south}::float8 and ${area.north}::float8`;
   return lon.length === 1 ? sql`${lon[0]} and ${lat}` : sql`(${sql.join(lon, sql` or `)}) and ${lat}`;
 }
 
@@ -381,8 +381,10 @@ export function changesArea(query: { west?: number; south?: number; east?: numbe
 }
 
 /**
- * Changes since `since`: live markers created after it (inside `area` when given), and ids
- * deleted (tombstones) or expired after it, everywhere (tiny, and a client may have panned).
+ * Changes since `since`: live markers created after it, and ids deleted (tombstones) or expired
+ * after it, both inside `area` when given: an idle viewer's poll costs what happens in its view
+ * (issue 15). A client that pans asks for its new viewport, which no longer holds what left the
+ * old one. Tombstones written before migration 0008 carry no position and go to everyone.
  * A cursor older than a post's lifetime, or more than CHANGES_MAX new posts, is answered 410
  * 'cursor_expired': the client reloads its viewport, which is smaller than a long replay.
  */
@@ -398,10 +400,12 @@ export async function getChanges(db: Db, since: Date, area: Area | null): Promis
   // Expired posts the sweeper has not removed yet are gone for clients too.
   const deleted = await db.execute(sql`
     select id from (
-      select t.post_id as id from post_tombstones t where t.deleted_at > ${from}
+      select t.post_id as id from post_tombstones t where t.deleted_at > ${from}${
+        area ? sql` and (t.latitude is null or ${inAreaSql(area, sql`t.latitude`, sql`t.longitude`)})` : sql``}
       union
       select p.id from publications p
-      where p.created_at <= now() - ${LIFETIME} and p.created_at > ${from} - ${LIFETIME}
+      where p.created_at <= now() - ${LIFETIME} and p.created_at > ${from} - ${LIFETIME}${
+        area ? sql` and ${inAreaSql(area, sql`p.latitude`, sql`p.longitude`)}` : sql``}
     ) d limit ${DELETED_MAX + 1}`);
   if (deleted.rows.length > DELETED_MAX) throw cursorExpired();
   return {

@@ -35,7 +35,7 @@ export async function sweepExpiredPosts(db: Db): Promise<DeletedPost[]> {
       delete from ${publications} where created_at <= now() - ${LIFETIME}
       returning ${DELETED_COLUMNS}
     ), t as (
-      insert into post_tombstones (post_id) select id from d on conflict (post_id) do nothing
+      insert into post_tombstones (post_id, latitude, longitude) select id, latitude, longitude from d on conflict (post_id) do nothing
     )
     select * from d`);
   return result.rows.map(toDeletedPost);
