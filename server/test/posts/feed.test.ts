@@ -281,8 +281,8 @@ describe.each(engines)('map feed on %s', (engine) => {
       { latitude: 45.751, longitude: 4.801, ...ages },
     ]);
     const [parisSwept, lyonSwept, parisHidden, lyonHidden] = await insertPosts([
-      { latitude: 48.852, longitude: 2.302 }, { latitude: 45.752, longitude: 4.802 },
-      { latitude: 48.853, longitude: 2.303 }, { latitude: 45.753, longitude: 4.803 },
+      { latitude: 48.852, longitude: 2.312 }, { latitude: 45.752, longitude: 4.802 },
+      { latitude: 48.853, longitude: 2.313 }, { latitude: 45.753, longitude: 4.803 },
     ]);
     const [parisExpiring, lyonExpiring] = await insertPosts([
       { latitude: 48.854, longitude: 2.304, ageSeconds: 24 * 3600 + 5 }, { latitude: 45.754, longitude: 4.804, ageSeconds: 24 * 3600 + 5 },
