@@ -66,14 +66,14 @@ function benchResolution(resolution: Resolution) {
   const points = randomPoints(POINTS, 1);
 
   const inside = perPoint(points, (lat, lon) => index.contains(lat, lon));
-  const uncached = perPoint(points, createLandChecker({ resolution, cacheSize: 0 }).isOnLand);
+  const uncached = perPoint(points, createLandChecker({ data: resolution, cacheSize: 0 }).isOnLand);
   const archipelago = perPoint(
     randomPoints(POINTS, 3, ARCHIPELAGO),
-    createLandChecker({ resolution, cacheSize: 0 }).isOnLand,
+    createLandChecker({ data: resolution, cacheSize: 0 }).isOnLand,
   );
 
   // Cached: a working set that fits the cache, asked over and over.
-  const cachedChecker = createLandChecker({ resolution, cacheSize: CACHED_KEYS });
+  const cachedChecker = createLandChecker({ data: resolution, cacheSize: CACHED_KEYS });
   const hot = randomPoints(CACHED_KEYS, 2);
   perPoint(hot, cachedChecker.isOnLand);
   const repeated = new Float64Array(POINTS * 2);

@@ -17,7 +17,12 @@ async function main() {
     }
     throw error;
   }
-  const app = await buildApp(config);
+  // A basemap archive that is missing or not one (MAP_PMTILES) is found while the app is built.
+  const app = await buildApp(config).catch((error: unknown) => {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -2,7 +2,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAP } from '@moodmap/core';
 import { defaultView, initialView, isValidView, saveView } from '../src/features/map/map-view.ts';
-import { basemapStyle } from '../src/features/map/basemap-style.ts';
+import type { SymbolLayerSpecification } from 'maplibre-gl';
+import { PLACE_LABEL_LAYERS, basemapStyle } from '../src/features/map/basemap-style.ts';
 import { chooseStyle } from '../src/features/map/map-style.ts';
 import { geolocationErrorMessage } from '../src/features/map/geolocation.ts';
 import { STORAGE_KEYS } from '../src/lib/storage.ts';
@@ -66,13 +67,43 @@ describe('map style', () => {
   it('draws sea, land and borders from our API, with light and dark palettes', () => {
     const light = basemapStyle('light');
     const dark = basemapStyle('dark');
-    expect(light.layers.map((l) => l.id)).toEqual(['sea', 'land', 'coastline', 'borders']);
+    expect(light.layers.map((l) => l.id).filter((id) => ['sea', 'land', 'coastline', 'borders'].includes(id))).toEqual(['sea', 'land', 'coastline', 'borders']);
     expect(dark.layers.map((l) => l.id)).toEqual(light.layers.map((l) => l.id));
     expect(light.glyphs).toBeUndefined();
     // Vector tiles for the view, not world GeoJSON (issue 15).
     expect(light.sources).toEqual({ basemap: expect.objectContaining({ type: 'vector', tiles: [expect.stringMatching(/\/api\/geo\/tiles\/\{z\}\/\{x\}\/\{y\}\.pbf$/)] }) });
     const sea = (s: typeof light) => (s.layers[0] as unknown as { paint: Record<string, string> }).paint['background-color'];
     expect(sea(light)).not.toBe(sea(dark));
+  });
+
+  it('writes place names from the `places` tiles with local glyphs, most important first, above every other layer', () => {
+    const light = basemapStyle('light');
+    const labels = light.layers.filter((l) => l.type === 'symbol');
+    expect(labels.map((l) => l.id)).toEqual([...PLACE_LABEL_LAYERS]);
+    for (const label of labels as SymbolLayerSpecification[]) {
+      expect(label['source-layer']).toBe('places');
+      expect(label.layout?.['text-field']).toEqual(['get', 'name']);
+      expect(label.layout?.['symbol-sort-key']).toEqual(['get', 'rank']);
+      // Collisions hide the less important name rather than overlap it.
+      expect(label.layout?.['text-allow-overlap'] ?? false).toBe(false);
+      expect(label.paint?.['text-halo-width']).toBeGreaterThan(0);
+    }
+    expect(light.layers.at(-1)!.type).toBe('symbol');
+    // No glyph server: MapLibre draws the text with the browser's fonts.
+    expect('glyphs' in light).toBe(false);
+    expect('glyphs' in basemapStyle('dark')).toBe(false);
+    const sourceLayers = new Set(light.layers.map((l) => (l as { 'source-layer'?: string })['source-layer']).filter(Boolean));
+    expect([...sourceLayers].sort()).toEqual(['admin', 'borders', 'land', 'places', 'rivers', 'roads', 'water']);
+  });
+
+  it('switches theme by paint alone: same sources, layer ids and layouts, other colours', () => {
+    const light = basemapStyle('light');
+    const dark = basemapStyle('dark');
+    const shape = (s: typeof light) => s.layers.map(({ paint: _paint, ...rest }) => rest);
+    expect(shape(dark)).toEqual(shape(light));
+    expect(dark.sources).toEqual(light.sources);
+    const paintOf = (s: typeof light, id: string) => s.layers.find((l) => l.id === id)!.paint as Record<string, unknown>;
+    for (const id of ['water', 'place-labels']) expect(paintOf(dark, id)).not.toEqual(paintOf(light, id));
   });
 
   it('uses a configured style URL per theme, and the embedded one when it failed', () => {

@@ -12,6 +12,8 @@ export type HealthResponse = z.infer<typeof healthResponseSchema>;
 export const clientConfigSchema = z.object({
   mapStyleUrl: z.string().nullable(),
   mapStyleUrlDark: z.string().nullable(),
+  /** MAP_PMTILES: the archive the browser reads (root-relative when the server serves it), or null. */
+  mapPmtilesUrl: z.string().nullable().optional(),
   isAdmin: z.boolean(),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;

@@ -20,14 +20,14 @@ function decode(bytes: Buffer): VectorTile {
 }
 
 describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
-  it('serves a tile over France with land polygons and country borders, cacheable for a week', async () => {
+  it('serves a tile over France with land, country borders, water and places, cacheable for a week', async () => {
     const res = await app.inject({ method: 'GET', url: tileAt(5, 48.86, 2.35) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.mapbox-vector-tile');
     expect(res.headers['cache-control']).toBe('public, max-age=604800, stale-while-revalidate=86400');
     expect(res.headers.etag).toMatch(/^"[^"]+"$/);
     const tile = decode(res.rawPayload);
-    expect(Object.keys(tile.layers).sort()).toEqual(['borders', 'land']);
+    expect(Object.keys(tile.layers).sort()).toEqual(['borders', 'land', 'places', 'water']);
     const land = tile.layers.land;
     expect(land.extent).toBe(8192);
     expect(land.length).toBeGreaterThan(0);

@@ -164,7 +164,7 @@ describe.each(engines)('moderation on %s', (engine) => {
   it('a suspension stops posting, commenting and messaging with a French error, is shown at sign-in, and lifts at its end', async () => {
     const { author, post } = await reported(1);
     const other = await member(t);
-    const otherPost = await publish(t, other.token, { latitude: SAINT_DENIS.latitude + 0.01 });
+    const otherPost = await publish(t, other.token, { latitude: SAINT_DENIS.latitude - 0.01 });
     const conversation = (await call(t, { method: 'POST', url: '/api/conversations', token: author.token, payload: { userId: other.id } })).json().conversation;
     const res = await decide(mod, post.id, { action: 'suspend', reason: 'harassment', days: 7 });
     expect(res.statusCode, res.body).toBe(200);

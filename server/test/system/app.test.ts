@@ -52,7 +52,7 @@ describe.each(engines)('server skeleton on %s', (engine) => {
 
   it('exposes the public client configuration', async () => {
     const res = await t.app.inject('/api/config');
-    expect(res.json()).toEqual({ mapStyleUrl: null, mapStyleUrlDark: null, isAdmin: false });
+    expect(res.json()).toEqual({ mapStyleUrl: null, mapStyleUrlDark: null, mapPmtilesUrl: null, isAdmin: false });
   });
 
   it('has applied the schema with its constraints', async () => {

@@ -15,7 +15,7 @@ describe.each(engines)('GET /api/config on %s', (engine) => {
   it('tells a visitor nothing about the admin', async () => {
     const res = await config();
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ mapStyleUrl: null, mapStyleUrlDark: null, isAdmin: false });
+    expect(res.json()).toEqual({ mapStyleUrl: null, mapStyleUrlDark: null, mapPmtilesUrl: null, isAdmin: false });
     expect(res.body).not.toContain('chef');
   });
 
@@ -24,8 +24,8 @@ describe.each(engines)('GET /api/config on %s', (engine) => {
     const other = await createUser(t);
     const asAdmin = await config((await login(t, admin.email, admin.password)).accessToken);
     const asOther = await config((await login(t, other.email, other.password)).accessToken);
-    expect(asAdmin.json()).toEqual({ mapStyleUrl: null, mapStyleUrlDark: null, isAdmin: true });
-    expect(asOther.json()).toEqual({ mapStyleUrl: null, mapStyleUrlDark: null, isAdmin: false });
+    expect(asAdmin.json()).toEqual({ mapStyleUrl: null, mapStyleUrlDark: null, mapPmtilesUrl: null, isAdmin: true });
+    expect(asOther.json()).toEqual({ mapStyleUrl: null, mapStyleUrlDark: null, mapPmtilesUrl: null, isAdmin: false });
     for (const res of [asAdmin, asOther]) expect(res.body.toLowerCase()).not.toContain('chef@moodmap.test');
   });
 

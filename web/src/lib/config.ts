@@ -10,9 +10,11 @@ import { loadSchemas } from './schemas.ts';
 export interface AppConfig {
   mapStyleUrl: string | null;
   mapStyleUrlDark: string | null;
+  /** MAP_PMTILES: the archive the Protomaps basemap reads (root-relative when the server serves it). */
+  mapPmtilesUrl?: string | null;
 }
 
-export const EMPTY_CONFIG: AppConfig = { mapStyleUrl: null, mapStyleUrlDark: null };
+export const EMPTY_CONFIG: AppConfig = { mapStyleUrl: null, mapStyleUrlDark: null, mapPmtilesUrl: null };
 
 export const configQuery = queryOptions({
   queryKey: ['config'],
@@ -21,7 +23,11 @@ export const configQuery = queryOptions({
     const parsed = clientConfigSchema.safeParse(raw);
     if (!parsed.success) return EMPTY_CONFIG;
     // An empty URL is no style (the embedded basemap).
-    return { mapStyleUrl: parsed.data.mapStyleUrl || null, mapStyleUrlDark: parsed.data.mapStyleUrlDark || null };
+    return {
+      mapStyleUrl: parsed.data.mapStyleUrl || null,
+      mapStyleUrlDark: parsed.data.mapStyleUrlDark || null,
+      mapPmtilesUrl: parsed.data.mapPmtilesUrl || null,
+    };
   },
   staleTime: Infinity,
   retry: 1,

@@ -2,20 +2,32 @@
  * "May a post be pinned here?" — spec: positions must be on land, islands included.
  *
  * The spec's client asked a reverse geocoder and let the post through when the service failed.
- * Here the answer comes from Natural Earth land-10m polygons held in memory, so there is no
- * failure to fail open on: anything we cannot read as valid coordinates is refused.
+ * Here the answer comes from land polygons held in memory (land-precise.ts: OSM land plus the
+ * islets it drops, the same polygons the basemap draws from zoom 6), so there is no failure to
+ * fail open on: anything we cannot read as valid coordinates is refused.
  */
 import { getLandPolygons, type Resolution } from './land-data.ts';
 import { buildLandIndex, type LandIndex } from './land-index.ts';
+import { getPreciseLand } from './land-precise.ts';
+
+/**
+ * Points this close to a coastline count as land: 0.3 km. The OSM coasts are generalised to
+ * 1 km and rounded to 0.001° (~110 m), so a quay or a beach can fall a little outside the
+ * polygon. Measured on test/geo/coastal-places.ts (35 seafronts, checked against 10 m OSM data):
+ * every place lies inside or within 0.17 km of the data, and every point 1 km from the real
+ * shore lies 0.33 km or more from the data's coast. 0.3 km also admits the spec's initial
+ * picker location (-21.0667, 55.2167), which the data puts 0.28 km off the Saint-Gilles shore.
+ * So the map at zoom 16 shows an accepted post at most 300 m off the drawn shore. (The former
+ * check used Natural Earth 10m with 5 km: points 1 to 4 km offshore passed.)
+ */
+export const COAST_TOLERANCE_KM = 0.3;
+
+/** 'precise' (default): land-precise.ts. '10m' / '50m': Natural Earth alone (the former check, for benches). */
+export type LandData = 'precise' | Resolution;
 
 export interface LandCheckerOptions {
-  /** Polygon set; 10m (default) has the small islands, 50m is faster but misses many. */
-  resolution?: Resolution;
-  /**
-   * Points this close to a coastline count as land. Natural Earth coasts are generalised (and
-   * world-atlas quantises them to ~0.004°), so coastal towns such as Saint-Denis de La Réunion
-   * or Mamoudzou fall a few kilometres outside the polygons.
-   */
+  data?: LandData;
+  /** Points this close to a coastline count as land (COAST_TOLERANCE_KM by default). */
   coastToleranceKm?: number;
   /** Bound of the result cache (entries). */
   cacheSize?: number;
@@ -29,12 +41,13 @@ export interface LandChecker {
 
 const indexes = new Map<Resolution, LandIndex>();
 
-/** One index per resolution for the whole process: building the 10m one takes ~0.5 s. */
-export function getLandIndex(resolution: Resolution): LandIndex {
-  let index = indexes.get(resolution);
+/** One index per data set for the whole process: building the precise one takes ~1.5 s. */
+export function getLandIndex(data: LandData): LandIndex {
+  if (data === 'precise') return getPreciseLand().index;
+  let index = indexes.get(data);
   if (!index) {
-    index = buildLandIndex(getLandPolygons(resolution));
-    indexes.set(resolution, index);
+    index = buildLandIndex(getLandPolygons(data));
+    indexes.set(data, index);
   }
   return index;
 }
@@ -54,8 +67,8 @@ function cacheKey(lat4: number, lon4: number): number {
 const round4 = (v: number): number => Math.round(v * 1e4) / 1e4;
 
 export function createLandChecker(options: LandCheckerOptions = {}): LandChecker {
-  const { resolution = '10m', coastToleranceKm = 5, cacheSize = 10_000 } = options;
-  const index = getLandIndex(resolution);
+  const { data = 'precise', coastToleranceKm = COAST_TOLERANCE_KM, cacheSize = 10_000 } = options;
+  const index = getLandIndex(data);
   // A Map keeps insertion order: re-inserting on a hit makes its first key the least recently
   // used one. The answers never change (static data), so unlike the spec's 24 h cache there is
   // no expiry, only a size bound.
@@ -91,7 +104,7 @@ export function createLandChecker(options: LandCheckerOptions = {}): LandChecker
 
 let defaultChecker: LandChecker | undefined;
 
-/** The process-wide checker (10m, 5 km coast tolerance); built on first call. */
+/** The process-wide checker (precise land, COAST_TOLERANCE_KM); built on first call. */
 export function getLandChecker(): LandChecker {
   defaultChecker ??= createLandChecker();
   return defaultChecker;

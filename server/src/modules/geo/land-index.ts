@@ -18,6 +18,13 @@ import type { PolygonRings } from './land-repair.ts';
 
 /** Kilometres per degree of latitude (and of longitude at the equator). */
 export const KM_PER_DEGREE = ((MAP.earthRadiusM / 1000) * Math.PI) / 180;
+
+/** A ring's area in km² (planar on degrees, scaled by the cosine of its latitude: ample for a size threshold). */
+export function ringKm2(ring: readonly number[][]): number {
+  let twice = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) twice += (ring[j]![0]! - ring[i]![0]!) * (ring[j]![1]! + ring[i]![1]!);
+  return Math.abs(twice / 2) * KM_PER_DEGREE * KM_PER_DEGREE * Math.cos((ring[0]![1]! * Math.PI) / 180);
+}
 const SHIFTS = [0, 360, -360] as const;
 
 export interface LandIndex {

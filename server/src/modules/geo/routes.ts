@@ -1,7 +1,7 @@
 /**
  * Geo endpoints: the offline basemap's vector tiles (and its land and border layers as world
- * GeoJSON, kept for other clients), and the land check the create screen asks before letting a
- * user publish.
+ * GeoJSON, kept for other clients), the land check the create screen asks before letting a
+ * user publish, and the place search of the top bar and the location picker (issue 19).
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -9,13 +9,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   MESSAGES, apiErrorSchema, featureCollectionSchema, geoTileParamsSchema, landQuerySchema, landResponseSchema,
+  placeSearchQuerySchema, placeSearchResponseSchema,
 } from '@moodmap/core';
 import { z } from 'zod';
 import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
 import { getLandChecker } from './land-check.ts';
 import { type EncodedTile, getTile, prepareTiles } from './tiles.ts';
+import { preparePlaceSearch, searchPlaces } from './places-search.ts';
 import { acceptsGzip } from '../../http/compression.ts';
-import { errorBody } from '../../errors.ts';
+import { errorBody, validationError } from '../../errors.ts';
 
 const ONE_DAY_CACHE = 'public, max-age=86400';
 /**
@@ -23,6 +25,8 @@ const ONE_DAY_CACHE = 'public, max-age=86400';
  * stale while revalidating with the ETag (a data update shows within a week).
  */
 const TILE_CACHE = 'public, max-age=604800, stale-while-revalidate=86400';
+/** Place answers change only with the data: an hour in any cache (a CDN answers repeated prefixes). */
+const PLACES_CACHE = 'public, max-age=3600';
 
 interface StaticJson {
   identity: Buffer;
@@ -93,6 +97,7 @@ export function prepareGeoAssets(): void {
   land();
   borders();
   prepareTiles();
+  preparePlaceSearch();
   getLandChecker();
 }
 
@@ -116,6 +121,20 @@ export default async function geoRoutes(root: FastifyInstance): Promise<void> {
     if (request.validationError) return reply.code(400).send(errorBody('invalid_tile', MESSAGES.invalid_tile));
     const { z: zoom, x, y } = request.params;
     return sendTile(request, reply, getTile(zoom, x, y));
+  });
+
+  // Public and answered from memory in microseconds, so not counted against the post search's
+  // rate limit (a keystroke would cost a limiter write worth more than the answer).
+  app.get('/api/geo/places', {
+    attachValidation: true,
+    schema: { querystring: placeSearchQuerySchema, response: { 200: placeSearchResponseSchema, 400: apiErrorSchema } },
+  }, async (request, reply) => {
+    if (request.validationError) {
+      const refused = validationError(request.validationError.validation?.[0]?.message);
+      return reply.code(400).send(errorBody(refused.code, refused.message));
+    }
+    reply.header('cache-control', PLACES_CACHE);
+    return { places: searchPlaces(request.query.q, request.query.limit) };
   });
 
   // Every refusal of the query is 400 invalid_coordinates, answered here so that the plugin

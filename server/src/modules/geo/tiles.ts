@@ -1,7 +1,9 @@
 /**
  * The offline basemap as vector tiles: the same repaired Natural Earth 50m land and borders that
  * the GeoJSON endpoints serve, cut per tile so a phone downloads only its view (a city view is a
- * handful of small tiles instead of 660 kB of world GeoJSON).
+ * handful of small tiles instead of 660 kB of world GeoJSON). Issue 19 adds lakes and wide
+ * rivers (`water`, water-data.ts) and the places to name (`places`, place-tiles.ts), each
+ * thinned by zoom so that the first world view stays within its byte budget.
  *
  * Cut with geojson-vt and encoded with vt-pbf, the libraries MapLibre itself uses for a GeoJSON
  * source, with the options MapLibre derived from the style's old GeoJSON sources (512-px tiles,
@@ -10,13 +12,20 @@
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { GeoJSONVT } from '@maplibre/geojson-vt';
+import { GeoJSONVT, type GeoJSONVTFeature, type GeoJSONVTTile } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { GEO_TILE_MAX_ZOOM } from '@moodmap/core';
 import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
+import { PRECISE_LAND_MIN_ZOOM, takePreciseLandGeoJSON } from './land-precise.ts';
+import { placeFeatures, preparePlaceTiles } from './place-tiles.ts';
+import { loadWaterGeoJSON, visibleWater } from './water-data.ts';
 
-/** Layer names inside each tile, read by the web's basemap style. */
-export const TILE_LAYERS = { land: 'land', borders: 'borders' } as const;
+/**
+ * Layer names inside each tile, read by the web's basemap style. npm has no maintained data for
+ * river centre lines, first-level administrative boundaries or roads, so there are no `rivers`,
+ * `admin` or `roads` layers (a PMTiles archive, MAP_PMTILES, brings them).
+ */
+export const TILE_LAYERS = { land: 'land', borders: 'borders', water: 'water', places: 'places' } as const;
 
 const EXTENT = 8192;
 const TILE_PIXELS = 512;
@@ -41,21 +50,39 @@ export interface EncodedTile {
 /** Encoded tiles kept in memory, least recently used out first (a tile is a few kB). */
 const CACHE_TILES = 4096;
 
-let indexes: { land: GeoJSONVT; borders: GeoJSONVT } | undefined;
+let indexes: { land: GeoJSONVT; preciseLand: GeoJSONVT; borders: GeoJSONVT; water: GeoJSONVT } | undefined;
 const cache = new Map<string, EncodedTile | null>();
 
 function getIndexes() {
   // structuredClone: geojson-vt must not see the objects the GeoJSON endpoints serialise.
   indexes ??= {
     land: new GeoJSONVT(structuredClone(getLandGeoJSON('50m')) as GeoJSON.GeoJSON, cutOptions),
+    // From PRECISE_LAND_MIN_ZOOM: the land the land check decides with (land-precise.ts). 1.2 M
+    // points: pre-cut to z3 only (z5 would double the start's cost), deeper tiles on demand.
+    preciseLand: new GeoJSONVT(takePreciseLandGeoJSON() as GeoJSON.GeoJSON, { ...cutOptions, indexMaxZoom: 3 }),
     borders: new GeoJSONVT(structuredClone(getBordersGeoJSON()) as GeoJSON.GeoJSON, cutOptions),
+    // Read from disk and dropped once cut: geojson-vt keeps its own copy.
+    water: new GeoJSONVT(loadWaterGeoJSON(), cutOptions),
   };
   return indexes;
 }
 
-/** Cuts the world's top tiles now (about a second), so that no request pays it. */
+/**
+ * Cuts the world's top tiles and indexes the places now (a few seconds in all), so that no
+ * request pays it.
+ */
 export function prepareTiles(): void {
   getIndexes();
+  preparePlaceTiles();
+}
+
+/**
+ * A layer made of features of our own (transformed: [x, y] pairs in extent units, which vt-pbf
+ * encodes). geojson-vt's tile type intersects them with its untransformed flat arrays, which no
+ * point can satisfy, hence the one cast.
+ */
+function ownLayer(z: number, x: number, y: number, features: GeoJSONVTFeature[]): GeoJSONVTTile {
+  return { transformed: true, features: features as GeoJSONVTTile['features'], source: null, x, y, z };
 }
 
 /** The encoded tile (z/x/y checked by geoTileParamsSchema), or null when it holds nothing (open sea). */
@@ -67,12 +94,17 @@ export function getTile(z: number, x: number, y: number): EncodedTile | null {
     cache.set(key, cached);
     return cached;
   }
-  const { land, borders } = getIndexes();
+  const { land, preciseLand, borders, water } = getIndexes();
   const layers: Parameters<typeof fromGeojsonVt>[0] = {};
-  const landTile = land.getTile(z, x, y);
+  const landTile = (z >= PRECISE_LAND_MIN_ZOOM ? preciseLand : land).getTile(z, x, y);
   const bordersTile = borders.getTile(z, x, y);
+  const waterTile = water.getTile(z, x, y);
+  const waterFeatures = waterTile ? visibleWater(waterTile.features, z) : [];
+  const places = placeFeatures(z, x, y, EXTENT);
   if (landTile && landTile.features.length > 0) layers[TILE_LAYERS.land] = landTile;
+  if (waterFeatures.length > 0) layers[TILE_LAYERS.water] = ownLayer(z, x, y, waterFeatures);
   if (bordersTile && bordersTile.features.length > 0) layers[TILE_LAYERS.borders] = bordersTile;
+  if (places.length > 0) layers[TILE_LAYERS.places] = ownLayer(z, x, y, places);
   let encoded: EncodedTile | null = null;
   if (Object.keys(layers).length > 0) {
     const identity = Buffer.from(fromGeojsonVt(layers, { version: 2, extent: EXTENT }));

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { clientConfigSchema, healthResponseSchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
+import { basemapArchiveUrl } from '../geo/pmtiles-routes.ts';
 
 export default async function systemRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -24,6 +25,7 @@ export default async function systemRoutes(root: FastifyInstance, { ctx }: { ctx
     return reply.headers({ 'cache-control': 'private, no-cache', vary: 'Authorization' }).send({
       mapStyleUrl: ctx.config.mapStyleUrl ?? null,
       mapStyleUrlDark: ctx.config.mapStyleUrlDark ?? null,
+      mapPmtilesUrl: basemapArchiveUrl(ctx.config),
       isAdmin,
     });
   });

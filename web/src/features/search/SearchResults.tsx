@@ -1,17 +1,23 @@
-import { SHELL_MESSAGES, MOOD_INFO, SEARCH_RESULT_CUT, fill, truncate } from '@moodmap/core';
-import { Spinner } from '../../ui/Button.tsx';
+import { SHELL_MESSAGES, MOOD_INFO, SEARCH_RESULT_CUT, fill, truncate, type PlaceDto } from '@moodmap/core';
 import { MicIcon } from '../../ui/icons.tsx';
 import type { PostDto } from '../posts/post-types.ts';
+import { PlaceOptions } from './PlaceOptions.tsx';
+import { ResultsHeading, SearchDropdown, SearchOption, SearchStatus } from './SearchDropdown.tsx';
 
 /** A result's text cut at 40 characters (spec §2), without a space left before the ellipsis. */
 export function searchExcerpt(content: string): string {
   return truncate(content.replace(/\s+/g, ' ').trim(), SEARCH_RESULT_CUT).replace(/\s+(\.\.\.)$/, '$1');
 }
 
-/** The dropdown under the top bar: at most 10 posts, each with its mood, nickname and the text cut at 40 characters. */
+/**
+ * The dropdown under the top bar: the places found under 'Lieux' (issue 19), then at most 10
+ * posts, each with its mood, nickname and the text cut at 40 characters. The keyboard counts
+ * the places first, then the posts.
+ */
 export function SearchResults({
   listId,
   query,
+  places,
   results,
   hasAnswer,
   waiting,
@@ -19,9 +25,11 @@ export function SearchResults({
   highlight,
   onHighlight,
   onPick,
+  onPickPlace,
 }: {
   listId: string;
   query: string;
+  places: readonly PlaceDto[];
   results: PostDto[];
   hasAnswer: boolean;
   waiting: boolean;
@@ -29,45 +37,46 @@ export function SearchResults({
   highlight: number;
   onHighlight: (index: number) => void;
   onPick: (post: PostDto) => void;
+  onPickPlace: (place: PlaceDto) => void;
 }) {
+  const offset = places.length;
   return (
-    <div
-      className="absolute inset-x-0 top-[calc(100%+0.5rem)] z-30 max-h-[min(28rem,calc(100dvh-10rem))] animate-pop-in overflow-y-auto overscroll-contain rounded-2xl bg-white p-1.5 shadow-2xl ring-1 ring-black/5 dark:bg-ink-800 dark:ring-white/10"
-      data-testid="search-results"
-      data-state={errorText ? 'error' : !hasAnswer ? 'loading' : results.length === 0 ? (waiting ? 'loading' : 'empty') : 'results'}
+    <SearchDropdown
+      testId="search-results"
+      className="max-h-[min(28rem,calc(100dvh-10rem))]"
+      state={errorText ? 'error' : !hasAnswer ? 'loading' : results.length === 0 ? (waiting ? 'loading' : 'empty') : 'results'}
     >
-      {waiting && (!hasAnswer || results.length === 0) && !errorText ? (
-        <p className="flex items-center gap-2 px-3 py-3 text-sm text-slate-500 dark:text-slate-400" role="status">
-          <Spinner className="size-4 text-brand-500" /> {SHELL_MESSAGES.search_searching}
-        </p>
-      ) : errorText ? (
-        <p className="px-3 py-3 text-sm text-rose-600 dark:text-rose-300" role="alert" data-testid="search-error">
-          {errorText}
-        </p>
-      ) : results.length === 0 ? (
-        <p className="px-3 py-3 text-sm break-words text-slate-600 dark:text-slate-300" role="status" data-testid="search-empty">
-          {fill(SHELL_MESSAGES.search_no_result, { query })}
-        </p>
+      {places.length > 0 ? (
+        <>
+          <ResultsHeading id={`${listId}-places-heading`}>{SHELL_MESSAGES.search_places_heading}</ResultsHeading>
+          <ul id={`${listId}-places`} role="listbox" aria-labelledby={`${listId}-places-heading`} data-testid="search-places">
+            <PlaceOptions listId={listId} places={places} highlight={highlight} waiting={waiting} onHighlight={onHighlight} onPick={onPickPlace} />
+          </ul>
+          <ResultsHeading id={`${listId}-posts-heading`}>{SHELL_MESSAGES.search_posts_heading}</ResultsHeading>
+        </>
       ) : null}
+      <SearchStatus
+        state={waiting && (!hasAnswer || results.length === 0) && !errorText ? 'loading' : errorText ? 'error' : results.length === 0 ? 'empty' : null}
+        text={errorText ?? fill(SHELL_MESSAGES.search_no_result, { query })}
+        testIdPrefix="search"
+      />
       <ul id={listId} role="listbox" aria-label={SHELL_MESSAGES.search_results_label} aria-busy={waiting} className={results.length === 0 || errorText ? 'hidden' : undefined}>
         {errorText
           ? null
           : results.map((post, index) => {
               const mood = MOOD_INFO[post.category];
-              const active = index === highlight;
+              const active = offset + index === highlight;
               const voice = post.isVoiceOnly || (!post.content && post.audioUrl);
               return (
-                <li
+                <SearchOption
                   key={post.id}
                   id={`${listId}-${post.id}`}
-                  role="option"
-                  aria-selected={active}
-                  data-testid="search-result"
-                  data-post-id={post.id}
-                  onMouseDown={(e) => e.preventDefault()}
-                  onMouseEnter={() => onHighlight(index)}
-                  onClick={() => onPick(post)}
-                  className={`flex cursor-pointer items-center gap-3 rounded-xl px-2.5 py-2 transition ${active ? 'bg-brand-50 dark:bg-white/10' : 'hover:bg-slate-50 dark:hover:bg-white/5'} ${waiting ? 'opacity-60' : ''}`}
+                  active={active}
+                  dimmed={waiting}
+                  testId="search-result"
+                  data={{ 'data-post-id': post.id }}
+                  onHover={() => onHighlight(offset + index)}
+                  onPick={() => onPick(post)}
                 >
                   <span
                     className="emoji flex size-9 shrink-0 items-center justify-center rounded-full text-lg"
@@ -90,10 +99,10 @@ export function SearchResults({
                     )}
                   </span>
                   <span className="sr-only">{mood.label}</span>
-                </li>
+                </SearchOption>
               );
             })}
       </ul>
-    </div>
+    </SearchDropdown>
   );
 }

@@ -4,7 +4,7 @@
  * ['search', q, moods].
  */
 import { useEffect, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
 import { CACHE_TTL_MS, SEARCH_DEBOUNCE_MS } from '@moodmap/core';
 import { useMoodFilterStore } from '../moods/mood-filter-store.ts';
 import { moodsParam, searchPosts } from './search-api.ts';
@@ -21,17 +21,24 @@ export function useDebounced<T>(value: T, ms: number): T {
 
 export const searchKey = (query: string, moods: string) => ['search', query, moods] as const;
 
-export function useSearch(rawQuery: string) {
+/**
+ * A query asked 500 ms after the last keystroke, once it holds 2 to 100 characters; the previous
+ * answer stays on screen while the next one comes. Shared by the post and the place searches.
+ */
+export function useDebouncedSearch<T>(
+  rawQuery: string,
+  keyOf: (query: string) => QueryKey,
+  fetch: (query: string, signal: AbortSignal) => Promise<T>,
+  staleTime: number,
+) {
   const typed = rawQuery.trim();
   const debounced = useDebounced(typed, SEARCH_DEBOUNCE_MS);
-  const selected = useMoodFilterStore((s) => s.selected);
-  const moods = moodsParam(selected);
   const active = isSearchable(typed);
   const enabled = active && isSearchable(debounced);
   const query = useQuery({
-    queryKey: searchKey(debounced, moods),
-    queryFn: ({ signal }) => searchPosts(debounced, selected, signal),
-    staleTime: CACHE_TTL_MS.search,
+    queryKey: keyOf(debounced),
+    queryFn: ({ signal }) => fetch(debounced, signal),
+    staleTime,
     enabled,
     retry: false,
     placeholderData: keepPreviousData,
@@ -45,4 +52,15 @@ export function useSearch(rawQuery: string) {
     waiting,
     error: active && query.isError && !query.isFetching && typed === debounced ? query.error : null,
   };
+}
+
+export function useSearch(rawQuery: string) {
+  const selected = useMoodFilterStore((s) => s.selected);
+  const moods = moodsParam(selected);
+  return useDebouncedSearch(
+    rawQuery,
+    (query) => searchKey(query, moods),
+    (query, signal) => searchPosts(query, selected, signal),
+    CACHE_TTL_MS.search,
+  );
 }
