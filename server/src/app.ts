@@ -23,6 +23,7 @@ import authRoutes from './modules/auth/routes.ts';
 import commentsRoutes from './modules/comments/routes.ts';
 import { installAuthGuard } from './modules/auth/guard.ts';
 import geoRoutes from './modules/geo/routes.ts';
+import pmtilesRoutes from './modules/geo/pmtiles-routes.ts';
 import likesRoutes from './modules/likes/routes.ts';
 import messagesRoutes from './modules/messages/routes.ts';
 import paymentsRoutes from './modules/payments/routes.ts';
@@ -42,6 +43,7 @@ import moderationRoutes from './modules/moderation/routes.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
 import costsRoutes, { installCostCounting } from './modules/costs/routes.ts';
 import termsRoutes from './modules/terms/routes.ts';
+import pushFeature from './modules/push/index.ts';
 
 export interface BuildOptions {
   /** Reuse an open database (tests sharing one); otherwise one is opened from the config. */
@@ -89,6 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installCostCounting(app, ctx);
   await app.register(systemRoutes, { ctx });
   await app.register(geoRoutes);
+  await app.register(pmtilesRoutes, { config });
   await app.register(authRoutes, { ctx });
   await installRealtime(app, ctx.bus, ctx.auth.identify, blockRelations(ctx.database.db, ctx.bus));
   await app.register(multipart);
@@ -97,6 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const features = [
     postsRoutes, likesRoutes, commentsRoutes, reportsRoutes, searchRoutes, profilesRoutes, messagesRoutes, paymentsRoutes,
     tiersRoutes, blocksRoutes, adminRoutes, moderationRoutes, termsRoutes, analyticsRoutes, costsRoutes,
+    pushFeature,
   ];
   for (const routes of features) await app.register(routes, { ctx });
   // The dev outbox's pages, so a newcomer can open confirmation links without SMTP.

@@ -32,6 +32,7 @@ const envSchema = z.object({
   ADMIN_EMAIL: optionalString,
   MAP_STYLE_URL: z.url().optional(),
   MAP_STYLE_URL_DARK: z.url().optional(),
+  MAP_PMTILES: optionalString,
   S3_ENDPOINT: optionalString,
   S3_REGION: optionalString,
   S3_BUCKET: optionalString,
@@ -54,6 +55,10 @@ const envSchema = z.object({
   PLAUSIBLE_URL: z.url().optional(),
   PLAUSIBLE_DOMAIN: optionalString,
   COST_UNIT_PRICES_EUR: optionalString,
+  /** Web Push (issue 20): both keys, or neither (then generated once into DATA_DIR). */
+  VAPID_PUBLIC_KEY: optionalString,
+  VAPID_PRIVATE_KEY: optionalString,
+  VAPID_SUBJECT: optionalString,
 });
 
 export interface Config {
@@ -75,6 +80,8 @@ export interface Config {
   adminEmail?: string;
   mapStyleUrl?: string;
   mapStyleUrlDark?: string;
+  /** A PMTiles basemap (MAP_PMTILES): a local archive the server serves, or an archive's URL. */
+  mapPmtiles?: BasemapArchive;
   s3?: { endpoint?: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; publicUrl?: string };
   stripe?: { secretKey: string; webhookSecret: string };
   /** Optional reverse geocoder refining the offline land check. */
@@ -92,9 +99,21 @@ export interface Config {
   plausible?: { url: string; domain: string };
   /** The cost monitor's price of one unit of each metric, in EUR (COST_UNIT_PRICES_EUR). */
   costUnitPrices: Record<CostMetric, number>;
+  /** Web Push's VAPID keys and contact (server/src/modules/push/vapid.ts); absent keys are generated. */
+  vapid: { publicKey?: string; privateKey?: string; subject?: string };
 }
 
+export type BasemapArchive = { kind: 'file'; path: string } | { kind: 'url'; url: string };
+
 export class ConfigError extends Error {}
+
+/** `MAP_PMTILES`: an http(s) URL is the browser's to read; anything else is a path on this machine. */
+function basemapArchive(value: string | undefined): BasemapArchive | undefined {
+  if (!value) return undefined;
+  if (!/^https?:\/\//i.test(value)) return { kind: 'file', path: path.resolve(value) };
+  if (!URL.canParse(value)) throw new ConfigError(`Configuration invalide:\n  MAP_PMTILES: URL invalide / invalid URL (${value})`);
+  return { kind: 'url', url: value };
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -126,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
     mapStyleUrl: e.MAP_STYLE_URL,
     mapStyleUrlDark: e.MAP_STYLE_URL_DARK,
+    mapPmtiles: basemapArchive(e.MAP_PMTILES),
     s3,
     stripe,
     geocoderMapboxToken: e.GEOCODER_MAPBOX_TOKEN,
@@ -143,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     moderationHideThreshold: e.MODERATION_HIDE_THRESHOLD,
     plausible: e.PLAUSIBLE_URL && e.PLAUSIBLE_DOMAIN ? { url: e.PLAUSIBLE_URL.replace(/\/$/, ''), domain: e.PLAUSIBLE_DOMAIN } : undefined,
     costUnitPrices: parseCostPrices(e.COST_UNIT_PRICES_EUR),
+    vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
   };
 }
 

@@ -32,6 +32,7 @@ function post(over: Partial<PostDto> = {}): PostDto {
     commentsCount: 2,
     likesCount: 0,
     isLikedByUser: false,
+    approximate: false,
     author: { username: 'Marc', photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
     ...over,
   };

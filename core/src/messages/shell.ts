@@ -94,4 +94,32 @@ export const SHELL_MESSAGES = {
   pulse_badge: 'Pulse',
   cluster_count: '{count} publications',
   cluster_count_one: '{count} publication',
+
+  // Place search (issue 19 item 2): the top bar's places above its posts, and the create page's picker
+  search_places_heading: 'Lieux',
+  search_posts_heading: 'Publications',
+  place_search_placeholder: 'Rechercher un lieu...',
+  place_search_no_result: 'Aucun lieu trouvé pour "{query}"',
+
+  // Accessible map and list view (issue 20 item 2): texts the spec does not word
+  marker_name: 'Publication de {nickname}, {mood}, {time}',
+  marker_group_name: '{count} publications ici',
+  markers_nav_label: 'Publications sur la carte',
+  markers_more: '{count} autres publications dans la liste',
+  markers_more_one: '{count} autre publication dans la liste',
+  view_toggle_label: 'Affichage des publications',
+  view_map: 'Carte',
+  view_list: 'Liste',
+  list_title: 'Publications dans cette vue',
+  list_count: '{count} publications',
+  list_count_one: '{count} publication',
+  list_sort_label: 'Trier par',
+  list_sort_distance: 'Distance',
+  list_sort_time: 'Plus récentes',
+  list_empty: 'Aucune publication dans cette vue. Déplacez la carte ou changez de filtre.',
+  list_show_all: 'Toutes les publications de la vue',
+  list_open_post: 'Ouvrir la publication',
+  cluster_show_list: 'Voir en liste',
+  // Approximate location (issue 20 item 3): the card's mark, also the create page's toggle label
+  post_approximate: 'Position approximative',
 } as const;

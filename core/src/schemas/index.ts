@@ -25,3 +25,5 @@ export * from './moderation.ts';
 export * from './terms.ts';
 export * from './analytics.ts';
 export * from './costs.ts';
+// Issue 20: Web Push.
+export * from './push.ts';

@@ -25,6 +25,11 @@ export const createPostSchema = z.object({
   imageUploadId: z.uuid({ error: MESSAGES.upload_failed }).optional(),
   audioUploadId: z.uuid({ error: MESSAGES.upload_failed }).optional(),
   usePulseEffect: z.boolean().default(false),
+  /**
+   * 'Position approximative' (issue 20): the post is published at its ~1 km cell's point, never
+   * at the exact one (server/src/modules/posts/approximate.ts).
+   */
+  approximate: z.boolean({ error: MESSAGES.bad_request }).default(false),
 });
 export type CreatePostInput = z.infer<typeof createPostSchema>;
 /** What the web sends: defaults (content '', no pulse) may be left out. */
@@ -60,6 +65,8 @@ export const postSchema = z.object({
   likesCount: z.number(),
   isLikedByUser: z.boolean(),
   author: authorSchema,
+  /** Published at its cell's point ('Position approximative'), not where it was made. */
+  approximate: z.boolean().default(false),
 });
 export type PostDto = z.infer<typeof postSchema>;
 

@@ -96,6 +96,24 @@ describe.runIf(engines.includes('postgres'))('the PostgreSQL bus when its connec
     expect(likes(heardBySecond)).toEqual(likes(heardByFirst));
   }, 60_000);
 
+  it("tells each instance's own observers of its own publishes only (a push is sent once, not once per instance)", async () => {
+    const [first, second] = [await bus(url), await bus(url)];
+    const [ownFirst, ownSecond]: RealtimeEvent[][] = [[], []];
+    first.observeOwn((e) => ownFirst.push(e));
+    second.observeOwn((e) => ownSecond.push(e));
+    first.observeOwn(() => {
+      throw new Error('an observer that fails');
+    });
+    const heardBySecond = record(second);
+    await first.publish({ type: 'message.created', data: { id: 'm1' } });
+    await second.publish({ type: 'message.created', data: { id: 'm2' } });
+    // Both instances hear both events on the bus…
+    await expect.poll(() => heardBySecond.filter((e) => e.type === 'message.created').length).toBe(2);
+    // …but each observed only what it published, and the failing observer failed nothing.
+    expect(ownFirst.map((e) => e.data)).toEqual([{ id: 'm1' }]);
+    expect(ownSecond.map((e) => e.data)).toEqual([{ id: 'm2' }]);
+  }, 60_000);
+
   it('hears events again once an unreachable database is back', async () => {
     // The first instance reaches PostgreSQL through the proxy, the second directly.
     const [behind, direct] = [await bus(proxy.via(url)), await bus(url)];

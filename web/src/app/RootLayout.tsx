@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
+import { LiveAnnouncer } from '../ui/announcer.tsx';
 import { Toaster } from '../ui/toasts/Toaster.tsx';
 import { useSessionStore } from '../features/auth/session-store.ts';
 import { useUiStore } from '../lib/ui-store.ts';
@@ -31,6 +32,7 @@ export function RootLayout() {
       {helpOpen ? <Deferred><HelpDialog /></Deferred> : null}
       <Suspense fallback={null}><LaunchLayer /></Suspense>
       <Toaster />
+      <LiveAnnouncer />
       <Splash />
     </>
   );

@@ -1,9 +1,13 @@
-import { Suspense, lazy } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { SHELL_MESSAGES } from '@moodmap/core';
 import { FloatingButtons } from '../features/map/FloatingButtons.tsx';
+import { useListStore } from '../features/map/list/list-store.ts';
+import { ViewToggle } from '../features/map/list/ViewToggle.tsx';
 import { MessageToast } from '../features/messages/MessageToast.tsx';
 import { useMessaging } from '../features/messages/messages-realtime.ts';
+import { useMessageToast } from '../features/messages/message-toast-store.ts';
+import { announce } from '../ui/announcer.tsx';
 import { useProfileRealtime } from '../features/profile/profile-realtime.ts';
 import { BottomNav } from './BottomNav.tsx';
 import { useAppConfig } from '../lib/config.ts';
@@ -26,15 +30,19 @@ const MapView = lazy(() => preloadMapView().then((m) => ({ default: m.MapView })
 
 // Opened from a marker's or a comment's author: fetched then.
 const ProfileModal = lazyScreen(() => import('../features/profile/ProfileModal.tsx'), (m) => m.ProfileModal);
+// The list view (issue 20): fetched when first opened, never on the map's first load.
+const PostListPanel = lazyScreen(() => import('../features/map/list/PostListPanel.tsx'), (m) => m.PostListPanel);
 
 /** The map at / with the top bar, floating buttons and navigation; modal routes render in the Outlet. */
 export function Shell() {
   const { settled } = useAppConfig();
   const profileOpen = useUiStore((s) => s.profileModalUserId !== null);
+  const listOpen = useListStore((s) => s.open);
   // Messages stay live app-wide while signed in: the unread badge and the 'Nouveau message' toast.
   useMessaging();
   // Anyone's new nickname or photo replaces the old one on markers, comments and chats.
   useProfileRealtime();
+  useAnnounceMessages();
   return (
     <div className="relative h-full w-full overflow-hidden">
       <h1 className="sr-only">{SHELL_MESSAGES.app_name}</h1>
@@ -46,6 +54,8 @@ export function Shell() {
         ) : null}
       </main>
       <TopBar />
+      <ViewToggle />
+      {listOpen ? <Deferred><PostListPanel /></Deferred> : null}
       <FloatingButtons />
       <Outlet />
       <BottomNav />
@@ -53,4 +63,12 @@ export function Shell() {
       <MessageToast />
     </div>
   );
+}
+
+/** A new message's toast is also said by the live region (it is mounted only while shown). */
+function useAnnounceMessages() {
+  const message = useMessageToast((s) => s.toast);
+  useEffect(() => {
+    if (message) announce(`${SHELL_MESSAGES.message_toast_title} : ${message.senderName}, ${message.content}`);
+  }, [message]);
 }

@@ -13,6 +13,8 @@ export const STORAGE_KEYS = {
   legacyRefreshToken: 'moodmap.refreshToken',
   /** Display fields of the signed-in user (spec §4: "the current user is persisted locally"). */
   currentUser: 'moodmap.currentUser',
+  /** The create page's 'Position approximative' (issue 20), per device. */
+  approximateLocation: 'moodmap.approximateLocation',
 } as const;
 
 function storage(): Storage | null {

@@ -5,8 +5,8 @@ import { CloseIcon } from './icons.tsx';
 /** Sizes of the round close button: dialogs and panels (`lg`), map popups (`md`), toasts (`sm`). */
 const SIZES = {
   lg: { box: 'size-10 text-slate-500 transition dark:text-slate-400', icon: 20 },
-  md: { box: 'size-8 text-slate-400', icon: 18 },
-  sm: { box: 'size-7 text-slate-400', icon: 16 },
+  md: { box: 'size-8 text-slate-500 dark:text-slate-400', icon: 18 },
+  sm: { box: 'size-7 text-slate-500 dark:text-slate-400', icon: 16 },
 } as const;
 
 export type CloseButtonSize = keyof typeof SIZES;

@@ -26,6 +26,7 @@ export function makePost(over: Partial<PostDto> = {}): PostDto {
     commentsCount: 0,
     likesCount: 0,
     isLikedByUser: false,
+    approximate: false,
     author: makeAuthor('Léa'),
     ...over,
   };

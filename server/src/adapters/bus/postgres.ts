@@ -11,6 +11,7 @@
  */
 import pg from 'pg';
 import { BUS_RESUMED, type EventBus, type RealtimeEvent } from './types.ts';
+import { ownObservers } from './own-observers.ts';
 
 const CHANNEL = 'moodmap_events';
 const MAX_PAYLOAD = 7900;
@@ -31,6 +32,7 @@ export interface PostgresBusOptions {
 
 export async function createPostgresBus(connectionString: string, pool: pg.Pool, options: PostgresBusOptions = {}): Promise<EventBus> {
   const handlers = new Set<(event: RealtimeEvent) => void>();
+  const own = ownObservers();
   /** The connection that currently LISTENs; null while a replacement is being opened. */
   let listener: pg.Client | null = null;
   let closed = false;
@@ -109,6 +111,7 @@ export async function createPostgresBus(connectionString: string, pool: pg.Pool,
   });
   return {
     async publish(event) {
+      own.notify(event);
       const payload = JSON.stringify(event);
       if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new Error(`realtime event too large: ${event.type}`);
       await pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
@@ -117,9 +120,11 @@ export async function createPostgresBus(connectionString: string, pool: pg.Pool,
       handlers.add(handler);
       return () => handlers.delete(handler);
     },
+    observeOwn: own.add,
     async close() {
       closed = true;
       handlers.clear();
+      own.clear();
       clearInterval(checker);
       if (retryTimer) clearTimeout(retryTimer);
       const client = listener;

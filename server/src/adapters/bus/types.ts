@@ -41,5 +41,11 @@ export interface EventBus {
   publish(event: RealtimeEvent): Promise<void>;
   /** Calls `handler` for every event published by any instance (this one included). */
   subscribe(handler: (event: RealtimeEvent) => void): () => void;
+  /**
+   * Calls `handler` for each event published by this instance only, synchronously inside
+   * `publish`: for side effects that must happen once per event, not once per instance (a Web
+   * Push, issue 20). A handler that throws never fails the publish.
+   */
+  observeOwn(handler: (event: RealtimeEvent) => void): () => void;
   close(): Promise<void>;
 }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import {
   appealBodySchema, appealDecisionBodySchema, appealLinkBodySchema, appealLinkFiledSchema, appealLinkQuerySchema, appealLinkResponseSchema, appealResponseSchema, decisionBodySchema, decisionResponseSchema, idParamsSchema,
   MODERATION_ROLES, moderationQueueResponseSchema, noticesReadResponseSchema, noticesResponseSchema, postIdParamsSchema,
+  MODERATION_NOTICE_EVENT, type ModerationNoticeEvent,
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
@@ -29,6 +30,12 @@ export default async function moderationRoutes(root: FastifyInstance, { ctx }: {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
   const noStore = { 'cache-control': 'no-store' };
+  /** A new notice for `userIds`, to their sockets and devices (MODERATION_NOTICE_EVENT); a failed publish changes nothing. */
+  const announceNotice = (userIds: string[], kind: ModerationNoticeEvent['kind']) => {
+    if (userIds.length === 0) return;
+    void ctx.bus.publish({ type: MODERATION_NOTICE_EVENT, data: { kind } satisfies ModerationNoticeEvent, targets: userIds })
+      .catch((error) => app.log.error({ err: error }, 'publish failed'));
+  };
 
   app.get('/api/moderation/queue', { onRequest: app.authenticate, schema: { response: { 200: moderationQueueResponseSchema } } }, async (request, reply) => {
     const { userId } = await requireRole(ctx, request, MODERATION_ROLES);
@@ -53,6 +60,9 @@ export default async function moderationRoutes(root: FastifyInstance, { ctx }: {
     // After commit, not awaited by the moderator: the notices are stored, the e-mails follow.
     void mailNotice(ctx, outcome.reporterIds, 'report_outcome', decision, null);
     if (decision.action !== 'dismiss' && decision.authorId) void mailNotice(ctx, [decision.authorId], 'statement', decision, null);
+    // Issue 20: the people concerned are also told by push (modules/push); nothing of the notice travels.
+    announceNotice(outcome.reporterIds, 'report_outcome');
+    if (decision.action !== 'dismiss' && decision.authorId) announceNotice([decision.authorId], 'statement');
     return { decision: toDecisionDto(decision) };
   });
 
@@ -69,6 +79,7 @@ export default async function moderationRoutes(root: FastifyInstance, { ctx }: {
     });
     if (restoredPostId) await announceRestored(ctx, db, request.log, restoredPostId);
     void mailNotice(ctx, [appeal.authorId], 'appeal_outcome', decision, appeal);
+    announceNotice([appeal.authorId], 'appeal_outcome');
     const [author] = await db.select({ username: profiles.username }).from(profiles).where(eq(profiles.id, appeal.authorId));
     return { appeal: toAppealDto(appeal, decision, author?.username ?? null, userId) };
   });

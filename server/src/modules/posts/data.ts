@@ -125,7 +125,8 @@ export async function spendPulseCredit(tx: Db, userId: string): Promise<boolean>
 }
 
 export type NewPost = Pick<typeof publications.$inferInsert,
-  'category' | 'content' | 'latitude' | 'longitude' | 'imageUrl' | 'thumbnailUrl' | 'mediaUrls' | 'audioUrl' | 'audioDuration' | 'hasPulseEffect'>;
+  'category' | 'content' | 'latitude' | 'longitude' | 'imageUrl' | 'thumbnailUrl' | 'mediaUrls' | 'audioUrl' | 'audioDuration' | 'hasPulseEffect'
+  | 'exactLatitude' | 'exactLongitude'>;
 
 /** Inserts the post with its author's current username and photo (read by the same statement). */
 export async function insertPost(tx: Db, userId: string, post: NewPost): Promise<string | undefined> {

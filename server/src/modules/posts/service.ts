@@ -10,6 +10,7 @@ import {
   insertUpload, listLiveCards, lockAuthor, postOwner, spendPulseCredit, type DeletedPost,
 } from './data.ts';
 import { toMarkerDto, toPostDto } from './dto.ts';
+import { approximatePoint } from './approximate.ts';
 import type { LandDecision } from '../../adapters/geocoder/index.ts';
 
 // Likes, comments and reports read live posts through these.
@@ -57,11 +58,18 @@ export interface CreatedPost {
   marker: MarkerDto;
 }
 
-export async function createPost({ db, isOnLand }: CreatePostDeps, userId: string, input: CreatePostInput): Promise<CreatedPost> {
+/** The validated body; `approximate` may be left out by callers inside the server (exact position). */
+export type NewPostInput = Omit<CreatePostInput, 'approximate'> & Partial<Pick<CreatePostInput, 'approximate'>>;
+
+export async function createPost({ db, isOnLand }: CreatePostDeps, userId: string, input: NewPostInput): Promise<CreatedPost> {
   const text = cleanContent(input.content);
   if (!text && !input.imageUploadId && !input.audioUploadId) throw badRequest('content_required');
   const place = await isOnLand(input.latitude, input.longitude);
   if (place !== 'land') throw badRequest(place === 'sea' ? 'open_sea' : 'not_on_land');
+  // The land check above is on the exact point; an approximate post is published at its cell's
+  // point and keeps the exact one aside (issue 20), so no reader of latitude/longitude can see it.
+  const published = input.approximate ? approximatePoint(input.latitude, input.longitude) : input;
+  const exact = input.approximate ? { exactLatitude: input.latitude, exactLongitude: input.longitude } : {};
 
   const id = await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
@@ -74,7 +82,7 @@ export async function createPost({ db, isOnLand }: CreatePostDeps, userId: strin
     // Spec §5: a voice-only post stores 'Message vocal' (never displayed).
     const content = text || (audio && !image ? VOICE_ONLY_TEXT : '');
     const inserted = await insertPost(t, userId, {
-      category: input.category, content, latitude: input.latitude, longitude: input.longitude,
+      category: input.category, content, latitude: published.latitude, longitude: published.longitude, ...exact,
       imageUrl: image?.url ?? null, thumbnailUrl: image?.thumbnailUrl ?? null, mediaUrls: image ? [image.url] : [],
       audioUrl: audio?.url ?? null, audioDuration: audio?.durationSeconds ?? null, hasPulseEffect: input.usePulseEffect,
     });

@@ -32,7 +32,7 @@ function Panel({ role, onRefresh, refreshing }: { role: string; onRefresh: () =>
   const current = tabs.find((tab) => tab.id === active) ?? tabs[0];
   const tabClass = (on: boolean) =>
     `rounded-xl px-3.5 py-2 text-sm font-semibold transition ${
-      on ? 'bg-white text-ink-900 shadow-sm dark:bg-ink-700 dark:text-white' : 'text-slate-500 hover:text-ink-900 dark:text-slate-400 dark:hover:text-white'
+      on ? 'bg-white text-ink-900 shadow-sm dark:bg-ink-700 dark:text-white' : 'text-slate-600 hover:text-ink-900 dark:text-slate-400 dark:hover:text-white'
     }`;
   return (
     <div className="space-y-5 px-5 py-6 md:px-7" data-testid="admin-panel">

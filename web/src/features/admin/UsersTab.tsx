@@ -39,9 +39,9 @@ export function UsersTab({ role }: { role: string }) {
           <tr key={u.id} data-testid="admin-user-row">
             <td className={cell}>
               <span className="font-medium">{u.username}</span>
-              <span className="ml-2 font-mono text-xs text-slate-400">{`${u.id.slice(0, ADMIN_ID_PREFIX)}...`}</span>
+              <span className="ml-2 font-mono text-xs text-slate-500 dark:text-slate-400">{`${u.id.slice(0, ADMIN_ID_PREFIX)}...`}</span>
             </td>
-            <td className={`${cell} text-slate-400 italic`}>{MESSAGES.admin_email_hidden}</td>
+            <td className={`${cell} text-slate-500 italic dark:text-slate-400`}>{MESSAGES.admin_email_hidden}</td>
             <td className={cell}>{FR_DATE.format(new Date(u.createdAt))}</td>
             <td className={cell}>
               {canChange ? (

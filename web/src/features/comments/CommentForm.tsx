@@ -92,7 +92,7 @@ export function CommentForm({
         <span
           id={counterId}
           data-testid={`${testId}-counter`}
-          className={`text-[11px] tabular-nums ${over ? 'font-semibold text-rose-600 dark:text-rose-300' : 'text-slate-400 dark:text-slate-500'}`}
+          className={`text-[11px] tabular-nums ${over ? 'font-semibold text-rose-600 dark:text-rose-300' : 'text-slate-500 dark:text-slate-400'}`}
         >
           {text.length}/{COMMENT_TEXT_MAX}
         </span>

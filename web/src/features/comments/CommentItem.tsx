@@ -42,7 +42,7 @@ export function CommentItem({
             {relativeTime(comment.createdAt, now)}
           </time>
           {comment.isEdited ? (
-            <span className="text-slate-400 italic dark:text-slate-500" data-testid="comment-edited">
+            <span className="text-slate-500 italic dark:text-slate-400" data-testid="comment-edited">
               {MESSAGES.comment_edited}
             </span>
           ) : null}

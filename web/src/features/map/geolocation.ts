@@ -1,4 +1,5 @@
 import { MAP, SHELL_MESSAGES, TIMING } from '@moodmap/core';
+import { moveCamera } from '../../ui/motion.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { useMapStore } from './map-store.ts';
 
@@ -26,7 +27,7 @@ export function locateMe(): Promise<boolean> {
       ({ coords }) => {
         const { map, setUserPosition } = useMapStore.getState();
         setUserPosition({ latitude: coords.latitude, longitude: coords.longitude });
-        map?.flyTo({ center: [coords.longitude, coords.latitude], zoom: MAP.locateZoom, essential: true });
+        if (map) moveCamera(map, { center: [coords.longitude, coords.latitude], zoom: MAP.locateZoom });
         resolve(true);
       },
       (error) => {

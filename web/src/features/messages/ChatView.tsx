@@ -6,6 +6,8 @@ import { IconButton, Spinner } from '../../ui/Button.tsx';
 import { ArrowLeftIcon, ChatIcon } from '../../ui/icons.tsx';
 import { Avatar } from '../profile/Avatar.tsx';
 import { Composer } from './Composer.tsx';
+import { PushOffer } from '../push/PushOffer.tsx';
+import { usePushOffer } from '../push/offer-store.ts';
 import { useNow } from './ConversationList.tsx';
 import { MessageBubble } from './MessageBubble.tsx';
 import { markRead, needsReadMark, useConversationSummary, useThread } from './messages-query.ts';
@@ -230,10 +232,15 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
       >
         {body}
       </div>
+      <PushOffer />
       <Composer
         conversationId={conversationId}
         placeholder={empty ? MESSAGES.messages_first_placeholder : MESSAGES.messages_placeholder}
-        onSent={scroll.toBottom}
+        onSent={() => {
+          scroll.toBottom();
+          // Issue 20: a first message sent is when being notified of the answer makes sense.
+          usePushOffer.getState().afterSend();
+        }}
       />
     </div>
   );

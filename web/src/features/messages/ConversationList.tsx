@@ -47,7 +47,6 @@ function ConversationItem({ conversation, selected, me, now, onSelect }: {
         data-conversation-id={conversation.id}
         data-unread={unread ? 'true' : 'false'}
         aria-current={selected ? 'true' : undefined}
-        aria-label={t('messages_conversation_with', { name: other.nickname })}
         className={`flex w-full items-center gap-3 rounded-2xl px-3 py-2.5 text-left transition ${
           selected ? 'bg-brand-500/10 ring-1 ring-brand-500/20 dark:bg-brand-400/10 dark:ring-brand-400/20' : 'hover:bg-slate-100/80 dark:hover:bg-white/5'
         }`}
@@ -61,7 +60,7 @@ function ConversationItem({ conversation, selected, me, now, onSelect }: {
             <time
               dateTime={lastMessage?.createdAt ?? conversation.updatedAt}
               data-testid="conversation-time"
-              className={`shrink-0 text-xs ${unread ? 'font-semibold text-blue-600 dark:text-blue-400' : 'text-slate-400 dark:text-slate-500'}`}
+              className={`shrink-0 text-xs ${unread ? 'font-semibold text-blue-600 dark:text-blue-400' : 'text-slate-600 dark:text-slate-400'}`}
             >
               {conversationListTime(lastMessage?.createdAt ?? conversation.updatedAt, now)}
             </time>
@@ -69,7 +68,7 @@ function ConversationItem({ conversation, selected, me, now, onSelect }: {
           <span className="mt-0.5 flex items-center gap-2">
             <span
               data-testid="conversation-preview"
-              className={`min-w-0 flex-1 truncate text-sm ${unread ? 'font-medium text-ink-800 dark:text-slate-100' : 'text-slate-500 dark:text-slate-400'}`}
+              className={`min-w-0 flex-1 truncate text-sm ${unread ? 'font-medium text-ink-800 dark:text-slate-100' : 'text-slate-600 dark:text-slate-400'}`}
             >
               {lastMessage ? <EmojiText text={preview} /> : <span className="italic">{t('messages_start_with', { nickname: other.nickname })}</span>}
             </span>

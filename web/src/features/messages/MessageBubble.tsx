@@ -60,7 +60,7 @@ export function MessageBubble({
           </p>
         ) : null}
         <p
-          className={`text-right text-[10.5px] leading-4 tabular-nums ${message.imageUrl ? 'px-2.5 pt-0.5 pb-1' : 'pt-0.5'} ${mine ? 'text-white/75' : 'text-slate-400 dark:text-slate-400'}`}
+          className={`text-right text-[10.5px] leading-4 tabular-nums ${message.imageUrl ? 'px-2.5 pt-0.5 pb-1' : 'pt-0.5'} ${mine ? 'text-white/75' : 'text-slate-600 dark:text-slate-300'}`}
         >
           <time dateTime={message.createdAt} data-testid="message-time">
             {bubbleTime(message.createdAt, now)}
@@ -68,7 +68,7 @@ export function MessageBubble({
         </p>
       </div>
       {seen ? (
-        <span className="mt-1 mr-1 text-[11px] font-medium text-slate-400 dark:text-slate-500" data-testid="message-seen">
+        <span className="mt-1 mr-1 text-[11px] font-medium text-slate-500 dark:text-slate-400" data-testid="message-seen">
           {MESSAGES.messages_seen}
         </span>
       ) : null}

@@ -39,8 +39,7 @@ export function MessageToast() {
   return (
     <div className="toast-region pointer-events-none z-[75] flex justify-end">
       <div
-        role="status"
-        aria-live="polite"
+        // Announced by the app's persistent live region (ui/announcer.tsx), not by this late-mounted one.
         data-testid="message-toast"
         data-conversation-id={toast.conversationId}
         data-leaving={leaving ? 'true' : undefined}

@@ -101,7 +101,7 @@ export function MoodFilter() {
                     >
                       {info.emoji}
                     </span>
-                    <span className={`flex-1 text-sm font-medium ${checked ? 'text-ink-900 dark:text-white' : 'text-slate-400 dark:text-slate-500'}`}>
+                    <span className={`flex-1 text-sm font-medium ${checked ? 'text-ink-900 dark:text-white' : 'text-slate-500 dark:text-slate-400'}`}>
                       {info.label}
                     </span>
                     <span

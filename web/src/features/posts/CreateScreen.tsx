@@ -15,6 +15,8 @@ import { MessageField } from './create/MessageField.tsx';
 import { MoodPicker } from './create/MoodPicker.tsx';
 import { pulseCreditedIn } from '../pulse/PulseReturnPage.tsx';
 import { PulseOption } from './create/PulseOption.tsx';
+import { ApproximateOption } from './create/ApproximateOption.tsx';
+import { useApproximatePreference } from './create/approximate-preference.ts';
 import { type SubmitInput, type UploadMemo, submitPost } from './create/submit.ts';
 import { useVoiceRecorder } from './create/use-voice-recorder.ts';
 import { validateCreateForm } from './create/validation.ts';
@@ -90,6 +92,7 @@ function CreateForm({ user }: { user: SessionUser }) {
   // Back from a same-window (mobile) Pulse checkout that credited: the toggle starts on.
   const [usePulse, setUsePulse] = useState(() => pulseCreditedIn(routeState));
   const [error, setError] = useState<string | null>(null);
+  const [approximate, setApproximate] = useApproximatePreference();
   const recorder = useVoiceRecorder();
   const uploads = useRef<UploadMemo>({});
   const errorRef = useRef<HTMLDivElement>(null);
@@ -135,7 +138,7 @@ function CreateForm({ user }: { user: SessionUser }) {
       return;
     }
     setError(null);
-    create.mutate({ category: mood, content, image, voice: voice?.blob ?? null, location, usePulseEffect: usePulse && credits >= 1 });
+    create.mutate({ category: mood, content, image, voice: voice?.blob ?? null, location, usePulseEffect: usePulse && credits >= 1, approximate });
   };
 
   // An error is about what was sent: any change to the form clears it.
@@ -170,6 +173,8 @@ function CreateForm({ user }: { user: SessionUser }) {
         </Suspense>
         <LandStatus state={land} location={location} />
       </section>
+
+      <ApproximateOption enabled={approximate} onToggle={setApproximate} />
 
       <PulseOption signedIn credits={credits} enabled={usePulse} onToggle={setUsePulse} />
 

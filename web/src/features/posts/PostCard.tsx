@@ -11,7 +11,7 @@ import { useSessionStore } from '../auth/session-store.ts';
 import { AudioPlayer } from '../../ui/AudioPlayer.tsx';
 import { Spinner } from '../../ui/Button.tsx';
 import { ImagePreview } from '../../ui/ImagePreview.tsx';
-import { ChatIcon, ChevronLeftIcon, FlagIcon, MailIcon } from '../../ui/icons.tsx';
+import { ChatIcon, ChevronLeftIcon, FlagIcon, MailIcon, PinIcon } from '../../ui/icons.tsx';
 import { DialogHeader } from '../../ui/DialogHeader.tsx';
 import { Deferred, lazyScreen } from '../../ui/lazy-screen.tsx';
 import { CommentsSection } from '../comments/CommentsSection.tsx';
@@ -70,7 +70,7 @@ export function PostCard({
               aria-label={MESSAGES.report_title}
               title={MESSAGES.report_title}
               data-testid="post-report"
-              className="flex size-8 items-center justify-center rounded-full text-slate-400 hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-300"
+              className="flex size-8 items-center justify-center rounded-full text-slate-500 dark:text-slate-400 hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-300"
             >
               <FlagIcon size={16} />
             </button>
@@ -99,7 +99,15 @@ export function PostCard({
       </DialogHeader>
 
       <div className="min-h-0 flex-1 space-y-3 overflow-y-auto overscroll-contain px-4 pb-3">
-        <MoodBadge post={post} />
+        <div className="flex flex-wrap items-center gap-2">
+          <MoodBadge post={post} />
+          {/* Issue 20: the pin stands for a ~1 km area, not the place it was posted from. */}
+          {post.approximate ? (
+            <span className="inline-flex items-center gap-1 text-xs font-medium text-slate-600 dark:text-slate-300" data-testid="post-approximate">
+              <PinIcon size={14} className="shrink-0" /> {MESSAGES.post_approximate}
+            </span>
+          ) : null}
+        </div>
         {post.audioUrl ? <AudioPlayer src={post.audioUrl} durationHint={post.audioDuration} testId="post-audio" /> : null}
         {image ? (
           <button

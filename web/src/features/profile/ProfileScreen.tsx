@@ -22,6 +22,7 @@ import { MemberSince, MoodBadge, PulseBadge, focusState } from './ProfileBits.ts
 import { deleteProfilePhoto, profileKey, uploadProfilePhoto, usePublicProfile, useProfileWrite } from './profile-api.ts';
 import { BlockedList } from '../moderation/BlockedList.tsx';
 import { NoticesPanel } from '../moderation/NoticesPanel.tsx';
+import { PushDevices } from '../push/PushDevices.tsx';
 import { TermsLink } from '../terms/TermsLink.tsx';
 
 const ACTION =
@@ -78,7 +79,7 @@ export function ProfileScreen() {
             <p className="truncate text-sm text-slate-500 dark:text-slate-400" data-testid="profile-email">
               {user.email}
             </p>
-            <MemberSince createdAt={user.createdAt} className="mt-0.5 text-xs text-slate-400 dark:text-slate-500" />
+            <MemberSince createdAt={user.createdAt} className="mt-0.5 text-xs text-slate-500 dark:text-slate-400" />
           </div>
         </div>
         <BioEditor user={user} />
@@ -113,6 +114,7 @@ export function ProfileScreen() {
         </div>
         <MyPosts userId={user.id} />
         <NoticesPanel />
+        <PushDevices />
         <BlockedList />
         <p className="text-center text-xs text-slate-500 dark:text-slate-400">
           <TermsLink />
@@ -325,7 +327,7 @@ function BioEditor({ user }: { user: SessionUser }) {
           <span
             data-testid="bio-counter"
             data-warning={length > BIO_COUNTER_WARNING ? 'true' : undefined}
-            className={`shrink-0 text-xs tabular-nums ${length > BIO_COUNTER_WARNING ? 'font-semibold text-red-600 dark:text-red-400' : 'text-slate-400'}`}
+            className={`shrink-0 text-xs tabular-nums ${length > BIO_COUNTER_WARNING ? 'font-semibold text-red-600 dark:text-red-400' : 'text-slate-500 dark:text-slate-400'}`}
           >
             {length}/{BIO_MAX}
           </span>

@@ -58,7 +58,7 @@ export function UserProfileScreen() {
             {profile.bio ? (
               <p className="text-[15px] break-words whitespace-pre-line text-slate-700 dark:text-slate-200" data-testid="profile-about-text">{profile.bio}</p>
             ) : (
-              <p className="text-sm text-slate-400 italic dark:text-slate-500" data-testid="profile-about-empty">{MESSAGES.profile_about_empty}</p>
+              <p className="text-sm text-slate-500 italic dark:text-slate-400" data-testid="profile-about-empty">{MESSAGES.profile_about_empty}</p>
             )}
           </section>
           {message.visible ? (

@@ -18,13 +18,15 @@ export function Toaster() {
     <div
       className="toast-region pointer-events-none z-[70] flex flex-col items-end gap-2"
       aria-live="polite"
+      aria-relevant="additions"
     >
       {toasts.map((t) => {
         const { icon: Icon, accent, bar } = STYLE[t.type];
         return (
           <div
             key={t.id}
-            role={t.type === 'error' || t.type === 'warning' ? 'alert' : 'status'}
+            // Errors and warnings interrupt; the others are read by the polite region around them.
+            role={t.type === 'error' || t.type === 'warning' ? 'alert' : undefined}
             data-testid={`toast-${t.type}`}
             className={`glass pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-2xl py-3 pr-2 pl-4 ${t.leaving ? 'animate-toast-out' : 'animate-toast-in'}`}
           >

@@ -16,11 +16,14 @@ export function ClusterList({
   now,
   onPick,
   onClose,
+  onShowList,
 }: {
   markers: MarkerDto[];
   now: Date;
   onPick: (marker: MarkerDto) => void;
   onClose: () => void;
+  /** The same posts in the list view (issue 20), sortable, with their full cards. */
+  onShowList?: () => void;
 }) {
   // A list longer than one read shows its newest posts' cards; the rest keep their marker row.
   const cards = useGroupCards(markers.slice(0, POST_CARDS_MAX).map((m) => m.id));
@@ -38,6 +41,16 @@ export function ClusterList({
           <h2 className="text-[15px] leading-snug font-bold">{SHELL_MESSAGES.cluster_popup_title}</h2>
           <p className="text-xs text-slate-500 dark:text-slate-400">{fillCount(SHELL_MESSAGES, 'cluster_count', markers.length)}</p>
         </div>
+        {onShowList ? (
+          <button
+            type="button"
+            onClick={onShowList}
+            data-testid="cluster-show-list"
+            className="shrink-0 rounded-lg px-2 py-1 text-xs font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-300 dark:hover:bg-white/10"
+          >
+            {SHELL_MESSAGES.cluster_show_list}
+          </button>
+        ) : null}
       </DialogHeader>
       <ul className="min-h-0 flex-1 divide-y divide-slate-100 overflow-y-auto overscroll-contain dark:divide-white/5">
         {markers.map((marker) => {
@@ -69,7 +82,7 @@ export function ClusterList({
                   ) : (
                     <span className="mt-0.5 block truncate text-[13px] text-slate-600 dark:text-slate-300">{truncate(card.content, 60)}</span>
                   )}
-                  <span className="block text-[11px] text-slate-400 dark:text-slate-500">{relativeTime(marker.createdAt, now)}</span>
+                  <span className="block text-[11px] text-slate-500 dark:text-slate-400">{relativeTime(marker.createdAt, now)}</span>
                 </span>
                 {image ? <img src={image} alt="" loading="lazy" className="size-11 shrink-0 rounded-lg object-cover" /> : null}
               </button>

@@ -6,6 +6,9 @@
  * is applied as a diff of its own group (marker-groups.ts). A tap is hit-tested on the layers;
  * the popup paints first from the marker, and the map moves after only if it does not fit.
  * A post passed through navigation state is centred at zoom 16 and opened, then the state cleared.
+ * Keyboards and screen readers reach the markers through MarkerNav (issue 20): a button per
+ * marker on screen; Enter opens the same popup as a tap, takes the focus into it, and closing it
+ * gives the focus back to the marker. Camera moves jump instead when motion is reduced (ui/motion.ts).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Popup, useMap } from 'react-map-gl/maplibre';
@@ -15,6 +18,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { MAP, SHELL_MESSAGES, POST_LIFETIME_MS, padBounds, VIEW_MARGIN } from '@moodmap/core';
 import { toast } from '../../../ui/toasts/toast-store.ts';
+import { moveCamera, motionMs, useReducedMotion } from '../../../ui/motion.ts';
 import { useMoodFilterStore } from '../../moods/mood-filter-store.ts';
 import { useThemeStore } from '../../theme/theme-store.ts';
 import { fetchPost } from '../../posts/posts-api.ts';
@@ -22,10 +26,14 @@ import { type MarkerChange, derivedFrom, onMarkerChange, pinPostInCache } from '
 import type { MarkerDto } from '../../posts/post-types.ts';
 import { useViewportFeed } from '../../posts/viewport-query.ts';
 import { ClusterList } from './ClusterList.tsx';
+import { useDrawnPosts } from './drawn-posts.ts';
+import { MarkerNav } from './MarkerNav.tsx';
+import { type NavItem, readNavItems } from './nav-items.ts';
+import { useListStore } from '../list/list-store.ts';
 import { type GroupDiff, MarkerGroups } from './marker-groups.ts';
 import { POST_MARKER_SIZE, type Theme, provideImage } from './marker-images.ts';
 import {
-  AGGREGATES_SOURCE, CLICKABLE_LAYERS, type MarkerProps, aggregateFeatures, ensureMarkerLayers, groupFeature, markersSource, setHighlighted,
+  AGGREGATES_SOURCE, MARKERS_SOURCE, CLICKABLE_LAYERS, type MarkerProps, aggregateFeatures, ensureMarkerLayers, groupFeature, markersSource, setHighlighted,
 } from './marker-layers.ts';
 import { PostPopup } from './PostPopup.tsx';
 import { startPulse } from './pulse.ts';
@@ -80,7 +88,7 @@ function revealPopup(map: MapLibreMap): void {
   else if (box.bottom > frame.bottom - FIT_MARGIN.bottom) dy = box.bottom - (frame.bottom - FIT_MARGIN.bottom);
   if (box.left < frame.left + FIT_MARGIN.side) dx = box.left - (frame.left + FIT_MARGIN.side);
   else if (box.right > frame.right - FIT_MARGIN.side) dx = box.right - (frame.right - FIT_MARGIN.side);
-  if (dx !== 0 || dy !== 0) map.panBy([Math.round(dx), Math.round(dy)], { duration: 350, essential: true });
+  if (dx !== 0 || dy !== 0) map.panBy([Math.round(dx), Math.round(dy)], { duration: motionMs(350), essential: true });
 }
 
 export function PostMarkers() {
@@ -96,6 +104,7 @@ export function PostMarkers() {
   const [selection, setSelection] = useState<Selection | null>(null);
   const applied = useRef<{ answer?: object; extra?: object; moods?: string }>({});
   const client = useQueryClient();
+  const reducedMotion = useReducedMotion();
 
   useEffect(() => {
     if (!map) return;
@@ -155,14 +164,14 @@ export function PostMarkers() {
     map.on('styledata', ensure);
     map.on('load', ensure);
     ensure();
-    const stopPulse = startPulse(map);
+    const stopPulse = startPulse(map, reducedMotion);
     return () => {
       map.setMissingStyleImageResolver(null);
       map.off('styledata', ensure);
       map.off('load', ensure);
       stopPulse();
     };
-  }, [map, theme, allFeatures]);
+  }, [map, theme, allFeatures, reducedMotion]);
 
   // A fetched answer (another view, a refetch, the mood filter) replaces the groups; an answer
   // only derived from the one drawn by marker changes was already applied change by change.
@@ -225,10 +234,37 @@ export function PostMarkers() {
 
   const centreOn = useCallback(
     (latitude: number, longitude: number, zoom: number) => {
-      map?.flyTo({ center: [longitude, latitude], zoom, duration: 1200, essential: true });
+      if (map) moveCamera(map, { center: [longitude, latitude], zoom, duration: 1200 });
     },
     [map],
   );
+
+  /** What a tap or Enter on a marker does: a post's card, a group's list, or a closer look. */
+  const activate = useCallback(
+    (target: NavItem['target'], longitude: number, latitude: number) => {
+      if (!map) return;
+      if (target.kind === 'cluster') {
+        setSelection(null);
+        void markersSource(map)
+          ?.getClusterExpansionZoom(target.clusterId)
+          .then((zoom) => moveCamera(map, { center: [longitude, latitude], zoom: Math.max(map.getZoom() + 1, zoom), duration: 600 }, 'ease'))
+          .catch(() => undefined);
+        return;
+      }
+      if (target.kind === 'aggregate') {
+        setSelection(null);
+        moveCamera(map, { center: [longitude, latitude], zoom: Math.floor(map.getZoom()) + 2, duration: 800 });
+        return;
+      }
+      const group = groups.group(target.featureId);
+      if (!group) return;
+      if (group.members.length === 1) setSelection({ kind: 'post', id: group.members[0]!.id });
+      else setSelection({ kind: 'group', ids: group.members.map((m) => m.id), latitude: group.latitude, longitude: group.longitude });
+    },
+    [map, groups],
+  );
+  /** The marker button a popup was opened from by keyboard: the focus goes back to it. */
+  const openedFrom = useRef<string | null>(null);
 
   // Taps and hovers, hit-tested on the marker layers.
   const [hovered, setHovered] = useState<number | null>(null);
@@ -248,23 +284,10 @@ export function PostMarkers() {
       event.preventDefault();
       const props = feature.properties as Partial<MarkerProps> & { cluster?: boolean; cluster_id?: number };
       const [longitude, latitude] = (feature.geometry as Point).coordinates as [number, number];
-      if (props.cluster && typeof props.cluster_id === 'number') {
-        setSelection(null);
-        void markersSource(map)
-          ?.getClusterExpansionZoom(props.cluster_id)
-          .then((zoom) => map.easeTo({ center: [longitude, latitude], zoom: Math.max(map.getZoom() + 1, zoom), duration: 600 }))
-          .catch(() => undefined);
-        return;
-      }
-      if (props.k === 's') {
-        setSelection(null);
-        map.flyTo({ center: [longitude, latitude], zoom: Math.floor(map.getZoom()) + 2, duration: 800, essential: true });
-        return;
-      }
-      const group = typeof feature.id === 'number' ? groups.group(feature.id) : undefined;
-      if (!group) return;
-      if (group.members.length === 1) setSelection({ kind: 'post', id: group.members[0]!.id });
-      else setSelection({ kind: 'group', ids: group.members.map((m) => m.id), latitude: group.latitude, longitude: group.longitude });
+      openedFrom.current = null;
+      if (props.cluster && typeof props.cluster_id === 'number') activate({ kind: 'cluster', clusterId: props.cluster_id }, longitude, latitude);
+      else if (props.k === 's') activate({ kind: 'aggregate' }, longitude, latitude);
+      else if (typeof feature.id === 'number') activate({ kind: 'group', featureId: feature.id }, longitude, latitude);
     };
     let hovered: number | null = null;
     const onMove = (event: MapMouseEvent) => {
@@ -282,7 +305,7 @@ export function PostMarkers() {
       map.off('click', onClick);
       map.off('mousemove', onMove);
     };
-  }, [map, groups]);
+  }, [map, activate]);
 
   // A post passed through navigation state: centre on it at zoom 16, open it, clear the state.
   const location = useLocation();
@@ -341,13 +364,83 @@ export function PostMarkers() {
     if (popupGone) setSelection(null);
   }, [popupGone]);
 
-  // The selected and hovered markers are drawn larger.
-  const selectedFeature = selection?.kind === 'post' ? groups.groupOf(selection.id)?.id : selection?.kind === 'group' ? groups.groupOf(selection.ids[0]!)?.id : undefined;
+  // The list view shows the posts the map holds (the same data, no second fetch).
+  const publish = useDrawnPosts((s) => s.publish);
+  useEffect(() => {
+    void version;
+    publish([...groups.allMarkers()], offsetMs);
+  }, [publish, groups, version, offsetMs]);
+
+  // The markers a keyboard reaches: read again when the view or the drawn posts change, once
+  // MapLibre has placed them (its clusters are read from what it draws).
+  const [navItems, setNavItems] = useState<NavItem[]>([]);
+  const [navFocus, setNavFocus] = useState<NavItem | null>(null);
+  const listOpen = useListStore((s) => s.open);
+  const showList = useListStore((s) => s.show);
   useEffect(() => {
     if (!map) return;
-    const ids = [selectedFeature, hovered].filter((id): id is number => typeof id === 'number');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = () => {
+      if (map.isMoving()) return schedule();
+      setNavItems(readNavItems(map, groups, new Date(Date.now() + offsetMs)));
+    };
+    const schedule = () => {
+      clearTimeout(timer);
+      timer = setTimeout(read, 300);
+    };
+    const onData = (event: { sourceId?: string }) => {
+      if (event.sourceId === MARKERS_SOURCE || event.sourceId === AGGREGATES_SOURCE) schedule();
+    };
+    schedule();
+    map.on('moveend', schedule);
+    map.on('sourcedata', onData);
+    return () => {
+      clearTimeout(timer);
+      map.off('moveend', schedule);
+      map.off('sourcedata', onData);
+    };
+  }, [map, groups, version, offsetMs]);
+  const project = useCallback((item: NavItem) => (map ? map.project([item.longitude, item.latitude]) : { x: 0, y: 0 }), [map]);
+  const onNavActivate = useCallback(
+    (item: NavItem) => {
+      openedFrom.current = item.target.kind === 'group' ? item.key : null;
+      activate(item.target, item.longitude, item.latitude);
+    },
+    [activate],
+  );
+  const onMore = useCallback(() => showList({ focus: true }), [showList]);
+
+  // The selected, hovered and keyboard-focused markers are drawn larger.
+  const selectedFeature = selection?.kind === 'post' ? groups.groupOf(selection.id)?.id : selection?.kind === 'group' ? groups.groupOf(selection.ids[0]!)?.id : undefined;
+  const focusedFeature = navFocus?.target.kind === 'group' ? navFocus.target.featureId : undefined;
+  useEffect(() => {
+    if (!map) return;
+    const ids = [selectedFeature, hovered, focusedFeature].filter((id): id is number => typeof id === 'number');
     setHighlighted(map, ids);
-  }, [map, selectedFeature, hovered, version]);
+  }, [map, selectedFeature, hovered, focusedFeature, version]);
+
+  // A popup opened by keyboard takes the focus (its frame, which stays while the card replaces
+  // its skeleton); closing it gives the focus back to the marker's button.
+  const popupOpen = selection !== null;
+  useEffect(() => {
+    if (!map || !popupOpen || !openedFrom.current) return;
+    const raf = requestAnimationFrame(() => {
+      const frame = map.getContainer().querySelector<HTMLElement>('.mm-popup .maplibregl-popup-content');
+      if (!frame) return;
+      frame.tabIndex = -1;
+      frame.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(raf);
+  }, [map, popupOpen, selection]);
+  useEffect(() => {
+    if (popupOpen || !map || !openedFrom.current) return;
+    const key = openedFrom.current;
+    openedFrom.current = null;
+    const active = document.activeElement;
+    // Only when the focus was in the popup (or lost with it), not when it moved elsewhere.
+    if (active && active !== document.body && !map.getContainer().contains(active)) return;
+    map.getContainer().querySelector<HTMLElement>(`[data-marker-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
+  }, [map, popupOpen]);
 
   // Paint first, then move the camera only if the popup does not fit.
   const selectionKey = selection ? (selection.kind === 'post' ? selection.id : selection.ids.join(',')) : null;
@@ -372,8 +465,13 @@ export function PostMarkers() {
       ? { latitude: selection.latitude, longitude: selection.longitude, offset: 34 }
       : null;
 
-  if (!anchor || popupGone) return null;
+  const nav = listOpen ? null : (
+    <MarkerNav items={navItems} project={project} onActivate={onNavActivate} onFocusItem={setNavFocus} onMore={onMore} />
+  );
+  if (!anchor || popupGone) return nav;
   return (
+    <>
+    {nav}
     <Popup
       longitude={anchor.longitude}
       latitude={anchor.latitude}
@@ -399,8 +497,19 @@ export function PostMarkers() {
           }
         />
       ) : (
-        <ClusterList markers={groupMarkers} now={now} onPick={(m) => setSelection({ kind: 'post', id: m.id, group: groupMarkers.map((g) => g.id) })} onClose={() => setSelection(null)} />
+        <ClusterList
+          markers={groupMarkers}
+          now={now}
+          onPick={(m) => setSelection({ kind: 'post', id: m.id, group: groupMarkers.map((g) => g.id) })}
+          onClose={() => setSelection(null)}
+          onShowList={() => {
+            openedFrom.current = null;
+            showList({ clusterIds: groupMarkers.map((m) => m.id), focus: true });
+            setSelection(null);
+          }}
+        />
       )}
     </Popup>
+    </>
   );
 }

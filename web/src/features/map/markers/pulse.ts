@@ -2,7 +2,8 @@
  * The pulse ring of pulse posts (spec §2 "Single marker"): two circles growing from the marker's
  * edge to twice its size and fading, 0.9 s apart, every 1.8 s, as the DOM markers' CSS did. One
  * requestAnimationFrame loop drives both layers' paint, and it runs only while a pulse marker is
- * on screen: otherwise the map stays idle and draws nothing.
+ * on screen: otherwise the map stays idle and draws nothing. With `prefers-reduced-motion: reduce`
+ * the loop never starts: the ring stands still around the marker (issue 20), still marking the pulse.
  */
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { PULSE_LAYERS } from './marker-layers.ts';
@@ -20,7 +21,24 @@ export function ringAt(phase: number): { radius: number; opacity: number } {
   return { radius: r + r * 1.1 * eased, opacity: 0.75 * (1 - t) };
 }
 
-export function startPulse(map: MapLibreMap): () => void {
+/** The still ring shown instead of the animation when motion is reduced. */
+export const STILL_RING = ringAt(0.3);
+
+export function startPulse(map: MapLibreMap, reduced = false): () => void {
+  if (reduced) {
+    const still = () => {
+      for (const id of PULSE_LAYERS) {
+        // Only on a change: a paint change must not feed the 'styledata' that called this.
+        if (!map.getLayer(id) || map.getPaintProperty(id, 'circle-radius') === STILL_RING.radius) continue;
+        map.setPaintProperty(id, 'circle-radius', STILL_RING.radius);
+        // One ring only: the second would draw over the first at the same size.
+        map.setPaintProperty(id, 'circle-opacity', id === PULSE_LAYERS[0] ? STILL_RING.opacity : 0);
+      }
+    };
+    still();
+    map.on('styledata', still);
+    return () => map.off('styledata', still);
+  }
   let frame = 0;
   let raf: number | null = null;
   let stopped = false;

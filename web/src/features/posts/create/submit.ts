@@ -15,6 +15,8 @@ export interface SubmitInput {
   voice: Blob | null;
   location: { latitude: number; longitude: number };
   usePulseEffect: boolean;
+  /** 'Position approximative' (issue 20): published at its ~1 km cell's point. */
+  approximate?: boolean;
 }
 
 /** Uploads that already succeeded, by the file they were made from. */
@@ -64,6 +66,7 @@ export async function submitPost(input: SubmitInput, memo: UploadMemo, deps: Sub
       ...(input.image && memo.image ? { imageUploadId: memo.image.uploadId } : {}),
       ...(input.voice && memo.voice ? { audioUploadId: memo.voice.uploadId } : {}),
       ...(input.usePulseEffect ? { usePulseEffect: true } : {}),
+      ...(input.approximate ? { approximate: true } : {}),
     });
     // An upload is claimed by the post: it cannot serve another one.
     delete memo.image;

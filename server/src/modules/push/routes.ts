@@ -1,0 +1,93 @@
+/**
+ * Web Push API (issue 20). Every route needs a session; a device exists only for its owner
+ * (404 `push_device_not_found` for anyone else, and for ids that are not ids).
+ *
+ *   GET    /api/push/key                 → { publicKey }        the VAPID key for pushManager.subscribe
+ *   POST   /api/push/subscriptions       PushSubscription JSON (+ label) → 201 new | 200 known { device }
+ *   GET    /api/push/subscriptions       → { devices }          the caller's devices, newest first
+ *   PATCH  /api/push/subscriptions/:id   { preview } → { device }
+ *   DELETE /api/push/subscriptions/:id   → { status: 'deleted' }
+ *
+ * Notifications themselves are sent from events (./index.ts), never from these routes.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  PUSH_DEVICES_MAX, pushDeletedResponseSchema, pushDeviceResponseSchema, pushDevicesResponseSchema, pushKeyResponseSchema,
+  pushPreviewBodySchema, pushSubscriptionBodySchema,
+} from '@moodmap/core';
+import type { AppContext } from '../../context.ts';
+import { AppError, badRequest, fail, notFound } from '../../errors.ts';
+import { requireUser } from '../auth/guard.ts';
+import { removeDevice, listDevices, saveSubscription, setPreview, toDeviceDto } from './data.ts';
+import { endpointAllowed } from './endpoint.ts';
+import { deviceLabel } from './label.ts';
+import type { VapidKeys } from './vapid.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Any string: an id that is not one names no device (404), like an unknown one. */
+const deviceParams = z.object({ id: z.string() });
+/** Subscriptions saved per person and window: a browser subscribes once per device. */
+const SUBSCRIBE_WINDOW_MS = 10 * 60_000;
+const SUBSCRIBE_PER_WINDOW = 20;
+const noStore = { 'cache-control': 'no-store' };
+
+export function pushRoutes(ctx: AppContext, vapid: VapidKeys) {
+  return async function routes(root: FastifyInstance) {
+    const app = root.withTypeProvider<ZodTypeProvider>();
+    const { db } = ctx.database;
+
+    const deviceId = (id: string) => {
+      if (!UUID.test(id)) throw notFound('push_device_not_found');
+      return id;
+    };
+
+    app.get('/api/push/key', { onRequest: app.authenticate, schema: { response: { 200: pushKeyResponseSchema } } }, async (_request, reply) => {
+      return reply.headers(noStore).send({ publicKey: vapid.publicKey });
+    });
+
+    app.post('/api/push/subscriptions', {
+      onRequest: app.authenticate,
+      schema: { body: pushSubscriptionBodySchema, response: { 200: pushDeviceResponseSchema, 201: pushDeviceResponseSchema } },
+    }, async (request, reply) => {
+      const { userId } = requireUser(request);
+      const attempts = await ctx.limits.count('push_subscribe', `user:${userId}`, SUBSCRIBE_WINDOW_MS);
+      if (attempts > SUBSCRIBE_PER_WINDOW) {
+        throw new AppError(429, 'push_rate_limited', undefined, { 'retry-after': String(SUBSCRIBE_WINDOW_MS / 1000) });
+      }
+      const { endpoint, keys, label } = request.body;
+      if (!endpointAllowed(endpoint, ctx.config.env)) throw badRequest('push_endpoint_invalid');
+      const saved = await saveSubscription(db, userId, {
+        endpoint,
+        p256dh: keys.p256dh,
+        auth: keys.auth,
+        label: label || deviceLabel(request.headers['user-agent']),
+      }, PUSH_DEVICES_MAX);
+      if (!saved.ok) throw fail(409, 'push_devices_too_many', { max: PUSH_DEVICES_MAX });
+      return reply.status(saved.created ? 201 : 200).headers(noStore).send({ device: toDeviceDto(saved.row) });
+    });
+
+    app.get('/api/push/subscriptions', { onRequest: app.authenticate, schema: { response: { 200: pushDevicesResponseSchema } } }, async (request, reply) => {
+      const rows = await listDevices(db, requireUser(request).userId);
+      return reply.headers(noStore).send({ devices: rows.map(toDeviceDto) });
+    });
+
+    app.patch('/api/push/subscriptions/:id', {
+      onRequest: app.authenticate,
+      schema: { params: deviceParams, body: pushPreviewBodySchema, response: { 200: pushDeviceResponseSchema } },
+    }, async (request, reply) => {
+      const row = await setPreview(db, requireUser(request).userId, deviceId(request.params.id), request.body.preview);
+      if (!row) throw notFound('push_device_not_found');
+      return reply.headers(noStore).send({ device: toDeviceDto(row) });
+    });
+
+    app.delete('/api/push/subscriptions/:id', {
+      onRequest: app.authenticate,
+      schema: { params: deviceParams, response: { 200: pushDeletedResponseSchema } },
+    }, async (request) => {
+      if (!(await removeDevice(db, requireUser(request).userId, deviceId(request.params.id)))) throw notFound('push_device_not_found');
+      return { status: 'deleted' as const };
+    });
+  };
+}

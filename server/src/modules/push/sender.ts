@@ -1,0 +1,112 @@
+/**
+ * Sends notifications to people's devices (RFC 8030 + 8291 + 8292). web-push encrypts the
+ * payload (aes128gcm) and signs the VAPID header; the request itself goes out with fetch, so it
+ * has a timeout, follows no redirect and reaches the tests' local stand-in over http.
+ *
+ * Every send is fire-and-forget for the request that caused it: errors are logged, never thrown.
+ * A push service answering 404 or 410 says the subscription is gone: its row is deleted.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import webpush from 'web-push';
+import type { PushPayload } from '@moodmap/core';
+import type { Db } from '../../db/client.ts';
+import { devicesOf, forgetEndpoint, type PushSubscriptionRow } from './data.ts';
+import type { VapidKeys } from './vapid.ts';
+
+const SEND_TIMEOUT_MS = 10_000;
+
+/** What one event tells one person; the device's preview setting picks `preview` or `generic`. */
+export interface Notice {
+  userId: string;
+  title: string;
+  /** The short text shown when the device allows previews. */
+  preview: string;
+  /** The text shown otherwise: nothing of the content. */
+  generic: string;
+  url: string;
+  tag: string;
+  urgency: webpush.Urgency;
+  /** Seconds the push service keeps it for a device that is offline. */
+  ttl: number;
+}
+
+export interface PushSender {
+  /** Sends in the background; `notices` may still be being worked out. */
+  notify(notices: Notice[] | Promise<Notice[]>): void;
+  /** Waits for the sends under way (the app's close). */
+  drain(): Promise<void>;
+}
+
+export function payloadFor(notice: Notice, device: Pick<PushSubscriptionRow, 'preview'>): PushPayload {
+  return { title: notice.title, body: device.preview ? notice.preview : notice.generic, url: notice.url, tag: notice.tag };
+}
+
+/**
+ * The Topic header (RFC 8030 §5.4) replaces an undelivered push with the same topic: a device
+ * back online gets the latest of a conversation, not each message. At most 32 base64url chars.
+ */
+const topicOf = (tag: string) => createHash('sha256').update(tag).digest('base64url').slice(0, 32);
+
+export function createPushSender(db: Db, vapid: VapidKeys, log: FastifyBaseLogger): PushSender {
+  const pending = new Set<Promise<void>>();
+
+  async function deliver(device: PushSubscriptionRow, notice: Notice): Promise<void> {
+    const details = webpush.generateRequestDetails(
+      { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
+      JSON.stringify(payloadFor(notice, device)),
+      {
+        vapidDetails: vapid,
+        TTL: notice.ttl,
+        urgency: notice.urgency,
+        topic: topicOf(notice.tag),
+        contentEncoding: 'aes128gcm',
+      },
+    );
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(details.headers)) {
+      if (name.toLowerCase() !== 'content-length') headers[name] = String(value);
+    }
+    const response = await fetch(details.endpoint, {
+      method: details.method,
+      headers,
+      body: details.body ?? undefined,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+    });
+    await response.body?.cancel().catch(() => {});
+    if (response.status === 404 || response.status === 410) {
+      await forgetEndpoint(db, device);
+      log.info({ subscription: device.id, status: response.status }, 'push subscription expired: removed');
+    } else if (!response.ok) {
+      log.warn({ subscription: device.id, status: response.status }, 'push service refused a notification');
+    }
+  }
+
+  async function send(notices: Notice[]): Promise<void> {
+    const devices = await devicesOf(db, [...new Set(notices.map((n) => n.userId))]);
+    const byUser = new Map(notices.map((n) => [n.userId, n]));
+    await Promise.all(devices.map(async (device) => {
+      const notice = byUser.get(device.userId);
+      if (!notice) return;
+      try {
+        await deliver(device, notice);
+      } catch (error) {
+        log.warn({ err: error, subscription: device.id }, 'push failed');
+      }
+    }));
+  }
+
+  return {
+    notify(notices) {
+      const job = Promise.resolve(notices)
+        .then((list) => (list.length > 0 ? send(list) : undefined))
+        .catch((error) => log.error({ err: error }, 'push failed'));
+      pending.add(job);
+      void job.finally(() => pending.delete(job));
+    },
+    async drain() {
+      await Promise.allSettled([...pending]);
+    },
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * Notifications delivered through a local stand-in for the push service (issue 20): a message,
+ * a comment and a moderation outcome reach the right devices, encrypted for each (the test
+ * decrypts with the subscription's own keys), signed with the server's VAPID key, with nothing
+ * of the content when the device turned previews off; 404 and 410 forget the device.
+ */
+import { compactVerify, importJWK, decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@moodmap/core';
+import { call } from '../helpers/auth.ts';
+import { engines } from '../helpers/databases.ts';
+import { suiteAuthApp } from '../helpers/suite-app.ts';
+import { member, publish, type Member } from '../interactions/fixtures.ts';
+import { multipart, photo } from '../media/fixtures.ts';
+import { staff } from '../moderation/fixtures.ts';
+import { browserSubscription, decryptPush, pushesTo, startPushService, type BrowserSubscription, type PushService } from './push-service.ts';
+
+describe.each(engines)('push delivery on %s', (engine) => {
+  const t = suiteAuthApp(engine);
+  let service: PushService;
+  beforeAll(async () => {
+    service = await startPushService();
+  });
+  afterAll(() => service.close());
+
+  async function subscribe(who: Member, sub = browserSubscription(service)): Promise<BrowserSubscription & { id: string }> {
+    const res = await call(t, { method: 'POST', url: '/api/push/subscriptions', token: who.token, payload: { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys } });
+    expect(res.statusCode, res.body).toBe(201);
+    return { ...sub, id: res.json().device.id };
+  }
+  async function conversation(a: Member, b: Member): Promise<string> {
+    return (await call(t, { method: 'POST', url: '/api/conversations', token: a.token, payload: { userId: b.id } })).json().conversation.id;
+  }
+  async function send(from: Member, conversationId: string, content: string) {
+    const res = await call(t, { method: 'POST', url: `/api/conversations/${conversationId}/messages`, token: from.token, payload: { content } });
+    expect(res.statusCode, res.body).toBe(201);
+  }
+  const devices = async (who: Member) => (await call(t, { method: 'GET', url: '/api/push/subscriptions', token: who.token })).json().devices as Array<{ id: string; preview: boolean }>;
+  /** The decrypted payloads `sub` received so far. */
+  const payloads = (sub: BrowserSubscription) => pushesTo(service, sub).map((p) => JSON.parse(decryptPush(p.body, sub)));
+  /** Lets the background sends that a step started finish (a push that should not come). */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+  it('sends a new message to the recipient, encrypted for their device and signed with the VAPID key', async () => {
+    const lea = await member(t, 'Léa');
+    const marc = await member(t, 'Marc');
+    const leaPhone = await subscribe(lea);
+    const marcLaptop = await subscribe(marc);
+    const id = await conversation(marc, lea);
+    await send(marc, id, 'Salut Léa, on se retrouve au marché de Saint-Paul demain matin ?');
+
+    await expect.poll(() => pushesTo(service, leaPhone).length).toBe(1);
+    const [push] = pushesTo(service, leaPhone);
+    expect(push!.headers['content-encoding']).toBe('aes128gcm');
+    expect(push!.headers['content-type']).toBe('application/octet-stream');
+    expect(Number(push!.headers.ttl)).toBe(86_400);
+    expect(push!.headers.urgency).toBe('high');
+    expect(push!.headers.topic).toMatch(/^[A-Za-z0-9_-]{1,32}$/);
+    // The body is not readable as such: only the subscription's keys open it.
+    expect(push!.body.toString('latin1')).not.toContain('Saint-Paul');
+    expect(payloads(leaPhone)).toEqual([{
+      title: marc.username,
+      body: 'Salut Léa, on se retrouve au marché de Saint-Paul demain matin ?',
+      url: `/messages?conversation=${id}`,
+      tag: `conversation:${id}`,
+    }]);
+
+    // VAPID (RFC 8292): a JWT for the push service's origin, signed by the key /api/push/key gives.
+    const authorization = String(push!.headers.authorization);
+    const match = /^vapid t=([^,]+), k=([A-Za-z0-9_-]+)$/.exec(authorization);
+    expect(match, authorization).not.toBeNull();
+    const key = (await call(t, { method: 'GET', url: '/api/push/key', token: lea.token })).json().publicKey;
+    expect(match![2]).toBe(key);
+    const point = Buffer.from(key, 'base64url');
+    const jwk = { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') };
+    await compactVerify(match![1]!, await importJWK(jwk, 'ES256'));
+    const claims = decodeJwt(match![1]!);
+    expect(claims.aud).toBe(service.base);
+    expect(claims.sub).toMatch(/^mailto:/);
+    expect(claims.exp! * 1000).toBeGreaterThan(Date.now());
+
+    // The sender's own devices hear nothing of their own message.
+    await settle();
+    expect(pushesTo(service, marcLaptop)).toEqual([]);
+  });
+
+  it('cuts the preview to 80 characters, and says "a photo" for an image-only message', async () => {
+    const lea = await member(t);
+    const marc = await member(t);
+    const phone = await subscribe(lea);
+    const id = await conversation(marc, lea);
+    await send(marc, id, 'x'.repeat(300));
+    await expect.poll(() => pushesTo(service, phone).length).toBe(1);
+    expect(payloads(phone)[0].body).toBe(`${'x'.repeat(80)}…`);
+    const form = multipart([{ name: 'file', file: { filename: 'a.jpg', contentType: 'image/jpeg', body: await photo(64, 48) } }]);
+    const res = await call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: marc.token, payload: form.payload, headers: form.headers });
+    expect(res.statusCode, res.body).toBe(201);
+    await expect.poll(() => pushesTo(service, phone).length).toBe(2);
+    expect(payloads(phone)[1].body).toBe(MESSAGES.push_message_photo);
+  });
+
+  it('carries no text of the message when the device turned previews off', async () => {
+    const lea = await member(t);
+    const marc = await member(t);
+    const phone = await subscribe(lea);
+    const laptop = await subscribe(lea);
+    const off = await call(t, { method: 'PATCH', url: `/api/push/subscriptions/${phone.id}`, token: lea.token, payload: { preview: false } });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().device).toMatchObject({ id: phone.id, preview: false });
+    const id = await conversation(marc, lea);
+    await send(marc, id, 'Mon code de porte est 4521B');
+
+    await expect.poll(() => pushesTo(service, phone).length).toBe(1);
+    await expect.poll(() => pushesTo(service, laptop).length).toBe(1);
+    const [withoutPreview] = payloads(phone);
+    expect(withoutPreview).toEqual({ title: marc.username, body: MESSAGES.push_message_generic, url: `/messages?conversation=${id}`, tag: `conversation:${id}` });
+    expect(decryptPush(pushesTo(service, phone)[0]!.body, phone)).not.toContain('4521');
+    // The other device kept its preview.
+    expect(payloads(laptop)[0].body).toBe('Mon code de porte est 4521B');
+  });
+
+  for (const status of [410, 404]) {
+    it(`forgets a device whose push service answers ${status}, and keeps one that failed otherwise`, async () => {
+      const lea = await member(t);
+      const marc = await member(t);
+      const gone = await subscribe(lea);
+      const flaky = await subscribe(lea);
+      service.answer(gone.path, status);
+      service.answer(flaky.path, 500);
+      const id = await conversation(marc, lea);
+      await send(marc, id, 'Tu es là ?');
+      await expect.poll(async () => (await devices(lea)).map((d) => d.id)).toEqual([flaky.id]);
+      expect(pushesTo(service, gone)).toHaveLength(1);
+      expect(pushesTo(service, flaky)).toHaveLength(1);
+      // The next message reaches the device left, and still no one else.
+      await send(marc, id, 'Encore moi');
+      await expect.poll(() => pushesTo(service, flaky).length).toBe(2);
+      expect(pushesTo(service, gone)).toHaveLength(1);
+    });
+  }
+
+  it('tells a post author of a comment, and the earlier commenters of a reply', async () => {
+    const author = await member(t);
+    const first = await member(t);
+    const second = await member(t);
+    const post = await publish(t, author.token, { content: 'Coucher de soleil à Boucan' });
+    const authorPhone = await subscribe(author);
+    const firstPhone = await subscribe(first);
+    const secondPhone = await subscribe(second);
+    const comment = (who: Member, content: string) => call(t, { method: 'POST', url: `/api/posts/${post.id}/comments`, token: who.token, payload: { content } });
+
+    expect((await comment(first, 'Magnifique !')).statusCode).toBe(201);
+    await expect.poll(() => pushesTo(service, authorPhone).length).toBe(1);
+    expect(payloads(authorPhone)[0]).toEqual({ title: first.username, body: 'Magnifique !', url: '/profile', tag: `post:${post.id}` });
+
+    expect((await comment(second, 'Je confirme, superbe')).statusCode).toBe(201);
+    await expect.poll(() => pushesTo(service, firstPhone).length).toBe(1);
+    await expect.poll(() => pushesTo(service, authorPhone).length).toBe(2);
+    expect(payloads(firstPhone)[0]).toEqual({ title: second.username, body: 'Je confirme, superbe', url: `/user/${author.id}`, tag: `post:${post.id}` });
+    // An edit is not news; a commenter never hears of their own comment.
+    const own = (await call(t, { method: 'GET', url: `/api/posts/${post.id}/comments` })).json().comments.find((c: { userId: string }) => c.userId === second.id);
+    expect((await call(t, { method: 'PATCH', url: `/api/comments/${own.id}`, token: second.token, payload: { content: 'Je confirme, sublime' } })).statusCode).toBe(200);
+    await settle();
+    expect(pushesTo(service, secondPhone)).toEqual([]);
+    expect(pushesTo(service, authorPhone)).toHaveLength(2);
+    expect(pushesTo(service, firstPhone)).toHaveLength(1);
+  });
+
+  it('tells the author of a moderated post, with nothing of the decision in the notification', async () => {
+    const author = await member(t);
+    const reporter = await member(t);
+    const mod = await staff(t, 'moderator');
+    const post = await publish(t, author.token, { content: 'Texte signalé' });
+    const authorPhone = await subscribe(author);
+    const reporterPhone = await subscribe(reporter);
+    expect((await call(t, { method: 'POST', url: `/api/posts/${post.id}/report`, token: reporter.token, payload: { reason: 'harassment', details: 'Insultes' } })).statusCode).toBe(201);
+    const res = await call(t, { method: 'POST', url: `/api/moderation/posts/${post.id}/decision`, token: mod.token, payload: { action: 'remove', reason: 'harassment', note: 'Insulte envers un voisin' } });
+    expect(res.statusCode, res.body).toBe(200);
+    await expect.poll(() => pushesTo(service, authorPhone).length).toBe(1);
+    await expect.poll(() => pushesTo(service, reporterPhone).length).toBe(1);
+    expect(payloads(authorPhone)[0]).toEqual({ title: MESSAGES.notice_statement_title, body: MESSAGES.push_moderation_body, url: '/profile', tag: 'moderation:statement' });
+    expect(payloads(reporterPhone)[0]).toMatchObject({ title: MESSAGES.notice_report_outcome_title, body: MESSAGES.push_moderation_body });
+    expect(decryptPush(pushesTo(service, authorPhone)[0]!.body, authorPhone)).not.toContain('voisin');
+  });
+});

@@ -1,0 +1,19 @@
+/**
+ * The posts the map holds right now (its viewport answer, live changes included), published by
+ * PostMarkers for the list view (issue 20 item 2): the list shows the map's own data, never a
+ * second fetch, and the map's clock offset so both say the same 'il y a 5 minutes'.
+ */
+import { create } from 'zustand';
+import type { MarkerDto } from '../../posts/post-types.ts';
+
+interface DrawnPosts {
+  markers: readonly MarkerDto[];
+  offsetMs: number;
+  publish: (markers: readonly MarkerDto[], offsetMs: number) => void;
+}
+
+export const useDrawnPosts = create<DrawnPosts>()((set) => ({
+  markers: [],
+  offsetMs: 0,
+  publish: (markers, offsetMs) => set({ markers, offsetMs }),
+}));
