@@ -15,7 +15,6 @@
  * captures the statements the app sends, then replays each): the p95 of the goal table.
  * Writes bench/results/feed.json. Run: `npm run bench -- feed` (BENCH_SIZES=1000 for a smoke run).
  */
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -27,6 +26,7 @@ import { formatSpread, loadLine, percentile, sig, spread, type Spread } from '..
 import { type View, viewMix } from '../support/views.ts';
 import { CITIES } from '../support/world.ts';
 import { requestedView } from '../support/views.ts';
+import { type Load, load as runLoad } from '../support/load.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RESULTS = resultsFile('feed.json');
@@ -42,49 +42,9 @@ const VIEWS = envNumber('BENCH_VIEWS', 1800);
 /** Cold views per round: each requested once (a fresh mix per round). */
 const COLD_VIEWS = envNumber('BENCH_COLD_VIEWS', 300);
 
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p90: number; p99: number; average: number };
-  duration: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  '2xx': number;
-}
-interface AutocannonOptions {
-  url: string;
-  connections: number;
-  duration?: number;
-  amount?: number;
-  requests?: Array<{ setupRequest: (req: { path: string }) => { path: string } }>;
-}
-// autocannon ships no types; its programmatic API is this one call.
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
-
-interface Load {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-}
-
-/** Runs autocannon with each request's path from `paths()`; throws on any non-2xx or error. */
-async function load(base: string, paths: (() => string) | null, opts: { duration?: number; amount?: number }): Promise<Load> {
-  const started = performance.now();
-  const result = await autocannon({
-    url: paths ? base : `${base}/`,
-    connections: CONNECTIONS,
-    ...opts,
-    ...(paths ? { requests: [{ setupRequest: (req) => ({ ...req, path: paths() }) }] } : {}),
-  });
-  if (result.non2xx || result.errors || result.timeouts) {
-    throw new Error(`${base}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  }
-  const total = result['2xx'];
-  // A fixed amount: the rate over the wall time (autocannon's duration is whole seconds).
-  const seconds = (performance.now() - started) / 1000;
-  return { rps: opts.amount ? total / seconds : result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: total };
-}
+/** Each load run, from this process: autocannon on `paths()` (support/load.ts). */
+const load = (base: string, paths: (() => string) | null, opts: { duration?: number; amount?: number }) =>
+  runLoad(base, paths, { connections: CONNECTIONS, ...opts });
 
 async function start(script: string, env: Record<string, string>): Promise<{ base: string; server: ServerProcess; seedSeconds: number }> {
   const server = forkServer(script, env, [], true);

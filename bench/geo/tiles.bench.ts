@@ -19,7 +19,6 @@
  * Writes bench/results/tiles.json. Run: `npm run bench -w bench -- tiles`
  * (BENCH_ROUNDS=1 BENCH_DURATION=2 for a smoke run).
  */
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { envNumber } from '../support/env.ts';
@@ -27,6 +26,7 @@ import { resultsFile, round, startRun, writeResults } from '../support/results.t
 import { forkServer, type ServerProcess } from '../support/server-process.ts';
 import { formatSpread, loadLine, spread, type Spread } from '../support/stats.ts';
 import { CITY_VIEWS, FIRST_VIEWS, type TileView, tileMix, viewTiles } from '../support/tile-views.ts';
+import { type Load, load as runLoad } from '../support/load.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RESULTS = resultsFile('tiles.json');
@@ -50,49 +50,9 @@ const BEFORE_ISSUE_19 = { 'desktop 1440×900': 50_652, 'mobile 390×844': 16_482
 const GZIP = { 'accept-encoding': 'gzip, deflate, br' };
 const IDENTITY = { 'accept-encoding': 'identity' };
 
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  '2xx': number;
-}
-interface AutocannonOptions {
-  url: string;
-  connections: number;
-  duration?: number;
-  amount?: number;
-  headers?: Record<string, string>;
-  requests?: Array<{ setupRequest: (req: { path: string }) => { path: string } }>;
-}
-// autocannon ships no types; its programmatic API is this one call.
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
-
-interface Load {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-}
-
-/** Runs autocannon with each request's path from `paths()`; throws on any non-2xx or error. */
-async function load(base: string, paths: (() => string) | null, opts: { duration?: number; amount?: number }): Promise<Load> {
-  const started = performance.now();
-  const result = await autocannon({
-    url: paths ? base : `${base}/`,
-    connections: CONNECTIONS,
-    headers: GZIP,
-    ...opts,
-    ...(paths ? { requests: [{ setupRequest: (req) => ({ ...req, path: paths() }) }] } : {}),
-  });
-  if (result.non2xx || result.errors || result.timeouts) {
-    throw new Error(`${base}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  }
-  const total = result['2xx'];
-  const seconds = (performance.now() - started) / 1000;
-  return { rps: opts.amount ? total / seconds : result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: total };
-}
+/** Each load run, from this process: autocannon on `paths()` (support/load.ts). */
+const load = (base: string, paths: (() => string) | null, opts: { duration?: number; amount?: number }) =>
+  runLoad(base, paths, { connections: CONNECTIONS, headers: GZIP, ...opts });
 
 async function bytesOf(url: string, headers: Record<string, string> = GZIP): Promise<number> {
   const res = await fetch(url, { headers });

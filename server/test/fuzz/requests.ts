@@ -146,6 +146,7 @@ export function validFields(ids: WorldIds): Record<string, fc.Arbitrary<unknown>
     imageUploadId: fc.uuid(),
     audioUploadId: fc.uuid(),
     usePulseEffect: fc.constant(false),
+    approximate: fc.boolean(),
     userId: fc.constantFrom(...ids.users),
     nickname: fc.stringMatching(/^[a-z]{4,12}$/),
     bio: fc.constant('Salut'),
