@@ -372,6 +372,27 @@ describe('sign-in and sign-out sequences (spec §4)', () => {
     expect(JSON.parse(localStorage.getItem(USER_KEY)!)).toMatchObject({ nickname: 'Camille_B' });
   });
 
+  it("ends this browser's push subscription at sign-out, so the next person gets no notification", async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('offline'))));
+    const unsubscribe = vi.fn(async () => true);
+    const subscription = { unsubscribe };
+    vi.stubGlobal('PushManager', class {});
+    vi.stubGlobal('Notification', class {});
+    Object.defineProperty(navigator, 'serviceWorker', {
+      configurable: true,
+      value: { getRegistration: async () => ({ pushManager: { getSubscription: async () => subscription } }) },
+    });
+    localStorage.setItem('moodmap.pushDevice', JSON.stringify('appareil-1'));
+    try {
+      signedInWith(1);
+      await useSessionStore.getState().signOut();
+      await vi.waitFor(() => expect(unsubscribe).toHaveBeenCalled());
+      expect(localStorage.getItem('moodmap.pushDevice')).toBeNull();
+    } finally {
+      Reflect.deleteProperty(navigator, 'serviceWorker');
+    }
+  });
+
   it('signs out locally even when the server cannot be reached', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('offline'))));
     signedInWith(1);

@@ -205,6 +205,9 @@ export const useSessionStore = create<SessionState>()((set, get) => {
       const wasSignedIn = get().user !== null;
       // Locally first: the screen changes at once, and even when the server is unreachable.
       clearSession('local');
+      // Notifications for this account stop on this browser (issue 20); loaded on demand, so the
+      // push code (and the catalogue it reads) stays off the first load.
+      void import('../push/browser-push.ts').then((push) => push.endPushOnThisBrowser()).catch(() => undefined);
       if (wasSignedIn) refetchAfterSignOut(queryClient);
       // The server revokes the cookie's session and clears the cookie.
       if (hadSession || wasSignedIn) await postLogout().catch(() => undefined);

@@ -80,3 +80,15 @@ export async function forgetDevice(id: string): Promise<void> {
   const reg = await navigator.serviceWorker?.getRegistration().catch(() => undefined);
   await (await reg?.pushManager.getSubscription())?.unsubscribe().catch(() => false);
 }
+
+/**
+ * At sign-out: this browser's subscription ends at the push service, so nothing more reaches
+ * the next person using it. No request to our server is needed (the session is already gone):
+ * the next push to the old endpoint is answered 410 and the server forgets the device then.
+ */
+export async function endPushOnThisBrowser(): Promise<void> {
+  if (!pushSupported()) return;
+  removeKey(DEVICE_KEY);
+  const reg = await navigator.serviceWorker.getRegistration().catch(() => undefined);
+  await (await reg?.pushManager.getSubscription())?.unsubscribe().catch(() => false);
+}
