@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
-import { VectorTile } from '@mapbox/vector-tile';
+import { VectorTile, type VectorTileLayer } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
+import { feature } from 'topojson-client';
 import { describe, expect, it } from 'vitest';
 import { GEO_TILE_MAX_ZOOM, MESSAGES } from '@moodmap/core';
 import { geoRoutesApp } from './fixtures.ts';
@@ -19,15 +22,54 @@ function decode(bytes: Buffer): VectorTile {
   return new VectorTile(new PbfReader(bytes));
 }
 
+/** Every vertex of a decoded line layer, as [lon, lat], from the tile's url. */
+function lineVertices(url: string, layer: VectorTileLayer): Array<[number, number]> {
+  const [z, x, y] = url.match(/(\d+)\/(\d+)\/(\d+)\.pbf$/)!.slice(1).map(Number);
+  const n = 2 ** z;
+  const vertices: Array<[number, number]> = [];
+  for (let i = 0; i < layer.length; i++) {
+    for (const line of layer.feature(i).loadGeometry()) {
+      for (const p of line) {
+        const lon = ((x + p.x / layer.extent) / n) * 360 - 180;
+        const lat = (Math.atan(Math.sinh(Math.PI * (1 - (2 * (y + p.y / layer.extent)) / n))) * 180) / Math.PI;
+        vertices.push([lon, lat]);
+      }
+    }
+  }
+  return vertices;
+}
+
+/** France's polygons as Natural Earth 50m draws the country (world-atlas, ISO 3166 numeric 250). */
+function francePolygons(): number[][][][] {
+  const require = createRequire(import.meta.url);
+  const topology = JSON.parse(readFileSync(require.resolve('world-atlas/countries-50m.json'), 'utf8'));
+  const countries = feature(topology, topology.objects.countries) as unknown as GeoJSON.FeatureCollection;
+  const france = countries.features.find((f) => f.id === '250')!.geometry as GeoJSON.MultiPolygon;
+  return france.coordinates;
+}
+
+/** Even-odd ray casting over every ring (holes included). */
+function inPolygons(polygons: number[][][][], [lon, lat]: [number, number]): boolean {
+  let inside = false;
+  for (const ring of polygons.flat()) {
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i];
+      const [xj, yj] = ring[j];
+      if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+    }
+  }
+  return inside;
+}
+
 describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
-  it('serves a tile over France with land, country borders, water and places, cacheable for a week', async () => {
+  it('serves a tile over France with land, country and region borders, water and places, cacheable for a week', async () => {
     const res = await app.inject({ method: 'GET', url: tileAt(5, 48.86, 2.35) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.mapbox-vector-tile');
     expect(res.headers['cache-control']).toBe('public, max-age=604800, stale-while-revalidate=86400');
     expect(res.headers.etag).toMatch(/^"[^"]+"$/);
     const tile = decode(res.rawPayload);
-    expect(Object.keys(tile.layers).sort()).toEqual(['borders', 'land', 'places', 'water']);
+    expect(Object.keys(tile.layers).sort()).toEqual(['admin', 'borders', 'land', 'places', 'water']);
     const land = tile.layers.land;
     expect(land.extent).toBe(8192);
     expect(land.length).toBeGreaterThan(0);
@@ -41,6 +83,53 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
     const tile = decode(res.rawPayload);
     expect(tile.layers.land.length).toBeGreaterThan(0);
     expect(tile.layers.borders).toBeUndefined();
+  });
+
+  it('draws the boundaries between French départements around Lyon, inside France', async () => {
+    const france = francePolygons();
+    // Tiles wholly inside France (with their buffer), from the style's minzoom on: z4 is the
+    // tile west of Poland, z6 and z9 only France.
+    const z4 = decode((await app.inject({ method: 'GET', url: tileAt(4, 45.764, 4.836) })).rawPayload);
+    expect(z4.layers.admin.length).toBeGreaterThan(0);
+    for (const z of [6, 9]) {
+      const url = tileAt(z, 45.764, 4.836);
+      const res = await app.inject({ method: 'GET', url });
+      const admin = decode(res.rawPayload).layers.admin;
+      expect(admin, `z${z}`).toBeDefined();
+      expect(admin.feature(0).type).toBe(2); // line
+      const vertices = lineVertices(url, admin);
+      expect(vertices.length).toBeGreaterThan(z === 9 ? 10 : 100);
+      // Inside France, within 2 km of Natural Earth 50m's outline: the admin-1 data is quantised to
+      // ~1 km and lines between départements end on the coast or the border.
+      const near = (lon: number, lat: number) =>
+        [-0.02, 0, 0.02].some((dx) => [-0.02, 0, 0.02].some((dy) => inPolygons(france, [lon + dx, lat + dy])));
+      const outside = vertices.filter(([lon, lat]) => !near(lon, lat));
+      expect(outside, `z${z}`).toEqual([]);
+    }
+    // Lyon (Rhône) is a few kilometres from the Ain and Isère: a line passes within 15 km of it.
+    const z9 = tileAt(9, 45.764, 4.836);
+    const vertices = lineVertices(z9, decode((await app.inject({ method: 'GET', url: z9 })).rawPayload).layers.admin);
+    expect(vertices.some(([lon, lat]) => Math.hypot((lon - 4.836) * Math.cos((45.764 * Math.PI) / 180), lat - 45.764) < 0.135)).toBe(true);
+  });
+
+  it('draws only the lines between two départements, not their coast again: Brittany at zoom 6', async () => {
+    const france = francePolygons();
+    const url = tileAt(6, 48.2, -3.0);
+    const vertices = lineVertices(url, decode((await app.inject({ method: 'GET', url })).rawPayload).layers.admin);
+    expect(vertices.length).toBeGreaterThan(100);
+    // Within 2 km of the sea: only where a line between two départements meets the coast (the
+    // coast of the tile is longer than all its inner lines together).
+    const offsets = [-0.02, 0, 0.02];
+    const nearSea = vertices.filter(([lon, lat]) => !offsets.every((dx) => offsets.every((dy) => inPolygons(france, [lon + dx, lat + dy]))));
+    expect(nearSea.length).toBeLessThan(vertices.length * 0.05);
+  });
+
+  it('leaves region borders out of the tiles below zoom 4 (the world view)', async () => {
+    for (const url of [tileAt(3, 45.764, 4.836), '/api/geo/tiles/0/0/0.pbf']) {
+      const tile = decode((await app.inject({ method: 'GET', url })).rawPayload);
+      expect(tile.layers.borders, url).toBeDefined();
+      expect(tile.layers.admin, url).toBeUndefined();
+    }
   });
 
   it('answers 204 with no body for a tile of open sea (South Atlantic), still cacheable', async () => {
