@@ -11,8 +11,12 @@
  *   - cold: each view of a fresh mix requested once (first viewer of each view);
  * alternated with the bare Fastify hello route (its own process) A/B/A/B, BENCH_ROUNDS rounds;
  * each ratio is feed ÷ the hello of its own round, median and spread printed.
+ * Every request carries the Accept-Encoding a browser sends (the web app always gets gzip bytes).
  * On PostgreSQL it also times the viewport SQL itself on views of ~1 000 posts (support/app-server.ts
- * captures the statements the app sends, then replays each): the p95 of the goal table.
+ * captures the statements the app sends, then replays each): the p95 of the goal table. The table
+ * is vacuumed first, as autovacuum does within a minute of the seed (its insert threshold), so
+ * index-only scans are measured as a running server gets them (BENCH_VACUUM=0: right after the seed).
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each app server process there (--cpu-prof).
  * Writes bench/results/feed.json. Run: `npm run bench -- feed` (BENCH_SIZES=1000 for a smoke run).
  */
 import { dirname, join } from 'node:path';
@@ -42,12 +46,17 @@ const VIEWS = envNumber('BENCH_VIEWS', 1800);
 /** Cold views per round: each requested once (a fresh mix per round). */
 const COLD_VIEWS = envNumber('BENCH_COLD_VIEWS', 300);
 
+const VACUUM = process.env.BENCH_VACUUM !== '0';
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+/** What Chromium and Firefox send on a fetch. */
+const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+
 /** Each load run, from this process: autocannon on `paths()` (support/load.ts). */
 const load = (base: string, paths: (() => string) | null, opts: { duration?: number; amount?: number }) =>
-  runLoad(base, paths, { connections: CONNECTIONS, ...opts });
+  runLoad(base, paths, { connections: CONNECTIONS, headers: BROWSER_HEADERS, ...opts });
 
-async function start(script: string, env: Record<string, string>): Promise<{ base: string; server: ServerProcess; seedSeconds: number }> {
-  const server = forkServer(script, env, [], true);
+async function start(script: string, env: Record<string, string>, execArgv: string[] = []): Promise<{ base: string; server: ServerProcess; seedSeconds: number }> {
+  const server = forkServer(script, env, execArgv, true);
   const { port, seedSeconds } = await server.next<{ port: number; seedSeconds?: number }>('listening');
   return { base: `http://127.0.0.1:${port}`, server, seedSeconds: seedSeconds ?? 0 };
 }
@@ -80,6 +89,16 @@ async function thousandPostViews(url: string): Promise<Array<{ path: string; pos
   }
 }
 
+async function vacuum(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('vacuum (analyze) publications');
+  } finally {
+    await client.end();
+  }
+}
+
 interface CaseResult {
   engine: string;
   posts: number;
@@ -87,7 +106,7 @@ interface CaseResult {
   hello: Spread;
   warm: { rps: Spread; ratio: Spread; p50: Spread; p99: Spread };
   cold: { rps: Spread; ratio: Spread; p50: Spread; p99: Spread };
-  sql: { views: number; postsPerView: number; firstP95Ms: number; replayP50Ms: number; replayP95Ms: number } | null;
+  sql: { views: number; postsPerView: number; vacuumed: boolean; firstP95Ms: number; replayP50Ms: number; replayP95Ms: number } | null;
   load: string[];
 }
 
@@ -95,12 +114,14 @@ async function measureCase(engine: 'pglite' | 'postgres', posts: number, hello: 
   const db = engine === 'postgres' ? await createPostgresDatabase() : null;
   const loads = [`start ${loadLine()}`];
   try {
-    const { base, server, seedSeconds } = await start(APP, { BENCH_ENGINE: engine, BENCH_DATABASE_URL: db?.url ?? '', BENCH_POSTS: String(posts) });
+    const profile = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : [];
+    const { base, server, seedSeconds } = await start(APP, { BENCH_ENGINE: engine, BENCH_DATABASE_URL: db?.url ?? '', BENCH_POSTS: String(posts) }, profile);
     console.log(`${engine} ${posts}: seeded in ${round(seedSeconds)} s`);
     try {
       // The viewport SQL on ~1 000-post views, first thing, while no answer is cached.
       let sqlResult: CaseResult['sql'] = null;
       if (db) {
+        if (VACUUM) await vacuum(db.url);
         const views = await thousandPostViews(db.url);
         if (!views.length) console.log('  viewport SQL: no view of 600–1 600 posts at this size');
         if (views.length) {
@@ -115,6 +136,7 @@ async function measureCase(engine: 'pglite' | 'postgres', posts: number, hello: 
           sqlResult = {
             views: views.length,
             postsPerView: Math.round(views.reduce((s, v) => s + v.posts, 0) / views.length),
+            vacuumed: VACUUM,
             firstP95Ms: round(percentile(first.map((f) => f.ms), 95), 2),
             replayP50Ms: round(percentile(all, 50), 2),
             replayP95Ms: round(percentile(all, 95), 2),
@@ -184,6 +206,7 @@ async function main(): Promise<void> {
   const mix = viewMix(VIEWS, 1);
   writeResults(RESULTS, run, {
     reference: 'bare Fastify hello route, own process, same default log level, alternated with each feed run',
+    requestHeaders: BROWSER_HEADERS,
     rounds: ROUNDS,
     durationSeconds: DURATION_S,
     connections: CONNECTIONS,

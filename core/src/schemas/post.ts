@@ -159,12 +159,13 @@ export const viewportResponseSchema = z.object({
 export type ViewportAnswer = z.infer<typeof viewportResponseSchema>;
 
 /**
- * The cursor is decoded by the server; here only its type (one string, not a repeated parameter).
+ * The cursor is decoded by the server; here only its type (one string, not a repeated parameter)
+ * and a bound on its length (it holds a database snapshot: a few hundred characters at most).
  * The view (the same bounds as the viewport's) scopes `created` to the posts inside it; without
  * it the answer covers the world.
  */
 export const changesQuerySchema = z.object({
-  since: z.string().max(64),
+  since: z.string().max(1024),
   west: viewportNumber.optional(),
   south: viewportLatitude.optional(),
   east: viewportNumber.optional(),

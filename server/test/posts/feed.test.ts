@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { POST_CARDS_MAX, changesResponseSchema, postCardsResponseSchema, viewportResponseSchema, type Mood } from '@moodmap/core';
-import { decodeCursor, encodeCursor } from '../../src/modules/posts/feed.ts';
+import { decodeCursor, encodeCursor, type Cursor } from '../../src/modules/posts/feed.ts';
 import { sweepExpired } from '../../src/modules/posts/sweeper.ts';
 import { call, createUser, login } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
@@ -20,7 +20,7 @@ interface NewPost {
   latitude: number;
   longitude: number;
   category?: Mood;
-  /** How old the post is; 300 s by default, outside the changes feed's 2 s overlap. */
+  /** How old the post is; 300 s by default. */
   ageSeconds?: number;
   userId?: string;
 }
@@ -79,6 +79,11 @@ describe.each(engines)('map feed on %s', (engine) => {
     return res.json() as Answer;
   };
   const changes = (since: string) => call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}` });
+  /** The database's cursor now (its clock moved by `shiftMs`), as a viewport answer read now would carry. */
+  const dbCursor = async (shiftMs = 0): Promise<Cursor> => {
+    const row = (await t.database.db.execute(sql`select date_trunc('milliseconds', now()) as now, pg_current_snapshot()::text as snapshot`)).rows[0]!;
+    return { time: new Date(new Date(String(row.now instanceof Date ? row.now.toISOString() : row.now)).getTime() + shiftMs), snapshot: String(row.snapshot) };
+  };
   const total = (a: Answer) => a.points.length + a.clusters.reduce((sum, c) => sum + c.count, 0);
 
   it('returns, at city zooms, exactly the live posts inside the view, newest first, with their authors', async () => {
@@ -287,7 +292,8 @@ describe.each(engines)('map feed on %s', (engine) => {
     const [parisExpiring, lyonExpiring] = await insertPosts([
       { latitude: 48.854, longitude: 2.304, ageSeconds: 24 * 3600 + 5 }, { latitude: 45.754, longitude: 4.804, ageSeconds: 24 * 3600 + 5 },
     ]);
-    const since = encodeCursor(new Date(Date.now() - 20_000));
+    // Now, its clock 20 s back: the posts that expired 5 s ago are in its window.
+    const since = encodeCursor(await dbCursor(-20_000));
     expect((await call(t, { method: 'DELETE', url: `/api/posts/${parisDeleted}`, token: accessToken })).statusCode).toBe(204);
     await t.database.db.execute(sql`delete from publications where id = ${lyonDeleted}`); // no tombstone: stands for an old row
     await t.database.db.execute(sql`insert into post_tombstones (post_id) values (${lyonDeleted})`);
@@ -309,11 +315,11 @@ describe.each(engines)('map feed on %s', (engine) => {
   });
 
   it("scopes the changes poll's new posts to its view", async () => {
+    const since = encodeCursor(await dbCursor());
     const [paris, lyon] = await insertPosts([
       { latitude: 48.8566, longitude: 2.3522, ageSeconds: 0 },
       { latitude: 45.764, longitude: 4.8357, ageSeconds: 0 },
     ]);
-    const since = encodeCursor(new Date(Date.now() - 60_000));
     const parisView = 'west=2.2&south=48.8&east=2.5&north=48.95';
     const res = await call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}&${parisView}` });
     expect(res.statusCode).toBe(200);
@@ -432,7 +438,7 @@ describe.each(engines)('map feed on %s', (engine) => {
   it('lists posts that expired since the cursor even before the sweeper runs', async () => {
     const [expiring] = await insertPosts([{ latitude: 61.5, longitude: 101.5, ageSeconds: 24 * 3600 + 5 }]);
     const now = decodeCursor((await answer({ west: 0, south: 0, east: 1, north: 1, zoom: 10 })).cursor);
-    const before = encodeCursor(new Date(now.getTime() - 10_000)); // it expired 5 s ago, after this cursor
+    const before = encodeCursor({ ...now, time: new Date(now.time.getTime() - 10_000) }); // it expired 5 s ago, after this cursor
     const res = await changes(before);
     expect(res.statusCode).toBe(200);
     expect(res.json().deleted).toContain(expiring);
@@ -453,10 +459,15 @@ describe.each(engines)('map feed on %s', (engine) => {
 
   it('answers 410 for a cursor older than 24 hours, 400 for a forged one', async () => {
     const now = decodeCursor((await answer({ west: 0, south: 0, east: 1, north: 1, zoom: 10 })).cursor);
-    const stale = await changes(encodeCursor(new Date(now.getTime() - 24 * 3600_000 - 60_000)));
+    const stale = await changes(encodeCursor({ ...now, time: new Date(now.time.getTime() - 24 * 3600_000 - 60_000) }));
     expect(stale.statusCode).toBe(410);
     expect(stale.json().error.code).toBe('cursor_expired');
-    for (const forged of ['', 'abc', Buffer.from('t:hier').toString('base64url')]) {
+    // A cursor of the former kind (a time only) makes the client reload its view.
+    const legacy = await changes(Buffer.from(`t:${now.time.toISOString()}`).toString('base64url'));
+    expect(legacy.statusCode).toBe(410);
+    expect(legacy.json().error.code).toBe('cursor_expired');
+    const forgedSnapshots = ['0:0:', '10:5:', '5:10:12', '5:10:7,6', `1:${'9'.repeat(20)}:`, '1:2:x'];
+    for (const forged of ['', 'abc', Buffer.from('t:hier').toString('base64url'), ...forgedSnapshots.map((snap) => Buffer.from(`s:1:${snap}`).toString('base64url'))]) {
       expect((await changes(forged)).statusCode, forged).toBe(400);
     }
     expect((await call(t, { method: 'GET', url: '/api/posts/changes' })).statusCode).toBe(400);

@@ -31,7 +31,7 @@ export interface AnswerBytes {
 }
 
 export interface FeedCache {
-  get(key: string, area: Area, load: () => Promise<ViewportAnswer>): Promise<AnswerBytes>;
+  get(key: string, area: Area, load: () => Promise<string | ViewportAnswer>): Promise<AnswerBytes>;
   /** Drops the answers whose area holds this point. */
   invalidateAt(latitude: number, longitude: number): void;
   clear(): void;
@@ -41,11 +41,11 @@ export interface FeedCache {
 }
 
 /**
- * Plain JSON.stringify of the answer typed by viewportResponseSchema: measured cheaper than a
- * fast-json-stringify serializer compiled from the schema for 1 000 markers (see docs/architecture.md).
+ * The answer's bytes: the JSON text feed.ts builds around PostgreSQL's markers (planView's load),
+ * taken as is; an answer object (the tests') goes through plain JSON.stringify.
  */
-export function toBytes(answer: ViewportAnswer): AnswerBytes {
-  const identity = Buffer.from(JSON.stringify(answer));
+export function toBytes(answer: string | ViewportAnswer): AnswerBytes {
+  const identity = Buffer.from(typeof answer === 'string' ? answer : JSON.stringify(answer));
   const hash = createHash('sha1').update(identity).digest('base64url');
   return { identity, gzip: gzipSync(identity, { level: 6 }), etag: `"${hash}"`, gzipEtag: `"${hash}-gzip"` };
 }
@@ -60,7 +60,7 @@ export function createFeedCache(now: () => number = Date.now): FeedCache {
   }
   const entries = new Map<string, Entry>();
   /** Loads the answer as `key`'s entry; a failed or superseded load never replaces another entry. */
-  const fill = (key: string, area: Area, load: () => Promise<ViewportAnswer>, time: number): Entry => {
+  const fill = (key: string, area: Area, load: () => Promise<string | ViewportAnswer>, time: number): Entry => {
     const entry: Entry = { expires: time + ENTRY_TTL_MS, area, bytes: load().then(toBytes) };
     entry.bytes.catch(() => {
       if (entries.get(key) === entry) entries.delete(key);

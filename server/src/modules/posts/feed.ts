@@ -8,24 +8,28 @@
  *   precomputed counts of post_cells (kept by triggers, see schema.ts), and a marker for a cell
  *   holding one post. Either way the answer is bounded by the view's tiles or cells, not by the
  *   number of live posts, and the snapped view is the key of the answer cache (feed-cache.ts).
+ *   The markers' JSON is written by PostgreSQL (MARKER_JSON): the answer is one text value that
+ *   goes into the cached bytes as is, with no row turned into an object and back.
  * - `changes`: what changed since a cursor, for the fallback poll while the socket is down:
  *   markers created since inside the view, and ids deleted (tombstones) or expired since.
  *
- * The cursor is the database clock (`now()` of the statement that read the data), so no server
- * clock is involved; reads compare with a 2 s overlap to cover transactions that started before
- * the cursor but committed after it. Duplicates are harmless: clients apply changes by id.
+ * The cursor is exact (migration 0009): it holds the snapshot of the statement that read the
+ * answer (pg_current_snapshot) and that statement's clock. The next poll sends the posts and
+ * tombstones written by transactions that snapshot did not see (created_xid / deleted_xid), so
+ * nothing is sent twice, and a transaction that commits late with an earlier created_at (the
+ * case the former 2 s overlap covered, as long as it was under 2 s) is caught whatever its delay.
+ * Expiries are told by time, in the window between the two statements' clocks.
  */
-import { and, desc, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   MESSAGES, MOODS, POST_LIFETIME_MS, viewportQuerySchema,
-  type ChangesAnswer, type ClusterDto, type MarkerDto, type Mood, type ViewportAnswer, type ViewportQuery,
+  type ChangesAnswer, type ClusterDto, type Mood, type ViewportAnswer, type ViewportQuery,
 } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { postCells } from '../../db/schema.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { parseIsoUtc } from '../../http/strict-time.ts';
-import { LIFETIME, LIVE, markerColumns, posts } from './data.ts';
-import { toMarkerDto } from './dto.ts';
+import { LIFETIME, LIVE, posts } from './data.ts';
 
 /** From this zoom on (city views), every post in the view is sent as is. */
 export const POINTS_MIN_ZOOM = 9;
@@ -42,7 +46,6 @@ export const MAX_GRID_CELLS = 4096;
 /** A client further behind than this reloads its view (410) instead of replaying changes. */
 export const CHANGES_MAX = 1000;
 const DELETED_MAX = 5000;
-const OVERLAP = sql.raw(`interval '2 seconds'`);
 const MERCATOR_MAX_LAT = 85.0511287798;
 
 export type Cluster = ClusterDto;
@@ -103,20 +106,61 @@ function parseMoods(value: string | undefined): Mood[] | null {
 // ---------------------------------------------------------------------------------------------
 // Cursor
 
-/** Opaque to clients: base64url of the database time of the answer. */
-export function encodeCursor(time: Date): string {
-  return Buffer.from(`t:${time.toISOString()}`).toString('base64url');
+/** The state an answer was read in: the statement's clock and its snapshot (txid_snapshot text). */
+export interface Cursor {
+  /** The database clock, to the millisecond (expiries after it are the next poll's). */
+  time: Date;
+  /** `xmin:xmax:xip,…` as pg_current_snapshot prints it, normalised by snapshotText. */
+  snapshot: string;
 }
 
-export function decodeCursor(cursor: unknown): Date {
-  if (typeof cursor !== 'string' || cursor.length > 64) throw badRequest('bad_request');
+/**
+ * At most this many in-progress transactions are kept in a cursor. A busier snapshot is replaced
+ * by an earlier-looking one (the later of them counted as not seen yet): the poll may then send a
+ * post again, never miss one.
+ */
+const CURSOR_XIP_MAX = 24;
+const XID8_MAX = 2n ** 63n - 1n;
+
+/**
+ * The snapshot text a cursor carries, checked (PostgreSQL refuses a malformed one with an error,
+ * a 500) and bounded: null when it is not a snapshot.
+ */
+export function snapshotText(text: string): string | null {
+  const match = /^(\d{1,19}):(\d{1,19}):((?:\d{1,19}(?:,\d{1,19})*)?)$/.exec(text);
+  if (!match) return null;
+  const xmin = BigInt(match[1]!);
+  let xmax = BigInt(match[2]!);
+  let xip = match[3] ? match[3].split(',').map(BigInt) : [];
+  if (xmin < 1n || xmax < xmin || xmax > XID8_MAX) return null;
+  for (let i = 0; i < xip.length; i++) if (xip[i]! < xmin || xip[i]! >= xmax || (i > 0 && xip[i]! <= xip[i - 1]!)) return null;
+  if (xip.length > CURSOR_XIP_MAX) {
+    // Everything from the first dropped in-progress transaction on counts as not seen yet.
+    xmax = xip[CURSOR_XIP_MAX]!;
+    xip = xip.slice(0, CURSOR_XIP_MAX);
+  }
+  return `${xmin}:${xmax}:${xip.join(',')}`;
+}
+
+/** Opaque to clients: base64url of `s:<ms>:<snapshot>`. */
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(`s:${cursor.time.getTime()}:${cursor.snapshot}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: unknown): Cursor {
+  if (typeof cursor !== 'string' || cursor.length > CURSOR_MAX) throw badRequest('bad_request');
   const text = Buffer.from(cursor, 'base64url').toString();
-  // Strict: a year the regex let through (0000) was a date PostgreSQL refuses, hence a 500.
-  const time = text.startsWith('t:') ? parseIsoUtc(text.slice(2)) : null;
-  if (!time) throw badRequest('bad_request');
-  return time;
+  // A cursor of the former kind (`t:<ISO time>`, read as strictly as before): the client reloads.
+  if (text.startsWith('t:') && parseIsoUtc(text.slice(2))) throw cursorExpired();
+  const match = /^s:(\d{1,15}):(.*)$/.exec(text);
+  const time = match ? new Date(Number(match[1])) : null;
+  const snapshot = match ? snapshotText(match[2]!) : null;
+  if (!time || Number.isNaN(time.getTime()) || !snapshot) throw badRequest('bad_request');
+  return { time, snapshot };
 }
 
+/** The longest cursor encodeCursor writes (CURSOR_XIP_MAX + 2 ids of 19 digits), base64url. */
+export const CURSOR_MAX = Math.ceil(((2 + 15 + 1) + (CURSOR_XIP_MAX + 2) * 20) * 4 / 3);
 
 // ---------------------------------------------------------------------------------------------
 // Grid: web-mercator cells and tiles (the same arithmetic as migration 0004's post_cell_keys)
@@ -190,7 +234,8 @@ export function gridZoom(view: Area, zoom: number): number {
 export interface ViewPlan {
   key: string;
   area: Area;
-  load(db: Db): Promise<ViewportAnswer>;
+  /** The answer's JSON text (markers written by PostgreSQL), for the byte cache as is. */
+  load(db: Db): Promise<string>;
 }
 
 export function planView(view: Viewport): ViewPlan {
@@ -209,12 +254,8 @@ export function planView(view: Viewport): ViewPlan {
   return {
     key: `c/${zoom}/${JSON.stringify(cells.xRanges)}/${cells.y0}/${cells.y1}/${moods}`,
     area: areaOf(cells),
-    load: (db) => clusterView(db, zoom, view.moods, countedCells(db, zoom, cells, view.moods)),
+    load: (db) => clusterView(db, zoom, view.moods, () => countedCells(db, zoom, cells, view.moods)),
   };
-}
-
-export async function getViewport(db: Db, view: Viewport): Promise<ViewportAnswer> {
-  return planView(view).load(db);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -229,31 +270,69 @@ function inAreaSql(area: Area, latitude: SQL | typeof posts.latitude = posts.lat
 
 const ofMoods = (moods: Mood[] | null) => (moods ? inArray(posts.category, moods) : undefined);
 
-async function dbNow(db: Db): Promise<Date> {
-  const result = await db.execute(sql`select now() as now`);
-  const now = result.rows[0]?.now;
-  return now instanceof Date ? now : new Date(String(now));
+/**
+ * One marker as JSON, written by PostgreSQL: toMarkerDto's fields in its order (dto.ts), from
+ * columns of publications_marker_idx only (the scan stays index-only). Numbers print as float8's
+ * shortest exact text, as JSON.stringify prints them (`+ 0` turns -0 into 0 as it does); strings
+ * go through to_json (escaped); createdAt is toISOString's format, its milliseconds truncated as
+ * the driver's Date truncates them.
+ */
+const MARKER_JSON = sql`'{"id":"' || ${posts.id} || '","userId":"' || ${posts.userId} || '","category":' || to_json(${posts.category})
+  || ',"latitude":' || (${posts.latitude} + 0) || ',"longitude":' || (${posts.longitude} + 0)
+  || ',"nickname":' || to_json(${posts.nickname}) || ',"photoUrl":' || coalesce(to_json(${posts.authorPhotoUrl})::text, 'null')
+  || ',"hasPulseEffect":' || (case when ${posts.hasPulseEffect} then 'true' else 'false' end)
+  || ',"createdAt":"' || to_char(${posts.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'`;
+
+/** The markers of subquery `m` (columns created_at, json) as one JSON array's inside, newest first. */
+const MARKERS_AGG = sql`coalesce(string_agg(m.json, ',' order by m.created_at desc), '')`;
+
+/** The statement's clock as a cursor holds it (milliseconds, so consecutive expiry windows meet exactly). */
+const CLOCK = sql`date_trunc('milliseconds', now())`;
+
+const toDate = (value: unknown) => (value instanceof Date ? value : new Date(String(value)));
+
+/** The cursor of the statement whose row holds `now` (CLOCK) and `snapshot` (pg_current_snapshot()::text). */
+function cursorOf(row: Record<string, unknown>): Cursor {
+  const snapshot = snapshotText(String(row.snapshot));
+  if (!snapshot) throw new Error(`unexpected snapshot ${String(row.snapshot)}`);
+  return { time: toDate(row.now), snapshot };
 }
 
-function answer(now: Date, points: MarkerDto[], clusters: Cluster[]): ViewportAnswer {
-  return { points, clusters, cursor: encodeCursor(now), serverTime: now.toISOString() };
+async function readCursor(db: Db): Promise<Cursor> {
+  const result = await db.execute(sql`select ${CLOCK} as now, pg_current_snapshot()::text as snapshot`);
+  return cursorOf(result.rows[0]!);
+}
+
+/** The viewport answer's JSON text; `points` is the inside of its points array (MARKERS_AGG). */
+function answerJson(cursor: Cursor, points: string, clusters: Cluster[]): string {
+  return `{"points":[${points}],"clusters":${JSON.stringify(clusters)},"cursor":"${encodeCursor(cursor)}","serverTime":"${cursor.time.toISOString()}"}`;
 }
 
 /**
  * A city view: every live post of its tiles, newest first, read index-only from
- * publications_marker_idx with the statement's `now()` beside each row (the cursor).
+ * publications_marker_idx, as one JSON text with the statement's clock and snapshot (the cursor).
  */
-async function pointsView(db: Db, view: Viewport, area: Area): Promise<ViewportAnswer> {
-  const rows = await db.select({ ...markerColumns, now: sql<Date>`now()`.mapWith(posts.createdAt) })
-    .from(posts)
-    .where(and(LIVE, inAreaSql(area), ofMoods(view.moods)))
-    .orderBy(desc(posts.createdAt))
-    .limit(VIEWPORT_POINTS_MAX + 1);
-  if (rows.length === 0) return answer(await dbNow(db), [], []);
-  if (rows.length <= VIEWPORT_POINTS_MAX) return answer(rows[0]!.now, rows.map(toMarkerDto), []);
+async function pointsView(db: Db, view: Viewport, area: Area): Promise<string> {
+  // The JSON is written only when the view is sent as points (CASE evaluates its subquery lazily):
+  // a denser view is clustered below and its 2 001 markers are never written.
+  const result = await db.execute(sql`
+    with p as materialized (
+      select p.id, p.user_id, p.category, p.latitude, p.longitude, p.nickname, p.author_photo_url, p.has_pulse_effect, p.created_at
+      from publications p
+      where ${and(LIVE, inAreaSql(area), ofMoods(view.moods))}
+      order by ${posts.createdAt} desc
+      limit ${VIEWPORT_POINTS_MAX + 1}
+    ), counted as (select count(*)::int as n from p)
+    select ${CLOCK} as now, pg_current_snapshot()::text as snapshot, counted.n,
+      case when counted.n <= ${VIEWPORT_POINTS_MAX} then (
+        select ${MARKERS_AGG} from (select ${posts.createdAt} as created_at, ${MARKER_JSON} as json from p) m
+      ) end as points
+    from counted`);
+  const row = result.rows[0]!;
+  if (Number(row.n) <= VIEWPORT_POINTS_MAX) return answerJson(cursorOf(row), String(row.points), []);
   // A city view denser than VIEWPORT_POINTS_MAX: clustered, aggregating its own tiles only.
   const zoom = gridZoom(area, view.zoom);
-  return clusterView(db, zoom, view.moods, scannedCells(db, zoom, area, view.moods));
+  return clusterView(db, zoom, view.moods, () => scannedCells(db, zoom, area, view.moods));
 }
 
 interface CellCount {
@@ -301,10 +380,13 @@ async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | nu
 /** A cell of one post holds its exact position (numeric sums); this finds it again on the index. */
 const SAME_PLACE = 1e-9;
 
-/** Clusters of the cells holding two posts or more; the lone posts as markers. */
-async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting: Promise<CellCount[]>): Promise<ViewportAnswer> {
-  const now = await dbNow(db);
-  const rows = await counting;
+/**
+ * Clusters of the cells holding two posts or more; the lone posts as markers. The cursor is read
+ * before the counts: a post committed in between is in the next poll (maybe twice), never lost.
+ */
+async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting: () => Promise<CellCount[]>): Promise<string> {
+  const cursor = await readCursor(db);
+  const rows = await counting();
   const cells = new Map<string, { n: number; lat: number; lon: number; moods: Record<Mood, number> }>();
   for (const row of rows) {
     const key = `${zoom}/${row.cx}/${row.cy}`;
@@ -322,18 +404,23 @@ async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting:
   // Read by position (one index range each) rather than joined: an expired post the sweeper has
   // not removed yet is not live, so its cell simply shows nothing.
   const places = sql.join(singles.map((c) => sql`(${c.lon}::float8, ${c.lat}::float8)`), sql`, `);
-  const points = singles.length === 0 ? [] : await db.select(markerColumns).from(posts)
-    .innerJoin(sql`(values ${places}) as v(lon, lat)`, sql`${posts.longitude} between v.lon - ${SAME_PLACE}::float8 and v.lon + ${SAME_PLACE}::float8
-      and ${posts.latitude} between v.lat - ${SAME_PLACE}::float8 and v.lat + ${SAME_PLACE}::float8`)
-    .where(and(LIVE, ofMoods(moods)))
-    .orderBy(desc(posts.createdAt));
+  const points = singles.length === 0 ? '' : String((await db.execute(sql`
+    select ${MARKERS_AGG} as points
+    from (
+      select ${posts.createdAt} as created_at, ${MARKER_JSON} as json
+      from publications p
+      join (values ${places}) as v(lon, lat)
+        on ${posts.longitude} between v.lon - ${SAME_PLACE}::float8 and v.lon + ${SAME_PLACE}::float8
+        and ${posts.latitude} between v.lat - ${SAME_PLACE}::float8 and v.lat + ${SAME_PLACE}::float8
+      where ${and(LIVE, ofMoods(moods))}
+    ) m`)).rows[0]!.points);
   const clusters: Cluster[] = [];
   for (const [id, cell] of cells) {
     if (cell.n <= 1) continue;
     clusters.push({ id, latitude: round6(cell.lat / cell.n), longitude: round6(cell.lon / cell.n), count: cell.n, moods: cell.moods });
   }
   clusters.sort((a, b) => b.count - a.count);
-  return answer(now, points.map(toMarkerDto), clusters);
+  return answerJson(cursor, points, clusters);
 }
 
 const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -381,39 +468,52 @@ export function changesArea(query: { west?: number; south?: number; east?: numbe
 }
 
 /**
- * Changes since `since`: live markers created after it, and ids deleted (tombstones) or expired
- * after it, both inside `area` when given: an idle viewer's poll costs what happens in its view
- * (issue 15). A client that pans asks for its new viewport, which no longer holds what left the
- * old one. Tombstones written before migration 0008 carry no position and go to everyone.
+ * Changes since a cursor: live markers written by transactions its snapshot did not see, ids
+ * deleted (tombstones) likewise, and ids expired between its clock and this statement's, all
+ * inside `area` when given: an idle viewer's poll costs what happens in its view (issue 15), and
+ * a poll repeated with each answer's cursor sends every change once (an expired post may be told
+ * again when the sweeper's tombstone follows within the next poll). A client that pans asks for
+ * its new viewport, which no longer holds what left the old one. Tombstones written before
+ * migration 0008 carry no position and go to everyone. One statement, so one snapshot and one
+ * clock, which become the next cursor; the JSON is PostgreSQL's, as for the viewport.
  * A cursor older than a post's lifetime, or more than CHANGES_MAX new posts, is answered 410
  * 'cursor_expired': the client reloads its viewport, which is smaller than a long replay.
  */
-export async function getChanges(db: Db, since: Date, area: Area | null): Promise<ChangesAnswer> {
-  const from = sql`least(${since.toISOString()}::timestamptz, now()) - ${OVERLAP}`;
-  const rows = await db.select({ ...markerColumns, now: sql<Date>`now()`.mapWith(posts.createdAt) })
-    .from(posts)
-    .where(and(LIVE, gt(posts.createdAt, from), area ? inAreaSql(area) : undefined))
-    .orderBy(desc(posts.createdAt))
-    .limit(CHANGES_MAX + 1);
-  const now = rows[0]?.now ?? (await dbNow(db));
-  if (since.getTime() < now.getTime() - POST_LIFETIME_MS || rows.length > CHANGES_MAX) throw cursorExpired();
-  // Expired posts the sweeper has not removed yet are gone for clients too.
-  const deleted = await db.execute(sql`
-    select id from (
-      select t.post_id as id from post_tombstones t where t.deleted_at > ${from}${
-        area ? sql` and (t.latitude is null or ${inAreaSql(area, sql`t.latitude`, sql`t.longitude`)})` : sql``}
+export async function getChanges(db: Db, since: Cursor, area: Area | null): Promise<string> {
+  const xmin = since.snapshot.slice(0, since.snapshot.indexOf(':'));
+  // Written by a transaction the cursor's snapshot did not see: a range on the xid index, then
+  // the snapshot's own test (in-progress transactions then, committed now).
+  const unseen = (xid: SQL) => sql`${xid} >= ${xmin}::xid8 and not pg_visible_in_snapshot(${xid}, ${since.snapshot}::pg_snapshot)`;
+  const within = (latitude: SQL, longitude: SQL) => (area ? sql` and ${inAreaSql(area, latitude, longitude)}` : sql``);
+  // A stale cursor reads nothing (410 below): the statement stays cheap.
+  const fresh = sql`${since.time.toISOString()}::timestamptz > now() - ${LIFETIME}`;
+  const result = await db.execute(sql`
+    with c as (
+      select ${posts.createdAt} as created_at, ${MARKER_JSON} as json
+      from publications p
+      where ${fresh} and ${unseen(sql`p.created_xid`)} and ${LIVE}${within(sql`p.latitude`, sql`p.longitude`)}
+      order by ${posts.createdAt} desc
+      limit ${CHANGES_MAX + 1}
+    ), d as (
+      select t.post_id as id from post_tombstones t
+      where ${fresh} and ${unseen(sql`t.deleted_xid`)}${area ? sql` and (t.latitude is null or ${inAreaSql(area, sql`t.latitude`, sql`t.longitude`)})` : sql``}
       union
+      -- Expired since the cursor's clock, before the sweeper deleted them (a hidden post already
+      -- left with its tombstone).
       select p.id from publications p
-      where p.created_at <= now() - ${LIFETIME} and p.created_at > ${from} - ${LIFETIME}${
-        area ? sql` and ${inAreaSql(area, sql`p.latitude`, sql`p.longitude`)}` : sql``}
-    ) d limit ${DELETED_MAX + 1}`);
-  if (deleted.rows.length > DELETED_MAX) throw cursorExpired();
-  return {
-    created: rows.map(toMarkerDto),
-    deleted: deleted.rows.map((r) => String(r.id)),
-    cursor: encodeCursor(now),
-    serverTime: now.toISOString(),
-  };
+      where ${fresh} and p.created_at <= ${CLOCK} - ${LIFETIME} and p.created_at > least(${since.time.toISOString()}::timestamptz, ${CLOCK}) - ${LIFETIME}
+        and p.hidden_state is null${within(sql`p.latitude`, sql`p.longitude`)}
+      limit ${DELETED_MAX + 1}
+    )
+    select ${CLOCK} as now, pg_current_snapshot()::text as snapshot,
+      (select count(*)::int from c) as created_count, (select ${MARKERS_AGG} from c m) as created,
+      (select count(*)::int from d) as deleted_count, (select coalesce(string_agg('"' || d.id || '"', ','), '') from d) as deleted`);
+  const row = result.rows[0]!;
+  const cursor = cursorOf(row);
+  if (since.time.getTime() <= cursor.time.getTime() - POST_LIFETIME_MS || Number(row.created_count) > CHANGES_MAX || Number(row.deleted_count) > DELETED_MAX) {
+    throw cursorExpired();
+  }
+  return `{"created":[${String(row.created)}],"deleted":[${String(row.deleted)}],"cursor":"${encodeCursor(cursor)}","serverTime":"${cursor.time.toISOString()}"}`;
 }
 
 /** 410: the client drops its cursor and reloads its viewport (the text is never shown). */

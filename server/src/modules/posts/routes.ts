@@ -10,7 +10,7 @@ import {
   GEOCODING_CALL_UNITS, activePostResponseSchema, changesQuerySchema, changesResponseSchema, createPostSchema, idParamsSchema,
   imageUploadResponseSchema, postCardsQuerySchema, postCardsResponseSchema, postResponseSchema, postsFeedResponseSchema,
   viewportQuerySchema, viewportResponseSchema, voiceUploadResponseSchema, type PostCreatedEvent, type PostDeletedEvent,
-  type ViewportAnswer,
+  type ChangesAnswer, type ViewportAnswer, type ViewportQuery,
 } from '@moodmap/core';
 import { acceptsGzip } from '../../http/compression.ts';
 import type { AppContext } from '../../context.ts';
@@ -22,11 +22,13 @@ import { assertCanWrite } from '../moderation/restrictions.ts';
 import { blockRelations } from '../blocks/relations.ts';
 import { deleteMediaUrls, readUpload, storeImage, storeVoiceMessage } from '../media/index.ts';
 import { type DeletedPost, livePlacesOf } from './data.ts';
-import { changesArea, clustersWithout, decodeCursor, getChanges, planView, toViewport } from './feed.ts';
+import { changesArea, clustersWithout, decodeCursor, getChanges, planView, toViewport, type ViewPlan } from './feed.ts';
 import { createFeedCache, matchesEtag, MAX_AGE_S, type AnswerBytes } from './feed-cache.ts';
 import { createPost, deletePost, getActivePost, getLivePost, getLivePosts, listLivePosts, recordUpload } from './service.ts';
 import { POST_SWEEP_EVERY_MS, SWEEP_EVERY_MS, sweepExpired, sweepExpiredPosts } from './sweeper.ts';
 
+/** Viewport plans kept by URL (a plan is a few hundred bytes). */
+const PLANS_MAX = 8192;
 /** An absent JSON body reads as `{}`, so its fields get their own messages (not "expected object"). */
 const createBody = z.preprocess((value) => value ?? {}, createPostSchema);
 const noContent = z.undefined();
@@ -36,15 +38,36 @@ const noContent = z.undefined();
  */
 const plainJson = () => (data: unknown) => JSON.stringify(data);
 
+/**
+ * Whether an Accept-Encoding takes gzip, remembered per header value: browsers send a handful of
+ * values, and the feed's cached answers are served tens of thousands of times a second.
+ */
+const gzipByHeader = new Map<string, boolean>();
+function takesGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  let gzip = gzipByHeader.get(header);
+  if (gzip === undefined) {
+    if (gzipByHeader.size >= 64) gzipByHeader.clear();
+    gzip = acceptsGzip(header);
+    gzipByHeader.set(header, gzip);
+  }
+  return gzip;
+}
+
 /** Ready bytes (the schema documents them), gzipped for clients that take it; 304 when the ETag matches. */
 function sendBytes(request: FastifyRequest, reply: FastifyReply, bytes: AnswerBytes, maxAgeS: number) {
-  const gzip = acceptsGzip(request.headers['accept-encoding']);
-  reply.header('cache-control', `public, max-age=${maxAgeS}`).header('vary', 'accept-encoding');
-  reply.header('etag', gzip ? bytes.gzipEtag : bytes.etag);
+  const gzip = takesGzip(request.headers['accept-encoding']);
+  reply.headers({ 'cache-control': `public, max-age=${maxAgeS}`, vary: 'accept-encoding', etag: gzip ? bytes.gzipEtag : bytes.etag });
   if (matchesEtag(request.headers['if-none-match'], bytes)) return reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
-  if (gzip) reply.header('content-encoding', 'gzip');
+  reply.headers(gzip
+    ? { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' }
+    : { 'content-type': 'application/json; charset=utf-8' });
   return reply.send(gzip ? bytes.gzip : bytes.identity);
+}
+
+/** JSON written by the database, sent as it is (the route's schema documents it). */
+function sendJsonText(reply: FastifyReply, text: string) {
+  return reply.type('application/json; charset=utf-8').send(Buffer.from(text));
 }
 
 /** The map event of a deleted or expired post: its id and place, scoped by the hub to the views holding it. */
@@ -87,13 +110,25 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   // filtered for them; everyone else keeps the shared bytes and ETags.
   const relations = blockRelations(db, ctx.bus);
   const hiddenFor = async (request: FastifyRequest) => (request.auth ? await relations.of(request.auth.userId) : null);
+  // A URL always plans the same view (planView is pure) and the app's URLs repeat (its bounds
+  // are snapped): plans are kept by URL, a bounded map emptied when full.
+  const plans = new Map<string, ViewPlan>();
+  const planOf = (url: string, query: ViewportQuery) => {
+    let plan = plans.get(url);
+    if (!plan) {
+      plan = planView(toViewport(query));
+      if (plans.size >= PLANS_MAX) plans.clear();
+      plans.set(url, plan);
+    }
+    return plan;
+  };
   app.get('/api/posts/viewport', {
     onRequest: app.authenticateOptional,
     // Sent already gzipped (or not) by this handler.
     compress: false,
     schema: { querystring: viewportQuerySchema, response: { 200: viewportResponseSchema } },
   }, async (request, reply) => {
-    const plan = planView(toViewport(request.query));
+    const plan = planOf(request.url, request.query);
     const bytes = await feedCache.get(plan.key, plan.area, () => plan.load(db));
     ctx.costs.count('map_loads');
     const hidden = await hiddenFor(request);
@@ -112,10 +147,13 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
     serializerCompiler: plainJson,
   }, async (request, reply) => {
     const since = decodeCursor(request.query.since);
-    const changes = await getChanges(db, since, changesArea(request.query));
+    const text = await getChanges(db, since, changesArea(request.query));
     const hidden = await hiddenFor(request);
-    const own = hidden?.size ? { ...changes, created: changes.created.filter((p) => !hidden.has(p.userId)) } : changes;
-    return reply.header('cache-control', 'no-store').send(own);
+    reply.header('cache-control', 'no-store');
+    // PostgreSQL's JSON as is (the schema documents it), unless some authors are hidden from this viewer.
+    if (!hidden?.size) return sendJsonText(reply, text);
+    const changes: ChangesAnswer = JSON.parse(text);
+    return reply.send({ ...changes, created: changes.created.filter((p) => !hidden.has(p.userId)) });
   });
 
   // A 100 m group's list: the cards of the live posts among `ids`, newest first.
