@@ -225,6 +225,28 @@ describe('the map\'s 100 m groups, kept one marker at a time (issue 15)', () => 
     expect(groups.size).toBe(live.size);
   });
 
+  it('finds the groups of a view from its areas: the same as a pass over every group, after adds, removes and a reset', () => {
+    const rand = random(11);
+    const groups = new MarkerGroups();
+    const around = (i: number) => post(i, offset(PARIS, (rand() - 0.5) * 40_000, (rand() - 0.5) * 40_000));
+    groups.reset(Array.from({ length: 400 }, (_, i) => toMarker(around(i))));
+    for (let i = 400; i < 700; i++) groups.add(toMarker(around(i)));
+    for (let i = 0; i < 700; i += 3) groups.remove(`p${i}`);
+    const views: Array<[number, number, number, number]> = [
+      [2.30, 48.83, 2.40, 48.88],
+      [2.349, 48.855, 2.356, 48.858],
+      [2.0, 48.6, 2.7, 49.1],
+      [-180, -85, 180, 85],
+      [10, 10, 11, 11],
+    ];
+    const everyGroup = (w: number, s: number, e: number, n: number) =>
+      [...groups.allGroups()].filter((g) => g.latitude >= s && g.latitude <= n && g.longitude >= w && g.longitude <= e).map((g) => g.id).sort();
+    for (const [w, s, e, n] of views) expect(groups.groupsIn(w, s, e, n).map((g) => g.id).sort()).toEqual(everyGroup(w, s, e, n));
+    expect(groups.groupsIn(2.30, 48.83, 2.40, 48.88).length).toBeGreaterThan(10);
+    groups.reset([]);
+    expect(groups.groupsIn(-180, -85, 180, 85)).toEqual([]);
+  });
+
   it('adds one post to 100 000 loaded by touching only its own group', () => {
     const rand = random(3);
     const posts = Array.from({ length: 100_000 }, (_, i) => toMarker(post(i, { latitude: 30 + rand() * 30, longitude: -10 + rand() * 40 })));

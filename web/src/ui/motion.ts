@@ -1,7 +1,7 @@
 /**
  * `prefers-reduced-motion: reduce` in one place (issue 20 item 2): the CSS animations stop in
- * index.css; what JavaScript animates (camera flights, the pulse rings drawn by MapLibre) asks
- * here, so a person who turned motion off gets jumps and still rings everywhere.
+ * index.css; what JavaScript animates or starts (camera flights, the pulse rings laid over the
+ * map) asks here, so a person who turned motion off gets jumps and still rings everywhere.
  */
 import { useSyncExternalStore } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';

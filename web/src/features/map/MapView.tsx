@@ -9,7 +9,7 @@ import { exposeMap, useMapStore } from './map-store.ts';
 import { initialView, saveView } from './map-view.ts';
 import { PostMarkers } from './markers/PostMarkers.tsx';
 import { track } from '../../lib/analytics.ts';
-import { WORLD_MAP_PROPS } from './world-map.ts';
+import { WORLD_MAP_PROPS, mapPixelRatio } from './world-map.ts';
 
 /** A configured style that has not loaded after this long is treated as failed. */
 const STYLE_TIMEOUT_MS = 10_000;
@@ -81,6 +81,11 @@ export function MapView() {
       if (map) {
         map.on('style.load', () => {
           pending.current.styleSeen = true;
+        });
+        // A browser zoom changes the screen's pixel ratio: the map follows it, within its cap.
+        map.on('resize', () => {
+          const ratio = mapPixelRatio();
+          if (map.getPixelRatio() !== ratio) map.setPixelRatio(ratio);
         });
         if (map.loaded()) checkApplied();
       }

@@ -4,11 +4,12 @@
  * visually hidden until it takes the focus, then drawn as a ring on the marker with its name
  * below. Enter opens what a tap opens. Beyond the first `max`, one link leads to the list view.
  */
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { SHELL_MESSAGES, fillCount } from '@moodmap/core';
 import { MAX_FOCUSABLE_MARKERS, type NavItem, postsBeyond } from './nav-items.ts';
 
-export function MarkerNav({
+/** Memoised: a tap or a new post re-renders the map's markers, not these buttons (their items did not change). */
+export const MarkerNav = memo(function MarkerNav({
   items,
   max = MAX_FOCUSABLE_MARKERS,
   project,
@@ -88,4 +89,4 @@ export function MarkerNav({
       ) : null}
     </nav>
   );
-}
+});

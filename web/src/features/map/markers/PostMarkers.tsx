@@ -30,13 +30,16 @@ import { useDrawnPosts } from './drawn-posts.ts';
 import { MarkerNav } from './MarkerNav.tsx';
 import { type NavItem, readNavItems } from './nav-items.ts';
 import { useListStore } from '../list/list-store.ts';
-import { type GroupDiff, MarkerGroups } from './marker-groups.ts';
+import { type GroupDiff, type MarkerGroup, MarkerGroups } from './marker-groups.ts';
 import { POST_MARKER_SIZE, type Theme, provideImage } from './marker-images.ts';
 import {
-  AGGREGATES_SOURCE, MARKERS_SOURCE, CLICKABLE_LAYERS, type MarkerProps, aggregateFeatures, ensureMarkerLayers, groupFeature, markersSource, setHighlighted,
+  AGGREGATES_SOURCE, MARKERS_SOURCE, CLICKABLE_LAYERS, type MarkerProps, aggregateFeatures, ensureMarkerLayers, groupFeature, highlightFeatures, markersSource,
+  setHighlighted,
 } from './marker-layers.ts';
 import { PostPopup } from './PostPopup.tsx';
 import { startPulse } from './pulse.ts';
+import { mapPixelRatio } from '../world-map.ts';
+import { afterNextPaint } from '../after-paint.ts';
 import './markers.css';
 
 type Bbox = [number, number, number, number];
@@ -139,6 +142,8 @@ export function PostMarkers() {
   );
   const shownClustersRef = useRef(shownClusters);
   shownClustersRef.current = shownClusters;
+  /** The markers drawn larger now (setHighlighted), kept for a style change to draw them again. */
+  const highlighted = useRef<{ key: string; groups: MarkerGroup[] }>({ key: '', groups: [] });
 
   const applyDiff = useCallback(
     (diff: GroupDiff) => {
@@ -151,10 +156,10 @@ export function PostMarkers() {
   // Sources, layers and the atlas; again after every style change (theme, fallback basemap).
   useEffect(() => {
     if (!map) return;
-    const ratio = Math.min(2, window.devicePixelRatio || 1);
+    const ratio = mapPixelRatio();
     const ensure = () => {
       if (!map.isStyleLoaded()) return;
-      ensureMarkerLayers(map, theme, allFeatures, () => aggregateFeatures(shownClustersRef.current));
+      ensureMarkerLayers(map, theme, allFeatures, () => aggregateFeatures(shownClustersRef.current), () => highlightFeatures(highlighted.current.groups));
     };
     // MapLibre 6 draws a missing icon only if a resolver adds it before the tile's layout goes
     // on; a 'styleimagemissing' listener comes too late for that tile (the marker stays blank).
@@ -364,19 +369,20 @@ export function PostMarkers() {
     if (popupGone) setSelection(null);
   }, [popupGone]);
 
-  // The list view shows the posts the map holds (the same data, no second fetch).
+  // The list view shows the posts the map holds (the same data, no second fetch), while it is
+  // open: a copy of every marker on each change would cost a map of 10^5 posts for nothing.
   const publish = useDrawnPosts((s) => s.publish);
+  const listOpen = useListStore((s) => s.open);
+  const showList = useListStore((s) => s.show);
   useEffect(() => {
     void version;
-    publish([...groups.allMarkers()], offsetMs);
-  }, [publish, groups, version, offsetMs]);
+    if (listOpen) publish([...groups.allMarkers()], offsetMs);
+  }, [publish, groups, version, offsetMs, listOpen]);
 
   // The markers a keyboard reaches: read again when the view or the drawn posts change, once
   // MapLibre has placed them (its clusters are read from what it draws).
   const [navItems, setNavItems] = useState<NavItem[]>([]);
   const [navFocus, setNavFocus] = useState<NavItem | null>(null);
-  const listOpen = useListStore((s) => s.open);
-  const showList = useListStore((s) => s.show);
   useEffect(() => {
     if (!map) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -415,9 +421,17 @@ export function PostMarkers() {
   const focusedFeature = navFocus?.target.kind === 'group' ? navFocus.target.featureId : undefined;
   useEffect(() => {
     if (!map) return;
-    const ids = [selectedFeature, hovered, focusedFeature].filter((id): id is number => typeof id === 'number');
-    setHighlighted(map, ids);
-  }, [map, selectedFeature, hovered, focusedFeature, version]);
+    const ids = [...new Set([selectedFeature, hovered, focusedFeature].filter((id): id is number => typeof id === 'number'))];
+    const next = ids.map((id) => groups.group(id)).filter((g): g is MarkerGroup => g !== undefined);
+    // A group's id changes with what it draws (marker-groups.ts): equal ids, nothing to redraw.
+    const key = next.map((g) => g.id).join(',');
+    if (key === highlighted.current.key) return;
+    // After the next frame: a tap's popup paints first, the map's redraw of the larger marker after.
+    return afterNextPaint(() => {
+      highlighted.current = { key, groups: next };
+      setHighlighted(map, next);
+    });
+  }, [map, groups, selectedFeature, hovered, focusedFeature, version]);
 
   // A popup opened by keyboard takes the focus (its frame, which stays while the card replaces
   // its skeleton); closing it gives the focus back to the marker's button.

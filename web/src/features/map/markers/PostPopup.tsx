@@ -3,7 +3,7 @@
  * pulse) as a skeleton of the card, then the card itself when `GET /api/posts/:id` answers (or
  * at once when it is cached). A post that is gone (404) leaves the map and closes its popup.
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api.ts';
 import { DialogHeader } from '../../../ui/DialogHeader.tsx';
@@ -13,7 +13,8 @@ import { MoodBadge } from '../../posts/MoodBadge.tsx';
 import { PopupFrame } from '../../posts/PopupFrame.tsx';
 import { PostByline } from '../../posts/PostByline.tsx';
 import { usePostCard } from '../../posts/post-card-query.ts';
-import { removePostFromCache } from '../../posts/posts-query.ts';
+import { cardKey, removePostFromCache } from '../../posts/posts-query.ts';
+import { afterNextPaint } from '../after-paint.ts';
 import type { MarkerDto } from '../../posts/post-types.ts';
 
 /**
@@ -23,7 +24,28 @@ import type { MarkerDto } from '../../posts/post-types.ts';
 const loadPostCard = () => import('../../posts/PostCard.tsx');
 const PostCard = lazyScreen(loadPostCard, (m) => m.PostCard);
 
-export function PostPopup({ marker, now, onClose, onBack }: { marker: MarkerDto; now: Date; onClose: () => void; onBack?: () => void }) {
+interface PopupProps {
+  marker: MarkerDto;
+  now: Date;
+  onClose: () => void;
+  onBack?: () => void;
+}
+
+/**
+ * The skeleton paints in the tap's own frame; the card's request (and the chunk of its body)
+ * starts after that frame, so it does not delay it (issue 15: tap → popup). A card already
+ * cached shows at once.
+ */
+export function PostPopup(props: PopupProps) {
+  const client = useQueryClient();
+  const cached = client.getQueryData(cardKey(props.marker.id)) !== undefined;
+  const [painted, setPainted] = useState(cached);
+  useEffect(() => (painted ? undefined : afterNextPaint(() => setPainted(true))), [painted]);
+  if (!painted) return <PostCardSkeleton marker={props.marker} now={props.now} onClose={props.onClose} />;
+  return <PostPopupCard {...props} />;
+}
+
+function PostPopupCard({ marker, now, onClose, onBack }: PopupProps) {
   const client = useQueryClient();
   const card = usePostCard(marker.id);
   const gone = card.data === null || (card.error instanceof ApiError && card.error.status === 404);

@@ -56,6 +56,13 @@ function colOf(row: number, longitude: number): number {
 
 const cellKey = (row: number, col: number) => row * 4_194_304 + col;
 
+/** Side of the coarse grid the groups' centres are filed in (groupsIn), in degrees: ~5 km. */
+const AREA_DEG = 0.05;
+const AREA_COLS = Math.ceil(360 / AREA_DEG);
+const areaRow = (latitude: number) => Math.floor((Math.min(90, Math.max(-90, latitude)) + 90) / AREA_DEG);
+const areaCol = (longitude: number) => Math.min(AREA_COLS - 1, Math.max(0, Math.floor((longitude + 180) / AREA_DEG)));
+const areaOf = (group: { latitude: number; longitude: number }) => areaRow(group.latitude) * AREA_COLS + areaCol(group.longitude);
+
 /** Newest first; ties by id so the order is the same on every client. */
 function byNewest(a: MarkerDto, b: MarkerDto): number {
   return b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id);
@@ -71,6 +78,8 @@ export class MarkerGroups {
   private readonly groupOfMarker = new Map<string, MarkerGroup>();
   private readonly groups = new Map<number, MarkerGroup>();
   private readonly cells = new Map<number, Set<string>>();
+  /** Groups by the coarse area of their centre: a view's groups without a pass over all of them. */
+  private readonly areas = new Map<number, Set<MarkerGroup>>();
   private nextId = 1;
 
   get size(): number {
@@ -104,6 +113,24 @@ export class MarkerGroups {
   }
 
   /**
+   * The groups whose centre lies in a box (degrees, west ≤ east): from the coarse areas it covers,
+   * so a city view of a map holding 10^5 posts looks at a few areas, not every group.
+   */
+  groupsIn(west: number, south: number, east: number, north: number): MarkerGroup[] {
+    const inside = (g: MarkerGroup) => g.latitude >= south && g.latitude <= north && g.longitude >= west && g.longitude <= east;
+    const rows = areaRow(north) - areaRow(south) + 1;
+    const cols = areaCol(east) - areaCol(west) + 1;
+    if (cols <= 0 || rows * cols > this.areas.size) return [...this.groups.values()].filter(inside);
+    const found: MarkerGroup[] = [];
+    for (let row = areaRow(south); row <= areaRow(north); row++) {
+      for (let col = areaCol(west); col <= areaCol(east); col++) {
+        for (const group of this.areas.get(row * AREA_COLS + col) ?? []) if (inside(group)) found.push(group);
+      }
+    }
+    return found;
+  }
+
+  /**
    * Replaces everything (a fetched viewport answer): one grouping pass over all markers. A group
    * drawn the same as before keeps its feature id, so the answer's diff touches only what
    * changed and a tap on a marker still on screen finds its group while the source updates.
@@ -115,6 +142,7 @@ export class MarkerGroups {
     this.groupOfMarker.clear();
     this.groups.clear();
     this.cells.clear();
+    this.areas.clear();
     for (const m of markers) {
       if (this.markers.has(m.id)) continue;
       this.markers.set(m.id, m);
@@ -161,7 +189,7 @@ export class MarkerGroups {
     const members = [marker];
     for (const group of touched) {
       members.push(...group.members);
-      this.groups.delete(group.id);
+      this.forget(group);
       // A group made by this same call (a moved marker's old group) was never drawn.
       const fresh = diff.add.indexOf(group);
       if (fresh >= 0) diff.add.splice(fresh, 1);
@@ -181,10 +209,18 @@ export class MarkerGroups {
     const cell = this.cells.get(this.cellOf(marker));
     cell?.delete(id);
     if (cell && cell.size === 0) this.cells.delete(this.cellOf(marker));
-    this.groups.delete(group.id);
+    this.forget(group);
     const rest = group.members.filter((m) => m.id !== id);
     const add = rest.length === 0 ? [] : rest.length === 1 ? [this.register(rest)] : groupWithinRadius(rest).map((g) => this.register(g.items));
     return { remove: [group.id], add };
+  }
+
+  private forget(group: MarkerGroup): void {
+    this.groups.delete(group.id);
+    const area = areaOf(group);
+    const filed = this.areas.get(area);
+    filed?.delete(group);
+    if (filed && filed.size === 0) this.areas.delete(area);
   }
 
   private cellOf(marker: MarkerDto): number {
@@ -203,6 +239,10 @@ export class MarkerGroups {
     members.sort(byNewest);
     const group: MarkerGroup = { id, members, ...meanPoint(members) };
     this.groups.set(group.id, group);
+    const area = areaOf(group);
+    let filed = this.areas.get(area);
+    if (!filed) this.areas.set(area, (filed = new Set()));
+    filed.add(group);
     for (const m of members) this.groupOfMarker.set(m.id, group);
     return group;
   }

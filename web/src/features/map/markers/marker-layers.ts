@@ -3,21 +3,26 @@
  * - source `mm-markers`: the 100 m groups (marker-groups.ts), clustered by MapLibre's worker
  *   below zoom 9 (60 px, counts summed), updated with diffs;
  * - source `mm-aggregates`: the server's zoomed-out grid clusters;
- * - layers: two pulse rings (circles, animated by pulse.ts) under the markers, the markers
- *   (icons from the atlas, marker-images.ts), the aggregates, and on top the selected or hovered
- *   marker drawn larger.
+ * - source `mm-highlight`: a copy of the one to three markers drawn larger (selected, hovered,
+ *   keyboard-focused). A source of their own: a filter on the big source would make MapLibre lay
+ *   out all its tiles again, and the map redraw, on every tap or hover;
+ * - layers: the pulse posts (a transparent circle layer: pulse.ts reads it and plays the rings
+ *   over the canvas), the markers (icons from the atlas, marker-images.ts), the aggregates, and
+ *   on top the highlighted markers.
  * A style change drops our layers: `ensureMarkerLayers` puts them back (same data, new theme).
  */
-import type { ExpressionSpecification, FilterSpecification, GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
+import type { ExpressionSpecification, GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 import type { Feature, FeatureCollection, Point } from 'geojson';
 import { MOOD_INFO } from '@moodmap/core';
 import type { ServerCluster } from '../../posts/viewport-query.ts';
 import type { MarkerGroup } from './marker-groups.ts';
-import { type Theme, postIconKey } from './marker-images.ts';
+import { POST_MARKER_SIZE, type Theme, postIconKey } from './marker-images.ts';
 
 export const MARKERS_SOURCE = 'mm-markers';
 export const AGGREGATES_SOURCE = 'mm-aggregates';
-export const PULSE_LAYERS = ['mm-pulse-a', 'mm-pulse-b'] as const;
+export const HIGHLIGHT_SOURCE = 'mm-highlight';
+/** The single pulse posts as drawn (not inside a MapLibre cluster), for pulse.ts. */
+export const PULSE_LAYER = 'mm-pulse-a';
 export const MARKERS_LAYER = 'mm-markers';
 export const AGGREGATES_LAYER = 'mm-aggregates';
 export const HIGHLIGHT_LAYER = 'mm-highlight';
@@ -71,13 +76,18 @@ function iconExpression(theme: Theme): ExpressionSpecification {
   ];
 }
 
-const NOTHING: FilterSpecification = ['==', ['id'], -1];
-
 /** Adds our sources and layers if the style lacks them (first load, or after a style change). */
-export function ensureMarkerLayers(map: MapLibreMap, theme: Theme, markers: () => FeatureCollection<Point, MarkerProps>, aggregates: () => FeatureCollection): boolean {
+export function ensureMarkerLayers(
+  map: MapLibreMap,
+  theme: Theme,
+  markers: () => FeatureCollection<Point, MarkerProps>,
+  aggregates: () => FeatureCollection,
+  highlighted: () => FeatureCollection = emptyCollection,
+): boolean {
   const layer = map.getLayer(MARKERS_LAYER);
   if (layer && map.getLayoutProperty(MARKERS_LAYER, 'icon-image')?.toString().includes(theme)) return false;
-  for (const id of [HIGHLIGHT_LAYER, AGGREGATES_LAYER, MARKERS_LAYER, ...PULSE_LAYERS]) if (map.getLayer(id)) map.removeLayer(id);
+  // 'mm-pulse-b': the second ring layer of earlier versions (a style diff may still hold it).
+  for (const id of [HIGHLIGHT_LAYER, AGGREGATES_LAYER, MARKERS_LAYER, PULSE_LAYER, 'mm-pulse-b']) if (map.getLayer(id)) map.removeLayer(id);
   if (!map.getSource(MARKERS_SOURCE)) {
     map.addSource(MARKERS_SOURCE, {
       type: 'geojson',
@@ -92,16 +102,15 @@ export function ensureMarkerLayers(map: MapLibreMap, theme: Theme, markers: () =
     void markersSource(map)?.updateData({ removeAll: true, add: markers().features });
   }
   if (!map.getSource(AGGREGATES_SOURCE)) map.addSource(AGGREGATES_SOURCE, { type: 'geojson', data: aggregates() });
-  const single: FilterSpecification = ['all', ['!', ['has', 'point_count']], ['==', ['get', 'pulse'], 1]];
-  for (const id of PULSE_LAYERS) {
-    map.addLayer({
-      id,
-      type: 'circle',
-      source: MARKERS_SOURCE,
-      filter: single,
-      paint: { 'circle-color': ['get', 'color'], 'circle-radius': 23, 'circle-opacity': 0, 'circle-pitch-alignment': 'map' },
-    });
-  }
+  if (!map.getSource(HIGHLIGHT_SOURCE)) map.addSource(HIGHLIGHT_SOURCE, { type: 'geojson', data: highlighted() });
+  // Transparent (MapLibre skips drawing it): the rings are played over the canvas by pulse.ts.
+  map.addLayer({
+    id: PULSE_LAYER,
+    type: 'circle',
+    source: MARKERS_SOURCE,
+    filter: ['all', ['!', ['has', 'point_count']], ['==', ['get', 'pulse'], 1]],
+    paint: { 'circle-color': ['get', 'color'], 'circle-radius': POST_MARKER_SIZE / 2, 'circle-opacity': 0 },
+  });
   const icons = {
     'icon-image': iconExpression(theme),
     'icon-allow-overlap': true,
@@ -109,15 +118,18 @@ export function ensureMarkerLayers(map: MapLibreMap, theme: Theme, markers: () =
   };
   map.addLayer({ id: MARKERS_LAYER, type: 'symbol', source: MARKERS_SOURCE, layout: { ...icons } });
   map.addLayer({ id: AGGREGATES_LAYER, type: 'symbol', source: AGGREGATES_SOURCE, layout: { ...icons } });
-  map.addLayer({ id: HIGHLIGHT_LAYER, type: 'symbol', source: MARKERS_SOURCE, filter: NOTHING, layout: { ...icons, 'icon-size': 1.12 } });
+  map.addLayer({ id: HIGHLIGHT_LAYER, type: 'symbol', source: HIGHLIGHT_SOURCE, layout: { ...icons, 'icon-size': 1.12 } });
   return true;
 }
 
-/** Draws the selected and the hovered marker (feature ids) larger, on top. */
-export function setHighlighted(map: MapLibreMap, ids: readonly number[]): void {
-  if (!map.getLayer(HIGHLIGHT_LAYER)) return;
-  const filter: FilterSpecification = ids.length === 0 ? NOTHING : ['all', ['!', ['has', 'point_count']], ['in', ['id'], ['literal', [...ids]]]];
-  map.setFilter(HIGHLIGHT_LAYER, filter);
+/** The highlighted markers' features: copies of their groups' (same ids, so a tap on one finds its group). */
+export function highlightFeatures(groups: readonly MarkerGroup[]): FeatureCollection<Point, MarkerProps> {
+  return { type: 'FeatureCollection', features: groups.map(groupFeature) };
+}
+
+/** Draws these markers larger, on top (the selected, hovered and keyboard-focused ones). */
+export function setHighlighted(map: MapLibreMap, groups: readonly MarkerGroup[]): void {
+  map.getSource<GeoJSONSource>(HIGHLIGHT_SOURCE)?.setData(highlightFeatures(groups));
 }
 
 export function markersSource(map: MapLibreMap): GeoJSONSource | undefined {

@@ -37,7 +37,9 @@ export function readNavItems(map: MapLibreMap, groups: MarkerGroups, now: Date):
   const items: NavItem[] = [];
   const bounds = map.getBounds();
   if (map.getZoom() >= AGGREGATE_BELOW_ZOOM) {
-    for (const group of groups.allGroups()) {
+    const [west, south, east, north] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
+    const candidates = west >= -180 && east <= 180 ? groups.groupsIn(west, south, east, north) : groups.allGroups();
+    for (const group of candidates) {
       if (!bounds.contains([group.longitude, group.latitude])) continue;
       const first = group.members[0]!;
       const single = group.members.length === 1;
