@@ -4,7 +4,7 @@
  *
  * "First load" is what a visit to / fetches before the map can draw: the entry chunk and its
  * static imports (the <script>/<modulepreload> tags of index.html), plus the map screen's lazy
- * chunk with its own static imports, and MapLibre's worker. Chunks that a later interaction
+ * chunks (FIRST_LOAD_DYNAMIC_ENTRIES) with their own static imports, and MapLibre's worker. Chunks that a later interaction
  * loads (other screens, dialogs) are not counted. MapLibre's reference is its main bundle plus
  * its worker from node_modules. Both sides are gzipped at level 9 here, so the ratio compares
  * like with like whatever the server's precompressed siblings hold.
@@ -28,8 +28,12 @@ interface ManifestChunk {
 }
 type Manifest = Record<string, ManifestChunk>;
 
-/** The lazily loaded modules that the map screen loads at once (Shell renders the map). */
-export const FIRST_LOAD_DYNAMIC_ENTRIES = ['src/features/map/MapView.tsx'];
+/**
+ * The lazily loaded modules that the map screen loads at once: the map (Shell renders it), and
+ * core's zod schemas, which parse the config answer the map waits for (lib/config.ts) and the
+ * first viewport answer. Listed here so the build's figure counts what the browser bench sees.
+ */
+export const FIRST_LOAD_DYNAMIC_ENTRIES = ['src/features/map/MapView.tsx', '../core/src/schemas/index.ts'];
 
 export interface SizedFile {
   file: string;
@@ -69,7 +73,8 @@ export function firstLoadFiles(manifest: Manifest): string[] {
   const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry);
   if (entries.length === 0) throw new Error('manifest has no entry');
   for (const [key] of entries) visit(key);
-  for (const src of FIRST_LOAD_DYNAMIC_ENTRIES) visit(src);
+  // By path suffix too: a checkout whose core is reached through a symlink names it by its real path.
+  for (const src of FIRST_LOAD_DYNAMIC_ENTRIES) visit(manifest[src] ? src : (Object.keys(manifest).find((key) => key.endsWith(src.replace(/^(\.\.\/)+/, '/'))) ?? src));
   return [...files];
 }
 

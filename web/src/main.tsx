@@ -1,14 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
+import { BrowserRouter } from 'react-router';
 import './index.css';
 import { createQueryClient } from './app/query-client.ts';
+import { configQuery } from './lib/config.ts';
+import { afterFirstView } from './app/first-view.ts';
 import { applyResetRedirect } from './app/reset-redirect.ts';
-import { routes } from './app/routes.tsx';
+import { AppRoutes } from './app/routes.tsx';
 import { preloadMapView } from './app/Shell.tsx';
-import mapWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { captureAuthLink } from './features/auth/auth-link.ts';
 import { startThemeSync } from './features/theme/theme-store.ts';
 
@@ -17,26 +17,35 @@ import { startThemeSync } from './features/theme/theme-store.ts';
 if (!applyResetRedirect()) captureAuthLink();
 startThemeSync();
 
-// The map first (issue 15): its chunk now, and MapLibre's worker into the HTTP cache (build
-// assets are cached for a year), so neither waits for the config answer or for MapLibre to run.
+// The map first (issue 15): its chunk now (index.html already preloads its files), and MapLibre's
+// worker started as soon as MapLibre has run (prewarm), so the worker loads its script and starts
+// while the shell waits for the config answer, instead of when the map is created. One worker
+// load: fetching its script ahead as well would download it twice when the two overlap.
 void preloadMapView().catch(() => undefined);
-if (import.meta.env.PROD) void fetch(mapWorkerUrl).catch(() => undefined);
+void import('./features/map/maplibre.ts').then(({ maplibregl }) => maplibregl.prewarm(), () => undefined);
 
 const queryClient = createQueryClient();
-const router = createBrowserRouter(routes);
+// The config decides the map's style, so the map is created once it is known: asked now (the
+// answer index.html preloads), not after the first render's effects.
+void queryClient.prefetchQuery(configQuery);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,
 );
 
 // Spec §1: the service worker is registered from /sw.js at load (production builds only, so it
-// never caches Vite's dev modules).
+// never caches Vite's dev modules), once the first view is drawn: its install and the fetches it
+// then intercepts do not compete with the map's (issue 15).
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  window.addEventListener('load', () => {
-    navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+  const register = () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+  afterFirstView(() => {
+    if (document.readyState === 'complete') register();
+    else window.addEventListener('load', register, { once: true });
   });
 }

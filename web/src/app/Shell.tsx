@@ -10,6 +10,7 @@ import { useMessageToast } from '../features/messages/message-toast-store.ts';
 import { announce } from '../ui/announcer.tsx';
 import { useProfileRealtime } from '../features/profile/profile-realtime.ts';
 import { BottomNav } from './BottomNav.tsx';
+import { useMarkFirstViewOnMap } from './first-view.ts';
 import { useAppConfig } from '../lib/config.ts';
 import { useUiStore } from '../lib/ui-store.ts';
 import { Deferred, lazyScreen } from '../ui/lazy-screen.tsx';
@@ -43,6 +44,7 @@ export function Shell() {
   // Anyone's new nickname or photo replaces the old one on markers, comments and chats.
   useProfileRealtime();
   useAnnounceMessages();
+  useMarkFirstViewOnMap();
   return (
     <div className="relative h-full w-full overflow-hidden">
       <h1 className="sr-only">{SHELL_MESSAGES.app_name}</h1>

@@ -1,6 +1,8 @@
-import { Navigate, type RouteObject } from 'react-router';
+import type { ReactNode } from 'react';
+import { Navigate, type RouteObject, useRoutes } from 'react-router';
 import { PULSE_RETURN_PATH } from '../features/pulse/return-path.ts';
 import { Deferred, lazyScreen } from '../ui/lazy-screen.tsx';
+import { useMarkFirstViewNow } from './first-view.ts';
 import { RESET_PATH } from './reset-redirect.ts';
 import { RootLayout } from './RootLayout.tsx';
 import { Shell } from './Shell.tsx';
@@ -15,14 +17,20 @@ const AdminScreen = lazyScreen(() => import('../features/admin/AdminScreen.tsx')
 const AppealLinkScreen = lazyScreen(() => import('../features/moderation/AppealLinkScreen.tsx'), (m) => m.AppealLinkScreen);
 const PulseReturnPage = lazyScreen(() => import('../features/pulse/PulseReturnPage.tsx'), (m) => m.PulseReturnPage);
 
+/** A page outside the shell: it is the first view (nothing waits for a map there). */
+function WithoutMap({ children }: { children: ReactNode }) {
+  useMarkFirstViewNow();
+  return <Deferred>{children}</Deferred>;
+}
+
 /** Spec §2 "Shell": the map at /, modal routes over it, unknown paths back to /. */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
-      { path: RESET_PATH, element: <Deferred><ResetPasswordPage /></Deferred> },
+      { path: RESET_PATH, element: <WithoutMap><ResetPasswordPage /></WithoutMap> },
       // Back from the Pulse checkout (issue 16): outside the shell, it closes the popup or returns.
-      { path: PULSE_RETURN_PATH, element: <Deferred><PulseReturnPage /></Deferred> },
+      { path: PULSE_RETURN_PATH, element: <WithoutMap><PulseReturnPage /></WithoutMap> },
       {
         path: '/',
         element: <Shell />,
@@ -41,3 +49,12 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * The routes as the app mounts them, under main.tsx's <BrowserRouter>. Declarative routing, not
+ * createBrowserRouter: the app uses no loader, action, fetcher or blocker, and the data router's
+ * code (about a third of react-router) would otherwise sit in the first load (issue 15).
+ */
+export function AppRoutes() {
+  return useRoutes(routes);
+}

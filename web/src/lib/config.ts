@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './api.ts';
-import { loadSchemas } from './schemas.ts';
 
 /**
  * Public runtime configuration served by `GET /api/config`: the basemap styles. (Its `isAdmin`
@@ -16,19 +15,28 @@ export interface AppConfig {
 
 export const EMPTY_CONFIG: AppConfig = { mapStyleUrl: null, mapStyleUrlDark: null, mapPmtilesUrl: null };
 
+/**
+ * The answer read as core's clientConfigSchema has it (three nullable strings and a boolean),
+ * without zod: the map waits for this answer, and core's schemas module (zod, every schema and
+ * the whole catalogue, ~50 kB gzip) would otherwise be fetched and run before the map can even
+ * be created (issue 15). Anything else in the answer is no config (the embedded basemap).
+ */
+export function readConfig(raw: unknown): AppConfig | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const answer: Record<string, unknown> = { ...raw };
+  // A string or null (an empty string is no URL); undefined when the field is something else.
+  const url = (value: unknown) => (value === null ? null : typeof value === 'string' ? value || null : undefined);
+  const mapStyleUrl = url(answer.mapStyleUrl);
+  const mapStyleUrlDark = url(answer.mapStyleUrlDark);
+  // Optional in the schema: absent is none.
+  const mapPmtilesUrl = answer.mapPmtilesUrl === undefined ? null : url(answer.mapPmtilesUrl);
+  if (mapStyleUrl === undefined || mapStyleUrlDark === undefined || mapPmtilesUrl === undefined || typeof answer.isAdmin !== 'boolean') return null;
+  return { mapStyleUrl, mapStyleUrlDark, mapPmtilesUrl };
+}
+
 export const configQuery = queryOptions({
   queryKey: ['config'],
-  queryFn: async ({ signal }) => {
-    const [raw, { clientConfigSchema }] = await Promise.all([api<unknown>('/api/config', { signal }), loadSchemas()]);
-    const parsed = clientConfigSchema.safeParse(raw);
-    if (!parsed.success) return EMPTY_CONFIG;
-    // An empty URL is no style (the embedded basemap).
-    return {
-      mapStyleUrl: parsed.data.mapStyleUrl || null,
-      mapStyleUrlDark: parsed.data.mapStyleUrlDark || null,
-      mapPmtilesUrl: parsed.data.mapPmtilesUrl || null,
-    };
-  },
+  queryFn: async ({ signal }) => readConfig(await api<unknown>('/api/config', { signal })) ?? EMPTY_CONFIG,
   staleTime: Infinity,
   retry: 1,
 });
