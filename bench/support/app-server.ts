@@ -12,6 +12,7 @@
  */
 import pg from 'pg';
 import { buildApp } from '../../server/src/app.ts';
+import { prepareGeoAssets } from '../../server/src/modules/geo/routes.ts';
 import { loadConfig, testConfig } from '../../server/src/config.ts';
 import { openDatabase } from '../../server/src/db/client.ts';
 import { answerParent, sendToParent } from './child.ts';
@@ -71,6 +72,9 @@ const app = await buildApp(testConfig({
   trustProxy: true,
   webDist: process.env.BENCH_WEB_DIST || null,
 }), { database });
+// As main.ts does: the tiles' indexes and the land index are built before listening, so the
+// first tile a bench asks for does not pay their build (~3 s) as no production request does.
+prepareGeoAssets();
 await app.listen({ host: '127.0.0.1', port: 0 });
 
 answerParent({

@@ -29,4 +29,8 @@ export const WORLD_MAP_PROPS = {
   attributionControl: false,
   locale: MAP_LOCALE,
   pixelRatio: mapPixelRatio(),
+  // Labels and markers appear at once instead of fading in over 300 ms: each fade is a run of
+  // redrawn frames after every load, move and new post, and a redrawn frame is the costly part
+  // on a phone (bench/browser); MapLibre's `idle` (the map ready) comes sooner too.
+  fadeDuration: 0,
 } as const;
