@@ -13,9 +13,24 @@ import type { FastifyInstance } from 'fastify';
 
 export const COMPRESS_MIN_BYTES = 8 * 1024;
 
-/** Whether the client takes gzip; an explicit `gzip;q=0` wins over `*`. */
+/**
+ * Whether the client takes gzip; an explicit `gzip;q=0` wins over `*`. Remembered per header
+ * value: browsers send a handful of values, and the feed's and tiles' ready bytes are served tens
+ * of thousands of times a second (a bounded map, emptied when full).
+ */
+const gzipByHeader = new Map<string, boolean>();
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
+  let gzip = gzipByHeader.get(header);
+  if (gzip === undefined) {
+    if (gzipByHeader.size >= 64) gzipByHeader.clear();
+    gzip = parseAcceptsGzip(header);
+    gzipByHeader.set(header, gzip);
+  }
+  return gzip;
+}
+
+function parseAcceptsGzip(header: string): boolean {
   const q = new Map<string, number>();
   for (const part of header.toLowerCase().split(',')) {
     const [coding, ...params] = part.split(';').map((s) => s.trim());
