@@ -1,7 +1,7 @@
 /**
  * Issue 19: a map that shows where you are. Paris at zoom 5, 10 and 14, on a desktop and a phone,
  * light and dark: the embedded basemap writes place names (read from the drawn label layer and
- * from the painted pixels); a place search 'lyon' in the top bar flies the map to Lyon; the create
+ * from the painted pixels) and draws the Seine (the `rivers` layer); a place search 'lyon' in the top bar flies the map to Lyon; the create
  * page's location picker shows names and its own place search moves it. Screenshots under
  * e2e/screenshots/basemap-*.png.
  */
@@ -64,13 +64,21 @@ async function labelInk(page: Page, selector: string, theme: keyof typeof LABEL_
   return near / (info.width * info.height);
 }
 
+/** How many features of a basemap layer the map has drawn in the view. */
+async function drawnCount(page: Page, layer: string): Promise<number> {
+  return page.evaluate((id) => {
+    const map = window.__MOODMAP_MAP__;
+    return map?.getLayer(id) ? map.queryRenderedFeatures({ layers: [id] }).length : 0;
+  }, layer);
+}
+
 const kmBetween = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) =>
   Math.hypot((a.latitude - b.latitude) * 111.2, (a.longitude - b.longitude) * 111.2 * Math.cos((a.latitude * Math.PI) / 180));
 
 test.describe('embedded basemap: place names', () => {
   for (const [name, viewport] of VIEWPORTS) {
     for (const theme of ['light', 'dark'] as const) {
-      test(`Paris at zoom 5, 10 and 14 shows place names (${name}, ${theme})`, async ({ page }) => {
+      test(`Paris at zoom 5, 10 and 14 shows place names and the Seine (${name}, ${theme})`, async ({ page }) => {
         await page.setViewportSize(viewport);
         await page.emulateMedia({ colorScheme: theme });
         await openMapAt(page, { ...PARIS, zoom: 5 });
@@ -86,6 +94,7 @@ test.describe('embedded basemap: place names', () => {
               return names.includes('Paris') && names.length >= enough ? 'named' : names.join(', ');
             }, { message: `names at zoom ${zoom}`, timeout: 20_000 })
             .toBe('named');
+          expect(await drawnCount(page, 'rivers'), `rivers at zoom ${zoom}`).toBeGreaterThan(0);
           await settle(page);
           expect(await labelInk(page, '[data-testid="map-canvas"] canvas', theme)).toBeGreaterThan(0.0003);
           await shot(page, `basemap-paris-z${zoom}-${name}-${theme}`);

@@ -62,14 +62,14 @@ function inPolygons(polygons: number[][][][], [lon, lat]: [number, number]): boo
 }
 
 describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
-  it('serves a tile over France with land, country and region borders, water and places, cacheable for a week', async () => {
+  it('serves a tile over France with land, country and region borders, water, rivers and places, cacheable for a week', async () => {
     const res = await app.inject({ method: 'GET', url: tileAt(5, 48.86, 2.35) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.mapbox-vector-tile');
     expect(res.headers['cache-control']).toBe('public, max-age=604800, stale-while-revalidate=86400');
     expect(res.headers.etag).toMatch(/^"[^"]+"$/);
     const tile = decode(res.rawPayload);
-    expect(Object.keys(tile.layers).sort()).toEqual(['admin', 'borders', 'land', 'places', 'water']);
+    expect(Object.keys(tile.layers).sort()).toEqual(['admin', 'borders', 'land', 'places', 'rivers', 'water']);
     const land = tile.layers.land;
     expect(land.extent).toBe(8192);
     expect(land.length).toBeGreaterThan(0);
@@ -130,6 +130,47 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
       expect(tile.layers.borders, url).toBeDefined();
       expect(tile.layers.admin, url).toBeUndefined();
     }
+  });
+
+  it.each([
+    // Points on the river's bed: Pont Neuf in Paris, the Rhône at Pont Wilson in Lyon, the Loire at
+    // Pont Wilson in Tours, the Garonne at Pont de Pierre in Bordeaux.
+    ['the Seine in Paris', 48.8575, 2.3413],
+    ['the Rhône in Lyon', 45.7603, 4.8387],
+    ['the Loire in Tours', 47.3963, 0.6878],
+    ['the Garonne in Bordeaux', 44.8378, -0.5636],
+  ])('draws %s as a line within 1 km of its bed (2 km at zoom 6), from zoom 6 to the deepest', async (_name, lat, lon) => {
+    // WDB II's lines lie 15–810 m from these points (river-data.ts); at zoom 6 a pixel is
+    // ~0.85 km and the cut simplifies lines to 0.3 px.
+    for (const [z, km] of [[6, 2], [10, 1], [GEO_TILE_MAX_ZOOM, 1]]) {
+      const url = tileAt(z, lat, lon);
+      const rivers = decode((await app.inject({ method: 'GET', url })).rawPayload).layers.rivers;
+      expect(rivers, `z${z}`).toBeDefined();
+      expect(rivers.feature(0).type).toBe(2); // line
+      // The distance from the point to the nearest segment, in km.
+      const vertices = lineVertices(url, rivers);
+      const kx = 111.32 * Math.cos((lat * Math.PI) / 180);
+      let nearest = Infinity;
+      for (let i = 1; i < vertices.length; i++) {
+        const [ax, ay] = [(vertices[i - 1][0] - lon) * kx, (vertices[i - 1][1] - lat) * 110.57];
+        const [bx, by] = [(vertices[i][0] - lon) * kx, (vertices[i][1] - lat) * 110.57];
+        const t = Math.max(0, Math.min(1, -(ax * (bx - ax) + ay * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2 || 1)));
+        nearest = Math.min(nearest, Math.hypot(ax + t * (bx - ax), ay + t * (by - ay)));
+      }
+      expect(nearest, `z${z}`).toBeLessThan(km);
+    }
+  });
+
+  it('thins rivers by zoom: none on the world view, the major ones at zoom 4, all the permanent ones from zoom 8', async () => {
+    for (const url of ['/api/geo/tiles/0/0/0.pbf', tileAt(3, 46, 2)]) {
+      expect(decode((await app.inject({ method: 'GET', url })).rawPayload).layers.rivers, url).toBeUndefined();
+    }
+    const ranks = async (z: number) => {
+      const layer = decode((await app.inject({ method: 'GET', url: tileAt(z, 46, 2) })).rawPayload).layers.rivers;
+      return new Set(Array.from({ length: layer.length }, (_, i) => Number(layer.feature(i).properties.rank)));
+    };
+    expect([...(await ranks(4))].every((rank) => rank <= 1)).toBe(true);
+    expect((await ranks(8)).has(3)).toBe(true);
   });
 
   it('answers 204 with no body for a tile of open sea (South Atlantic), still cacheable', async () => {

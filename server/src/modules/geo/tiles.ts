@@ -2,9 +2,10 @@
  * The offline basemap as vector tiles: the same repaired Natural Earth 50m land and borders that
  * the GeoJSON endpoints serve, cut per tile so a phone downloads only its view (a city view is a
  * handful of small tiles instead of 660 kB of world GeoJSON). Issue 19 adds lakes and wide
- * rivers (`water`, water-data.ts), the places to name (`places`, place-tiles.ts), each thinned by
- * zoom so that the first world view stays within its byte budget, and first-level administrative
- * boundaries (`admin`, admin-data.ts) from zoom ADMIN_MIN_ZOOM.
+ * rivers (`water`, water-data.ts), river centre lines (`rivers`, river-data.ts), the places to
+ * name (`places`, place-tiles.ts), each thinned by zoom so that the first world view stays within
+ * its byte budget, and first-level administrative boundaries (`admin`, admin-data.ts) from zoom
+ * ADMIN_MIN_ZOOM.
  *
  * Cut with geojson-vt and encoded with vt-pbf, the libraries MapLibre itself uses for a GeoJSON
  * source, with the options MapLibre derived from the style's old GeoJSON sources (512-px tiles,
@@ -20,14 +21,14 @@ import { loadAdminBoundariesGeoJSON } from './admin-data.ts';
 import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
 import { PRECISE_LAND_MIN_ZOOM, takePreciseLandGeoJSON } from './land-precise.ts';
 import { placeFeatures, preparePlaceTiles } from './place-tiles.ts';
+import { loadRiversGeoJSON, RIVERS_MIN_ZOOM, visibleRivers } from './river-data.ts';
 import { loadWaterGeoJSON, visibleWater } from './water-data.ts';
 
 /**
- * Layer names inside each tile, read by the web's basemap style. npm has no maintained data for
- * river centre lines or roads, so there are no `rivers` or `roads` layers (a PMTiles archive,
- * MAP_PMTILES, brings them).
+ * Layer names inside each tile, read by the web's basemap style. Neither npm nor the repository
+ * has road data, so there is no `roads` layer (a PMTiles archive, MAP_PMTILES, brings them).
  */
-export const TILE_LAYERS = { land: 'land', borders: 'borders', water: 'water', places: 'places', admin: 'admin' } as const;
+export const TILE_LAYERS = { land: 'land', borders: 'borders', water: 'water', rivers: 'rivers', places: 'places', admin: 'admin' } as const;
 
 /**
  * The style draws `admin` from zoom 4 (its layer's minzoom): lower tiles leave it out, so the
@@ -58,7 +59,7 @@ export interface EncodedTile {
 /** Encoded tiles kept in memory, least recently used out first (a tile is a few kB). */
 const CACHE_TILES = 4096;
 
-let indexes: { land: GeoJSONVT; preciseLand: GeoJSONVT; borders: GeoJSONVT; water: GeoJSONVT; admin: GeoJSONVT } | undefined;
+let indexes: { land: GeoJSONVT; preciseLand: GeoJSONVT; borders: GeoJSONVT; water: GeoJSONVT; rivers: GeoJSONVT; admin: GeoJSONVT } | undefined;
 const cache = new Map<string, EncodedTile | null>();
 
 function getIndexes() {
@@ -71,6 +72,9 @@ function getIndexes() {
     borders: new GeoJSONVT(structuredClone(getBordersGeoJSON()) as GeoJSON.GeoJSON, cutOptions),
     // Read from disk and dropped once cut: geojson-vt keeps its own copy.
     water: new GeoJSONVT(loadWaterGeoJSON(), cutOptions),
+    // Read from disk and dropped once cut: 3 400 lines, 1.6 M points; pre-cut to z3 like the
+    // precise land (no tile below RIVERS_MIN_ZOOM uses them), deeper tiles on demand.
+    rivers: new GeoJSONVT(loadRiversGeoJSON(), { ...cutOptions, indexMaxZoom: 3 }),
     // Read from disk and dropped once cut too: 4 200 lines, 360 000 points.
     admin: new GeoJSONVT(loadAdminBoundariesGeoJSON(), cutOptions),
   };
@@ -104,16 +108,19 @@ export function getTile(z: number, x: number, y: number): EncodedTile | null {
     cache.set(key, cached);
     return cached;
   }
-  const { land, preciseLand, borders, water, admin } = getIndexes();
+  const { land, preciseLand, borders, water, rivers, admin } = getIndexes();
   const layers: Parameters<typeof fromGeojsonVt>[0] = {};
   const landTile = (z >= PRECISE_LAND_MIN_ZOOM ? preciseLand : land).getTile(z, x, y);
   const bordersTile = borders.getTile(z, x, y);
   const waterTile = water.getTile(z, x, y);
   const waterFeatures = waterTile ? visibleWater(waterTile.features, z) : [];
+  const riversTile = z >= RIVERS_MIN_ZOOM ? rivers.getTile(z, x, y) : null;
+  const riverFeatures = riversTile ? visibleRivers(riversTile.features, z) : [];
   const places = placeFeatures(z, x, y, EXTENT);
   const adminTile = z >= ADMIN_MIN_ZOOM ? admin.getTile(z, x, y) : null;
   if (landTile && landTile.features.length > 0) layers[TILE_LAYERS.land] = landTile;
   if (waterFeatures.length > 0) layers[TILE_LAYERS.water] = ownLayer(z, x, y, waterFeatures);
+  if (riverFeatures.length > 0) layers[TILE_LAYERS.rivers] = ownLayer(z, x, y, riverFeatures);
   if (adminTile && adminTile.features.length > 0) layers[TILE_LAYERS.admin] = adminTile;
   if (bordersTile && bordersTile.features.length > 0) layers[TILE_LAYERS.borders] = bordersTile;
   if (places.length > 0) layers[TILE_LAYERS.places] = ownLayer(z, x, y, places);

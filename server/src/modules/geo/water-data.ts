@@ -1,8 +1,8 @@
 /**
  * Lakes and wide rivers for the offline basemap's `water` layer, from OpenStreetMap water
  * polygons simplified to 1 km (the @geo-maps earth-lakes-1km and earth-rivers-1km packages,
- * ODbL). Neither has names, and the rivers are their surfaces (wide stretches and estuaries),
- * not centre lines: npm has no maintained river-line data, so the tiles have no `rivers` layer.
+ * ODbL). Neither has names, and the rivers are their surfaces (wide stretches and estuaries);
+ * the centre lines are the `rivers` layer (river-data.ts).
  *
  * Polygons under WATER_MIN_KM2, and triangles, are dropped (at 1 km resolution they are blobs, and they are
  * most of the 180 000 polygons); what is left (~60 000) is cut by geojson-vt once, and each tile

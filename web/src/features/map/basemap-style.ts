@@ -30,7 +30,7 @@ export const BASEMAP_PALETTE = {
     coast: '#2a3a52',
     border: '#4a5e7c',
     water: '#0f1b2d',
-    river: '#1e3654',
+    river: '#2d5684',
     admin: '#3a4a62',
     road: '#2c3a4f',
     roadCasing: '#1a2434',
@@ -129,6 +129,11 @@ function roadLayer(
   };
 }
 
+/** A river's width at one zoom stop, by its rank: 1, 0.75 and 0.55 of `width`. */
+function riverWidth(width: number): ExpressionSpecification {
+  return ['*', width, ['match', ['get', 'rank'], [0, 1], 1, 2, 0.75, 0.55]];
+}
+
 export function basemapStyle(theme: Theme): StyleSpecification {
   const c = BASEMAP_PALETTE[theme];
   return {
@@ -141,7 +146,7 @@ export function basemapStyle(theme: Theme): StyleSpecification {
         tiles: [absolute(BASEMAP_TILES_URL)],
         minzoom: 0,
         maxzoom: GEO_TILE_MAX_ZOOM,
-        attribution: 'Natural Earth, GeoNames, © contributeurs OpenStreetMap',
+        attribution: 'Natural Earth, GeoNames, WDB II (GSHHG), © contributeurs OpenStreetMap',
       },
     },
     layers: [
@@ -153,11 +158,12 @@ export function basemapStyle(theme: Theme): StyleSpecification {
         type: 'line',
         source: 'basemap',
         'source-layer': 'rivers',
-        minzoom: 3,
+        minzoom: 4,
         layout: { 'line-join': 'round', 'line-cap': 'round' },
         paint: {
           'line-color': c.river,
-          'line-width': ['interpolate', ['exponential', 1.4], ['zoom'], 3, 0.4, 6, 0.9, 10, 1.8, 14, 3.5, 18, 8],
+          // The major rivers (ranks 0–1) full width, the others thinner (river-data.ts on the server).
+          'line-width': ['interpolate', ['exponential', 1.4], ['zoom'], 4, riverWidth(0.7), 6, riverWidth(1.1), 10, riverWidth(2), 14, riverWidth(3.5), 18, riverWidth(8)],
         },
       },
       {
