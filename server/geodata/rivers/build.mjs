@@ -9,8 +9,10 @@
  *
  * GMT stores each line cut into the 1° bins it crosses, each point as 16-bit offsets from its
  * bin's south-west corner. Here the pieces are put back together (a piece ends where the next one
- * of the same level starts), quantised to 1e-4° (~11 m, finer than the data's own accuracy) and
- * written as delta-encoded integers, which gzip packs to a few bytes a point.
+ * of the same level starts), quantised to 1e-4° (~11 m, finer than the data's own accuracy),
+ * simplified to TOLERANCE (the server's deepest tile, z10, is cut to ~20 m: points closer to the
+ * line than that were never drawn) and written as delta-encoded integers, which gzip packs to a
+ * few bytes a point.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -21,6 +23,8 @@ const output = new URL('./rivers.json.gz', import.meta.url);
 /** GMT's river levels are 1-based in its docs and 0-based in the file; 0–3 are the permanent rivers (river-lakes, major, additional major, additional): intermittent rivers and canals are left out. */
 const MAX_LEVEL = 3;
 const SCALE = 1e4;
+/** Douglas–Peucker tolerance, in 1/SCALE degrees (1.5 ≈ 15 m). */
+const TOLERANCE = 1.5;
 
 function variable(name) {
   const dump = execFileSync('ncdump', ['-v', name, source], { maxBuffer: 1 << 30 }).toString();
@@ -91,7 +95,35 @@ function join(all) {
   return lines;
 }
 
-const lines = join(pieces);
+/** Douglas–Peucker on integer points (degrees treated as planar: the tolerance is a few metres). */
+function simplify(points) {
+  const keep = new Uint8Array(points.length);
+  keep[0] = keep[points.length - 1] = 1;
+  const stack = [[0, points.length - 1]];
+  while (stack.length > 0) {
+    const [first, last] = stack.pop();
+    const [ax, ay] = points[first];
+    const [bx, by] = points[last];
+    const length = Math.hypot(bx - ax, by - ay);
+    let farthest = -1;
+    let distance = TOLERANCE;
+    for (let i = first + 1; i < last; i++) {
+      const [px, py] = points[i];
+      const d = length === 0 ? Math.hypot(px - ax, py - ay) : Math.abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length;
+      if (d > distance) {
+        distance = d;
+        farthest = i;
+      }
+    }
+    if (farthest > 0) {
+      keep[farthest] = 1;
+      stack.push([first, farthest], [farthest, last]);
+    }
+  }
+  return points.filter((_, i) => keep[i]);
+}
+
+const lines = join(pieces).map((line) => ({ ...line, points: simplify(line.points) }));
 const encoded = lines.map(({ level: lvl, points }) => {
   const flat = [lvl, points[0][0], points[0][1]];
   for (let i = 1; i < points.length; i++) flat.push(points[i][0] - points[i - 1][0], points[i][1] - points[i - 1][1]);

@@ -3,7 +3,7 @@
  * as GSHHG ships them (LGPL-3+), derived once into `server/geodata/rivers/rivers.json.gz` by the
  * script beside it. npm has no river line data: the @geo-maps river packages are water surfaces
  * generalised to 500 m or more, which cut a city's river into scattered triangles, so the
- * repository keeps these lines itself (2.7 MB, 1.6 M points). They are a 1:1 M-scale survey:
+ * repository keeps these lines itself (2.5 MB, 1.2 M points). They are a 1:1 M-scale survey:
  * measured at 14 bridges of European cities, the line passes 15–810 m from the river's bed
  * (median ~280 m): right for a region or a city, not for a street (MAP_PMTILES is for that).
  *

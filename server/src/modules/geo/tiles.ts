@@ -72,7 +72,7 @@ function getIndexes() {
     borders: new GeoJSONVT(structuredClone(getBordersGeoJSON()) as GeoJSON.GeoJSON, cutOptions),
     // Read from disk and dropped once cut: geojson-vt keeps its own copy.
     water: new GeoJSONVT(loadWaterGeoJSON(), cutOptions),
-    // Read from disk and dropped once cut: 3 400 lines, 1.6 M points; pre-cut to z3 like the
+    // Read from disk and dropped once cut: 3 400 lines, 1.2 M points; pre-cut to z3 like the
     // precise land (no tile below RIVERS_MIN_ZOOM uses them), deeper tiles on demand.
     rivers: new GeoJSONVT(loadRiversGeoJSON(), { ...cutOptions, indexMaxZoom: 3 }),
     // Read from disk and dropped once cut too: 4 200 lines, 360 000 points.
