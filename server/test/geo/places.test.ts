@@ -45,6 +45,24 @@ describe('GET /api/geo/places', () => {
     expect((await search({ q: 'roses', limit: '10' })).map((p) => p.name)).toContain("L'Haÿ-les-Roses");
   });
 
+  it.each([
+    ['bruxelles', 'brussels', 'Bruxelles', 'BE'],
+    ['londres', 'london', 'Londres', 'GB'],
+    ['gênes', 'genoa', 'Gênes', 'IT'],
+    ['bale', 'basel', 'Bâle', 'CH'],
+    ['cologne', 'köln', 'Cologne', 'DE'],
+  ])("names a foreign city in French and finds it by either name: '%s' or '%s' → %s", async (frenchQuery, usualQuery, name, country) => {
+    for (const q of [frenchQuery, usualQuery]) {
+      const [first] = await search({ q });
+      expect(first, q).toMatchObject({ name, country });
+    }
+  });
+
+  it("keeps GeoNames' own names in France (not the catalogue's 'Cherbourg' or 'Verdun-sur-Meuse')", async () => {
+    expect((await search({ q: 'cherbourg octeville' }))[0]).toMatchObject({ name: 'Cherbourg-Octeville', country: 'FR' });
+    expect((await search({ q: 'verdun' })).filter((p) => p.country === 'FR').map((p) => p.name)).toContain('Verdun');
+  });
+
   it('gives the zoom by size: a capital whole, a village close', async () => {
     const [paris] = await search({ q: 'Paris', limit: '1' });
     expect(paris).toMatchObject({ name: 'Paris', country: 'FR', zoom: 10 });

@@ -77,6 +77,18 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
     expect(tile.layers.borders.feature(0).type).toBe(2); // line
   });
 
+  it('labels foreign cities in French: Bruxelles and Cologne on a zoom 5 tile', async () => {
+    const names = new Set<string>();
+    for (const [lat, lon] of [[50.85, 4.35], [50.94, 6.96]]) {
+      const places = decode((await app.inject({ method: 'GET', url: tileAt(5, lat, lon) })).rawPayload).layers.places;
+      for (let i = 0; i < places.length; i++) names.add(String(places.feature(i).properties.name));
+    }
+    expect(names).toContain('Bruxelles');
+    expect(names).toContain('Cologne');
+    expect(names).not.toContain('Brussels');
+    expect(names).not.toContain('Köln');
+  });
+
   it('keeps the detail of the data at the deepest zoom: a tile over Paris is all land', async () => {
     const res = await app.inject({ method: 'GET', url: tileAt(GEO_TILE_MAX_ZOOM, 48.86, 2.35) });
     expect(res.statusCode).toBe(200);

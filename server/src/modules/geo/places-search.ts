@@ -36,13 +36,17 @@ function buildIndex(): PlaceIndex {
   const places = getPlaces();
   const entries: Array<[string, number]> = [];
   const exact = new Map<string, number[]>();
-  places.forEach(({ folded: name }, i) => {
-    if (!name) return;
+  const add = (name: string, i: number) => {
     entries.push([name, i]);
     for (let at = name.indexOf(' '); at !== -1; at = name.indexOf(' ', at + 1)) entries.push([name.slice(at + 1), i]);
     const same = exact.get(name);
     if (same) same.push(i);
     else exact.set(name, [i]);
+  };
+  // A place named in French is found by GeoNames' usual name too ('brussels', 'koln').
+  places.forEach(({ folded, otherFolded }, i) => {
+    if (folded) add(folded, i);
+    if (otherFolded) add(otherFolded, i);
   });
   for (const same of exact.values()) same.sort((a, b) => places[b].population - places[a].population || a - b);
   entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
