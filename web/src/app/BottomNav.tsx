@@ -37,6 +37,7 @@ export function BottomNav() {
     <nav
       aria-label={SHELL_MESSAGES.nav_label}
       data-testid="bottom-nav"
+      data-map-overlay=""
       className="glass fixed inset-x-0 bottom-0 z-50 flex h-[calc(4.25rem+env(safe-area-inset-bottom))] items-stretch justify-around rounded-none border-x-0 border-b-0 px-2 pt-1.5 pb-[calc(0.375rem+env(safe-area-inset-bottom))] md:inset-x-auto md:bottom-5 md:left-1/2 md:h-auto md:-translate-x-1/2 md:gap-1 md:rounded-2xl md:border md:p-1.5"
     >
       {signedIn ? (

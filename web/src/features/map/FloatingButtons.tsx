@@ -62,7 +62,10 @@ export function FloatingButtons() {
   };
 
   return (
-    <div className="pointer-events-none absolute right-3 bottom-[calc(5.25rem+env(safe-area-inset-bottom))] z-20 flex flex-col gap-2.5 md:right-5 md:bottom-6 [&>*]:pointer-events-auto">
+    <div
+      data-map-overlay=""
+      className="pointer-events-none absolute right-3 bottom-[calc(5.25rem+env(safe-area-inset-bottom))] z-20 flex flex-col gap-2.5 md:right-5 md:bottom-6 [&>*]:pointer-events-auto"
+    >
       <FloatingButton label={SHELL_MESSAGES.help} testId="btn-help" onClick={() => setHelpOpen(true)}>
         <HelpIcon />
       </FloatingButton>

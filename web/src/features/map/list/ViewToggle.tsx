@@ -19,6 +19,7 @@ export function ViewToggle() {
       aria-label={SHELL_MESSAGES.view_toggle_label}
       className="glass absolute top-[calc(max(env(safe-area-inset-top),0.75rem)+4.5rem)] left-3 z-20 flex gap-1 rounded-2xl p-1 md:left-5"
       data-testid="view-toggle"
+      data-map-overlay=""
     >
       <button type="button" aria-pressed={!open} onClick={hide} data-testid="view-map" className={`${SEGMENT} ${open ? OFF : ON}`}>
         {SHELL_MESSAGES.view_map}

@@ -18,7 +18,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { MAP, SHELL_MESSAGES, POST_LIFETIME_MS, padBounds, VIEW_MARGIN } from '@moodmap/core';
 import { toast } from '../../../ui/toasts/toast-store.ts';
-import { moveCamera, motionMs, useReducedMotion } from '../../../ui/motion.ts';
+import { moveCamera, useReducedMotion } from '../../../ui/motion.ts';
 import { useMoodFilterStore } from '../../moods/mood-filter-store.ts';
 import { useThemeStore } from '../../theme/theme-store.ts';
 import { fetchPost } from '../../posts/posts-api.ts';
@@ -40,6 +40,7 @@ import { PostPopup } from './PostPopup.tsx';
 import { startPulse } from './pulse.ts';
 import { mapPixelRatio } from '../world-map.ts';
 import { afterNextPaint } from '../after-paint.ts';
+import { revealPopup } from './popup-fit.ts';
 import './markers.css';
 
 type Bbox = [number, number, number, number];
@@ -57,41 +58,6 @@ type Selection = { kind: 'post'; id: string; group?: string[] } | { kind: 'group
 
 interface FocusState {
   focusPostId?: unknown;
-}
-
-/** Room kept clear around a popup: the top bar above, the floating buttons and bottom bar below. */
-const FIT_MARGIN = { top: 76, bottom: 84, side: 12 };
-
-const awaitingLanding = new WeakSet<MapLibreMap>();
-
-/**
- * After the popup has painted: the camera moves only if the popup (or its marker) is not fully
- * on screen, by just what it takes to show it.
- */
-function revealPopup(map: MapLibreMap): void {
-  // A camera already on its way (a focused post's flyTo) is not cut short by a pan: the popup
-  // is fitted once it lands.
-  if (map.isMoving()) {
-    if (!awaitingLanding.has(map)) {
-      awaitingLanding.add(map);
-      map.once('moveend', () => {
-        awaitingLanding.delete(map);
-        revealPopup(map);
-      });
-    }
-    return;
-  }
-  const popup = map.getContainer().querySelector<HTMLElement>('.mm-popup');
-  if (!popup) return;
-  const box = popup.getBoundingClientRect();
-  const frame = map.getContainer().getBoundingClientRect();
-  let dx = 0;
-  let dy = 0;
-  if (box.top < frame.top + FIT_MARGIN.top) dy = box.top - (frame.top + FIT_MARGIN.top);
-  else if (box.bottom > frame.bottom - FIT_MARGIN.bottom) dy = box.bottom - (frame.bottom - FIT_MARGIN.bottom);
-  if (box.left < frame.left + FIT_MARGIN.side) dx = box.left - (frame.left + FIT_MARGIN.side);
-  else if (box.right > frame.right - FIT_MARGIN.side) dx = box.right - (frame.right - FIT_MARGIN.side);
-  if (dx !== 0 || dy !== 0) map.panBy([Math.round(dx), Math.round(dy)], { duration: motionMs(350), essential: true });
 }
 
 export function PostMarkers() {

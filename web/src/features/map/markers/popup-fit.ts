@@ -1,0 +1,77 @@
+/**
+ * Keeps an open popup clear of what floats over the map: the top bar, the 'Carte / Liste'
+ * toggle, the floating buttons and the bottom bar. Each of them carries `data-map-overlay`; the
+ * room is read from where they are drawn, not from fixed margins (a fixed 76 px let a phone's
+ * popup slide under the toggle added later).
+ */
+import type { Map as MapLibreMap } from 'maplibre-gl';
+import { motionMs } from '../../../ui/motion.ts';
+
+/** The attribute that marks an element drawn over the map. */
+export const MAP_OVERLAY_ATTRIBUTE = 'data-map-overlay';
+
+/** Space left between a popup and an overlay or the map's edge. */
+const GAP = 8;
+
+/** What is read of an element's rectangle (a DOMRect). */
+export type Box = Pick<DOMRect, 'top' | 'bottom' | 'left' | 'right' | 'width' | 'height'>;
+
+interface Room {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+/**
+ * The band a popup can use: below every overlay of the upper half and above every overlay of
+ * the lower half that share columns with it.
+ */
+export function roomFor(box: Box, frame: Box, overlays: readonly Box[]): Room {
+  const room = { top: frame.top + GAP, bottom: frame.bottom - GAP, left: frame.left + GAP, right: frame.right - GAP };
+  const middle = (frame.top + frame.bottom) / 2;
+  for (const overlay of overlays) {
+    if (overlay.width === 0 || overlay.right <= box.left || overlay.left >= box.right) continue;
+    if ((overlay.top + overlay.bottom) / 2 < middle) room.top = Math.max(room.top, overlay.bottom + GAP);
+    else room.bottom = Math.min(room.bottom, overlay.top - GAP);
+  }
+  return room;
+}
+
+/** How far to pan so that `box` lies in `room`; its top wins when it is taller than the room. */
+export function panToFit(box: Box, room: Room): [number, number] {
+  let dx = 0;
+  let dy = 0;
+  if (box.top < room.top || box.height > room.bottom - room.top) dy = box.top - room.top;
+  else if (box.bottom > room.bottom) dy = box.bottom - room.bottom;
+  if (box.left < room.left) dx = box.left - room.left;
+  else if (box.right > room.right) dx = box.right - room.right;
+  return [Math.round(dx), Math.round(dy)];
+}
+
+const awaitingLanding = new WeakSet<MapLibreMap>();
+
+/**
+ * After the popup has painted: the camera moves only if the popup (or its marker) is not fully
+ * in the free room, by just what it takes to show it.
+ */
+export function revealPopup(map: MapLibreMap): void {
+  // A camera already on its way (a focused post's flyTo) is not cut short by a pan: the popup
+  // is fitted once it lands.
+  if (map.isMoving()) {
+    if (!awaitingLanding.has(map)) {
+      awaitingLanding.add(map);
+      map.once('moveend', () => {
+        awaitingLanding.delete(map);
+        revealPopup(map);
+      });
+    }
+    return;
+  }
+  const popup = map.getContainer().querySelector<HTMLElement>('.mm-popup');
+  if (!popup) return;
+  const box = popup.getBoundingClientRect();
+  const overlays = [...document.querySelectorAll<HTMLElement>(`[${MAP_OVERLAY_ATTRIBUTE}]`)].map((element) => element.getBoundingClientRect());
+  const [dx, dy] = panToFit(box, roomFor(box, map.getContainer().getBoundingClientRect(), overlays));
+  if (dx !== 0 || dy !== 0) map.panBy([dx, dy], { duration: motionMs(350), essential: true });
+}
