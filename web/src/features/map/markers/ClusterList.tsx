@@ -28,9 +28,12 @@ export function ClusterList({
   // A list longer than one read shows its newest posts' cards; the rest keep their marker row.
   const cards = useGroupCards(markers.slice(0, POST_CARDS_MAX).map((m) => m.id));
   const byId = new Map((cards.data ?? []).map((card) => [card.id, card]));
+  // On a phone the popup shares its column with the floating buttons: its room runs from under
+  // the 'Carte / Liste' toggle (~8.6rem from the top) to above them (~19.3rem from the bottom), so
+  // that the whole list shows and scrolls (popup-fit.ts); wider screens keep the buttons aside.
   return (
     <section
-      className="flex max-h-[min(30rem,calc(100dvh-19rem))] w-[min(21rem,calc(100vw-5.5rem))] md:w-[21rem] flex-col overflow-hidden rounded-[20px] bg-white text-left text-ink-900 shadow-2xl ring-1 ring-black/5 dark:bg-ink-900 dark:text-slate-100 dark:ring-white/10"
+      className="flex max-h-[min(30rem,calc(100dvh-28.5rem))] md:max-h-[min(30rem,calc(100dvh-19rem))] w-[min(21rem,calc(100vw-5.5rem))] md:w-[21rem] flex-col overflow-hidden rounded-[20px] bg-white text-left text-ink-900 shadow-2xl ring-1 ring-black/5 dark:bg-ink-900 dark:text-slate-100 dark:ring-white/10"
       data-testid="cluster-popup"
       data-count={markers.length}
       aria-label={SHELL_MESSAGES.cluster_popup_title}
