@@ -6,10 +6,13 @@ import './index.css';
 import { createQueryClient } from './app/query-client.ts';
 import { configQuery } from './lib/config.ts';
 import { afterFirstView } from './app/first-view.ts';
-import { applyResetRedirect } from './app/reset-redirect.ts';
+import { RESET_PATH, applyResetRedirect } from './app/reset-redirect.ts';
 import { AppRoutes } from './app/routes.tsx';
 import { preloadMapView } from './app/Shell.tsx';
 import { captureAuthLink } from './features/auth/auth-link.ts';
+import { prefetchFirstViewport } from './features/map/first-viewport.ts';
+import { initialView } from './features/map/map-view.ts';
+import { PULSE_RETURN_PATH } from './features/pulse/return-path.ts';
 import { startThemeSync } from './features/theme/theme-store.ts';
 
 // Before the router reads the address: a reset link is forced to /reset-password (spec §2), and
@@ -28,6 +31,11 @@ const queryClient = createQueryClient();
 // The config decides the map's style, so the map is created once it is known: asked now (the
 // answer index.html preloads), not after the first render's effects.
 void queryClient.prefetchQuery(configQuery);
+// The map's first markers too, for the view it will open on (features/map/first-viewport.ts): on
+// every route but the two pages drawn without the map.
+if (location.pathname !== RESET_PATH && location.pathname !== PULSE_RETURN_PATH) {
+  prefetchFirstViewport(queryClient, initialView(), window.innerWidth, window.innerHeight);
+}
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

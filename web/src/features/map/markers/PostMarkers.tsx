@@ -34,7 +34,7 @@ import { type GroupDiff, type MarkerGroup, MarkerGroups } from './marker-groups.
 import { POST_MARKER_SIZE, type Theme, provideImage } from './marker-images.ts';
 import {
   AGGREGATES_SOURCE, MARKERS_SOURCE, CLICKABLE_LAYERS, type MarkerProps, aggregateFeatures, ensureMarkerLayers, groupFeature, highlightFeatures, markersSource,
-  setHighlighted,
+  setHighlighted, styleReady,
 } from './marker-layers.ts';
 import { PostPopup } from './PostPopup.tsx';
 import { startPulse } from './pulse.ts';
@@ -124,7 +124,7 @@ export function PostMarkers() {
     if (!map) return;
     const ratio = mapPixelRatio();
     const ensure = () => {
-      if (!map.isStyleLoaded()) return;
+      if (!styleReady(map)) return;
       ensureMarkerLayers(map, theme, allFeatures, () => aggregateFeatures(shownClustersRef.current), () => highlightFeatures(highlighted.current.groups));
     };
     // MapLibre 6 draws a missing icon only if a resolver adds it before the tile's layout goes

@@ -1,0 +1,51 @@
+/**
+ * The map's first viewport answer, asked at boot (issue 15). The map asks for its markers once it
+ * exists and has read its bounds, about 1.5 s after navigation on a phone; the answer then came
+ * after the basemap's style, and the markers source was created empty and filled in a second
+ * pass of MapLibre's worker and frames. Asked from main.tsx instead, with the bounds the map will
+ * have (the saved camera on a screen-sized, north-up map), it is in the query cache under the
+ * very key PostMarkers uses before the map is even created. With the markers' layers added as
+ * soon as the style is parsed (marker-layers.ts styleReady), the phone's map is drawn with its
+ * markers 3.64 → 3.05 s after navigation (bench/browser/first-load.probe.ts, alternated A/B).
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import { MAP, padBounds } from '@moodmap/core';
+import { useMoodFilterStore } from '../moods/mood-filter-store.ts';
+import { type Bbox, fetchViewport, roundBounds, viewportKey } from '../posts/viewport-query.ts';
+import { MAX_BOUNDS, type MapViewState } from './map-view.ts';
+
+/** MapLibre's vector tile size, which sets the world's size in pixels at a zoom. */
+const TILE_SIZE = 512;
+
+/**
+ * What map.getBounds() returns for `view` on a north-up, unpitched map of `width` × `height` CSS
+ * pixels (spherical Mercator), or null when MapLibre would move or zoom that camera to fit its
+ * limits (bounds, zoom range): the map then asks for its own view.
+ */
+export function viewBounds(view: MapViewState, width: number, height: number): Bbox | null {
+  if (view.zoom < MAP.minZoom || view.zoom > MAP.maxZoom || width <= 0 || height <= 0) return null;
+  const world = TILE_SIZE * 2 ** view.zoom;
+  const x = ((view.longitude + 180) / 360) * world;
+  const y = ((1 - Math.log(Math.tan(Math.PI / 4 + (view.latitude * Math.PI) / 360)) / Math.PI) / 2) * world;
+  const lng = (px: number) => (px / world) * 360 - 180;
+  const lat = (py: number) => (360 / Math.PI) * Math.atan(Math.exp(Math.PI * (1 - (2 * py) / world))) - 90;
+  const bounds: Bbox = [lng(x - width / 2), lat(y + height / 2), lng(x + width / 2), lat(y - height / 2)];
+  const [west, south, east, north] = MAX_BOUNDS;
+  const inside = bounds[0] >= west && bounds[1] >= south && bounds[2] <= east && bounds[3] <= north;
+  return inside ? bounds : null;
+}
+
+/** Starts the first view's viewport request into `client`'s cache (PostMarkers reads it there). */
+export function prefetchFirstViewport(client: QueryClient, view: MapViewState, width: number, height: number): void {
+  const bounds = viewBounds(view, width, height);
+  if (!bounds) return;
+  // As PostMarkers and useViewportFeed derive it: padded, rounded to the zoom's grid, whole zoom.
+  const bbox = roundBounds(padBounds(bounds), view.zoom);
+  const zoom = Math.floor(view.zoom);
+  const moods = useMoodFilterStore.getState().selected;
+  void client.prefetchQuery({
+    queryKey: viewportKey(bbox, zoom, moods),
+    queryFn: ({ signal }) => fetchViewport(bbox, zoom, moods, signal),
+    staleTime: 45_000,
+  });
+}
