@@ -158,6 +158,15 @@ export const publications = pgTable('publications', {
    */
   exactLatitude: doublePrecision('exact_latitude'),
   exactLongitude: doublePrecision('exact_longitude'),
+  /**
+   * The post's map marker (core's markerSchema) as JSON text, written by PostgreSQL whenever the
+   * row is (a stored generated column: a photo change rewriting author_photo_url rewrites it
+   * too). The viewport answer is these texts joined, read index-only from publications_marker_idx,
+   * instead of a JSON built per row on every read (migration 0010, issue 15).
+   */
+  markerJson: text('marker_json').generatedAlwaysAs(
+    sql`post_marker_json(id, user_id, category, latitude, longitude, nickname, author_photo_url, has_pulse_effect, created_at)`,
+  ),
 }, (t) => [
   check('publications_hidden_state', sql`${t.hiddenState} is null or ${t.hiddenState} in ('pending', 'removed')`),
   check('publications_category', sql`${t.category} in ('happy', 'angry', 'party', 'money', 'love')`),
@@ -170,8 +179,8 @@ export const publications = pgTable('publications', {
   index('publications_created_at_idx').on(t.createdAt.desc()),
   index('publications_user_created_idx').on(t.userId, t.createdAt.desc()),
   // The map's points (posts/feed.ts) read `publications_marker_idx` (longitude, latitude) INCLUDE
-  // (every marker column): an index-only range scan. Drizzle cannot declare INCLUDE, so it is
-  // created by migration 0004_marker_feed.sql.
+  // (created_at, category, marker_json), partial on hidden_state is null: an index-only range
+  // scan. Drizzle cannot declare INCLUDE, so it is created by migration 0010_marker_json.sql.
 ]);
 
 /**

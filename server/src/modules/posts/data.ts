@@ -23,7 +23,7 @@ export const LIVE = sql`${posts.createdAt} > now() - ${LIFETIME} and ${posts.hid
 
 export type Publication = typeof publications.$inferSelect;
 
-/** What the map draws of a post (core's markerSchema), every column in publications_marker_idx. */
+/** What the map draws of a post (core's markerSchema); the feed reads it as JSON (feed.ts MARKER_JSON). */
 export const markerColumns = {
   id: posts.id,
   userId: posts.userId,

@@ -8,8 +8,9 @@
  *   precomputed counts of post_cells (kept by triggers, see schema.ts), and a marker for a cell
  *   holding one post. Either way the answer is bounded by the view's tiles or cells, not by the
  *   number of live posts, and the snapped view is the key of the answer cache (feed-cache.ts).
- *   The markers' JSON is written by PostgreSQL (MARKER_JSON): the answer is one text value that
- *   goes into the cached bytes as is, with no row turned into an object and back.
+ *   The markers' JSON is written by PostgreSQL when each post is (MARKER_JSON, a stored column
+ *   in the index): the answer is one text value joining them that goes into the cached bytes as
+ *   is, with no row turned into an object and back.
  * - `changes`: what changed since a cursor, for the fallback poll while the socket is down:
  *   markers created since inside the view, and ids deleted (tombstones) or expired since.
  *
@@ -271,17 +272,11 @@ function inAreaSql(area: Area, latitude: SQL | typeof posts.latitude = posts.lat
 const ofMoods = (moods: Mood[] | null) => (moods ? inArray(posts.category, moods) : undefined);
 
 /**
- * One marker as JSON, written by PostgreSQL: toMarkerDto's fields in its order (dto.ts), from
- * columns of publications_marker_idx only (the scan stays index-only). Numbers print as float8's
- * shortest exact text, as JSON.stringify prints them (`+ 0` turns -0 into 0 as it does); strings
- * go through to_json (escaped); createdAt is toISOString's format, its milliseconds truncated as
- * the driver's Date truncates them.
+ * One marker as JSON, written by PostgreSQL when the row is (the stored column marker_json,
+ * migration 0010's post_marker_json: toMarkerDto's fields in its order), and in
+ * publications_marker_idx, so a city view joins ready texts from an index-only scan.
  */
-const MARKER_JSON = sql`'{"id":"' || ${posts.id} || '","userId":"' || ${posts.userId} || '","category":' || to_json(${posts.category})
-  || ',"latitude":' || (${posts.latitude} + 0) || ',"longitude":' || (${posts.longitude} + 0)
-  || ',"nickname":' || to_json(${posts.nickname}) || ',"photoUrl":' || coalesce(to_json(${posts.authorPhotoUrl})::text, 'null')
-  || ',"hasPulseEffect":' || (case when ${posts.hasPulseEffect} then 'true' else 'false' end)
-  || ',"createdAt":"' || to_char(${posts.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'`;
+const MARKER_JSON = posts.markerJson;
 
 /** The markers of subquery `m` (columns created_at, json) as one JSON array's inside, newest first. */
 const MARKERS_AGG = sql`coalesce(string_agg(m.json, ',' order by m.created_at desc), '')`;
@@ -313,21 +308,18 @@ function answerJson(cursor: Cursor, points: string, clusters: Cluster[]): string
  * publications_marker_idx, as one JSON text with the statement's clock and snapshot (the cursor).
  */
 async function pointsView(db: Db, view: Viewport, area: Area): Promise<string> {
-  // The JSON is written only when the view is sent as points (CASE evaluates its subquery lazily):
-  // a denser view is clustered below and its 2 001 markers are never written.
+  // At most VIEWPORT_POINTS_MAX + 1 rows, in index order: a denser view is clustered below, so
+  // only its count matters (its markers are joined for nothing, cheaper than materialising every
+  // view's rows to skip that), and the markers are ordered by the aggregate itself: one sort.
   const result = await db.execute(sql`
-    with p as materialized (
-      select p.id, p.user_id, p.category, p.latitude, p.longitude, p.nickname, p.author_photo_url, p.has_pulse_effect, p.created_at
+    select ${CLOCK} as now, pg_current_snapshot()::text as snapshot, count(*)::int as n,
+      case when count(*) <= ${VIEWPORT_POINTS_MAX} then ${MARKERS_AGG} end as points
+    from (
+      select ${posts.createdAt} as created_at, ${MARKER_JSON} as json
       from publications p
       where ${and(LIVE, inAreaSql(area), ofMoods(view.moods))}
-      order by ${posts.createdAt} desc
       limit ${VIEWPORT_POINTS_MAX + 1}
-    ), counted as (select count(*)::int as n from p)
-    select ${CLOCK} as now, pg_current_snapshot()::text as snapshot, counted.n,
-      case when counted.n <= ${VIEWPORT_POINTS_MAX} then (
-        select ${MARKERS_AGG} from (select ${posts.createdAt} as created_at, ${MARKER_JSON} as json from p) m
-      ) end as points
-    from counted`);
+    ) m`);
   const row = result.rows[0]!;
   if (Number(row.n) <= VIEWPORT_POINTS_MAX) return answerJson(cursorOf(row), String(row.points), []);
   // A city view denser than VIEWPORT_POINTS_MAX: clustered, aggregating its own tiles only.
@@ -342,6 +334,8 @@ interface CellCount {
   n: number;
   sumLat: number;
   sumLon: number;
+  /** A row of one post read from publications (scannedCells): its marker, and its created_at in µs to order by. */
+  single?: { json: string; createdUs: bigint };
 }
 
 /** Counts per cell and mood from post_cells: at most MAX_GRID_CELLS × 5 rows, whatever the posts. */
@@ -357,14 +351,21 @@ async function countedCells(db: Db, zoom: number, span: GridSpan, moods: Mood[] 
   )) as Promise<CellCount[]>;
 }
 
-/** The same counts aggregated from publications over a (dense city) area, at any grid zoom. */
+/**
+ * The same counts aggregated from publications over a (dense city) area, at any grid zoom, with
+ * the marker of each row counting one post (clusterView needs no second read for lone posts).
+ * Sums in float8: the centre is rounded to 6 decimals, and a lone post's sum is its position.
+ */
 async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | null): Promise<CellCount[]> {
   const perWorld = cellsPerWorld(zoom);
   const lat = sql`greatest(${-MERCATOR_MAX_LAT}::float8, least(${MERCATOR_MAX_LAT}::float8, ${posts.latitude}))`;
   const result = await db.execute(sql`
-    select v.cx, v.cy, v.category, count(*)::int as n, sum(v.latitude::numeric) as sum_lat, sum(v.longitude::numeric) as sum_lon
+    select v.cx, v.cy, v.category, count(*)::int as n, sum(v.latitude) as sum_lat, sum(v.longitude) as sum_lon,
+      case when count(*) = 1 then min(v.json) end as single_json,
+      case when count(*) = 1 then (extract(epoch from min(v.created_at)) * 1000000)::int8 end as single_us
     from (
       select ${posts.category} as category, ${posts.latitude} as latitude, ${posts.longitude} as longitude,
+        ${MARKER_JSON} as json, ${posts.createdAt} as created_at,
         floor((${posts.longitude} + 180) / 360 * ${perWorld}::float8)::int as cx,
         floor((0.5 - ln(tan(pi() / 4 + radians(${lat}) / 2)) / (2 * pi())) * ${perWorld}::float8)::int as cy
       from publications p
@@ -373,7 +374,9 @@ async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | nu
     group by v.cx, v.cy, v.category`);
   return result.rows.flatMap((r) => {
     const category = MOODS.find((m) => m === r.category);
-    return category ? [{ cx: Number(r.cx), cy: Number(r.cy), category, n: Number(r.n), sumLat: Number(r.sum_lat), sumLon: Number(r.sum_lon) }] : [];
+    if (!category) return [];
+    const single = r.single_json == null ? undefined : { json: String(r.single_json), createdUs: BigInt(String(r.single_us)) };
+    return [{ cx: Number(r.cx), cy: Number(r.cy), category, n: Number(r.n), sumLat: Number(r.sum_lat), sumLon: Number(r.sum_lon), single }];
   });
 }
 
@@ -387,7 +390,7 @@ const SAME_PLACE = 1e-9;
 async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting: () => Promise<CellCount[]>): Promise<string> {
   const cursor = await readCursor(db);
   const rows = await counting();
-  const cells = new Map<string, { n: number; lat: number; lon: number; moods: Record<Mood, number> }>();
+  const cells = new Map<string, { n: number; lat: number; lon: number; moods: Record<Mood, number>; single?: CellCount['single'] }>();
   for (const row of rows) {
     const key = `${zoom}/${row.cx}/${row.cy}`;
     let cell = cells.get(key);
@@ -399,12 +402,17 @@ async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting:
     cell.lat += Number(row.sumLat);
     cell.lon += Number(row.sumLon);
     cell.moods[row.category] += row.n;
+    cell.single = row.single;
   }
   const singles = [...cells.values()].filter((c) => c.n === 1);
-  // Read by position (one index range each) rather than joined: an expired post the sweeper has
-  // not removed yet is not live, so its cell simply shows nothing.
+  // Scanned counts carry their lone posts' markers. Those of post_cells are read by position (one
+  // index range each) rather than joined: an expired post the sweeper has not removed yet is not
+  // live, so its cell simply shows nothing.
+  const markers = singles.flatMap((c) => (c.single ? [c.single] : []));
   const places = sql.join(singles.map((c) => sql`(${c.lon}::float8, ${c.lat}::float8)`), sql`, `);
-  const points = singles.length === 0 ? '' : String((await db.execute(sql`
+  const points = markers.length === singles.length
+    ? markers.sort((a, b) => (a.createdUs < b.createdUs ? 1 : a.createdUs > b.createdUs ? -1 : 0)).map((m) => m.json).join(',')
+    : String((await db.execute(sql`
     select ${MARKERS_AGG} as points
     from (
       select ${posts.createdAt} as created_at, ${MARKER_JSON} as json
