@@ -29,6 +29,32 @@ function loads() {
 }
 
 describe('the feed cache past an entry lifetime', () => {
+  it('spreads the lifetimes of answers filled together, between half of ENTRY_TTL_MS and all of it', async () => {
+    let time = 0;
+    const draws = [0, 1, 0.5];
+    const cache = createFeedCache(() => time, () => draws.shift() ?? 1);
+    const db = loads();
+    for (const key of ['a', 'b', 'c']) {
+      const answer = cache.get(key, AREA, db.load);
+      db.resolveNext(key);
+      await answer;
+    }
+    expect(db.calls).toBe(3);
+    const reloadsAt = async (at: number) => {
+      time = at;
+      const before = db.calls;
+      for (const key of ['a', 'b', 'c']) await cache.get(key, AREA, db.load);
+      return db.calls - before;
+    };
+    // 'a' lives half the lifetime, 'c' three quarters, 'b' all of it: one reload at each step.
+    expect(await reloadsAt(ENTRY_TTL_MS * 0.5 - 1)).toBe(0);
+    expect(await reloadsAt(ENTRY_TTL_MS * 0.5 + 1)).toBe(1);
+    db.resolveNext('a2');
+    expect(await reloadsAt(ENTRY_TTL_MS * 0.75 + 1)).toBe(1);
+    db.resolveNext('c2');
+    expect(await reloadsAt(ENTRY_TTL_MS + 1)).toBe(1);
+  });
+
   it('serves the aged answer while one reload runs, then the new one', async () => {
     let time = 0;
     const cache = createFeedCache(() => time);

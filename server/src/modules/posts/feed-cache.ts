@@ -4,8 +4,8 @@
  * It is serialised and gzipped once, with a strong ETag per representation, and kept until a
  * post event inside its area (post.created, post.deleted — the sweeper's expiries included —
  * heard on the bus from every instance) or a profile change (profile.updated: a photo on the
- * markers) drops it. Past ENTRY_TTL_MS it is read again once, and served until the new answer
- * is ready. An entry is dropped while its load is still in flight too, so an answer read before
+ * markers) drops it. Past its lifetime (between half of ENTRY_TTL_MS and all of it, drawn per
+ * fill) it is read again once, and served until the new answer is ready. An entry is dropped while its load is still in flight too, so an answer read before
  * a post committed is never kept after its event.
  * Browsers keep an answer MAX_AGE_S, then revalidate with If-None-Match (304 while unchanged).
  * One per app instance.
@@ -20,6 +20,12 @@ import { inArea, type Area } from './feed.ts';
 export const MAX_AGE_S = 5;
 /** The cursor of a kept answer ages; past this the changes replay from it grows, so reload. */
 export const ENTRY_TTL_MS = 60_000;
+/**
+ * Each entry lives a random part of ENTRY_TTL_MS, at least this share: the answers filled
+ * together (a busy minute's views, a restart's warm-up) would otherwise all be read again in the
+ * same instant (~1 700 reloads at once in the feed bench, a third of a round's throughput).
+ */
+const MIN_TTL_SHARE = 0.5;
 const MAX_ENTRIES = 2048;
 
 export interface AnswerBytes {
@@ -50,7 +56,7 @@ export function toBytes(answer: string | ViewportAnswer): AnswerBytes {
   return { identity, gzip: gzipSync(identity, { level: 6 }), etag: `"${hash}"`, gzipEtag: `"${hash}-gzip"` };
 }
 
-export function createFeedCache(now: () => number = Date.now): FeedCache {
+export function createFeedCache(now: () => number = Date.now, random: () => number = Math.random): FeedCache {
   interface Entry {
     expires: number;
     area: Area;
@@ -61,7 +67,8 @@ export function createFeedCache(now: () => number = Date.now): FeedCache {
   const entries = new Map<string, Entry>();
   /** Loads the answer as `key`'s entry; a failed or superseded load never replaces another entry. */
   const fill = (key: string, area: Area, load: () => Promise<string | ViewportAnswer>, time: number): Entry => {
-    const entry: Entry = { expires: time + ENTRY_TTL_MS, area, bytes: load().then(toBytes) };
+    const lifetime = ENTRY_TTL_MS * (MIN_TTL_SHARE + (1 - MIN_TTL_SHARE) * random());
+    const entry: Entry = { expires: time + lifetime, area, bytes: load().then(toBytes) };
     entry.bytes.catch(() => {
       if (entries.get(key) === entry) entries.delete(key);
     });
