@@ -20,12 +20,13 @@ const browser = read<{ date: string; figures: Record<string, Spread> }>('browser
 
 type Row = { figure: string; today: string; measured: string; goal: string; met: string };
 const rows: Row[] = [];
-const add = (figure: string, today: string, value: Spread | number | null, goal: string, ok: (v: number) => boolean, note = '') => {
+/** `unmeasured`: what to print instead of 'not measured' when the figure exists but says nothing. */
+const add = (figure: string, today: string, value: Spread | number | null, goal: string, ok: (v: number) => boolean, note = '', unmeasured = 'not measured') => {
   const median = value === null ? null : typeof value === 'number' ? value : value.median;
   rows.push({
     figure,
     today,
-    measured: median === null || !Number.isFinite(median) ? 'not measured' : `${typeof value === 'number' ? sig(value) : formatSpread(value as Spread)}${note}`,
+    measured: median === null || !Number.isFinite(median) ? unmeasured : `${typeof value === 'number' ? sig(value) : formatSpread(value as Spread)}${note}`,
     goal,
     met: median === null || !Number.isFinite(median) ? '–' : ok(median) ? 'yes' : 'no',
   });
@@ -38,7 +39,9 @@ add('feed req/s ÷ bare hello, PGlite, 10⁵ posts, realistic mix (warm)', '0.00
   const engine = feedCase('postgres', 1000) ? 'postgres' : 'pglite';
   const small = feedCase(engine, 1000);
   const large = feedCase(engine, 1_000_000);
-  add('feed p50 at 10⁶ ÷ at 10³', '~100×', small && large ? large.warm.p50.median / Math.max(0.5, small.warm.p50.median) : null, '≤ 3×', (v) => v <= 3);
+  // autocannon times in whole milliseconds: a p50 of 0 is "under 1 ms", whose ratio says nothing.
+const p50Growth = small && large && large.warm.p50.median >= 1 ? large.warm.p50.median / Math.max(0.5, small.warm.p50.median) : null;
+add('feed p50 at 10⁶ ÷ at 10³', '~100×', p50Growth, '≤ 3×', (v) => v <= 3, '', small && large && p50Growth === null ? 'both p50 under 1 ms (whole-ms timer)' : undefined);
 }
 add('viewport query p95, 10⁶ rows, ~1 000-post view (ms)', '12.3 ms', feedCase('postgres', 1_000_000)?.sql?.replayP95Ms ?? null, '≤ 3 ms', (v) => v <= 3);
 add('idle viewer bytes ÷ in-view post payload, socket', '13.6', realtime?.socketRatio ?? null, '≤ 1.1', (v) => v <= 1.1);
