@@ -97,20 +97,31 @@ export function resetViewportForTests(): void {
   lastBbox = null;
 }
 
+/**
+ * The viewport query of a view as the map asks for it: bounds rounded to the zoom's grid, whole
+ * zoom. One place, so the boot-time request (features/map/first-viewport.ts) lands under the very
+ * key the map reads.
+ */
+export function viewportQuery(bbox: Bbox, zoom: number, moods: readonly Mood[]) {
+  const rounded = roundBounds(bbox, zoom);
+  const wholeZoom = Math.floor(zoom);
+  return {
+    queryKey: viewportKey(rounded, wholeZoom, moods),
+    queryFn: ({ signal }: { signal: AbortSignal }) => fetchViewport(rounded, wholeZoom, moods, signal),
+    staleTime: 45_000,
+  };
+}
+
 /** The map's posts and server clusters for a (debounced) view. */
 export function useViewportFeed(view: { bbox: Bbox; zoom: number } | null, moods: readonly Mood[]) {
   const client = useQueryClient();
   const connected = useRealtimeStore((s) => s.connected);
   useEffect(() => bridgePostsRealtime(client), [client]);
   const bbox = view ? roundBounds(view.bbox, view.zoom) : null;
-  const zoom = view ? Math.floor(view.zoom) : 0;
-  const key = viewportKey(bbox ?? [0, 0, 0, 0], zoom, moods);
   const query = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => fetchViewport(bbox!, zoom, moods, signal),
-    enabled: bbox !== null,
+    ...viewportQuery(view?.bbox ?? [0, 0, 0, 0], view?.zoom ?? 0, moods),
+    enabled: view !== null,
     placeholderData: keepPreviousData,
-    staleTime: 45_000,
     // The cache must hold the very object addPostToCache/removePostFromCache derived (their
     // `derived` map is keyed by it), so the map applies a realtime post as a diff: structural
     // sharing would store a copy, the map would not recognise it and rebuild every marker.

@@ -8,7 +8,7 @@ import type { Map as MapLibreMap } from 'maplibre-gl';
 import { motionMs } from '../../../ui/motion.ts';
 
 /** The attribute that marks an element drawn over the map. */
-export const MAP_OVERLAY_ATTRIBUTE = 'data-map-overlay';
+const MAP_OVERLAY_ATTRIBUTE = 'data-map-overlay';
 
 /** Space left between a popup and an overlay or the map's edge. */
 const GAP = 8;
