@@ -30,7 +30,7 @@ import { formatSpread, loadLine, percentile, sig, spread, type Spread } from '..
 import { type View, viewMix } from '../support/views.ts';
 import { CITIES } from '../support/world.ts';
 import { requestedView } from '../support/views.ts';
-import { type Load, load as runLoad } from '../support/load.ts';
+import { type Load, load as runLoad, probeLatency } from '../support/load.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RESULTS = resultsFile('feed.json');
@@ -45,6 +45,8 @@ const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10);
 const VIEWS = envNumber('BENCH_VIEWS', 1800);
 /** Cold views per round: each requested once (a fresh mix per round). */
 const COLD_VIEWS = envNumber('BENCH_COLD_VIEWS', 300);
+/** Requests of the one-client latency probe per round (support/load.ts probeLatency). */
+const PROBE_REQUESTS = envNumber('BENCH_PROBE_REQUESTS', 600);
 
 const VACUUM = process.env.BENCH_VACUUM !== '0';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
@@ -105,6 +107,11 @@ interface CaseResult {
   seedSeconds: number;
   hello: Spread;
   warm: { rps: Spread; ratio: Spread; p50: Spread; p99: Spread };
+  /**
+   * One client alone, to the microsecond (ms): p50 and p99 on the warm mix, and p50 on views
+   * asked for the first time (cache misses: what grows with the posts).
+   */
+  probe: { p50: Spread; p99: Spread; coldP50: Spread };
   cold: { rps: Spread; ratio: Spread; p50: Spread; p99: Spread };
   sql: { views: number; postsPerView: number; vacuumed: boolean; firstP95Ms: number; replayP50Ms: number; replayP95Ms: number } | null;
   load: string[];
@@ -152,18 +159,27 @@ async function measureCase(engine: 'pglite' | 'postgres', posts: number, hello: 
       const helloRuns: Load[] = [];
       const warmRuns: Load[] = [];
       const coldRuns: Load[] = [];
+      const probes: number[][] = [];
+      const coldProbes: number[][] = [];
       for (let r = 0; r < ROUNDS; r++) {
         helloRuns.push(await load(hello, null, { duration: DURATION_S }));
         warmRuns.push(await load(base, warmPath, { duration: DURATION_S }));
+        probes.push(await probeLatency(base, warmPath, PROBE_REQUESTS, BROWSER_HEADERS));
+        const fresh: View[] = viewMix(COLD_VIEWS, 5000 + r + posts);
+        let f = 0;
+        coldProbes.push(await probeLatency(base, () => fresh[f++ % fresh.length].path, COLD_VIEWS, BROWSER_HEADERS));
         const cold: View[] = viewMix(COLD_VIEWS, 1000 + r + posts);
         let c = 0;
         coldRuns.push(await load(base, () => cold[c++ % cold.length].path, { amount: cold.length }));
         loads.push(`round ${r + 1} ${loadLine()}`);
-        console.log(`  round ${r + 1}: hello ${round(helloRuns[r].rps, 0)} req/s, warm ${round(warmRuns[r].rps, 0)} req/s (p50 ${warmRuns[r].p50} ms), cold ${round(coldRuns[r].rps, 0)} req/s (p50 ${coldRuns[r].p50} ms) · load ${loadLine()}`);
+        console.log(`  round ${r + 1}: hello ${round(helloRuns[r].rps, 0)} req/s, warm ${round(warmRuns[r].rps, 0)} req/s (p50 ${warmRuns[r].p50} ms; one client p50 ${round(percentile(probes[r], 50), 3)} ms, first asks ${round(percentile(coldProbes[r], 50), 3)} ms), cold ${round(coldRuns[r].rps, 0)} req/s (p50 ${coldRuns[r].p50} ms) · load ${loadLine()}`);
       }
       const ratio = (runs: Load[]) => spread(runs.map((run, i) => run.rps / helloRuns[i].rps));
       const figures = (runs: Load[]) => ({ rps: spread(runs.map((x) => x.rps)), ratio: ratio(runs), p50: spread(runs.map((x) => x.p50)), p99: spread(runs.map((x) => x.p99)) });
-      return { engine, posts, seedSeconds: round(seedSeconds), hello: spread(helloRuns.map((x) => x.rps)), warm: figures(warmRuns), cold: figures(coldRuns), sql: sqlResult, load: loads };
+      return { engine, posts, seedSeconds: round(seedSeconds), hello: spread(helloRuns.map((x) => x.rps)), warm: figures(warmRuns), cold: figures(coldRuns),
+        probe: { p50: spread(probes.map((p) => round(percentile(p, 50), 3))), p99: spread(probes.map((p) => round(percentile(p, 99), 3))),
+          coldP50: spread(coldProbes.map((p) => round(percentile(p, 50), 3))) },
+        sql: sqlResult, load: loads };
     } finally {
       await server.close();
     }
@@ -198,6 +214,7 @@ async function main(): Promise<void> {
     'warm req/s': formatSpread(r.warm.rps),
     'warm ÷ hello': formatSpread(r.warm.ratio),
     'warm p50 ms': formatSpread(r.warm.p50),
+    'one client p50 ms (warm / first asks)': `${formatSpread(r.probe.p50)} / ${formatSpread(r.probe.coldP50)}`,
     'cold req/s': formatSpread(r.cold.rps),
     'cold ÷ hello': formatSpread(r.cold.ratio),
     'cold p50 ms': formatSpread(r.cold.p50),
@@ -224,7 +241,9 @@ async function main(): Promise<void> {
   const pgOrLite = (posts: number) => figure('postgres', posts) ?? figure('pglite', posts);
   const small = pgOrLite(Math.min(...SIZES));
   const large = pgOrLite(Math.max(...SIZES));
-  if (small && large && small !== large) console.log(`feed p50 at ${large.posts} ÷ at ${small.posts} (${large.engine}, warm): ${sig(large.warm.p50.median / small.warm.p50.median)}`);
+  if (small && large && small !== large) {
+    console.log(`feed p50 at ${large.posts} ÷ at ${small.posts} (${large.engine}, one client): first asks ${sig(large.probe.coldP50.median / small.probe.coldP50.median)}, warm mix ${sig(large.probe.p50.median / small.probe.p50.median)}`);
+  }
 }
 
 await main();

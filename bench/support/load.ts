@@ -12,6 +12,7 @@
  * - a run of a fixed `amount` ends on its 1 s ticker, so its rate came out as amount ÷ 1 or 2 s;
  *   it is timed to its last response instead.
  */
+import http from 'node:http';
 import { createRequire } from 'node:module';
 
 interface AutocannonResult {
@@ -93,4 +94,31 @@ export async function load(base: string, paths: (() => string) | null, opts: Loa
   // A fixed amount: the rate up to its last response (autocannon's own end waits for its ticker).
   const seconds = (lastResponse - started) / 1000;
   return { rps: opts.amount ? total / seconds : result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: total };
+}
+
+/**
+ * One client's latency, to the microsecond (autocannon's histogram holds whole milliseconds, so
+ * every warm p50 read 0 or 1): `count` requests one after another on one kept-alive connection,
+ * each on a path of the mix, the body read to its end. What a lone viewer waits for an answer,
+ * without the queueing of a loaded run; its p50 is the one that shows growth with the data.
+ */
+export async function probeLatency(base: string, paths: () => string, count: number, headers: Record<string, string> = {}): Promise<number[]> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const one = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const start = process.hrtime.bigint();
+      const req = http.get(new URL(path, base), { agent, headers }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - start) / 1e6) : reject(new Error(`${path}: ${res.statusCode}`))));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+    });
+  try {
+    const samples: number[] = [];
+    for (let i = 0; i < count; i++) samples.push(await one(paths()));
+    return samples;
+  } finally {
+    agent.destroy();
+  }
 }

@@ -48,13 +48,17 @@ export async function installJsonCompression(app: FastifyInstance): Promise<void
   });
   // Whether or not this client takes gzip, the same URL may be answered either way: caches must
   // know it (the plugin says so only when it compresses).
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
-    if (Buffer.byteLength(payload) < COMPRESS_MIN_BYTES) return payload;
-    const vary = String(reply.getHeader('vary') ?? '');
-    if (!/accept-encoding/i.test(vary)) reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
-    return payload;
+  // A callback hook: it runs on every response (an async one costs a promise and a microtask).
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (
+      (typeof payload === 'string' || Buffer.isBuffer(payload))
+      && String(reply.getHeader('content-type') ?? '').startsWith('application/json')
+      && Buffer.byteLength(payload) >= COMPRESS_MIN_BYTES
+    ) {
+      const vary = String(reply.getHeader('vary') ?? '');
+      if (!/accept-encoding/i.test(vary)) reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
+    }
+    done(null, payload);
   });
   await app.register(fastifyCompress, {
     threshold: COMPRESS_MIN_BYTES,

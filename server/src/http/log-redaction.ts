@@ -13,11 +13,16 @@ import pino, { type LogFn, type Logger } from 'pino';
 /** Query parameters whose value is a secret, whatever their case or separators. */
 const SECRET_PARAM = /^(token|access_?token|refresh_?token|id_?token|code|password|secret|key|api_?key|signature|sig)$/i;
 const REDACTED = '[redacted]';
+/** A query that may name a secret parameter: one of SECRET_PARAM's stems, an escape, or a '+'. */
+const MAYBE_SECRET = /token|code|password|secret|key|sig|[%+]/i;
 
 /** The URL with the values of token-like query parameters replaced; the path is kept. */
 export function redactUrl(url: string): string {
   const mark = url.indexOf('?');
   if (mark < 0) return url;
+  // Most URLs (the map's viewport, every request logged twice) name no secret: no need to split
+  // them. A name could only hide one behind an escape ('%74oken') or a '+'.
+  if (!MAYBE_SECRET.test(url.slice(mark + 1))) return url;
   const query = url.slice(mark + 1).split('&').map((pair) => {
     const eq = pair.indexOf('=');
     const rawName = eq < 0 ? pair : pair.slice(0, eq);

@@ -30,7 +30,8 @@ export function containsNul(value: unknown): boolean {
 }
 
 export function installNulGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    if (containsNul(request.query) || containsNul(request.params) || containsNul(request.body)) throw badRequest('bad_request');
+  // A callback hook: it runs on every request (an async one costs a promise and a microtask).
+  app.addHook('preValidation', (request, _reply, done) => {
+    done(containsNul(request.query) || containsNul(request.params) || containsNul(request.body) ? badRequest('bad_request') : undefined);
   });
 }

@@ -13,6 +13,7 @@ import type { Database } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema.ts';
 import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { loggerOptions, redactDatabaseError, redactUrl } from '../../src/http/log-redaction.ts';
+import { installRequestLog, requestLogController } from '../../src/http/request-log.ts';
 import authRoutes from '../../src/modules/auth/routes.ts';
 import { installAuthGuard } from '../../src/modules/auth/guard.ts';
 import { createTestDatabase, engines } from '../helpers/databases.ts';
@@ -24,6 +25,10 @@ describe('redactUrl', () => {
     ['/x?Refresh%5FToken=R&code=C&q=café', '/x?Refresh%5FToken=[redacted]&code=[redacted]&q=café'],
     ['/x?%E0%A4%A=1&token=T', '/x?%E0%A4%A=1&token=[redacted]'],
     ['/api/posts?since=2025-01-01', '/api/posts?since=2025-01-01'],
+    // A secret's name behind escapes or a '+' is still found (the fast path keeps these URLs).
+    ['/x?%74%6Fken=T&a=1', '/x?%74%6Fken=[redacted]&a=1'],
+    ['/x?+token=T', '/x?+token=[redacted]'],
+    ['/api/posts/viewport?west=2.2&south=48.8&east=2.4&north=48.9&zoom=12', '/api/posts/viewport?west=2.2&south=48.8&east=2.4&north=48.9&zoom=12'],
     ['/api/auth/verify', '/api/auth/verify'],
   ])('%s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
@@ -38,7 +43,9 @@ describe.each(engines)('logs on %s', (engine) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
-    app = Fastify({ logger: { ...loggerOptions('info'), stream: { write: (line: string) => void lines.push(line) } } });
+    // Logged as app.ts does: the redacting serializers, one line per request.
+    app = Fastify({ logger: { ...loggerOptions('info'), stream: { write: (line: string) => void lines.push(line) } }, logController: requestLogController() });
+    installRequestLog(app);
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
     const ctx = await createContext(testConfig({ publicUrl: 'http://moodmap.test' }), database, app.log);
@@ -67,6 +74,15 @@ describe.each(engines)('logs on %s', (engine) => {
     expect(logged()).toContain('/api/auth/verify?type=signup&token=[redacted]');
     expect(logged()).toContain('/reset-password?access_token=[redacted]');
     for (const secret of ['SECRET-TOKEN-123', 'ACCESS-SECRET', 'REFRESH-SECRET']) expect(logged()).not.toContain(secret);
+  });
+
+  it('writes one line per request, with its redacted URL, status and time', async () => {
+    lines.length = 0;
+    await app.inject('/api/auth/verify?type=signup&token=ONE-LINE-SECRET');
+    const logLines = lines.map((l) => JSON.parse(l));
+    expect(logLines).toHaveLength(1);
+    expect(logLines[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/api/auth/verify?type=signup&token=[redacted]' }, res: { statusCode: 302 } });
+    expect(logLines[0].responseTime).toBeGreaterThanOrEqual(0);
   });
 
   it('logs a failed statement by its text and SQLSTATE, never its parameters', async () => {
