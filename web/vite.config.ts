@@ -4,19 +4,17 @@ import { type Plugin, defineConfig } from 'vite';
 import { precompress } from './precompress.ts';
 
 /**
- * The lazily imported modules the first screen needs at once: the map (Shell draws it), and core's
- * zod schemas, which parse the map's first viewport answer (features/posts/viewport-query.ts).
- * Matched by the end of their path.
+ * The lazily imported modules the first screen needs at once: the map (Shell draws it). (Core's
+ * zod schemas are not among them: the config and viewport answers the map waits for are read
+ * without zod, lib/config.ts and features/posts/viewport-answer.ts.) Matched by the end of their path.
  */
-const FIRST_SCREEN = ['src/features/map/MapView.tsx', 'core/src/schemas/index.ts'];
+const FIRST_SCREEN = ['src/features/map/MapView.tsx'];
 
 /**
  * `<link rel="modulepreload">` in index.html for those chunks and their static imports (MapLibre
  * among them). Vite preloads them only when the dynamic import runs: the map's once the entry
- * chunk has downloaded, compiled and run, the schemas' once the viewport answer has come, while
- * the main thread draws the map's first frames. From the HTML the browser fetches and compiles
- * them early; they run when imported (issue 15: the map first, its markers right after). Chunks
- * the entry already imports are preloaded by Vite.
+ * chunk has downloaded, compiled and run. From the HTML the browser fetches and compiles them
+ * early; they run when imported (issue 15). Chunks the entry already imports are preloaded by Vite.
  */
 function preloadFirstScreen(): Plugin {
   return {

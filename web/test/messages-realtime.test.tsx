@@ -4,6 +4,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { Outlet } from 'react-router';
 import type { ConversationSummaryDto, MessageCreatedEvent, MessageDto } from '@moodmap/core';
 import { BottomNav } from '../src/app/BottomNav.tsx';
+import { ShellMessaging } from '../src/app/messaging.tsx';
 import { useSessionStore } from '../src/features/auth/session-store.ts';
 import { MessagesScreen } from '../src/features/messages/MessagesScreen.tsx';
 import { MessageToast } from '../src/features/messages/MessageToast.tsx';
@@ -416,5 +417,42 @@ describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {
     useSessionStore.setState({ user: null });
     socket().receive(created(message({ id: 't-2' })));
     expect(screen.queryByTestId('message-toast')).toBeNull();
+  });
+});
+
+describe("the shell's messaging, a chunk fetched once someone is signed in (issue 15)", () => {
+  /** As the shell mounts it (app/messaging.tsx): the lazily loaded bridge, toast and badge. */
+  function ShellHost() {
+    return (
+      <>
+        <Outlet />
+        <BottomNav />
+        <ShellMessaging />
+      </>
+    );
+  }
+
+  it('keeps the badge and the toast live, and forgets them on sign-out', async () => {
+    fakeApi({ 'GET /api/conversations/unread': () => json(200, { conversationIds: ['c-1'] }) });
+    renderRoutes([{ element: <ShellHost />, children: [{ path: '/', element: <div data-testid="home" /> }] }], '/');
+    await waitFor(() => expect(badge()).toBe('1'));
+    await waitFor(() => expect(FakeWebSocket.sockets.length).toBeGreaterThan(0));
+    act(() => socket().open());
+    act(() => socket().receive(created(message({ id: 't-1', conversationId: 'c-2' }))));
+    expect((await screen.findByTestId('message-toast')).getAttribute('data-conversation-id')).toBe('c-2');
+    await waitFor(() => expect(badge()).toBe('2'));
+    act(() => useSessionStore.setState({ user: null }));
+    expect(screen.queryByTestId('message-toast')).toBeNull();
+    expect(badge()).toBeNull();
+  });
+
+  it('asks nothing about messages for a visitor', async () => {
+    act(() => useSessionStore.setState({ user: null }));
+    const api = fakeApi({});
+    renderRoutes([{ element: <ShellHost />, children: [{ path: '/', element: <div data-testid="home" /> }] }], '/');
+    expect(await screen.findByTestId('home')).toBeTruthy();
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(api.callsTo('GET /api/conversations/unread')).toHaveLength(0);
+    expect(screen.queryByTestId('unread-badge')).toBeNull();
   });
 });

@@ -178,9 +178,10 @@ export const publications = pgTable('publications', {
   // The feed: live posts newest first; a user's posts newest first (spec §7 publications).
   index('publications_created_at_idx').on(t.createdAt.desc()),
   index('publications_user_created_idx').on(t.userId, t.createdAt.desc()),
-  // The map's points (posts/feed.ts) read `publications_marker_idx` (longitude, latitude) INCLUDE
-  // (created_at, category, marker_json), partial on hidden_state is null: an index-only range
-  // scan. Drizzle cannot declare INCLUDE, so it is created by migration 0010_marker_json.sql.
+  // The map's points (posts/feed.ts) read `publications_marker_idx` (band of 1/32° of latitude,
+  // longitude, latitude) INCLUDE (created_at, category, marker_json), partial on hidden_state is
+  // null: an index-only range scan per band the view crosses. Drizzle cannot declare INCLUDE, so
+  // it is created by migrations 0010_marker_json.sql and 0011_marker_bands.sql.
 ]);
 
 /**

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { POST_CARDS_MAX, changesResponseSchema, postCardsResponseSchema, viewportResponseSchema, type Mood } from '@moodmap/core';
-import { decodeCursor, encodeCursor, type Cursor } from '../../src/modules/posts/feed.ts';
+import { decodeCursor, encodeCursor, parseViewport, planView, type Cursor } from '../../src/modules/posts/feed.ts';
 import { sweepExpired } from '../../src/modules/posts/sweeper.ts';
 import { call, createUser, login } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
@@ -172,6 +172,47 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(a.points.length).toBeLessThan(2001);
     const moods = a.clusters.reduce((sum, c) => sum + Object.values(c.moods).reduce((x, y) => x + y, 0), 0);
     expect(moods + a.points.length).toBe(2001);
+  });
+
+  it('clusters a dense city view per cell and mood, its lone posts sent as themselves, the mood filter applied', async () => {
+    const dense = Array.from({ length: 2001 }, (_, i) => ({ latitude: 12 + (i % 50) * 0.001, longitude: 44 + Math.floor(i / 50) * 0.001 }));
+    const ids = await insertPosts(dense);
+    const [lone] = await insertPosts([{ latitude: 12.09, longitude: 44.09, category: 'love', ageSeconds: 10 }]);
+    const view = { west: 43.99, south: 11.99, east: 44.1, north: 12.1, zoom: 12 };
+    const all = await answer(view);
+    expect(total(all)).toBe(2002);
+    expect(all.points).toEqual([expect.objectContaining({ id: lone, category: 'love', latitude: 12.09, longitude: 44.09 })]);
+    for (const c of all.clusters) expect(c.count).toBe(Object.values(c.moods).reduce((x, y) => x + y, 0));
+    const moods = { happy: 0, angry: 0, party: 0, money: 0, love: 0 };
+    ids.forEach((_, i) => (moods[(['happy', 'angry', 'party', 'money', 'love'] as const)[i % 5]] += 1));
+    const summed = { happy: 0, angry: 0, party: 0, money: 0, love: 0 };
+    for (const c of all.clusters) for (const m of Object.keys(summed) as Mood[]) summed[m] += c.moods[m];
+    expect(summed).toEqual(moods);
+
+    // Two moods of five: fewer than 2001 posts, so every one of them is sent as a marker.
+    const some = await answer({ ...view, moods: 'love,party' });
+    expect(some.clusters).toEqual([]);
+    expect(some.points).toHaveLength(moods.love + moods.party + 1);
+    expect(new Set(some.points.map((p) => p.category))).toEqual(new Set(['love', 'party']));
+  });
+
+  it('reads a city view on every band of latitude it crosses, posts on band edges and south of the equator included', async () => {
+    // publications_marker_idx leads with floor(latitude × 32): these lie on its edges, on both sides
+    // of 0, and at the north and south edges of the view's tiles (its first and last bands).
+    const query = { west: 110, south: -0.1, east: 110.1, north: 0.1, zoom: 11 };
+    const { area } = planView(parseViewport(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]))));
+    const latitudes = [0, -0, 1 / 32, -1 / 32, -1 / 32 - 1e-12, 0.06, -0.06, 2 / 32, area.north - 1e-9, area.south + 1e-9];
+    const inside = await insertPosts(latitudes.map((latitude, i) => ({ latitude, longitude: 110.01 + i * 0.005 })));
+    await insertPosts([{ latitude: area.north + 1e-9, longitude: 110.05 }, { latitude: area.south - 1e-9, longitude: 110.05 }]); // just out
+    const a = await answer(query);
+    expect(a.clusters).toEqual([]);
+    expect(a.points.map((p) => p.id).sort()).toEqual([...inside].sort());
+
+    // Zoomed out, a lone post is found again by its cell's position (numeric sums, rounded): the
+    // float just under a band's edge rounds onto the edge, in the band above.
+    const [lone] = await insertPosts([{ latitude: 3 / 32 - 2 ** -56, longitude: 116 }]);
+    const zoomedOut = await answer({ west: 115, south: -1, east: 117, north: 1, zoom: 5 });
+    expect(zoomedOut.points.map((p) => p.id)).toEqual([lone]);
   });
 
   it('answers the same bytes to every viewer of the same cells, with an ETag that a revalidation turns into a 304', async () => {

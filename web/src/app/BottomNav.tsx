@@ -1,11 +1,10 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { SHELL_MESSAGES } from '@moodmap/core';
-import { UnreadBadge } from '../features/messages/UnreadBadge.tsx';
-import { useUnreadCount } from '../features/messages/messages-query.ts';
 import { ChatIcon, MapIcon, PlusIcon, UserIcon } from '../ui/icons.tsx';
 import { useSessionStore } from '../features/auth/session-store.ts';
 import { useUiStore } from '../lib/ui-store.ts';
+import { MessagesBadge } from './messaging.tsx';
 
 const ITEM =
   'group relative flex min-w-0 flex-1 flex-col items-center justify-center gap-0.5 rounded-xl px-1 py-1.5 text-[11px] font-semibold whitespace-nowrap transition md:min-w-20 md:flex-none md:px-2 md:text-xs';
@@ -31,7 +30,6 @@ function Item({ to, label, icon, end = false, testId }: { to: string; label: str
 export function BottomNav() {
   const signedIn = useSessionStore((s) => s.user !== null);
   const openAuth = useUiStore((s) => s.openAuth);
-  const unread = useUnreadCount();
 
   return (
     <nav
@@ -58,7 +56,7 @@ export function BottomNav() {
         icon={
           <span className="relative">
             <ChatIcon />
-            <UnreadBadge count={unread} className="absolute -top-1.5 -right-2.5" />
+            <MessagesBadge className="absolute -top-1.5 -right-2.5" />
           </span>
         }
       />

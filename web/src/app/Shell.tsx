@@ -1,16 +1,13 @@
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, lazy } from 'react';
 import { Outlet } from 'react-router';
 import { SHELL_MESSAGES } from '@moodmap/core';
 import { FloatingButtons } from '../features/map/FloatingButtons.tsx';
 import { useListStore } from '../features/map/list/list-store.ts';
 import { ViewToggle } from '../features/map/list/ViewToggle.tsx';
-import { MessageToast } from '../features/messages/MessageToast.tsx';
-import { useMessaging } from '../features/messages/messages-realtime.ts';
-import { useMessageToast } from '../features/messages/message-toast-store.ts';
-import { announce } from '../ui/announcer.tsx';
 import { useProfileRealtime } from '../features/profile/profile-realtime.ts';
 import { BottomNav } from './BottomNav.tsx';
 import { useMarkFirstViewOnMap } from './first-view.ts';
+import { ShellMessaging } from './messaging.tsx';
 import { useAppConfig } from '../lib/config.ts';
 import { useUiStore } from '../lib/ui-store.ts';
 import { Deferred, lazyScreen } from '../ui/lazy-screen.tsx';
@@ -39,11 +36,8 @@ export function Shell() {
   const { settled } = useAppConfig();
   const profileOpen = useUiStore((s) => s.profileModalUserId !== null);
   const listOpen = useListStore((s) => s.open);
-  // Messages stay live app-wide while signed in: the unread badge and the 'Nouveau message' toast.
-  useMessaging();
   // Anyone's new nickname or photo replaces the old one on markers, comments and chats.
   useProfileRealtime();
-  useAnnounceMessages();
   useMarkFirstViewOnMap();
   return (
     <div className="relative h-full w-full overflow-hidden">
@@ -62,15 +56,8 @@ export function Shell() {
       <Outlet />
       <BottomNav />
       {profileOpen ? <Deferred><ProfileModal /></Deferred> : null}
-      <MessageToast />
+      {/* Messages stay live app-wide while signed in: the realtime bridge and the 'Nouveau message' toast. */}
+      <ShellMessaging />
     </div>
   );
-}
-
-/** A new message's toast is also said by the live region (it is mounted only while shown). */
-function useAnnounceMessages() {
-  const message = useMessageToast((s) => s.toast);
-  useEffect(() => {
-    if (message) announce(`${SHELL_MESSAGES.message_toast_title} : ${message.senderName}, ${message.content}`);
-  }, [message]);
 }

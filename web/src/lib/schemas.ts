@@ -33,9 +33,14 @@ export async function parseAnswerLazy<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const parsed = pick(await loadSchemas()).safeParse(payload);
   if (parsed.success) return parsed.data;
+  throw await malformedAnswer(failure);
+}
+
+/** The error of an answer its schema (or a reader held to it) refused: a 500 with `failure`'s French text. */
+export async function malformedAnswer(failure: MessageKey = 'internal_error'): Promise<ApiError> {
   // Any catalogue text may be the failure's: the whole catalogue, which the first load does not carry.
   const { MESSAGES } = await import('@moodmap/core/messages');
-  throw new ApiError(500, failure, MESSAGES[failure]);
+  return new ApiError(500, failure, MESSAGES[failure]);
 }
 
 /** A value pushed outside an API answer (a realtime event), read by the picked schema; null when it is not one. */

@@ -3,10 +3,10 @@
  * - `viewport`: the live posts inside the map's view, as markers (core's markerSchema: no
  *   viewer-specific field, so every viewer of the same view gets the same bytes). City views
  *   (zoom ≥ 9) are widened to whole 256-px tiles and get every post (newest first, at most
- *   VIEWPORT_POINTS_MAX): one index-only range scan of publications_marker_idx. Wider views are
- *   widened to whole ~60 px grid cells and get one cluster per non-empty cell, read from the
- *   precomputed counts of post_cells (kept by triggers, see schema.ts), and a marker for a cell
- *   holding one post. Either way the answer is bounded by the view's tiles or cells, not by the
+ *   VIEWPORT_POINTS_MAX): an index-only range scan of publications_marker_idx per band of latitude
+ *   the view crosses (migration 0011). Wider views are widened to whole ~60 px grid cells and
+ *   get one cluster per non-empty cell, read from the precomputed counts of post_cells (kept by
+ *   triggers, see schema.ts), and a marker for a cell holding one post. Either way the answer is bounded by the view's tiles or cells, not by the
  *   number of live posts, and the snapped view is the key of the answer cache (feed-cache.ts).
  *   The markers' JSON is written by PostgreSQL when each post is (MARKER_JSON, a stored column
  *   in the index): the answer is one text value joining them that goes into the cached bytes as
@@ -272,6 +272,29 @@ function inAreaSql(area: Area, latitude: SQL | typeof posts.latitude = posts.lat
 const ofMoods = (moods: Mood[] | null) => (moods ? inArray(posts.category, moods) : undefined);
 
 /**
+ * publications_marker_idx leads with the band of 1/32° of latitude a post lies in (migration
+ * 0011): a view reads one longitude range per band it crosses instead of its longitude's whole
+ * strip of the world. A power of two, so `latitude * 32` is exact and JS and SQL floor it alike.
+ */
+export const MARKER_BANDS_PER_DEGREE = 32;
+/** Beyond this many bands (a view of some 10° and more), one range of bands instead of a list. */
+const MARKER_BANDS_LISTED = 256;
+/** The index's leading expression, written as migration 0011 wrote it so the planner matches it. */
+const bandOf = (latitude: SQL | typeof posts.latitude) => sql`floor((${latitude}) * ${sql.raw(String(MARKER_BANDS_PER_DEGREE))})::smallint`;
+const bandIndex = (latitude: number) => Math.floor(latitude * MARKER_BANDS_PER_DEGREE);
+
+/** inAreaSql on publications_marker_idx: the bands of the area's latitudes, then its ranges. */
+function onMarkerIndex(area: Area): SQL {
+  const first = bandIndex(area.south);
+  const last = bandIndex(area.north);
+  const bands = last - first + 1 <= MARKER_BANDS_LISTED
+    // Integers computed here, inlined: one index descent per band (a scalar-array index condition).
+    ? sql`${bandOf(posts.latitude)} = any(array[${sql.raw(Array.from({ length: last - first + 1 }, (_, i) => first + i).join(','))}]::smallint[])`
+    : sql`${bandOf(posts.latitude)} between ${first} and ${last}`;
+  return sql`${bands} and ${inAreaSql(area)}`;
+}
+
+/**
  * One marker as JSON, written by PostgreSQL when the row is (the stored column marker_json,
  * migration 0010's post_marker_json: toMarkerDto's fields in its order), and in
  * publications_marker_idx, so a city view joins ready texts from an index-only scan.
@@ -317,7 +340,7 @@ async function pointsView(db: Db, view: Viewport, area: Area): Promise<string> {
     from (
       select ${posts.createdAt} as created_at, ${MARKER_JSON} as json
       from publications p
-      where ${and(LIVE, inAreaSql(area), ofMoods(view.moods))}
+      where ${and(LIVE, onMarkerIndex(area), ofMoods(view.moods))}
       limit ${VIEWPORT_POINTS_MAX + 1}
     ) m`);
   const row = result.rows[0]!;
@@ -330,53 +353,74 @@ async function pointsView(db: Db, view: Viewport, area: Area): Promise<string> {
 interface CellCount {
   cx: number;
   cy: number;
-  category: Mood;
+  /** Posts counted, all moods. */
   n: number;
+  /** Of which, per mood (a mood left out counts 0). */
+  moods: Partial<Record<Mood, number>>;
   sumLat: number;
   sumLon: number;
-  /** A row of one post read from publications (scannedCells): its marker, and its created_at in µs to order by. */
+  /** A cell of one post read from publications (scannedCells): its marker, and its created_at in µs to order by. */
   single?: { json: string; createdUs: bigint };
 }
 
 /** Counts per cell and mood from post_cells: at most MAX_GRID_CELLS × 5 rows, whatever the posts. */
 async function countedCells(db: Db, zoom: number, span: GridSpan, moods: Mood[] | null): Promise<CellCount[]> {
   const x = sql.join(span.xRanges.map(([a, b]) => sql`${postCells.cx} between ${a} and ${b}`), sql` or `);
-  return db.select({
+  const rows = await db.select({
     cx: postCells.cx, cy: postCells.cy, category: postCells.category, n: postCells.n, sumLat: postCells.sumLat, sumLon: postCells.sumLon,
   }).from(postCells).where(and(
     sql`${postCells.zoom} = ${zoom}`,
     sql`(${x})`,
     sql`${postCells.cy} between ${span.y0} and ${span.y1}`,
     moods ? sql`${postCells.category} in (${sql.join(moods.map((m) => sql`${m}`), sql`, `)})` : undefined,
-  )) as Promise<CellCount[]>;
+  ));
+  return rows.map((r) => ({ cx: r.cx, cy: r.cy, n: r.n, moods: { [r.category]: r.n }, sumLat: Number(r.sumLat), sumLon: Number(r.sumLon) }));
 }
 
 /**
- * The same counts aggregated from publications over a (dense city) area, at any grid zoom, with
- * the marker of each row counting one post (clusterView needs no second read for lone posts).
- * Sums in float8: the centre is rounded to 6 decimals, and a lone post's sum is its position.
+ * The same counts aggregated from publications over a (dense city) area, at any grid zoom: one
+ * row per cell, its moods counted by filters (grouping on two integers, no text compared), and
+ * the marker of a cell counting one post, found again in the same statement (same snapshot) on
+ * publications_marker_idx by its exact position: its cell's sums in float8 are that position,
+ * and no other counted post lies there (it would be in the same cell). Reading each row's marker
+ * text into the aggregate instead cost more than the rest of it (a text min over every row).
  */
 async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | null): Promise<CellCount[]> {
   const perWorld = cellsPerWorld(zoom);
-  const lat = sql`greatest(${-MERCATOR_MAX_LAT}::float8, least(${MERCATOR_MAX_LAT}::float8, ${posts.latitude}))`;
+  // The clamp to web-mercator's latitudes changes nothing for the rows of an area inside them.
+  const inside = area.south >= -MERCATOR_MAX_LAT && area.north <= MERCATOR_MAX_LAT;
+  const lat = inside ? sql`${posts.latitude}` : sql`greatest(${-MERCATOR_MAX_LAT}::float8, least(${MERCATOR_MAX_LAT}::float8, ${posts.latitude}))`;
+  const counts = sql.join(MOODS.map((m) => sql`count(*) filter (where v.category = ${m})::int`), sql`, `);
   const result = await db.execute(sql`
-    select v.cx, v.cy, v.category, count(*)::int as n, sum(v.latitude) as sum_lat, sum(v.longitude) as sum_lon,
-      case when count(*) = 1 then min(v.json) end as single_json,
-      case when count(*) = 1 then (extract(epoch from min(v.created_at)) * 1000000)::int8 end as single_us
+    select g.cx, g.cy, g.n, g.moods, g.sum_lat, g.sum_lon,
+      case when g.n = 1 then (
+        select (extract(epoch from ${posts.createdAt}) * 1000000)::int8 || ' ' || ${MARKER_JSON}
+        from publications p
+        where ${and(LIVE, ofMoods(moods))} and ${bandOf(sql`g.sum_lat`)} = ${bandOf(posts.latitude)}
+          and ${posts.longitude} = g.sum_lon and ${posts.latitude} = g.sum_lat
+        limit 1
+      ) end as single
     from (
-      select ${posts.category} as category, ${posts.latitude} as latitude, ${posts.longitude} as longitude,
-        ${MARKER_JSON} as json, ${posts.createdAt} as created_at,
-        floor((${posts.longitude} + 180) / 360 * ${perWorld}::float8)::int as cx,
-        floor((0.5 - ln(tan(pi() / 4 + radians(${lat}) / 2)) / (2 * pi())) * ${perWorld}::float8)::int as cy
-      from publications p
-      where ${and(LIVE, inAreaSql(area), ofMoods(moods))}
-    ) v
-    group by v.cx, v.cy, v.category`);
-  return result.rows.flatMap((r) => {
-    const category = MOODS.find((m) => m === r.category);
-    if (!category) return [];
-    const single = r.single_json == null ? undefined : { json: String(r.single_json), createdUs: BigInt(String(r.single_us)) };
-    return [{ cx: Number(r.cx), cy: Number(r.cy), category, n: Number(r.n), sumLat: Number(r.sum_lat), sumLon: Number(r.sum_lon), single }];
+      select v.cx, v.cy, count(*)::int as n, array[${counts}] as moods, sum(v.latitude) as sum_lat, sum(v.longitude) as sum_lon
+      from (
+        select ${posts.category} as category, ${posts.latitude} as latitude, ${posts.longitude} as longitude,
+          floor((${posts.longitude} + 180) / 360 * ${perWorld}::float8)::int as cx,
+          floor((0.5 - ln(tan(pi() / 4 + radians(${lat}) / 2)) / (2 * pi())) * ${perWorld}::float8)::int as cy
+        from publications p
+        where ${and(LIVE, onMarkerIndex(area), ofMoods(moods))}
+      ) v
+      group by v.cx, v.cy
+    ) g`);
+  return result.rows.map((r) => {
+    const counted: unknown[] = Array.isArray(r.moods) ? r.moods : [];
+    const single = r.single == null ? undefined : String(r.single);
+    const space = single?.indexOf(' ') ?? -1;
+    return {
+      cx: Number(r.cx), cy: Number(r.cy), n: Number(r.n),
+      moods: Object.fromEntries(MOODS.map((m, i) => [m, Number(counted[i])])),
+      sumLat: Number(r.sum_lat), sumLon: Number(r.sum_lon),
+      single: single ? { json: single.slice(space + 1), createdUs: BigInt(single.slice(0, space)) } : undefined,
+    };
   });
 }
 
@@ -399,9 +443,9 @@ async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting:
       cells.set(key, cell);
     }
     cell.n += row.n;
-    cell.lat += Number(row.sumLat);
-    cell.lon += Number(row.sumLon);
-    cell.moods[row.category] += row.n;
+    cell.lat += row.sumLat;
+    cell.lon += row.sumLon;
+    for (const mood of MOODS) cell.moods[mood] += row.moods[mood] ?? 0;
     cell.single = row.single;
   }
   const singles = [...cells.values()].filter((c) => c.n === 1);
@@ -409,7 +453,12 @@ async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting:
   // index range each) rather than joined: an expired post the sweeper has not removed yet is not
   // live, so its cell simply shows nothing.
   const markers = singles.flatMap((c) => (c.single ? [c.single] : []));
-  const places = sql.join(singles.map((c) => sql`(${c.lon}::float8, ${c.lat}::float8)`), sql`, `);
+  // Each place on each band its ±SAME_PLACE window touches (one, or two on a band's edge), the
+  // band given as a value so the index is read by equality on it.
+  const places = sql.join(singles.flatMap((c) => {
+    const bands = [...new Set([bandIndex(c.lat - SAME_PLACE), bandIndex(c.lat + SAME_PLACE)])];
+    return bands.map((band) => sql`(${c.lon}::float8, ${c.lat}::float8, ${band}::smallint)`);
+  }), sql`, `);
   const points = markers.length === singles.length
     ? markers.sort((a, b) => (a.createdUs < b.createdUs ? 1 : a.createdUs > b.createdUs ? -1 : 0)).map((m) => m.json).join(',')
     : String((await db.execute(sql`
@@ -417,8 +466,9 @@ async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting:
     from (
       select ${posts.createdAt} as created_at, ${MARKER_JSON} as json
       from publications p
-      join (values ${places}) as v(lon, lat)
-        on ${posts.longitude} between v.lon - ${SAME_PLACE}::float8 and v.lon + ${SAME_PLACE}::float8
+      join (values ${places}) as v(lon, lat, band)
+        on ${bandOf(posts.latitude)} = v.band
+        and ${posts.longitude} between v.lon - ${SAME_PLACE}::float8 and v.lon + ${SAME_PLACE}::float8
         and ${posts.latitude} between v.lat - ${SAME_PLACE}::float8 and v.lat + ${SAME_PLACE}::float8
       where ${and(LIVE, ofMoods(moods))}
     ) m`)).rows[0]!.points);

@@ -5,6 +5,7 @@
  */
 import type { MarkerDto, PostDto, PostsFeed } from '@moodmap/core';
 import { readLazy } from '../../lib/schemas.ts';
+import { readMarkerAnswer } from './viewport-answer.ts';
 
 export type { MarkerDto, PostDto, PostsFeed };
 export type PostAuthor = PostDto['author'];
@@ -19,9 +20,12 @@ export function firstImage(post: Pick<PostDto, 'imageUrl' | 'mediaUrls'>): strin
   return post.imageUrl ?? post.mediaUrls[0] ?? null;
 }
 
-/** One marker pushed outside an API answer (a realtime event), or null when it is not one. */
-export function readMarker(value: unknown): Promise<MarkerDto | null> {
-  return readLazy((s) => s.markerSchema, value);
+/**
+ * One marker pushed outside an API answer (a realtime event), or null when it is not one. Read
+ * without zod, as the map's feed is (viewport-answer.ts); a promise still, as readPost's.
+ */
+export async function readMarker(value: unknown): Promise<MarkerDto | null> {
+  return readMarkerAnswer(value);
 }
 
 /**

@@ -8,19 +8,18 @@
  */
 import { useEffect, useMemo } from 'react';
 import { type QueryClient, keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type Bbox, type ClusterDto, roundBounds, type Mood, MOODS, TIMING } from '@moodmap/core';
+import { type Bbox, roundBounds, type Mood, MOODS, TIMING } from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
 import { setRealtimeView, useRealtimeStore } from '../../lib/realtime.ts';
-import { parseAnswerLazy } from '../../lib/schemas.ts';
+import { malformedAnswer } from '../../lib/schemas.ts';
 import type { MarkerDto } from './post-types.ts';
+import { type ClusterAnswer, readChangesAnswer, readViewportAnswer } from './viewport-answer.ts';
 import { EXTRA_POSTS_KEY, POSTS_KEY, REFRESH_POSTS_EVENT, VIEWPORT_PREFIX, addPostToCache, bridgePostsRealtime, recentSince, removePostFromCache, sequenceNow } from './posts-query.ts';
 
 export type { Bbox };
 
 /** A server grid cluster (core's clusterSchema); clusters built in the browser may miss moods. */
-export interface ServerCluster extends Omit<ClusterDto, 'moods'> {
-  moods: Partial<ClusterDto['moods']>;
-}
+export type ServerCluster = ClusterAnswer;
 
 export interface ViewportFeed {
   points: MarkerDto[];
@@ -50,7 +49,9 @@ export async function fetchViewport(bbox: Bbox, zoom: number, moods: readonly Mo
   const [west, south, east, north] = bbox;
   const params = new URLSearchParams({ west: String(west), south: String(south), east: String(east), north: String(north), zoom: String(Math.floor(zoom)) });
   if (moods.length > 0 && moods.length < MOODS.length) params.set('moods', [...moods].sort().join(','));
-  const answer = await parseAnswerLazy((s) => s.viewportResponseSchema, await api<unknown>(`/api/posts/viewport?${params}`, { signal }));
+  // Read without zod: the map waits for this answer (viewport-answer.ts).
+  const answer = readViewportAnswer(await api<unknown>(`/api/posts/viewport?${params}`, { signal }));
+  if (!answer) throw await malformedAnswer();
   let points = answer.points;
   // Changes pushed while the answer was on its way are replayed over it.
   for (const change of recentSince(since)) {
@@ -79,7 +80,8 @@ export async function pollChanges(client: QueryClient): Promise<void> {
       const [west, south, east, north] = lastBbox;
       for (const [name, value] of Object.entries({ west, south, east, north })) params.set(name, String(value));
     }
-    const changes = await parseAnswerLazy((s) => s.changesResponseSchema, await api<unknown>(`/api/posts/changes?${params}`));
+    const changes = readChangesAnswer(await api<unknown>(`/api/posts/changes?${params}`));
+    if (!changes) throw await malformedAnswer();
     for (const post of changes.created) addPostToCache(client, post);
     for (const id of changes.deleted) removePostFromCache(client, id);
     lastCursor = changes.cursor;

@@ -11,9 +11,10 @@ import { ApiError, api } from '../../lib/api.ts';
 import { parseAnswerLazy } from '../../lib/schemas.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { uploadFile } from '../posts/posts-api.ts';
+import { profileKey } from './profile-key.ts';
 import { readPublicProfile, type PublicProfile } from './public-profile.ts';
 
-export const profileKey = (id: string) => ['profiles', id] as const;
+export { profileKey };
 
 export async function fetchPublicProfile(id: string, signal?: AbortSignal): Promise<PublicProfile | null> {
   return readPublicProfile(await api<unknown>(`/api/profiles/${encodeURIComponent(id)}`, { signal }));

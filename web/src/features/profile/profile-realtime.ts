@@ -17,7 +17,7 @@ import { subscribeRealtime } from '../../lib/realtime.ts';
 import { updateParticipant } from '../messages/messages-cache.ts';
 import { updateAllCachedPosts } from '../posts/posts-cache.ts';
 import { updateMarkersOf } from '../posts/posts-query.ts';
-import { profileKey } from './profile-api.ts';
+import { profileKey } from './profile-key.ts';
 
 type Author = { username: string; photoUrl: string | null };
 

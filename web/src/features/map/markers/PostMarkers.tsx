@@ -10,7 +10,7 @@
  * marker on screen; Enter opens the same popup as a tap, takes the focus into it, and closing it
  * gives the focus back to the marker. Camera moves jump instead when motion is reduced (ui/motion.ts).
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Popup, useMap } from 'react-map-gl/maplibre';
 import type { GeoJSONSource, MapGeoJSONFeature, Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
 import type { FeatureCollection, Point } from 'geojson';
@@ -24,8 +24,7 @@ import { useThemeStore } from '../../theme/theme-store.ts';
 import { fetchPost } from '../../posts/posts-api.ts';
 import { type MarkerChange, derivedFrom, onMarkerChange, pinPostInCache } from '../../posts/posts-query.ts';
 import type { MarkerDto } from '../../posts/post-types.ts';
-import { useViewportFeed } from '../../posts/viewport-query.ts';
-import { ClusterList } from './ClusterList.tsx';
+import { type ServerCluster, useViewportFeed } from '../../posts/viewport-query.ts';
 import { useDrawnPosts } from './drawn-posts.ts';
 import { MarkerNav } from './MarkerNav.tsx';
 import { type NavItem, readNavItems } from './nav-items.ts';
@@ -34,16 +33,22 @@ import { type GroupDiff, type MarkerGroup, MarkerGroups } from './marker-groups.
 import { POST_MARKER_SIZE, type Theme, provideImage } from './marker-images.ts';
 import {
   AGGREGATES_SOURCE, MARKERS_SOURCE, CLICKABLE_LAYERS, type MarkerProps, aggregateFeatures, ensureMarkerLayers, groupFeature, highlightFeatures, markersSource,
-  setHighlighted, styleReady,
+  sameAggregates, setHighlighted, styleReady, syncClustering,
 } from './marker-layers.ts';
-import { PostPopup } from './PostPopup.tsx';
 import { startPulse } from './pulse.ts';
 import { mapPixelRatio } from '../world-map.ts';
 import { afterNextPaint } from '../after-paint.ts';
 import { revealPopup } from './popup-fit.ts';
+import { loadPopups, warmUpAfterMarkers } from './warm-up.ts';
+import { lazyScreen } from '../../../ui/lazy-screen.tsx';
 import './markers.css';
 
 type Bbox = [number, number, number, number];
+
+// A post's popup and a group's list show after a tap: their chunk is fetched once the markers are
+// drawn (warm-up.ts) or by the first tap before that, not on the map's first load (issue 15).
+const PostPopup = lazyScreen(loadPopups, (m) => m.PostPopup);
+const ClusterList = lazyScreen(loadPopups, (m) => m.ClusterList);
 
 /** The view is read this long after the map stops moving. */
 const VIEW_DEBOUNCE_MS = 250;
@@ -132,14 +137,18 @@ export function PostMarkers() {
     map.setMissingStyleImageResolver((id) => {
       provideImage(map, id, ratio);
     });
+    // Clustering only below zoom 9, where MapLibre draws clusters (marker-layers.ts).
+    const cluster = () => syncClustering(map);
     map.on('styledata', ensure);
     map.on('load', ensure);
+    map.on('zoom', cluster);
     ensure();
     const stopPulse = startPulse(map, reducedMotion);
     return () => {
       map.setMissingStyleImageResolver(null);
       map.off('styledata', ensure);
       map.off('load', ensure);
+      map.off('zoom', cluster);
       stopPulse();
     };
   }, [map, theme, allFeatures, reducedMotion]);
@@ -164,6 +173,12 @@ export function PostMarkers() {
     applied.current = { answer, extra, moods: moodsKey };
     setVersion((v) => v + 1);
   }, [answer, extra, moods, groups, applyDiff, offsetMs]);
+
+  // Once the first answer's markers are drawn: what later taps and forms need (warm-up.ts).
+  const markersApplied = version > 0;
+  useEffect(() => {
+    if (map && markersApplied) return warmUpAfterMarkers(map);
+  }, [map, markersApplied]);
 
   // Realtime and poll changes, one at a time.
   useEffect(
@@ -193,9 +208,16 @@ export function PostMarkers() {
     return () => clearInterval(timer);
   }, [groups, applyDiff, offsetMs]);
 
-  // The server's zoomed-out aggregates.
+  // The server's zoomed-out aggregates, when they change: every answer derived from a live post
+  // brings a fresh (often empty) list, and setData reloads the source's tiles and redraws the map.
+  const drawnAggregates = useRef<{ map: MapLibreMap | null; clusters: readonly ServerCluster[] } | null>(null);
   useEffect(() => {
-    map?.getSource<GeoJSONSource>(AGGREGATES_SOURCE)?.setData(aggregateFeatures(shownClusters));
+    const source = map?.getSource<GeoJSONSource>(AGGREGATES_SOURCE);
+    if (!source) return;
+    const last = drawnAggregates.current;
+    if (last && last.map === map && sameAggregates(last.clusters, shownClusters)) return;
+    drawnAggregates.current = { map, clusters: shownClusters };
+    void source.setData(aggregateFeatures(shownClusters));
   }, [map, shownClusters]);
 
   // Feed failures are said once per failure streak (spec §8 "Feed load failure").
@@ -464,31 +486,33 @@ export function PostMarkers() {
       className="mm-popup"
       onClose={() => setSelection(null)}
     >
-      {selectedMarker ? (
-        <PostPopup
-          key={selectedMarker.id}
-          marker={selectedMarker}
-          now={now}
-          onClose={() => setSelection(null)}
-          onBack={
-            selection?.kind === 'post' && selection.group && groupMarkers.length > 1
-              ? () => setSelection({ kind: 'group', ids: selection.group!, latitude: anchor.latitude, longitude: anchor.longitude })
-              : undefined
-          }
-        />
-      ) : (
-        <ClusterList
-          markers={groupMarkers}
-          now={now}
-          onPick={(m) => setSelection({ kind: 'post', id: m.id, group: groupMarkers.map((g) => g.id) })}
-          onClose={() => setSelection(null)}
-          onShowList={() => {
-            openedFrom.current = null;
-            showList({ clusterIds: groupMarkers.map((m) => m.id), focus: true });
-            setSelection(null);
-          }}
-        />
-      )}
+      <Suspense fallback={null}>
+        {selectedMarker ? (
+          <PostPopup
+            key={selectedMarker.id}
+            marker={selectedMarker}
+            now={now}
+            onClose={() => setSelection(null)}
+            onBack={
+              selection?.kind === 'post' && selection.group && groupMarkers.length > 1
+                ? () => setSelection({ kind: 'group', ids: selection.group!, latitude: anchor.latitude, longitude: anchor.longitude })
+                : undefined
+            }
+          />
+        ) : (
+          <ClusterList
+            markers={groupMarkers}
+            now={now}
+            onPick={(m) => setSelection({ kind: 'post', id: m.id, group: groupMarkers.map((g) => g.id) })}
+            onClose={() => setSelection(null)}
+            onShowList={() => {
+              openedFrom.current = null;
+              showList({ clusterIds: groupMarkers.map((m) => m.id), focus: true });
+              setSelection(null);
+            }}
+          />
+        )}
+      </Suspense>
     </Popup>
     </>
   );

@@ -1,7 +1,8 @@
 /**
  * The posts as MapLibre sources and layers (issue 15, design.md §5b), drawn by the GPU:
  * - source `mm-markers`: the 100 m groups (marker-groups.ts), clustered by MapLibre's worker
- *   below zoom 9 (60 px, counts summed), updated with diffs;
+ *   below zoom 9 (60 px, counts summed), updated with diffs; clustering is on only below zoom 9
+ *   (syncClustering), where it draws anything;
  * - source `mm-aggregates`: the server's zoomed-out grid clusters;
  * - source `mm-highlight`: a copy of the one to three markers drawn larger (selected, hovered,
  *   keyboard-focused). A source of their own: a filter on the big source would make MapLibre lay
@@ -63,6 +64,11 @@ export function aggregateFeatures(clusters: readonly ServerCluster[]): FeatureCo
   };
 }
 
+/** Whether two lists of server aggregates draw the same (the aggregates source needs no new data). */
+export function sameAggregates(a: readonly ServerCluster[], b: readonly ServerCluster[]): boolean {
+  return a.length === b.length && a.every((c, i) => c.id === b[i]!.id && c.count === b[i]!.count && c.latitude === b[i]!.latitude && c.longitude === b[i]!.longitude);
+}
+
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
 
 /** The icon of a feature: a post's photo marker, or a count bubble (MapLibre's clusters included). */
@@ -105,7 +111,11 @@ export function ensureMarkerLayers(
       // Empty, then filled by a diff: the source keeps its features by id from the start, so the
       // next single-post diff costs its own size, not a first conversion of every feature.
       data: EMPTY,
-      cluster: true,
+      cluster: clusteredAt(map.getZoom()),
+      // A diff reloads the tiles whose box, this margin included, holds a changed feature: a
+      // marker's width is enough (a symbol is laid out by the tile holding its anchor only, the
+      // pulse circle by those it touches); MapLibre's 128 px made most diffs reload 4 tiles.
+      buffer: POST_MARKER_SIZE,
       clusterMaxZoom: AGGREGATE_BELOW_ZOOM - 1,
       clusterRadius: AGGREGATE_RADIUS_PX,
       clusterProperties: { n: ['+', ['get', 'n']] },
@@ -141,6 +151,26 @@ export function highlightFeatures(groups: readonly MarkerGroup[]): FeatureCollec
 /** Draws these markers larger, on top (the selected, hovered and keyboard-focused ones). */
 export function setHighlighted(map: MapLibreMap, groups: readonly MarkerGroup[]): void {
   map.getSource<GeoJSONSource>(HIGHLIGHT_SOURCE)?.setData(highlightFeatures(groups));
+}
+
+/** Whether the markers source clusters at this zoom: MapLibre's clusters exist only below zoom 9. */
+export function clusteredAt(zoom: number): boolean {
+  return zoom < AGGREGATE_BELOW_ZOOM;
+}
+
+/**
+ * Turns the markers source's clustering on below zoom 9 and off from zoom 9 on (issue 15). From
+ * zoom 9 a clustered source draws its points as they are, but it answers every diff by building
+ * its cluster index again over all its features and reloading every tile in view (a point may
+ * regroup clusters anywhere): one live post on a map holding 10^5 cost ~4 software-GL frames and
+ * ~1 s of main thread on the bench's phone. Unclustered, a diff updates the worker's index in
+ * place and reloads only the tiles it touches. Called on every 'zoom': the flip comes with the
+ * tiles of the new whole zoom (8 → 9) that load anyway, and before the clustered tiles are asked for.
+ */
+export function syncClustering(map: MapLibreMap): void {
+  const source = markersSource(map);
+  const wanted = clusteredAt(map.getZoom());
+  if (source && source.getClusterOptions().cluster !== wanted) void source.setClusterOptions({ cluster: wanted });
 }
 
 export function markersSource(map: MapLibreMap): GeoJSONSource | undefined {
