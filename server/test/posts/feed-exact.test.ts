@@ -4,7 +4,9 @@
  *   toMarkerDto makes of the same rows (approximate posts, odd nicknames, photos, pulse);
  * - a poll repeated with each answer's cursor sends every new post and deletion once;
  * - a post whose transaction commits after a poll, with a created_at older than that poll, still
- *   reaches the next one (what the former 2 s time overlap was for, whatever the delay now).
+ *   reaches the next one (what the former 2 s time overlap was for, whatever the delay now);
+ * - a zoomed-out view reads its cell counts and its cursor in one statement (one round trip, and
+ *   the cursor is the counts' own snapshot), an empty view included.
  * Posts are inserted straight into the database; each test works in its own stretch of the map.
  */
 import { randomUUID } from 'node:crypto';
@@ -168,5 +170,29 @@ describe.each(engines)('the feed written by SQL, and its exact cursor, on %s', (
     expect(next.created.map((p) => p.id)).toEqual([late!]);
     // And only once.
     expect((await changes(next.cursor)).created).toEqual([]);
+  });
+  it('reads a zoomed-out view in one statement: counts and cursor together, an empty view included', async () => {
+    // Two posts in one cell: a cluster, no lone post to read a marker for.
+    await insertPosts([{ latitude: 40.5, longitude: 70.5 }, { latitude: 40.51, longitude: 70.51 }]);
+    const url = (west: number) => `/api/posts/viewport?${query({ west, south: 39, east: west + 3, north: 42, zoom: 5 })}`;
+    const statements = { n: 0 };
+    const count = () => {
+      statements.n++;
+    };
+    t.database.pool?.on('acquire', count);
+    try {
+      const res = await get(url(69));
+      expect(res.statusCode, res.body).toBe(200);
+      const body = viewportResponseSchema.parse(res.json());
+      expect(body.clusters.map((c) => c.count)).toEqual([2]);
+      if (t.database.pool) expect(statements.n).toBe(1);
+      // A view with no post at all still has a cursor, which the changes poll takes.
+      const empty = viewportResponseSchema.parse((await get(url(-150))).json());
+      expect([empty.points, empty.clusters]).toEqual([[], []]);
+      const changes = await get(`/api/posts/changes?since=${encodeURIComponent(empty.cursor)}`);
+      expect(changes.statusCode, changes.body).toBe(200);
+    } finally {
+      t.database.pool?.off('acquire', count);
+    }
   });
 });

@@ -11,6 +11,10 @@ export function createInProcessBus(): EventBus {
       // Delivered on the next tick, like a remote bus, so publishers never depend on handlers.
       queueMicrotask(() => handlers.forEach((h) => h(event)));
     },
+    async publishMany(events) {
+      for (const event of events) own.notify(event);
+      queueMicrotask(() => events.forEach((event) => handlers.forEach((h) => h(event))));
+    },
     subscribe(handler) {
       handlers.add(handler);
       return () => handlers.delete(handler);

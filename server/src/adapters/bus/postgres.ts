@@ -1,7 +1,9 @@
 /**
  * PostgreSQL LISTEN/NOTIFY bus: every instance LISTENs on one channel through a dedicated
  * connection, so an event published by one instance reaches sockets held by all the others.
- * NOTIFY payloads are limited to 8000 bytes; events are kept far below that.
+ * NOTIFY payloads are limited to 8000 bytes; events are kept far below that. A payload is one
+ * event (a JSON object) or, from `publishMany`, several in order (a JSON array): a batch of
+ * message sends costs one NOTIFY, not one per message.
  *
  * The listening connection is replaced as soon as it is lost (a terminated backend, a restart,
  * a failover): retries start after 100 ms and never wait more than 500 ms apart, so events flow
@@ -41,13 +43,13 @@ export async function createPostgresBus(connectionString: string, pool: pg.Pool,
 
   function deliver(msg: pg.Notification): void {
     if (msg.channel !== CHANNEL || !msg.payload) return;
-    let event: RealtimeEvent;
+    let parsed: RealtimeEvent | RealtimeEvent[];
     try {
-      event = JSON.parse(msg.payload) as RealtimeEvent;
+      parsed = JSON.parse(msg.payload) as RealtimeEvent | RealtimeEvent[];
     } catch {
       return;
     }
-    handlers.forEach((h) => h(event));
+    for (const event of Array.isArray(parsed) ? parsed : [parsed]) handlers.forEach((h) => h(event));
   }
 
   async function listen(): Promise<pg.Client> {
@@ -115,6 +117,34 @@ export async function createPostgresBus(connectionString: string, pool: pg.Pool,
       const payload = JSON.stringify(event);
       if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new Error(`realtime event too large: ${event.type}`);
       await pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
+    },
+    async publishMany(events) {
+      for (const event of events) own.notify(event);
+      // Events packed in order into arrays under the payload limit; each NOTIFY waits for the
+      // one before (on a pool, two queries issued together may run in either order). An event
+      // too large alone is left out, and reported once the others are out.
+      const payloads: string[] = [];
+      let chunk: string[] = [];
+      let bytes = 2;
+      let tooLarge: string | null = null;
+      for (const event of events) {
+        const json = JSON.stringify(event);
+        const size = Buffer.byteLength(json) + 1;
+        if (size + 2 > MAX_PAYLOAD) {
+          tooLarge ??= event.type;
+          continue;
+        }
+        if (bytes + size > MAX_PAYLOAD) {
+          payloads.push(`[${chunk.join(',')}]`);
+          chunk = [];
+          bytes = 2;
+        }
+        chunk.push(json);
+        bytes += size;
+      }
+      if (chunk.length) payloads.push(`[${chunk.join(',')}]`);
+      for (const payload of payloads) await pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
+      if (tooLarge) throw new Error(`realtime event too large: ${tooLarge}`);
     },
     subscribe(handler) {
       handlers.add(handler);

@@ -39,6 +39,12 @@ export const BUS_RESUMED = 'bus.resumed';
 
 export interface EventBus {
   publish(event: RealtimeEvent): Promise<void>;
+  /**
+   * Publishes several events in order, as few notifications as their size allows (a batch of
+   * message sends, issue 15: one NOTIFY for the batch, not one per message). Each event is
+   * still handled, and observed by `observeOwn`, on its own.
+   */
+  publishMany(events: RealtimeEvent[]): Promise<void>;
   /** Calls `handler` for every event published by any instance (this one included). */
   subscribe(handler: (event: RealtimeEvent) => void): () => void;
   /**

@@ -3,7 +3,7 @@
  * (refresh, confirmation, recovery) stored only as SHA-256 hashes, and the keys derived from
  * the server secret for each purpose.
  */
-import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes, webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT, decodeJwt } from 'jose';
 
 /** Access tokens live 15 minutes (issue 3: "at most 15 min"). */
@@ -55,6 +55,20 @@ export interface VerifiedClaims extends AccessClaims {
   expiresAtMs: number;
 }
 
+/**
+ * The HS256 key as a CryptoKey, imported once per key: given raw bytes, jose imports one on every
+ * sign and verify (11 % of a message send's CPU in the messages bench's profile, issue 15).
+ */
+const imported = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
+function hmacKey(raw: Uint8Array): Promise<webcrypto.CryptoKey> {
+  let key = imported.get(raw);
+  if (!key) {
+    key = webcrypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    imported.set(raw, key);
+  }
+  return key;
+}
+
 export async function signAccessToken(keys: AuthKeys, claims: AccessClaims, now: Date): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
   return new SignJWT({ email: claims.email, sid: claims.sessionId })
@@ -64,7 +78,30 @@ export async function signAccessToken(keys: AuthKeys, claims: AccessClaims, now:
     .setAudience(AUDIENCE)
     .setIssuedAt(iat)
     .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
-    .sign(keys.jwt);
+    .sign(await hmacKey(keys.jwt));
+}
+
+/**
+ * Tokens already verified under a key, by their exact text (signature included), until their
+ * expiry: a client sends the same token with every request for 15 minutes, and a WebCrypto
+ * verify costs ~70 µs of CPU, as much as the rest of a message send's auth. Bounded: the oldest
+ * entry goes first. Revocation is not decided here (sessions.ts checks the session).
+ */
+const VERIFIED_MAX = 10_000;
+const verifiedByKey = new WeakMap<Uint8Array, Map<string, VerifiedClaims>>();
+
+function verifiedWith(key: Uint8Array): Map<string, VerifiedClaims> {
+  let verified = verifiedByKey.get(key);
+  if (!verified) {
+    verified = new Map();
+    verifiedByKey.set(key, verified);
+  }
+  return verified;
+}
+
+function remember(verified: Map<string, VerifiedClaims>, token: string, claims: VerifiedClaims): void {
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+  verified.set(token, claims);
 }
 
 /**
@@ -73,6 +110,8 @@ export async function signAccessToken(keys: AuthKeys, claims: AccessClaims, now:
  * token then proves the session).
  */
 export async function verifyAccessToken(keys: AuthKeys, token: string, now: Date, options: { allowExpired?: boolean } = {}): Promise<VerifiedClaims | null> {
+  const known = options.allowExpired ? undefined : verifiedWith(keys.jwt).get(token);
+  if (known) return now.getTime() < known.expiresAtMs ? known : null;
   try {
     let at = now;
     if (options.allowExpired) {
@@ -80,9 +119,11 @@ export async function verifyAccessToken(keys: AuthKeys, token: string, now: Date
       if (typeof iat !== 'number') return null;
       at = new Date(Math.min(now.getTime(), iat * 1000));
     }
-    const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: at });
+    const { payload } = await jwtVerify(token, await hmacKey(keys.jwt), { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: at });
     if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.email !== 'string' || typeof payload.exp !== 'number') return null;
-    return { userId: payload.sub, email: payload.email, sessionId: payload.sid, expiresAtMs: payload.exp * 1000 };
+    const claims: VerifiedClaims = Object.freeze({ userId: payload.sub, email: payload.email, sessionId: payload.sid, expiresAtMs: payload.exp * 1000 });
+    if (!options.allowExpired) remember(verifiedWith(keys.jwt), token, claims);
+    return claims;
   } catch (error) {
     if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
     throw error;

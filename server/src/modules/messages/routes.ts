@@ -32,7 +32,6 @@ import {
   sentMessageResponseSchema,
   unreadConversationsSchema,
   type ConversationUpdatedEvent,
-  type MessageCreatedEvent,
   type MessageReadEvent,
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
@@ -44,7 +43,6 @@ import { requireUser } from '../auth/guard.ts';
 import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
 import {
   getConversationSummary,
-  insertMessage,
   isUuid,
   listConversations,
   listMessages,
@@ -53,6 +51,7 @@ import {
   requireParticipant,
   unreadConversationIds,
 } from './service.ts';
+import { createMessageWriter } from './send-batches.ts';
 
 export default async function messagesRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -65,6 +64,11 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
       .catch((error) => request.log.error({ err: error, type }, 'publish failed'));
 
   const params = conversationIdParamsSchema;
+  const writer = createMessageWriter({
+    db,
+    bus: ctx.bus,
+    onPublishError: (error) => root.log.error({ err: error, type: MESSAGE_EVENTS.created }, 'publish failed'),
+  });
 
   app.post('/api/conversations', {
     onRequest: app.authenticate,
@@ -121,7 +125,7 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
     const { userId } = requireUser(request);
     // A send waits on PostgreSQL twice at most (issue 15): the session is remembered
     // (sessions.ts), the counter lives in Redis when REDIS_URL is set, the participant check
-    // is part of the insert, and one event carries both frames.
+    // is part of the insert, which is shared with the other sends of the moment.
     const conversationId = request.params.id;
     if (!isUuid(conversationId)) throw notFound('conversation_not_found');
     const multipart = request.isMultipart();
@@ -148,7 +152,10 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
     const imageUrl = image ? (await storeImage(ctx.storage, image, 'chat')).url : null;
     let sent;
     try {
-      sent = await insertMessage(db, conversationId, userId, content, imageUrl, ctx.now());
+      // Written with the sends that arrive meanwhile (send-batches.ts), and announced: one
+      // event carries both frames, one NOTIFY the batch's events. The answer does not wait
+      // for the notification.
+      sent = await writer.send({ conversationId, senderId: userId, content, imageUrl, now: ctx.now() });
     } catch (error) {
       // The message was not stored: its image must not stay behind.
       await deleteMediaUrls(ctx.storage, [imageUrl]).catch(() => {});
@@ -158,16 +165,6 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
       await deleteMediaUrls(ctx.storage, [imageUrl]).catch(() => {});
       throw await refusalOf(db, conversationId, userId, ctx.now());
     }
-    const created: MessageCreatedEvent = { message: sent.message, sender: sent.sender };
-    const updated: ConversationUpdatedEvent = { conversationId, updatedAt: sent.message.createdAt };
-    // One event, both frames: one NOTIFY. Not awaited: the message is stored, the sender has
-    // their answer; the notification goes out meanwhile.
-    void ctx.bus.publish({
-      type: MESSAGE_EVENTS.created,
-      data: created,
-      targets: sent.participants,
-      more: [{ type: MESSAGE_EVENTS.conversationUpdated, data: updated }],
-    } satisfies RealtimeEvent).catch((error) => request.log.error({ err: error, type: MESSAGE_EVENTS.created }, 'publish failed'));
     return reply.status(201).headers(noStore).send({ message: sent.message });
   });
 

@@ -7,8 +7,8 @@
  * - Only the two participants see a conversation; to anyone else it does not exist (404), so
  *   ids cannot be probed.
  * - Messages are ordered by (created_at, id) and paged by keyset on that pair; a message's
- *   insert moves its conversation's updated_at in the same transaction, so the list order and
- *   the last message always agree.
+ *   insert (send-batches.ts) moves its conversation's updated_at in the same statement, so the
+ *   list order and the last message always agree.
  */
 import { and, asc, desc, eq, exists, ne, not, or, sql, type SQL } from 'drizzle-orm';
 import {
@@ -20,14 +20,12 @@ import {
   type ConversationSummaryDto,
   type MessageDto,
   type MessagePageResult,
-  type ParticipantDto,
 } from '@moodmap/core';
 import { alias, unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { conversations, messages, profiles } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { parseIsoUtc } from '../../http/strict-time.ts';
-import { mayWriteSql } from '../moderation/restrictions.ts';
 
 /** The most conversation ids the unread query returns: enough for the badge's '99+'. */
 export const UNREAD_IDS_MAX = 100;
@@ -280,61 +278,6 @@ export async function listMessages(db: Db, conversationId: string, options: Page
     .limit(limit + 1);
   const page = rows.slice(0, limit).map(toMessageDto);
   return { messages: forward ? page : page.reverse(), hasMore: rows.length > limit };
-}
-
-export interface SentMessage {
-  message: MessageDto;
-  sender: ParticipantDto;
-  /** The conversation's two people: who the realtime event goes to. */
-  participants: [string, string];
-}
-
-/**
- * Stores a message if the sender is one of the conversation's two participants, moves the
- * conversation to the top of both lists and reads the sender's name and photo for the toast,
- * in one statement (data-modifying CTEs): a send waits on PostgreSQL once, which
- * bench/messages measures. Null when the sender is not a participant (or no such
- * conversation): nothing was written. clock_timestamp(), not now(): messages sent in one
- * burst still get distinct, ordered times.
- */
-export async function insertMessage(db: Db, conversationId: string, senderId: string, content: string, imageUrl: string | null, now: Date = new Date()): Promise<SentMessage | null> {
-  // Issue 17: a suspended or banned sender, or a pair where one blocked the other, stores
-  // nothing; the route tells which (a second read, on that refusal only).
-  const result = await db.execute(sql`
-    with c as (
-      select id, participant1_id, participant2_id from conversations
-      where id = ${conversationId}::uuid and (participant1_id = ${senderId}::uuid or participant2_id = ${senderId}::uuid)
-        and ${mayWriteSql(senderId, now)}
-        and not exists (select 1 from user_blocks b
-          where (b.blocker_id = conversations.participant1_id and b.blocked_id = conversations.participant2_id)
-             or (b.blocker_id = conversations.participant2_id and b.blocked_id = conversations.participant1_id))
-    ), m as (
-      insert into messages (conversation_id, sender_id, content, image_url, created_at)
-      select c.id, ${senderId}::uuid, ${content}::text, ${imageUrl}::text, clock_timestamp() from c
-      returning id, conversation_id, sender_id, content, image_url, read, created_at
-    ), touched as (
-      update conversations set updated_at = m.created_at from m where conversations.id = m.conversation_id
-    )
-    select m.id, m.conversation_id as "conversationId", m.sender_id as "senderId", m.content, m.image_url as "imageUrl",
-           m.read, m.created_at as "createdAt", p.username as "senderNickname",
-           coalesce(p.avatar_url, p.profile_photo_url) as "senderPhotoUrl",
-           c.participant1_id as "participant1Id", c.participant2_id as "participant2Id"
-    from m join c on c.id = m.conversation_id join profiles p on p.id = m.sender_id`);
-  // A raw statement's timestamps come back as the driver gives them (a Date or a string).
-  const row = result.rows[0] as (Omit<MessageRow, 'createdAt'> & {
-    createdAt: Date | string;
-    senderNickname: string;
-    senderPhotoUrl: string | null;
-    participant1Id: string;
-    participant2Id: string;
-  }) | undefined;
-  if (!row) return null;
-  const { senderNickname, senderPhotoUrl, participant1Id, participant2Id, ...message } = row;
-  return {
-    message: toMessageDto({ ...message, createdAt: new Date(row.createdAt) }),
-    sender: { id: row.senderId, nickname: senderNickname, profilePhotoUrl: senderPhotoUrl },
-    participants: [participant1Id, participant2Id],
-  };
 }
 
 /** Marks the other party's unread messages read; returns how many and the newest one's time. */

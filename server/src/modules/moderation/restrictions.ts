@@ -3,7 +3,7 @@
  * messages until the end date; a banned one cannot sign in or write at all. The end is compared
  * with the app's clock (ctx.now), so tests move time past it and see the suspension lift.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { fail, type AppError } from '../../errors.ts';
@@ -39,8 +39,11 @@ export async function assertCanWrite(db: Db, userId: string, now: Date): Promise
   if (error) throw error;
 }
 
-/** The same rule inside a statement (the message send stays one round trip). */
-export function mayWriteSql(userId: string, now: Date) {
-  return sql`not exists (select 1 from users u where u.id = ${userId}::uuid
-    and (u.banned_at is not null or u.suspended_until > ${now.toISOString()}::timestamptz))`;
+/**
+ * The same rule inside a statement (a batch of message sends stays one round trip): `userId` and
+ * `now` are SQL expressions, so each row of a batch is judged by its own sender and time.
+ */
+export function mayWriteSql(userId: SQL, now: SQL) {
+  return sql`not exists (select 1 from users u where u.id = ${userId}
+    and (u.banned_at is not null or u.suspended_until > ${now}))`;
 }

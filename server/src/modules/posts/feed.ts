@@ -347,7 +347,11 @@ async function pointsView(db: Db, view: Viewport, area: Area): Promise<string> {
   if (Number(row.n) <= VIEWPORT_POINTS_MAX) return answerJson(cursorOf(row), String(row.points), []);
   // A city view denser than VIEWPORT_POINTS_MAX: clustered, aggregating its own tiles only.
   const zoom = gridZoom(area, view.zoom);
-  return clusterView(db, zoom, view.moods, () => scannedCells(db, zoom, area, view.moods));
+  return clusterView(db, zoom, view.moods, async () => {
+    // The cursor first: a post committed before the counts is in the next poll (maybe twice), never lost.
+    const cursor = await readCursor(db);
+    return { cursor, rows: await scannedCells(db, zoom, area, view.moods) };
+  });
 }
 
 interface CellCount {
@@ -363,18 +367,34 @@ interface CellCount {
   single?: { json: string; createdUs: bigint };
 }
 
-/** Counts per cell and mood from post_cells: at most MAX_GRID_CELLS × 5 rows, whatever the posts. */
-async function countedCells(db: Db, zoom: number, span: GridSpan, moods: Mood[] | null): Promise<CellCount[]> {
+/** Cell counts, and the cursor of the statement that read them. */
+interface Counted {
+  cursor: Cursor;
+  rows: CellCount[];
+}
+
+/**
+ * Counts per cell and mood from post_cells: at most MAX_GRID_CELLS × 5 rows, whatever the posts,
+ * with the statement's clock and snapshot on every row (one row of nulls when no cell counts):
+ * one round trip, and the cursor is exactly the counts' own.
+ */
+async function countedCells(db: Db, zoom: number, span: GridSpan, moods: Mood[] | null): Promise<Counted> {
   const x = sql.join(span.xRanges.map(([a, b]) => sql`${postCells.cx} between ${a} and ${b}`), sql` or `);
-  const rows = await db.select({
-    cx: postCells.cx, cy: postCells.cy, category: postCells.category, n: postCells.n, sumLat: postCells.sumLat, sumLon: postCells.sumLon,
-  }).from(postCells).where(and(
-    sql`${postCells.zoom} = ${zoom}`,
-    sql`(${x})`,
-    sql`${postCells.cy} between ${span.y0} and ${span.y1}`,
-    moods ? sql`${postCells.category} in (${sql.join(moods.map((m) => sql`${m}`), sql`, `)})` : undefined,
-  ));
-  return rows.map((r) => ({ cx: r.cx, cy: r.cy, n: r.n, moods: { [r.category]: r.n }, sumLat: Number(r.sumLat), sumLon: Number(r.sumLon) }));
+  const result = await db.execute(sql`
+    select c.now, c.snapshot, ${postCells.cx} as cx, ${postCells.cy} as cy, ${postCells.category} as category, ${postCells.n} as n,
+      ${postCells.sumLat} as sum_lat, ${postCells.sumLon} as sum_lon
+    from (select ${CLOCK} as now, pg_current_snapshot()::text as snapshot) c
+    left join ${postCells} on ${and(
+      sql`${postCells.zoom} = ${zoom}`,
+      sql`(${x})`,
+      sql`${postCells.cy} between ${span.y0} and ${span.y1}`,
+      moods ? sql`${postCells.category} in (${sql.join(moods.map((m) => sql`${m}`), sql`, `)})` : undefined,
+    )}`);
+  const rows = result.rows.filter((r) => r.cx != null).map((r) => ({
+    cx: Number(r.cx), cy: Number(r.cy), n: Number(r.n), moods: { [String(r.category)]: Number(r.n) },
+    sumLat: Number(r.sum_lat), sumLon: Number(r.sum_lon),
+  }));
+  return { cursor: cursorOf(result.rows[0]!), rows };
 }
 
 /**
@@ -428,12 +448,12 @@ async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | nu
 const SAME_PLACE = 1e-9;
 
 /**
- * Clusters of the cells holding two posts or more; the lone posts as markers. The cursor is read
- * before the counts: a post committed in between is in the next poll (maybe twice), never lost.
+ * Clusters of the cells holding two posts or more; the lone posts as markers. `counting` reads
+ * the cursor with the counts or before them: a post committed in between is in the next poll
+ * (maybe twice), never lost.
  */
-async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting: () => Promise<CellCount[]>): Promise<string> {
-  const cursor = await readCursor(db);
-  const rows = await counting();
+async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting: () => Promise<Counted>): Promise<string> {
+  const { cursor, rows } = await counting();
   const cells = new Map<string, { n: number; lat: number; lon: number; moods: Record<Mood, number>; single?: CellCount['single'] }>();
   for (const row of rows) {
     const key = `${zoom}/${row.cx}/${row.cy}`;

@@ -12,7 +12,7 @@
  */
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Popup, useMap } from 'react-map-gl/maplibre';
-import type { GeoJSONSource, MapGeoJSONFeature, Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
+import type { MapGeoJSONFeature, Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
 import type { FeatureCollection, Point } from 'geojson';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
@@ -24,7 +24,7 @@ import { useThemeStore } from '../../theme/theme-store.ts';
 import { fetchPost } from '../../posts/posts-api.ts';
 import { type MarkerChange, derivedFrom, onMarkerChange, pinPostInCache } from '../../posts/posts-query.ts';
 import type { MarkerDto } from '../../posts/post-types.ts';
-import { type ServerCluster, useViewportFeed } from '../../posts/viewport-query.ts';
+import { useViewportFeed } from '../../posts/viewport-query.ts';
 import { useDrawnPosts } from './drawn-posts.ts';
 import { MarkerNav } from './MarkerNav.tsx';
 import { type NavItem, readNavItems } from './nav-items.ts';
@@ -32,13 +32,14 @@ import { useListStore } from '../list/list-store.ts';
 import { type GroupDiff, type MarkerGroup, MarkerGroups } from './marker-groups.ts';
 import { POST_MARKER_SIZE, type Theme, provideImage } from './marker-images.ts';
 import {
-  AGGREGATES_SOURCE, MARKERS_SOURCE, CLICKABLE_LAYERS, type MarkerProps, aggregateFeatures, ensureMarkerLayers, groupFeature, highlightFeatures, markersSource,
-  sameAggregates, setHighlighted, styleReady, syncClustering,
+  AGGREGATES_SOURCE, MARKERS_SOURCE, CLICKABLE_LAYERS, type DrawnAggregates, type MarkerProps, aggregateFeatures, ensureMarkerLayers, groupFeature, highlightFeatures, markersSource,
+  setHighlighted, styleReady, syncAggregates, syncClustering,
 } from './marker-layers.ts';
 import { startPulse } from './pulse.ts';
 import { mapPixelRatio } from '../world-map.ts';
 import { afterNextPaint } from '../after-paint.ts';
 import { revealPopup } from './popup-fit.ts';
+import { PopupFallback } from './PopupFallback.tsx';
 import { loadPopups, warmUpAfterMarkers } from './warm-up.ts';
 import { lazyScreen } from '../../../ui/lazy-screen.tsx';
 import './markers.css';
@@ -210,14 +211,9 @@ export function PostMarkers() {
 
   // The server's zoomed-out aggregates, when they change: every answer derived from a live post
   // brings a fresh (often empty) list, and setData reloads the source's tiles and redraws the map.
-  const drawnAggregates = useRef<{ map: MapLibreMap | null; clusters: readonly ServerCluster[] } | null>(null);
+  const drawnAggregates = useRef<DrawnAggregates | null>(null);
   useEffect(() => {
-    const source = map?.getSource<GeoJSONSource>(AGGREGATES_SOURCE);
-    if (!source) return;
-    const last = drawnAggregates.current;
-    if (last && last.map === map && sameAggregates(last.clusters, shownClusters)) return;
-    drawnAggregates.current = { map, clusters: shownClusters };
-    void source.setData(aggregateFeatures(shownClusters));
+    if (map) drawnAggregates.current = syncAggregates(map, shownClusters, drawnAggregates.current);
   }, [map, shownClusters]);
 
   // Feed failures are said once per failure streak (spec §8 "Feed load failure").
@@ -486,7 +482,7 @@ export function PostMarkers() {
       className="mm-popup"
       onClose={() => setSelection(null)}
     >
-      <Suspense fallback={null}>
+      <Suspense fallback={<PopupFallback marker={selectedMarker} />}>
         {selectedMarker ? (
           <PostPopup
             key={selectedMarker.id}

@@ -69,6 +69,25 @@ export function sameAggregates(a: readonly ServerCluster[], b: readonly ServerCl
   return a.length === b.length && a.every((c, i) => c.id === b[i]!.id && c.count === b[i]!.count && c.latitude === b[i]!.latitude && c.longitude === b[i]!.longitude);
 }
 
+/** The aggregates last given to a map's aggregates source (syncAggregates). */
+export interface DrawnAggregates {
+  map: MapLibreMap;
+  clusters: readonly ServerCluster[];
+}
+
+/**
+ * Gives the aggregates source `clusters` unless it already draws the same: every answer derived
+ * from a live post brings a fresh (often empty) list, and setData reloads the source's tiles and
+ * redraws the map. Returns what the source draws now (the next call's `drawn`).
+ */
+export function syncAggregates(map: MapLibreMap, clusters: readonly ServerCluster[], drawn: DrawnAggregates | null): DrawnAggregates | null {
+  const source = map.getSource<GeoJSONSource>(AGGREGATES_SOURCE);
+  if (!source) return drawn;
+  if (drawn && drawn.map === map && sameAggregates(drawn.clusters, clusters)) return drawn;
+  void source.setData(aggregateFeatures(clusters));
+  return { map, clusters };
+}
+
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
 
 /** The icon of a feature: a post's photo marker, or a count bubble (MapLibre's clusters included). */

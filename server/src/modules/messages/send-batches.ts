@@ -1,0 +1,222 @@
+/**
+ * Group commit of message sends (issue 15). A send's cost was mostly per statement: the
+ * insert's round trip and commit, then its NOTIFY's. Sends that arrive while this instance's
+ * previous batch is being written wait for it and are then written together: one statement
+ * (one commit) stores them all, and one NOTIFY (or a few, under the payload limit) carries all
+ * their events. A lone send at a quiet time is written at once, so it waits no longer than it
+ * did alone (one turn of the event loop).
+ *
+ * Each send keeps its own answer: a refused one (not a participant, blocked, suspended) comes
+ * back null without touching the others; a batch the database rejects as a whole is retried one
+ * send at a time, so only the send at fault fails. A batch's messages are stored in arrival
+ * order with increasing times, and batches follow each other, so sends from one conversation
+ * keep their order; so do their events, each NOTIFY going out after the previous batch's.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import {
+  MESSAGE_EVENTS,
+  type ConversationUpdatedEvent,
+  type MessageCreatedEvent,
+  type MessageDto,
+  type ParticipantDto,
+} from '@moodmap/core';
+import type { EventBus, RealtimeEvent } from '../../adapters/bus/types.ts';
+import type { Db } from '../../db/client.ts';
+import { mayWriteSql } from '../moderation/restrictions.ts';
+
+export interface MessageToSend {
+  conversationId: string;
+  senderId: string;
+  content: string;
+  imageUrl: string | null;
+  /** The app's clock at the request: a suspension is judged against it. */
+  now: Date;
+}
+
+export interface SentMessage {
+  message: MessageDto;
+  sender: ParticipantDto;
+  /** The conversation's two people: who the realtime event goes to. */
+  participants: [string, string];
+}
+
+/** The most sends one statement writes (its JSON parameter stays far below a megabyte). */
+const MAX_BATCH = 200;
+
+interface SentRow {
+  ord: number;
+  id: string;
+  conversationId: string;
+  senderId: string;
+  content: string;
+  imageUrl: string | null;
+  read: boolean;
+  // A raw statement's timestamps come back as the driver gives them (a Date or a string).
+  createdAt: Date | string;
+  senderNickname: string;
+  senderPhotoUrl: string | null;
+  participant1Id: string;
+  participant2Id: string;
+}
+
+/**
+ * Stores each message whose sender is one of its conversation's two participants, may write
+ * (not suspended or banned: moderation's mayWriteSql, row by row) and is not
+ * in a pair where one blocked the other (issue 17); moves each conversation to the top of both
+ * lists; reads each sender's name and photo for the toast. One statement for the whole batch
+ * (data-modifying CTEs, the rows as one JSON parameter). Null at a send's place: nothing stored.
+ * clock_timestamp() plus the row's rank in microseconds: distinct times, in arrival order.
+ */
+export async function insertMessages(db: Db, sends: MessageToSend[]): Promise<Array<SentMessage | null>> {
+  const input = sends.map((s, ord) => ({
+    ord, id: randomUUID(), conversation_id: s.conversationId, sender_id: s.senderId, content: s.content, image_url: s.imageUrl, at: s.now.toISOString(),
+  }));
+  const result = await db.execute(sql`
+    with input as (
+      select * from json_to_recordset(${JSON.stringify(input)}::json)
+        as i(ord int, id uuid, conversation_id uuid, sender_id uuid, content text, image_url text, at timestamptz)
+    ), c as (
+      select i.*, conv.participant1_id, conv.participant2_id from input i
+      join conversations conv on conv.id = i.conversation_id and i.sender_id in (conv.participant1_id, conv.participant2_id)
+      where ${mayWriteSql(sql`i.sender_id`, sql`i.at`)}
+        and not exists (select 1 from user_blocks b
+          where (b.blocker_id = conv.participant1_id and b.blocked_id = conv.participant2_id)
+             or (b.blocker_id = conv.participant2_id and b.blocked_id = conv.participant1_id))
+      -- The conversations are locked in one order by every batch: two instances writing
+      -- batches that share conversations would otherwise each hold a row the other waits
+      -- for (a deadlock, found only after deadlock_timeout, 1 s).
+      order by conv.id for no key update of conv
+    ), m as (
+      insert into messages (id, conversation_id, sender_id, content, image_url, created_at)
+      select c.id, c.conversation_id, c.sender_id, c.content, c.image_url, clock_timestamp() + c.ord * interval '1 microsecond'
+      from c order by c.ord
+      returning id, conversation_id, sender_id, content, image_url, read, created_at
+    ), touched as (
+      update conversations set updated_at = latest.at
+      from (select conversation_id, max(created_at) as at from m group by conversation_id) latest
+      where conversations.id = latest.conversation_id
+    )
+    select c.ord, m.id, m.conversation_id as "conversationId", m.sender_id as "senderId", m.content, m.image_url as "imageUrl",
+           m.read, m.created_at as "createdAt", p.username as "senderNickname",
+           coalesce(p.avatar_url, p.profile_photo_url) as "senderPhotoUrl",
+           c.participant1_id as "participant1Id", c.participant2_id as "participant2Id"
+    from m join c on c.id = m.id join profiles p on p.id = m.sender_id`);
+  const sent: Array<SentMessage | null> = sends.map(() => null);
+  for (const row of result.rows as unknown as SentRow[]) {
+    sent[Number(row.ord)] = {
+      message: {
+        id: row.id,
+        conversationId: row.conversationId,
+        senderId: row.senderId,
+        content: row.content,
+        imageUrl: row.imageUrl,
+        read: row.read,
+        createdAt: new Date(row.createdAt).toISOString(),
+      },
+      sender: { id: row.senderId, nickname: row.senderNickname, profilePhotoUrl: row.senderPhotoUrl },
+      participants: [row.participant1Id, row.participant2Id],
+    };
+  }
+  return sent;
+}
+
+/** A stored message's realtime event: both frames (the message, the list's move) in one. */
+export function messageEvent(sent: SentMessage): RealtimeEvent {
+  const created: MessageCreatedEvent = { message: sent.message, sender: sent.sender };
+  const updated: ConversationUpdatedEvent = { conversationId: sent.message.conversationId, updatedAt: sent.message.createdAt };
+  return {
+    type: MESSAGE_EVENTS.created,
+    data: created,
+    targets: sent.participants,
+    more: [{ type: MESSAGE_EVENTS.conversationUpdated, data: updated }],
+  };
+}
+
+export interface MessageWriterDeps {
+  db: Db;
+  bus: EventBus;
+  /** A failed publish never fails a send: the message is stored, clients catch up. */
+  onPublishError: (error: unknown) => void;
+}
+
+export interface MessageWriter {
+  /** Stores the message (in the next batch) and announces it; null when refused. */
+  send(message: MessageToSend): Promise<SentMessage | null>;
+}
+
+interface Waiting {
+  message: MessageToSend;
+  resolve: (sent: SentMessage | null) => void;
+  reject: (error: unknown) => void;
+}
+
+export function createMessageWriter({ db, bus, onPublishError }: MessageWriterDeps): MessageWriter {
+  let queue: Waiting[] = [];
+  let writing = false;
+  let scheduled = false;
+  /** The publish still under way, if any: the next batch's events go out after it. */
+  let publishing: Promise<void> | null = null;
+
+  function announce(events: RealtimeEvent[]): void {
+    if (!events.length) return;
+    const run = () => bus.publishMany(events).catch(onPublishError);
+    // Issued at once when nothing is pending: the NOTIFY leaves before the senders' answers.
+    const current = publishing ? publishing.then(run) : run();
+    publishing = current;
+    void current.then(() => {
+      if (publishing === current) publishing = null;
+    });
+  }
+
+  async function write(batch: Waiting[]): Promise<void> {
+    let results: Array<SentMessage | null | { error: unknown }>;
+    try {
+      results = await insertMessages(db, batch.map((w) => w.message));
+    } catch (error) {
+      if (batch.length === 1) {
+        results = [{ error }];
+      } else {
+        // One bad send must not fail the others: each is tried alone, in order.
+        results = [];
+        for (const w of batch) results.push(await insertMessages(db, [w.message]).then(([one]) => one, (e: unknown) => ({ error: e })));
+      }
+    }
+    const stored = results.filter((r): r is SentMessage => r !== null && !('error' in r));
+    announce(stored.map(messageEvent));
+    batch.forEach((w, i) => {
+      const r = results[i];
+      if (r !== null && 'error' in r) w.reject(r.error);
+      else w.resolve(r);
+    });
+  }
+
+  async function drain(): Promise<void> {
+    scheduled = false;
+    if (writing) return;
+    writing = true;
+    try {
+      while (queue.length) {
+        const batch = queue.slice(0, MAX_BATCH);
+        queue = queue.slice(batch.length);
+        await write(batch).catch((error: unknown) => batch.forEach((w) => w.reject(error)));
+      }
+    } finally {
+      writing = false;
+    }
+  }
+
+  return {
+    send(message) {
+      return new Promise((resolve, reject) => {
+        queue.push({ message, resolve, reject });
+        // The sends parsed in this turn of the event loop join the first batch; later ones wait
+        // for the batch being written, then go together.
+        if (!writing && !scheduled) {
+          scheduled = true;
+          setImmediate(() => void drain());
+        }
+      });
+    },
+  };
+}
