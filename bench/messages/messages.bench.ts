@@ -19,7 +19,8 @@
  *
  * Run: `npx tsx bench/messages/messages.bench.ts` (or `npm run bench -- messages`). Needs
  * PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); the database
- * it creates is dropped at the end. BENCH_REDIS_URL puts the rate-limit counters in Redis.
+ * it creates is dropped at the end. BENCH_REDIS_URL (or else REDIS_URL, as a deployment of several
+ * instances has it) puts the rate-limit counters in Redis; without either they live in PostgreSQL.
  * Prints a table, writes bench/results/messages.json.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -57,6 +58,8 @@ const DELIVERY_TIMEOUT_MS = 15_000;
 const CASES = new Set((process.env.BENCH_CASES ?? 'relay,two').split(',').map((c) => c.trim()));
 /** Rounds of the cases alternated (relay, two, relay, two, …): median and spread over them. */
 const ROUNDS = envPositiveInt('BENCH_ROUNDS', 3);
+/** Where the app keeps its rate-limit counters: Redis when a URL is given, else PostgreSQL. */
+const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.REDIS_URL || '';
 
 
 // ---------------------------------------------------------------------------------------------
@@ -262,6 +265,7 @@ async function main(): Promise<void> {
     let cases = 0;
     const appEnv = () => ({
       BENCH_SERVER: 'app', BENCH_DATABASE_URL: url, BENCH_JWT_SECRET: jwtSecret,
+      BENCH_REDIS_URL: REDIS_URL,
       BENCH_REDIS_PREFIX: `${redisPrefix}${++cases}:`,
     });
     const clean = () => database!.db.execute(sql`truncate conversations, rate_limits cascade`);
@@ -287,7 +291,7 @@ async function main(): Promise<void> {
     closeClients();
     await database?.close();
     await drop();
-    if (process.env.BENCH_REDIS_URL) await dropRedisKeys(process.env.BENCH_REDIS_URL, redisPrefix);
+    if (REDIS_URL) await dropRedisKeys(REDIS_URL, redisPrefix);
   }
 
   console.table(results.map((r) => ({
@@ -326,7 +330,7 @@ async function main(): Promise<void> {
     waveMs: WAVE_MS,
     saturationMessages: SATURATION,
     saturationConcurrency: CONCURRENCY,
-    rateLimitStore: process.env.BENCH_REDIS_URL ? 'redis' : 'postgres',
+    rateLimitStore: REDIS_URL ? 'redis' : 'postgres',
     latency: 'POST issued → recipient socket receives message.created with that id (ms)',
     phases: {
       paced: `${MESSAGES} messages at ${RATE}/s in waves every ${WAVE_MS} ms (open loop), after ${WARMUP} warm-up messages`,
