@@ -24,6 +24,7 @@ import {
 import type { EventBus, RealtimeEvent } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
 import { mayWriteSql } from '../moderation/restrictions.ts';
+import { toMessageDto } from './service.ts';
 
 export interface MessageToSend {
   conversationId: string;
@@ -105,15 +106,7 @@ export async function insertMessages(db: Db, sends: MessageToSend[]): Promise<Ar
   const sent: Array<SentMessage | null> = sends.map(() => null);
   for (const row of result.rows as unknown as SentRow[]) {
     sent[Number(row.ord)] = {
-      message: {
-        id: row.id,
-        conversationId: row.conversationId,
-        senderId: row.senderId,
-        content: row.content,
-        imageUrl: row.imageUrl,
-        read: row.read,
-        createdAt: new Date(row.createdAt).toISOString(),
-      },
+      message: toMessageDto(row),
       sender: { id: row.senderId, nickname: row.senderNickname, profilePhotoUrl: row.senderPhotoUrl },
       participants: [row.participant1Id, row.participant2Id],
     };

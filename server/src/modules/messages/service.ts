@@ -48,7 +48,8 @@ function toConversationDto(row: ConversationRow): ConversationDto {
   };
 }
 
-function toMessageDto(row: MessageRow): MessageDto {
+/** A stored message as the API gives it (a raw statement's times may come as strings). */
+export function toMessageDto(row: Omit<MessageRow, 'createdAt'> & { createdAt: string | Date }): MessageDto {
   return {
     id: row.id,
     conversationId: row.conversationId,

@@ -15,6 +15,8 @@ import { devicesOf, forgetEndpoint, type PushSubscriptionRow } from './data.ts';
 import type { VapidKeys } from './vapid.ts';
 
 const SEND_TIMEOUT_MS = 10_000;
+/** The most notices one device lookup serves (its people's ids stay far below the parameter limit). */
+const MAX_LOOKUP = 1000;
 
 /** What one event tells one person; the device's preview setting picks `preview` or `generic`. */
 export interface Notice {
@@ -83,30 +85,76 @@ export function createPushSender(db: Db, vapid: VapidKeys, log: FastifyBaseLogge
     }
   }
 
+  /** Notices waiting for the next device lookup; `lookup` is the one under way, if any. */
+  const waiting: Notice[] = [];
+  let lookup: Promise<void> | null = null;
+  let scheduled = false;
+
+  function track(job: Promise<void>): void {
+    pending.add(job);
+    void job.finally(() => pending.delete(job));
+  }
+
+  /**
+   * One device lookup for every notice gathered since the last (issue 15): a burst of messages
+   * cost one statement per message before, the largest per-message cost of a send after its
+   * own write. The notices of one loop turn (a batch of sends) go together; those that come
+   * while a lookup runs wait for it and go in the next, so a quiet moment's push waits one turn.
+   * Every notice still reaches each of its person's devices.
+   */
+  function flush(): void {
+    scheduled = false;
+    if (lookup || waiting.length === 0) return;
+    const batch = waiting.splice(0, MAX_LOOKUP);
+    lookup = send(batch)
+      .catch((error) => log.error({ err: error }, 'push failed'))
+      .finally(() => {
+        lookup = null;
+        schedule();
+      });
+    track(lookup);
+  }
+
+  function schedule(): void {
+    if (scheduled || lookup || waiting.length === 0) return;
+    scheduled = true;
+    setImmediate(flush);
+  }
+
   async function send(notices: Notice[]): Promise<void> {
-    const devices = await devicesOf(db, [...new Set(notices.map((n) => n.userId))]);
-    const byUser = new Map(notices.map((n) => [n.userId, n]));
-    await Promise.all(devices.map(async (device) => {
-      const notice = byUser.get(device.userId);
-      if (!notice) return;
-      try {
-        await deliver(device, notice);
-      } catch (error) {
-        log.warn({ err: error, subscription: device.id }, 'push failed');
+    const byUser = new Map<string, Notice[]>();
+    for (const notice of notices) {
+      const list = byUser.get(notice.userId);
+      if (list) list.push(notice);
+      else byUser.set(notice.userId, [notice]);
+    }
+    const devices = await devicesOf(db, [...byUser.keys()]);
+    // The deliveries run on their own: the next lookup need not wait for push services.
+    for (const device of devices) {
+      for (const notice of byUser.get(device.userId) ?? []) {
+        track(deliver(device, notice).catch((error) => log.warn({ err: error, subscription: device.id }, 'push failed')));
       }
-    }));
+    }
   }
 
   return {
     notify(notices) {
-      const job = Promise.resolve(notices)
-        .then((list) => (list.length > 0 ? send(list) : undefined))
-        .catch((error) => log.error({ err: error }, 'push failed'));
-      pending.add(job);
-      void job.finally(() => pending.delete(job));
+      track(Promise.resolve(notices).then(
+        (list) => {
+          if (list.length === 0) return;
+          waiting.push(...list);
+          schedule();
+        },
+        (error) => log.error({ err: error }, 'push failed'),
+      ));
     },
     async drain() {
-      await Promise.allSettled([...pending]);
+      // A settled step may start the next (a lookup, then its deliveries, then another lookup).
+      for (;;) {
+        flush(); // what waits goes now rather than a turn later
+        if (pending.size === 0 && waiting.length === 0) return;
+        await Promise.allSettled([...pending]);
+      }
     },
   };
 }
