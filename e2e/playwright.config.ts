@@ -7,12 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { freePort } from './support/free-port.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-// A random port, shared with the workers through the environment, so two runs on one machine
-// (a developer's and CI's) never talk to each other's server.
-const port = Number(process.env.E2E_PORT ?? 20_000 + Math.floor(Math.random() * 20_000));
+// A port the system says is free, shared with the workers through the environment, so two runs
+// on one machine (a developer's and CI's) never talk to each other's server.
+const port = Number(process.env.E2E_PORT ?? (await freePort()));
 process.env.E2E_PORT = String(port);
 // Evaluated once per process; only the main process starts the server, so one fresh dir is used.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'moodmap-e2e-'));

@@ -18,11 +18,13 @@ import { promisify } from 'node:util';
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
 import { CONFIRM_SUBJECT, PASSWORD, appReady, createConfirmedAccount, expectSignedIn, fillSignUpForm, signInFromHome, uniqueEmail, verifyLink, waitForMail } from '../support/auth.ts';
 import { fillPostForm, publishOnLand } from '../support/create.ts';
+import { freePort } from '../support/free-port.ts';
 import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const port = Number(process.env.E2E_PORT ?? 20_000) + 1 + Math.floor(Math.random() * 500);
+// A server of this journey's own, beside the suite's: on a port free now.
+const port = await freePort();
 const baseURL = `http://127.0.0.1:${port}`;
 const EMERGENCY_TEXT = 'Service temporairement limité pour maintenir la qualité. Réessayez dans quelques minutes.';
 const TERMS_REQUIRED = "Vous devez accepter les conditions d'utilisation";
