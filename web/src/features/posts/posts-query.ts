@@ -225,7 +225,7 @@ export function findCachedMarker(client: QueryClient, id: string): MarkerDto | u
       if (found) return found;
       continue;
     }
-    const list = data && 'points' in data ? data.points : data && 'posts' in data ? data.posts : undefined;
+    const list = data && 'posts' in data ? data.posts : undefined;
     const found = Array.isArray(list) ? list.find((p) => p && p.id === id) : undefined;
     if (found) return found;
   }
