@@ -27,6 +27,8 @@
  *                       in the 2 s after it, minus the same window with nothing arriving. The
  *                       fed posts have no pulse, so the map is idle between the two windows'
  *                       frames; the socket handler's own time and the long tasks are printed too.
+ * BENCH_TRACE=<dir>: a Chrome trace (main thread tasks and JS samples) of the first round's first
+ * tap, first pan and add-post window is written there, for chrome://tracing or a script.
  * Three rounds (BENCH_ROUNDS), median and spread. Writes bench/results/browser.json, which
  * bench/summary.ts reads. Needs `npm run build -w web` and TEST_DATABASE_URL (or the local default).
  */
@@ -71,6 +73,20 @@ const CPU_RATE = envNumber('BENCH_CPU_RATE', 4);
 const VIEW = { ...PARIS, zoom: 12 };
 const MARKER_LAYERS = ['mm-markers', 'mm-aggregates', 'mm-highlight'];
 const ALL_OUR_LAYERS = [...MARKER_LAYERS, 'mm-pulse-a', 'mm-pulse-b'];
+const TRACE_DIR = process.env.BENCH_TRACE;
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'gpu'];
+/** Runs `body` under a Chrome trace written to BENCH_TRACE/<name>.json when asked (once per name). */
+const traced = new Set<string>();
+async function withTrace<T>(browser: Browser, page: Page, name: string, body: () => Promise<T>): Promise<T> {
+  if (!TRACE_DIR || traced.has(name)) return body();
+  traced.add(name);
+  await browser.startTracing(page, { path: join(TRACE_DIR, `${name}.json`), categories: TRACE_CATEGORIES });
+  try {
+    return await body();
+  } finally {
+    await browser.stopTracing();
+  }
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Marker {
@@ -309,7 +325,7 @@ async function firstLoadRound(browser: Browser, base: string, maplibreGzip: numb
       const target = targets.find((t) => !tapped.has(t.pid));
       if (!target) break;
       tapped.add(target.pid);
-      const { ms, cardMs } = await tapToPopup(page, target);
+      const { ms, cardMs } = await withTrace(browser, page, 'tap', () => tapToPopup(page, target));
       taps.push(ms);
       cards.push(cardMs);
     }
@@ -321,7 +337,7 @@ async function firstLoadRound(browser: Browser, base: string, maplibreGzip: numb
     await page.evaluate((v) => window.__MOODMAP_MAP__!.jumpTo({ center: [v.longitude, v.latitude], zoom: v.zoom }), VIEW);
     await settled(page);
     await sleep(500);
-    const deltas = await panFrames(page);
+    const deltas = await withTrace(browser, page, 'pan', () => panFrames(page));
     await settled(page);
     await setMarkersVisible(page, false);
     await sleep(500);
@@ -395,6 +411,7 @@ async function addPostRound(browser: Browser, base: string, markers: Marker[], u
     await sleep(WINDOW);
     const idleMs = (await taskMs(cdp)) - t0;
     const before = await page.evaluate(() => ({ ...(window as unknown as { __add: { longTasks: number } }).__add }));
+    const windowDone = withTrace(browser, page, 'add-post', () => sleep(WINDOW + 200));
     const t1 = await taskMs(cdp);
     const latitude = PARIS.latitude + 0.002 * (n + 1);
     const res = await fetch(`${base}/api/posts`, {
@@ -406,6 +423,7 @@ async function addPostRound(browser: Browser, base: string, markers: Marker[], u
     const { post } = (await res.json()) as { post: { id: string } };
     await sleep(WINDOW);
     const windowMs = (await taskMs(cdp)) - t1;
+    await windowDone;
     const after = await page.evaluate(() => ({ ...(window as unknown as { __add: { handlerMs: number; frames: number; longTasks: number } }).__add }));
     const drawn = await page.waitForFunction((pid) => window.__MOODMAP_MAP__!.queryRenderedFeatures({ layers: ['mm-markers'] }).some((f) => f.properties.pid === pid), post.id, { timeout: 20_000, polling: 500 })
       .then(() => true, () => false);

@@ -27,7 +27,7 @@ import type { MarkerDto } from '../../posts/post-types.ts';
 import { useViewportFeed } from '../../posts/viewport-query.ts';
 import { useDrawnPosts } from './drawn-posts.ts';
 import { MarkerNav } from './MarkerNav.tsx';
-import { type NavItem, readNavItems } from './nav-items.ts';
+import { type NavItem, readNavItems, sameNavItems } from './nav-items.ts';
 import { useListStore } from '../list/list-store.ts';
 import { type GroupDiff, type MarkerGroup, MarkerGroups } from './marker-groups.ts';
 import { POST_MARKER_SIZE, type Theme, provideImage } from './marker-images.ts';
@@ -372,7 +372,9 @@ export function PostMarkers() {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const read = () => {
       if (map.isMoving()) return schedule();
-      setNavItems(readNavItems(map, groups, new Date(Date.now() + offsetMs)));
+      const next = readNavItems(map, groups, shownClustersRef.current, new Date(Date.now() + offsetMs));
+      // The same items (a post added off screen, a tile reloaded): no re-render of the buttons.
+      setNavItems((current) => (sameNavItems(current, next) ? current : next));
     };
     const schedule = () => {
       clearTimeout(timer);
@@ -389,7 +391,7 @@ export function PostMarkers() {
       map.off('moveend', schedule);
       map.off('sourcedata', onData);
     };
-  }, [map, groups, version, offsetMs]);
+  }, [map, groups, version, offsetMs, shownClusters]);
   const project = useCallback((item: NavItem) => (map ? map.project([item.longitude, item.latitude]) : { x: 0, y: 0 }), [map]);
   const onNavActivate = useCallback(
     (item: NavItem) => {

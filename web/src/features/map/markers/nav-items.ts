@@ -1,14 +1,17 @@
 /**
  * The markers a keyboard reaches (issue 20 item 2): those on screen, as the eye sees them. From
  * zoom 9 the 100 m groups are read from our own data (a post or a group whose point is inside the
- * view); below, MapLibre's worker clusters them, so its drawn clusters are read from the layer,
- * and the server's zoomed-out aggregates likewise. Nearest to the centre first, at most
+ * view); below, MapLibre's worker clusters them, so its drawn clusters are read from the layer.
+ * The server's zoomed-out aggregates are our data too (what the aggregates source draws): reading
+ * them from the layer cost a rendered-feature query of the view on every new post (~30 ms of
+ * main thread on the bench's phone, issue 15) even where none is drawn. Nearest to the centre first, at most
  * `MAX_FOCUSABLE_MARKERS`: the rest are one 'N autres publications dans la liste' away.
  */
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import type { Point } from 'geojson';
+import type { ServerCluster } from '../../posts/viewport-query.ts';
 import type { MarkerGroups } from './marker-groups.ts';
-import { AGGREGATES_LAYER, AGGREGATE_BELOW_ZOOM, MARKERS_LAYER } from './marker-layers.ts';
+import { AGGREGATE_BELOW_ZOOM, MARKERS_LAYER } from './marker-layers.ts';
 import { byDistanceFrom, groupName, markerName } from './marker-names.ts';
 
 export const MAX_FOCUSABLE_MARKERS = 50;
@@ -33,9 +36,14 @@ export interface NavItem {
   target: NavTarget;
 }
 
-export function readNavItems(map: MapLibreMap, groups: MarkerGroups, now: Date): NavItem[] {
+/** `aggregates`: the server aggregates the map draws (the aggregates source's data). */
+export function readNavItems(map: MapLibreMap, groups: MarkerGroups, aggregates: readonly ServerCluster[], now: Date): NavItem[] {
   const items: NavItem[] = [];
   const bounds = map.getBounds();
+  for (const c of aggregates) {
+    if (!bounds.contains([c.longitude, c.latitude])) continue;
+    items.push({ key: `s:${c.id}`, name: groupName(c.count), latitude: c.latitude, longitude: c.longitude, count: c.count, target: { kind: 'aggregate' } });
+  }
   if (map.getZoom() >= AGGREGATE_BELOW_ZOOM) {
     const [west, south, east, north] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
     const candidates = west >= -180 && east <= 180 ? groups.groupsIn(west, south, east, north) : groups.allGroups();
@@ -54,7 +62,7 @@ export function readNavItems(map: MapLibreMap, groups: MarkerGroups, now: Date):
       });
     }
   }
-  const layers = [AGGREGATES_LAYER, ...(map.getZoom() < AGGREGATE_BELOW_ZOOM ? [MARKERS_LAYER] : [])].filter((id) => map.getLayer(id));
+  const layers = map.getZoom() < AGGREGATE_BELOW_ZOOM && map.getLayer(MARKERS_LAYER) ? [MARKERS_LAYER] : [];
   const seen = new Set<string>();
   for (const feature of layers.length ? map.queryRenderedFeatures({ layers }) : []) {
     const [longitude, latitude] = (feature.geometry as Point).coordinates as [number, number];
@@ -64,8 +72,6 @@ export function readNavItems(map: MapLibreMap, groups: MarkerGroups, now: Date):
     let item: NavItem | null = null;
     if (p.cluster && typeof p.cluster_id === 'number') {
       item = { key: `c:${p.cluster_id}`, name: groupName(count), latitude, longitude, count, target: { kind: 'cluster', clusterId: p.cluster_id } };
-    } else if (p.k === 's') {
-      item = { key: `s:${p.pid ?? `${longitude},${latitude}`}`, name: groupName(count), latitude, longitude, count, target: { kind: 'aggregate' } };
     } else if (typeof feature.id === 'number') {
       const group = groups.group(feature.id);
       const first = group?.members[0];
@@ -95,4 +101,19 @@ export function readNavItems(map: MapLibreMap, groups: MarkerGroups, now: Date):
 /** Posts beyond the focusable ones. */
 export function postsBeyond(items: readonly NavItem[], max = MAX_FOCUSABLE_MARKERS): number {
   return items.slice(max).reduce((n, item) => n + item.count, 0);
+}
+
+/** Whether two readings name the same markers at the same places, in the same order. */
+export function sameNavItems(a: readonly NavItem[], b: readonly NavItem[]): boolean {
+  return a.length === b.length && a.every((item, i) => {
+    const other = b[i]!;
+    return item.key === other.key && item.name === other.name && item.count === other.count && item.latitude === other.latitude
+      && item.longitude === other.longitude && sameTarget(item.target, other.target);
+  });
+}
+
+function sameTarget(a: NavTarget, b: NavTarget): boolean {
+  if (a.kind === 'group') return b.kind === 'group' && a.featureId === b.featureId;
+  if (a.kind === 'cluster') return b.kind === 'cluster' && a.clusterId === b.clusterId;
+  return b.kind === 'aggregate';
 }
