@@ -450,8 +450,14 @@ export function PostMarkers() {
       raf = requestAnimationFrame(() => revealPopup(map));
     });
     const popup = map.getContainer().querySelector('.mm-popup');
-    // The card replacing its skeleton may grow the popup: fit it again.
-    const observer = typeof ResizeObserver === 'undefined' || !popup ? null : new ResizeObserver(() => revealPopup(map));
+    // The card replacing its skeleton may grow the popup: fit it again. Not on the observer's
+    // first call, which comes with the popup's first frame, before its paint (and measured the
+    // page there, ~25 ms of a tap on the bench's phone): the two frames above fit it after it.
+    let first = true;
+    const observer = typeof ResizeObserver === 'undefined' || !popup ? null : new ResizeObserver(() => {
+      if (first) first = false;
+      else revealPopup(map);
+    });
     if (popup) observer?.observe(popup);
     return () => {
       cancelAnimationFrame(raf);
