@@ -26,6 +26,7 @@
  */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { BUS_RESUMED, type EventBus, type RealtimeEvent } from '../adapters/bus/types.ts';
 import { sessionsRevoked } from '../modules/auth/session-events.ts';
@@ -137,6 +138,24 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
     }
   }
 
+  /**
+   * The TCP connection under each socket. Frames sent while the bus hands over one
+   * notification's events are held (cork) and leave together once it is done (uncork): a
+   * message's two frames, and a batch's frames for one socket, cost one write system call, not
+   * one each (issue 15). Frames and their order are unchanged.
+   */
+  const connectionOf = new WeakMap<WebSocket, Duplex>();
+  const held: Duplex[] = [];
+  const releaseWrites = () => {
+    for (const connection of held.splice(0)) connection.uncork();
+  };
+  function holdWrites(socket: WebSocket): void {
+    const connection = connectionOf.get(socket);
+    if (!connection || connection.writableCorked) return;
+    connection.cork();
+    if (held.push(connection) === 1) process.nextTick(releaseWrites);
+  }
+
   function forget(socket: WebSocket): void {
     sockets.delete(socket);
     watching.delete(socket);
@@ -162,12 +181,16 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
       return;
     }
     const about = Array.isArray(event.about) ? event.about : null;
-    // One UTF-8 buffer per frame for every recipient: ws would otherwise convert a string per socket.
-    const frames = [{ type: event.type, data: event.data }, ...(Array.isArray(event.more) ? event.more : [])].map((frame) => Buffer.from(JSON.stringify(frame)));
+    // One UTF-8 buffer per frame for every recipient: ws would otherwise convert a string per
+    // socket. Made at the first recipient: an instance holding none of the event's sockets
+    // (most instances, for a private message) serialises nothing.
+    let frames: Buffer[] | null = null;
     const send = (socket: WebSocket) => {
       if (socket.readyState !== socket.OPEN) return;
       const hidden = about && hiddenOf.get(socket);
       if (hidden && about.some((id) => hidden.has(id))) return;
+      frames ??= [{ type: event.type, data: event.data }, ...(Array.isArray(event.more) ? event.more : [])].map((frame) => Buffer.from(JSON.stringify(frame)));
+      holdWrites(socket);
       for (const frame of frames) socket.send(frame, { binary: false });
     };
     if (!event.targets) {
@@ -190,8 +213,10 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
     url: '/api/realtime',
     // A plain GET (no Upgrade) gets the API's error shape, not the plugin's empty 404.
     handler: async (_request, reply) => reply.status(426).header('upgrade', 'websocket').send(errorBody('bad_request', MESSAGES.bad_request)),
-    wsHandler: (socket) => {
+    wsHandler: (socket, request) => {
       sockets.add(socket);
+      // The upgraded request's connection is the one the WebSocket writes to.
+      connectionOf.set(socket, request.raw.socket);
       alive.set(socket, true);
       socket.on('pong', () => alive.set(socket, true));
       socket.on('close', () => forget(socket));

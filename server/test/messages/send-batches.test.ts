@@ -44,7 +44,7 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     return (res.json().messages as MessageDto[]).map((m) => m.content);
   };
   const writer = (publishErrors: unknown[] = []): MessageWriter =>
-    createMessageWriter({ db: t.database.db, bus: t.app.ctx.bus, onPublishError: (e) => publishErrors.push(e) });
+    createMessageWriter({ db: t.database.db, pool: t.database.pool, bus: t.app.ctx.bus, onPublishError: (e) => publishErrors.push(e) });
   const heard = () => {
     const created: string[] = [];
     const stop = t.app.ctx.bus.subscribe((event: RealtimeEvent) => {
@@ -126,6 +126,36 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     expect(answers.map((a) => a.json().message.content)).toEqual(contents);
     expect(answers.map((a) => a.json().message.senderId)).toEqual(contents.map((_, i) => (i % 2 ? marc : lea).id));
     expect((await thread(lea, id)).sort()).toEqual([...contents].sort());
+  });
+
+  it('answers a send before its notification is out, and writes the sends that came meanwhile together after it', async () => {
+    const [lea, marc] = [await member(t), await member(t)];
+    const id = await conversationOf(lea, marc);
+    const bus = t.app.ctx.bus;
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const announced: string[][] = [];
+    const held = createMessageWriter({
+      db: t.database.db, pool: t.database.pool, onPublishError: () => {},
+      bus: { ...bus, publishMany: async (events) => {
+        announced.push(events.map((e) => (e.data as { message: MessageDto }).message.content));
+        await gate;
+        return bus.publishMany(events);
+      } },
+    });
+    const inserts = countInserts(t.database);
+    // The first send is answered while its notification is still held.
+    expect((await held.send(message(lea, id, 'un')))?.message.content).toBe('un');
+    const later = [held.send(message(marc, id, 'deux')), held.send(message(lea, id, 'trois'))];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Nothing more is written while the first batch's notification is not out.
+    expect(inserts.count()).toBe(1);
+    open();
+    expect((await Promise.all(later)).map((s) => s?.message.content)).toEqual(['deux', 'trois']);
+    inserts.stop();
+    expect(inserts.count()).toBe(2);
+    expect(announced).toEqual([['un'], ['deux', 'trois']]);
+    expect(await thread(lea, id)).toEqual(['un', 'deux', 'trois']);
   });
 });
 

@@ -33,6 +33,36 @@ describe.each(engines)('realtime hub on %s', (engine) => {
     for (const s of [visitor, member, other]) s.close();
   });
 
+  it('sends every frame of a batch of events to each of the user\'s sockets, whole and in order', async () => {
+    // The frames of one notification leave together (one write per socket): none may be lost,
+    // merged or reordered, and what the socket is sent afterwards still comes after them.
+    const lea = await createUser(t);
+    const session = await login(t, lea.email, lea.password);
+    const tabs = [await connectSocket(t.base), await connectSocket(t.base)];
+    for (const tab of tabs) {
+      await tab.next((f) => f.type === 'ready');
+      tab.send({ type: 'auth', token: session.accessToken });
+      await tab.next((f) => f.type === 'ready' && f.userId === lea.id);
+    }
+    const events = [1, 2, 3].map((n) => ({
+      type: 'message.created', data: { id: `m${n}` }, targets: [lea.id],
+      more: [{ type: 'conversation.updated', data: { n } }],
+    }));
+    await t.app.ctx.bus.publishMany(events);
+    for (const tab of tabs) {
+      tab.send({ type: 'ping' });
+      await tab.next((f) => f.type === 'pong');
+      const after = tab.frames.slice(tab.frames.findIndex((f) => f.type === 'message.created'));
+      expect(after.map((f) => [f.type, f.data ?? null])).toEqual([
+        ['message.created', { id: 'm1' }], ['conversation.updated', { n: 1 }],
+        ['message.created', { id: 'm2' }], ['conversation.updated', { n: 2 }],
+        ['message.created', { id: 'm3' }], ['conversation.updated', { n: 3 }],
+        ['pong', null],
+      ]);
+      tab.close();
+    }
+  });
+
   it('ignores frames that are valid JSON but not an object, and keeps serving the socket', async () => {
     const socket = await connectSocket(t.base);
     await socket.next((f) => f.type === 'ready');

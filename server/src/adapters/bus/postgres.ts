@@ -143,7 +143,8 @@ export async function createPostgresBus(connectionString: string, pool: pg.Pool,
         bytes += size;
       }
       if (chunk.length) payloads.push(`[${chunk.join(',')}]`);
-      for (const payload of payloads) await pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
+      // Named, so each pool connection parses it once (issue 15: a NOTIFY per batch of sends).
+      for (const payload of payloads) await pool.query({ name: 'bus_notify', text: 'select pg_notify($1, $2)', values: [CHANNEL, payload] });
       if (tooLarge) throw new Error(`realtime event too large: ${tooLarge}`);
     },
     subscribe(handler) {

@@ -66,6 +66,7 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
   const params = conversationIdParamsSchema;
   const writer = createMessageWriter({
     db,
+    pool: ctx.database.pool,
     bus: ctx.bus,
     onPublishError: (error) => root.log.error({ err: error, type: MESSAGE_EVENTS.created }, 'publish failed'),
   });
