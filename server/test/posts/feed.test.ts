@@ -196,6 +196,31 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(new Set(some.points.map((p) => p.category))).toEqual(new Set(['love', 'party']));
   });
 
+  it('reads a dense city view in two statements, its cursor in the statement of its cell counts', async () => {
+    const dense = Array.from({ length: 2001 }, (_, i) => ({ latitude: 14 + (i % 50) * 0.001, longitude: 48 + Math.floor(i / 50) * 0.001 }));
+    await insertPosts(dense);
+    const bounds = { west: 47.99, south: 13.99, east: 48.1, north: 14.1 };
+    const statements = { n: 0 };
+    const count = () => {
+      statements.n++;
+    };
+    t.database.pool?.on('acquire', count);
+    let dense12: Answer;
+    try {
+      dense12 = await answer({ ...bounds, zoom: 12 });
+    } finally {
+      t.database.pool?.off('acquire', count);
+    }
+    expect(total(dense12)).toBe(2001);
+    // The count of the view, then its cells with the clock and snapshot: no statement for the cursor alone.
+    if (t.database.pool) expect(statements.n).toBe(2);
+    // That cursor is the counts' own: the next poll sends a post created since, none of those counted.
+    const [late] = await insertPosts([{ latitude: 14.05, longitude: 48.05, ageSeconds: 1 }]);
+    const res = await call(t, { method: 'GET', url: `/api/posts/changes?${new URLSearchParams({ since: dense12.cursor, ...Object.fromEntries(Object.entries(bounds).map(([k, v]) => [k, String(v)])) })}` });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(changesResponseSchema.parse(res.json()).created.map((p) => p.id)).toEqual([late]);
+  });
+
   it('reads a city view on every band of latitude it crosses, posts on band edges and south of the equator included', async () => {
     // publications_marker_idx leads with floor(latitude × 32): these lie on its edges, on both sides
     // of 0, and at the north and south edges of the view's tiles (its first and last bands).

@@ -316,11 +316,6 @@ function cursorOf(row: Record<string, unknown>): Cursor {
   return { time: toDate(row.now), snapshot };
 }
 
-async function readCursor(db: Db): Promise<Cursor> {
-  const result = await db.execute(sql`select ${CLOCK} as now, pg_current_snapshot()::text as snapshot`);
-  return cursorOf(result.rows[0]!);
-}
-
 /** The viewport answer's JSON text; `points` is the inside of its points array (MARKERS_AGG). */
 function answerJson(cursor: Cursor, points: string, clusters: Cluster[]): string {
   return `{"points":[${points}],"clusters":${JSON.stringify(clusters)},"cursor":"${encodeCursor(cursor)}","serverTime":"${cursor.time.toISOString()}"}`;
@@ -347,11 +342,7 @@ async function pointsView(db: Db, view: Viewport, area: Area): Promise<string> {
   if (Number(row.n) <= VIEWPORT_POINTS_MAX) return answerJson(cursorOf(row), String(row.points), []);
   // A city view denser than VIEWPORT_POINTS_MAX: clustered, aggregating its own tiles only.
   const zoom = gridZoom(area, view.zoom);
-  return clusterView(db, zoom, view.moods, async () => {
-    // The cursor first: a post committed before the counts is in the next poll (maybe twice), never lost.
-    const cursor = await readCursor(db);
-    return { cursor, rows: await scannedCells(db, zoom, area, view.moods) };
-  });
+  return clusterView(db, zoom, view.moods, () => scannedCells(db, zoom, area, view.moods));
 }
 
 interface CellCount {
@@ -398,21 +389,23 @@ async function countedCells(db: Db, zoom: number, span: GridSpan, moods: Mood[] 
 }
 
 /**
- * The same counts aggregated from publications over a (dense city) area, at any grid zoom: one
+ * The same counts aggregated from publications over a (dense city) area, at any grid zoom, with
+ * the statement's clock and snapshot on every row (one row of nulls when no cell counts, as in
+ * countedCells): one round trip, and the cursor is exactly the counts' own. One
  * row per cell, its moods counted by filters (grouping on two integers, no text compared), and
  * the marker of a cell counting one post, found again in the same statement (same snapshot) on
  * publications_marker_idx by its exact position: its cell's sums in float8 are that position,
  * and no other counted post lies there (it would be in the same cell). Reading each row's marker
  * text into the aggregate instead cost more than the rest of it (a text min over every row).
  */
-async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | null): Promise<CellCount[]> {
+async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | null): Promise<Counted> {
   const perWorld = cellsPerWorld(zoom);
   // The clamp to web-mercator's latitudes changes nothing for the rows of an area inside them.
   const inside = area.south >= -MERCATOR_MAX_LAT && area.north <= MERCATOR_MAX_LAT;
   const lat = inside ? sql`${posts.latitude}` : sql`greatest(${-MERCATOR_MAX_LAT}::float8, least(${MERCATOR_MAX_LAT}::float8, ${posts.latitude}))`;
   const counts = sql.join(MOODS.map((m) => sql`count(*) filter (where v.category = ${m})::int`), sql`, `);
   const result = await db.execute(sql`
-    select g.cx, g.cy, g.n, g.moods, g.sum_lat, g.sum_lon,
+    select c.now, c.snapshot, g.cx, g.cy, g.n, g.moods, g.sum_lat, g.sum_lon,
       case when g.n = 1 then (
         select (extract(epoch from ${posts.createdAt}) * 1000000)::int8 || ' ' || ${MARKER_JSON}
         from publications p
@@ -420,7 +413,8 @@ async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | nu
           and ${posts.longitude} = g.sum_lon and ${posts.latitude} = g.sum_lat
         limit 1
       ) end as single
-    from (
+    from (select ${CLOCK} as now, pg_current_snapshot()::text as snapshot) c
+    left join (
       select v.cx, v.cy, count(*)::int as n, array[${counts}] as moods, sum(v.latitude) as sum_lat, sum(v.longitude) as sum_lon
       from (
         select ${posts.category} as category, ${posts.latitude} as latitude, ${posts.longitude} as longitude,
@@ -430,8 +424,8 @@ async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | nu
         where ${and(LIVE, onMarkerIndex(area), ofMoods(moods))}
       ) v
       group by v.cx, v.cy
-    ) g`);
-  return result.rows.map((r) => {
+    ) g on true`);
+  const rows = result.rows.filter((r) => r.cx != null).map((r) => {
     const counted: unknown[] = Array.isArray(r.moods) ? r.moods : [];
     const single = r.single == null ? undefined : String(r.single);
     const space = single?.indexOf(' ') ?? -1;
@@ -442,6 +436,7 @@ async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | nu
       single: single ? { json: single.slice(space + 1), createdUs: BigInt(single.slice(0, space)) } : undefined,
     };
   });
+  return { cursor: cursorOf(result.rows[0]!), rows };
 }
 
 /** A cell of one post holds its exact position (numeric sums); this finds it again on the index. */
@@ -449,8 +444,7 @@ const SAME_PLACE = 1e-9;
 
 /**
  * Clusters of the cells holding two posts or more; the lone posts as markers. `counting` reads
- * the cursor with the counts or before them: a post committed in between is in the next poll
- * (maybe twice), never lost.
+ * the cursor with the counts, in their statement.
  */
 async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting: () => Promise<Counted>): Promise<string> {
   const { cursor, rows } = await counting();
