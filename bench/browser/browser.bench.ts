@@ -27,6 +27,8 @@
  *                       in the 2 s after it, minus the same window with nothing arriving. The
  *                       fed posts have no pulse, so the map is idle between the two windows'
  *                       frames; the socket handler's own time and the long tasks are printed too.
+ * Compositing in software as in the e2e journeys (chromium.ts; BENCH_COMPOSITING=gpu writes
+ * bench/results/browser-gpu.json instead).
  * BENCH_TRACE=<dir>: a Chrome trace (main thread tasks and JS samples) of the first round's first
  * tap, first pan and add-post window is written there, for chrome://tracing or a script.
  * Three rounds (BENCH_ROUNDS), median and spread. Writes bench/results/browser.json, which
@@ -51,7 +53,7 @@ import { resultsFile, round, startRun, writeResults } from '../support/results.t
 import { forkServer } from '../support/server-process.ts';
 import { type Spread, formatSpread, loadLine, median, percentile, spread } from '../support/stats.ts';
 import { PARIS } from '../support/world.ts';
-import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
+import { CHROMIUM, CHROMIUM_ARGS, COMPOSITING } from './chromium.ts';
 
 declare global {
   interface Window {
@@ -61,7 +63,8 @@ declare global {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
-const RESULTS = resultsFile('browser.json');
+// The goal table (summary.ts) reads the default, software-compositing run (chromium.ts).
+const RESULTS = resultsFile(COMPOSITING === 'gpu' ? 'browser-gpu.json' : 'browser.json');
 const APP = join(here, '..', 'support', 'app-server.ts');
 const WEB_DIST = join(here, '..', '..', 'web', 'dist');
 const ROUNDS = envNumber('BENCH_ROUNDS', 3);
@@ -510,7 +513,7 @@ async function main(): Promise<void> {
   ].map(([figure, measured, reference]) => ({ figure, measured, reference }));
   console.table(rows);
   writeResults(RESULTS, run, {
-    setup: { posts: POSTS, cityPosts: CITY_POSTS, held, viewport: '390×844', deviceScaleFactor: DPR, cpuThrottlingRate: CPU_RATE, chromium: CHROMIUM, taps: TAPS, rounds: ROUNDS },
+    setup: { posts: POSTS, cityPosts: CITY_POSTS, held, viewport: '390×844', deviceScaleFactor: DPR, cpuThrottlingRate: CPU_RATE, chromium: CHROMIUM, compositing: COMPOSITING, taps: TAPS, rounds: ROUNDS },
     loads,
     figures,
     references,

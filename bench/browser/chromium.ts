@@ -1,10 +1,12 @@
 /**
  * The Chromium the browser benches drive: the e2e journeys' flags (e2e/playwright.config.ts,
- * headless, WebGL through SwiftShader) except `--disable-gpu`, so the page is composited by the GPU
- * process (SwiftShader too), as a phone's GPU composites it. With `--disable-gpu` the compositor
- * is software: every WebGL frame is read back (GLES2::ReadPixels) on the page's main thread, which
- * waits there while SwiftShader draws, ~70–90 % of each map frame's main-thread time in a trace of
- * the add-post window, a cost no phone has. BENCH_COMPOSITING=software measures that way.
+ * headless, WebGL through SwiftShader), with software compositing (`--disable-gpu`) as design.md
+ * has them. There, every WebGL frame is read back (GLES2::ReadPixels) on the page's main thread,
+ * which waits while SwiftShader draws: ~70–90 % of each map frame's main-thread time in a trace
+ * of the add-post window, a cost no phone's GPU compositor has. BENCH_COMPOSITING=gpu drops
+ * `--disable-gpu`: the GPU process composites (with SwiftShader too) and the main thread no longer
+ * waits for the read-back, but on 2 cores that process competes with the page and the server:
+ * taps, pans and the first load measured slower that way (bench/results/browser-gpu.json).
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const E2E_ARGS = [
@@ -12,5 +14,5 @@ const E2E_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
 ];
-export const COMPOSITING = process.env.BENCH_COMPOSITING === 'software' ? 'software' : 'gpu';
-export const CHROMIUM_ARGS = COMPOSITING === 'software' ? E2E_ARGS : E2E_ARGS.filter((flag) => flag !== '--disable-gpu');
+export const COMPOSITING: 'software' | 'gpu' = process.env.BENCH_COMPOSITING === 'gpu' ? 'gpu' : 'software';
+export const CHROMIUM_ARGS = COMPOSITING === 'gpu' ? E2E_ARGS.filter((flag) => flag !== '--disable-gpu') : E2E_ARGS;
