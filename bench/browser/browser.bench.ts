@@ -66,7 +66,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 // The goal table (summary.ts) reads the default, software-compositing run (chromium.ts).
 const RESULTS = resultsFile(COMPOSITING === 'gpu' ? 'browser-gpu.json' : 'browser.json');
 const APP = join(here, '..', 'support', 'app-server.ts');
-const WEB_DIST = join(here, '..', '..', 'web', 'dist');
+/** The built web app to serve: web/dist, or BENCH_WEB_DIST (another build, for an A/B). */
+const WEB_DIST = process.env.BENCH_WEB_DIST ?? join(here, '..', '..', 'web', 'dist');
 const ROUNDS = envNumber('BENCH_ROUNDS', 3);
 const POSTS = envNumber('BENCH_POSTS', 100_000);
 const CITY_POSTS = envNumber('BENCH_CITY_POSTS', 250);
