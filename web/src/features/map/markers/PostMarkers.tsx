@@ -372,7 +372,7 @@ export function PostMarkers() {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const read = () => {
       if (map.isMoving()) return schedule();
-      const next = readNavItems(map, groups, shownClustersRef.current, new Date(Date.now() + offsetMs));
+      const next = readNavItems(map, groups, shownClusters, new Date(Date.now() + offsetMs));
       // The same items (a post added off screen, a tile reloaded): no re-render of the buttons.
       setNavItems((current) => (sameNavItems(current, next) ? current : next));
     };

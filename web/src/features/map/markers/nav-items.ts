@@ -4,13 +4,13 @@
  * view); below, MapLibre's worker clusters them, so its drawn clusters are read from the layer.
  * The server's zoomed-out aggregates are our data too (what the aggregates source draws): reading
  * them from the layer cost a rendered-feature query of the view on every new post (~30 ms of
- * main thread on the bench's phone, issue 15) even where none is drawn. Nearest to the centre first, at most
- * `MAX_FOCUSABLE_MARKERS`: the rest are one 'N autres publications dans la liste' away.
+ * main thread on the bench's phone, issue 15) even where none is drawn. Nearest to the centre
+ * first, at most `MAX_FOCUSABLE_MARKERS`: the rest are one 'N autres publications dans la liste' away.
  */
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import type { Point } from 'geojson';
 import type { ServerCluster } from '../../posts/viewport-query.ts';
-import type { MarkerGroups } from './marker-groups.ts';
+import type { MarkerGroup, MarkerGroups } from './marker-groups.ts';
 import { AGGREGATE_BELOW_ZOOM, MARKERS_LAYER } from './marker-layers.ts';
 import { byDistanceFrom, groupName, markerName } from './marker-names.ts';
 
@@ -36,6 +36,21 @@ export interface NavItem {
   target: NavTarget;
 }
 
+/** A 100 m group's item: a single post by its name, a larger group by its count. */
+function groupItem(group: MarkerGroup, now: Date): NavItem {
+  const first = group.members[0]!;
+  const single = group.members.length === 1;
+  return {
+    key: single ? `p:${first.id}` : `g:${first.id}`,
+    name: single ? markerName(first, now) : groupName(group.members.length),
+    latitude: group.latitude,
+    longitude: group.longitude,
+    count: group.members.length,
+    postId: single ? first.id : undefined,
+    target: { kind: 'group', featureId: group.id },
+  };
+}
+
 /** `aggregates`: the server aggregates the map draws (the aggregates source's data). */
 export function readNavItems(map: MapLibreMap, groups: MarkerGroups, aggregates: readonly ServerCluster[], now: Date): NavItem[] {
   const items: NavItem[] = [];
@@ -47,51 +62,24 @@ export function readNavItems(map: MapLibreMap, groups: MarkerGroups, aggregates:
   if (map.getZoom() >= AGGREGATE_BELOW_ZOOM) {
     const [west, south, east, north] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
     const candidates = west >= -180 && east <= 180 ? groups.groupsIn(west, south, east, north) : groups.allGroups();
-    for (const group of candidates) {
-      if (!bounds.contains([group.longitude, group.latitude])) continue;
-      const first = group.members[0]!;
-      const single = group.members.length === 1;
-      items.push({
-        key: single ? `p:${first.id}` : `g:${first.id}`,
-        name: single ? markerName(first, now) : groupName(group.members.length),
-        latitude: group.latitude,
-        longitude: group.longitude,
-        count: group.members.length,
-        postId: single ? first.id : undefined,
-        target: { kind: 'group', featureId: group.id },
-      });
-    }
-  }
-  const layers = map.getZoom() < AGGREGATE_BELOW_ZOOM && map.getLayer(MARKERS_LAYER) ? [MARKERS_LAYER] : [];
-  const seen = new Set<string>();
-  for (const feature of layers.length ? map.queryRenderedFeatures({ layers }) : []) {
-    const [longitude, latitude] = (feature.geometry as Point).coordinates as [number, number];
-    if (!bounds.contains([longitude, latitude])) continue;
-    const p = feature.properties as { k?: string; n?: number; pid?: string; cluster?: boolean; cluster_id?: number; point_count?: number };
-    const count = Number(p.n ?? p.point_count ?? 1);
-    let item: NavItem | null = null;
-    if (p.cluster && typeof p.cluster_id === 'number') {
-      item = { key: `c:${p.cluster_id}`, name: groupName(count), latitude, longitude, count, target: { kind: 'cluster', clusterId: p.cluster_id } };
-    } else if (typeof feature.id === 'number') {
-      const group = groups.group(feature.id);
-      const first = group?.members[0];
-      if (group && first) {
-        const single = group.members.length === 1;
-        item = {
-          key: single ? `p:${first.id}` : `g:${first.id}`,
-          name: single ? markerName(first, now) : groupName(group.members.length),
-          latitude,
-          longitude,
-          count: group.members.length,
-          postId: single ? first.id : undefined,
-          target: { kind: 'group', featureId: group.id },
-        };
+    for (const group of candidates) if (bounds.contains([group.longitude, group.latitude])) items.push(groupItem(group, now));
+  } else if (map.getLayer(MARKERS_LAYER)) {
+    // Below zoom 9 MapLibre's worker clusters the groups: what it draws is read from the layer.
+    const seen = new Set<string>();
+    for (const feature of map.queryRenderedFeatures({ layers: [MARKERS_LAYER] })) {
+      const [longitude, latitude] = (feature.geometry as Point).coordinates as [number, number];
+      if (!bounds.contains([longitude, latitude])) continue;
+      const p = feature.properties as { n?: number; cluster?: boolean; cluster_id?: number; point_count?: number };
+      const count = Number(p.n ?? p.point_count ?? 1);
+      const group = typeof feature.id === 'number' ? groups.group(feature.id) : undefined;
+      const item: NavItem | null = p.cluster && typeof p.cluster_id === 'number'
+        ? { key: `c:${p.cluster_id}`, name: groupName(count), latitude, longitude, count, target: { kind: 'cluster', clusterId: p.cluster_id } }
+        : group ? groupItem(group, now) : null;
+      // A feature is returned once per tile it touches.
+      if (item && !seen.has(item.key)) {
+        seen.add(item.key);
+        items.push(item);
       }
-    }
-    // A feature is returned once per tile it touches.
-    if (item && !seen.has(item.key)) {
-      seen.add(item.key);
-      items.push(item);
     }
   }
   const centre = map.getCenter();
