@@ -4,7 +4,7 @@
  * RateLimiterRedis because the escalating block (security_violation) and the caller-supplied
  * clock (tests move time instead of sleeping) need to live in the same atomic step.
  */
-import { Redis } from 'ioredis';
+import { type ClientContext, Redis, type Result } from 'ioredis';
 import { hitResult, type HitResult, type RateLimitRule, type RateLimitStore } from './store.ts';
 
 // KEYS[1] hash {p: points, w: window end ms, b: blocked until ms, s: strikes}.
@@ -46,8 +46,13 @@ export interface RedisStoreOptions {
   prefix?: string;
 }
 
-/** The hit script as a command of the client: ioredis sends EVALSHA (and EVAL once on NOSCRIPT). */
-type HitCommand = (key: string, nowMs: number, points: number, windowMs: number, blockMs: number, maxExp: number) => Promise<[number, string, string]>;
+// The hit script as a command of the client (defineCommand below), typed as ioredis documents:
+// it sends EVALSHA, and EVAL once on NOSCRIPT.
+declare module 'ioredis' {
+  interface RedisCommander<Context extends ClientContext> {
+    moodmapRateHit(key: string, nowMs: number, points: number, windowMs: number, blockMs: number, maxExp: number): Result<[number, string, string], Context>;
+  }
+}
 
 /** Redis keys are binary-safe: any string (a NUL byte included) is used as it is. */
 export function createRedisRateLimitStore({ url, prefix = 'moodmap:rl:' }: RedisStoreOptions): RateLimitStore {
@@ -60,13 +65,12 @@ export function createRedisRateLimitStore({ url, prefix = 'moodmap:rl:' }: Redis
   // By its SHA1 rather than its 1 kB text on every hit: the text was most of the bytes each
   // message send wrote to Redis, and Redis hashed it again at each EVAL.
   redis.defineCommand('moodmapRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-  const hitScript = (redis as unknown as { moodmapRateHit: HitCommand }).moodmapRateHit.bind(redis);
   const toMs = (value: string) => (Number(value) < 0 ? null : Number(value));
 
   return {
     kind: 'redis',
     async hit(key: string, rule: RateLimitRule, nowMs: number): Promise<HitResult> {
-      const [points, blocked, previous] = await hitScript(
+      const [points, blocked, previous] = await redis.moodmapRateHit(
         prefix + key, nowMs, rule.points, rule.windowMs, rule.blockMs, rule.escalateMaxExponent ?? 0,
       );
       return hitResult(Number(points), toMs(blocked), toMs(previous), nowMs);
