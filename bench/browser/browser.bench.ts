@@ -78,7 +78,7 @@ const VIEW = { ...PARIS, zoom: 12 };
 const MARKER_LAYERS = ['mm-markers', 'mm-aggregates', 'mm-highlight'];
 const ALL_OUR_LAYERS = [...MARKER_LAYERS, 'mm-pulse-a', 'mm-pulse-b'];
 const TRACE_DIR = process.env.BENCH_TRACE;
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'gpu'];
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'gpu', 'disabled-by-default-devtools.timeline.stack'];
 /** Runs `body` under a Chrome trace written to BENCH_TRACE/<name>.json when asked (once per name). */
 const traced = new Set<string>();
 async function withTrace<T>(browser: Browser, page: Page, name: string, body: () => Promise<T>): Promise<T> {

@@ -1,3 +1,5 @@
+import type { Map as MapLibreMap } from 'maplibre-gl';
+
 /**
  * Runs `fn` once the next frame has been painted (a frame, then a task after it), and returns
  * what cancels it. What a tap shows comes first; the work it also sets off (the card's request,
@@ -16,4 +18,25 @@ export function afterNextPaint(fn: () => void): () => void {
     cancelAnimationFrame(raf);
     clearTimeout(timer);
   };
+}
+
+/** What postponeRepaint needs of the map: its pending frame and the call that asks for one. */
+export type RepaintingMap = Pick<MapLibreMap, '_frameRequest' | 'triggerRepaint'>;
+
+/**
+ * Moves the map's pending redraw to after the next paint. MapLibre redraws the whole map after
+ * every gesture, a tap that moved nothing included: its touch and mouse pan handlers count as
+ * active from the finger's or button's press, and their end asks for a frame (HandlerManager's
+ * _requestFrame calls triggerRepaint). That frame came before the tapped popup's paint, and a
+ * full map frame is the phone's costliest work (with a software compositor, the canvas is also
+ * read back): the popup waited ~100 ms for a redraw of an unchanged map. It is still drawn, one
+ * frame later; the handlers' queued work runs in that frame, as it would have.
+ */
+export function postponeRepaint(map: RepaintingMap): () => void {
+  const pending = map._frameRequest;
+  if (!pending) return () => undefined;
+  pending.abort();
+  // MapLibre clears the field itself once a frame ran (triggerRepaint); its type has no null.
+  Object.assign(map, { _frameRequest: null });
+  return afterNextPaint(() => map.triggerRepaint());
 }

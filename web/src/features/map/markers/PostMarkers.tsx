@@ -37,7 +37,7 @@ import {
 } from './marker-layers.ts';
 import { startPulse } from './pulse.ts';
 import { mapPixelRatio } from '../world-map.ts';
-import { afterNextPaint } from '../after-paint.ts';
+import { afterNextPaint, postponeRepaint } from '../after-paint.ts';
 import { revealPopup } from './popup-fit.ts';
 import { PopupFallback } from './PopupFallback.tsx';
 import { loadPopups, warmUpAfterMarkers } from './warm-up.ts';
@@ -276,7 +276,11 @@ export function PostMarkers() {
       openedFrom.current = null;
       if (props.cluster && typeof props.cluster_id === 'number') activate({ kind: 'cluster', clusterId: props.cluster_id }, longitude, latitude);
       else if (props.k === 's') activate({ kind: 'aggregate' }, longitude, latitude);
-      else if (typeof feature.id === 'number') activate({ kind: 'group', featureId: feature.id }, longitude, latitude);
+      else if (typeof feature.id === 'number') {
+        // The popup paints first, the map's redraw for the tap's end after it.
+        postponeRepaint(map);
+        activate({ kind: 'group', featureId: feature.id }, longitude, latitude);
+      }
     };
     let hovered: number | null = null;
     const onMove = (event: MapMouseEvent) => {
