@@ -1,11 +1,13 @@
 /**
  * The feed's byte cache past its entry lifetime: an aged answer is served while one reload runs
  * (no viewer waits on the database when many views age at once), and an event during that reload
- * still wins (the reloaded answer is not kept over it).
+ * still wins (the reloaded answer is not kept over it). Bounded by the bytes it keeps, the views
+ * asked for again outlive a burst of views asked for once (segmented-lru.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ViewportAnswer } from '@moodmap/core';
-import { createFeedCache, ENTRY_TTL_MS } from '../../src/modules/posts/feed-cache.ts';
+import { createFeedCache, ENTRY_TTL_MS, type FeedCache } from '../../src/modules/posts/feed-cache.ts';
 import type { Area } from '../../src/modules/posts/feed.ts';
 
 const AREA: Area = { lonRanges: [[2, 3]], south: 48, north: 49 };
@@ -111,5 +113,91 @@ describe('the feed cache past an entry lifetime', () => {
     expect(await text(cache.get('k', AREA, load))).toBe('read 1');
     await new Promise((r) => setTimeout(r, 0));
     expect(await text(cache.get('k', AREA, load))).toBe('read 3');
+  });
+});
+
+describe('the feed cache bounded by its bytes', () => {
+  /** An answer of about `size` bytes that gzip barely shrinks (random hex), and the loads asked for. */
+  const sized = (size: number) => answer(randomBytes(size / 2).toString('hex'));
+  function counted(size: number) {
+    const calls = new Map<string, number>();
+    return {
+      get: (cache: FeedCache, key: string) =>
+        cache.get(key, AREA, async () => {
+          calls.set(key, (calls.get(key) ?? 0) + 1);
+          return sized(size);
+        }),
+      calls: (key: string) => calls.get(key) ?? 0,
+    };
+  }
+
+  it('keeps the views asked for again through a burst of views asked for once, outweighing its free room', async () => {
+    const maxBytes = 200_000;
+    const cache = createFeedCache(() => 0, Math.random, maxBytes);
+    const db = counted(8_000);
+    const popular = ['p1', 'p2', 'p3', 'p4'];
+    for (let i = 0; i < 2; i++) for (const key of popular) await db.get(cache, key);
+    const oneOffs = Array.from({ length: 60 }, (_, i) => `once${i}`);
+    for (const key of oneOffs) {
+      await db.get(cache, key);
+      expect(cache.bytes).toBeLessThanOrEqual(maxBytes);
+    }
+    // The burst (60 answers of ~13 kB: four times the budget) did push answers out...
+    await db.get(cache, 'once0');
+    expect(db.calls('once0')).toBe(2);
+    // ...but none of the popular ones: no database read for them.
+    for (const key of popular) await db.get(cache, key);
+    for (const key of popular) expect(db.calls(key)).toBe(1);
+  });
+
+  it('keeps no more bytes than its budget, counting both representations', async () => {
+    const maxBytes = 100_000;
+    const cache = createFeedCache(() => 0, Math.random, maxBytes);
+    const db = counted(10_000);
+    let kept = 0;
+    for (let i = 0; i < 30; i++) {
+      const bytes = await db.get(cache, `k${i}`);
+      kept = bytes.identity.byteLength + bytes.gzip.byteLength;
+      // Not a view on zlib's 16 kB output chunk: the memory kept is what is counted.
+      expect(bytes.gzip.buffer.byteLength).toBe(bytes.gzip.byteLength);
+      expect(cache.bytes).toBeLessThanOrEqual(maxBytes);
+    }
+    // Each answer weighs its identity and gzip bytes (and a little more): only a few fit.
+    expect(kept).toBeGreaterThan(15_000);
+    expect(cache.size).toBeLessThanOrEqual(Math.floor(maxBytes / kept));
+    expect(cache.size).toBeGreaterThan(0);
+    expect(cache.bytes).toBeGreaterThanOrEqual(cache.size * kept);
+  });
+
+  it('serves an answer heavier than the whole budget without keeping it', async () => {
+    const cache = createFeedCache(() => 0, Math.random, 10_000);
+    const db = counted(20_000);
+    expect((await db.get(cache, 'big')).identity.byteLength).toBeGreaterThan(20_000);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(cache.size).toBe(0);
+    expect(cache.bytes).toBe(0);
+  });
+
+  it('gives back the bytes of the answers an event drops, and weighs a reloaded answer anew', async () => {
+    let time = 0;
+    const cache = createFeedCache(() => time, () => 1, 1_000_000);
+    const db = counted(2_000);
+    await db.get(cache, 'here');
+    await db.get(cache, 'here');
+    await db.get(cache, 'elsewhere');
+    const far: Area = { lonRanges: [[100, 101]], south: -10, north: -9 };
+    await cache.get('far', far, async () => sized(2_000));
+    const before = cache.bytes;
+    cache.invalidateAt(48.5, 2.5);
+    expect(cache.size).toBe(1);
+    expect(cache.bytes).toBeLessThan(before / 2);
+    // An aged answer, served while it is read again: the reloaded one, ten times larger, is weighed.
+    time = ENTRY_TTL_MS + 1;
+    const light = cache.bytes;
+    await cache.get('far', far, async () => sized(20_000));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(cache.bytes).toBeGreaterThan(light + 20_000);
+    cache.clear();
+    expect(cache.bytes).toBe(0);
   });
 });

@@ -7,6 +7,8 @@
  * markers) drops it. Past its lifetime (between half of ENTRY_TTL_MS and all of it, drawn per
  * fill) it is read again once, and served until the new answer is ready. An entry is dropped while its load is still in flight too, so an answer read before
  * a post committed is never kept after its event.
+ * The answers kept are bounded by their bytes (MAX_BYTES), in a segmented LRU (segmented-lru.ts):
+ * a view asked for again outlives any burst of views asked for once.
  * Browsers keep an answer MAX_AGE_S, then revalidate with If-None-Match (304 while unchanged).
  * One per app instance.
  */
@@ -15,6 +17,7 @@ import type { ViewportAnswer } from '@moodmap/core';
 import type { RealtimeEvent } from '../../adapters/bus/types.ts';
 import { inArea, type Area } from './feed.ts';
 import { gzipParallel } from './parallel-gzip.ts';
+import { createSegmentedLru } from './segmented-lru.ts';
 
 /** How long a browser may show an answer without asking (a deleted post: at most this long). */
 export const MAX_AGE_S = 5;
@@ -29,7 +32,20 @@ export const ENTRY_TTL_MS = 80_000;
  * same instant (~1 700 reloads at once in the feed bench, a third of a round's throughput).
  */
 const MIN_TTL_SHARE = 0.5;
-const MAX_ENTRIES = 2048;
+/**
+ * The answers' bytes kept at most (identity and gzip, plus ENTRY_OVERHEAD_BYTES each). A 2-core
+ * server has some 2–4 GB, beside the process's own ~200 MB and often PostgreSQL: 256 MiB is an
+ * eighth to a sixteenth of that. The feed bench's popular mix (1 674 answers) weighs 67 MB at
+ * 10^5 posts, held whole with the cold views beside it; 252 MB at 10^6 (~150 kB an answer), of
+ * which the protected segment (4/5 of this) keeps the most recently used.
+ * The previous bound, 2 048 entries of any size, held ~300 MB at 10^6 posts.
+ */
+export const MAX_BYTES = 256 * 1024 * 1024;
+/**
+ * What an entry costs besides its two buffers (key, area, ETags, the objects around them), an
+ * overestimate: many small answers are bounded too. A loading entry weighs only this.
+ */
+const ENTRY_OVERHEAD_BYTES = 1024;
 
 /**
  * The viewport answer is compressed while its first viewer waits (a cache miss), so at the
@@ -56,6 +72,8 @@ export interface FeedCache {
   /** The bus's map events, as they arrive. */
   onEvent(event: RealtimeEvent): void;
   readonly size: number;
+  /** The bytes kept (their identity and gzip buffers, ENTRY_OVERHEAD_BYTES each besides). */
+  readonly bytes: number;
 }
 
 /**
@@ -67,10 +85,18 @@ export async function toBytes(answer: string | ViewportAnswer): Promise<AnswerBy
   // A large answer is deflated on the thread pool: the hash is computed meanwhile.
   const gzip = gzipParallel(identity, GZIP_LEVEL);
   const hash = createHash('sha1').update(identity).digest('base64url');
-  return { identity, gzip: await gzip, etag: `"${hash}"`, gzipEtag: `"${hash}-gzip"` };
+  return { identity, gzip: compact(await gzip), etag: `"${hash}"`, gzipEtag: `"${hash}-gzip"` };
 }
 
-export function createFeedCache(now: () => number = Date.now, random: () => number = Math.random): FeedCache {
+/**
+ * zlib's synchronous gzip returns a view on its 16 kB output chunk: a small answer's copy keeps
+ * only its own bytes (what the cache counts).
+ */
+const compact = (buffer: Buffer) => (buffer.byteLength * 2 < buffer.buffer.byteLength ? Buffer.from(buffer) : buffer);
+
+const weightOf = (bytes: AnswerBytes) => bytes.identity.byteLength + bytes.gzip.byteLength + ENTRY_OVERHEAD_BYTES;
+
+export function createFeedCache(now: () => number = Date.now, random: () => number = Math.random, maxBytes = MAX_BYTES): FeedCache {
   interface Entry {
     expires: number;
     area: Area;
@@ -78,14 +104,22 @@ export function createFeedCache(now: () => number = Date.now, random: () => numb
     /** Set while an expired entry's answer is read again (it keeps being served meanwhile). */
     refreshing?: boolean;
   }
-  const entries = new Map<string, Entry>();
-  /** Loads the answer as `key`'s entry; a failed or superseded load never replaces another entry. */
+  const entries = createSegmentedLru<string, Entry>(maxBytes);
+  /**
+   * Loads the answer as `key`'s entry, weighed once loaded; a failed or superseded load never
+   * replaces another entry.
+   */
   const fill = (key: string, area: Area, load: () => Promise<string | ViewportAnswer>, time: number): Entry => {
     const lifetime = ENTRY_TTL_MS * (MIN_TTL_SHARE + (1 - MIN_TTL_SHARE) * random());
     const entry: Entry = { expires: time + lifetime, area, bytes: load().then(toBytes) };
-    entry.bytes.catch(() => {
-      if (entries.get(key) === entry) entries.delete(key);
-    });
+    entry.bytes.then(
+      (bytes) => {
+        if (entries.peek(key) === entry) entries.update(key, entry, weightOf(bytes));
+      },
+      () => {
+        if (entries.peek(key) === entry) entries.delete(key);
+      },
+    );
     return entry;
   };
   const cache: FeedCache = {
@@ -100,8 +134,8 @@ export function createFeedCache(now: () => number = Date.now, random: () => numb
           hit.refreshing = true;
           const next = fill(key, area, load, time);
           next.bytes.then(
-            () => {
-              if (entries.get(key) === hit) entries.set(key, next);
+            (bytes) => {
+              if (entries.peek(key) === hit) entries.update(key, next, weightOf(bytes));
             },
             () => {
               hit.refreshing = false;
@@ -110,16 +144,12 @@ export function createFeedCache(now: () => number = Date.now, random: () => numb
         }
         return hit.bytes;
       }
-      if (entries.size >= MAX_ENTRIES) {
-        for (const [k, e] of entries) if (e.expires <= time && !e.refreshing) entries.delete(k);
-        while (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-      }
       const entry = fill(key, area, load, time);
-      entries.set(key, entry);
+      entries.set(key, entry, ENTRY_OVERHEAD_BYTES);
       return entry.bytes;
     },
     invalidateAt(latitude, longitude) {
-      for (const [key, entry] of entries) if (inArea(entry.area, latitude, longitude)) entries.delete(key);
+      for (const [key, entry] of entries.entries()) if (inArea(entry.area, latitude, longitude)) entries.delete(key);
     },
     clear() {
       entries.clear();
@@ -134,6 +164,9 @@ export function createFeedCache(now: () => number = Date.now, random: () => numb
     },
     get size() {
       return entries.size;
+    },
+    get bytes() {
+      return entries.weight;
     },
   };
   return cache;
