@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type RepaintingMap, postponeRepaint } from '../src/features/map/after-paint.ts';
+import { type RepaintingMap, postponeRepaint, postponeTapRepaints } from '../src/features/map/after-paint.ts';
 
 /** Frames asked with requestAnimationFrame, run by the test. */
 let frames: Array<() => void> = [];
@@ -58,5 +58,31 @@ describe('postponeRepaint', () => {
     vi.runAllTimers();
     expect(frames).toHaveLength(0);
     expect(map.renders).toBe(0);
+  });
+
+  it("moves a still tap's redraw after the next paint, not a pan's", () => {
+    vi.useFakeTimers();
+    vi.stubGlobal('requestAnimationFrame', (f: () => void) => frames.push(f));
+    vi.stubGlobal('cancelAnimationFrame', () => undefined);
+    const container = new EventTarget();
+    const map = Object.assign(fakeMap(), { getCanvasContainer: () => container as HTMLElement });
+    const touch = (type: string, x: number, down: boolean) =>
+      container.dispatchEvent(Object.assign(new Event(type), { touches: down ? [{ clientX: x, clientY: 100 }] : [], changedTouches: [{ clientX: x, clientY: 100 }] }));
+    // MapLibre's own touchend listener, registered first, asks for the frame.
+    container.addEventListener('touchend', () => map.triggerRepaint());
+    const stop = postponeTapRepaints(map);
+    touch('touchstart', 50, true);
+    touch('touchend', 51, false);
+    runFrame();
+    expect(map.renders).toBe(0);
+    vi.runAllTimers();
+    runFrame();
+    expect(map.renders).toBe(1);
+    // A finger that moved: the frame stays where MapLibre asked for it.
+    touch('touchstart', 50, true);
+    touch('touchend', 90, false);
+    runFrame();
+    expect(map.renders).toBe(2);
+    stop();
   });
 });

@@ -40,3 +40,35 @@ export function postponeRepaint(map: RepaintingMap): () => void {
   Object.assign(map, { _frameRequest: null });
   return afterNextPaint(() => map.triggerRepaint());
 }
+
+/** How far (CSS px) a finger may move and still tap, as MapLibre's click tolerance. */
+const TAP_TOLERANCE_PX = 3;
+
+/**
+ * postponeRepaint at the end of every still tap on `map`. The click that opens a popup is
+ * emulated from the touch, and Chromium may dispatch it after the next frame: the redraw the
+ * touch's end asked for would come first. Listened to on the canvas container after MapLibre,
+ * which asks for that frame in its own `touchend` listener there. A tap's redraw moves one frame
+ * later; a pan's end (its inertia) is left alone.
+ */
+export function postponeTapRepaints(map: RepaintingMap & Pick<MapLibreMap, 'getCanvasContainer'>): () => void {
+  const container = map.getCanvasContainer();
+  let start: { x: number; y: number } | null = null;
+  const onStart = (event: TouchEvent) => {
+    const touch = event.touches.length === 1 ? event.touches[0] : undefined;
+    start = touch ? { x: touch.clientX, y: touch.clientY } : null;
+  };
+  const onEnd = (event: TouchEvent) => {
+    const touch = event.changedTouches[0];
+    if (start && touch && event.touches.length === 0 && Math.hypot(touch.clientX - start.x, touch.clientY - start.y) < TAP_TOLERANCE_PX) {
+      postponeRepaint(map);
+    }
+    start = null;
+  };
+  container.addEventListener('touchstart', onStart, { passive: true });
+  container.addEventListener('touchend', onEnd, { passive: true });
+  return () => {
+    container.removeEventListener('touchstart', onStart);
+    container.removeEventListener('touchend', onEnd);
+  };
+}

@@ -37,7 +37,7 @@ import {
 } from './marker-layers.ts';
 import { startPulse } from './pulse.ts';
 import { mapPixelRatio } from '../world-map.ts';
-import { afterNextPaint, postponeRepaint } from '../after-paint.ts';
+import { afterNextPaint, postponeRepaint, postponeTapRepaints } from '../after-paint.ts';
 import { revealPopup } from './popup-fit.ts';
 import { PopupFallback } from './PopupFallback.tsx';
 import { loadPopups, warmUpAfterMarkers } from './warm-up.ts';
@@ -294,7 +294,9 @@ export function PostMarkers() {
     };
     map.on('click', onClick);
     map.on('mousemove', onMove);
+    const stopTapRepaints = postponeTapRepaints(map);
     return () => {
+      stopTapRepaints();
       map.off('click', onClick);
       map.off('mousemove', onMove);
     };
