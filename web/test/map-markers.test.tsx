@@ -6,6 +6,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { type Context, type Drawn, parseImageId, postImageId, provideImage } from '../src/features/map/markers/marker-images.ts';
 import { PostPopup } from '../src/features/map/markers/PostPopup.tsx';
 import { toMarker } from '../src/features/posts/post-types.ts';
+import { prefetchPostCard } from '../src/features/posts/post-card-query.ts';
 import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
 import { makeAuthor, makePost } from './support/posts.ts';
 
@@ -104,5 +105,25 @@ describe('the popup paints from the marker, then shows the card read on open', (
     await act(async () => answer.resolve(json(200, { post: card })));
     expect(await screen.findByTestId('post-text')).toHaveProperty('textContent', 'Concert ce soir au Barachois');
     expect(api.callsTo('GET /api/posts/p-9')).toHaveLength(1);
+  });
+
+  it('shows the card whose request started with the tap, before the popup existed: one request', async () => {
+    const card = makePost({ id: 'p-7', nickname: 'Noa', content: 'Marché de nuit à Saint-Pierre', author: makeAuthor('Noa') });
+    const answer = deferred<Response>();
+    const api = fakeApi({ 'GET /api/posts/p-7': () => answer.promise });
+    const client = new QueryClient();
+    prefetchPostCard(client, 'p-7');
+    await act(async () => undefined);
+    expect(api.callsTo('GET /api/posts/p-7')).toHaveLength(1);
+    const router = createMemoryRouter([{ path: '/', element: <PostPopup marker={toMarker(card)} now={new Date('2026-03-01T10:05:00Z')} onClose={() => undefined} /> }]);
+    render(
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    expect(screen.getByTestId('post-popup').getAttribute('aria-busy')).toBe('true');
+    await act(async () => answer.resolve(json(200, { post: card })));
+    expect(await screen.findByTestId('post-text')).toHaveProperty('textContent', 'Marché de nuit à Saint-Pierre');
+    expect(api.callsTo('GET /api/posts/p-7')).toHaveLength(1);
   });
 });

@@ -25,6 +25,7 @@ import { fetchPost } from '../../posts/posts-api.ts';
 import { type MarkerChange, derivedFrom, onMarkerChange, pinPostInCache } from '../../posts/posts-query.ts';
 import type { MarkerDto } from '../../posts/post-types.ts';
 import { useViewportFeed } from '../../posts/viewport-query.ts';
+import { prefetchPostCard } from '../../posts/post-card-query.ts';
 import { useDrawnPosts } from './drawn-posts.ts';
 import { MarkerNav } from './MarkerNav.tsx';
 import { type NavItem, readNavItems, sameNavItems } from './nav-items.ts';
@@ -36,9 +37,10 @@ import {
   setHighlighted, styleReady, syncAggregates, syncClustering,
 } from './marker-layers.ts';
 import { startPulse } from './pulse.ts';
+import { trackHover } from './hover.ts';
 import { mapPixelRatio } from '../world-map.ts';
 import { afterNextPaint, postponeRepaint, postponeTapRepaints } from '../after-paint.ts';
-import { revealPopup } from './popup-fit.ts';
+import { fitPopup, revealPopup } from './popup-fit.ts';
 import { PopupFallback } from './PopupFallback.tsx';
 import { loadPopups, warmUpAfterMarkers } from './warm-up.ts';
 import { lazyScreen } from '../../../ui/lazy-screen.tsx';
@@ -247,10 +249,12 @@ export function PostMarkers() {
       }
       const group = groups.group(target.featureId);
       if (!group) return;
-      if (group.members.length === 1) setSelection({ kind: 'post', id: group.members[0]!.id });
-      else setSelection({ kind: 'group', ids: group.members.map((m) => m.id), latitude: group.latitude, longitude: group.longitude });
+      if (group.members.length === 1) {
+        prefetchPostCard(client, group.members[0]!.id);
+        setSelection({ kind: 'post', id: group.members[0]!.id });
+      } else setSelection({ kind: 'group', ids: group.members.map((m) => m.id), latitude: group.latitude, longitude: group.longitude });
     },
-    [map, groups],
+    [map, groups, client],
   );
   /** The marker button a popup was opened from by keyboard: the focus goes back to it. */
   const openedFrom = useRef<string | null>(null);
@@ -282,23 +286,21 @@ export function PostMarkers() {
         activate({ kind: 'group', featureId: feature.id }, longitude, latitude);
       }
     };
-    let hovered: number | null = null;
-    const onMove = (event: MapMouseEvent) => {
-      const feature = hit(event.point);
-      map.getCanvas().style.cursor = feature ? 'pointer' : '';
-      const id = feature && typeof feature.id === 'number' && !feature.properties?.cluster && feature.source !== AGGREGATES_SOURCE ? feature.id : null;
-      if (id !== hovered) {
-        hovered = id;
-        setHovered(id);
-      }
-    };
+    const stopHover = trackHover(
+      map,
+      (point) => {
+        const feature = hit(point);
+        const id = feature && typeof feature.id === 'number' && !feature.properties?.cluster && feature.source !== AGGREGATES_SOURCE ? feature.id : null;
+        return { id, pointer: feature !== undefined };
+      },
+      setHovered,
+    );
     map.on('click', onClick);
-    map.on('mousemove', onMove);
     const stopTapRepaints = postponeTapRepaints(map);
     return () => {
       stopTapRepaints();
       map.off('click', onClick);
-      map.off('mousemove', onMove);
+      stopHover();
     };
   }, [map, activate]);
 
@@ -448,27 +450,11 @@ export function PostMarkers() {
     map.getContainer().querySelector<HTMLElement>(`[data-marker-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
   }, [map, popupOpen]);
 
-  // Paint first, then move the camera only if the popup does not fit.
+  // Paint first, then move the camera only if the popup does not fit (popup-fit.ts).
   const selectionKey = selection ? (selection.kind === 'post' ? selection.id : selection.ids.join(',')) : null;
   useEffect(() => {
     if (!map || !selectionKey) return;
-    let raf = requestAnimationFrame(() => {
-      raf = requestAnimationFrame(() => revealPopup(map));
-    });
-    const popup = map.getContainer().querySelector('.mm-popup');
-    // The card replacing its skeleton may grow the popup: fit it again. Not on the observer's
-    // first call, which comes with the popup's first frame, before its paint (and measured the
-    // page there, ~25 ms of a tap on the bench's phone): the two frames above fit it after it.
-    let first = true;
-    const observer = typeof ResizeObserver === 'undefined' || !popup ? null : new ResizeObserver(() => {
-      if (first) first = false;
-      else revealPopup(map);
-    });
-    if (popup) observer?.observe(popup);
-    return () => {
-      cancelAnimationFrame(raf);
-      observer?.disconnect();
-    };
+    return fitPopup(map.getContainer().querySelector('.mm-popup'), () => revealPopup(map));
   }, [map, selectionKey]);
 
   const anchor = selectedMarker

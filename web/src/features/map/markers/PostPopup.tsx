@@ -9,6 +9,7 @@ import { ApiError } from '../../../lib/api.ts';
 import { DialogHeader } from '../../../ui/DialogHeader.tsx';
 import { Suspense } from 'react';
 import { lazyScreen } from '../../../ui/lazy-screen.tsx';
+import { loadPostCard } from '../../posts/post-card-chunk.ts';
 import { MoodBadge } from '../../posts/MoodBadge.tsx';
 import { PopupFrame } from '../../posts/PopupFrame.tsx';
 import { PostByline } from '../../posts/PostByline.tsx';
@@ -17,11 +18,6 @@ import { cardKey, removePostFromCache } from '../../posts/posts-query.ts';
 import { afterNextPaint } from '../after-paint.ts';
 import type { MarkerDto } from '../../posts/post-types.ts';
 
-/**
- * The card's body (likes, comments, report, contact, audio) is a chunk of its own, fetched when a
- * popup first opens, alongside the card's data: the map's first load does not carry it (issue 15).
- */
-const loadPostCard = () => import('../../posts/PostCard.tsx');
 const PostCard = lazyScreen(loadPostCard, (m) => m.PostCard);
 
 interface PopupProps {
@@ -32,9 +28,9 @@ interface PopupProps {
 }
 
 /**
- * The skeleton paints in the tap's own frame; the card's request (and the chunk of its body)
- * starts after that frame, so it does not delay it (issue 15: tap → popup). A card already
- * cached shows at once.
+ * The skeleton paints in the tap's own frame; the card is rendered after that frame, so it does
+ * not delay it (issue 15: tap → popup). Its request started with the tap (prefetchPostCard) and
+ * is shared here; a card already cached shows at once.
  */
 export function PostPopup(props: PopupProps) {
   const client = useQueryClient();

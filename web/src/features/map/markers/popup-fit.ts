@@ -75,3 +75,43 @@ export function revealPopup(map: MapLibreMap): void {
   const [dx, dy] = panToFit(box, roomFor(box, map.getContainer().getBoundingClientRect(), overlays));
   if (dx !== 0 || dy !== 0) map.panBy([dx, dy], { duration: motionMs(350), essential: true });
 }
+
+/** How long a popup's first fit waits for its card: on a slow network the skeleton is fitted. */
+export const CARD_WAIT_MS = 500;
+
+/**
+ * Fits an open popup (`reveal`) once it shows what it will show: two frames after its first paint,
+ * or, while it is still the skeleton of a card being read (`aria-busy`), when the card replaces it
+ * (the popup's size changes) or after CARD_WAIT_MS. Fitted at once, the skeleton's camera move ran
+ * first and the card waited behind its frames (a full map frame each, ~150 ms on the bench's
+ * phone), then the card, taller, moved the camera a second time. After the first fit, every
+ * change of the popup's size fits it again. Returns what stops it.
+ */
+export function fitPopup(popup: Element | null, reveal: () => void): () => void {
+  const busy = () => popup?.querySelector('[aria-busy="true"]') != null;
+  let fitted = false;
+  const fit = () => {
+    fitted = true;
+    clearTimeout(timer);
+    reveal();
+  };
+  const timer = setTimeout(fit, CARD_WAIT_MS);
+  let raf = requestAnimationFrame(() => {
+    raf = requestAnimationFrame(() => {
+      if (!busy()) fit();
+    });
+  });
+  // Not on the observer's first call, which comes with the popup's first frame, before its paint
+  // (it measured the page there, ~25 ms of a tap on the bench's phone).
+  let first = true;
+  const observer = typeof ResizeObserver === 'undefined' || !popup ? null : new ResizeObserver(() => {
+    if (first) first = false;
+    else if (fitted || !busy()) fit();
+  });
+  if (popup) observer?.observe(popup);
+  return () => {
+    cancelAnimationFrame(raf);
+    clearTimeout(timer);
+    observer?.disconnect();
+  };
+}

@@ -1,13 +1,14 @@
 /**
  * What the map's later interactions need, fetched once the map is drawn with its markers and the
  * page is idle (issue 15), so that it is off the first load and yet ready for the first tap:
- * - the popups' code (popups.ts);
+ * - the popups' code (popups.ts) and the card's body (posts/post-card-chunk.ts);
  * - core's schemas (zod, every answer's schema): the config and viewport answers are read without
  *   them, but a card, a comment or a form parses its answer with them; without this the first
  *   tap on a marker would wait for them after its card's answer.
  */
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { loadSchemas } from '../../../lib/schemas.ts';
+import { loadPostCard } from '../../posts/post-card-chunk.ts';
 
 /** A map that never becomes idle after its markers came still gets them after this long. */
 const WARM_UP_FALLBACK_MS = 5_000;
@@ -17,7 +18,7 @@ const IDLE_TIMEOUT_MS = 2_000;
 /** The popups' chunk (PostMarkers renders them from it). */
 export const loadPopups = () => import('./popups.ts');
 
-const WARM_UPS: ReadonlyArray<() => Promise<unknown>> = [loadPopups, loadSchemas];
+const WARM_UPS: ReadonlyArray<() => Promise<unknown>> = [loadPopups, loadSchemas, loadPostCard];
 
 let started = false;
 
