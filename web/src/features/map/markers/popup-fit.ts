@@ -90,15 +90,15 @@ export const CARD_WAIT_MS = 500;
 export function fitPopup(popup: Element | null, reveal: () => void): () => void {
   const busy = () => popup?.querySelector('[aria-busy="true"]') != null;
   let fitted = false;
-  const fit = () => {
+  const fitNow = () => {
     fitted = true;
     clearTimeout(timer);
     reveal();
   };
-  const timer = setTimeout(fit, CARD_WAIT_MS);
+  const timer = setTimeout(fitNow, CARD_WAIT_MS);
   let raf = requestAnimationFrame(() => {
     raf = requestAnimationFrame(() => {
-      if (!busy()) fit();
+      if (!busy()) fitNow();
     });
   });
   // Not on the observer's first call, which comes with the popup's first frame, before its paint
@@ -106,7 +106,7 @@ export function fitPopup(popup: Element | null, reveal: () => void): () => void 
   let first = true;
   const observer = typeof ResizeObserver === 'undefined' || !popup ? null : new ResizeObserver(() => {
     if (first) first = false;
-    else if (fitted || !busy()) fit();
+    else if (fitted || !busy()) fitNow();
   });
   if (popup) observer?.observe(popup);
   return () => {
