@@ -61,6 +61,8 @@ declare global {
   interface Window {
     /** The app's test and bench hook (docs/architecture.md): its MapLibre map. */
     readonly __MOODMAP_MAP__?: MapLibreMap;
+    /** The add-post round's probe (addPostRound): posts the markers layer draws within 150 m. */
+    __postsNear?: (latitude: number, longitude: number) => number;
   }
 }
 
@@ -403,7 +405,7 @@ async function addPostRound(browser: Browser, base: string, markers: Marker[], u
         },
       });
       // Posts the markers layer draws within 150 m of a place (a group counts its n), each feature once.
-      (window as unknown as { __postsNear: (lat: number, lng: number) => number }).__postsNear = (lat, lng) => {
+      window.__postsNear = (lat, lng) => {
         const seen = new Map<unknown, number>();
         for (const f of window.__MOODMAP_MAP__!.queryRenderedFeatures({ layers: ['mm-markers'] })) {
           const [x, y] = (f.geometry as unknown as { coordinates: [number, number] }).coordinates;
@@ -423,7 +425,7 @@ async function addPostRound(browser: Browser, base: string, markers: Marker[], u
     await sleep(5000);
     // Read before the windows, so that this read's own main-thread time is in neither.
     const latitude = PARIS.latitude + 0.002 * (n + 1);
-    const postsBefore = await page.evaluate(([lat, lng]) => (window as unknown as { __postsNear: (a: number, b: number) => number }).__postsNear(lat, lng), [latitude, PARIS.longitude] as const);
+    const postsBefore = await page.evaluate(([lat, lng]) => window.__postsNear!(lat, lng), [latitude, PARIS.longitude] as const);
     const WINDOW = 2000;
     const t0 = await taskMs(cdp);
     await sleep(WINDOW);
@@ -445,7 +447,7 @@ async function addPostRound(browser: Browser, base: string, markers: Marker[], u
     // Drawn as its own marker, or counted in the 100 m group it joined (at city density about
     // one post in two lands within 100 m of another: a group's feature carries no post id).
     const drawn = await page.waitForFunction(([pid, near]) => window.__MOODMAP_MAP__!.queryRenderedFeatures({ layers: ['mm-markers'] }).some((f) => f.properties.pid === pid)
-      || (window as unknown as { __postsNear: (a: number, b: number) => number }).__postsNear(near.latitude, near.longitude) > near.before, [post.id, { latitude, longitude: PARIS.longitude, before: postsBefore }] as const, { timeout: 20_000, polling: 500 })
+      || window.__postsNear!(near.latitude, near.longitude) > near.before, [post.id, { latitude, longitude: PARIS.longitude, before: postsBefore }] as const, { timeout: 20_000, polling: 500 })
       .then(() => true, () => false);
     await fetch(`${base}/api/posts/${post.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${user.token}`, 'x-forwarded-for': user.ip } });
     const r = { mainThreadMs: windowMs - idleMs, windowMs, idleMs, handlerMs: after.handlerMs, longTasksMs: after.longTasks - before.longTasks, drawn };

@@ -6,9 +6,10 @@ export type HoverMap = Pick<MapLibreMap, 'on' | 'off' | 'isMoving' | 'getCanvas'
 /**
  * Follows the pointer over the markers (a larger marker and a pointing cursor under a mouse),
  * but not while the map moves: during a drag the pointer sweeps across marker after marker, and
- * each hit test and each new hovered marker (a redraw of the highlight source, a render of the
- * markers component) landed in the pan's frames (issue 15: pan frame p95). A drag's start
- * forgets the hovered marker; the next move after the map stops finds it again.
+ * each one it crossed was hit-tested and drawn larger for a moment (a redraw of the highlight
+ * source, a render of the markers component). The phone bench's pan frames measured the same
+ * without that work (their cost is the map's own frames); what it spares is the flicker and the
+ * work. A drag's start forgets the hovered marker; the next move after the map stops finds it again.
  * `hit` returns the hovered marker's feature id, or null; `onHover` hears each change.
  */
 export function trackHover(map: HoverMap, hit: (point: MapMouseEvent['point']) => { id: number | null; pointer: boolean }, onHover: (id: number | null) => void): () => void {
