@@ -1,7 +1,7 @@
 /**
  * Web Push (issue 20): a device's subscription as the browser's `PushSubscription.toJSON()` gives
  * it, the answers of /api/push/*, and the payload the service worker shows. The server adds the
- * rules that depend on its environment (an `http:` loopback endpoint only outside production).
+ * rules that need it: the push services' host names, a p256dh key on the curve.
  */
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
@@ -40,11 +40,14 @@ export const pushSubscriptionBodySchema = z.object({
   // Browsers send `expirationTime: null`; it is not used (an expired endpoint answers 404/410).
   expirationTime: z.number().nullable().optional(),
   keys: z.object({
-    // An uncompressed P-256 point starts with 0x04, i.e. 'B' in base64url.
+    // An uncompressed P-256 point starts with 0x04, i.e. 'B' in base64url (the server checks the curve).
     p256dh: base64urlKey(65, MESSAGES.push_keys_invalid).refine((v) => v.startsWith('B'), { error: MESSAGES.push_keys_invalid }),
     auth: base64urlKey(16, MESSAGES.push_keys_invalid),
   }, { error: MESSAGES.push_keys_invalid }),
-  label: z.string({ error: MESSAGES.push_label_invalid }).trim().max(PUSH_LABEL_MAX, { error: MESSAGES.push_label_invalid }).optional(),
+  label: z.string({ error: MESSAGES.push_label_invalid }).trim().max(PUSH_LABEL_MAX, { error: MESSAGES.push_label_invalid })
+    // Plain text: it is shown in lists and notifications, never as markup.
+    .refine((v) => !/[<>]/.test(v), { error: MESSAGES.push_label_markup })
+    .optional(),
 }, { error: MESSAGES.push_endpoint_invalid });
 export type PushSubscriptionBody = z.infer<typeof pushSubscriptionBodySchema>;
 

@@ -3,14 +3,14 @@
  * for the notices of a moment rather than one per message, and yet every message still reaches
  * every device of its recipient — two messages to one person make two pushes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import { createMessageWriter } from '../../src/modules/messages/send-batches.ts';
 import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member, type Member } from '../interactions/fixtures.ts';
-import { browserSubscription, decryptPush, pushesTo, startPushService, type BrowserSubscription, type PushService } from './push-service.ts';
+import { browserSubscription, decryptPush, pushesTo, suitePushService, type BrowserSubscription, type PushService } from './push-service.ts';
 
 type Query = (...args: unknown[]) => unknown;
 
@@ -29,12 +29,12 @@ function countDeviceLookups(database: Database): { count: () => number; stop: ()
 }
 
 describe.each(engines)('a burst of messages pushed on %s', (engine) => {
-  const t = suiteAuthApp(engine);
+  const push = suitePushService();
+  const t = suiteAuthApp(engine, push.config);
   let service: PushService;
-  beforeAll(async () => {
-    service = await startPushService();
+  beforeAll(() => {
+    service = push.service();
   });
-  afterAll(() => service.close());
 
   async function subscribe(who: Member): Promise<BrowserSubscription> {
     const sub = browserSubscription(service);

@@ -5,7 +5,7 @@
  * of the content when the device turned previews off; 404 and 410 forget the device.
  */
 import { compactVerify, importJWK, decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
@@ -13,15 +13,15 @@ import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member, publish, type Member } from '../interactions/fixtures.ts';
 import { multipart, photo } from '../media/fixtures.ts';
 import { staff } from '../moderation/fixtures.ts';
-import { browserSubscription, decryptPush, pushesTo, startPushService, type BrowserSubscription, type PushService } from './push-service.ts';
+import { browserSubscription, decryptPush, pushesTo, suitePushService, type BrowserSubscription, type PushService } from './push-service.ts';
 
 describe.each(engines)('push delivery on %s', (engine) => {
-  const t = suiteAuthApp(engine);
+  const push = suitePushService();
+  const t = suiteAuthApp(engine, push.config);
   let service: PushService;
-  beforeAll(async () => {
-    service = await startPushService();
+  beforeAll(() => {
+    service = push.service();
   });
-  afterAll(() => service.close());
 
   async function subscribe(who: Member, sub = browserSubscription(service)): Promise<BrowserSubscription & { id: string }> {
     const res = await call(t, { method: 'POST', url: '/api/push/subscriptions', token: who.token, payload: { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys } });

@@ -54,18 +54,27 @@ describe('VAPID keys', () => {
 });
 
 describe('push endpoints', () => {
-  it('in production: https to a host name only', () => {
-    expect(endpointAllowed('https://fcm.googleapis.com/fcm/send/abc', 'production')).toBe(true);
-    expect(endpointAllowed('https://updates.push.services.mozilla.com/wpush/v2/abc', 'production')).toBe(true);
-    for (const url of ['http://127.0.0.1:9000/push/1', 'http://localhost/push', 'https://127.0.0.1/push', 'https://10.0.0.5/push', 'https://[::1]/push', 'https://localhost/push', 'https://x.localhost/push', 'http://push.example.net/x']) {
-      expect(endpointAllowed(url, 'production'), url).toBe(false);
-    }
+  it('are https on the browsers\' push services only', () => {
+    for (const url of [
+      'https://fcm.googleapis.com/fcm/send/abc',
+      'https://android.googleapis.com/gcm/send/abc',
+      'https://updates.push.services.mozilla.com/wpush/v2/abc',
+      'https://web.push.apple.com/QGx2',
+      'https://wns2-par02p.notify.windows.com/w/?token=abc',
+      'https://fcm.googleapis.com:443/fcm/send/abc',
+    ]) expect(endpointAllowed(url, []), url).toBe(true);
+    for (const url of [
+      'http://fcm.googleapis.com/fcm/send/abc', 'https://fcm.googleapis.com:8443/fcm/send/abc', 'https://fcm.googleapis.com./x',
+      'https://fcm.googleapis.com.evil.example/x', 'https://evilfcm.googleapis.com/x', 'https://push.apple.com.evil.example/x',
+      'https://evil-push.apple.com/x', 'https://user:pw@fcm.googleapis.com/x', 'https://localhost/push', 'https://127.0.0.1/push',
+    ]) expect(endpointAllowed(url, []), url).toBe(false);
   });
 
-  it('elsewhere: also http on the loopback (the tests\' push service), never another http host', () => {
-    expect(endpointAllowed('http://127.0.0.1:9000/push/1', 'development')).toBe(true);
-    expect(endpointAllowed('http://localhost:9000/push/1', 'test')).toBe(true);
-    expect(endpointAllowed('http://192.168.1.10/push/1', 'development')).toBe(false);
-    expect(endpointAllowed('http://user:pw@127.0.0.1/push/1', 'development')).toBe(false);
+  it('take an extra origin only as configured: the tests\' stand-in, port included', () => {
+    expect(endpointAllowed('http://127.0.0.1:9000/push/1', ['http://127.0.0.1:9000'])).toBe(true);
+    expect(endpointAllowed('http://127.0.0.1:9001/push/1', ['http://127.0.0.1:9000'])).toBe(false);
+    expect(endpointAllowed('http://127.0.0.1:9000/push/1', [])).toBe(false);
+    expect(endpointAllowed('http://user:pw@127.0.0.1:9000/push/1', ['http://127.0.0.1:9000'])).toBe(false);
+    expect(testConfig().pushExtraOrigins).toEqual([]);
   });
 });

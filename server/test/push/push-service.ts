@@ -7,6 +7,8 @@
 import { createDecipheriv, createECDH, hkdfSync, randomBytes, randomUUID, type ECDH } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import type { Config } from '../../src/config.ts';
 
 export interface ReceivedPush {
   path: string;
@@ -42,6 +44,28 @@ export async function startPushService(): Promise<PushService> {
     received,
     answer: (path, status) => void statuses.set(path, status),
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A stand-in for the suite, started before the suite's app is built (call it first) so that the
+ * returned config names its origin: the app accepts it as a push service, the only one that
+ * is not a browser's. Pass `config` to suiteAuthApp.
+ */
+export function suitePushService(): { config: Partial<Config>; service: () => PushService } {
+  const config: Partial<Config> = {};
+  let started: PushService | undefined;
+  beforeAll(async () => {
+    started = await startPushService();
+    config.pushExtraOrigins = [started.base];
+  });
+  afterAll(() => started?.close());
+  return {
+    config,
+    service: () => {
+      if (!started) throw new Error('the push service starts in beforeAll');
+      return started;
+    },
   };
 }
 

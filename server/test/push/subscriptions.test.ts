@@ -3,7 +3,7 @@
  * devices; anyone else's are 404; every malformed subscription is refused with the API's French
  * error shape, never stored, never a 500.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, PUSH_DEVICES_MAX, t as fill } from '@moodmap/core';
@@ -12,10 +12,15 @@ import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member, type Member } from '../interactions/fixtures.ts';
 
-const p256dh = () => Buffer.concat([Buffer.from([4]), randomBytes(64)]).toString('base64url');
+/** A browser's key: a point of P-256, uncompressed. */
+const p256dh = () => {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return ecdh.getPublicKey().toString('base64url');
+};
 const auth = () => randomBytes(16).toString('base64url');
 const subscription = (overrides: Record<string, unknown> = {}) => ({
-  endpoint: `https://push.example.net/send/${randomUUID()}`,
+  endpoint: `https://fcm.googleapis.com/fcm/send/${randomUUID()}`,
   expirationTime: null,
   keys: { p256dh: p256dh(), auth: auth() },
   ...overrides,
@@ -71,15 +76,18 @@ describe.each(engines)('push subscriptions on %s', (engine) => {
     expect((await list(marc)).map((d) => d.id)).not.toContain(device.id);
   });
 
-  it('moves a device to whoever subscribes it last (a shared computer), with the preview back on', async () => {
+  it("refuses another person's endpoint with a 409, and leaves their device as it was", async () => {
     const sub = subscription();
     const mine = (await subscribe(lea, sub)).json().device;
     await call(t, { method: 'PATCH', url: `/api/push/subscriptions/${mine.id}`, token: lea.token, payload: { preview: false } });
-    const theirs = await subscribe(marc, sub);
-    expect(theirs.statusCode).toBe(200);
-    expect(theirs.json().device).toMatchObject({ id: mine.id, preview: true });
-    expect((await list(lea)).map((d) => d.id)).not.toContain(mine.id);
-    expect((await list(marc)).map((d) => d.id)).toContain(mine.id);
+    const row = async () => (await t.database.db.execute(sql`select user_id, p256dh, auth, label, preview from push_subscriptions where id = ${mine.id}`)).rows[0];
+    const before = await row();
+    const theirs = await subscribe(marc, { ...sub, keys: { p256dh: p256dh(), auth: auth() }, label: 'Volé' });
+    expect(theirs.statusCode, theirs.body).toBe(409);
+    expect(theirs.json().error).toEqual({ code: 'push_endpoint_taken', message: MESSAGES.push_endpoint_taken });
+    expect(await row()).toEqual(before);
+    expect((await list(lea)).find((d) => d.id === mine.id)).toMatchObject({ preview: false });
+    expect((await list(marc)).map((d) => d.id)).not.toContain(mine.id);
   });
 
   it('lets only the owner change the preview or remove a device; anyone else gets 404', async () => {
@@ -114,7 +122,17 @@ describe.each(engines)('push subscriptions on %s', (engine) => {
 
   const endpoint = (value: unknown) => ({ name: `endpoint ${JSON.stringify(value).slice(0, 40)}`, payload: subscription({ endpoint: value }), code: 'push_endpoint_invalid' });
   const keys = (name: string, k: Record<string, unknown>) => ({ name, payload: subscription({ keys: { p256dh: p256dh(), auth: auth(), ...k } }), code: 'push_keys_invalid' });
+  // Not a browser's push service: the server's own network, other hosts, other schemes and ports.
+  const NOT_PUSH_SERVICES = [
+    'https://localhost./push/1', 'https://localhost/push/1', 'https://127.0.0.1/push/1', 'https://[::1]/push/1',
+    'https://[::ffff:127.0.0.1]/push/1', 'https://10.0.0.1/push/1', 'https://172.16.0.1/push/1', 'https://192.168.1.1/push/1',
+    'https://169.254.169.254/latest/meta-data/', 'https://metadata.google.internal/computeMetadata/v1/', 'https://[fd00::1]/push/1',
+    'https://100.64.0.1/push/1', 'https://vm:8080/push/1', 'https://redis:6379/', 'http://127.0.0.1:9000/push/1',
+    'http://fcm.googleapis.com/fcm/send/1', 'https://fcm.googleapis.com:8443/fcm/send/1', 'https://fcm.googleapis.com./fcm/send/1',
+    'https://fcm.googleapis.com.evil.example/fcm/send/1', 'https://push.example.net/send/1', 'https://web.push.apple.com.evil.example/1',
+  ];
   const REFUSED = [
+    ...NOT_PUSH_SERVICES.map(endpoint),
     endpoint('pas une adresse'),
     endpoint('ftp://push.example.net/x'),
     endpoint('javascript:alert(1)'),
@@ -125,18 +143,23 @@ describe.each(engines)('push subscriptions on %s', (engine) => {
     keys('p256dh of 64 bytes', { p256dh: randomBytes(64).toString('base64url') }),
     keys('p256dh of 66 bytes', { p256dh: Buffer.concat([Buffer.from([4]), randomBytes(65)]).toString('base64url') }),
     keys('p256dh not an uncompressed point', { p256dh: Buffer.concat([Buffer.from([2]), randomBytes(64)]).toString('base64url') }),
+    keys('p256dh not on the curve', { p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url') }),
+    keys('p256dh of random bytes', { p256dh: Buffer.concat([Buffer.from([4]), randomBytes(64)]).toString('base64url') }),
     keys('auth of 15 bytes', { auth: randomBytes(15).toString('base64url') }),
     keys('auth of 17 bytes', { auth: randomBytes(17).toString('base64url') }),
     keys('auth in standard base64', { auth: '+/+/+/+/+/+/+/+/+/+/+/' }),
     keys('auth not a string', { auth: 12 }),
-    { name: 'no keys', payload: { endpoint: 'https://push.example.net/x' }, code: 'push_keys_invalid' },
+    { name: 'no keys', payload: { endpoint: 'https://fcm.googleapis.com/fcm/send/x' }, code: 'push_keys_invalid' },
     { name: 'a label of 61 characters', payload: subscription({ label: 'é'.repeat(61) }), code: 'push_label_invalid' },
-    { name: 'not an object', payload: ['https://push.example.net/x'], code: 'push_endpoint_invalid' },
+    { name: 'a label with markup', payload: subscription({ label: '<img src=x onerror=alert(1)>' }), code: 'push_label_markup' },
+    { name: 'a label with a lone >', payload: subscription({ label: 'Téléphone > tablette' }), code: 'push_label_markup' },
+    { name: 'not an object', payload: ['https://fcm.googleapis.com/fcm/send/x'], code: 'push_endpoint_invalid' },
   ];
   for (const { name, payload, code } of REFUSED) {
     it(`refuses ${name} with a French 400`, async () => {
       const before = await stored();
-      const res = await subscribe(lea, payload);
+      // A new person each time: refusals count towards the subscription rate limit.
+      const res = await subscribe(await member(t), payload);
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().error).toEqual({ code, message: MESSAGES[code as keyof typeof MESSAGES] });
       expect(await stored()).toBe(before);
@@ -167,7 +190,7 @@ describe.each(engines)('push subscriptions on %s', (engine) => {
   it('slows down a flood of subscriptions with a 429 and Retry-After', async () => {
     const flood = await member(t);
     const statuses: number[] = [];
-    for (let i = 0; i < 22; i++) statuses.push((await subscribe(flood, subscription({ endpoint: 'https://push.example.net/meme' }))).statusCode);
+    for (let i = 0; i < 22; i++) statuses.push((await subscribe(flood, subscription({ endpoint: 'https://fcm.googleapis.com/fcm/send/meme' }))).statusCode);
     expect(statuses.slice(0, 20).every((s) => s === 200 || s === 201)).toBe(true);
     const res = await subscribe(flood, subscription());
     expect(res.statusCode).toBe(429);

@@ -20,13 +20,14 @@ export interface NewSubscription {
   label: string;
 }
 
-export type SaveResult = { ok: true; row: PushSubscriptionRow; created: boolean } | { ok: false; reason: 'too_many' };
+export type SaveResult = { ok: true; row: PushSubscriptionRow; created: boolean } | { ok: false; reason: 'too_many' | 'taken' };
 
 /**
- * Stores a device for `userId`. The endpoint is unique: subscribing it again updates its keys,
- * and a device handed to another account (a shared computer) moves to that account, starting
- * again with the preview on. The count of `userId`'s other devices is checked under a lock on
- * their profile row, so concurrent subscriptions cannot pass the ceiling together.
+ * Stores a device for `userId`. The endpoint is unique: its owner subscribing it again updates
+ * its keys; anyone else is refused ('taken') and the owner's device stays as it was (signing out
+ * ends a browser's subscription, so the next person on it gets a new endpoint). The count of
+ * `userId`'s other devices is checked under a lock on their profile row, so concurrent
+ * subscriptions cannot pass the ceiling together.
  */
 export async function saveSubscription(db: Db, userId: string, input: NewSubscription, max: number): Promise<SaveResult> {
   return db.transaction(async (tx) => {
@@ -39,17 +40,14 @@ export async function saveSubscription(db: Db, userId: string, input: NewSubscri
       .values({ userId, ...input })
       .onConflictDoUpdate({
         target: pushSubscriptions.endpoint,
-        set: {
-          p256dh: input.p256dh,
-          auth: input.auth,
-          label: input.label,
-          preview: sql`case when ${pushSubscriptions.userId} = excluded.user_id then ${pushSubscriptions.preview} else true end`,
-          userId,
-        },
+        set: { p256dh: input.p256dh, auth: input.auth, label: input.label },
+        setWhere: eq(pushSubscriptions.userId, userId),
       })
       // `xmax = 0` holds for a row this statement inserted, not for one it updated.
       .returning({ ...getTableColumns(pushSubscriptions), created: sql<boolean>`(xmax = 0)` });
-    const { created, ...stored } = row!;
+    // No row: the endpoint is another person's, and was left alone.
+    if (!row) return { ok: false, reason: 'taken' } as const;
+    const { created, ...stored } = row;
     return { ok: true, row: stored, created: created === true } as const;
   });
 }

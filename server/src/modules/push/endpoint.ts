@@ -1,25 +1,32 @@
 /**
  * Where the server agrees to send pushes. The endpoint comes from the browser, i.e. from the
- * caller: the server POSTs to it later, so it must not become a way to reach the server's own
- * network. In production: https only, to a host name (no IP literal, no localhost). Elsewhere
- * an http endpoint on the loopback is allowed too, for the tests' stand-in push service.
+ * caller, and the server POSTs to it later: only the browsers' own push services are accepted,
+ * over https on the default port, so an endpoint cannot aim the server at its own network.
+ * (The address each name resolves to is checked again when sending: ./address.ts.)
  */
-import type { Config } from '../../config.ts';
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+/** Push services of the browsers: Chrome & co. (FCM, and its former GCM name), Firefox, Safari, Edge. */
+const PUSH_HOSTS = new Set(['fcm.googleapis.com', 'android.googleapis.com', 'updates.push.services.mozilla.com', 'push.services.mozilla.com']);
+/** Services with one host name per region or shard (web.push.apple.com, wns2-par02p.notify.windows.com). */
+const PUSH_HOST_SUFFIXES = ['.push.apple.com', '.notify.windows.com'];
 
-export function endpointAllowed(endpoint: string, env: Config['env']): boolean {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    return false;
-  }
-  if (url.username || url.password || url.hash) return false;
-  const host = url.hostname.toLowerCase();
-  if (url.protocol === 'http:') return env !== 'production' && LOOPBACK.has(host);
-  if (url.protocol !== 'https:') return false;
-  if (env !== 'production') return true;
-  return !LOOPBACK.has(host) && !host.endsWith('.localhost') && !IPV4.test(host) && !host.startsWith('[');
+const parse = (endpoint: string): URL | null => (URL.canParse(endpoint) ? new URL(endpoint) : null);
+
+const isPushHost = (host: string) => PUSH_HOSTS.has(host) || PUSH_HOST_SUFFIXES.some((suffix) => host.endsWith(suffix) && /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host));
+
+/**
+ * `extraOrigins` are origins accepted as they are, with no address check when sending: the
+ * tests' local stand-in for a push service. Only tests set them (config.pushExtraOrigins).
+ */
+export function isExtraOrigin(endpoint: string, extraOrigins: readonly string[]): boolean {
+  const url = parse(endpoint);
+  return !!url && url.origin !== 'null' && extraOrigins.some((origin) => parse(origin)?.origin === url.origin);
+}
+
+export function endpointAllowed(endpoint: string, extraOrigins: readonly string[]): boolean {
+  const url = parse(endpoint);
+  if (!url || url.username || url.password || url.hash) return false;
+  if (isExtraOrigin(endpoint, extraOrigins)) return true;
+  // `url.port` is empty for https on 443; any other port is not a push service's.
+  return url.protocol === 'https:' && url.port === '' && isPushHost(url.hostname);
 }

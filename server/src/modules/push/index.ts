@@ -9,6 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { blockRelations } from '../blocks/relations.ts';
+import { systemResolve } from './address.ts';
 import { noticesFor } from './notices.ts';
 import { pushRoutes } from './routes.ts';
 import { createPushSender } from './sender.ts';
@@ -16,7 +17,7 @@ import { loadVapidKeys } from './vapid.ts';
 
 export default async function pushFeature(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const vapid = await loadVapidKeys(ctx.config);
-  const sender = createPushSender(ctx.database.db, vapid, app.log);
+  const sender = createPushSender(ctx.database.db, vapid, app.log, { resolve: systemResolve, extraOrigins: ctx.config.pushExtraOrigins });
   const deps = { db: ctx.database.db, relations: blockRelations(ctx.database.db, ctx.bus) };
   const stop = ctx.bus.observeOwn((event) => {
     // After the publisher's own work: the answer to its request never waits on a push.

@@ -4,6 +4,7 @@
  *
  *   GET    /api/push/key                 → { publicKey }        the VAPID key for pushManager.subscribe
  *   POST   /api/push/subscriptions       PushSubscription JSON (+ label) → 201 new | 200 known { device }
+ *                                         | 409 push_endpoint_taken (another person's device)
  *   GET    /api/push/subscriptions       → { devices }          the caller's devices, newest first
  *   PATCH  /api/push/subscriptions/:id   { preview } → { device }
  *   DELETE /api/push/subscriptions/:id   → { status: 'deleted' }
@@ -18,10 +19,11 @@ import {
   pushPreviewBodySchema, pushSubscriptionBodySchema,
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { AppError, badRequest, fail, notFound } from '../../errors.ts';
+import { AppError, badRequest, conflict, fail, notFound } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
 import { removeDevice, listDevices, saveSubscription, setPreview, toDeviceDto } from './data.ts';
 import { endpointAllowed } from './endpoint.ts';
+import { isP256Point } from './keys.ts';
 import { deviceLabel } from './label.ts';
 import type { VapidKeys } from './vapid.ts';
 
@@ -48,6 +50,7 @@ export function pushRoutes(ctx: AppContext, vapid: VapidKeys) {
     });
 
     app.post('/api/push/subscriptions', {
+      config: { write: 'push' },
       onRequest: app.authenticate,
       schema: { body: pushSubscriptionBodySchema, response: { 200: pushDeviceResponseSchema, 201: pushDeviceResponseSchema } },
     }, async (request, reply) => {
@@ -57,13 +60,15 @@ export function pushRoutes(ctx: AppContext, vapid: VapidKeys) {
         throw new AppError(429, 'push_rate_limited', undefined, { 'retry-after': String(SUBSCRIBE_WINDOW_MS / 1000) });
       }
       const { endpoint, keys, label } = request.body;
-      if (!endpointAllowed(endpoint, ctx.config.env)) throw badRequest('push_endpoint_invalid');
+      if (!endpointAllowed(endpoint, ctx.config.pushExtraOrigins)) throw badRequest('push_endpoint_invalid');
+      if (!isP256Point(keys.p256dh)) throw badRequest('push_keys_invalid');
       const saved = await saveSubscription(db, userId, {
         endpoint,
         p256dh: keys.p256dh,
         auth: keys.auth,
         label: label || deviceLabel(request.headers['user-agent']),
       }, PUSH_DEVICES_MAX);
+      if (!saved.ok && saved.reason === 'taken') throw conflict('push_endpoint_taken');
       if (!saved.ok) throw fail(409, 'push_devices_too_many', { max: PUSH_DEVICES_MAX });
       return reply.status(saved.created ? 201 : 200).headers(noStore).send({ device: toDeviceDto(saved.row) });
     });
@@ -74,6 +79,7 @@ export function pushRoutes(ctx: AppContext, vapid: VapidKeys) {
     });
 
     app.patch('/api/push/subscriptions/:id', {
+      config: { write: 'push' },
       onRequest: app.authenticate,
       schema: { params: deviceParams, body: pushPreviewBodySchema, response: { 200: pushDeviceResponseSchema } },
     }, async (request, reply) => {
@@ -83,6 +89,7 @@ export function pushRoutes(ctx: AppContext, vapid: VapidKeys) {
     });
 
     app.delete('/api/push/subscriptions/:id', {
+      config: { write: 'push' },
       onRequest: app.authenticate,
       schema: { params: deviceParams, response: { 200: pushDeletedResponseSchema } },
     }, async (request) => {

@@ -1,7 +1,7 @@
 /**
  * Sends notifications to people's devices (RFC 8030 + 8291 + 8292). web-push encrypts the
- * payload (aes128gcm) and signs the VAPID header; the request itself goes out with fetch, so it
- * has a timeout, follows no redirect and reaches the tests' local stand-in over http.
+ * payload (aes128gcm) and signs the VAPID header; the request itself goes out through
+ * ./transport.ts: a timeout, no redirect, and only to a push service at a public address.
  *
  * Every send is fire-and-forget for the request that caused it: errors are logged, never thrown.
  * A push service answering 404 or 410 says the subscription is gone: its row is deleted.
@@ -11,7 +11,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
 import type { PushPayload } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
+import type { Resolve } from './address.ts';
 import { devicesOf, forgetEndpoint, type PushSubscriptionRow } from './data.ts';
+import { endpointAllowed } from './endpoint.ts';
+import { sendPushRequest } from './transport.ts';
 import type { VapidKeys } from './vapid.ts';
 
 const SEND_TIMEOUT_MS = 10_000;
@@ -50,10 +53,21 @@ export function payloadFor(notice: Notice, device: Pick<PushSubscriptionRow, 'pr
  */
 const topicOf = (tag: string) => createHash('sha256').update(tag).digest('base64url').slice(0, 32);
 
-export function createPushSender(db: Db, vapid: VapidKeys, log: FastifyBaseLogger): PushSender {
+/** Where pushes may go: the name resolver, and the origins accepted besides the push services. */
+export interface PushNetwork {
+  resolve: Resolve;
+  extraOrigins: readonly string[];
+}
+
+export function createPushSender(db: Db, vapid: VapidKeys, log: FastifyBaseLogger, network: PushNetwork): PushSender {
   const pending = new Set<Promise<void>>();
 
   async function deliver(device: PushSubscriptionRow, notice: Notice): Promise<void> {
+    // A row stored before the endpoint rules existed gets nothing.
+    if (!endpointAllowed(device.endpoint, network.extraOrigins)) {
+      log.warn({ subscription: device.id }, 'push endpoint refused: not a push service');
+      return;
+    }
     const details = webpush.generateRequestDetails(
       { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
       JSON.stringify(payloadFor(notice, device)),
@@ -66,22 +80,17 @@ export function createPushSender(db: Db, vapid: VapidKeys, log: FastifyBaseLogge
       },
     );
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(details.headers)) {
-      if (name.toLowerCase() !== 'content-length') headers[name] = String(value);
-    }
-    const response = await fetch(details.endpoint, {
-      method: details.method,
-      headers,
-      body: details.body ?? undefined,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-    });
-    await response.body?.cancel().catch(() => {});
-    if (response.status === 404 || response.status === 410) {
+    for (const [name, value] of Object.entries(details.headers)) headers[name] = String(value);
+    const status = await sendPushRequest(
+      details.endpoint,
+      { method: details.method, headers, body: details.body ?? null },
+      { ...network, timeoutMs: SEND_TIMEOUT_MS },
+    );
+    if (status === 404 || status === 410) {
       await forgetEndpoint(db, device);
-      log.info({ subscription: device.id, status: response.status }, 'push subscription expired: removed');
-    } else if (!response.ok) {
-      log.warn({ subscription: device.id, status: response.status }, 'push service refused a notification');
+      log.info({ subscription: device.id, status }, 'push subscription expired: removed');
+    } else if (status < 200 || status > 299) {
+      log.warn({ subscription: device.id, status }, 'push service refused a notification');
     }
   }
 
