@@ -4,7 +4,7 @@
  * server (which enforces them) and the web app (which lists them).
  */
 import { MESSAGES, type MessageKey } from './messages.ts';
-import type { StaffRole } from './limits.ts';
+import { STAFF_ROLES, type StaffRole } from './limits.ts';
 
 export const MODERATION_ACTIONS = ['dismiss', 'remove', 'warn', 'suspend', 'ban'] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
@@ -19,6 +19,13 @@ export type ModerationReasonKey = (typeof MODERATION_REASON_KEYS)[number];
 
 /** Distinct reporters after whom a post leaves the map pending review (MODERATION_HIDE_THRESHOLD overrides it). */
 export const MODERATION_HIDE_THRESHOLD_DEFAULT = 3;
+/**
+ * Who counts toward that threshold: a confirmed account at least this old, and one per network
+ * (IPv4 /24, IPv6 /48), so that accounts made in a minute from one address cannot hide a post.
+ */
+export const REPORT_COUNTS_AFTER_HOURS = 24;
+/** The decisions that restrict their author: only a staff member of a strictly higher role takes them. */
+export const RESTRICTING_ACTIONS: readonly ModerationAction[] = ['warn', 'suspend', 'ban'];
 /** The author may appeal once within 6 months of the statement of reasons (DSA Art. 20). */
 export const APPEAL_WINDOW_DAYS = 183;
 export const MODERATION_NOTE_MAX = 1000;
@@ -41,6 +48,11 @@ export function adminCount(total: number): string {
 export const MODERATION_ROLES: readonly StaffRole[] = ['super_admin', 'admin', 'moderator'];
 export const USERS_LIST_ROLES: readonly StaffRole[] = ['super_admin', 'admin'];
 export const ROLE_CHANGE_ROLES: readonly StaffRole[] = ['super_admin'];
+
+/** True when `actor`'s role is strictly above `target`'s (STAFF_ROLES runs from highest to lowest). */
+export function outranks(actor: StaffRole, target: StaffRole): boolean {
+  return STAFF_ROLES.indexOf(actor) < STAFF_ROLES.indexOf(target);
+}
 
 export const SECURITY_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type SecuritySeverity = (typeof SECURITY_SEVERITIES)[number];

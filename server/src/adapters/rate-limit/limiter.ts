@@ -4,6 +4,7 @@
  */
 import { RATE_LIMITS, rateLimitActionLabel, t, type MessageKey } from '@moodmap/core';
 import { AppError } from '../../errors.ts';
+import { networkOf } from '../../http/client-network.ts';
 import type { SecurityEventInput } from '../../modules/security/log.ts';
 import type { HitResult, RateLimitRule, RateLimitStore } from './store.ts';
 
@@ -27,6 +28,10 @@ export const SERVER_RATE_LIMITS = {
   analytics_event: { points: 60, windowMs: MINUTE, blockMs: MINUTE },
   /** Sign-ups from everyone together while emergency mode is on (spec §9 "signup is limited"). */
   register_emergency: { points: 20, windowMs: 60 * MINUTE, blockMs: 10 * MINUTE },
+  /** Post reports, per account: a person flags a few posts an hour, not a stream of them. */
+  post_report: { points: 10, windowMs: 60 * MINUTE, blockMs: 30 * MINUTE },
+  /** Post reports from one client address, all its accounts together. */
+  post_report_ip: { points: 30, windowMs: 60 * MINUTE, blockMs: 30 * MINUTE },
 } as const satisfies Record<string, RateLimitRule>;
 
 export const ALL_RATE_LIMITS = { ...RATE_LIMITS, ...SERVER_RATE_LIMITS };
@@ -37,14 +42,8 @@ export type LimitAction = keyof typeof ALL_RATE_LIMITS;
  * address inside it at will, so the /64 is the client; IPv4-mapped IPv6 is plain IPv4.
  */
 export function ipKey(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return `ip:${mapped[1]}`;
-  if (!ip.includes(':')) return `ip:${ip}`;
-  const [head, tail = ''] = ip.toLowerCase().split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
-  return `ip6:${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const network = networkOf(ip, { v4: 32, v6: 64 });
+  return network.includes(':') ? `ip6:${network}` : `ip:${network.replace(/\/32$/, '')}`;
 }
 
 export interface ConsumeOptions {

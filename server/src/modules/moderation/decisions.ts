@@ -1,13 +1,19 @@
 /**
  * A moderator's decision on a reported post, and an appeal's outcome (issue 17). Each runs in
  * one transaction that locks what it changes (the post's open reports; the appeal), so two
- * moderators deciding at once cannot both act. What each decision does is in docs/moderation.md.
+ * moderators deciding at once cannot both act. No one decides a case about themselves, and a
+ * restriction needs a strictly higher role than its target's. What each decision does is in
+ * docs/moderation.md.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { APPEAL_WINDOW_DAYS, moderationActionLabel, moderationReasonLabel, type DecisionInput, type ModerationAction, type ModerationReasonKey } from '@moodmap/core';
+import {
+  APPEAL_WINDOW_DAYS, moderationActionLabel, moderationReasonLabel, outranks, RESTRICTING_ACTIONS,
+  type DecisionInput, type ModerationAction, type ModerationReasonKey, type StaffRole,
+} from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { moderationAppeals, moderationDecisions, moderationNotices, postReports, publications, users } from '../../db/schema.ts';
-import { conflict, fail, notFound } from '../../errors.ts';
+import { conflict, fail, forbidden, notFound } from '../../errors.ts';
+import { getRole } from '../auth/users.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -23,12 +29,19 @@ export interface DecisionOutcome {
   decision: typeof moderationDecisions.$inferSelect;
   reporterIds: string[];
   /** The post left the map (it was on it) or came back (it was pending review). */
-  hidden: { id: string; latitude: number; longitude: number } | null;
+  hidden: { id: string; userId: string; latitude: number; longitude: number } | null;
   restoredPostId: string | null;
 }
 
-/** Decides on every open report of `postId`; 404 when it has none. */
-export async function decide(db: Db, moderatorId: string, postId: string, input: DecisionInputParsed, now: Date): Promise<DecisionOutcome> {
+/** The staff member deciding, with the role the route checked. */
+export interface Decider {
+  id: string;
+  role: StaffRole;
+}
+
+/** Decides on every open report of `postId`; 404 when it has none, 403 on one's own post or an equal or higher role. */
+export async function decide(db: Db, decider: Decider, postId: string, input: DecisionInputParsed, now: Date): Promise<DecisionOutcome> {
+  const moderatorId = decider.id;
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     const reports = await t.select({
@@ -39,7 +52,11 @@ export async function decide(db: Db, moderatorId: string, postId: string, input:
       .for('update');
     const first = reports[0];
     if (!first) throw notFound('mod_no_open_reports');
-    const [post] = await t.select({ id: publications.id, hiddenState: publications.hiddenState, latitude: publications.latitude, longitude: publications.longitude })
+    if (first.authorId === moderatorId) throw forbidden('mod_own_case');
+    if (first.authorId && RESTRICTING_ACTIONS.includes(input.action) && !outranks(decider.role, await getRole(t, first.authorId))) {
+      throw forbidden('mod_rank_refused');
+    }
+    const [post] = await t.select({ id: publications.id, userId: publications.userId, hiddenState: publications.hiddenState, latitude: publications.latitude, longitude: publications.longitude })
       .from(publications).where(eq(publications.id, postId)).for('update');
 
     const dismiss = input.action === 'dismiss';
@@ -67,7 +84,7 @@ export async function decide(db: Db, moderatorId: string, postId: string, input:
         restoredPostId = postId;
       } else if (!dismiss) {
         await t.update(publications).set({ hiddenState: 'removed' }).where(eq(publications.id, postId));
-        if (post.hiddenState === null) hidden = { id: post.id, latitude: post.latitude, longitude: post.longitude };
+        if (post.hiddenState === null) hidden = { id: post.id, userId: post.userId, latitude: post.latitude, longitude: post.longitude };
       }
     }
     if (first.authorId && input.action === 'suspend') {
@@ -115,6 +132,7 @@ export async function decideAppeal(db: Db, moderatorId: string, appealId: string
       .where(eq(moderationAppeals.id, appealId)).for('update');
     if (!row) throw notFound('mod_appeal_not_found');
     if (row.appeal.status !== 'open') throw conflict('mod_appeal_closed');
+    if (row.appeal.authorId === moderatorId || row.decision.authorId === moderatorId) throw forbidden('mod_own_case');
     if (row.decision.moderatorId === moderatorId) throw fail(403, 'mod_appeal_same_moderator');
     const reverse = outcome === 'reverse';
     const [appeal] = await t.update(moderationAppeals)

@@ -1,5 +1,6 @@
 /** Post reports and the post they snapshot, with Drizzle's query builder. */
 import { and, eq } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { postReports, profiles } from '../../db/schema.ts';
 import { LIVE, posts } from '../posts/service.ts';
@@ -24,7 +25,7 @@ export type ReportedPost = NonNullable<Awaited<ReturnType<typeof findReportedPos
  * Stores the report; null when this person already reported the post (the unique
  * (post_id, reported_by) index decides, even for two reports at once).
  */
-export async function insertReport(db: Db, report: typeof postReports.$inferInsert): Promise<string | null> {
+export async function insertReport(db: Db, report: PgInsertValue<typeof postReports>): Promise<string | null> {
   const [row] = await db
     .insert(postReports)
     .values(report)

@@ -6,6 +6,7 @@
 import { reportReasonLabel, type ReportReasonKey } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
+import { reportCountsSql } from '../moderation/threshold.ts';
 import { findReportedPost, insertReport } from './data.ts';
 
 export interface ReportInput {
@@ -21,8 +22,11 @@ export interface StoredReport {
   reason: string;
 }
 
-/** Records the report; refuses one's own post (403) and a second report by the same person (409). */
-export async function reportPost(db: Db, postId: string, reporterId: string, input: ReportInput): Promise<StoredReport> {
+/**
+ * Records the report; refuses one's own post (403) and a second report by the same person (409).
+ * `network`: the reporter's network as reporterNetwork() stores it.
+ */
+export async function reportPost(db: Db, postId: string, reporterId: string, input: ReportInput, network: string): Promise<StoredReport> {
   const post = await findReportedPost(db, postId);
   if (!post) throw notFound('post_not_found');
   if (post.userId === reporterId) throw forbidden('report_own_post');
@@ -45,6 +49,7 @@ export async function reportPost(db: Db, postId: string, reporterId: string, inp
   const id = await insertReport(db, {
     postId, postAuthorId: post.userId, reportedBy: reporterId, reasonKey: input.reason, reason,
     description: input.details || null, postSnapshot: snapshot,
+    reporterNetwork: network, countsTowardHiding: reportCountsSql(reporterId),
   });
   if (!id) throw conflict('report_duplicate');
   return { id, postId, postAuthorId: post.userId, reason };
