@@ -70,7 +70,18 @@ describe('analytics', () => {
     vi.stubGlobal('navigator', { ...navigator, sendBeacon: undefined, doNotTrack: '1' });
     track('search');
     vi.stubGlobal('navigator', { ...navigator, sendBeacon: undefined, doNotTrack: null, globalPrivacyControl: true });
-    track('login');
+    track('search');
     expect(api.callsTo('POST /api/analytics/events')).toHaveLength(1);
+  });
+
+  it('sends the route template, never the member id in the path', () => {
+    const api = fakeApi({ 'POST /api/analytics/events': () => json(202, null) });
+    vi.stubGlobal('navigator', { ...navigator, sendBeacon: undefined, doNotTrack: null });
+    window.history.pushState(null, '', '/user/5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f');
+    track('search');
+    window.history.pushState(null, '', '/une/page/inconnue');
+    track('search');
+    window.history.pushState(null, '', '/');
+    expect(api.callsTo('POST /api/analytics/events').map((c) => c.body)).toEqual([{ name: 'search', path: '/user/:id' }, { name: 'search', path: '/*' }]);
   });
 });

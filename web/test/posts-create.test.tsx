@@ -194,9 +194,8 @@ describe('create page (spec §2 "Create publication", §5 "Publication")', () =>
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(router.state.location.state).toEqual({ focusPostId: 'p-42' });
     const order = api.calls.filter((c) => c.method === 'POST').map((c) => c.url);
-    // Then the 'post created' analytics event (issue 18).
-    expect(order).toEqual(['/api/uploads/post-image', '/api/posts', '/api/analytics/events']);
-    expect(api.callsTo('POST /api/analytics/events')[0]!.body).toMatchObject({ name: 'post_created' });
+    // No analytics event: the server counts the post it created.
+    expect(order).toEqual(['/api/uploads/post-image', '/api/posts']);
     expect(api.callsTo('POST /api/posts')[0]!.body).toEqual({
       category: 'party',
       content: 'Ce soir on danse',

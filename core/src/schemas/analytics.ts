@@ -2,10 +2,13 @@
 import { z } from 'zod';
 import { ANALYTICS_EVENTS, CLIENT_ANALYTICS_EVENTS } from '../launch.ts';
 
-/** What the web app sends: an event name and the page's path (no query, no user, no id). */
+/**
+ * What the web app sends: one of the events only it sees, and the page's route template (no
+ * query, no user, no id; the server maps any path it is given to its template again).
+ */
 export const analyticsEventSchema = z.object({
   name: z.enum(CLIENT_ANALYTICS_EVENTS),
-  path: z.string().max(200).regex(/^\/[\w\-/]*$/).optional(),
+  path: z.string().max(200).regex(/^\/[\w\-/:*]*$/).optional(),
 }).strict();
 export type AnalyticsEventInput = z.infer<typeof analyticsEventSchema>;
 

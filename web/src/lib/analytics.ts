@@ -1,10 +1,11 @@
 /**
  * The web app's analytics events (spec §1, issue 18), sent to our own server, which stores them
- * with no personal data and forwards them to Plausible when configured. Nothing is sent when
+ * with no personal data and forwards them to Plausible when configured. Only searches and map
+ * interactions come from here: the server counts sign-ups, logins, posts and messages itself. Nothing is sent when
  * the browser asks not to be tracked (Do Not Track or Global Privacy Control). Map interactions
  * are sent at most once a minute: their count is a trend, not a trace of every move.
  */
-import type { ClientAnalyticsEventName } from '@moodmap/core';
+import { analyticsPathOf, type ClientAnalyticsEventName } from '@moodmap/core';
 
 const MAP_INTERACTION_EVERY_MS = 60_000;
 let lastMapInteraction = 0;
@@ -22,8 +23,8 @@ export function track(name: ClientAnalyticsEventName): void {
     if (now - lastMapInteraction < MAP_INTERACTION_EVERY_MS) return;
     lastMapInteraction = now;
   }
-  // The path only: no query string, no fragment (they may hold tokens or searches).
-  const body = JSON.stringify({ name, path: location.pathname.replace(/[^\w\-/]/g, '').slice(0, 200) || '/' });
+  // The route's template only (`/user/:id`): no member id, no query, no fragment.
+  const body = JSON.stringify({ name, path: analyticsPathOf(location.pathname) });
   const blob = new Blob([body], { type: 'application/json' });
   // A beacon survives the page being left right after the event (a sign-in that navigates).
   if (navigator.sendBeacon?.('/api/analytics/events', blob)) return;

@@ -1,13 +1,15 @@
 /**
- * Records analytics events with no personal data (issue 18, spec §1): the day, the event name,
- * the page's path, revenue for a premium conversion, and `visitor`, a SHA-256 of the day's
- * random salt, the client's network and its browser. The salt is shared by every instance and
- * the previous days' salts are deleted, so yesterday's hashes can no longer be linked to anyone.
- * No IP, no user id and no cookie is stored.
+ * Records analytics events with no personal data (issue 18, spec §1): the day, the hour, the
+ * event name, the page's route template, revenue for a premium conversion, and `visitor`, a
+ * SHA-256 of the day's random salt, the client's network and its browser. The salt is shared by
+ * every instance and the previous days' salts are deleted, so yesterday's hashes can no longer be
+ * linked to anyone. No IP, no user id and no cookie is stored. Events the server counts itself
+ * (a sign-up, a post...) carry no visitor, path or exact time, so none can be tied to the
+ * account or post it counts.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { eq, lt } from 'drizzle-orm';
-import type { AnalyticsEventName } from '@moodmap/core';
+import { analyticsPathOf, type AnalyticsEventName, type ServerAnalyticsEventName } from '@moodmap/core';
 import type { AnalyticsForwarder } from '../../adapters/analytics/index.ts';
 import { ipKey } from '../../adapters/rate-limit/limiter.ts';
 import type { Db } from '../../db/client.ts';
@@ -24,11 +26,16 @@ export interface RecordedEvent {
 
 export interface AnalyticsRecorder {
   record(event: RecordedEvent): Promise<void>;
+  /** Counts something the server just did; failing to store it never fails the request. */
+  happened(name: ServerAnalyticsEventName): Promise<void>;
 }
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+const HOUR_MS = 3_600_000;
+/** Times are kept to the hour: enough for trends, too coarse to match an event to a row. */
+const hourOf = (date: Date) => new Date(Math.floor(date.getTime() / HOUR_MS) * HOUR_MS);
 
-export function createAnalyticsRecorder(db: Db, now: () => Date, forwarder: AnalyticsForwarder | null): AnalyticsRecorder {
+export function createAnalyticsRecorder(db: Db, now: () => Date, forwarder: AnalyticsForwarder | null, onError: (err: unknown) => void = () => {}): AnalyticsRecorder {
   let cached: { day: string; salt: string } | null = null;
 
   async function saltOf(day: string): Promise<string> {
@@ -40,15 +47,19 @@ export function createAnalyticsRecorder(db: Db, now: () => Date, forwarder: Anal
     return row.salt;
   }
 
+  async function record(event: RecordedEvent): Promise<void> {
+    const at = now();
+    const day = dayOf(at);
+    const visitor = event.ip
+      ? createHash('sha256').update(`${await saltOf(day)}|${ipKey(event.ip)}|${event.userAgent ?? ''}`).digest('base64url').slice(0, 22)
+      : null;
+    const path = event.path === undefined ? null : analyticsPathOf(event.path);
+    await db.insert(analyticsEvents).values({ day, name: event.name, visitor, path, revenueCents: event.revenueCents ?? 0, createdAt: hourOf(at) });
+    if (forwarder) void forwarder.forward({ name: event.name, path: path ?? '/', revenueCents: event.revenueCents, userAgent: event.userAgent, ip: event.ip });
+  }
+
   return {
-    async record(event) {
-      const day = dayOf(now());
-      const visitor = event.ip
-        ? createHash('sha256').update(`${await saltOf(day)}|${ipKey(event.ip)}|${event.userAgent ?? ''}`).digest('base64url').slice(0, 22)
-        : null;
-      const path = event.path ?? '/';
-      await db.insert(analyticsEvents).values({ day, name: event.name, visitor, path, revenueCents: event.revenueCents ?? 0, createdAt: now() });
-      if (forwarder) void forwarder.forward({ name: event.name, path, revenueCents: event.revenueCents, userAgent: event.userAgent, ip: event.ip });
-    },
+    record,
+    happened: (name) => record({ name }).catch(onError),
   };
 }

@@ -2,6 +2,7 @@
  * The statistics tab's numbers (issue 18): per day over the last 7/30/90 days, the seven events,
  * unique visitors (distinct daily hashes), revenue in EUR cents, messages stored; and the posts
  * live now. Days without anything are filled with zeros so charts have one point per day.
+ * Messages sent are the messages stored, not an event anyone reports.
  */
 import { and, count, countDistinct, gte, sql, sum } from 'drizzle-orm';
 import { ANALYTICS_EVENTS, POST_LIFETIME_MS, type AnalyticsEventName, type StatsDay, type StatsResponse } from '@moodmap/core';
@@ -41,7 +42,9 @@ export async function readStats(db: Db, now: Date, days: number): Promise<StatsR
   }
   for (const row of messageRows) {
     const entry = byDay.get(row.day);
-    if (entry) entry.messages = row.n;
+    if (!entry) continue;
+    entry.messages = row.n;
+    entry.events.message_sent = row.n;
   }
   return { days: [...byDay.values()], postsLive: live?.n ?? 0, currency: 'EUR' };
 }

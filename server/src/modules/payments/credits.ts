@@ -14,6 +14,7 @@ import { PULSE_UNIT_AMOUNT_CENTS } from '@moodmap/core';
 import type { PaymentProviderKind } from '../../adapters/payments/index.ts';
 import type { Db } from '../../db/client.ts';
 import { paymentEvents, profiles, pulsePurchases } from '../../db/schema.ts';
+import { unspentCredits } from './spending.ts';
 
 export type PurchaseRow = typeof pulsePurchases.$inferSelect;
 
@@ -116,31 +117,34 @@ async function closeUnpaid(tx: Tx, provider: PaymentProviderKind, session: Strip
 }
 
 /**
- * A refund or dispute takes the purchase's credits back — only those still unspent: a credit
- * already given to a post stays with it (one credit, one post, its lifetime).
+ * A refund or dispute takes back this purchase's credits still unspent: a credit already given
+ * to a post stays with it (one credit, one post, its lifetime), and a credit another purchase
+ * paid for is never taken. `wanted` is how many credits the refunds so far cover; a replayed or
+ * later event takes only what the earlier ones did not.
  */
 async function takeBack(tx: Tx, provider: PaymentProviderKind, paymentIntentId: string | null, wanted: number, dispute: boolean, now: Date): Promise<EventOutcome> {
   if (!paymentIntentId) return { kind: 'ignored', reason: 'no_payment_intent' };
-  const [purchase] = await tx.select().from(pulsePurchases)
-    .where(and(eq(pulsePurchases.paymentIntentId, paymentIntentId), eq(pulsePurchases.provider, provider)))
-    .for('update');
-  if (!purchase) return { kind: 'refused', reason: 'unknown_payment', purchase: null };
-  const owed = Math.min(wanted, purchase.quantity) - purchase.creditsRemoved;
-  if (owed <= 0) return { kind: 'ignored', reason: 'already_taken_back' };
+  const ofPayment = and(eq(pulsePurchases.paymentIntentId, paymentIntentId), eq(pulsePurchases.provider, provider));
+  const [found] = await tx.select({ userId: pulsePurchases.userId }).from(pulsePurchases).where(ofPayment);
+  if (!found) return { kind: 'refused', reason: 'unknown_payment', purchase: null };
+  // The profile first, then the purchase: the order a post spending a credit locks them in.
   const [balance] = await tx.select({ credits: profiles.pulseCredits }).from(profiles)
-    .where(eq(profiles.id, purchase.userId)).for('update');
-  const removed = Math.min(owed, balance?.credits ?? 0);
-  if (removed > 0) {
-    await tx.update(profiles).set({ pulseCredits: sql`${profiles.pulseCredits} - ${removed}` }).where(eq(profiles.id, purchase.userId));
+    .where(eq(profiles.id, found.userId)).for('update');
+  const [purchase] = await tx.select().from(pulsePurchases).where(ofPayment).for('update');
+  const settled = purchase.status === 'refunded' || purchase.status === 'disputed';
+  const removed = Math.min(Math.min(wanted, purchase.quantity) - purchase.creditsRemoved, unspentCredits(purchase), balance?.credits ?? 0);
+  if (removed <= 0 && settled) return { kind: 'ignored', reason: 'already_taken_back' };
+  const taken = Math.max(removed, 0);
+  if (taken > 0) {
+    await tx.update(profiles).set({ pulseCredits: sql`${profiles.pulseCredits} - ${taken}` }).where(eq(profiles.id, purchase.userId));
   }
   const [updated] = await tx.update(pulsePurchases)
     .set({
       status: dispute ? 'disputed' : 'refunded',
       refundedAt: purchase.refundedAt ?? now,
-      // Credits already spent count as taken back too: they are never owed again.
-      creditsRemoved: purchase.creditsRemoved + owed,
+      creditsRemoved: purchase.creditsRemoved + taken,
     })
     .where(eq(pulsePurchases.id, purchase.id))
     .returning();
-  return { kind: 'taken_back', purchase: updated, creditsRemoved: removed, dispute };
+  return { kind: 'taken_back', purchase: updated, creditsRemoved: taken, dispute };
 }

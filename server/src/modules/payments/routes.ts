@@ -31,6 +31,7 @@ export default async function paymentsRoutes(root: FastifyInstance, { ctx }: { c
   const provider = ctx.payments;
 
   app.post('/api/pulse/checkout', {
+    config: { write: 'purchase' },
     onRequest: app.authenticate,
     schema: { body: pulseCheckoutSchema, response: { 200: pulseCheckoutResponseSchema } },
   }, async (request, reply) => {
