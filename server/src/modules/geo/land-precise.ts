@@ -52,8 +52,6 @@ function boundingCircle(rings: PolygonRings): { lat: number; lon: number; km: nu
 }
 
 let precise: PreciseLand | undefined;
-/** The polygons until the tiles take them (index.ts copies them into typed arrays; ~100 MB as JS arrays). */
-let polygons: PolygonRings[] | undefined;
 
 function build(): { land: PreciseLand; polygons: PolygonRings[] } {
   const osm = loadOsmLandPolygons().map((rings) => rings.filter((ring, i) => i === 0 || ringKm2(ring) >= LAKE_HOLE_MIN_KM2));
@@ -77,17 +75,15 @@ function build(): { land: PreciseLand; polygons: PolygonRings[] } {
 
 /** Built on first use (~2 s here, most of it parsing and indexing the OSM file) and kept. */
 export function getPreciseLand(): PreciseLand {
-  if (!precise) ({ land: precise, polygons } = build());
+  precise ??= build().land;
   return precise;
 }
 
 /**
  * The same polygons as GeoJSON features, for the basemap's tiles (geojson-vt keeps its own
- * copy): handed over once, then released; a second call rebuilds them.
+ * copy). Built afresh and not kept: the tile worker calls it once, in a thread of its own, and
+ * the polygons (~100 MB as JS arrays) are garbage once cut.
  */
 export function takePreciseLandGeoJSON(): LandGeoJSON {
-  getPreciseLand();
-  const taken = polygons ?? build().polygons;
-  polygons = undefined;
-  return toLandGeoJSON(taken);
+  return toLandGeoJSON(build().polygons);
 }

@@ -14,7 +14,7 @@ import {
 import { z } from 'zod';
 import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
 import { getLandChecker } from './land-check.ts';
-import { type EncodedTile, getTile, prepareTiles } from './tiles.ts';
+import { type EncodedTile, getTile, holdTileWorker, prepareTiles } from './tiles.ts';
 import { preparePlaceSearch, searchPlaces } from './places-search.ts';
 import { acceptsGzip } from '../../http/compression.ts';
 import { errorBody, validationError } from '../../errors.ts';
@@ -114,13 +114,15 @@ export default async function geoRoutes(root: FastifyInstance): Promise<void> {
   root.setValidatorCompiler(validatorCompiler);
   root.setSerializerCompiler(serializerCompiler);
   const app = root.withTypeProvider<ZodTypeProvider>();
+  // The tile worker stops with the last app that serves tiles.
+  root.addHook('onClose', holdTileWorker());
   app.get('/api/map/land.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, land()));
   app.get('/api/map/borders.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, borders()));
 
   app.get('/api/geo/tiles/:z/:x/:y.pbf', { attachValidation: true, schema: tileAnswer }, async (request, reply) => {
     if (request.validationError) return reply.code(400).send(errorBody('invalid_tile', MESSAGES.invalid_tile));
     const { z: zoom, x, y } = request.params;
-    return sendTile(request, reply, getTile(zoom, x, y));
+    return sendTile(request, reply, await getTile(zoom, x, y));
   });
 
   // Public and answered from memory in microseconds, so not counted against the post search's

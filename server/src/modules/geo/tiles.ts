@@ -1,136 +1,141 @@
 /**
- * The offline basemap as vector tiles: the same repaired Natural Earth 50m land and borders that
- * the GeoJSON endpoints serve, cut per tile so a phone downloads only its view (a city view is a
- * handful of small tiles instead of 660 kB of world GeoJSON). Issue 19 adds lakes and wide
- * rivers (`water`, water-data.ts), river centre lines (`rivers`, river-data.ts), the places to
- * name (`places`, place-tiles.ts), each thinned by zoom so that the first world view stays within
- * its byte budget, and first-level administrative boundaries (`admin`, admin-data.ts) from zoom
- * ADMIN_MIN_ZOOM.
+ * The basemap's vector tiles as the routes ask for them (tile-cutter.ts says what a tile holds).
+ * A first cut takes up to a second of geojson-vt drill-down and gzip, so tiles are cut in a worker
+ * thread (tile-worker.ts) that owns the indexes, and the event loop only waits for its message.
+ * Answers are kept here, least recently used out first.
  *
- * Cut with geojson-vt and encoded with vt-pbf, the libraries MapLibre itself uses for a GeoJSON
- * source, with the options MapLibre derived from the style's old GeoJSON sources (512-px tiles,
- * extent 8192, tolerance 0.3 px): the browser draws the same geometry as before, and beyond
- * GEO_TILE_MAX_ZOOM it overzooms tiles that already hold the data's full detail.
+ * The worker starts with the first tile asked for (or prepareTiles) and stops when the last app
+ * holding it closes (holdTileWorker); it never keeps the process alive while idle.
  */
-import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
-import { GeoJSONVT, type GeoJSONVTFeature, type GeoJSONVTTile } from '@maplibre/geojson-vt';
-import { fromGeojsonVt } from '@maplibre/vt-pbf';
-import { GEO_TILE_MAX_ZOOM } from '@moodmap/core';
-import { loadAdminBoundariesGeoJSON } from './admin-data.ts';
-import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
-import { PRECISE_LAND_MIN_ZOOM, takePreciseLandGeoJSON } from './land-precise.ts';
-import { placeFeatures, preparePlaceTiles } from './place-tiles.ts';
-import { loadRiversGeoJSON, RIVERS_MIN_ZOOM, visibleRivers } from './river-data.ts';
-import { loadWaterGeoJSON, visibleWater } from './water-data.ts';
+import { Worker } from 'node:worker_threads';
+import { type EncodedTile, type TileRequest, tileAnswerSchema, type WireTile } from './tile-protocol.ts';
 
-/**
- * Layer names inside each tile, read by the web's basemap style. Neither npm nor the repository
- * has road data, so there is no `roads` layer (a PMTiles archive, MAP_PMTILES, brings them).
- */
-export const TILE_LAYERS = { land: 'land', borders: 'borders', water: 'water', rivers: 'rivers', places: 'places', admin: 'admin' } as const;
-
-/**
- * The style draws `admin` from zoom 4 (its layer's minzoom): lower tiles leave it out, so the
- * world view keeps its byte budget.
- */
-export const ADMIN_MIN_ZOOM = 4;
-
-const EXTENT = 8192;
-const TILE_PIXELS = 512;
-const pixels = (value: number) => value * (EXTENT / TILE_PIXELS);
-
-const cutOptions = {
-  maxZoom: GEO_TILE_MAX_ZOOM,
-  extent: EXTENT,
-  tolerance: pixels(0.3),
-  // Fills are clipped to the tile when drawn; only line joins at a tile's edge need a margin.
-  buffer: pixels(32),
-  indexMaxZoom: 5,
-};
-
-export interface EncodedTile {
-  identity: Buffer;
-  gzip: Buffer;
-  etag: string;
-  gzipEtag: string;
-}
+export type { EncodedTile } from './tile-protocol.ts';
 
 /** Encoded tiles kept in memory, least recently used out first (a tile is a few kB). */
 const CACHE_TILES = 4096;
-
-let indexes: { land: GeoJSONVT; preciseLand: GeoJSONVT; borders: GeoJSONVT; water: GeoJSONVT; rivers: GeoJSONVT; admin: GeoJSONVT } | undefined;
 const cache = new Map<string, EncodedTile | null>();
+/** Tiles being cut: a second request for one waits for the same answer. */
+const cutting = new Map<string, Promise<EncodedTile | null>>();
 
-function getIndexes() {
-  // structuredClone: geojson-vt must not see the objects the GeoJSON endpoints serialise.
-  indexes ??= {
-    land: new GeoJSONVT(structuredClone(getLandGeoJSON('50m')) as GeoJSON.GeoJSON, cutOptions),
-    // From PRECISE_LAND_MIN_ZOOM: the land the land check decides with (land-precise.ts). 1.2 M
-    // points: pre-cut to z3 only (z5 would double the start's cost), deeper tiles on demand.
-    preciseLand: new GeoJSONVT(takePreciseLandGeoJSON() as GeoJSON.GeoJSON, { ...cutOptions, indexMaxZoom: 3 }),
-    borders: new GeoJSONVT(structuredClone(getBordersGeoJSON()) as GeoJSON.GeoJSON, cutOptions),
-    // Read from disk and dropped once cut: geojson-vt keeps its own copy.
-    water: new GeoJSONVT(loadWaterGeoJSON(), cutOptions),
-    // Read from disk and dropped once cut: 3 400 lines, 1.2 M points; pre-cut to z3 like the
-    // precise land (no tile below RIVERS_MIN_ZOOM uses them), deeper tiles on demand.
-    rivers: new GeoJSONVT(loadRiversGeoJSON(), { ...cutOptions, indexMaxZoom: 3 }),
-    // Read from disk and dropped once cut too: 4 200 lines, 360 000 points.
-    admin: new GeoJSONVT(loadAdminBoundariesGeoJSON(), cutOptions),
+const WORKER_ENTRY = new URL('./tile-worker-boot.mjs', import.meta.url);
+
+/** A request before the worker numbers it. */
+type Ask = TileRequest extends infer Each ? (Each extends TileRequest ? Omit<Each, 'id'> : never) : never;
+
+interface TileWorker {
+  ask(request: Ask): Promise<WireTile | null>;
+  failed(): boolean;
+  close(): Promise<void>;
+}
+
+function openTileWorker(): TileWorker {
+  const thread = new Worker(WORKER_ENTRY);
+  thread.unref();
+  const pending = new Map<number, { resolve: (tile: WireTile | null) => void; reject: (error: Error) => void }>();
+  let nextId = 0;
+  let failure: Error | undefined;
+  const failAll = (error: Error) => {
+    failure ??= error;
+    for (const waiting of pending.values()) waiting.reject(failure);
+    pending.clear();
   };
-  return indexes;
+  thread.on('message', (message: unknown) => {
+    const parsed = tileAnswerSchema.safeParse(message);
+    if (!parsed.success) {
+      failAll(new Error('tile worker: unexpected message'));
+      void thread.terminate();
+      return;
+    }
+    const answer = parsed.data;
+    const waiting = pending.get(answer.id);
+    pending.delete(answer.id);
+    // Only unanswered requests keep the process alive.
+    if (pending.size === 0) thread.unref();
+    if ('error' in answer) waiting?.reject(new Error(`tile worker: ${answer.error}`));
+    else waiting?.resolve(answer.tile);
+  });
+  thread.on('error', failAll);
+  thread.on('exit', (code) => failAll(new Error(`tile worker stopped (exit code ${code})`)));
+  return {
+    ask(request) {
+      if (failure) return Promise.reject(failure);
+      const id = nextId++;
+      if (pending.size === 0) thread.ref();
+      const answered = new Promise<WireTile | null>((resolve, reject) => pending.set(id, { resolve, reject }));
+      thread.postMessage({ ...request, id } satisfies TileRequest);
+      return answered;
+    },
+    failed: () => failure !== undefined,
+    close: async () => {
+      await thread.terminate();
+    },
+  };
+}
+
+let worker: TileWorker | undefined;
+let holders = 0;
+
+/** The running worker, or a new one when none runs or the last one failed (a crash is not forever). */
+function tileWorker(): TileWorker {
+  if (!worker || worker.failed()) worker = openTileWorker();
+  return worker;
 }
 
 /**
- * Cuts the world's top tiles and indexes the places now (a few seconds in all), so that no
- * request pays it.
+ * Counts an app among the worker's users; the returned release (the app's onClose) stops the
+ * worker when no app holds it any more. Tests build and close many apps in one process.
+ */
+export function holdTileWorker(): () => Promise<void> {
+  holders += 1;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    holders -= 1;
+    if (holders > 0 || !worker) return;
+    const closing = worker;
+    worker = undefined;
+    await closing.close();
+  };
+}
+
+/**
+ * Builds the worker's indexes now (a few seconds, off the event loop), so that no request waits
+ * for them. A failure shows again, as a 500, on the first tile asked for.
  */
 export function prepareTiles(): void {
-  getIndexes();
-  preparePlaceTiles();
+  tileWorker().ask({ kind: 'prepare' }).catch(() => {});
 }
 
-/**
- * A layer made of features of our own (transformed: [x, y] pairs in extent units, which vt-pbf
- * encodes). geojson-vt's tile type intersects them with its untransformed flat arrays, which no
- * point can satisfy, hence the one cast.
- */
-function ownLayer(z: number, x: number, y: number, features: GeoJSONVTFeature[]): GeoJSONVTTile {
-  return { transformed: true, features: features as GeoJSONVTTile['features'], source: null, x, y, z };
+/** The transferred bytes as Buffers, without copying them. */
+const toBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+function remember(key: string, tile: EncodedTile | null): void {
+  cache.set(key, tile);
+  const oldest = cache.keys().next();
+  if (cache.size > CACHE_TILES && !oldest.done) cache.delete(oldest.value);
 }
 
 /** The encoded tile (z/x/y checked by geoTileParamsSchema), or null when it holds nothing (open sea). */
-export function getTile(z: number, x: number, y: number): EncodedTile | null {
+export function getTile(z: number, x: number, y: number): Promise<EncodedTile | null> {
   const key = `${z}/${x}/${y}`;
   const cached = cache.get(key);
   if (cached !== undefined) {
     cache.delete(key);
     cache.set(key, cached);
-    return cached;
+    return Promise.resolve(cached);
   }
-  const { land, preciseLand, borders, water, rivers, admin } = getIndexes();
-  const layers: Parameters<typeof fromGeojsonVt>[0] = {};
-  const landTile = (z >= PRECISE_LAND_MIN_ZOOM ? preciseLand : land).getTile(z, x, y);
-  const bordersTile = borders.getTile(z, x, y);
-  const waterTile = water.getTile(z, x, y);
-  const waterFeatures = waterTile ? visibleWater(waterTile.features, z) : [];
-  const riversTile = z >= RIVERS_MIN_ZOOM ? rivers.getTile(z, x, y) : null;
-  const riverFeatures = riversTile ? visibleRivers(riversTile.features, z) : [];
-  const places = placeFeatures(z, x, y, EXTENT);
-  const adminTile = z >= ADMIN_MIN_ZOOM ? admin.getTile(z, x, y) : null;
-  if (landTile && landTile.features.length > 0) layers[TILE_LAYERS.land] = landTile;
-  if (waterFeatures.length > 0) layers[TILE_LAYERS.water] = ownLayer(z, x, y, waterFeatures);
-  if (riverFeatures.length > 0) layers[TILE_LAYERS.rivers] = ownLayer(z, x, y, riverFeatures);
-  if (adminTile && adminTile.features.length > 0) layers[TILE_LAYERS.admin] = adminTile;
-  if (bordersTile && bordersTile.features.length > 0) layers[TILE_LAYERS.borders] = bordersTile;
-  if (places.length > 0) layers[TILE_LAYERS.places] = ownLayer(z, x, y, places);
-  let encoded: EncodedTile | null = null;
-  if (Object.keys(layers).length > 0) {
-    const identity = Buffer.from(fromGeojsonVt(layers, { version: 2, extent: EXTENT }));
-    const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 24);
-    encoded = { identity, gzip: gzipSync(identity, { level: 9 }), etag: `"${hash}"`, gzipEtag: `"${hash}-gzip"` };
-  }
-  cache.set(key, encoded);
-  if (cache.size > CACHE_TILES) cache.delete(cache.keys().next().value as string);
-  return encoded;
+  const already = cutting.get(key);
+  if (already) return already;
+  const cut = tileWorker()
+    .ask({ kind: 'cut', z, x, y })
+    .then((wire) => {
+      const tile = wire && { identity: toBuffer(wire.identity), gzip: toBuffer(wire.gzip), etag: wire.etag, gzipEtag: wire.gzipEtag };
+      remember(key, tile);
+      return tile;
+    })
+    .finally(() => cutting.delete(key));
+  cutting.set(key, cut);
+  return cut;
 }
