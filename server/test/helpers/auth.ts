@@ -122,6 +122,9 @@ export async function createUser(t: AuthTestApp, options: { email?: string; pass
     passwordHash: await hashPassword(password),
     emailConfirmedAt: options.confirmed === false ? null : new Date(),
     metadata: options.metadata ?? { first_name: 'Léa', last_name: 'Martin' },
+    // As a sign-up leaves it: the terms in force accepted (writes need them).
+    termsVersion: termsAt(new Date()).current.version,
+    termsAcceptedAt: new Date(),
   }).returning({ id: users.id });
   return { id: row.id, email, password };
 }

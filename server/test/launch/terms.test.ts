@@ -38,6 +38,8 @@ describe.each(engines)('terms of use on %s', (engine) => {
 
   it('asks a member without an accepted version to accept the current one, then stops asking', async () => {
     const lea = await member(t);
+    // An account from before the terms existed.
+    await t.database.db.update(users).set({ termsVersion: null, termsAcceptedAt: null }).where(eq(users.id, lea.id));
     const before = await call(t, { method: 'GET', url: '/api/terms', token: lea.token });
     expect(before.json()).toMatchObject({ current: { version: current() }, acceptedVersion: null, mustAccept: true });
     const accepted = await call(t, { method: 'POST', url: '/api/terms/accept', token: lea.token, payload: { version: current() } });

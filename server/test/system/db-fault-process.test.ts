@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MESSAGES } from '@moodmap/core';
+import { MESSAGES, termsAt } from '@moodmap/core';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema.ts';
@@ -87,7 +87,7 @@ describe.runIf(engines.includes('postgres'))('the server process while its Postg
       const emails: string[] = [];
       for (let i = 0; i < 4; i++) {
         const email = freshEmail('panne');
-        await database.db.insert(users).values({ email, passwordHash: await hashPassword(PASSWORD), emailConfirmedAt: new Date(), metadata: { nickname: `Panne${i}` } });
+        await database.db.insert(users).values({ email, passwordHash: await hashPassword(PASSWORD), emailConfirmedAt: new Date(), metadata: { nickname: `Panne${i}` }, termsVersion: termsAt(new Date()).current.version });
         emails.push(email);
       }
       await database.close();

@@ -11,12 +11,31 @@ export interface ApiOptions extends Omit<RequestOptions, 'bearer'> {
   auth?: boolean;
 }
 
+type RefusalListener = (error: ApiError) => void;
+const refusalListeners = new Set<RefusalListener>();
+
+/** Lets app-wide UI answer a 403 any call may get (the terms of use to accept); returns the unsubscribe. */
+export function onApiRefusal(listener: RefusalListener): () => void {
+  refusalListeners.add(listener);
+  return () => void refusalListeners.delete(listener);
+}
+
+/** `call`, telling the refusal listeners about a 403 before the caller sees it. */
+export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
+  try {
+    return await call<T>(path, options);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) for (const listener of refusalListeners) listener(error);
+    throw error;
+  }
+}
+
 /**
  * JSON call to our API with the session's access token. A 401 renews the token once (shared
  * with any other call renewing at the same time) and retries; when the renewal is refused the
  * session ends and the 401 is thrown. Throws ApiError (status 0 for a network failure).
  */
-export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
+async function call<T>(path: string, options: ApiOptions): Promise<T> {
   const { auth = true, ...rest } = options;
   if (!auth) return request<T>(path, rest);
   const sent = getAccessToken();

@@ -1,15 +1,17 @@
 /**
- * Why a message was not stored (issue 17), read only after the one-statement send refused it:
- * the sender's suspension or ban, a block between the two, or no such conversation for them.
+ * Why a message was not stored, read only after the one-statement send refused it: the write
+ * policy (the sender's suspension, ban or terms not accepted), a block between the two, or no
+ * such conversation for them.
  */
 import type { Db } from '../../db/client.ts';
 import { fail, notFound, type AppError } from '../../errors.ts';
 import { blockedBetween } from '../blocks/data.ts';
 import { otherParticipantId, requireParticipant } from '../messages/service.ts';
-import { readRestriction, restrictionError } from './restrictions.ts';
+import { readWriter, writeRefusal } from './write-policy.ts';
 
 export async function refusalOf(db: Db, conversationId: string, senderId: string, now: Date): Promise<AppError> {
-  const restricted = restrictionError(await readRestriction(db, senderId), now);
+  const writer = await readWriter(db, senderId);
+  const restricted = writer ? writeRefusal('send', writer, now) : null;
   if (restricted) return restricted;
   const conversation = await requireParticipant(db, conversationId, senderId).catch(() => null);
   if (conversation && (await blockedBetween(db, senderId, otherParticipantId(conversation, senderId)))) return fail(403, 'user_blocked_you');

@@ -1,9 +1,13 @@
 /**
  * App-wide terms UI (issue 18): the CGU modal when opened, and for a signed-in member the notice
- * of a new version during its 30 days (spec §9), then the request to accept the version in force.
+ * of a new version during its 30 days (spec §9), then the request to accept the version in force:
+ * the modal with « Accepter » opens by itself when the session's acceptance is outdated or when the
+ * API refuses a write for it (`terms_not_accepted`); once accepted, the member carries on.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MESSAGES, t } from '@moodmap/core';
+import { onApiRefusal } from '../../lib/api.ts';
 import { Deferred, lazyScreen } from '../../ui/lazy-screen.tsx';
 import { useSessionStore } from '../auth/session-store.ts';
 import { fetchTerms, termsKey } from './terms-api.ts';
@@ -13,9 +17,21 @@ const TermsModal = lazyScreen(() => import('./TermsModal.tsx'), (m) => m.TermsMo
 
 export function TermsLayer() {
   const open = useTermsUi((s) => s.open);
+  const askedToAccept = useTermsUi((s) => s.mustAccept);
   const userId = useSessionStore((s) => s.user?.id ?? null);
+  const queryClient = useQueryClient();
   const terms = useQuery({ queryKey: termsKey(userId), queryFn: ({ signal }) => fetchTerms(signal), enabled: userId !== null, staleTime: 10 * 60_000 });
   const status = userId ? terms.data : undefined;
+  const outdated = status?.mustAccept ?? false;
+
+  useEffect(() => {
+    if (outdated) useTermsUi.getState().requireAcceptance();
+  }, [outdated]);
+  useEffect(() => onApiRefusal((error) => {
+    if (error.code !== 'terms_not_accepted') return;
+    useTermsUi.getState().requireAcceptance();
+    void queryClient.invalidateQueries({ queryKey: termsKey(userId) });
+  }), [queryClient, userId]);
   let notice: string | null = null;
   if (status?.mustAccept) notice = MESSAGES.terms_must_accept;
   else if (status?.upcoming) {
@@ -31,7 +47,7 @@ export function TermsLayer() {
           </button>
         </div>
       ) : null}
-      {open ? <Deferred><TermsModal mustAccept={status?.mustAccept ?? false} /></Deferred> : null}
+      {open ? <Deferred><TermsModal mustAccept={outdated || askedToAccept} /></Deferred> : null}
     </>
   );
 }
