@@ -12,7 +12,11 @@
  * `post.liked` and `post.commented` (interactions.ts) are scoped the same way, by the post's place.
  */
 import { z } from 'zod';
+import { MESSAGE_EVENTS } from '../contract.ts';
+import type { InteractionEvent } from './interactions.ts';
 import { markerSchema } from './post.ts';
+import type { ProfileUpdatedEvent } from './profile.ts';
+import { MODERATION_NOTICE_EVENT } from './push.ts';
 import { pointShape } from './shapes.ts';
 export { REALTIME_VIEW_DEBOUNCE_MS } from '../contract.ts';
 
@@ -36,3 +40,18 @@ export const postDeletedEventSchema = z.object({
 });
 export type PostCreatedEvent = z.infer<typeof postCreatedEventSchema>;
 export type PostDeletedEvent = z.infer<typeof postDeletedEventSchema>;
+
+/** The type of every event the server sends over the socket (besides its `ready` and `pong`). */
+export type RealtimeEventType =
+  | PostCreatedEvent['type']
+  | PostDeletedEvent['type']
+  | InteractionEvent['type']
+  | ProfileUpdatedEvent['type']
+  | (typeof MESSAGE_EVENTS)[keyof typeof MESSAGE_EVENTS]
+  | typeof MODERATION_NOTICE_EVENT;
+
+/** The same, as a list to walk (a test checks each blocking rule against every one). */
+export const REALTIME_EVENT_TYPES = [
+  'post.created', 'post.deleted', 'post.liked', 'post.commented', 'profile.updated',
+  MESSAGE_EVENTS.created, MESSAGE_EVENTS.read, MESSAGE_EVENTS.conversationUpdated, MODERATION_NOTICE_EVENT,
+] as const satisfies readonly RealtimeEventType[];

@@ -177,7 +177,8 @@ describe.each(engines)('comments on %s', (engine) => {
   }, 60_000);
 
   it('announces additions, edits and removals to the map', async () => {
-    const post = await publish(t, (await member(t)).token);
+    const author = await member(t);
+    const post = await publish(t, author.token);
     const events: Array<{ type: string; data: Record<string, unknown> }> = [];
     const stop = t.app.ctx.bus.subscribe((e) => events.push(e as (typeof events)[number]));
     const comment = (await add(bob.token, post.id, 'Coucou')).json().comment as Comment;
@@ -186,9 +187,9 @@ describe.each(engines)('comments on %s', (engine) => {
     await expect.poll(() => events.filter((e) => e.type === 'post.commented').length).toBe(3);
     stop();
     expect(events.filter((e) => e.type === 'post.commented')).toEqual([
-      { type: 'post.commented', data: { postId: post.id, commentsCount: 1, comment }, at: SAINT_DENIS, about: [bob.id] },
-      { type: 'post.commented', data: { postId: post.id, commentsCount: 1, comment: edited }, at: SAINT_DENIS, about: [bob.id] },
-      { type: 'post.commented', data: { postId: post.id, commentsCount: 0, removedCommentId: comment.id }, at: SAINT_DENIS, about: [bob.id] },
+      { type: 'post.commented', data: { postId: post.id, commentsCount: 1, comment }, at: SAINT_DENIS, about: [bob.id, author.id] },
+      { type: 'post.commented', data: { postId: post.id, commentsCount: 1, comment: edited }, at: SAINT_DENIS, about: [bob.id, author.id] },
+      { type: 'post.commented', data: { postId: post.id, commentsCount: 0, removedCommentId: comment.id }, at: SAINT_DENIS, about: [bob.id, author.id] },
     ]);
   });
 

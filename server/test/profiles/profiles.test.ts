@@ -96,7 +96,7 @@ describe.each(engines)('profiles on %s', (engine) => {
       // The owner's view is exactly the session's.
       const session = await call(t, { method: 'GET', url: '/api/auth/session', token: p.token });
       expect(session.json().user).toEqual(user);
-      await expect.poll(() => events).toContainEqual({ type: 'profile.updated', data: { userId: p.id, username: 'Zoé_974 Ñandú-Ké', photoUrl: null } });
+      await expect.poll(() => events).toContainEqual({ type: 'profile.updated', data: { userId: p.id, username: 'Zoé_974 Ñandú-Ké', photoUrl: null }, about: [p.id] });
       stop();
     });
 
@@ -302,7 +302,7 @@ describe.each(engines)('profiles on %s', (engine) => {
       expect((await media(first.avatarUrl)).statusCode).toBe(404);
       expect((await media(second.profilePhotoUrl)).statusCode).toBe(200);
       expect((await media(second.avatarUrl)).statusCode).toBe(200);
-      await expect.poll(() => events).toContainEqual({ type: 'profile.updated', data: { userId: p.id, username: p.username, photoUrl: second.profilePhotoUrl } });
+      await expect.poll(() => events).toContainEqual({ type: 'profile.updated', data: { userId: p.id, username: p.username, photoUrl: second.profilePhotoUrl }, about: [p.id] });
 
       const removed = await call(t, { method: 'DELETE', url: '/api/profiles/me/photo', token: p.token });
       expect(removed.statusCode).toBe(200);
@@ -310,7 +310,7 @@ describe.each(engines)('profiles on %s', (engine) => {
       expect(await row(p.id)).toMatchObject({ profile_photo_url: null, avatar_url: null });
       expect((await media(second.profilePhotoUrl)).statusCode).toBe(404);
       expect((await media(second.avatarUrl)).statusCode).toBe(404);
-      await expect.poll(() => events).toContainEqual({ type: 'profile.updated', data: { userId: p.id, username: p.username, photoUrl: null } });
+      await expect.poll(() => events).toContainEqual({ type: 'profile.updated', data: { userId: p.id, username: p.username, photoUrl: null }, about: [p.id] });
       stop();
     });
 

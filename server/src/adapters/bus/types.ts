@@ -19,8 +19,9 @@ export interface RealtimeEvent {
    */
   at?: PostPlace;
   /**
-   * The people a map event is about (a post's author, a commenter): the hub skips the sockets
-   * of anyone who blocked them or whom they blocked (issue 17). Never sent to browsers.
+   * The people an event tells of (a post's author, a commenter, a message's sender): the hub
+   * skips the sockets of anyone who blocked them or whom they blocked (blocks/rule.ts). Never
+   * sent to browsers.
    */
   about?: string[];
   /**

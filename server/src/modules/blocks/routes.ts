@@ -23,6 +23,7 @@ export default async function blocksRoutes(root: FastifyInstance, { ctx }: { ctx
   });
 
   app.put('/api/blocks/:id', {
+    config: { write: 'block' },
     onRequest: app.authenticate,
     schema: { params: userIdParamsSchema, response: { 200: blockResponseSchema } },
   }, async (request) => {
@@ -35,6 +36,7 @@ export default async function blocksRoutes(root: FastifyInstance, { ctx }: { ctx
   });
 
   app.delete('/api/blocks/:id', {
+    config: { write: 'block' },
     onRequest: app.authenticate,
     schema: { params: userIdParamsSchema, response: { 200: blockResponseSchema } },
   }, async (request) => {

@@ -58,9 +58,10 @@ export async function insertComment(tx: Db, postId: string, userId: string, cont
   return row!.id;
 }
 
-/** The comment's author and post, or null. */
+/** The comment's author, its post and the post's author, or null. */
 export async function findCommentOwner(db: Db, commentId: string) {
-  const [row] = await db.select({ userId: comments.userId, postId: comments.publicationId }).from(comments).where(eq(comments.id, commentId));
+  const [row] = await db.select({ userId: comments.userId, postId: comments.publicationId, postAuthorId: publications.userId })
+    .from(comments).innerJoin(publications, eq(publications.id, comments.publicationId)).where(eq(comments.id, commentId));
   return row ?? null;
 }
 
@@ -68,6 +69,8 @@ export async function findCommentOwner(db: Db, commentId: string) {
 export interface CountAndPlace {
   commentsCount: number;
   at: PostPlace;
+  /** The post's author, whom the event also tells of. */
+  postAuthorId: string;
 }
 
 /** Edits the author's comment while its post is live; the post's count and place, or null when nothing changed. */
@@ -77,8 +80,8 @@ export async function updateComment(db: Db, commentId: string, userId: string, c
     .set({ content, updatedAt: sql`now()`, isEdited: true })
     .from(posts)
     .where(and(eq(comments.id, commentId), eq(comments.userId, userId), eq(posts.id, comments.publicationId), LIVE))
-    .returning({ commentsCount: posts.commentsCount, latitude: posts.latitude, longitude: posts.longitude });
-  return row ? { commentsCount: Number(row.commentsCount), at: { latitude: row.latitude, longitude: row.longitude } } : null;
+    .returning({ commentsCount: posts.commentsCount, latitude: posts.latitude, longitude: posts.longitude, postAuthorId: posts.userId });
+  return row ? { commentsCount: Number(row.commentsCount), at: { latitude: row.latitude, longitude: row.longitude }, postAuthorId: row.postAuthorId } : null;
 }
 
 /** Deletes the author's comment; whether there was one. */
@@ -92,6 +95,8 @@ export async function moveCommentsCount(tx: Db, postId: string, delta: 1 | -1): 
     .update(publications)
     .set({ commentsCount: sql`${publications.commentsCount} + ${delta}` })
     .where(eq(publications.id, postId))
-    .returning({ commentsCount: publications.commentsCount, latitude: publications.latitude, longitude: publications.longitude });
-  return { commentsCount: Number(row!.commentsCount), at: { latitude: row!.latitude, longitude: row!.longitude } };
+    .returning({
+      commentsCount: publications.commentsCount, latitude: publications.latitude, longitude: publications.longitude, postAuthorId: publications.userId,
+    });
+  return { commentsCount: Number(row!.commentsCount), at: { latitude: row!.latitude, longitude: row!.longitude }, postAuthorId: row!.postAuthorId };
 }

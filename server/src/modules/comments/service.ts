@@ -32,6 +32,8 @@ export interface CommentChange {
   commentsCount: number;
   /** The post's place: the realtime event goes to the maps showing it. */
   at: PostPlace;
+  /** The post's author, whom the event also tells of. */
+  postAuthorId: string;
 }
 
 /** Adds a comment (content already validated and sanitised) to a live post. */
@@ -39,8 +41,8 @@ export async function addComment(db: Db, postId: string, userId: string, content
   return db.transaction(async (tx) => {
     await assertLive(tx, postId, true);
     const id = await insertComment(tx, postId, userId, content);
-    const { commentsCount, at } = await moveCommentsCount(tx, postId, 1);
-    return { comment: await readComment(tx, id), commentsCount, at };
+    const { commentsCount, at, postAuthorId } = await moveCommentsCount(tx, postId, 1);
+    return { comment: await readComment(tx, id), commentsCount, at, postAuthorId };
   });
 }
 
@@ -65,7 +67,7 @@ export async function editComment(db: Db, commentId: string, userId: string, con
  * Deletes the caller's own comment. Allowed after the post expired too (until the sweeper
  * removes the post with its comments): people may always take back what they wrote.
  */
-export async function deleteComment(db: Db, commentId: string, userId: string): Promise<{ postId: string; commentsCount: number; at: PostPlace }> {
+export async function deleteComment(db: Db, commentId: string, userId: string): Promise<{ postId: string; commentsCount: number; at: PostPlace; postAuthorId: string }> {
   const postId = await ownComment(db, commentId, userId);
   return db.transaction(async (tx) => {
     if (!(await lockPost(tx, postId))) throw notFound('comment_not_found');

@@ -40,6 +40,7 @@ import { badRequest, notFound, validationError } from '../../errors.ts';
 import { containsNul } from '../../http/nul-guard.ts';
 import { refusalOf } from '../moderation/message-refusal.ts';
 import { requireUser } from '../auth/guard.ts';
+import { blockRule } from '../blocks/rule.ts';
 import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
 import {
   getConversationSummary,
@@ -58,9 +59,11 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
   const { db } = ctx.database;
   const noStore = { 'cache-control': 'no-store' };
 
-  /** Private events go to the two participants only; a failed publish never fails the request. */
+  const blocks = blockRule(db, ctx.bus);
+
+  /** Private events go to the two participants only (`about`: the caller, whom a blocked pair does not hear of); a failed publish never fails the request. */
   const announce = (request: FastifyRequest, participants: string[], type: string, data: unknown) =>
-    ctx.bus.publish({ type, data, targets: participants } satisfies RealtimeEvent)
+    ctx.bus.publish({ type, data, targets: participants, about: [requireUser(request).userId] } satisfies RealtimeEvent)
       .catch((error) => request.log.error({ err: error, type }, 'publish failed'));
 
   const params = conversationIdParamsSchema;
@@ -72,6 +75,7 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
   });
 
   app.post('/api/conversations', {
+    config: { write: 'message' },
     onRequest: app.authenticate,
     schema: { body: openConversationBodySchema, response: { 200: conversationResponseSchema, 201: conversationResponseSchema } },
   }, async (request, reply) => {
@@ -79,6 +83,7 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
     // A string that is not an id names nobody.
     const parsed = createConversationSchema.safeParse(request.body);
     if (!parsed.success) throw notFound('profile_not_found');
+    await blocks.assertMayMeet(userId, parsed.data.userId);
     const { conversation, created } = await openConversation(db, userId, parsed.data.userId);
     if (created) {
       const event: ConversationUpdatedEvent = { conversationId: conversation.id, updatedAt: conversation.updatedAt };
@@ -120,6 +125,7 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
   });
 
   app.post('/api/conversations/:id/messages', {
+    config: { write: 'send' },
     onRequest: app.authenticate,
     schema: { params, body: sendMessageBodySchema, response: { 201: sentMessageResponseSchema } },
   }, async (request, reply) => {
@@ -170,6 +176,7 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
   });
 
   app.post('/api/conversations/:id/read', {
+    config: { write: 'read' },
     onRequest: app.authenticate,
     schema: { params, response: { 200: markReadSchema } },
   }, async (request, reply) => {

@@ -22,10 +22,11 @@ import {
   type MessageCreatedEvent,
   type MessageDto,
   type ParticipantDto,
+  termsAt,
 } from '@moodmap/core';
 import type { EventBus, RealtimeEvent } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
-import { mayWriteSql } from '../moderation/restrictions.ts';
+import { writeAllowedSql } from '../moderation/write-policy.ts';
 import { toMessageDto } from './service.ts';
 
 export interface MessageToSend {
@@ -67,7 +68,7 @@ interface SentRow {
 
 /**
  * Stores each message whose sender is one of its conversation's two participants, may write
- * (not suspended or banned: moderation's mayWriteSql, row by row) and is not
+ * (moderation's write policy for a send, row by row: not suspended or banned, terms accepted) and is not
  * in a pair where one blocked the other (issue 17); moves each conversation to the top of both
  * lists; reads each sender's name and photo for the toast. One statement for the whole batch
  * (data-modifying CTEs, the rows as one JSON parameter). Null at a send's place: nothing stored.
@@ -76,15 +77,16 @@ interface SentRow {
 export async function insertMessages(db: Db, sends: MessageToSend[], pool?: pg.Pool): Promise<Array<SentMessage | null>> {
   const input = sends.map((s, ord) => ({
     ord, id: randomUUID(), conversation_id: s.conversationId, sender_id: s.senderId, content: s.content, image_url: s.imageUrl, at: s.now.toISOString(),
+    terms_version: termsAt(s.now).current.version,
   }));
   const statement = sql`
     with input as (
       select * from json_to_recordset(${JSON.stringify(input)}::json)
-        as i(ord int, id uuid, conversation_id uuid, sender_id uuid, content text, image_url text, at timestamptz)
+        as i(ord int, id uuid, conversation_id uuid, sender_id uuid, content text, image_url text, at timestamptz, terms_version text)
     ), c as (
       select i.*, conv.participant1_id, conv.participant2_id from input i
       join conversations conv on conv.id = i.conversation_id and i.sender_id in (conv.participant1_id, conv.participant2_id)
-      where ${mayWriteSql(sql`i.sender_id`, sql`i.at`)}
+      where ${writeAllowedSql('send', sql`i.sender_id`, sql`i.at`, sql`i.terms_version`)}
         and not exists (select 1 from user_blocks b
           where (b.blocker_id = conv.participant1_id and b.blocked_id = conv.participant2_id)
              or (b.blocker_id = conv.participant2_id and b.blocked_id = conv.participant1_id))
@@ -136,6 +138,8 @@ export function messageEvent(sent: SentMessage): RealtimeEvent {
     type: MESSAGE_EVENTS.created,
     data: created,
     targets: sent.participants,
+    // The hub keeps it from a blocked pair (a send between them is refused anyway).
+    about: [sent.sender.id],
     more: [{ type: MESSAGE_EVENTS.conversationUpdated, data: updated }],
   };
 }

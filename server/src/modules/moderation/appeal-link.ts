@@ -23,7 +23,9 @@ export function appealLinkToken(key: Buffer, decisionId: string): string {
 
 /** The decision a token names, or 404 'Ce lien de recours n'est pas valide'. */
 export function decisionOfToken(key: Buffer, token: string): string {
-  const [decisionId = '', mac = ''] = token.split('.');
+  // Exactly `<id>.<mac>`: a token with more parts is not one the server wrote.
+  const parts = token.split('.');
+  const [decisionId = '', mac = ''] = parts.length === 2 ? parts : [];
   const expected = Buffer.from(sign(key, decisionId));
   const given = Buffer.from(mac);
   if (!UUID.test(decisionId) || given.length !== expected.length || !timingSafeEqual(given, expected)) throw notFound('appeal_link_invalid');

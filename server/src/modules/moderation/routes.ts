@@ -44,11 +44,12 @@ export default async function moderationRoutes(root: FastifyInstance, { ctx }: {
   });
 
   app.post('/api/moderation/posts/:postId/decision', {
+    config: { write: 'staff' },
     onRequest: app.authenticate,
     schema: { params: postIdParamsSchema, body: orEmpty(decisionBodySchema), response: { 200: decisionResponseSchema } },
   }, async (request) => {
-    const { userId } = await requireRole(ctx, request, MODERATION_ROLES);
-    const outcome = await decide(db, userId, request.params.postId, request.body, ctx.now());
+    const { userId, role } = await requireRole(ctx, request, MODERATION_ROLES);
+    const outcome = await decide(db, { id: userId, role }, request.params.postId, request.body, ctx.now());
     const { decision } = outcome;
     await ctx.logSecurityEvent({
       userId, ip: request.ip, eventType: 'moderation_decision', severity: decision.action === 'ban' ? 'high' : 'medium',
@@ -67,6 +68,7 @@ export default async function moderationRoutes(root: FastifyInstance, { ctx }: {
   });
 
   app.post('/api/moderation/appeals/:id/decision', {
+    config: { write: 'staff' },
     onRequest: app.authenticate,
     schema: { params: appealParams, body: orEmpty(appealDecisionBodySchema), response: { 200: appealResponseSchema } },
   }, async (request) => {
@@ -85,6 +87,7 @@ export default async function moderationRoutes(root: FastifyInstance, { ctx }: {
   });
 
   app.post('/api/moderation/decisions/:id/appeal', {
+    config: { write: 'appeal' },
     onRequest: app.authenticate,
     schema: { params: appealParams, body: orEmpty(appealBodySchema), response: { 201: appealResponseSchema } },
   }, async (request, reply) => {
@@ -128,7 +131,7 @@ export default async function moderationRoutes(root: FastifyInstance, { ctx }: {
     return reply.headers(noStore).send({ notices, unread, suspendedUntil });
   });
 
-  app.post('/api/moderation/notices/read', { onRequest: app.authenticate, schema: { response: { 200: noticesReadResponseSchema } } }, async (request) => {
+  app.post('/api/moderation/notices/read', { config: { write: 'read' }, onRequest: app.authenticate, schema: { response: { 200: noticesReadResponseSchema } } }, async (request) => {
     await markNoticesRead(db, requireUser(request).userId, ctx.now());
     return { status: 'read' as const };
   });

@@ -12,13 +12,15 @@ import { toMarkerDto } from '../posts/dto.ts';
 
 export interface Place {
   id: string;
+  /** The author: the hub keeps the event from their blocked pairs. */
+  userId: string;
   latitude: number;
   longitude: number;
 }
 
 export async function announceHidden(ctx: AppContext, log: FastifyBaseLogger, post: Place): Promise<void> {
   const { id, latitude, longitude } = post;
-  await ctx.bus.publish({ type: 'post.deleted', data: { id, latitude, longitude }, at: { latitude, longitude } })
+  await ctx.bus.publish({ type: 'post.deleted', data: { id, latitude, longitude }, at: { latitude, longitude }, about: [post.userId] })
     .catch((error) => log.error({ err: error }, 'publish failed'));
 }
 

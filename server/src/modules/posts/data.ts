@@ -9,6 +9,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { POST_LIFETIME_MS } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { profiles, publications, uploads } from '../../db/schema.ts';
+import { spendFromOldestPurchase } from '../payments/spending.ts';
 
 /** A post's lifetime (core's POST_LIFETIME_MS) as an SQL interval, inlined: it is a constant. */
 export const LIFETIME = sql.raw(`interval '${POST_LIFETIME_MS} milliseconds'`);
@@ -117,11 +118,13 @@ export async function claimUpload(tx: Db, userId: string, uploadId: string, kind
   return row;
 }
 
-/** Takes one pulse credit; false when there is none left. */
+/** Takes one pulse credit, from the oldest purchase that has one; false when there is none left. */
 export async function spendPulseCredit(tx: Db, userId: string): Promise<boolean> {
   const rows = await tx.update(profiles).set({ pulseCredits: sql`${profiles.pulseCredits} - 1` })
     .where(and(eq(profiles.id, userId), sql`${profiles.pulseCredits} > 0`)).returning({ id: profiles.id });
-  return rows.length > 0;
+  if (rows.length === 0) return false;
+  await spendFromOldestPurchase(tx, userId);
+  return true;
 }
 
 export type NewPost = Pick<typeof publications.$inferInsert,
@@ -146,6 +149,8 @@ export async function postOwner(db: Db, postId: string): Promise<string | undefi
 
 export interface DeletedPost {
   id: string;
+  /** Its author: the hub keeps the event from the people they blocked or were blocked by. */
+  userId: string;
   latitude: number;
   longitude: number;
   /** Its media, for the storage to drop. */
@@ -153,12 +158,13 @@ export interface DeletedPost {
 }
 
 /** The delete's returned columns, typed by the schema. */
-type DeletedRow = Pick<Publication, 'id' | 'latitude' | 'longitude' | 'imageUrl' | 'thumbnailUrl' | 'audioUrl'>;
+type DeletedRow = Pick<Publication, 'id' | 'userId' | 'latitude' | 'longitude' | 'imageUrl' | 'thumbnailUrl' | 'audioUrl'>;
 
 export function toDeletedPost(row: Record<string, unknown>): DeletedPost {
   const r = row as unknown as { [K in keyof DeletedRow]: DeletedRow[K] };
   return {
     id: String(r.id),
+    userId: String(r.userId),
     latitude: Number(r.latitude),
     longitude: Number(r.longitude),
     mediaUrls: [r.imageUrl, r.thumbnailUrl, r.audioUrl].filter((u): u is string => Boolean(u)),
@@ -167,7 +173,7 @@ export function toDeletedPost(row: Record<string, unknown>): DeletedPost {
 
 /** The columns a delete returns, as DeletedRow names them. */
 export const DELETED_COLUMNS = sql.raw(
-  'id, latitude, longitude, image_url as "imageUrl", thumbnail_url as "thumbnailUrl", audio_url as "audioUrl"');
+  'id, user_id as "userId", latitude, longitude, image_url as "imageUrl", thumbnail_url as "thumbnailUrl", audio_url as "audioUrl"');
 
 /**
  * Deletes the owner's post and writes its tombstone in the same statement, so the changes feed

@@ -18,8 +18,7 @@ import { AppError, badRequest } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
 import { createLandDecision, createMapboxGeocoder, withVerdictCache } from '../../adapters/geocoder/index.ts';
 import { getLandChecker } from '../geo/land-check.ts';
-import { assertCanWrite } from '../moderation/restrictions.ts';
-import { blockRelations } from '../blocks/relations.ts';
+import { blockRule } from '../blocks/rule.ts';
 import { deleteMediaUrls, readUpload, storeImage, storeVoiceMessage } from '../media/index.ts';
 import { type DeletedPost, livePlacesOf } from './data.ts';
 import { changesArea, clustersWithout, decodeCursor, getChanges, planView, toViewport, type ViewPlan } from './feed.ts';
@@ -53,10 +52,10 @@ function sendJsonText(reply: FastifyReply, text: string) {
   return reply.type('application/json; charset=utf-8').send(Buffer.from(text));
 }
 
-/** The map event of a deleted or expired post: its id and place, scoped by the hub to the views holding it. */
-function deletedEvent(post: DeletedPost): PostDeletedEvent & { at: { latitude: number; longitude: number } } {
+/** The map event of a deleted or expired post: its id and place, scoped by the hub to the views holding it (and not to its author's blocked pairs). */
+function deletedEvent(post: DeletedPost): PostDeletedEvent & { at: { latitude: number; longitude: number }; about: string[] } {
   const { id, latitude, longitude } = post;
-  return { type: 'post.deleted', data: { id, latitude, longitude }, at: { latitude, longitude } };
+  return { type: 'post.deleted', data: { id, latitude, longitude }, at: { latitude, longitude }, about: [post.userId] };
 }
 
 /** The category of a body not validated yet (spec §5 checks it before the rate limit). */
@@ -67,6 +66,7 @@ function categoryOf(body: unknown): unknown {
 export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
+  const blocks = blockRule(db, ctx.bus);
   const land = getLandChecker();
   const geocoder = ctx.config.geocoderMapboxToken ? createMapboxGeocoder(ctx.config.geocoderMapboxToken) : null;
   // Issue 18: each call that reaches the geocoder is counted (cache hits are free); while the
@@ -80,7 +80,8 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   const isOnLand = createLandDecision((lat, lon) => land.isOnLand(lat, lon), verdict && (async (lat, lon) => (ctx.costs.geocoderAllowed() ? verdict(lat, lon) : 'unknown')));
 
   app.get('/api/posts', { onRequest: app.authenticateOptional, schema: { response: { 200: postsFeedResponseSchema } } }, async (request, reply) => {
-    const posts = await listLivePosts(db, request.auth?.userId ?? null);
+    const viewerId = request.auth?.userId ?? null;
+    const posts = await blocks.visibleTo(viewerId, await listLivePosts(db, viewerId));
     return reply.header('cache-control', 'no-store').send({ posts, serverTime: new Date().toISOString() });
   });
 
@@ -91,8 +92,7 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   app.addHook('onClose', async () => unsubscribe());
   // Blocks (issue 17): a viewer who blocked someone (or was blocked) gets the shared answer
   // filtered for them; everyone else keeps the shared bytes and ETags.
-  const relations = blockRelations(db, ctx.bus);
-  const hiddenFor = async (request: FastifyRequest) => (request.auth ? await relations.of(request.auth.userId) : null);
+  const hiddenFor = (request: FastifyRequest) => blocks.hiddenFor(request.auth?.userId);
   // A URL always plans the same view (planView is pure) and the app's URLs repeat (its bounds
   // are snapped): plans are kept by URL, a bounded map emptied when full.
   const plans = new Map<string, ViewPlan>();
@@ -113,7 +113,6 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   }, async (request, reply) => {
     const plan = planOf(request.url, request.query);
     const bytes = await feedCache.get(plan.key, plan.area, () => plan.load(db));
-    ctx.costs.count('map_loads');
     const hidden = await hiddenFor(request);
     // Throttled or in emergency mode (issue 18), browsers and proxies keep map answers longer.
     if (!hidden?.size) return sendBytes(request, reply, bytes, MAX_AGE_S * ctx.costs.cacheMultiplier());
@@ -165,7 +164,7 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   });
 
   // Multipart bodies are read and checked by readUpload (media module), not by a JSON schema.
-  app.post('/api/uploads/post-image', { onRequest: app.authenticate, schema: { response: { 201: imageUploadResponseSchema } } }, async (request, reply) => {
+  app.post('/api/uploads/post-image', { config: { write: 'publish' }, onRequest: app.authenticate, schema: { response: { 201: imageUploadResponseSchema } } }, async (request, reply) => {
     const { userId } = requireUser(request);
     await ctx.limits.consume('file_upload', `user:${userId}`, { message: 'upload_rate_limited', userId, ip: request.ip });
     const { file } = await readUpload(request, 'post', { required: true, field: 'file' });
@@ -174,7 +173,7 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
     return reply.status(201).send({ uploadId, url: stored.url, thumbnailUrl: stored.thumb?.url ?? null });
   });
 
-  app.post('/api/uploads/voice', { onRequest: app.authenticate, schema: { response: { 201: voiceUploadResponseSchema } } }, async (request, reply) => {
+  app.post('/api/uploads/voice', { config: { write: 'publish' }, onRequest: app.authenticate, schema: { response: { 201: voiceUploadResponseSchema } } }, async (request, reply) => {
     const { userId } = requireUser(request);
     await ctx.limits.consume('file_upload', `user:${userId}`, { message: 'upload_rate_limited', userId, ip: request.ip });
     const { file } = await readUpload(request, 'audio', { required: true, field: 'file' });
@@ -184,13 +183,12 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   });
 
   app.post('/api/posts', {
+    config: { write: 'publish' },
     onRequest: app.authenticate,
     // Category first, then the rate limit, then the other rules, as spec §5 lists them: the
     // first two before the schema validates the whole body.
     preValidation: async (request) => {
       const { userId } = requireUser(request);
-      // A suspended or banned author (issue 17) is told so before anything else.
-      await assertCanWrite(db, userId, ctx.now());
       await ctx.costs.assertPostingAllowed();
       if (!createPostSchema.shape.category.safeParse(categoryOf(request.body)).success) throw badRequest('category_invalid');
       await ctx.limits.consume('post_create', `user:${userId}`, { message: 'post_rate_limited', userId, ip: request.ip });
@@ -199,13 +197,14 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   }, async (request, reply) => {
     const { userId } = requireUser(request);
     const { post, marker } = await createPost({ db, isOnLand }, userId, request.body);
+    await ctx.analytics.happened('post_created');
     const event: PostCreatedEvent = { type: 'post.created', data: { post: marker } };
     await ctx.bus.publish({ ...event, at: { latitude: marker.latitude, longitude: marker.longitude }, about: [userId] })
       .catch((error) => request.log.error({ err: error }, 'publish failed'));
     return reply.status(201).send({ post });
   });
 
-  app.delete('/api/posts/:id', { onRequest: app.authenticate, schema: { params: idParamsSchema, response: { 204: noContent } } }, async (request, reply) => {
+  app.delete('/api/posts/:id', { config: { write: 'remove' }, onRequest: app.authenticate, schema: { params: idParamsSchema, response: { 204: noContent } } }, async (request, reply) => {
     const { userId } = requireUser(request);
     const { id } = request.params;
     const deleted = await deletePost(db, userId, id);

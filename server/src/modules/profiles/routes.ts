@@ -14,8 +14,9 @@ import {
   MESSAGES, authUserResponseSchema, profileIdParamsSchema, publicProfileResponseSchema, updateProfileSchema, type ProfileUpdatedEvent,
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { badRequest, validationError } from '../../errors.ts';
+import { badRequest, notFound, validationError } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
+import { blockRule } from '../blocks/rule.ts';
 import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
 import { getPublicProfile, ownAvatarUrls, ownerView, replacePhoto, updateProfile } from './service.ts';
 
@@ -29,10 +30,11 @@ export default async function profilesRoutes(root: FastifyInstance, { ctx }: { c
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
   const user = (userId: string) => ownerView(db, userId, ctx.config.adminEmail);
+  const blocks = blockRule(db, ctx.bus);
 
-  /** Best effort: the change is committed whether or not the maps hear of it. */
+  /** Best effort: the change is committed whether or not the maps hear of it (`about`: not the owner's blocked pairs). */
   const announce = (request: FastifyRequest, data: ProfileUpdatedEvent['data']) =>
-    ctx.bus.publish({ type: 'profile.updated', data } satisfies ProfileUpdatedEvent)
+    ctx.bus.publish({ type: 'profile.updated', data, about: [data.userId] })
       .catch((error) => request.log.error({ err: error }, 'publish failed'));
 
   /** Replaced photos leave the store once the new ones are committed; a failure only leaves files behind. */
@@ -44,7 +46,10 @@ export default async function profilesRoutes(root: FastifyInstance, { ctx }: { c
     onRequest: app.authenticateOptional,
     schema: { params: profileIdParamsSchema, response: { 200: publicProfileResponseSchema } },
   }, async (request, reply) => {
-    const body = await getPublicProfile(db, request.params.id, request.auth?.userId ?? null);
+    const viewerId = request.auth?.userId ?? null;
+    // A blocked pair reads each other's profile as unknown.
+    if ((await blocks.hiddenFor(viewerId)).has(request.params.id.toLowerCase())) throw notFound('profile_not_found');
+    const body = await getPublicProfile(db, request.params.id, viewerId);
     // Posts carry the viewer's own likes.
     return reply.headers(noStore).send(body);
   });
@@ -52,6 +57,7 @@ export default async function profilesRoutes(root: FastifyInstance, { ctx }: { c
   // attachValidation: a refused body reaches the handler, because a dangerous value is also a
   // security event. An absent body is an empty edit.
   app.patch('/api/profiles/me', {
+    config: { write: 'profile' },
     onRequest: app.authenticate,
     attachValidation: true,
     schema: { body: updateProfileSchema.nullish(), ...userAnswer },
@@ -70,7 +76,7 @@ export default async function profilesRoutes(root: FastifyInstance, { ctx }: { c
   });
 
   // Multipart: one `file` part, read and checked by readUpload (no JSON body to validate).
-  app.post('/api/profiles/me/photo', { onRequest: app.authenticate, schema: userAnswer }, async (request, reply) => {
+  app.post('/api/profiles/me/photo', { config: { write: 'profile' }, onRequest: app.authenticate, schema: userAnswer }, async (request, reply) => {
     const { userId } = requireUser(request);
     await ctx.limits.consume('file_upload', `user:${userId}`, { message: 'upload_rate_limited', userId, ip: request.ip });
     const { file } = await readUpload(request, 'avatar', { required: true, field: 'file' });
@@ -90,7 +96,7 @@ export default async function profilesRoutes(root: FastifyInstance, { ctx }: { c
     return reply.headers(noStore).send({ user: await user(userId) });
   });
 
-  app.delete('/api/profiles/me/photo', { onRequest: app.authenticate, schema: userAnswer }, async (request, reply) => {
+  app.delete('/api/profiles/me/photo', { config: { write: 'remove' }, onRequest: app.authenticate, schema: userAnswer }, async (request, reply) => {
     const { userId } = requireUser(request);
     const change = await replacePhoto(db, userId, null);
     await dropFiles(request, change.previous);

@@ -7,7 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { searchQuerySchema, searchResponseSchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { ipKey } from '../../adapters/rate-limit/limiter.ts';
-import { blockRelations } from '../blocks/relations.ts';
+import { blockRule } from '../blocks/rule.ts';
 import { searchPosts } from './service.ts';
 
 export default async function searchRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -22,8 +22,7 @@ export default async function searchRoutes(root: FastifyInstance, { ctx }: { ctx
     await ctx.limits.consume('search', userId ? `user:${userId}` : ipKey(request.ip), { message: 'search_rate_limited', userId, ip: request.ip });
     const found = await searchPosts(db, request.query, userId);
     // Issue 17: nothing of a person one blocked or was blocked by.
-    const hidden = userId ? await blockRelations(db, ctx.bus).of(userId) : null;
-    const results = hidden?.size ? found.filter((p) => !hidden.has(p.userId)) : found;
+    const results = await blockRule(db, ctx.bus).visibleTo(userId, found);
     return reply.header('cache-control', 'no-store').send({ results });
   });
 }
