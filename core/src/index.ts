@@ -9,4 +9,5 @@ export * from './chat-time.ts';
 export * from './sanitize.ts';
 export * from './moderation.ts';
 export * from './launch.ts';
+export * from './analytics-paths.ts';
 export * from './schemas/index.ts';

@@ -27,6 +27,8 @@ export const RATE_LIMIT_ACTION_LABELS: Partial<Record<string, string>> = {
   comment_write: 'commentaire',
   pulse_checkout: 'paiement',
   analytics_event: 'statistiques',
+  post_report: 'signalement',
+  post_report_ip: 'signalement',
 };
 export const rateLimitActionLabel = (action: string): string => (Object.hasOwn(RATE_LIMIT_ACTION_LABELS, action) ? (RATE_LIMIT_ACTION_LABELS[action] ?? action) : action);
 
@@ -53,11 +55,17 @@ export function termsAt(now: Date, versions: readonly TermsVersion[] = TERMS_VER
   return { current, upcoming: announced };
 }
 
-/** The seven events of spec §1; premium_conversion is recorded by the server from the payment only. */
-export const CLIENT_ANALYTICS_EVENTS = ['signup', 'login', 'post_created', 'message_sent', 'search', 'map_interaction'] as const;
-export const ANALYTICS_EVENTS = [...CLIENT_ANALYTICS_EVENTS, 'premium_conversion'] as const;
+/**
+ * The seven events of spec §1. The web app sends only the two the server cannot see; the others
+ * are counted by the server where the account, session, post, message or payment is made, so
+ * no client can claim them.
+ */
+export const CLIENT_ANALYTICS_EVENTS = ['search', 'map_interaction'] as const;
+export const SERVER_ANALYTICS_EVENTS = ['signup', 'login', 'post_created', 'message_sent', 'premium_conversion'] as const;
+export const ANALYTICS_EVENTS = ['signup', 'login', 'post_created', 'message_sent', 'search', 'map_interaction', 'premium_conversion'] as const;
 export type AnalyticsEventName = (typeof ANALYTICS_EVENTS)[number];
 export type ClientAnalyticsEventName = (typeof CLIENT_ANALYTICS_EVENTS)[number];
+export type ServerAnalyticsEventName = (typeof SERVER_ANALYTICS_EVENTS)[number];
 export const ANALYTICS_LABELS: Record<AnalyticsEventName, string> = {
   signup: 'Inscriptions',
   login: 'Connexions',
@@ -114,6 +122,8 @@ export const STATS_TEXTS = {
   stats_emergency_on: "Activer le mode d'urgence",
   stats_emergency_off: "Désactiver le mode d'urgence",
   stats_emergency_until: "Mode d'urgence actif jusqu'à {time}",
+  stats_emergency_by_monitor: 'Déclenché automatiquement le {time} : {reason}',
+  stats_emergency_by_staff: 'Déclenché par {name} le {time}',
 } as const;
 
 /** A statistics text with its `{placeholders}` filled. */

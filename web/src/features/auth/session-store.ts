@@ -33,7 +33,6 @@ import {
 import { readJson, removeKey, STORAGE_KEYS, writeJson } from '../../lib/storage.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { configQuery } from '../../lib/config.ts';
-import { track } from '../../lib/analytics.ts';
 
 export type { SessionUser } from './auth-api.ts';
 
@@ -180,14 +179,12 @@ export const useSessionStore = create<SessionState>()((set, get) => {
         if (!(await startSession(await postLogin(email, password)))) return false;
         // Spec §4: location permission is asked at login (5 s timeout).
         requestLocationQuietly();
-        track('login');
         return true;
       }, true),
 
     signUp: (input) =>
       authAction(async () => {
         await postSignUp(input);
-        track('signup');
         return true;
       }, true),
 

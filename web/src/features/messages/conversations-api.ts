@@ -6,7 +6,6 @@
 import { type ConversationDto, type CreateConversationInput, type MarkReadResult, type ConversationListResult, type ConversationSummaryDto, SHELL_MESSAGES, type MessageDto, type MessagePageResult, type ParticipantDto } from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
 import { parseAnswerLazy, readLazy } from '../../lib/schemas.ts';
-import { track } from '../../lib/analytics.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 
@@ -126,6 +125,5 @@ export async function sendMessage(id: string, input: { content: string; file?: F
   const payload = await api<unknown>(url, { method: 'POST', body });
   const message = readMessage((payload as { message?: unknown } | null)?.message);
   if (!message) throw new ApiError(500, 'internal_error', SHELL_MESSAGES.internal_error);
-  track('message_sent');
   return message;
 }

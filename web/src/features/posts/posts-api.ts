@@ -7,7 +7,6 @@ import { SHELL_MESSAGES, type CreatePostBody, type ImageUpload, type VoiceUpload
 import { api } from '../../lib/api.ts';
 import { parseAnswerLazy } from '../../lib/schemas.ts';
 import type { PostDto } from './post-types.ts';
-import { track } from '../../lib/analytics.ts';
 
 export type { CreatePostBody, ImageUpload, VoiceUpload };
 
@@ -29,7 +28,6 @@ export async function fetchMyActivePost(signal?: AbortSignal): Promise<PostDto |
 export async function createPost(body: CreatePostBody): Promise<PostDto> {
   const payload = await api<unknown>('/api/posts', { method: 'POST', body });
   const { post } = await parseAnswerLazy((s) => s.postResponseSchema, payload, 'post_create_failed');
-  track('post_created');
   return post;
 }
 

@@ -4,14 +4,15 @@
  * and the posts live now, as charts with the numbers beside them and a CSV export; then today's
  * cost counters with the estimated daily cost, and the super_admin's emergency switch.
  */
-import { type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  ANALYTICS_EVENTS, ANALYTICS_LABELS, COST_LABELS, STATS_TEXTS, statsText, t, type AnalyticsEventName, type CostsResponse, type StatsResponse,
+  ANALYTICS_EVENTS, ANALYTICS_LABELS, COST_LABELS, EMERGENCY_CHANGED_EVENT, STATS_TEXTS, statsText, t, type AnalyticsEventName, type CostsResponse, type StatsResponse,
 } from '@moodmap/core';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { useThemeStore } from '../theme/theme-store.ts';
 import { emergencyKey } from '../emergency/EmergencyBanner.tsx';
+import { subscribeRealtime } from '../../lib/realtime.ts';
 import { LineChart, type Series } from './LineChart.tsx';
 import { downloadCsv, statsCsv } from './stats-csv.ts';
 import { fetchCosts, fetchStats, setEmergency, type StatsRange } from './stats-api.ts';
@@ -44,8 +45,21 @@ function Numbers({ rows }: { rows: Array<[string, string, string?]> }) {
   );
 }
 
+const shortTime = (iso: string) => new Date(iso).toLocaleString('fr-FR', { hour: '2-digit', minute: '2-digit', day: 'numeric', month: 'short' });
+
+/** Who or what switched emergency mode on, when, and why. */
+function emergencyOrigin({ manual, startedAt, startedByName, reason }: CostsResponse['emergency']): string {
+  const time = startedAt ? shortTime(startedAt) : '';
+  if (manual) return statsText('stats_emergency_by_staff', { name: startedByName ?? '—', time });
+  return statsText('stats_emergency_by_monitor', { time, reason: reason ?? '' });
+}
+
 function Costs({ costs, superAdmin }: { costs: CostsResponse; superAdmin: boolean }) {
   const queryClient = useQueryClient();
+  useEffect(() => subscribeRealtime(EMERGENCY_CHANGED_EVENT, () => {
+    void queryClient.invalidateQueries({ queryKey: ['costs'] });
+    void queryClient.invalidateQueries({ queryKey: emergencyKey });
+  }), [queryClient]);
   const toggle = useMutation({
     mutationFn: (active: boolean) => setEmergency(active),
     onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: ['costs'] }), queryClient.invalidateQueries({ queryKey: emergencyKey })]),
@@ -75,9 +89,12 @@ function Costs({ costs, superAdmin }: { costs: CostsResponse; superAdmin: boolea
         </tbody>
       </table>
       {costs.emergency.active && costs.emergency.until ? (
-        <p className="mt-3 text-sm font-semibold text-amber-600 dark:text-amber-400">
-          {statsText('stats_emergency_until', { time: new Date(costs.emergency.until).toLocaleString('fr-FR', { hour: '2-digit', minute: '2-digit', day: 'numeric', month: 'short' }) })}
-        </p>
+        <>
+          <p className="mt-3 text-sm font-semibold text-amber-600 dark:text-amber-400">
+            {statsText('stats_emergency_until', { time: shortTime(costs.emergency.until) })}
+          </p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300" data-testid="emergency-origin">{emergencyOrigin(costs.emergency)}</p>
+        </>
       ) : null}
       {superAdmin ? (
         <Button
