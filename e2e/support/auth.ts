@@ -31,6 +31,14 @@ async function readOutbox(to: string): Promise<OutboxMail[]> {
   return (await response.json()) as OutboxMail[];
 }
 
+/** A staff role from the dev route, which answers unrelayed requests only: Node's own fetch, as for the outbox. */
+export async function grantRole(email: string, role: 'moderator' | 'admin' | 'super_admin'): Promise<void> {
+  const response = await fetch(`http://127.0.0.1:${process.env.E2E_PORT}/dev/role`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, role }),
+  });
+  if (!response.ok) throw new Error(`dev role: ${response.status} ${await response.text()}`);
+}
+
 /** The newest e-mail to `to` whose subject matches, waiting for it (sending may be in the background). */
 export async function waitForMail(_request: APIRequestContext, to: string, subject: RegExp): Promise<OutboxMail> {
   let found: OutboxMail | undefined;

@@ -3,7 +3,7 @@
  * e2e server trusts X-Forwarded-For (TRUST_PROXY, as behind a production proxy), so the real
  * per-IP rate limits of spec §9 apply per test instead of to every journey at once.
  */
-import { test as base } from '@playwright/test';
+import { test as base, type BrowserContext } from '@playwright/test';
 
 let counter = 0;
 
@@ -23,6 +23,17 @@ export const test = base.extend({
 export function clientAddresses(prefix: string, first = 1): () => Record<string, string> {
   let next = first;
   return () => ({ 'x-forwarded-for': `${prefix}.${next++}` });
+}
+
+/**
+ * The dev pages (the dev checkout) answer only to requests not relayed by a proxy: the context's
+ * X-Forwarded-For stays off them.
+ */
+export async function unrelayedDevPages(context: BrowserContext): Promise<void> {
+  await context.route(/\/dev\//, (route) => {
+    const { 'x-forwarded-for': _relay, ...headers } = route.request().headers();
+    return route.continue({ headers });
+  });
 }
 
 export { expect } from '@playwright/test';

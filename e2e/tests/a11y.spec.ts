@@ -6,7 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { PASSWORD, createConfirmedAccount, signInFromHome, uniqueEmail } from '../support/auth.ts';
+import { PASSWORD, createConfirmedAccount, grantRole, signInFromHome, uniqueEmail } from '../support/auth.ts';
 import { openMapAt, settle, tapPost, waitForMap } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
@@ -55,7 +55,7 @@ test.describe.serial('accessibility of every screen (axe-core)', () => {
       await createConfirmedAccount(client, { email, firstName, lastName: 'Test' });
       await client.dispose();
     }
-    expect((await request.post('/dev/role', { data: { email: staff, role: 'super_admin' } })).status()).toBe(200);
+    await grantRole(staff, 'super_admin');
     const a = await login(request, author);
     const created = await request.post('/api/posts', {
       headers: { Authorization: `Bearer ${a.token}`, ...clientAddress() },

@@ -9,7 +9,7 @@
  * server's PGlite while it runs.
  */
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
-import { PASSWORD, appReady, createConfirmedAccount, signInFromHome, uniqueEmail } from '../support/auth.ts';
+import { PASSWORD, appReady, createConfirmedAccount, grantRole, signInFromHome, uniqueEmail } from '../support/auth.ts';
 import { openMapAt } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
@@ -78,8 +78,8 @@ test.describe.serial('moderation', () => {
       await createConfirmedAccount(client, { email, firstName: key, lastName: 'Test' });
       await client.dispose();
     }
-    for (const [email, role] of [[emails.moderator, 'moderator'], [emails.admin, 'admin'], [emails.superAdmin, 'super_admin']]) {
-      expect((await request.post('/dev/role', { data: { email, role } })).status()).toBe(200);
+    for (const [email, role] of [[emails.moderator, 'moderator'], [emails.admin, 'admin'], [emails.superAdmin, 'super_admin']] as const) {
+      await grantRole(email, role);
     }
     const token = await tokenOf(request, emails.author);
     const created = await request.post('/api/posts', {

@@ -12,7 +12,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { PASSWORD, appReady, createConfirmedAccount, signInFromHome, uniqueEmail, waitForMail } from '../support/auth.ts';
 import { fillPostForm, publishOnLand } from '../support/create.ts';
 import { shot } from '../support/screens.ts';
-import { clientAddresses, expect, test } from '../support/test.ts';
+import { clientAddresses, expect, test, unrelayedDevPages } from '../support/test.ts';
 
 const RECEIPT = /Votre reçu MoodMap : crédits Pulse/;
 const REUNION = { latitude: -21.0667, longitude: 55.2167 };
@@ -51,6 +51,7 @@ test.describe.serial('Pulse credits', () => {
 
   test('desktop: declined, then 5 credits bought in the popup; the toggle turns on; the pulse ring on another browser’s map; the receipt', async ({ browser, request }) => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', colorScheme: 'light', extraHTTPHeaders: clientAddress() });
+    await unrelayedDevPages(ctx);
     const page = await ctx.newPage();
     await signInFromHome(page, email);
     await openCreate(page);
@@ -128,6 +129,7 @@ test.describe.serial('Pulse credits', () => {
   test('the own profile shows the balance and the purchase history, in both themes', async ({ browser }) => {
     for (const scheme of ['light', 'dark'] as const) {
       const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', colorScheme: scheme, extraHTTPHeaders: clientAddress() });
+      await unrelayedDevPages(ctx);
       const page = await ctx.newPage();
       await signInFromHome(page, email);
       await page.getByTestId('nav-profile').click();
@@ -152,6 +154,7 @@ test.describe.serial('Pulse credits', () => {
     const mobileEmail = uniqueEmail('pulse-mobile');
     await createConfirmedAccount(request, { email: mobileEmail, firstName: 'Noé', lastName: 'Payet' });
     const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'fr-FR', timezoneId: 'Indian/Reunion', colorScheme: 'dark', extraHTTPHeaders: clientAddress() });
+    await unrelayedDevPages(ctx);
     const page = await ctx.newPage();
     let popups = 0;
     page.on('popup', () => { popups += 1; });
@@ -183,6 +186,7 @@ test.describe.serial('Pulse credits', () => {
     const darkEmail = uniqueEmail('pulse-dark');
     await createConfirmedAccount(request, { email: darkEmail, firstName: 'Inès', lastName: 'Grondin' });
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', colorScheme: 'dark', extraHTTPHeaders: clientAddress() });
+    await unrelayedDevPages(ctx);
     const page = await ctx.newPage();
     await signInFromHome(page, darkEmail);
     await openCreate(page);

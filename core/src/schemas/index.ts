@@ -13,6 +13,7 @@ export * from './interactions.ts';
 export * from './profile.ts';
 export * from './messages.ts';
 export * from './realtime.ts';
+export { hasLoneSurrogate } from './text.ts';
 // Issue 14 (account side): the system, geo and media contracts.
 export * from './system.ts';
 export * from './geo.ts';

@@ -14,3 +14,10 @@ export const boundedFreeText = (max: number, tooLong: string) =>
     .max(max * 2, { error: tooLong, abort: true })
     .refine((v) => Array.from(v).length <= max, { error: tooLong, abort: true })
     .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true });
+
+/**
+ * Whether `value` holds half of a UTF-16 surrogate pair alone: not a character, and PostgreSQL
+ * cannot store it as text. Every text the API receives is refused with it (server/http/nul-guard.ts).
+ */
+export const hasLoneSurrogate = (value: string): boolean => /\p{Surrogate}/u.test(value); // with u, a pair is one code point
+

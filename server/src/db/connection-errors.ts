@@ -12,6 +12,12 @@ const CONNECTION_SQLSTATES = new Set([
   '53300', // too_many_connections
 ]);
 
+/**
+ * SQLSTATEs that mean "unavailable" only when FATAL, i.e. raised while connecting: 55000 is then a
+ * database refusing connections (ALLOW_CONNECTIONS false); as a statement's ERROR it is a bug.
+ */
+const FATAL_CONNECTION_SQLSTATES = new Set(['55000']);
+
 /** Socket errors of a peer that went away or cannot be reached. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
@@ -48,5 +54,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 function isConnectionFailure(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (CONNECTION_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || NETWORK_CODES.has(code))) return true;
+  const severity = (error as { severity?: unknown }).severity;
+  if (typeof code === 'string' && severity === 'FATAL' && FATAL_CONNECTION_SQLSTATES.has(code)) return true;
   return DRIVER_MESSAGES.has(error.message);
 }

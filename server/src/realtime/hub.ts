@@ -33,13 +33,18 @@ import { sessionsRevoked } from '../modules/auth/session-events.ts';
 import { blocksChanged } from '../modules/blocks/relations.ts';
 import { MESSAGES } from '@moodmap/core';
 import { errorBody } from '../errors.ts';
+import { forbiddenTextCode } from '../http/nul-guard.ts';
 import { createViewIndex } from './view-index.ts';
 import { parseView } from './view.ts';
 
-/** A client frame: a JSON object, or nothing (`null`, `7`, `[]` and broken JSON are ignored). */
+/**
+ * A client frame: a JSON object, or nothing (`null`, `7`, `[]`, broken JSON and text no route
+ * accepts, a NUL or a lone surrogate, are ignored).
+ */
 function parseFrame(raw: unknown): { type?: unknown; token?: unknown } | null {
   try {
     const value: unknown = JSON.parse(String(raw));
+    if (forbiddenTextCode(value)) return null;
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : null;
   } catch {
     return null;

@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isLoopback } from '../../src/adapters/mail/dev-routes.ts';
+import { isLoopback } from '../../src/http/dev-only.ts';
 import { suiteTestApp } from '../helpers/suite-app.ts';
 
 const notFound = { error: { code: 'not_found', message: 'Ressource introuvable' } };

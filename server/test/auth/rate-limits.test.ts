@@ -45,7 +45,7 @@ describe.each(engines)('rate limits on %s', (engine) => {
   });
 
   it('treats an IPv6 /64 as one client', async () => {
-    const net = `2001:db8:${(Math.random() * 0xffff) | 0}:1`;
+    const net = `2001:db8:${((Math.random() * 0xffff) | 0).toString(16)}:1`;
     for (let i = 1; i <= 10; i++) expect((await loginAttempt(t, `${net}::${i.toString(16)}`)).statusCode).toBe(400);
     expect((await loginAttempt(t, `${net}:abcd:ef01:2345:6789`)).statusCode).toBe(429);
     expect((await loginAttempt(t, '2001:db8:ffff:2::1')).statusCode).toBe(400);

@@ -8,7 +8,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { securityLogs, users } from '../../src/db/schema.ts';
-import { call, countMails, createUser, fragment, login, pathOf, refreshSession, waitForMail, type CreatedUser } from '../helpers/auth.ts';
+import { REFRESH_GRACE_MS } from '../../src/modules/auth/sessions.ts';
+import { call, countMails, createUser, fragment, login, pathOf, refreshCookieOf, refreshSession, waitForMail, type CreatedUser } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
 
@@ -70,6 +71,20 @@ describe.each(engines)('reset only through a recovery session, once, on %s', (en
     const rotated = await refreshSession(t, tokens.refreshToken);
     expect(rotated.statusCode).toBe(200);
     expectSessionNotFound(await reset(tokens.accessToken, tokens.refreshToken));
+    expect(await passwordChanges(user.id)).toBe(0);
+  });
+
+  it('revokes the session when an exchanged refresh token comes back past the grace window, as a refresh does', async () => {
+    const user = await createUser(t);
+    const tokens = await recoveryTokens(user);
+    const rotated = await refreshSession(t, tokens.refreshToken);
+    expect(rotated.statusCode).toBe(200);
+    t.clock.advance(REFRESH_GRACE_MS + 1000);
+    expectSessionNotFound(await reset(tokens.accessToken, tokens.refreshToken));
+    // The successor dies with its family, and the reuse is logged.
+    expect((await refreshSession(t, refreshCookieOf(rotated))).statusCode).toBe(401);
+    const logs = await t.database.db.select().from(securityLogs).where(and(eq(securityLogs.eventType, 'refresh_token_reuse'), eq(securityLogs.userId, user.id)));
+    expect(logs.map((l) => l.severity)).toEqual(['high']);
     expect(await passwordChanges(user.id)).toBe(0);
   });
 

@@ -63,7 +63,7 @@ function describe(value: unknown): string {
 /** Text an attacker types: control characters, encodings, injections, odd Unicode. */
 export const HOSTILE_STRINGS = [
   '', ' ', '\u0000', 'a\u0000b', 'lea\u0000@example.fr', '\u0000\u0000\u0000', '%00', '%E0%A4%A', '%', '%zz', '..%2f..%2fetc%2fpasswd',
-  '../../../etc/passwd', '..\\..\\windows\\win.ini', '\u202eevil', '\ud800', '\udfff\ud800', '😀', 'é', 'ﷺ', '\u0301', 'Ⅻ',
+  '../../../etc/passwd', '..\\..\\windows\\win.ini', '\u202eevil', '\ud800', '\udfff\ud800', 'a\udfffb', 'fin \ud83d', '😀', 'é', 'ﷺ', '\u0301', 'Ⅻ',
   '\r\nSet-Cookie: x=1', "' OR 1=1 --", "admin'--", '"; DROP TABLE users; --', '1; select pg_sleep(10)', '<script>alert(1)</script>',
   '<<b>svg><<b>animate onbegin=alert(1) attributeName=x dur=1s>', '<img src=x onerror=alert(1)>', 'javascript:alert(1)',
   '&#106;avascript:alert(1)', '{{7*7}}', '${7*7}', '__proto__', 'constructor', 'toString', 'null', 'undefined', 'true', 'NaN',

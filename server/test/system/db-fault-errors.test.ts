@@ -63,6 +63,8 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(pgError('23505', 'duplicate key value violates unique constraint'))).toBe(false);
     expect(isDatabaseUnavailable(wrapped(pgError('42P01', 'relation "nowhere" does not exist')))).toBe(false);
     expect(isDatabaseUnavailable(wrapped(pgError('57014', 'canceling statement due to statement timeout')))).toBe(false);
+    // 55000 means "refusing connections" only as a FATAL raised while connecting.
+    expect(isDatabaseUnavailable(wrapped(Object.assign(pgError('55000', 'currval of sequence "s" is not yet defined in this session'), { severity: 'ERROR' })))).toBe(false);
     expect(isDatabaseUnavailable(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(false);
     expect(isDatabaseUnavailable(new AppError(409, 'post_active_exists'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);

@@ -2,25 +2,14 @@
  * The dev outbox pages, outside production only: /dev/mail (HTML, newest first, clickable
  * links) for people, /dev/mail.json?to= for the browser journeys.
  *
- * They hold every reset link, so they answer only to the machine itself: `npm start` listens
- * on every interface (to open the app from a phone on the LAN), and anyone else on the LAN
- * could otherwise take over any account. Others get the 404 of a route that does not exist.
+ * They hold every reset link: like every route under /dev/, they answer only to the machine
+ * itself (http/dev-only.ts).
  */
-import { isIPv4 } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MESSAGES } from '@moodmap/core';
-import { notFound } from '../../errors.ts';
 import type { Outbox, StoredMail } from './outbox.ts';
-
-/** 127.0.0.0/8, ::1 and their IPv4-mapped form. */
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const v4 = address.toLowerCase().replace(/^::ffff:/, '');
-  if (isIPv4(v4)) return v4.startsWith('127.');
-  return address === '::1' || /^(0{1,4}:){7}0{0,3}1$/.test(address);
-}
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -38,14 +27,6 @@ function renderMail(mail: StoredMail): string {
 const query = z.object({ to: z.string().max(254).optional() });
 
 export default async function devMailRoutes(app: FastifyInstance, { outbox }: { outbox: Outbox }) {
-  // The TCP peer, not request.ip: with TRUST_PROXY, X-Forwarded-For (set by anyone) decides
-  // request.ip. A request relayed by a proxy or tunnel on this machine (its peer is loopback
-  // too) comes from elsewhere: refused as well.
-  app.addHook('onRequest', async (request) => {
-    const relayed = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
-    if (relayed || !isLoopback(request.socket.remoteAddress)) throw notFound();
-  });
-
   app.withTypeProvider<ZodTypeProvider>().get('/dev/mail.json', { schema: { querystring: query } }, async (request, reply) => {
     const mails = await outbox.list({ to: request.query.to });
     return reply.header('cache-control', 'no-store').send(mails);

@@ -13,13 +13,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ADMIN_PAGE_SIZE, ADMIN_PANEL_ROLES, adminUsersQuerySchema, adminUsersResponseSchema, adminVisitResponseSchema, ROLE_CHANGE_ROLES,
-  roleLabel, securityLogsQuerySchema, securityLogsResponseSchema, setRoleBodySchema, setRoleResponseSchema, userIdParamsSchema,
+  outranks, roleLabel, securityLogsQuerySchema, securityLogsResponseSchema, setRoleBodySchema, setRoleResponseSchema, userIdParamsSchema,
   USERS_LIST_ROLES, devRoleBodySchema,
 } from '@moodmap/core';
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { staffRoles, users } from '../../db/schema.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { getRole } from '../auth/users.ts';
 import { requireRole } from './access.ts';
 import { listSecurityLogs, listUsers } from './lists.ts';
@@ -29,7 +29,7 @@ export default async function adminRoutes(root: FastifyInstance, { ctx }: { ctx:
   const { db } = ctx.database;
   const noStore = { 'cache-control': 'no-store' };
 
-  app.post('/api/admin/visit', { onRequest: app.authenticate, schema: { response: { 200: adminVisitResponseSchema } } }, async (request) => {
+  app.post('/api/admin/visit', { config: { write: 'staff' }, onRequest: app.authenticate, schema: { response: { 200: adminVisitResponseSchema } } }, async (request) => {
     const { userId, role } = await requireRole(ctx, request, ADMIN_PANEL_ROLES);
     await ctx.logSecurityEvent({ userId, ip: request.ip, eventType: 'admin_access', severity: 'medium', description: `Accès au panel d'administration (${roleLabel(role)})` });
     return { role };
@@ -57,10 +57,11 @@ export default async function adminRoutes(root: FastifyInstance, { ctx }: { ctx:
   });
 
   app.put('/api/admin/users/:id/role', {
+    config: { write: 'staff' },
     onRequest: app.authenticate,
     schema: { params: userIdParamsSchema, body: setRoleBodySchema, response: { 200: setRoleResponseSchema } },
   }, async (request) => {
-    const { userId } = await requireRole(ctx, request, ROLE_CHANGE_ROLES);
+    const { userId, role: actorRole } = await requireRole(ctx, request, ROLE_CHANGE_ROLES);
     const { id } = request.params;
     const { role } = request.body;
     // The last super_admin cannot lock everyone out by demoting themself; the CLI stays for that.
@@ -68,6 +69,8 @@ export default async function adminRoutes(root: FastifyInstance, { ctx }: { ctx:
     const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
     if (!target) throw notFound('admin_user_not_found');
     const previous = await getRole(db, id);
+    // As with moderation decisions: only over a strictly lower role (another super_admin: the CLI).
+    if (!outranks(actorRole, previous)) throw forbidden('admin_role_rank');
     if (role === 'user') await db.delete(staffRoles).where(eq(staffRoles.userId, id));
     else await db.insert(staffRoles).values({ userId: id, role }).onConflictDoUpdate({ target: staffRoles.userId, set: { role } });
     await ctx.logSecurityEvent({
@@ -78,8 +81,7 @@ export default async function adminRoutes(root: FastifyInstance, { ctx }: { ctx:
   });
 
   // Browser journeys need staff accounts while the server holds PGlite's only connection (the
-  // CLI cannot open it then). Never in production, like /dev/mail which already reveals every
-  // account's links in development.
+  // CLI cannot open it then). Never in production; elsewhere for this machine only (http/dev-only.ts).
   if (ctx.config.env !== 'production') {
     app.post('/dev/role', { schema: { body: devRoleBodySchema, response: { 200: setRoleResponseSchema } } }, async (request) => {
       const { email, role } = request.body;

@@ -88,7 +88,7 @@ export default async function authRoutes(root: FastifyInstance, { ctx }: { ctx: 
 
   app.post('/api/auth/logout', { onRequest: requireSameOrigin, schema: { response: { 204: noContent } } }, async (request, reply) => {
     const refreshToken = readRefreshCookie(request);
-    if (refreshToken) await auth.signOut(refreshToken);
+    if (refreshToken) await auth.signOut(refreshToken, meta(request));
     clearRefreshCookie(request, reply, publicUrl);
     return reply.status(204).send(null);
   });

@@ -150,6 +150,7 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
         await db.delete(users).where(eq(users.id, user.id));
         throw fail(500, 'internal_error');
       }
+      await ctx.analytics.happened('signup');
       return { status: 'confirmation_sent', email: user.email };
     },
 
@@ -200,7 +201,9 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
       // A moderator's ban (issue 17) closes the account; a suspension only stops writing.
       if (user.bannedAt) throw fail(403, 'account_banned');
       await accountLimits.signedIn(user.id, meta);
-      return respond(await sessions.start(user, 'password'), user);
+      const session = await sessions.start(user, 'password');
+      await ctx.analytics.happened('login');
+      return respond(session, user);
     },
 
     async refresh(refreshToken: string, meta: RequestMeta): Promise<SessionResponse> {
@@ -210,8 +213,8 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
       return respond(result.session, user);
     },
 
-    async signOut(refreshToken: string): Promise<void> {
-      const owner = await sessions.sessionOfRefreshToken(refreshToken);
+    async signOut(refreshToken: string, meta: RequestMeta): Promise<void> {
+      const owner = await sessions.sessionOfRefreshToken(refreshToken, meta.ip);
       if (owner) await sessions.revoke(owner.sessionId);
     },
 
@@ -253,7 +256,7 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
      */
     async resetPassword(input: { accessToken: string; refreshToken: string; password: string }, meta: RequestMeta): Promise<SessionResponse> {
       const identity = await sessions.identify(input.accessToken, { allowExpired: true });
-      const owner = await sessions.sessionOfRefreshToken(input.refreshToken);
+      const owner = await sessions.sessionOfRefreshToken(input.refreshToken, meta.ip);
       if (!identity || !owner?.live || !owner.current || owner.kind !== 'recovery' || owner.sessionId !== identity.sessionId) {
         throw recoverySessionNotFound();
       }

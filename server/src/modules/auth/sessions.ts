@@ -146,6 +146,29 @@ export function createSessions({ db, keys, now, logSecurityEvent, bus, log }: Se
     await announce(rows);
   }
 
+  /**
+   * Reuse detection, wherever a refresh token is accepted (refresh, reset, sign-out): a token
+   * exchanged more than the grace window ago means it was copied, so its session is revoked.
+   * True when that happened.
+   */
+  async function revokeIfReused(
+    row: { userId: string; sessionId: string; rotatedAt: Date | null; revokedAt: Date | null; expiresAt: Date },
+    at: Date,
+    ip: string | null,
+  ): Promise<boolean> {
+    if (row.revokedAt || row.expiresAt.getTime() <= at.getTime()) return false; // dead already
+    if (!row.rotatedAt || at.getTime() - row.rotatedAt.getTime() <= REFRESH_GRACE_MS) return false;
+    await revoke(row.sessionId);
+    await logSecurityEvent({
+      userId: row.userId,
+      ip,
+      eventType: 'refresh_token_reuse',
+      description: 'Jeton de rafraîchissement déjà utilisé présenté de nouveau : session révoquée',
+      severity: 'high',
+    });
+    return true;
+  }
+
   return {
     /** Opens a session: a new family with its first refresh token. */
     async start(user: { id: string; email: string }, kind: SessionKind): Promise<IssuedSession> {
@@ -169,17 +192,7 @@ export function createSessions({ db, keys, now, logSecurityEvent, bus, log }: Se
       if (!row) return { ok: false, reason: 'unknown' };
       if (row.revokedAt) return { ok: false, reason: 'revoked', userId: row.userId };
       if (row.expiresAt.getTime() <= at.getTime()) return { ok: false, reason: 'expired', userId: row.userId };
-      if (row.rotatedAt && at.getTime() - row.rotatedAt.getTime() > REFRESH_GRACE_MS) {
-        await revoke(row.sessionId);
-        await logSecurityEvent({
-          userId: row.userId,
-          ip,
-          eventType: 'refresh_token_reuse',
-          description: 'Jeton de rafraîchissement déjà utilisé présenté de nouveau : session révoquée',
-          severity: 'high',
-        });
-        return { ok: false, reason: 'reused', userId: row.userId };
-      }
+      if (await revokeIfReused(row, at, ip)) return { ok: false, reason: 'reused', userId: row.userId };
       const address = await email(row.userId);
       if (!address) return { ok: false, reason: 'unknown' };
 
@@ -204,16 +217,19 @@ export function createSessions({ db, keys, now, logSecurityEvent, bus, log }: Se
 
     /**
      * The session a refresh token belongs to. `live`: neither revoked nor expired; `current`:
-     * the token was not exchanged yet (it is the newest of its family).
+     * the token was not exchanged yet (it is the newest of its family). A reused token revokes
+     * its session, as a refresh does.
      */
-    async sessionOfRefreshToken(raw: string): Promise<{ sessionId: string; userId: string; kind: string; live: boolean; current: boolean } | null> {
+    async sessionOfRefreshToken(raw: string, ip: string | null): Promise<{ sessionId: string; userId: string; kind: string; live: boolean; current: boolean } | null> {
       const row = await findRefreshToken(raw);
       if (!row) return null;
+      const at = now();
+      const reused = await revokeIfReused(row, at, ip);
       return {
         sessionId: row.sessionId,
         userId: row.userId,
         kind: row.kind,
-        live: !row.revokedAt && row.expiresAt.getTime() > now().getTime(),
+        live: !reused && !row.revokedAt && row.expiresAt.getTime() > at.getTime(),
         current: row.rotatedAt === null,
       };
     },

@@ -20,12 +20,14 @@ export interface AuthKeys {
   rotation: Buffer;
   /** HMAC key of the appeal links mailed with a statement of reasons (moderation/appeal-link.ts). */
   appeal: Buffer;
+  /** HMAC key of the reporter networks stored on post reports (reports/network.ts): no raw address is kept. */
+  reportNetwork: Buffer;
 }
 
 /** One secret, independent keys per purpose (HKDF), so no token can stand in for another. */
 export function deriveKeys(secret: Buffer): AuthKeys {
   const derive = (label: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `moodmap ${label}`, 32));
-  return { jwt: derive('access token'), challenge: derive('human check'), rotation: derive('refresh rotation'), appeal: derive('appeal link') };
+  return { jwt: derive('access token'), challenge: derive('human check'), rotation: derive('refresh rotation'), appeal: derive('appeal link'), reportNetwork: derive('report network') };
 }
 
 /** 256 random bits, URL-safe. */

@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { MultipartFile, MultipartValue, Multipart } from '@fastify/multipart';
 import { AUDIO_MAX_BYTES, CHAT_IMAGE_MAX_BYTES, POST_IMAGE_MAX_BYTES, POST_IMAGE_MAX_FILES, PROFILE_PHOTO_MAX_BYTES, type MessageKey } from '@moodmap/core';
 import { AppError, fail } from '../../errors.ts';
+import { forbiddenTextCode } from '../../http/nul-guard.ts';
 import { checkDeclaredType } from './declared-type.ts';
 
 export type UploadKind = 'post' | 'avatar' | 'chat' | 'audio';
@@ -204,6 +205,9 @@ export async function readUpload(request: FastifyRequest, kind: UploadKind, opti
     if ((status !== undefined && status >= 400 && status < 500) || (error instanceof Error && !code)) throw fail(400, 'bad_request');
     throw error;
   }
+  // A part may declare its own charset (utf-16le...): its text is checked like a JSON body's.
+  const textFault = forbiddenTextCode(fields, file?.filename);
+  if (textFault) throw fail(400, textFault);
   if (!file && options.required) throw fail(400, 'upload_failed');
   return { file, fields };
 }
