@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import devMailRoutes from './adapters/mail/dev-routes.ts';
+import { installDevOnlyGuard } from './http/dev-only.ts';
 import { createContext, type AppContext } from './context.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { installBodyLimits } from './http/body-limits.ts';
@@ -42,8 +43,9 @@ import adminRoutes from './modules/admin/routes.ts';
 import blocksRoutes from './modules/blocks/routes.ts';
 import moderationRoutes from './modules/moderation/routes.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
-import costsRoutes, { installCostCounting } from './modules/costs/routes.ts';
+import costsRoutes from './modules/costs/routes.ts';
 import termsRoutes from './modules/terms/routes.ts';
+import { installWritePolicy } from './modules/moderation/write-policy.ts';
 import pushFeature from './modules/push/index.ts';
 
 export interface BuildOptions {
@@ -92,7 +94,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await installJsonCompression(app);
   await installSecurityHeaders(app, config);
   installAuthGuard(app, ctx.auth.identify);
-  installCostCounting(app, ctx);
+  // Before any route: each write route's policy (suspension, ban, terms) is added as it registers.
+  installWritePolicy(app, database.db, ctx.now);
+  // Before any route too: the routes under /dev/ answer only to this machine, never in production.
+  installDevOnlyGuard(app, config.env);
   await app.register(systemRoutes, { ctx });
   await app.register(geoRoutes);
   await app.register(pmtilesRoutes, { config });

@@ -101,6 +101,11 @@ export interface Config {
   costUnitPrices: Record<CostMetric, number>;
   /** Web Push's VAPID keys and contact (server/src/modules/push/vapid.ts); absent keys are generated. */
   vapid: { publicKey?: string; privateKey?: string; subject?: string };
+  /**
+   * Origins accepted as push services besides the browsers' own, with no address check when
+   * sending: the tests' local stand-in. No variable sets it; production has none.
+   */
+  pushExtraOrigins: string[];
 }
 
 export type BasemapArchive = { kind: 'file'; path: string } | { kind: 'url'; url: string };
@@ -164,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     plausible: e.PLAUSIBLE_URL && e.PLAUSIBLE_DOMAIN ? { url: e.PLAUSIBLE_URL.replace(/\/$/, ''), domain: e.PLAUSIBLE_DOMAIN } : undefined,
     costUnitPrices: parseCostPrices(e.COST_UNIT_PRICES_EUR),
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
+    pushExtraOrigins: [],
   };
 }
 

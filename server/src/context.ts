@@ -54,9 +54,10 @@ export async function createContext(config: Config, database: Database, log: Fas
   const keys = deriveKeys(serverSecret);
   const payments = createPayments(config, serverSecret);
   const bus = await createBus(config, database);
-  const costs = createCosts(config, database, now, logSecurityEvent, log);
+  const costs = createCosts(config, database, now, logSecurityEvent, log, bus);
   const storage = countStorageOperations(createStorage(config), costs);
-  const analytics = createAnalyticsRecorder(database.db, now, createAnalyticsForwarder(config, (err) => log.warn({ err }, 'analytics forwarding failed')));
+  const analytics = createAnalyticsRecorder(database.db, now, createAnalyticsForwarder(config, (err) => log.warn({ err }, 'analytics forwarding failed')),
+    (err) => log.warn({ err }, 'analytics event not stored'));
   const sessions = createSessions({ db: database.db, keys, now, logSecurityEvent, bus, log });
   return {
     config,

@@ -82,6 +82,7 @@ export const SCREEN_MESSAGES = {
   category_invalid: 'Catégorie invalide',
   location_required: 'Veuillez sélectionner une position sur la carte',
   content_forbidden: 'Contenu non autorisé détecté',
+  text_malformed: 'Le texte contient un caractère invalide',
   content_required: 'Veuillez ajouter du contenu, une image ou un message vocal',
   content_too_long: 'Le contenu ne doit pas dépasser 500 caractères',
   post_active_exists: "Vous avez déjà une publication active. Supprimez-la avant d'en créer une nouvelle.",
@@ -251,6 +252,7 @@ export const SCREEN_MESSAGES = {
   admin_col_event: 'Événement',
   admin_col_severity: 'Sévérité',
   admin_col_date: 'Date',
+  admin_log_repeats: '× {count}, dernière à {time}',
   admin_table_empty: 'Aucune entrée',
 
   // Media (issue 4 item 3, issues 6 and 7): server refusals the spec has no text for
@@ -443,6 +445,7 @@ export const SCREEN_MESSAGES = {
   // Launch (issue 18): terms of use, analytics, costs
   terms_required: "Vous devez accepter les conditions d'utilisation",
   terms_version_outdated: "Ces conditions d'utilisation ne sont plus en vigueur. Rechargez la page.",
+  terms_not_accepted: "Vous devez accepter les conditions d'utilisation en vigueur pour continuer.",
   terms_title: "Conditions Générales d'Utilisation",
   terms_accept_label: "J'accepte les conditions d'utilisation",
   terms_link: "Conditions d'utilisation",
@@ -509,6 +512,9 @@ export const SCREEN_MESSAGES = {
   mod_no_open_reports: "Cette publication n'a aucun signalement en attente",
   mod_appeal_same_moderator: 'Un recours doit être examiné par un autre modérateur que celui qui a décidé',
   mod_appeal_closed: 'Ce recours a déjà été traité',
+  mod_own_case: 'Vous ne pouvez pas statuer sur un dossier qui vous concerne : un autre modérateur doit le traiter',
+  mod_rank_refused: 'Vous ne pouvez pas sanctionner un membre dont le rôle est égal ou supérieur au vôtre',
+  admin_role_rank: "Vous ne pouvez pas modifier le rôle d'un membre dont le rôle est égal ou supérieur au vôtre",
   mod_appeal_not_found: 'Recours introuvable',
   mod_appeal_uphold: 'Maintenir la décision',
   mod_appeal_reverse: 'Annuler la décision',
@@ -578,6 +584,8 @@ export const SCREEN_MESSAGES = {
   push_endpoint_invalid: "L'adresse d'abonnement aux notifications n'est pas valide",
   push_keys_invalid: "Les clés de l'abonnement aux notifications ne sont pas valides",
   push_label_invalid: "Le nom de l'appareil ne doit pas dépasser 60 caractères",
+  push_label_markup: "Le nom de l'appareil ne peut pas contenir les caractères < et >",
+  push_endpoint_taken: "Cet appareil reçoit déjà les notifications d'un autre compte. Déconnectez-le de cet appareil, puis réessayez.",
   push_message_generic: 'Vous a envoyé un message',
   push_message_photo: 'Vous a envoyé une photo',
   push_comment_on_post: 'A commenté votre publication',

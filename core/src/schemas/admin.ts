@@ -66,6 +66,9 @@ export const securityLogSchema = z.object({
   userId: z.string().nullable(),
   targetId: z.string().nullable(),
   reason: z.string().nullable(),
+  /** Repeats of the event from the same source within its window, this one included, and the last one's time. */
+  occurrences: z.number().int(),
+  lastAt: z.string().nullable(),
 });
 export type SecurityLogEntry = z.infer<typeof securityLogSchema>;
 

@@ -21,8 +21,18 @@ export const costsResponseSchema = z.object({
   level: z.enum(['normal', 'warn', 'throttle', 'emergency']),
   counters: z.array(costCounterSchema),
   estimatedDailyCostEur: z.number(),
-  emergency: emergencyStatusResponseSchema.extend({ manual: z.boolean(), startedAt: z.string().nullable() }),
+  /** Who switched it on (a staff member, or null: the cost monitor), when and why. */
+  emergency: emergencyStatusResponseSchema.extend({
+    manual: z.boolean(),
+    startedAt: z.string().nullable(),
+    startedBy: z.string().nullable(),
+    startedByName: z.string().nullable(),
+    reason: z.string().nullable(),
+  }),
 });
 export type CostsResponse = z.infer<typeof costsResponseSchema>;
 
 export const setEmergencySchema = z.object({ active: z.boolean() });
+
+/** Realtime event to admin and super_admin sockets when emergency mode changes, whoever changed it. */
+export const EMERGENCY_CHANGED_EVENT = 'emergency.changed';

@@ -295,6 +295,10 @@ export const postReports = pgTable('post_reports', {
   createdAt: createdAt(),
   /** The moderator's decision that closed it (issue 17). */
   decisionId: uuid('decision_id'),
+  /** Keyed hash of the reporter's network (/24 or /48), never the address (reports/network.ts). */
+  reporterNetwork: text('reporter_network'),
+  /** Whether it counts toward hiding the post (moderation/threshold.ts); every report reaches the queue. */
+  countsTowardHiding: boolean('counts_toward_hiding').notNull().default(false),
 }, (t) => [
   check('post_reports_reason_key', sql`${t.reasonKey} in ('spam', 'inappropriate', 'harassment', 'fake', 'illegal', 'other')`),
   check('post_reports_description_length', sql`${t.description} is null or char_length(${t.description}) <= 500`),
@@ -344,12 +348,18 @@ export const securityLogs = pgTable('security_logs', {
   /** Staff actions (issue 17): whom or what the action was about, and the reason given. */
   targetId: uuid('target_id'),
   reason: text('reason'),
+  /** Repeats of one kind from one source within a window share a row (modules/security/log.ts). */
+  sourceKey: text('source_key'),
+  windowStart: timestamp('window_start', { withTimezone: true }),
+  occurrences: integer('occurrences').notNull().default(1),
+  lastAt: timestamp('last_at', { withTimezone: true }),
 }, (t) => [
   check('security_logs_severity', sql`${t.severity} in ('low', 'medium', 'high', 'critical')`),
   // Keyset pages newest first (issue 17), whole or by severity or by event type.
   index('security_logs_created_id_idx').on(t.createdAt.desc(), t.id.desc()),
   index('security_logs_severity_created_idx').on(t.severity, t.createdAt.desc(), t.id.desc()),
   index('security_logs_type_created_idx').on(t.eventType, t.createdAt.desc(), t.id.desc()),
+  uniqueIndex('security_logs_window_idx').on(t.eventType, t.windowStart, t.sourceKey),
 ]);
 
 /** Pulse credit purchases, one row per checkout session, credited once when paid. */
@@ -368,11 +378,14 @@ export const pulsePurchases = pgTable('pulse_purchases', {
   paymentIntentId: text('payment_intent_id'),
   /**
    * Set when a refund or dispute took the purchase back. creditsRemoved: how many of its credits
-   * are settled (taken from the balance, or already spent on posts, which keep them).
+   * a refund or dispute took back from the balance.
    */
   refundedAt: timestamp('refunded_at', { withTimezone: true }),
   creditsRemoved: integer('credits_removed').notNull().default(0),
+  /** Its credits given to posts (spent oldest purchase first); a refund never takes these. */
+  creditsSpent: integer('credits_spent').notNull().default(0),
 }, (t) => [
+  check('pulse_purchases_credits', sql`${t.creditsSpent} + ${t.creditsRemoved} <= ${t.quantity}`),
   check('pulse_purchases_provider', sql`${t.provider} in ('dev', 'stripe')`),
   check('pulse_purchases_status', sql`${t.status} in ('pending', 'paid', 'failed', 'expired', 'refunded', 'disputed')`),
   check('pulse_purchases_quantity', sql`${t.quantity} > 0 and ${t.amountCents} > 0`),
@@ -539,4 +552,7 @@ export const emergencyMode = pgTable('emergency_mode', {
   activeUntil: timestamp('active_until', { withTimezone: true }),
   startedAt: timestamp('started_at', { withTimezone: true }),
   manual: boolean('manual').notNull().default(false),
+  /** The staff member who switched it on, null when the cost monitor did; and why. */
+  startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
+  reason: text('reason'),
 }, (t) => [check('emergency_mode_single', sql`${t.id} = 1`)]);

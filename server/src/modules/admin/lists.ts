@@ -62,7 +62,7 @@ export async function listSecurityLogs(db: Db, options: { cursor?: string; limit
   const rows = await db.select({
     id: securityLogs.id, eventType: securityLogs.eventType, eventDescription: securityLogs.eventDescription, severity: securityLogs.severity,
     createdAt: securityLogs.createdAt, stamp: stampOf(securityLogs.createdAt), userId: securityLogs.userId, targetId: securityLogs.targetId,
-    reason: securityLogs.reason,
+    reason: securityLogs.reason, occurrences: securityLogs.occurrences, lastAt: securityLogs.lastAt,
   }).from(securityLogs)
     .where(and(filter, after(securityLogs.createdAt, securityLogs.id, key)))
     .orderBy(...newestFirst(securityLogs.createdAt, securityLogs.id))
@@ -70,7 +70,7 @@ export async function listSecurityLogs(db: Db, options: { cursor?: string; limit
   const total = key ? null : await boundedCount(db, securityLogs, filter);
   const { page, nextCursor } = pageOf(rows, options.limit);
   return {
-    rows: page.map(({ stamp: _stamp, ...r }) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+    rows: page.map(({ stamp: _stamp, ...r }) => ({ ...r, createdAt: r.createdAt.toISOString(), lastAt: r.lastAt?.toISOString() ?? null })),
     nextCursor,
     total,
   };

@@ -1,11 +1,15 @@
 /**
- * The cost monitor and emergency mode (spec §4, §9; issue 18). Each instance buffers its counts
- * and adds them to the shared counters every few seconds; `evaluate()` then reads today's totals
- * and applies the caps: above 100 % a warning, above 120 % throttling (the geocoder is skipped,
- * map answers are cached longer), above 150 % emergency mode for 4 h (post creation refused,
- * sign-up limited, cache lifetimes × 10). The first instance to reach a level for the day
+ * The cost monitor and emergency mode (spec §4, §9; issue 18). It counts only what a paid
+ * provider bills (external geocoder calls, paid media store operations), each metric priced
+ * by configuration: a metric priced 0 is not counted, and requests this server answers itself
+ * never are, so neither a visitor's flood nor ordinary use can stop posting. Each instance
+ * buffers its counts and adds them to the shared counters every few seconds; `evaluate()`
+ * then reads today's totals and applies the caps: above 100 % a warning, above 120 %
+ * throttling (the geocoder is skipped, map answers are cached longer), above 150 % emergency
+ * mode for 4 h (post creation refused, sign-up limited, cache lifetimes × 10). The first instance to reach a level for the day
  * (a `cost_alerts` row) is the one that acts, so two instances warn once and start one
- * emergency. A super_admin may switch emergency mode on or off at any time.
+ * emergency. An automatic emergency is a staff decision's equal: logged with its reason,
+ * announced to staff, shown in the admin panel, and a super_admin may switch it off at once.
  */
 import { eq } from 'drizzle-orm';
 import {
@@ -13,7 +17,7 @@ import {
   EMERGENCY_DURATION_MS, THROTTLE_CACHE_MULTIPLIER, type CostLevel, type CostMetric, type CostsResponse, type EmergencyStatus,
 } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
-import { costAlerts, emergencyMode } from '../../db/schema.ts';
+import { costAlerts, emergencyMode, profiles } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { LogSecurityEvent } from '../security/log.ts';
 import { zeroUnits, type CostUnits, type CounterStore } from './counters.ts';
@@ -25,6 +29,9 @@ const FLUSH_EVERY_MS = 2_000;
 export interface EmergencyState extends EmergencyStatus {
   manual: boolean;
   startedAt: string | null;
+  /** The staff member who switched it on; null when the cost monitor did (or when off). */
+  startedBy: string | null;
+  reason: string | null;
 }
 
 export interface CostSnapshot {
@@ -61,6 +68,8 @@ export interface CostMonitorDeps {
   caps?: Record<CostMetric, number>;
   /** Periodic flush and evaluation; off in tests that drive `evaluate()` themselves. */
   timers?: boolean;
+  /** Tells staff that emergency mode changed (after it is stored and logged). */
+  announce?: (state: EmergencyState) => Promise<void>;
   onError?: (error: unknown) => void;
 }
 
@@ -71,7 +80,7 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
   const { db, store, now, logSecurityEvent, unitPrices } = deps;
   const caps = deps.caps ?? COST_CAPS;
   let pending: { day: string; units: Partial<CostUnits> } = { day: dayOf(now()), units: {} };
-  const off: EmergencyState = { active: false, until: null, manual: false, startedAt: null };
+  const off: EmergencyState = { active: false, until: null, manual: false, startedAt: null, startedBy: null, reason: null };
   let last: CostSnapshot = { day: pending.day, units: zeroUnits(), ratio: 0, level: 'normal', emergency: off };
 
   const ratioOf = (units: CostUnits) => Math.max(...COST_METRICS.map((m) => units[m] / caps[m]));
@@ -95,15 +104,30 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
   async function readEmergency(): Promise<EmergencyState> {
     const [row] = await db.select().from(emergencyMode).where(eq(emergencyMode.id, 1)).limit(1);
     if (!row?.activeUntil || row.activeUntil.getTime() <= now().getTime()) return off;
-    return { active: true, until: row.activeUntil.toISOString(), manual: row.manual, startedAt: row.startedAt?.toISOString() ?? null };
+    return {
+      active: true, until: row.activeUntil.toISOString(), manual: row.manual, startedAt: row.startedAt?.toISOString() ?? null,
+      startedBy: row.startedBy, reason: row.reason,
+    };
   }
 
-  async function writeEmergency(active: boolean, manual: boolean): Promise<void> {
+  /** `by`: the staff member's id, or null for the monitor. */
+  async function writeEmergency(active: boolean, by: string | null, reason: string | null): Promise<void> {
     const at = now();
+    const manual = by !== null;
     const values = active
-      ? { activeUntil: new Date(at.getTime() + EMERGENCY_DURATION_MS), startedAt: at, manual }
-      : { activeUntil: null, startedAt: null, manual };
+      ? { activeUntil: new Date(at.getTime() + EMERGENCY_DURATION_MS), startedAt: at, manual, startedBy: by, reason }
+      : { activeUntil: null, startedAt: null, manual, startedBy: null, reason: null };
     await db.insert(emergencyMode).values({ id: 1, ...values }).onConflictDoUpdate({ target: emergencyMode.id, set: values });
+  }
+
+  /** Best effort: the change is stored and logged already. */
+  async function announce() {
+    if (!deps.announce) return;
+    try {
+      await deps.announce(await readEmergency());
+    } catch (error) {
+      deps.onError?.(error);
+    }
   }
 
   /** True for the one instance that records this level first today. */
@@ -127,8 +151,10 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
       await logSecurityEvent({ eventType: 'cost_throttle', description: `Usage à ${percent} % du plafond : géocodage suspendu, cache de la carte prolongé`, severity: 'high' });
     }
     if (ratio > COST_EMERGENCY_RATIO && (await firstToReach(day, 'emergency', ratio))) {
-      await writeEmergency(true, false);
-      await logSecurityEvent({ eventType: 'emergency_mode_on', description: `Mode d'urgence activé pour 4 h (usage à ${percent} % du plafond)`, severity: 'critical' });
+      const reason = `Usage à ${percent} % du plafond : ${describe(units)}`;
+      await writeEmergency(true, null, reason);
+      await logSecurityEvent({ eventType: 'emergency_mode_on', description: "Mode d'urgence activé automatiquement pour 4 h", reason, severity: 'critical' });
+      await announce();
     }
     if (costOf(units) > COST_ALERT_EUR && (await firstToReach(day, 'cost', ratio))) {
       await logSecurityEvent({ eventType: 'cost_alert', description: `Coût estimé du jour au-dessus de ${COST_ALERT_EUR} € (${round(costOf(units), 2)} €)`, severity: 'high' });
@@ -149,6 +175,8 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
 
   return {
     count(metric, units = 1) {
+      // Not billed by anyone (priced 0): nothing to cap.
+      if (!(unitPrices[metric] > 0)) return;
       const day = dayOf(now());
       if (day !== pending.day) void flush().catch((error) => deps.onError?.(error));
       pending.units[metric] = (pending.units[metric] ?? 0) + units;
@@ -163,9 +191,13 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
     },
     emergency: readEmergency,
     async setEmergency(active, userId) {
-      await writeEmergency(active, true);
-      await logSecurityEvent({ userId, eventType: active ? 'emergency_mode_on' : 'emergency_mode_off', description: active ? "Mode d'urgence activé manuellement" : "Mode d'urgence désactivé manuellement", severity: 'high' });
-      return (await evaluate()).emergency;
+      const reason = active ? 'Décision d’un super_admin' : 'Levé par un super_admin';
+      await writeEmergency(active, userId, active ? reason : null);
+      // With its reason: a staff decision, one entry each (security/log.ts).
+      await logSecurityEvent({ userId, eventType: active ? 'emergency_mode_on' : 'emergency_mode_off', description: active ? "Mode d'urgence activé manuellement" : "Mode d'urgence désactivé manuellement", reason, severity: 'high' });
+      const state = (await evaluate()).emergency;
+      await announce();
+      return state;
     },
     geocoderAllowed: () => last.level !== 'throttle' && last.level !== 'emergency',
     cacheMultiplier: () => (last.level === 'emergency' ? EMERGENCY_CACHE_MULTIPLIER : last.level === 'throttle' ? THROTTLE_CACHE_MULTIPLIER : 1),
@@ -179,7 +211,10 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
         unitPriceEur: unitPrices[metric],
         costEur: round(snap.units[metric] * unitPrices[metric]),
       }));
-      return { day: snap.day, level: snap.level, counters, estimatedDailyCostEur: round(costOf(snap.units), 2), emergency: snap.emergency };
+      const { startedBy } = snap.emergency;
+      const [by] = startedBy ? await db.select({ username: profiles.username }).from(profiles).where(eq(profiles.id, startedBy)).limit(1) : [];
+      const emergency = { ...snap.emergency, startedByName: by?.username ?? null };
+      return { day: snap.day, level: snap.level, counters, estimatedDailyCostEur: round(costOf(snap.units), 2), emergency };
     },
     async close() {
       if (timer) clearInterval(timer);

@@ -1,13 +1,15 @@
 /**
- * Prices per unit in EUR, as configuration (COST_UNIT_PRICES_EUR="geocoding=0.0015,map_loads=0.0005").
- * Defaults are public list prices of comparable hosted services, rounded up.
+ * Prices per unit in EUR, as configuration (COST_UNIT_PRICES_EUR="geocoding=0.0015,storage_operations=0.0005").
+ * Defaults: public list prices of the paid providers this server calls (Mapbox geocoding, S3
+ * operations), rounded up; 0 for what nobody bills (this server's own answers and map tiles).
+ * A metric priced 0 is not counted.
  */
 import { COST_METRICS, type CostMetric } from '@moodmap/core';
 
 export const DEFAULT_UNIT_PRICES_EUR: Record<CostMetric, number> = {
   geocoding: 0.0015,
-  map_loads: 0.0005,
-  backend_requests: 0.00002,
+  map_loads: 0,
+  backend_requests: 0,
   storage_operations: 0.0005,
 };
 

@@ -1,22 +1,14 @@
 /**
  * Cost monitor and emergency mode over HTTP (issue 18): the public emergency status (the web
  * app's banner), today's counters and estimated cost for admin and super_admin, and the
- * super_admin's switch. `installCostCounting` counts every API request as a backend request.
+ * super_admin's switch. Requests this server answers are not counted: only what a paid
+ * provider bills (monitor.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { costsResponseSchema, emergencyStatusResponseSchema, setEmergencySchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { requireStaffRole } from './staff.ts';
-
-export function installCostCounting(app: FastifyInstance, ctx: AppContext) {
-  // Callback hooks, here and in the other hooks every request runs: an async one costs a
-  // promise and a microtask per request, measurable on the map's cached answers (issue 15).
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (request.url.startsWith('/api/')) ctx.costs.count('backend_requests');
-    done();
-  });
-}
 
 export default async function costsRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -32,6 +24,7 @@ export default async function costsRoutes(root: FastifyInstance, { ctx }: { ctx:
   });
 
   app.put('/api/costs/emergency', {
+    config: { write: 'staff' },
     onRequest: app.authenticate,
     schema: { body: setEmergencySchema, response: { 200: emergencyStatusResponseSchema } },
   }, async (request) => {

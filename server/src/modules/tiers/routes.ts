@@ -16,6 +16,7 @@ export default async function tiersRoutes(root: FastifyInstance, { ctx }: { ctx:
   const { db } = ctx.database;
 
   app.put('/api/staff/users/:id/tier', {
+    config: { write: 'staff' },
     onRequest: app.authenticate,
     schema: { params: userIdParamsSchema, body: setTierSchema, response: { 200: setTierResponseSchema } },
   }, async (request) => {

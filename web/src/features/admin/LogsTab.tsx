@@ -1,10 +1,10 @@
 /**
  * 'Logs de sécurité' (spec §2): the event type with its first underscore replaced by a space,
  * uppercased, plus the description; the severity badge in the spec's colours (§6); the fr-FR
- * date and time. Filters by severity and event type.
+ * date and time; repeats from one source share a row with their count. Filters by severity and event type.
  */
 import { useState } from 'react';
-import { MESSAGES, SECURITY_SEVERITIES, eventTypeLabel, type MessageKey } from '@moodmap/core';
+import { MESSAGES, SECURITY_SEVERITIES, eventTypeLabel, t, type MessageKey } from '@moodmap/core';
 import { useSecurityLogs } from './admin-api.ts';
 import { Table, cell } from './Table.tsx';
 
@@ -43,6 +43,11 @@ export function LogsTab() {
             <td className={cell}>
               <span className="font-semibold">{eventTypeLabel(l.eventType)}</span>
               <span className="ml-2 text-slate-600 dark:text-slate-300">{l.eventDescription}</span>
+              {l.occurrences > 1 ? (
+                <span className="ml-2 text-xs font-semibold text-slate-500 dark:text-slate-400" data-testid="admin-log-repeats">
+                  {t('admin_log_repeats', { count: l.occurrences, time: FR_DATE_TIME.format(new Date(l.lastAt ?? l.createdAt)) })}
+                </span>
+              ) : null}
             </td>
             <td className={cell}>
               <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold ${SEVERITY_BADGE[l.severity] ?? 'bg-slate-100 text-slate-700 dark:bg-slate-500/15 dark:text-slate-300'}`}>
