@@ -37,6 +37,8 @@ export const MESSAGE_EVENTS = {
   created: 'message.created',
   read: 'message.read',
   conversationUpdated: 'conversation.updated',
+  /** A message request for its recipient: the conversation's id only, no message, no toast. */
+  request: 'message.request',
 } as const;
 
 /** Most cards one `GET /api/posts/cards` reads (a 100 m group's list). */

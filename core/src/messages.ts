@@ -7,10 +7,12 @@
  * screens.ts: the rest), so the web app's first load carries only its own texts (issue 15).
  */
 import { fill, fillCount } from './messages/fill.ts';
+import { ACCOUNT_MESSAGES } from './messages/account.ts';
+import { DSA_MESSAGES } from './messages/dsa.ts';
 import { SCREEN_MESSAGES } from './messages/screens.ts';
 import { SHELL_MESSAGES } from './messages/shell.ts';
 
-export const MESSAGES = { ...SHELL_MESSAGES, ...SCREEN_MESSAGES } as const;
+export const MESSAGES = { ...SHELL_MESSAGES, ...SCREEN_MESSAGES, ...DSA_MESSAGES, ...ACCOUNT_MESSAGES } as const;
 
 export type MessageKey = keyof typeof MESSAGES;
 

@@ -42,11 +42,14 @@ import { blockRelations } from './modules/blocks/relations.ts';
 import adminRoutes from './modules/admin/routes.ts';
 import blocksRoutes from './modules/blocks/routes.ts';
 import moderationRoutes from './modules/moderation/routes.ts';
+import dsaNoticesRoutes from './modules/dsa-notices/routes.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
 import costsRoutes from './modules/costs/routes.ts';
 import termsRoutes from './modules/terms/routes.ts';
 import { installWritePolicy } from './modules/moderation/write-policy.ts';
 import pushFeature from './modules/push/index.ts';
+import accountDeletionRoutes from './modules/account/deletion-routes.ts';
+import exportRoutes from './modules/account/export-routes.ts';
 
 export interface BuildOptions {
   /** Reuse an open database (tests sharing one); otherwise one is opened from the config. */
@@ -108,8 +111,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The feature modules: each a plugin given the context, registered in this order.
   const features = [
     postsRoutes, likesRoutes, commentsRoutes, reportsRoutes, searchRoutes, profilesRoutes, messagesRoutes, paymentsRoutes,
-    tiersRoutes, blocksRoutes, adminRoutes, moderationRoutes, termsRoutes, analyticsRoutes, costsRoutes,
-    pushFeature,
+    tiersRoutes, blocksRoutes, adminRoutes, moderationRoutes, dsaNoticesRoutes, termsRoutes, analyticsRoutes, costsRoutes,
+    pushFeature, accountDeletionRoutes, exportRoutes,
   ];
   for (const routes of features) await app.register(routes, { ctx });
   // The dev outbox's pages, so a newcomer can open confirmation links without SMTP.

@@ -59,6 +59,8 @@ const envSchema = z.object({
   VAPID_PUBLIC_KEY: optionalString,
   VAPID_PRIVATE_KEY: optionalString,
   VAPID_SUBJECT: optionalString,
+  /** Origins of stand-in push services (comma-separated), for a browser journey; never in production. */
+  PUSH_EXTRA_ORIGINS: optionalString,
 });
 
 export interface Config {
@@ -103,7 +105,7 @@ export interface Config {
   vapid: { publicKey?: string; privateKey?: string; subject?: string };
   /**
    * Origins accepted as push services besides the browsers' own, with no address check when
-   * sending: the tests' local stand-in. No variable sets it; production has none.
+   * sending: the tests' local stand-in (PUSH_EXTRA_ORIGINS, refused in production).
    */
   pushExtraOrigins: string[];
 }
@@ -118,6 +120,16 @@ function basemapArchive(value: string | undefined): BasemapArchive | undefined {
   if (!/^https?:\/\//i.test(value)) return { kind: 'file', path: path.resolve(value) };
   if (!URL.canParse(value)) throw new ConfigError(`Configuration invalide:\n  MAP_PMTILES: URL invalide / invalid URL (${value})`);
   return { kind: 'url', url: value };
+}
+
+/** Stand-in push services skip the address check: a production server must have none. */
+function pushExtraOrigins(text: string | undefined, env: Config['env']): string[] {
+  if (!text) return [];
+  if (env === 'production') throw new ConfigError('PUSH_EXTRA_ORIGINS est réservé aux tests : retirez-le en production.');
+  const origins = text.split(',').map((origin) => origin.trim()).filter(Boolean);
+  const invalid = origins.find((origin) => !URL.canParse(origin));
+  if (invalid) throw new ConfigError(`PUSH_EXTRA_ORIGINS : origine invalide « ${invalid} ».`);
+  return origins;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -169,7 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     plausible: e.PLAUSIBLE_URL && e.PLAUSIBLE_DOMAIN ? { url: e.PLAUSIBLE_URL.replace(/\/$/, ''), domain: e.PLAUSIBLE_DOMAIN } : undefined,
     costUnitPrices: parseCostPrices(e.COST_UNIT_PRICES_EUR),
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
-    pushExtraOrigins: [],
+    pushExtraOrigins: pushExtraOrigins(e.PUSH_EXTRA_ORIGINS, e.NODE_ENV),
   };
 }
 

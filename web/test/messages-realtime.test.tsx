@@ -36,6 +36,7 @@ function conversation(id: string, nickname: string, last: MessageDto | null, unr
     otherParticipant: { id: `${id}-other`, nickname, profilePhotoUrl: null },
     lastMessage: last,
     unread,
+    request: false,
   };
 }
 

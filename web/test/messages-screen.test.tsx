@@ -31,6 +31,7 @@ function conversation(id: string, nickname: string, last: Partial<MessageDto> | 
     otherParticipant: { id: other, nickname, profilePhotoUrl: null },
     lastMessage,
     unread: false,
+    request: false,
     ...over,
   };
 }

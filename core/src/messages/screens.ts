@@ -396,6 +396,19 @@ export const SCREEN_MESSAGES = {
   // Messaging web (issue 7)
   messages_seen: 'Vu',
 
+  // Message requests: a stranger's first messages wait in 'Demandes'
+  requests_tab: 'Demandes',
+  conversations_tab: 'Conversations',
+  requests_empty: 'Aucune demande de message',
+  request_intro: "{nickname} souhaite vous écrire. Cette personne ne saura pas que vous avez vu sa demande tant que vous ne l'aurez pas acceptée.",
+  request_accept: 'Accepter',
+  request_delete: 'Supprimer',
+  request_block_report: 'Bloquer et signaler',
+  request_deleted: 'Demande supprimée',
+  request_blocked_reported: 'Utilisateur bloqué et signalé',
+  request_action_failed: 'Une erreur est survenue. Veuillez réessayer.',
+  request_not_found: "Cette demande n'existe plus",
+
   // Hardening (issue 13): refusals the spec does not word (database_error above is the spec's 503)
   request_too_large: 'Requête trop volumineuse',
   request_timeout: 'Délai de la requête dépassé. Veuillez réessayer.',
@@ -593,4 +606,22 @@ export const SCREEN_MESSAGES = {
   push_moderation_body: 'Un avis de modération vous concerne. Ouvrez MoodMap pour le lire.',
   // Approximate location (issue 20 item 3): the create page's toggle (its label is post_approximate)
   create_approximate_hint: 'Votre publication est placée à environ 1 km près, jamais à votre position exacte',
+  // 'Télécharger mes données': the profile's section, the API's refusals and the e-mail.
+  export_title: 'Mes données',
+  export_intro: 'Recevez une archive ZIP de vos publications, commentaires, messages, likes, signalements, achats et réglages. Elle est préparée en quelques minutes et reste disponible 7 jours.',
+  export_request: 'Télécharger mes données',
+  export_requested: "Demande enregistrée : vous serez prévenu par e-mail quand l'archive sera prête.",
+  export_status_pending: 'Archive en préparation…',
+  export_status_ready: "Votre archive est prête. Disponible jusqu'au {date}.",
+  export_status_expired: 'Votre archive a expiré. Vous pouvez en demander une nouvelle.',
+  export_status_failed: "La préparation de l'archive a échoué. Veuillez réessayer.",
+  export_download: 'Télécharger',
+  export_next_request: 'Nouvelle demande possible le {date}.',
+  export_pending: 'Une archive est déjà en préparation',
+  export_rate_limited: 'Vous avez déjà demandé vos données il y a moins de 24 heures. Réessayez dans {hours} h.',
+  export_not_found: 'Aucune archive à télécharger',
+  export_expired: 'Cette archive a expiré. Vous pouvez en demander une nouvelle.',
+  mail_export_subject: 'MoodMap : vos données sont prêtes',
+  mail_export_intro: "L'archive de vos données MoodMap est prête. Téléchargez-la depuis votre profil, section « Mes données », avant le {date}.",
+  mail_export_action: 'Ouvrir mon profil',
 } as const;

@@ -22,9 +22,14 @@ export * from './payments.ts';
 // Issue 17: the admin panel and moderation.
 export * from './admin.ts';
 export * from './moderation.ts';
+export * from './dsa-notices.ts';
 // Issue 18: launch (terms, analytics and statistics, costs and emergency mode).
 export * from './terms.ts';
 export * from './analytics.ts';
 export * from './costs.ts';
 // Issue 20: Web Push.
 export * from './push.ts';
+// Access and portability of a member's data.
+export * from './data-export.ts';
+// Erasure of a member's account.
+export * from './account-deletion.ts';

@@ -94,8 +94,10 @@ export type ConversationDto = z.infer<typeof conversationDtoSchema>;
 export const conversationSummarySchema = conversationDtoSchema.extend({
   otherParticipant: participantSchema,
   lastMessage: messageDtoSchema.nullable(),
-  /** The last message is from the other person and unread (the list's blue dot, the badge). */
+  /** The last message is from the other person and unread (the list's blue dot, the badge); never for a request. */
   unread: z.boolean(),
+  /** A stranger's first messages waiting for my answer ('Demandes'): no badge, no toast until accepted. */
+  request: z.boolean(),
 });
 export type ConversationSummaryDto = z.infer<typeof conversationSummarySchema>;
 
@@ -140,6 +142,7 @@ export type MarkReadResult = z.infer<typeof markReadSchema>;
  * - `message.read`: `readerId` has read every message of the other party in the conversation
  *   up to `upTo` (ISO date, inclusive).
  * - `conversation.updated`: a conversation appeared or moved to the top of the list.
+ * - `message.request`: to a request's recipient instead of the two above (their sender gets those).
  */
 export interface MessageCreatedEvent {
   message: MessageDto;
@@ -153,4 +156,8 @@ export interface MessageReadEvent {
 export interface ConversationUpdatedEvent {
   conversationId: string;
   updatedAt: string;
+}
+/** `message.request`: a request came or grew; the recipient refetches 'Demandes'. */
+export interface MessageRequestEvent {
+  conversationId: string;
 }

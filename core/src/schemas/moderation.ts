@@ -39,6 +39,8 @@ export const reportGroupSchema = z.object({
   snapshot: postSnapshotSchema,
   author: person.nullable(),
   reporters: z.array(person),
+  /** Confirmed notices of illegal content (DSA Art. 16) among the reports, by anyone. */
+  dsaNotices: z.array(z.object({ name: z.string(), explanation: z.string(), location: z.string() })),
   firstReportedAt: z.string(),
 });
 export type ReportGroup = z.infer<typeof reportGroupSchema>;

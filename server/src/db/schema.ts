@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Mood, PurchaseStatus } from '@moodmap/core';
 import {
-  boolean, check, date, doublePrecision, index, integer, jsonb, numeric, pgTable, pgView, primaryKey,
+  boolean, check, customType, date, doublePrecision, index, integer, jsonb, numeric, pgTable, pgView, primaryKey,
   real, smallint, text, timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -286,7 +286,8 @@ export const postReports = pgTable('post_reports', {
   id: uuid('id').primaryKey().defaultRandom(),
   postId: uuid('post_id').references(() => publications.id, { onDelete: 'set null' }),
   postAuthorId: uuid('post_author_id').references(() => profiles.id, { onDelete: 'set null' }),
-  reportedBy: uuid('reported_by').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  /** The member reporting; null for a notice of illegal content (dsaNoticeId), which may come from anyone. */
+  reportedBy: uuid('reported_by').references(() => profiles.id, { onDelete: 'cascade' }),
   reasonKey: text('reason_key').notNull(),
   reason: text('reason').notNull(),
   description: text('description'),
@@ -299,12 +300,40 @@ export const postReports = pgTable('post_reports', {
   reporterNetwork: text('reporter_network'),
   /** Whether it counts toward hiding the post (moderation/threshold.ts); every report reaches the queue. */
   countsTowardHiding: boolean('counts_toward_hiding').notNull().default(false),
+  /** The confirmed notice of illegal content this report stands for in the queue. */
+  dsaNoticeId: uuid('dsa_notice_id').references(() => dsaNotices.id, { onDelete: 'cascade' }),
 }, (t) => [
+  check('post_reports_reporter_or_notice', sql`${t.reportedBy} is not null or ${t.dsaNoticeId} is not null`),
+  uniqueIndex('post_reports_dsa_notice_key').on(t.dsaNoticeId),
   check('post_reports_reason_key', sql`${t.reasonKey} in ('spam', 'inappropriate', 'harassment', 'fake', 'illegal', 'other')`),
   check('post_reports_description_length', sql`${t.description} is null or char_length(${t.description}) <= 500`),
   check('post_reports_status', sql`${t.status} in ('open', 'dismissed', 'actioned')`),
   uniqueIndex('post_reports_once_per_reporter').on(t.postId, t.reportedBy),
   index('post_reports_status_created_idx').on(t.status, t.createdAt.desc()),
+]);
+
+export type ConversationSide = 'accepted' | 'request' | 'deleted';
+
+/**
+ * A notice of illegal content (DSA Art. 16) by anyone. A visitor's waits for its e-mailed link
+ * (confirmTokenHash, cleared once confirmed); confirmed, it joins the queue as a post_reports row.
+ */
+export const dsaNotices = pgTable('dsa_notices', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  postId: uuid('post_id').references(() => publications.id, { onDelete: 'set null' }),
+  postAuthorId: uuid('post_author_id').references(() => profiles.id, { onDelete: 'set null' }),
+  notifierId: uuid('notifier_id').references(() => profiles.id, { onDelete: 'set null' }),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  explanation: text('explanation').notNull(),
+  location: text('location').notNull(),
+  postSnapshot: jsonb('post_snapshot').$type<Record<string, unknown>>().notNull(),
+  confirmTokenHash: text('confirm_token_hash'),
+  createdAt: createdAt(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+}, (t) => [
+  check('dsa_notices_lengths', sql`char_length(${t.explanation}) <= 2000 and char_length(${t.name}) <= 100 and char_length(${t.location}) <= 500 and char_length(${t.email}) <= 254`),
+  uniqueIndex('dsa_notices_confirm_token_key').on(t.confirmTokenHash),
 ]);
 
 /** One conversation per pair, the smaller id first (spec §3 Conversation). */
@@ -314,8 +343,13 @@ export const conversations = pgTable('conversations', {
   participant2Id: uuid('participant2_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Each side's box: 'accepted' (the list), 'request' (a stranger's first messages, in 'Demandes'), 'deleted' (a request removed). */
+  participant1State: text('participant1_state').$type<ConversationSide>().notNull().default('accepted'),
+  participant2State: text('participant2_state').$type<ConversationSide>().notNull().default('accepted'),
 }, (t) => [
   check('conversations_ordered_pair', sql`${t.participant1Id} < ${t.participant2Id}`),
+  check('conversations_participant1_state', sql`${t.participant1State} in ('accepted', 'request', 'deleted')`),
+  check('conversations_participant2_state', sql`${t.participant2State} in ('accepted', 'request', 'deleted')`),
   uniqueIndex('conversations_pair_key').on(t.participant1Id, t.participant2Id),
   index('conversations_p1_updated_idx').on(t.participant1Id, t.updatedAt.desc()),
   index('conversations_p2_updated_idx').on(t.participant2Id, t.updatedAt.desc()),
@@ -406,6 +440,26 @@ export const paymentEvents = pgTable('payment_events', {
   outcome: text('outcome').notNull(),
   receivedAt: createdAt(),
 }, (t) => [check('payment_events_provider', sql`${t.provider} in ('dev', 'stripe')`)]);
+
+/**
+ * Paid purchases of deleted accounts, without any link to the person: the accounting record
+ * kept for ten years (modules/account/deletion.ts moves them here and purges the expired ones).
+ */
+export const retainedPayments = pgTable('retained_payments', {
+  /** The purchase's own id. */
+  id: uuid('id').primaryKey(),
+  provider: text('provider').notNull(),
+  sessionId: text('session_id').notNull(),
+  paymentIntentId: text('payment_intent_id'),
+  quantity: integer('quantity').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  currency: text('currency').notNull(),
+  status: text('status').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  paidAt: timestamp('paid_at', { withTimezone: true }),
+  refundedAt: timestamp('refunded_at', { withTimezone: true }),
+  keepUntil: timestamp('keep_until', { withTimezone: true }).notNull(),
+}, (t) => [index('retained_payments_keep_until_idx').on(t.keepUntil)]);
 
 /**
  * Rate-limit counters shared by every server instance (spec §9). Redis replaces this table
@@ -556,3 +610,27 @@ export const emergencyMode = pgTable('emergency_mode', {
   startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
   reason: text('reason'),
 }, (t) => [check('emergency_mode_single', sql`${t.id} = 1`)]);
+
+/** Binary column: node-postgres reads a Buffer, PGlite a Uint8Array; both come back as a Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * A member's data archive ('Télécharger mes données'): one row per member, prepared in the
+ * background (modules/account/export-jobs.ts), downloadable for 7 days, then its bytes dropped.
+ * Kept in the database so whichever instance answers can serve it.
+ */
+export const dataExports = pgTable('data_exports', {
+  userId: uuid('user_id').primaryKey().references(() => profiles.id, { onDelete: 'cascade' }),
+  status: text('status').$type<'pending' | 'ready' | 'failed' | 'expired'>().notNull().default('pending'),
+  requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+  readyAt: timestamp('ready_at', { withTimezone: true }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+  archive: bytea('archive'),
+  sizeBytes: integer('size_bytes'),
+}, (t) => [
+  check('data_exports_status', sql`${t.status} in ('pending', 'ready', 'failed', 'expired')`),
+  index('data_exports_expires_idx').on(t.expiresAt).where(sql`${t.status} = 'ready'`),
+]);

@@ -155,7 +155,8 @@ describe.each(engines)('messages on %s', (engine) => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const other = await member(t);
-      const id = await conversationOf(other, me);
+      // Opened by me: accepted, in my list (a stranger's would wait in 'Demandes').
+      const id = await conversationOf(me, other);
       await send(other, id, `Message ${i}`);
       ids.unshift(id);
     }
@@ -209,7 +210,8 @@ describe.each(engines)('messages on %s', (engine) => {
     const lea = await member(t);
     const marc = await member(t);
     const withLea = await conversationOf(lea, me);
-    const withMarc = await conversationOf(marc, me);
+    // Opened by me, so accepted: Marc's message counts (a request would not: requests.test.ts).
+    const withMarc = await conversationOf(me, marc);
     await send(me, withLea, 'Bonjour Léa');
     await send(lea, withLea, 'Bonjour !');
     await send(lea, withLea, 'Ça va ?');

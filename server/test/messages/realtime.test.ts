@@ -8,7 +8,7 @@ import type { MessageCreatedEvent, MessageReadEvent } from '@moodmap/core';
 import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteListeningApp, suiteTwoInstances } from '../helpers/suite-app.ts';
-import { connectSocket, signedSocket } from '../helpers/ws.ts';
+import { barrier, connectSocket, signedSocket } from '../helpers/ws.ts';
 import { member, type Member } from '../interactions/fixtures.ts';
 
 /** A tab signed in as `who`. */
@@ -25,6 +25,8 @@ describe.each(engines)('messages in real time on %s', (engine) => {
     const marc = await member(t, 'Marc');
     const stranger = await member(t);
     const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
+    // An accepted conversation (a request is quiet: requests.test.ts).
+    expect((await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } })).statusCode).toBe(200);
     const [marcPhone, marcLaptop, leaTab, strangerTab] = await Promise.all([
       tabOf(t.base, marc), tabOf(t.base, marc), tabOf(t.base, lea), tabOf(t.base, stranger),
     ]);
@@ -57,20 +59,23 @@ describe.each(engines)('messages in real time on %s', (engine) => {
     for (const socket of [marcPhone, marcLaptop, leaTab, strangerTab, visitor]) socket.close();
   });
 
-  it('announces a new conversation to the person contacted', async () => {
+  it("announces a new conversation to its opener's tabs; the person contacted hears of it with its first message", async () => {
     const lea = await member(t);
     const marc = await member(t);
-    const marcTab = await tabOf(t.base, marc);
+    const [leaTab, marcTab] = [await tabOf(t.base, lea), await tabOf(t.base, marc)];
     const res = await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } });
-    const frame = await marcTab.next((f) => f.type === 'conversation.updated');
+    const frame = await leaTab.next((f) => f.type === 'conversation.updated');
     expect(frame.data).toMatchObject({ conversationId: res.json().conversation.id });
+    await barrier(t.app, [marcTab]);
+    expect(marcTab.frames.map((f) => f.type)).not.toContain('conversation.updated');
+    leaTab.close();
     marcTab.close();
   });
 
   it('stops delivering to a tab that signed out on its socket', async () => {
     const lea = await member(t);
     const marc = await member(t);
-    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
+    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } })).json().conversation.id;
     const tab = await tabOf(t.base, marc);
     tab.send({ type: 'auth', token: null });
     await tab.next((f) => f.type === 'ready' && f.userId === null);
@@ -90,7 +95,7 @@ describe.runIf(engines.includes('postgres'))('messages across two server instanc
   it('a client on instance 1 receives a message sent through instance 2, and the receipt goes back', async () => {
     const lea = await member(t);
     const marc = await member(t);
-    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
+    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } })).json().conversation.id;
     const marcOn1 = await tabOf(instances.base1, marc);
     const leaOn2 = await tabOf(instances.base2, lea);
 

@@ -41,6 +41,8 @@ describe.each(cases)('database round trips of a message send on $engine (counter
     const lea = await member(t);
     const marc = await member(t);
     const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
+    // Marc contacted Léa too: an accepted conversation, whose messages are pushed.
+    expect((await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } })).statusCode).toBe(200);
     const send = (content: string) => call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: lea.token, payload: { content } });
     // The first request of a session looks it up; the sends after it do not.
     expect((await send('premier')).statusCode).toBe(201);

@@ -131,6 +131,8 @@ describe.each(engines)('message sends written together on %s', (engine) => {
   it('answers a send before its notification is out, and writes the sends that came meanwhile together after it', async () => {
     const [lea, marc] = [await member(t), await member(t)];
     const id = await conversationOf(lea, marc);
+    // Accepted on both sides: each send is one message event (a request adds a quiet one).
+    expect(await conversationOf(marc, lea)).toBe(id);
     const bus = t.app.ctx.bus;
     let open: () => void = () => {};
     const gate = new Promise<void>((resolve) => (open = resolve));

@@ -131,6 +131,16 @@ const CHECKED: Record<string, Check> = {
   'POST /api/conversations/:id/read': async (t, w) => {
     expect((await call(t, { method: 'POST', url: `/api/conversations/${w.conversation}/read`, token: w.viewer.token })).statusCode).toBe(200);
   },
+  // The blocked one's request leaves the box (requests.test.ts); an accepted conversation is no request.
+  'GET /api/conversations/requests': async (t, w) => {
+    expect(ids((await get(t, '/api/conversations/requests', w.viewer)).json().conversations)).not.toContain(w.conversation);
+  },
+  'POST /api/conversations/:id/accept': async (t, w) => {
+    expect((await call(t, { method: 'POST', url: `/api/conversations/${w.conversation}/accept`, token: w.viewer.token })).statusCode).toBe(200);
+  },
+  'DELETE /api/conversations/:id/request': async (t, w) => {
+    expect((await call(t, { method: 'DELETE', url: `/api/conversations/${w.conversation}/request`, token: w.viewer.token })).statusCode).toBe(404);
+  },
   'GET /api/conversations/unread': async (t, w) => {
     expect((await get(t, '/api/conversations/unread', w.viewer)).statusCode).toBe(200);
   },
@@ -156,6 +166,8 @@ const UNRELATED: Record<string, string> = {
   'PUT /api/staff/users/:id/tier': SELF_OR_STAFF,
   'GET /api/moderation/appeal-link': SELF_OR_STAFF,
   'POST /api/moderation/appeal-link': SELF_OR_STAFF,
+  'POST /api/dsa-notices': 'a notice of illegal content, which anyone may send about any post',
+  'POST /api/dsa-notices/confirm': SELF_OR_STAFF,
   'POST /api/moderation/appeals/:id/decision': SELF_OR_STAFF,
   'POST /api/moderation/decisions/:id/appeal': SELF_OR_STAFF,
   'GET /api/moderation/notices': SELF_OR_STAFF,
@@ -188,6 +200,11 @@ const UNRELATED: Record<string, string> = {
   'POST /api/push/subscriptions': SELF_OR_STAFF,
   'PATCH /api/push/subscriptions/:id': SELF_OR_STAFF,
   'DELETE /api/push/subscriptions/:id': SELF_OR_STAFF,
+  // The caller's own archive: their conversations keep both sides, whatever the blocks since.
+  'POST /api/account/export': SELF_OR_STAFF,
+  'GET /api/account/export': SELF_OR_STAFF,
+  'GET /api/account/export/download': SELF_OR_STAFF,
+  'POST /api/account/delete': SELF_OR_STAFF,
   'GET /api/terms': 'public texts and figures',
   'POST /api/terms/accept': SELF_OR_STAFF,
   'GET /api/config': 'public texts and figures',
@@ -266,6 +283,8 @@ describe.each(engines)('the blocking rule, everywhere, on %s', (engine) => {
     const thirdPost = (await publish(t, third.token, { latitude: SAINT_DENIS.latitude + 0.004 })).id;
     const conversation = (await call(t, { method: 'POST', url: '/api/conversations', token: viewer.token, payload: { userId: other.id } })).json().conversation.id;
     expect((await call(t, { method: 'POST', url: `/api/conversations/${conversation}/messages`, token: viewer.token, payload: { content: 'Salut' } })).statusCode).toBe(201);
+    // The other knows the viewer (no request): the read receipt below is a real one.
+    expect((await call(t, { method: 'POST', url: '/api/conversations', token: other.token, payload: { userId: viewer.id } })).statusCode).toBe(200);
     await block(direction, viewer, other);
     const [viewerTab, otherTab, thirdTab] = [await tab(viewer), await tab(other), await tab(third)];
     const as = (who: Member, method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => call(t, { method, url, token: who.token, payload });
@@ -299,11 +318,21 @@ describe.each(engines)('the blocking rule, everywhere, on %s', (engine) => {
       },
       'conversation.updated': async () => {
         refused(await as(other, 'POST', '/api/conversations', { userId: viewer.id }), 'open');
-        expect((await as(other, 'POST', '/api/conversations', { userId: third.id })).statusCode).toBe(201);
+        expect((await as(third, 'POST', '/api/conversations', { userId: other.id })).statusCode).toBe(201);
+        expect((await as(other, 'POST', '/api/conversations', { userId: third.id })).statusCode).toBe(200);
         await heard(thirdTab, 'conversation.updated', '');
+      },
+      'message.request': async () => {
+        const fourth = await member(t);
+        const fourthTab = await tab(fourth);
+        const request = (await as(other, 'POST', '/api/conversations', { userId: fourth.id })).json().conversation.id;
+        expect((await as(other, 'POST', `/api/conversations/${request}/messages`, { content: 'Salut' })).statusCode).toBe(201);
+        await heard(fourthTab, 'message.request', request);
+        fourthTab.close();
       },
       'message.created': async () => {
         refused(await as(other, 'POST', `/api/conversations/${conversation}/messages`, { content: 'Salut' }), 'message');
+        // The third opened this one: it is accepted for them, so they hear its messages.
         const withThird = (await as(other, 'POST', '/api/conversations', { userId: third.id })).json().conversation.id;
         expect((await as(other, 'POST', `/api/conversations/${withThird}/messages`, { content: 'Salut' })).statusCode).toBe(201);
         await heard(thirdTab, 'message.created', other.id);

@@ -28,6 +28,9 @@ const EXEMPT = new Set([
   'POST /api/payments/webhook',
   // Anonymous page-view counts.
   'POST /api/analytics/events',
+  // Notices of illegal content: anyone may send one, signed in or not, suspended or banned.
+  'POST /api/dsa-notices',
+  'POST /api/dsa-notices/confirm',
 ]);
 
 describe('write routes', () => {

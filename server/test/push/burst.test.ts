@@ -42,8 +42,11 @@ describe.each(engines)('a burst of messages pushed on %s', (engine) => {
     expect(res.statusCode, res.body).toBe(201);
     return sub;
   }
+  /** An accepted conversation: both have contacted the other (a request pushes nothing: requests.test.ts). */
   async function conversation(a: Member, b: Member): Promise<string> {
-    return (await call(t, { method: 'POST', url: '/api/conversations', token: a.token, payload: { userId: b.id } })).json().conversation.id;
+    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: a.token, payload: { userId: b.id } })).json().conversation.id;
+    expect((await call(t, { method: 'POST', url: '/api/conversations', token: b.token, payload: { userId: a.id } })).json().conversation.id).toBe(id);
+    return id;
   }
   const bodies = (sub: BrowserSubscription) => pushesTo(service, sub).map((p) => JSON.parse(decryptPush(p.body, sub)).body as string).sort();
 

@@ -28,8 +28,11 @@ describe.each(engines)('push delivery on %s', (engine) => {
     expect(res.statusCode, res.body).toBe(201);
     return { ...sub, id: res.json().device.id };
   }
+  /** An accepted conversation: both have contacted the other (a request pushes nothing: requests.test.ts). */
   async function conversation(a: Member, b: Member): Promise<string> {
-    return (await call(t, { method: 'POST', url: '/api/conversations', token: a.token, payload: { userId: b.id } })).json().conversation.id;
+    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: a.token, payload: { userId: b.id } })).json().conversation.id;
+    expect((await call(t, { method: 'POST', url: '/api/conversations', token: b.token, payload: { userId: a.id } })).json().conversation.id).toBe(id);
+    return id;
   }
   async function send(from: Member, conversationId: string, content: string) {
     const res = await call(t, { method: 'POST', url: `/api/conversations/${conversationId}/messages`, token: from.token, payload: { content } });

@@ -141,6 +141,8 @@ describe.each(engines)('realtime scoped to the view on %s', (engine) => {
     const marc = await member(t);
     const tab = await watching(t.base, null, marc.token);
     const conversation = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
+    // Marc contacted Léa too: accepted, so her messages reach his tabs (a request would be quiet).
+    expect((await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } })).statusCode).toBe(200);
     await t.app.ctx.bus.publish(markerEvent('unseen', PARIS));
     await t.app.ctx.bus.publish({ type: 'post.deleted', data: { id: 'unseen', ...PARIS }, at: PARIS });
     const sent = await call(t, { method: 'POST', url: `/api/conversations/${conversation}/messages`, token: lea.token, payload: { content: 'Tu es là ?' } });

@@ -40,6 +40,8 @@ async function pair(t: AuthTestApp) {
   const marc = await signIn(t, await createUser(t));
   const res = await call(t, { method: 'POST', url: '/api/conversations', token: marc.accessToken, payload: { userId: lea.id } });
   const conversationId = res.json().conversation.id as string;
+  // Léa contacted Marc too: accepted, so his messages reach her tabs (a request would be quiet).
+  expect((await call(t, { method: 'POST', url: '/api/conversations', token: lea.accessToken, payload: { userId: marc.id } })).statusCode).toBe(200);
   const send = async (content: string, token = marc.accessToken) => {
     const sent = await call(t, { method: 'POST', url: `/api/conversations/${conversationId}/messages`, token, payload: { content } });
     expect(sent.statusCode).toBe(201);

@@ -15,6 +15,8 @@ const CreateScreen = lazyScreen(() => import('../features/posts/CreateScreen.tsx
 const MessagesScreen = lazyScreen(() => import('../features/messages/MessagesScreen.tsx'), (m) => m.MessagesScreen);
 const AdminScreen = lazyScreen(() => import('../features/admin/AdminScreen.tsx'), (m) => m.AdminScreen);
 const AppealLinkScreen = lazyScreen(() => import('../features/moderation/AppealLinkScreen.tsx'), (m) => m.AppealLinkScreen);
+const DsaNoticeScreen = lazyScreen(() => import('../features/dsa/DsaNoticeScreen.tsx'), (m) => m.DsaNoticeScreen);
+const DsaConfirmScreen = lazyScreen(() => import('../features/dsa/DsaConfirmScreen.tsx'), (m) => m.DsaConfirmScreen);
 const PulseReturnPage = lazyScreen(() => import('../features/pulse/PulseReturnPage.tsx'), (m) => m.PulseReturnPage);
 
 /** A page outside the shell: it is the first view (nothing waits for a map there). */
@@ -43,6 +45,9 @@ export const routes: RouteObject[] = [
           { path: 'admin', element: <Deferred><AdminScreen /></Deferred> },
           // The appeal link of a statement's e-mail (issue 17): works signed out.
           { path: 'appeal', element: <Deferred><AppealLinkScreen /></Deferred> },
+          // Notices of illegal content (DSA Art. 16): open to visitors, like the confirmation link.
+          { path: 'signalement-illicite', element: <Deferred><DsaNoticeScreen /></Deferred> },
+          { path: 'signalement-illicite/confirmer', element: <Deferred><DsaConfirmScreen /></Deferred> },
           { path: '*', element: <Navigate to="/" replace /> },
         ],
       },

@@ -32,6 +32,10 @@ export const SERVER_RATE_LIMITS = {
   post_report: { points: 10, windowMs: 60 * MINUTE, blockMs: 30 * MINUTE },
   /** Post reports from one client address, all its accounts together. */
   post_report_ip: { points: 30, windowMs: 60 * MINUTE, blockMs: 30 * MINUTE },
+  /** Notices of illegal content from one client address, visitors included: each may send a mail. */
+  dsa_notice_ip: { points: 10, windowMs: 60 * MINUTE, blockMs: 60 * MINUTE },
+  /** Notices of illegal content naming one e-mail address, so no mailbox is flooded with links. */
+  dsa_notice_email: { points: 5, windowMs: 60 * MINUTE, blockMs: 60 * MINUTE },
 } as const satisfies Record<string, RateLimitRule>;
 
 export const ALL_RATE_LIMITS = { ...RATE_LIMITS, ...SERVER_RATE_LIMITS };

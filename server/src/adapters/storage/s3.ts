@@ -1,8 +1,8 @@
 /**
  * Media in an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Scaleway, OVH...), with
- * requests signed by aws4fetch's SigV4 signer (two requests need it, PUT and DELETE object: no
- * SDK). Path-style URLs when an endpoint is configured (what MinIO and most compatible stores
- * need), virtual-hosted AWS URLs otherwise.
+ * requests signed by aws4fetch's SigV4 signer (PUT, GET and DELETE object: no SDK). Path-style
+ * URLs when an endpoint is configured (what MinIO and most compatible stores need), virtual-hosted
+ * AWS URLs otherwise.
  *
  * The bucket (or the CDN in front of it, S3_PUBLIC_URL) must allow public reads of objects:
  * no ACL header is sent, since buckets with "bucket owner enforced" ownership refuse them.
@@ -50,14 +50,14 @@ export function createS3Storage(s3: S3Config, options: S3StorageOptions = {}): M
   // Derived signing keys, shared by every request of this store (one per day).
   const cache = new Map<string, ArrayBuffer>();
 
-  async function send(method: 'PUT' | 'DELETE', key: string, body?: Buffer, extra: Record<string, string> = {}): Promise<Response> {
+  async function send(method: 'PUT' | 'GET' | 'DELETE', key: string, body?: Buffer, extra: Record<string, string> = {}): Promise<Response> {
     assertValidKey(key);
     const url = `${objectBase}/${encodeKey(key)}`;
     const payload = body ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength) : undefined;
     // The payload is signed (not UNSIGNED-PAYLOAD): the store refuses a body altered on the way.
     const payloadHash = createHash('sha256').update(payload ?? '').digest('hex');
     let lastError: unknown;
-    // One retry: both requests are idempotent, and S3 answers an occasional 500/503.
+    // One retry: every request is idempotent, and S3 answers an occasional 500/503.
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const signed = await new AwsV4Signer({
@@ -104,6 +104,17 @@ export function createS3Storage(s3: S3Config, options: S3StorageOptions = {}): M
         throw new StorageError(`S3 DELETE ${key}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`, response.status);
       }
       await response.arrayBuffer();
+    },
+    async read(key) {
+      const response = await send('GET', key);
+      if (response.status === 404) {
+        await response.arrayBuffer();
+        return null;
+      }
+      if (!response.ok) {
+        throw new StorageError(`S3 GET ${key}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`, response.status);
+      }
+      return Buffer.from(await response.arrayBuffer());
     },
     url: (key) => {
       assertValidKey(key);

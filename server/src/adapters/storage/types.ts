@@ -10,6 +10,8 @@ export interface MediaStorage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   /** Removes an object; removing a missing one is not an error (sweepers may run twice). */
   delete(key: string): Promise<void>;
+  /** An object's bytes, or null when there is none under the key (a member's data archive reads them). */
+  read(key: string): Promise<Buffer | null>;
   /** The URL browsers load the object from: root-relative `/media/<key>` on local disk, absolute on S3. */
   url(key: string): string;
   /** The key behind a URL this store produced (to delete an old avatar or an expired post's files), else null. */

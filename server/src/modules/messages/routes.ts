@@ -3,7 +3,10 @@
  * participants (404 `conversation_not_found` for anyone else, and for ids that are not ids).
  *
  *   POST /api/conversations                 { userId } → 201 created | 200 existing { conversation }
- *   GET  /api/conversations?before&limit    → { conversations, nextCursor }   newest updated first
+ *   GET  /api/conversations?before&limit    → { conversations, nextCursor }   newest updated first (accepted)
+ *   GET  /api/conversations/requests?before&limit → { conversations, nextCursor } my message requests
+ *   POST /api/conversations/:id/accept      → { conversation }                a request joins the list
+ *   DELETE /api/conversations/:id/request   → 204                             gone for me only
  *   GET  /api/conversations/unread          → { conversationIds }             the badge
  *   GET  /api/conversations/:id             → { conversation }                one list entry
  *   GET  /api/conversations/:id/messages?before|after&limit → { messages, hasMore }  oldest first
@@ -11,10 +14,12 @@
  *   POST /api/conversations/:id/read        → { updated }
  *
  * Realtime (to both participants' sockets only, through the bus so it crosses instances):
- * `message.created`, `message.read`, `conversation.updated`.
+ * `message.created`, `message.read`, `conversation.updated`; a request's recipient gets only
+ * `message.request` (send-batches.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   MESSAGE_EVENTS,
   conversationIdParamsSchema,
@@ -43,6 +48,8 @@ import { requireUser } from '../auth/guard.ts';
 import { blockRule } from '../blocks/rule.ts';
 import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
 import {
+  acceptRequest,
+  deleteRequest,
   getConversationSummary,
   isUuid,
   listConversations,
@@ -50,6 +57,7 @@ import {
   markRead,
   openConversation,
   requireParticipant,
+  requireSide,
   unreadConversationIds,
 } from './service.ts';
 import { createMessageWriter } from './send-batches.ts';
@@ -86,8 +94,9 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
     await blocks.assertMayMeet(userId, parsed.data.userId);
     const { conversation, created } = await openConversation(db, userId, parsed.data.userId);
     if (created) {
+      // The other person hears of it with its first message, as a request.
       const event: ConversationUpdatedEvent = { conversationId: conversation.id, updatedAt: conversation.updatedAt };
-      await announce(request, [conversation.participant1Id, conversation.participant2Id], MESSAGE_EVENTS.conversationUpdated, event);
+      await announce(request, [userId], MESSAGE_EVENTS.conversationUpdated, event);
     }
     return reply.status(created ? 201 : 200).headers(noStore).send({ conversation });
   });
@@ -99,6 +108,40 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
     const { userId } = requireUser(request);
     const { before, limit } = request.query;
     return reply.headers(noStore).send(await listConversations(db, userId, { before, limit }));
+  });
+
+  app.get('/api/conversations/requests', {
+    onRequest: app.authenticate,
+    schema: { querystring: listConversationsQuerySchema, response: { 200: conversationListSchema } },
+  }, async (request, reply) => {
+    const { userId } = requireUser(request);
+    const { before, limit } = request.query;
+    const [page, hidden] = await Promise.all([listConversations(db, userId, { before, limit, box: 'request' }), blocks.hiddenFor(userId)]);
+    // A blocked requester's request is gone from the box (their messages are refused anyway).
+    return reply.headers(noStore).send({ ...page, conversations: page.conversations.filter((c) => !hidden.has(c.otherParticipant.id)) });
+  });
+
+  app.post('/api/conversations/:id/accept', {
+    config: { write: 'read' },
+    onRequest: app.authenticate,
+    schema: { params, response: { 200: conversationSummaryResponseSchema } },
+  }, async (request, reply) => {
+    const { userId } = requireUser(request);
+    const conversation = await acceptRequest(db, request.params.id, userId);
+    // My other tabs move it from 'Demandes' to the list; its sender is not told.
+    const event: ConversationUpdatedEvent = { conversationId: conversation.id, updatedAt: conversation.updatedAt };
+    await announce(request, [userId], MESSAGE_EVENTS.conversationUpdated, event);
+    return reply.headers(noStore).send({ conversation: await getConversationSummary(db, conversation.id, userId) });
+  });
+
+  app.delete('/api/conversations/:id/request', {
+    config: { write: 'read' },
+    onRequest: app.authenticate,
+    schema: { params, response: { 204: z.undefined() } },
+  }, async (request, reply) => {
+    const { userId } = requireUser(request);
+    await deleteRequest(db, request.params.id, userId);
+    return reply.status(204).headers(noStore).send();
   });
 
   app.get('/api/conversations/unread', { onRequest: app.authenticate, schema: { response: { 200: unreadConversationsSchema } } }, async (request, reply) => {
@@ -181,7 +224,9 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
     schema: { params, response: { 200: markReadSchema } },
   }, async (request, reply) => {
     const { userId } = requireUser(request);
-    const conversation = await requireParticipant(db, request.params.id, userId);
+    const { conversation, side } = await requireSide(db, request.params.id, userId);
+    // Reading a request tells its sender nothing: it stays unread until accepted.
+    if (side === 'request') return reply.headers(noStore).send({ updated: 0 });
     const { updated, upTo } = await markRead(db, conversation.id, userId);
     if (updated > 0 && upTo) {
       const event: MessageReadEvent = { conversationId: conversation.id, readerId: userId, upTo };

@@ -21,11 +21,13 @@ import {
   type ConversationUpdatedEvent,
   type MessageCreatedEvent,
   type MessageDto,
+  type MessageRequestEvent,
   type ParticipantDto,
   termsAt,
 } from '@moodmap/core';
 import type { EventBus, RealtimeEvent } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
+import type { ConversationSide } from '../../db/schema.ts';
 import { writeAllowedSql } from '../moderation/write-policy.ts';
 import { toMessageDto } from './service.ts';
 
@@ -43,6 +45,8 @@ export interface SentMessage {
   sender: ParticipantDto;
   /** The conversation's two people: who the realtime event goes to. */
   participants: [string, string];
+  /** The recipient's side once stored: a request tells them quietly, a deleted one not at all. */
+  recipientSide: ConversationSide;
 }
 
 const dialect = new PgDialect();
@@ -64,13 +68,15 @@ interface SentRow {
   senderPhotoUrl: string | null;
   participant1Id: string;
   participant2Id: string;
+  recipientSide: ConversationSide;
 }
 
 /**
  * Stores each message whose sender is one of its conversation's two participants, may write
  * (moderation's write policy for a send, row by row: not suspended or banned, terms accepted) and is not
  * in a pair where one blocked the other (issue 17); moves each conversation to the top of both
- * lists; reads each sender's name and photo for the toast. One statement for the whole batch
+ * lists and accepts it for each sender (a reply accepts a request); reads each sender's name and
+ * photo for the toast, and the recipient's side. One statement for the whole batch
  * (data-modifying CTEs, the rows as one JSON parameter). Null at a send's place: nothing stored.
  * clock_timestamp() plus the row's rank in microseconds: distinct times, in arrival order.
  */
@@ -100,15 +106,19 @@ export async function insertMessages(db: Db, sends: MessageToSend[], pool?: pg.P
       from c order by c.ord
       returning id, conversation_id, sender_id, content, image_url, read, created_at
     ), touched as (
-      update conversations set updated_at = latest.at
-      from (select conversation_id, max(created_at) as at from m group by conversation_id) latest
+      update conversations set updated_at = latest.at,
+        participant1_state = case when conversations.participant1_id = any(latest.senders) then 'accepted' else conversations.participant1_state end,
+        participant2_state = case when conversations.participant2_id = any(latest.senders) then 'accepted' else conversations.participant2_state end
+      from (select conversation_id, max(created_at) as at, array_agg(sender_id) as senders from m group by conversation_id) latest
       where conversations.id = latest.conversation_id
+      returning conversations.id, conversations.participant1_id, conversations.participant1_state, conversations.participant2_state
     )
     select c.ord, m.id, m.conversation_id as "conversationId", m.sender_id as "senderId", m.content, m.image_url as "imageUrl",
            m.read, m.created_at as "createdAt", p.username as "senderNickname",
            coalesce(p.avatar_url, p.profile_photo_url) as "senderPhotoUrl",
-           c.participant1_id as "participant1Id", c.participant2_id as "participant2Id"
-    from m join c on c.id = m.id join profiles p on p.id = m.sender_id`;
+           c.participant1_id as "participant1Id", c.participant2_id as "participant2Id",
+           case when m.sender_id = t.participant1_id then t.participant2_state else t.participant1_state end as "recipientSide"
+    from m join c on c.id = m.id join profiles p on p.id = m.sender_id join touched t on t.id = m.conversation_id`;
   // On PostgreSQL, a prepared statement (per pool connection, by name): the server parses and
   // analyses this long statement once per connection instead of at every batch (issue 15).
   // Its text never changes; only the JSON parameter does.
@@ -125,23 +135,35 @@ export async function insertMessages(db: Db, sends: MessageToSend[], pool?: pg.P
       message: toMessageDto(row),
       sender: { id: row.senderId, nickname: row.senderNickname, profilePhotoUrl: row.senderPhotoUrl },
       participants: [row.participant1Id, row.participant2Id],
+      recipientSide: row.recipientSide,
     };
   }
   return sent;
 }
 
-/** A stored message's realtime event: both frames (the message, the list's move) in one. */
-export function messageEvent(sent: SentMessage): RealtimeEvent {
+/**
+ * A stored message's realtime events: both frames (the message, the list's move) in one, to both
+ * participants; for a request, to its sender only, its recipient getting the quiet
+ * `message.request` (no toast, no push: push follows `message.created`'s targets).
+ */
+export function messageEvents(sent: SentMessage): RealtimeEvent[] {
   const created: MessageCreatedEvent = { message: sent.message, sender: sent.sender };
   const updated: ConversationUpdatedEvent = { conversationId: sent.message.conversationId, updatedAt: sent.message.createdAt };
-  return {
+  const recipient = sent.participants.find((id) => id !== sent.sender.id) ?? sent.sender.id;
+  const accepted = sent.recipientSide === 'accepted';
+  const events: RealtimeEvent[] = [{
     type: MESSAGE_EVENTS.created,
     data: created,
-    targets: sent.participants,
+    targets: accepted ? sent.participants : [sent.sender.id],
     // The hub keeps it from a blocked pair (a send between them is refused anyway).
     about: [sent.sender.id],
     more: [{ type: MESSAGE_EVENTS.conversationUpdated, data: updated }],
-  };
+  }];
+  if (sent.recipientSide === 'request') {
+    const request: MessageRequestEvent = { conversationId: sent.message.conversationId };
+    events.push({ type: MESSAGE_EVENTS.request, data: request, targets: [recipient], about: [sent.sender.id] });
+  }
+  return events;
 }
 
 export interface MessageWriterDeps {
@@ -198,7 +220,7 @@ export function createMessageWriter({ db, pool, bus, onPublishError }: MessageWr
       }
     }
     const stored = results.filter((r): r is SentMessage => r !== null && !('error' in r));
-    const announced = announce(stored.map(messageEvent));
+    const announced = announce(stored.flatMap(messageEvents));
     batch.forEach((w, i) => {
       const r = results[i];
       if (r !== null && 'error' in r) w.reject(r.error);

@@ -6,6 +6,10 @@
  *   no-op update that returns the existing row, so concurrent "Contacter" clicks make one row.
  * - Only the two participants see a conversation; to anyone else it does not exist (404), so
  *   ids cannot be probed.
+ * - Each side has its box (ConversationSide): the one who opens a conversation has it accepted,
+ *   the other gets it as a request ('Demandes': no badge, no toast, no push) until they accept or
+ *   reply; a request they delete is gone for them only, and what its sender writes later stays
+ *   out of their sight unless they contact them. Conversations from before count as accepted.
  * - Messages are ordered by (created_at, id) and paged by keyset on that pair; a message's
  *   insert (send-batches.ts) moves its conversation's updated_at in the same statement, so the
  *   list order and the last message always agree.
@@ -23,7 +27,7 @@ import {
 } from '@moodmap/core';
 import { alias, unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { conversations, messages, profiles } from '../../db/schema.ts';
+import { conversations, messages, profiles, type ConversationSide } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { parseIsoUtc } from '../../http/strict-time.ts';
 
@@ -38,7 +42,7 @@ const iso = (value: string | Date) => new Date(value).toISOString();
 type ConversationRow = typeof conversations.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
 
-function toConversationDto(row: ConversationRow): ConversationDto {
+function toConversationDto(row: Pick<ConversationRow, 'id' | 'participant1Id' | 'participant2Id' | 'createdAt' | 'updatedAt'>): ConversationDto {
   return {
     id: row.id,
     participant1Id: row.participant1Id,
@@ -67,15 +71,33 @@ export interface OpenedConversation {
   created: boolean;
 }
 
-/** The conversation between `userId` and `otherId`, created on first contact. */
+/** `userId`'s side of a conversation row, as SQL. */
+const mySide = (userId: string) =>
+  sql<ConversationSide>`(case when ${conversations.participant1Id} = ${userId}::uuid then ${conversations.participant1State} else ${conversations.participant2State} end)`;
+
+/** Sets `userId`'s side to `state`, leaving the other side as it is. */
+const setMySide = (userId: string, state: ConversationSide) => ({
+  participant1State: sql`case when ${conversations.participant1Id} = ${userId}::uuid then ${state} else ${conversations.participant1State} end`,
+  participant2State: sql`case when ${conversations.participant2Id} = ${userId}::uuid then ${state} else ${conversations.participant2State} end`,
+});
+
+/**
+ * The conversation between `userId` and `otherId`, created on first contact: accepted for the
+ * one who opens it, a request for the other. Opening one that was a request accepts it.
+ */
 export async function openConversation(db: Db, userId: string, otherId: string): Promise<OpenedConversation> {
   if (userId.toLowerCase() === otherId.toLowerCase()) throw badRequest('conversation_self');
   const [other] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, otherId)).limit(1);
   if (!other) throw notFound('profile_not_found');
   // `xmax = 0` holds for a row this statement inserted, not for one it updated.
   const [row] = await db.insert(conversations)
-    .values({ participant1Id: sql`least(${userId}::uuid, ${otherId}::uuid)`, participant2Id: sql`greatest(${userId}::uuid, ${otherId}::uuid)` })
-    .onConflictDoUpdate({ target: [conversations.participant1Id, conversations.participant2Id], set: { updatedAt: sql`${conversations.updatedAt}` } })
+    .values({
+      participant1Id: sql`least(${userId}::uuid, ${otherId}::uuid)`,
+      participant2Id: sql`greatest(${userId}::uuid, ${otherId}::uuid)`,
+      participant1State: sql`case when ${userId}::uuid < ${otherId}::uuid then 'accepted' else 'request' end`,
+      participant2State: sql`case when ${userId}::uuid < ${otherId}::uuid then 'request' else 'accepted' end`,
+    })
+    .onConflictDoUpdate({ target: [conversations.participant1Id, conversations.participant2Id], set: { updatedAt: sql`${conversations.updatedAt}`, ...setMySide(userId, 'accepted') } })
     .returning({
       id: conversations.id,
       participant1Id: conversations.participant1Id,
@@ -87,14 +109,43 @@ export async function openConversation(db: Db, userId: string, otherId: string):
   return { conversation: toConversationDto(row), created: row.created === true };
 }
 
-/** The two participants of a conversation `userId` belongs to; 404 for anyone else. */
-export async function requireParticipant(db: Db, conversationId: unknown, userId: string): Promise<ConversationDto> {
+/** A conversation `userId` belongs to and has not deleted, with their side; 404 for anyone else. */
+export async function requireSide(db: Db, conversationId: unknown, userId: string): Promise<{ conversation: ConversationDto; side: ConversationSide }> {
   if (!isUuid(conversationId)) throw notFound('conversation_not_found');
   const [row] = await db.select().from(conversations)
-    .where(and(eq(conversations.id, conversationId), or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId))))
+    .where(and(
+      eq(conversations.id, conversationId),
+      or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId)),
+      ne(mySide(userId), 'deleted'),
+    ))
     .limit(1);
   if (!row) throw notFound('conversation_not_found');
-  return toConversationDto(row);
+  return { conversation: toConversationDto(row), side: row.participant1Id === userId ? row.participant1State : row.participant2State };
+}
+
+/** The two participants of a conversation `userId` belongs to; 404 for anyone else. */
+export async function requireParticipant(db: Db, conversationId: unknown, userId: string): Promise<ConversationDto> {
+  return (await requireSide(db, conversationId, userId)).conversation;
+}
+
+/** Accepts a request (nothing to do when already accepted); 404 when it is not one of mine. */
+export async function acceptRequest(db: Db, conversationId: unknown, userId: string): Promise<ConversationDto> {
+  const { conversation, side } = await requireSide(db, conversationId, userId);
+  if (side === 'request') await db.update(conversations).set(setMySide(userId, 'accepted')).where(eq(conversations.id, conversation.id));
+  return conversation;
+}
+
+/** Removes a request for me only; 404 when `conversationId` is not a request of mine. */
+export async function deleteRequest(db: Db, conversationId: unknown, userId: string): Promise<void> {
+  if (!isUuid(conversationId)) throw notFound('request_not_found');
+  const rows = await db.update(conversations).set(setMySide(userId, 'deleted'))
+    .where(and(
+      eq(conversations.id, conversationId),
+      or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId)),
+      eq(mySide(userId), 'request'),
+    ))
+    .returning({ id: conversations.id });
+  if (!rows.length) throw notFound('request_not_found');
 }
 
 export const otherParticipantId = (conversation: ConversationDto, userId: string) =>
@@ -120,7 +171,7 @@ function decodeListCursor(cursor: unknown): { updatedAt: string; id: string } | 
  * Conversation rows with the other participant's id: what every summary starts from. Each side
  * of the pair has its own (participant, updated_at) index, so a list reads both in order.
  */
-function withOther(db: Db, otherId: SQL, where: SQL | undefined) {
+function withOther(db: Db, otherId: SQL, side: SQL, where: SQL | undefined) {
   return db
     .select({
       id: conversations.id,
@@ -129,6 +180,7 @@ function withOther(db: Db, otherId: SQL, where: SQL | undefined) {
       createdAt: conversations.createdAt,
       updatedAt: conversations.updatedAt,
       otherId: sql<string>`${otherId}`.as('other_id'),
+      side: sql<ConversationSide>`${side}`.as('side'),
     })
     .from(conversations)
     .where(where);
@@ -157,6 +209,7 @@ async function summaries(db: Db, c: Mine, userId: string, limit: number): Promis
       lastImageUrl: lm.imageUrl,
       lastRead: lm.read,
       lastCreatedAt: lm.createdAt,
+      side: c.side,
     })
     .from(c)
     .innerJoin(profiles, eq(profiles.id, c.otherId))
@@ -179,24 +232,35 @@ async function summaries(db: Db, c: Mine, userId: string, limit: number): Promis
       ...toConversationDto(row.conversation),
       otherParticipant: row.other,
       lastMessage,
-      unread: lastMessage !== null && lastMessage.senderId !== userId && !lastMessage.read,
+      unread: row.side === 'accepted' && lastMessage !== null && lastMessage.senderId !== userId && !lastMessage.read,
+      request: row.side === 'request',
     };
   });
 }
 
-/** My conversations, newest updated first, a page at a time. */
-export async function listConversations(db: Db, userId: string, options: { before?: unknown; limit?: number } = {}): Promise<ConversationListResult> {
+/**
+ * My conversations ('accepted') or my requests ('request', only those holding a message), newest
+ * updated first, a page at a time.
+ */
+export async function listConversations(db: Db, userId: string, options: { before?: unknown; limit?: number; box?: 'accepted' | 'request' } = {}): Promise<ConversationListResult> {
+  const box = options.box ?? 'accepted';
+  // A request shows once it holds a message.
+  const hasMessage = exists(db.select({ one: sql`1` }).from(messages).where(eq(messages.conversationId, conversations.id)));
   const limit = Math.min(Math.max(1, options.limit ?? CONVERSATIONS_PAGE_SIZE), CONVERSATIONS_PAGE_SIZE);
   const cursor = decodeListCursor(options.before);
   const after = cursor
     ? sql`(${conversations.updatedAt}, ${conversations.id}) < (${cursor.updatedAt}::timestamptz, ${cursor.id}::uuid)`
     : undefined;
-  type Side = typeof conversations.participant1Id | typeof conversations.participant2Id;
-  const side = (me: Side, other: Side) =>
-    withOther(db, sql`${other}`, and(eq(me, userId), after))
+  type Participant = typeof conversations.participant1Id | typeof conversations.participant2Id;
+  type State = typeof conversations.participant1State | typeof conversations.participant2State;
+  const side = (me: Participant, state: State, other: Participant) =>
+    withOther(db, sql`${other}`, sql`${state}`, and(eq(me, userId), eq(state, box), after, box === 'request' ? hasMessage : undefined))
       .orderBy(desc(conversations.updatedAt), desc(conversations.id))
       .limit(limit + 1);
-  const mine = unionAll(side(conversations.participant1Id, conversations.participant2Id), side(conversations.participant2Id, conversations.participant1Id)).as('c');
+  const mine = unionAll(
+    side(conversations.participant1Id, conversations.participant1State, conversations.participant2Id),
+    side(conversations.participant2Id, conversations.participant2State, conversations.participant1Id),
+  ).as('c');
   const rows = await summaries(db, mine, userId, limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -206,14 +270,14 @@ export async function listConversations(db: Db, userId: string, options: { befor
 /** One of my conversations as the list shows it (a conversation not yet in the loaded list). */
 export async function getConversationSummary(db: Db, conversationId: unknown, userId: string): Promise<ConversationSummaryDto> {
   const conversation = await requireParticipant(db, conversationId, userId);
-  const mine = withOther(db, sql`${otherParticipantId(conversation, userId)}::uuid`, eq(conversations.id, conversation.id)).as('c');
+  const mine = withOther(db, sql`${otherParticipantId(conversation, userId)}::uuid`, mySide(userId), eq(conversations.id, conversation.id)).as('c');
   const [summary] = await summaries(db, mine, userId, 1);
   if (!summary) throw notFound('conversation_not_found');
   return summary;
 }
 
 /**
- * Conversations whose last message is unread and from the other party (the badge), newest
+ * Accepted conversations whose last message is unread and from the other party (the badge), newest
  * first, at most 100. Only conversations holding an unread message from the other party are
  * looked at (partial index on unread messages), then their last message decides.
  */
@@ -228,6 +292,7 @@ export async function unreadConversationIds(db: Db, userId: string): Promise<str
     .innerJoinLateral(last, sql`true`)
     .where(and(
       or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId)),
+      eq(mySide(userId), 'accepted'),
       exists(db.select({ one: sql`1` }).from(unread)
         .where(and(eq(unread.conversationId, conversations.id), ne(unread.senderId, userId), not(unread.read)))),
       ne(last.senderId, userId),

@@ -96,7 +96,8 @@ export async function decide(db: Db, decider: Decider, postId: string, input: De
       await t.update(users).set({ bannedAt: now }).where(eq(users.id, first.authorId));
     }
 
-    const reporterIds = [...new Set(reports.map((r) => r.reportedBy))];
+    // Notices of illegal content have no member reporter: their notifiers are mailed (dsa-notices/mails.ts).
+    const reporterIds = [...new Set(reports.flatMap((r) => (r.reportedBy ? [r.reportedBy] : [])))];
     const notices = reporterIds.map((userId) => ({ userId, kind: 'report_outcome', decisionId: decision!.id, createdAt: now }));
     if (!dismiss && first.authorId) notices.push({ userId: first.authorId, kind: 'statement', decisionId: decision!.id, createdAt: now });
     if (notices.length > 0) await t.insert(moderationNotices).values(notices);

@@ -6,7 +6,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { MODERATION_REASON_KEYS, REPORT_REASONS, type ModerationAppeal, type ModerationDecision, type ReportGroup } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
-import { moderationAppeals, moderationDecisions, postReports, profiles, publications } from '../../db/schema.ts';
+import { dsaNotices, moderationAppeals, moderationDecisions, postReports, profiles, publications } from '../../db/schema.ts';
 import { LIFETIME } from '../posts/data.ts';
 
 /** The most reported posts the queue shows at once (oldest first: they have waited longest). */
@@ -42,8 +42,11 @@ export async function openReportGroups(db: Db): Promise<ReportGroup[]> {
     postId: postReports.postId, reasonKey: postReports.reasonKey, description: postReports.description,
     snapshot: postReports.postSnapshot, authorId: postReports.postAuthorId, authorName: author.username,
     reporterId: postReports.reportedBy, reporterName: profiles.username,
+    dsaName: dsaNotices.name, dsaExplanation: dsaNotices.explanation, dsaLocation: dsaNotices.location,
   }).from(postReports)
-    .innerJoin(profiles, eq(profiles.id, postReports.reportedBy))
+    // A notice of illegal content has no member reporter, but its notifier's words.
+    .leftJoin(profiles, eq(profiles.id, postReports.reportedBy))
+    .leftJoin(dsaNotices, eq(dsaNotices.id, postReports.dsaNoticeId))
     .leftJoin(author, eq(author.id, postReports.postAuthorId))
     .where(and(eq(postReports.status, 'open'), inArray(postReports.postId, ids)))
     .orderBy(asc(postReports.createdAt));
@@ -66,7 +69,9 @@ export async function openReportGroups(db: Db): Promise<ReportGroup[]> {
       details: mine.flatMap((m) => (m.description ? [m.description] : [])),
       snapshot: toSnapshot(head.snapshot),
       author: head.authorId ? { id: head.authorId, nickname: head.authorName ?? '' } : null,
-      reporters: mine.map((m) => ({ id: m.reporterId, nickname: m.reporterName })),
+      reporters: mine.flatMap((m) => (m.reporterId ? [{ id: m.reporterId, nickname: m.reporterName ?? '' }] : [])),
+      dsaNotices: mine.flatMap((m) => (m.dsaName !== null && m.dsaExplanation !== null && m.dsaLocation !== null
+        ? [{ name: m.dsaName, explanation: m.dsaExplanation, location: m.dsaLocation }] : [])),
       firstReportedAt: g.first.toISOString(),
     } satisfies ReportGroup];
   });

@@ -18,6 +18,7 @@ import { requireUser } from '../auth/guard.ts';
 import { profiles, users } from '../../db/schema.ts';
 import { eq } from 'drizzle-orm';
 import { decisionOfToken, readAppealLink } from './appeal-link.ts';
+import { sendDecisions } from '../dsa-notices/mails.ts';
 import { decide, decideAppeal, decisionAudit, fileAppeal } from './decisions.ts';
 import { listNotices, mailNotice, markNoticesRead } from './notices.ts';
 import { openAppeals, openReportGroups, toAppealDto, toDecisionDto } from './queue.ts';
@@ -60,6 +61,7 @@ export default async function moderationRoutes(root: FastifyInstance, { ctx }: {
     if (decision.action === 'ban' && decision.authorId) await ctx.auth.sessions.revokeAllOf(decision.authorId).catch(() => {});
     // After commit, not awaited by the moderator: the notices are stored, the e-mails follow.
     void mailNotice(ctx, outcome.reporterIds, 'report_outcome', decision, null);
+    void sendDecisions(ctx, decision).catch((error) => request.log.error({ err: error }, 'notice mails failed'));
     if (decision.action !== 'dismiss' && decision.authorId) void mailNotice(ctx, [decision.authorId], 'statement', decision, null);
     // Issue 20: the people concerned are also told by push (modules/push); nothing of the notice travels.
     announceNotice(outcome.reporterIds, 'report_outcome');

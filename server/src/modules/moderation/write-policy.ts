@@ -45,6 +45,8 @@ export const WRITE_RULES = {
   read: rule(true, false),
   push: rule(true, false),
   appeal: rule(true, false, true),
+  /** Asking for one's data archive: a right whatever the account's standing. */
+  export: rule(true, false, true),
   /** A moderator's or an admin's action. */
   staff: rule(false, false),
 } satisfies Record<string, WriteRule>;

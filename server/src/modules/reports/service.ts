@@ -7,7 +7,7 @@ import { reportReasonLabel, type ReportReasonKey } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
 import { reportCountsSql } from '../moderation/threshold.ts';
-import { findReportedPost, insertReport } from './data.ts';
+import { findReportedPost, insertReport, type ReportedPost } from './data.ts';
 
 export interface ReportInput {
   reason: ReportReasonKey;
@@ -31,7 +31,20 @@ export async function reportPost(db: Db, postId: string, reporterId: string, inp
   if (!post) throw notFound('post_not_found');
   if (post.userId === reporterId) throw forbidden('report_own_post');
 
-  const snapshot = {
+  const snapshot = snapshotOf(post);
+  const reason = reportReasonLabel(input.reason);
+  const id = await insertReport(db, {
+    postId, postAuthorId: post.userId, reportedBy: reporterId, reasonKey: input.reason, reason,
+    description: input.details || null, postSnapshot: snapshot,
+    reporterNetwork: network, countsTowardHiding: reportCountsSql(reporterId),
+  });
+  if (!id) throw conflict('report_duplicate');
+  return { id, postId, postAuthorId: post.userId, reason };
+}
+
+/** The post as the queue shows it, whatever happens to it later. */
+export function snapshotOf(post: ReportedPost): Record<string, unknown> {
+  return {
     content: post.content,
     category: post.category,
     nickname: post.nickname,
@@ -45,12 +58,4 @@ export async function reportPost(db: Db, postId: string, reporterId: string, inp
     audioUrl: post.audioUrl,
     audioDuration: post.audioDuration,
   };
-  const reason = reportReasonLabel(input.reason);
-  const id = await insertReport(db, {
-    postId, postAuthorId: post.userId, reportedBy: reporterId, reasonKey: input.reason, reason,
-    description: input.details || null, postSnapshot: snapshot,
-    reporterNetwork: network, countsTowardHiding: reportCountsSql(reporterId),
-  });
-  if (!id) throw conflict('report_duplicate');
-  return { id, postId, postAuthorId: post.userId, reason };
 }

@@ -86,6 +86,14 @@ function Group({ group }: { group: ReportGroup }) {
       </blockquote>
       <p className="mt-2 text-sm"><span className="font-medium">{MESSAGES.mod_author} :</span> {group.author?.nickname ?? '—'}</p>
       <p className="text-sm"><span className="font-medium">{MESSAGES.mod_reporters} :</span> {group.reporters.map((r) => r.nickname).join(', ')}</p>
+      {group.dsaNotices.map((n) => (
+        <div key={`${n.name}-${n.explanation}`} className="mt-3 rounded-xl bg-rose-50 p-3 text-sm dark:bg-rose-500/10" data-testid="report-dsa-notice">
+          <p className="text-xs font-semibold text-rose-700 uppercase dark:text-rose-300">{MESSAGES.dsa_badge}</p>
+          <p className="mt-1 font-medium">{t('dsa_notifier', { name: n.name })}</p>
+          <p className="break-words whitespace-pre-line">« {n.explanation} »</p>
+          <p className="break-all text-xs text-slate-500">{n.location}</p>
+        </div>
+      ))}
       <DecisionForm group={group} />
     </li>
   );

@@ -12,6 +12,7 @@ import { useNow } from './ConversationList.tsx';
 import { MessageBubble } from './MessageBubble.tsx';
 import { markRead, needsReadMark, useConversationSummary, useThread } from './messages-query.ts';
 import { useMessagesSelection } from './messages-store.ts';
+import { RequestActions } from './RequestActions.tsx';
 
 /** Two messages of one sender this close together read as one group. */
 const GROUP_MS = 5 * 60_000;
@@ -23,17 +24,18 @@ const visible = () => typeof document === 'undefined' || document.visibilityStat
  * as they arrive while it is in front of the user, and every 5 s while visible — a request is
  * only sent when something is left to mark.
  */
-function useReadMarks(conversationId: string, me: string, messages: MessageDto[]): void {
+function useReadMarks(conversationId: string, me: string, messages: MessageDto[], enabled: boolean): void {
   const client = useQueryClient();
   useEffect(() => {
-    if (visible()) void markRead(client, conversationId, me);
-  }, [client, conversationId, me]);
+    if (enabled && visible()) void markRead(client, conversationId, me);
+  }, [client, conversationId, me, enabled]);
 
   useEffect(() => {
-    if (visible() && messages.some((m) => m.senderId !== me && !m.read)) void markRead(client, conversationId, me);
-  }, [client, conversationId, me, messages]);
+    if (enabled && visible() && messages.some((m) => m.senderId !== me && !m.read)) void markRead(client, conversationId, me);
+  }, [client, conversationId, me, messages, enabled]);
 
   useEffect(() => {
+    if (!enabled) return;
     const check = () => {
       if (visible() && needsReadMark(client, conversationId, me)) void markRead(client, conversationId, me);
     };
@@ -43,7 +45,7 @@ function useReadMarks(conversationId: string, me: string, messages: MessageDto[]
       clearInterval(timer);
       document.removeEventListener('visibilitychange', check);
     };
-  }, [client, conversationId, me]);
+  }, [client, conversationId, me, enabled]);
 }
 
 /**
@@ -141,7 +143,9 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
   const { messages } = thread;
   const now = useNow();
   const scroll = useThreadScroll(messages, me);
-  useReadMarks(conversationId, me, messages);
+  // A request is read without telling its sender: nothing is marked until it is accepted.
+  const request = summary?.request === true;
+  useReadMarks(conversationId, me, messages, !request);
   const lastMessage = messages[messages.length - 1];
   const seen = Boolean(lastMessage && lastMessage.senderId === me && lastMessage.read);
   // 'Vu' appearing under the last message keeps it in view.
@@ -232,8 +236,9 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
       >
         {body}
       </div>
-      <PushOffer />
-      <Composer
+      {request && other ? <RequestActions conversationId={conversationId} other={other} /> : null}
+      {request ? null : <PushOffer />}
+      {request ? null : <Composer
         conversationId={conversationId}
         placeholder={empty ? MESSAGES.messages_first_placeholder : MESSAGES.messages_placeholder}
         onSent={() => {
@@ -241,7 +246,7 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
           // Issue 20: a first message sent is when being notified of the answer makes sense.
           usePushOffer.getState().afterSend();
         }}
-      />
+      />}
     </div>
   );
 }

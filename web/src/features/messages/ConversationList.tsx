@@ -4,6 +4,7 @@ import { Spinner } from '../../ui/Button.tsx';
 import { ChatIcon } from '../../ui/icons.tsx';
 import { Avatar } from '../profile/Avatar.tsx';
 import { EmojiText } from './EmojiText.tsx';
+import { useRequests } from './message-requests.ts';
 import { useConversationList } from './messages-query.ts';
 import { useMessagesSelection } from './messages-store.ts';
 
@@ -103,20 +104,58 @@ function ListSkeleton() {
   );
 }
 
+type Box = 'conversations' | 'requests';
+
+/** 'Conversations' and 'Demandes' (with their count): the stranger's requests wait in the second. */
+function BoxTabs({ box, requests, onChange }: { box: Box; requests: number; onChange: (box: Box) => void }) {
+  const tab = (value: Box, label: string, testId: string) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={box === value}
+      data-testid={testId}
+      onClick={() => onChange(value)}
+      className={`flex-1 rounded-xl px-3 py-1.5 text-sm font-semibold transition ${
+        box === value ? 'bg-white text-ink-900 shadow-sm dark:bg-ink-700 dark:text-white' : 'text-slate-600 hover:text-ink-900 dark:text-slate-400 dark:hover:text-white'
+      }`}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div role="tablist" className="m-2 mb-0 flex gap-1 rounded-2xl bg-slate-100 p-1 dark:bg-white/5">
+      {tab('conversations', MESSAGES.conversations_tab, 'box-conversations')}
+      {tab('requests', requests ? `${MESSAGES.requests_tab} (${requests})` : MESSAGES.requests_tab, 'box-requests')}
+    </div>
+  );
+}
+
 /** The conversations (spec §2 "Messages"): the other person, the last message's time and a preview. */
 export function ConversationList({ me, selectedId, className = '' }: { me: string; selectedId: string | null; className?: string }) {
-  const { conversations, isPending, hasMore, loadMore, loadingMore } = useConversationList();
+  const list = useConversationList();
+  const requests = useRequests();
+  const [box, setBox] = useState<Box>('conversations');
+  const showRequests = box === 'requests';
+  const { hasMore, loadMore, loadingMore } = list;
+  const conversations = showRequests ? requests : list.conversations;
+  const isPending = !showRequests && list.isPending;
   const select = useMessagesSelection((s) => s.select);
   const now = useNow();
 
   const onScroll = (event: UIEvent<HTMLElement>) => {
     const el = event.currentTarget;
-    if (hasMore && el.scrollHeight - el.scrollTop - el.clientHeight < LOAD_MORE_PX) void loadMore();
+    if (!showRequests && hasMore && el.scrollHeight - el.scrollTop - el.clientHeight < LOAD_MORE_PX) void loadMore();
   };
 
   let body;
   if (isPending) {
     body = <ListSkeleton />;
+  } else if (conversations.length === 0 && showRequests) {
+    body = (
+      <p className="px-6 py-12 text-center text-sm text-slate-600 dark:text-slate-400" data-testid="requests-empty">
+        {MESSAGES.requests_empty}
+      </p>
+    );
   } else if (conversations.length === 0) {
     body = (
       <div className="flex flex-1 flex-col items-center justify-center px-6 py-12 text-center" data-testid="messages-empty">
@@ -129,7 +168,7 @@ export function ConversationList({ me, selectedId, className = '' }: { me: strin
     );
   } else {
     body = (
-      <ul className="flex flex-col gap-0.5 p-2" data-testid="conversation-list">
+      <ul className="flex flex-col gap-0.5 p-2" data-testid={showRequests ? 'request-list' : 'conversation-list'}>
         {conversations.map((c) => (
           <ConversationItem key={c.id} conversation={c} selected={c.id === selectedId} me={me} now={now} onSelect={(conv) => select(conv.id, { otherNickname: conv.otherParticipant.nickname })} />
         ))}
@@ -148,6 +187,7 @@ export function ConversationList({ me, selectedId, className = '' }: { me: strin
       onScroll={onScroll}
       className={`min-h-0 flex-col overflow-y-auto overscroll-contain md:w-80 md:shrink-0 md:border-r md:border-slate-100 dark:md:border-white/5 ${className}`}
     >
+      <BoxTabs box={box} requests={requests.length} onChange={setBox} />
       {body}
     </aside>
   );

@@ -46,6 +46,7 @@ export function readConversation(value: unknown): ConversationSummaryDto | null 
     otherParticipant: other,
     lastMessage: readMessage(c.lastMessage),
     unread: c.unread === true,
+    request: c.request === true,
   };
 }
 

@@ -150,7 +150,8 @@ export function useConversationSummary(id: string) {
   const single = useQuery({ ...conversationQuery(id), enabled: !listed && fromList.status !== 'pending' });
   const fetched = single.data ?? undefined;
   useEffect(() => {
-    if (fetched && !findInList(client, id)) upsertConversation(client, fetched);
+    // A request stays out of the list until accepted.
+    if (fetched && !fetched.request && !findInList(client, id)) upsertConversation(client, fetched);
   }, [client, fetched, id]);
   return { summary: listed ?? fetched, missing: !listed && single.isSuccess && single.data === null };
 }
@@ -259,7 +260,7 @@ export async function fetchIntoList(client: QueryClient, id: string): Promise<Co
     const conversation = await fetchConversation(id);
     if (conversation) {
       client.setQueryData(conversationKey(id), conversation);
-      upsertConversation(client, conversation);
+      if (!conversation.request) upsertConversation(client, conversation);
     }
     return conversation;
   } catch {

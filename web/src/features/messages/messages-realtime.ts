@@ -23,7 +23,8 @@ import {
 import { useSessionStore } from '../auth/session-store.ts';
 import { onRealtimeConnection, subscribeRealtime } from '../../lib/realtime.ts';
 import { readMessage, readParticipant } from './conversations-api.ts';
-import { CONVERSATIONS_ROOT, LIST_KEY, THREAD_PREFIX, UNREAD_KEY, findConversation } from './messages-cache.ts';
+import { CONVERSATIONS_ROOT, LIST_KEY, THREAD_PREFIX, UNREAD_KEY, findConversation, threadKey } from './messages-cache.ts';
+import { REQUESTS_KEY } from './message-requests.ts';
 import { applyMessage, applyRead, fetchIntoList, listQuery, markRead } from './messages-query.ts';
 import { useMessagesSelection, useOpenConversation, visibleConversationId } from './messages-store.ts';
 import { toastFromEvent, useMessageToast } from './message-toast-store.ts';
@@ -85,6 +86,12 @@ export function bridgeMessagesRealtime(client: QueryClient, me: () => string | n
       const read = readRead(event.data);
       if (read) applyRead(client, read.conversationId, read.readerId, read.upTo, me());
     }),
+    // A request: no toast, no badge; 'Demandes' and the request's thread, if open, catch up.
+    subscribeRealtime(MESSAGE_EVENTS.request, (event) => {
+      void client.invalidateQueries({ queryKey: REQUESTS_KEY });
+      const updated = readUpdated(event.data);
+      if (updated) void client.invalidateQueries({ queryKey: threadKey(updated.conversationId) });
+    }),
     subscribeRealtime(MESSAGE_EVENTS.conversationUpdated, (event) => {
       const updated = readUpdated(event.data);
       if (!updated || !listShown(client) || findConversation(client, updated.conversationId)) return;
@@ -95,6 +102,7 @@ export function bridgeMessagesRealtime(client: QueryClient, me: () => string | n
       // The list is fetched now, not only marked stale: what came during the cut may need the toast.
       void client.fetchQuery({ ...listQuery(client), staleTime: 0 }).then((list) => announceMissed(list, me()), () => {});
       void client.invalidateQueries({ queryKey: UNREAD_KEY });
+      void client.invalidateQueries({ queryKey: REQUESTS_KEY });
       // Threads catch up with `after=`: the open one now, the others when shown again.
       void client.invalidateQueries({ queryKey: THREAD_PREFIX });
     }),

@@ -1,11 +1,12 @@
 /**
  * The single-post popup card (spec §2 "Map screen"): author photo and nickname (to the profile),
  * relative time, the report flag (signed in, not the author), category badge, audio player,
- * first image (click to enlarge), text, the likes, 'Commenter' (the comments area) and
+ * first image (click to enlarge), text, 'Signaler un contenu illicite' (anyone), the likes, 'Commenter' (the comments area) and
  * 'Contacter'; the owner gets 'Supprimer' instead.
  */
 import { openProfileModal } from '../../lib/ui-store.ts';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { MESSAGES } from '@moodmap/core';
 import { useSessionStore } from '../auth/session-store.ts';
 import { AudioPlayer } from '../../ui/AudioPlayer.tsx';
@@ -23,6 +24,7 @@ import { PostByline } from './PostByline.tsx';
 import { DeletePostButton } from './DeletePostButton.tsx';
 import { type PostDto, firstImage } from './post-types.ts';
 import { BlockButton } from '../moderation/BlockButton.tsx';
+import { DSA_NOTICE_PATH } from '../dsa/paths.ts';
 
 export { MoodBadge };
 
@@ -125,6 +127,14 @@ export function PostCard({
             {post.content}
           </p>
         ) : null}
+        {/* DSA Art. 16: anyone, visitors included, may notify illegal content (not their own). */}
+        {mine ? null : <Link
+          to={`${DSA_NOTICE_PATH}?post=${encodeURIComponent(post.id)}`}
+          className="inline-block text-xs text-slate-500 underline underline-offset-2 hover:text-rose-600 dark:text-slate-400 dark:hover:text-rose-300"
+          data-testid="post-dsa-notice"
+        >
+          {MESSAGES.dsa_link}
+        </Link>}
         {commentsOpen ? <CommentsSection post={post} now={now} /> : null}
       </div>
 

@@ -23,6 +23,8 @@ import { deleteProfilePhoto, profileKey, uploadProfilePhoto, usePublicProfile, u
 import { BlockedList } from '../moderation/BlockedList.tsx';
 import { NoticesPanel } from '../moderation/NoticesPanel.tsx';
 import { PushDevices } from '../push/PushDevices.tsx';
+import { DataExport } from './DataExport.tsx';
+import { AccountDeletion } from './AccountDeletion.tsx';
 import { TermsLink } from '../terms/TermsLink.tsx';
 
 const ACTION =
@@ -116,6 +118,8 @@ export function ProfileScreen() {
         <NoticesPanel />
         <PushDevices />
         <BlockedList />
+        <DataExport />
+        <AccountDeletion />
         <p className="text-center text-xs text-slate-500 dark:text-slate-400">
           <TermsLink />
         </p>

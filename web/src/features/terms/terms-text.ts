@@ -69,6 +69,7 @@ export const TERMS_SECTIONS: TermsSection[] = [
     paragraphs: [
       "Nous traitons vos données (compte, profil, publications, messages, achats) pour fournir le service, sur le fondement du contrat, et pour sa sécurité, sur le fondement de notre intérêt légitime.",
       "Conformément au RGPD, vous disposez de droits d'accès, de rectification, d'effacement, de limitation, d'opposition et de portabilité, exercés depuis le formulaire de contact. Vous pouvez saisir la CNIL.",
+      "« Supprimer mon compte », dans votre profil, efface immédiatement votre compte, votre profil, vos publications et leurs médias, vos commentaires, vos « j’aime » et vos conversations : leurs messages sont supprimés pour les deux participants. Vos paiements sont conservés 10 ans sans votre identité (obligation comptable) ; les décisions de modération et le journal de sécurité sont conservés sous un pseudonyme.",
     ],
   },
   {
