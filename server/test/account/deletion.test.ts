@@ -84,6 +84,11 @@ describe.each(engines)('account deletion on %s', (engine) => {
     ok(await call(t, { method: 'POST', url: `/api/posts/${mine.id}/comments`, token: marc.token, payload: { content: 'Bravo' } }));
     ok(await call(t, { method: 'POST', url: `/api/posts/${marcPost.id}/report`, token: me.token, payload: { reason: 'spam' } }));
     ok(await call(t, { method: 'POST', url: `/api/posts/${mine.id}/report`, token: marc.token, payload: { reason: 'spam' } }));
+    // An illegal-content notice she filed under her name and address (kept, without either).
+    ok(await call(t, { method: 'POST', url: '/api/dsa-notices', token: me.token, payload: {
+      explanation: 'Ce contenu diffuse mon adresse sans mon accord.', location: `http://moodmap.test/?post=${marcPost.id}`,
+      name: 'Léa Martin', email: user.email, goodFaith: true,
+    } }));
     const conversation = await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: me.id } });
     ok(conversation);
     ok(await call(t, { method: 'POST', url: `/api/conversations/${conversation.json().conversation.id}/messages`, token: me.token, payload: { content: 'Coucou Marc' } }));

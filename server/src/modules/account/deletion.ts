@@ -70,6 +70,8 @@ async function pseudonymiseModeration(tx: Tx, userId: string): Promise<void> {
   const names = sql`jsonb_build_object('nickname', ${ERASED_NAME}::text, 'authorUsername', ${ERASED_NAME}::text)`;
   await tx.execute(sql`update post_reports set post_snapshot = post_snapshot || ${names} where post_author_id = ${userId}`);
   await tx.execute(sql`update moderation_decisions set post_snapshot = post_snapshot || ${names} where author_id = ${userId}`);
+  // Notices they filed stay in the record; no name or address of theirs, so no decision mail.
+  await tx.execute(sql`update dsa_notices set name = ${ERASED_NAME}, email = '' where notifier_id = ${userId}`);
 }
 
 /**

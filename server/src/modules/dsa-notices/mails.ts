@@ -41,7 +41,8 @@ export function sendReceipt(ctx: AppContext, notice: DsaNotice): Promise<void> {
 export async function sendDecisions(ctx: AppContext, decision: typeof moderationDecisions.$inferSelect): Promise<void> {
   const notices = await noticesOfDecision(ctx.database.db, decision.id);
   const reason = moderationReasonLabel(MODERATION_REASON_KEYS.find((k) => k === decision.reasonKey) ?? 'other');
-  for (const notice of notices) {
+  // A notifier who deleted their account left no address.
+  for (const notice of notices.filter((n) => n.email !== '')) {
     const post = notice.location;
     const lines = [
       decision.action === 'dismiss' ? t('mail_dsa_decision_kept', { post }) : t('mail_dsa_decision_removed', { post }),
