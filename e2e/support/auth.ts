@@ -1,6 +1,6 @@
 /** Account helpers for the browser journeys: unique addresses, the dev outbox, ready-made accounts. */
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { solveChallenge } from './challenge.ts';
+import { humanDelayPassed, solveChallenge } from './challenge.ts';
 
 export const PASSWORD = 'Carte2024Humeur';
 
@@ -81,8 +81,9 @@ export async function createConfirmedAccount(
   }: { email: string; password?: string; firstName?: string; lastName?: string; allowExisting?: boolean },
 ): Promise<void> {
   const challenge = (await (await request.get('/api/auth/challenge')).json()) as { token: string; question: string };
+  const shownAt = Date.now();
   const terms = (await (await request.get('/api/terms')).json()) as { current: { version: string } };
-  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  await humanDelayPassed(shownAt);
   const signup = await request.post('/api/auth/signup', {
     data: { email, password, firstName, lastName, challengeToken: challenge.token, challengeAnswer: solveChallenge(challenge.question), website: '', fax: '', termsVersion: terms.current.version },
   });

@@ -34,3 +34,15 @@ export function solveChallenge(question: string): string {
   if (simple) return simple;
   throw new Error(`Question de vérification inconnue : ${question}`);
 }
+
+/** The server refuses a right answer sooner than 1 s after its question as "too fast" (plus a margin). */
+export const HUMAN_DELAY_MS = 1_100;
+
+/**
+ * Waits until an answer to a question shown at `shownAt` (Date.now()) is no longer too fast: the
+ * server's own rule, timed from the moment the question was on screen, not a guess at the UI.
+ */
+export async function humanDelayPassed(shownAt: number): Promise<void> {
+  const left = HUMAN_DELAY_MS - (Date.now() - shownAt);
+  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+}

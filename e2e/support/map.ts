@@ -64,13 +64,20 @@ export async function openMapAt(page: Page, view: { latitude: number; longitude:
   await waitForMap(page);
 }
 
-/** Lets the camera and animations finish before a screenshot. */
+/** Waits for the camera to stop and the page's transitions to end (looping ones aside). */
 export async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const map = window.__MOODMAP_MAP__;
     return !map || !map.isMoving();
   });
-  await page.waitForTimeout(450);
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
 }
 
 /**

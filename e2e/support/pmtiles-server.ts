@@ -1,8 +1,8 @@
 /**
- * A second real server for the PMTiles journey: the same built web app and server as the shared
- * one (playwright.config.ts), started with MAP_PMTILES pointing at an archive of central Paris
+ * A second real server for the PMTiles journey: the same built web app and server as each
+ * worker's (support/app-server.ts), started with MAP_PMTILES pointing at an archive of central Paris
  * that the test builds (server/test/helpers/paris-basemap.ts), on a free port with its own data
- * directory. The other journeys keep the embedded basemap of the shared server.
+ * directory. The other journeys keep the embedded basemap of their worker's server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,12 +1,20 @@
+/**
+ * Screenshots for people to look at, never compared: opt-in with E2E_SCREENSHOTS=1 (into
+ * E2E_SCREENSHOTS_DIR, e2e/screenshots/ by default), so they cost nothing in a normal run.
+ */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
+import { settle } from './map.ts';
 
-const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
-mkdirSync(dir, { recursive: true });
+const enabled = process.env.E2E_SCREENSHOTS === '1';
+const dir = process.env.E2E_SCREENSHOTS_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
 
-/** Saves a screenshot of each screen under e2e/screenshots/ for people to look at. */
+/** Saves the page once its transitions and the map's camera are still, when screenshots are asked for. */
 export async function shot(page: Page, name: string): Promise<void> {
+  if (!enabled) return;
+  mkdirSync(dir, { recursive: true });
+  await settle(page);
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }

@@ -4,10 +4,23 @@
  * per-IP rate limits of spec §9 apply per test instead of to every journey at once.
  */
 import { test as base, type BrowserContext } from '@playwright/test';
+import { type AppServer, START_TIMEOUT_MS, startAppServer } from './app-server.ts';
 
 let counter = 0;
 
-export const test = base.extend({
+export const test = base.extend<object, { appServer: AppServer }>({
+  // One server and data directory per worker, started before its first test. The outbox and role
+  // helpers (support/auth.ts) find it through E2E_PORT, which is per worker process.
+  appServer: [
+    async ({}, use) => {
+      const server = await startAppServer();
+      process.env.E2E_PORT = String(server.port);
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', auto: true, timeout: START_TIMEOUT_MS + 30_000 },
+  ],
+  baseURL: async ({ appServer }, use) => use(appServer.base),
   extraHTTPHeaders: async ({}, use, testInfo) => {
     counter += 1;
     const ip = `198.51.${(testInfo.workerIndex * 16 + (counter >> 8)) & 255}.${counter & 255}`;

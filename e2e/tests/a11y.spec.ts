@@ -8,7 +8,6 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { PASSWORD, createConfirmedAccount, grantRole, signInFromHome, uniqueEmail } from '../support/auth.ts';
 import { openMapAt, settle, tapPost, waitForMap } from '../support/map.ts';
-import { shot } from '../support/screens.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
 
 const clientAddress = clientAddresses('203.0.120');
@@ -98,7 +97,6 @@ test.describe.serial('accessibility of every screen (axe-core)', () => {
       await page.getByTestId('view-list').click();
       await expect(page.getByTestId('post-list-item').first()).toBeVisible();
       await expectNoSeriousViolations(page, `list view (${theme})`);
-      await shot(page, `a11y-list-${theme}`);
       await page.getByTestId('view-map').click();
 
       await page.getByTestId('nav-create').click();

@@ -6,8 +6,6 @@
  */
 import { createConfirmedAccount, signInFromHome, uniqueEmail } from '../support/auth.ts';
 import { fillPostForm, publishOnLand } from '../support/create.ts';
-import { settle } from '../support/map.ts';
-import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
 /** The create page's picker map, read-only (web/src/features/posts/create/LocationPicker.tsx). */
@@ -48,7 +46,6 @@ test('an approximate post shows "Position approximative" and hides the picked po
   await toggle.click();
   await expect(switchInput).toBeChecked();
   await toggle.scrollIntoViewIfNeeded();
-  await shot(page, 'approximate-create-toggle-on');
 
   const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/posts');
   const postId = await publishOnLand(page);
@@ -58,8 +55,6 @@ test('an approximate post shows "Position approximative" and hides the picked po
   const popup = page.getByTestId('post-popup');
   await expect(popup).toContainText(TEXT);
   await expect(popup.getByTestId('post-approximate')).toHaveText('Position approximative');
-  await settle(page);
-  await shot(page, 'approximate-card');
 
   // What anyone reads of the post: its cell's point, never the picked one.
   const card = (await (await request.get(`/api/posts/${postId}`)).json()) as { post: { latitude: number; longitude: number; approximate: boolean } };

@@ -21,23 +21,8 @@ import {
   uniqueEmail,
   waitForMail,
 } from '../support/auth.ts';
+import { humanDelayPassed } from '../support/challenge.ts';
 import { waitForMap } from '../support/map.ts';
-import { shot } from '../support/screens.ts';
-
-/** A correct answer sooner than this after the question appears is "too fast" (spec §5). */
-const HUMAN_DELAY_MS = 1_100;
-
-/** Lets entrance animations finish so screenshots show the settled screen. */
-async function settled(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
-}
 
 async function signOutFromProfile(page: Page): Promise<void> {
   await page.getByTestId('nav-profile').click();
@@ -72,18 +57,14 @@ test.describe('accounts', () => {
       await expect(trap).toHaveAttribute('tabindex', '-1');
       await expect(trap).toHaveValue('');
     }
-    await settled(page);
-    await shot(page, 'auth-register-desktop');
 
-    await page.waitForTimeout(Math.max(0, HUMAN_DELAY_MS - (Date.now() - shownAt)));
+    await humanDelayPassed(shownAt);
     // Issue 18: the terms of use must be accepted (launch.spec.ts checks the refusal).
     await modal.getByTestId('terms-checkbox').check();
     await modal.getByRole('button', { name: 'Créer un compte' }).click();
     await expect(modal.getByRole('heading', { name: 'Vérifiez votre email' })).toBeVisible();
     await expect(modal).toContainText(email);
     await expect(modal).toContainText("jusqu'à 5 minutes");
-    await settled(page);
-    await shot(page, 'auth-register-confirmation-desktop');
 
     // Before confirming, the password is refused with the spec's text.
     await modal.getByRole('button', { name: 'Retour à la connexion' }).click();
@@ -118,8 +99,6 @@ test.describe('accounts', () => {
     await expect(profile.getByTestId('profile-email')).toHaveText(email);
     await expect(profile.getByRole('link', { name: 'Publier' })).toHaveAttribute('href', '/create');
     await expect(profile.getByRole('link', { name: 'Admin' })).toHaveCount(0);
-    await settled(page);
-    await shot(page, 'auth-profile-desktop');
 
     await page.getByRole('button', { name: 'Déconnexion' }).click();
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
@@ -167,8 +146,6 @@ test.describe('accounts', () => {
     await expect(submit).toBeDisabled();
     await page.getByLabel('Confirmer le mot de passe', { exact: true }).fill(newPassword);
     await expect(submit).toBeEnabled();
-    await settled(page);
-    await shot(page, 'auth-reset-password-desktop');
     await submit.click();
     await expect(page.getByRole('heading', { name: 'Mot de passe modifié !' })).toBeVisible();
     // The spent tokens leave the address; then the app goes home, signed in with the new session.
@@ -193,8 +170,6 @@ test.describe('accounts', () => {
     await expect(page.getByTestId('auth-modal').getByRole('alert')).toHaveText('Email ou mot de passe incorrect');
     const modalAgain = page.getByTestId('auth-modal');
     await modalAgain.getByLabel('Mot de passe', { exact: true }).fill(newPassword);
-    await settled(page);
-    await shot(page, 'auth-login-desktop');
     await modalAgain.getByRole('button', { name: 'Se connecter' }).click();
     await expect(modalAgain).toHaveCount(0);
     await expectSignedIn(page, true);
@@ -255,8 +230,6 @@ test.describe('admin account', () => {
     // The admin address itself is never published (spec §6): /api/config only says "you are the admin".
     const config = await page.evaluate(async () => (await fetch('/api/config')).text());
     expect(config).not.toContain('admin@moodmap.test');
-    await settled(page);
-    await shot(page, 'auth-admin-refused-desktop');
   });
 });
 
@@ -273,11 +246,8 @@ test.describe('accounts on a phone', () => {
     const modal = page.getByTestId('auth-modal');
     await modal.getByLabel('Email').fill(email);
     await modal.getByLabel('Mot de passe', { exact: true }).fill('Mauvais2024Passe');
-    await settled(page);
-    await shot(page, 'auth-login-mobile');
     await modal.getByRole('button', { name: 'Se connecter' }).click();
     await expect(modal.getByRole('alert')).toHaveText('Email ou mot de passe incorrect');
     await expectSignedIn(page, false);
-    await shot(page, 'auth-login-error-mobile');
   });
 });

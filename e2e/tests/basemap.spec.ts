@@ -2,15 +2,13 @@
  * Issue 19: a map that shows where you are. Paris at zoom 5, 10 and 14, on a desktop and a phone,
  * light and dark: the embedded basemap writes place names (read from the drawn label layer and
  * from the painted pixels) and draws the Seine (the `rivers` layer); a place search 'lyon' in the top bar flies the map to Lyon; the create
- * page's location picker shows names and its own place search moves it. Screenshots under
- * e2e/screenshots/basemap-*.png.
+ * page's location picker shows names and its own place search moves it.
  */
 import type { Page } from '@playwright/test';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import sharp from 'sharp';
 import { createConfirmedAccount, signInFromHome, uniqueEmail } from '../support/auth.ts';
 import { camera, jumpTo, openMapAt, settle, waitForMap } from '../support/map.ts';
-import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
 declare global {
@@ -97,7 +95,6 @@ test.describe('embedded basemap: place names', () => {
           expect(await drawnCount(page, 'rivers'), `rivers at zoom ${zoom}`).toBeGreaterThan(0);
           await settle(page);
           expect(await labelInk(page, '[data-testid="map-canvas"] canvas', theme)).toBeGreaterThan(0.0003);
-          await shot(page, `basemap-paris-z${zoom}-${name}-${theme}`);
         }
       });
     }
@@ -115,8 +112,6 @@ test.describe('place search', () => {
     // Places come first, under their heading, then the posts' section.
     await expect(results.getByText('Lieux', { exact: true })).toBeVisible();
     await expect(results.getByText('Publications', { exact: true })).toBeVisible();
-    await settle(page);
-    await shot(page, 'basemap-search-lyon-desktop');
     await place.click();
     await expect(results).toHaveCount(0);
     await expect
@@ -127,8 +122,6 @@ test.describe('place search', () => {
       .toBe(true);
     await waitForMap(page);
     await expect.poll(() => drawnNames(page), { timeout: 20_000 }).toContain('Lyon');
-    await settle(page);
-    await shot(page, 'basemap-lyon-desktop-light');
   });
 
   test('the location picker shows names, and its place search moves it', async ({ page, request }) => {
@@ -144,7 +137,6 @@ test.describe('place search', () => {
     const option = page.getByTestId('place-search-results').getByTestId('place-result').first();
     await expect(option).toContainText('Besançon');
     await option.scrollIntoViewIfNeeded();
-    await shot(page, 'basemap-picker-search-desktop-light');
     await input.press('Enter');
     await expect(page.getByTestId('place-search-results')).toHaveCount(0);
     // The picker flies there and its pin follows, to be refined by a tap.
@@ -163,7 +155,5 @@ test.describe('place search', () => {
     await expect.poll(() => drawnNames(page, '__MOODMAP_PICKER_MAP__'), { timeout: 20_000 }).toContain('Besançon');
     await expect(page.getByTestId('land-status')).toHaveAttribute('data-state', 'land');
     await picker.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(400);
-    await shot(page, 'basemap-picker-besancon-desktop-light');
   });
 });

@@ -4,13 +4,13 @@
  * viewport answers: the shared e2e server cannot hold 320 accounts' posts, one live post each,
  * without minutes of sign-ups), on a phone and on a desktop, light and dark. The markers, the
  * 100 m groups and the pulse rings are read from the drawn layers; the real post and a group of
- * five are tapped on the canvas and their popups open. Screenshots of each under
- * e2e/screenshots/city-paris-*.png.
+ * five are tapped on the canvas and their popups open. With E2E_SCREENSHOTS=1,
+ * screenshots of each (support/screens.ts).
  */
 import type { APIRequestContext, Page, Route } from '@playwright/test';
 import sharp from 'sharp';
 import { PASSWORD, createConfirmedAccount, uniqueEmail } from '../support/auth.ts';
-import { drawnMarkers, jumpTo, openMapAt, pulsingPosts, settle, tapMap, waitForStill } from '../support/map.ts';
+import { drawnMarkers, jumpTo, openMapAt, pulsingPosts, tapMap, waitForStill } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -204,7 +204,6 @@ test.describe.serial('a city at its real density', () => {
         const pulsePosts = drawn.filter((m) => m.kind === 'p' && m.pulse).map((m) => m.pid!);
         expect(pulsePosts.length).toBeGreaterThan(0);
         expect([...pulsing].sort()).toEqual([...pulsePosts].sort());
-        await settle(page);
         await shot(page, `city-paris-${name}-${scheme}`);
 
         // The real post: a tap on its marker opens its popup.
@@ -218,7 +217,6 @@ test.describe.serial('a city at its real density', () => {
         await expect(popup).toHaveAttribute('data-post-id', real!.id);
         await expect(popup).toContainText(REAL_TEXT);
         await expect(popup).toContainText('Margaux');
-        await settle(page);
         await shot(page, `city-paris-post-popup-${name}-${scheme}`);
         await page.keyboard.press('Escape');
         await expect(popup).toHaveCount(0);
@@ -235,7 +233,6 @@ test.describe.serial('a city at its real density', () => {
         for (const p of CITY.slice(0, GROUP_SIZE)) await expect(list.locator(`[data-testid="cluster-item"][data-post-id="${p.id}"]`)).toContainText(p.nickname);
         // The cards arrived: each row has its text.
         await expect(list).toContainText(CITY[0]!.content);
-        await settle(page);
         await shot(page, `city-paris-group-popup-${name}-${scheme}`);
         await ctx.close();
       });

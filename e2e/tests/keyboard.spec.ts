@@ -4,12 +4,11 @@
  * geolocation); Marc reaches her post's marker by Tab from the map (named 'Publication de Léa,
  * Joyeux, il y a …'), opens its card with Enter, comments, closes it with Escape (the focus goes
  * back to the marker), then writes to her from the card; Léa answers from her messages. The list
- * view shows the same posts as the map. Screenshots show the focus ring at each step.
+ * view shows the same posts as the map.
  */
 import type { Page } from '@playwright/test';
 import { PASSWORD, createConfirmedAccount, expectSignedIn, uniqueEmail } from '../support/auth.ts';
 import { drawnMarkers, expectPostMarker, openMapAt, settle } from '../support/map.ts';
-import { shot } from '../support/screens.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
 
 const clientAddress = clientAddresses('203.0.121');
@@ -99,7 +98,6 @@ test.describe.serial('the keyboard-only loop', () => {
     await expect(leaPage.getByTestId('create-content')).toHaveValue(POST_TEXT);
     await expect(leaPage.getByTestId('location-picker')).toHaveAttribute('data-map-loaded', 'true', { timeout: 45_000 });
     await tabTo(leaPage, '[data-testid="picker-locate"]');
-    await shot(leaPage, 'keyboard-create-locate-focus');
     await leaPage.keyboard.press('Enter');
     await expect(leaPage.getByTestId('location-picker')).toHaveAttribute('data-latitude', String(LYON.latitude));
     await expect(leaPage.getByTestId('land-status')).toHaveAttribute('data-state', 'land', { timeout: 45_000 });
@@ -123,7 +121,6 @@ test.describe.serial('the keyboard-only loop', () => {
     await settle(marcPage);
     // The focused marker is ringed on the map, its name written below it.
     await expect(marcPage.locator(marker)).toBeVisible();
-    await shot(marcPage, 'keyboard-marker-focus');
 
     await marcPage.keyboard.press('Enter');
     const popup = marcPage.getByTestId('post-popup');
@@ -135,14 +132,12 @@ test.describe.serial('the keyboard-only loop', () => {
     await marcPage.keyboard.type(COMMENT, { delay: 15 });
     await marcPage.keyboard.press('Enter');
     await expect(popup.getByTestId('comment-text')).toHaveText(COMMENT);
-    await shot(marcPage, 'keyboard-comment-sent');
     // Léa's open card follows.
     await expect(leaPage.getByTestId('post-popup').getByTestId('post-comment-count')).toHaveText('1');
 
     await marcPage.keyboard.press('Escape');
     await expect(popup).toHaveCount(0);
     await expect.poll(() => focused(marcPage, marker)).toBe(true);
-    await shot(marcPage, 'keyboard-marker-focus-restored');
   });
 
   test('Marc writes to Léa from the card; Léa hears it and answers, by keyboard', async () => {
@@ -175,13 +170,11 @@ test.describe.serial('the keyboard-only loop', () => {
     await leaPage.keyboard.press('Enter');
     await expect(marcPage.getByTestId('message-bubble')).toHaveCount(2);
     await expect(marcPage.getByTestId('message-bubble').last()).toContainText(REPLY);
-    await shot(leaPage, 'keyboard-reply-sent');
 
     // Escape closes the messages panel; the focus goes back to where it was before it opened.
     await marcPage.keyboard.press('Escape');
     await expect(marcPage).toHaveURL(/\/$/);
     await expect.poll(() => focused(marcPage, '[data-testid="post-contact"]')).toBe(true);
-    await shot(marcPage, 'keyboard-messages-closed');
   });
 
   test('the list view shows the posts the map draws, and opens their cards', async () => {
@@ -202,7 +195,6 @@ test.describe.serial('the keyboard-only loop', () => {
     await marcPage.keyboard.press('Enter');
     await expect(list.getByTestId('post-list-item').first()).toHaveAttribute('data-post-id', postId);
     await tabTo(marcPage, `[data-testid="post-list-item"][data-post-id="${postId}"]`);
-    await shot(marcPage, 'keyboard-list-focus');
     await marcPage.keyboard.press('Enter');
     await expect(list.getByTestId('post-popup')).toContainText(POST_TEXT);
     await marcPage.keyboard.press('Escape');

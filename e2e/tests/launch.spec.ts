@@ -17,9 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
 import { CONFIRM_SUBJECT, PASSWORD, appReady, createConfirmedAccount, expectSignedIn, fillSignUpForm, signInFromHome, uniqueEmail, verifyLink, waitForMail } from '../support/auth.ts';
+import { humanDelayPassed } from '../support/challenge.ts';
 import { fillPostForm, publishOnLand } from '../support/create.ts';
 import { freePort } from '../support/free-port.ts';
-import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -107,8 +107,8 @@ test('register: the CGU link opens the 14 sections, and acceptance is required',
   await modal.getByRole('button', { name: 'Créer un compte' }).click();
   const question = modal.getByTestId('challenge-question');
   await expect(question).toHaveText(/\?$/);
+  const shownAt = Date.now();
   await fillSignUpForm(modal, { firstName: 'Camille', lastName: 'Lefèvre', email: MEMBER });
-  await page.waitForTimeout(1_200);
 
   // Not accepted: refused, nothing sent.
   await modal.getByRole('button', { name: 'Créer un compte' }).click();
@@ -125,12 +125,11 @@ test('register: the CGU link opens the 14 sections, and acceptance is required',
   await expect(sections.nth(6)).toContainText('2,50 €');
   await expect(sections.nth(11)).toContainText('30 jours');
   await expect(sections.last()).toContainText('14. Contact');
-  await page.waitForTimeout(400);
-  await shot(page, 'launch-cgu-modal-desktop-light');
   await page.keyboard.press('Escape');
   await expect(terms).toHaveCount(0);
 
   await modal.getByTestId('terms-checkbox').check();
+  await humanDelayPassed(shownAt);
   await modal.getByRole('button', { name: 'Créer un compte' }).click();
   await expect(modal.getByRole('heading', { name: 'Vérifiez votre email' })).toBeVisible();
   const mail = await waitForMail(api, MEMBER, CONFIRM_SUBJECT);
@@ -177,12 +176,8 @@ test("a super_admin sees the day's counts in 'Statistiques' (both themes), and s
   await expect(page.getByTestId('stats-costs')).toContainText('Requêtes serveur');
   await expect(page.getByTestId('stats-estimated-cost')).toContainText('€');
   await expect(page.getByTestId('stats-events-chart').locator('canvas')).toHaveCount(1);
-  await page.waitForTimeout(400);
-  await shot(page, 'launch-statistics-desktop-light');
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect(page.locator('html')).toHaveClass(/dark/);
-  await page.waitForTimeout(600);
-  await shot(page, 'launch-statistics-desktop-dark');
   await page.emulateMedia({ colorScheme: 'light' });
 
   // The CSV export holds the same day's numbers.
@@ -206,8 +201,6 @@ test("a super_admin sees the day's counts in 'Statistiques' (both themes), and s
   await fillPostForm(mp, 'happy', 'Encore une belle journée');
   await mp.getByTestId('create-submit').click();
   await expect(mp.getByTestId('create-error')).toHaveText(EMERGENCY_TEXT);
-  await mp.waitForTimeout(300);
-  await shot(mp, 'launch-emergency-banner-desktop-light');
 
   // Off: the banner goes and posting works.
   await page.getByTestId('emergency-switch').click();

@@ -11,7 +11,6 @@
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { PASSWORD, appReady, createConfirmedAccount, grantRole, signInFromHome, uniqueEmail } from '../support/auth.ts';
 import { openMapAt } from '../support/map.ts';
-import { shot } from '../support/screens.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
 
 const PARIS = { latitude: 48.8566, longitude: 2.3522 };
@@ -117,14 +116,12 @@ test.describe.serial('moderation', () => {
     await group.getByTestId('decision-action').selectOption('remove');
     await group.getByTestId('decision-reason').selectOption('harassment');
     await group.getByTestId('decision-note').fill('Insultes envers un voisin');
-    await shot(mod, 'moderation-queue-desktop');
     await group.getByTestId('decision-submit').click();
     await expect(mod.getByText('Décision enregistrée')).toBeVisible();
     await expect(group).toHaveCount(0);
     // Gone from the visitor's map (realtime post.deleted) and from everyone's viewport.
     await expect.poll(() => onMap(visitor, postId), { timeout: 30_000 }).toBe(false);
     expect(await inViewport(request, postId)).toBe(false);
-    await shot(visitor, 'moderation-post-removed-desktop');
 
     // A reporter sees the outcome in their profile.
     const reporter = await signedInDesktop(browser, emails.r1);
@@ -140,7 +137,6 @@ test.describe.serial('moderation', () => {
     await expect(statement).toContainText('Précision du modérateur : Insultes envers un voisin');
     await statement.getByTestId('appeal-open').click();
     await statement.getByTestId('appeal-text').fill("C'était une citation, pas une insulte.");
-    await shot(author, 'moderation-statement-appeal-desktop');
     await statement.getByTestId('appeal-submit').click();
     await expect(author.getByText('Recours envoyé. Un autre modérateur va examiner votre demande.')).toBeVisible();
 
@@ -159,7 +155,6 @@ test.describe.serial('moderation', () => {
     await visitor.reload();
     await appReady(visitor);
     await expect.poll(() => onMap(visitor, postId), { timeout: 30_000 }).toBe(true);
-    await shot(visitor, 'moderation-post-restored-desktop');
     for (const page of [visitor, mod, reporter, author, admin]) await page.context().close();
   });
 
@@ -171,10 +166,8 @@ test.describe.serial('moderation', () => {
     await expect(panel.getByTestId('admin-user-row').first()).toContainText('Confidentiel');
     await expect(panel.getByTestId('admin-user-row').first()).toContainText('...');
     await expect(panel).not.toContainText('@');
-    await shot(page, 'admin-users-desktop');
     await panel.getByTestId('admin-tab-logs').click();
     await expect(panel.getByTestId('admin-log-row').first()).toBeVisible();
-    await shot(page, 'admin-logs-desktop');
     await page.context().close();
 
     const mod = await signedInDesktop(browser, emails.moderator);

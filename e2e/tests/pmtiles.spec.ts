@@ -2,10 +2,10 @@
  * Issue 19 item 3: with MAP_PMTILES the map draws a street map from the archive, read by byte
  * ranges from our own server, in the Protomaps style, light and dark; nothing is asked of any
  * other host (no glyph or sprite CDN). An archive that cannot be read falls back to the embedded
- * basemap. Screenshots: e2e/screenshots/pmtiles-paris-{light,dark}.png.
+ * basemap. With E2E_SCREENSHOTS=1, screenshots of both themes (support/screens.ts).
  */
 import type { Page, Request, Response } from '@playwright/test';
-import { colourShares, openMapAt, settle, styleColours, waitForMap } from '../support/map.ts';
+import { colourShares, openMapAt, styleColours, waitForMap } from '../support/map.ts';
 import { type PmtilesServer, startPmtilesServer } from '../support/pmtiles-server.ts';
 import { shot } from '../support/screens.ts';
 import { expect, test as base } from '../support/test.ts';
@@ -78,7 +78,6 @@ test.describe('MAP_PMTILES street map', () => {
     const lightShares = await colourShares(page, { earth: light.land, water });
     expect(lightShares.earth).toBeGreaterThan(0.3);
     expect(lightShares.water).toBeGreaterThan(0.005);
-    await settle(page);
     await shot(page, 'pmtiles-paris-light');
 
     await page.getByTestId('btn-theme').click();
@@ -89,7 +88,6 @@ test.describe('MAP_PMTILES street map', () => {
     expect(dark.land).not.toBe(light.land);
     await expect.poll(() => drawnNames(page, ['places_locality'])).toContain('Paris');
     expect((await colourShares(page, { earth: dark.land })).earth).toBeGreaterThan(0.3);
-    await settle(page);
     await shot(page, 'pmtiles-paris-dark');
 
     // Offline by construction: no glyph, sprite or tile request left this machine.

@@ -2,8 +2,8 @@
  * Issue 4 journeys: posts on the map. A signs in and publishes a post with text and an image at
  * the picker's default place (the west coast of La Réunion); B, a visitor in another browser, sees the
  * marker arrive without reloading and opens it; A cannot publish a second post; A deletes it and
- * it leaves B's map; a point at sea is refused. Screenshots of the create page and of the map
- * with markers and a cluster popup, desktop and mobile, light and dark.
+ * it leaves B's map; a point at sea is refused. The map's markers and cluster popup, and the
+ * create page, desktop and mobile, light and dark.
  */
 import type { Browser, Page, Route } from '@playwright/test';
 import sharp from 'sharp';
@@ -11,7 +11,6 @@ import { appReady, createConfirmedAccount, signInFromHome, uniqueEmail } from '.
 import {
   camera, colourShareAround, drawnMarkers, expectPostMarker, openMapAt, pulsingPosts, settle, tapMap, tapPost, waitForMap, waitForStill,
 } from '../support/map.ts';
-import { shot } from '../support/screens.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
 
 const ACTIVE_TEXT = "Vous avez déjà une publication active. Supprimez-la avant d'en créer une nouvelle.";
@@ -102,11 +101,7 @@ test.describe.serial('posts on the map', () => {
     await expect(picker).toHaveAttribute('data-latitude', String(REUNION.latitude));
     await expect(picker).toHaveAttribute('data-longitude', String(REUNION.longitude));
     await expect(pageA.getByTestId('land-status')).toHaveAttribute('data-state', 'land');
-    await settle(pageA);
-    await shot(pageA, 'posts-create-desktop-light');
     await scrollPanelToEnd(pageA);
-    await settle(pageA);
-    await shot(pageA, 'posts-create-bottom-desktop-light');
 
     const callsBefore = feedCallsB.length;
     await pageA.getByTestId('create-submit').click();
@@ -129,7 +124,6 @@ test.describe.serial('posts on the map', () => {
     await expect.poll(() => colourShareAround(pageA, markerA!, '#0CC0DF', 24)).toBeGreaterThan(0.04);
     // The navigation state was used once and cleared.
     expect(await pageA.evaluate(() => (history.state as { usr?: unknown } | null)?.usr ?? null)).toBeNull();
-    await shot(pageA, 'posts-map-after-create-desktop-light');
 
     // B's map shows it without a reload, and without polling the feed: it came over the socket.
     expect(await expectPostMarker(pageB, postId)).toMatchObject({ mood: 'party' });
@@ -167,12 +161,11 @@ test.describe.serial('posts on the map', () => {
     const block = pageA.getByTestId('create-active-block');
     await expect(block).toContainText(ACTIVE_TEXT);
     await expect(pageA.getByTestId('create-form')).toHaveCount(0);
-    await shot(pageA, 'posts-create-active-desktop-light');
     await pageA.getByTestId('modal-close').click();
     await expect(pageA).toHaveURL(/127\.0\.0\.1:\d+\/$/);
   });
 
-  test('screenshots: single markers, a 100 m cluster and its popup, in both themes, desktop and mobile', async () => {
+  test('single markers, a 100 m cluster and its popup, in both themes, desktop and mobile', async () => {
     for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 390, height: 844 }]] as const) {
       for (const scheme of ['light', 'dark'] as const) {
         const ctx = await browserRef.newContext({
@@ -196,21 +189,15 @@ test.describe.serial('posts on the map', () => {
         await expect.poll(async () => (await drawnMarkers(page)).map((m) => `${m.kind}${m.n}`).sort()).toEqual(['g3', 'p1', 'p1', 'p1', 'p1']);
         // Inès's post has the pulse: its ring is drawn, and no other.
         expect(await pulsingPosts(page)).toEqual([NEIGHBOUR_PULSE_ID]);
-        await settle(page);
-        await shot(page, `posts-map-markers-${name}-${scheme}`);
         const group = (await drawnMarkers(page)).find((m) => m.kind === 'g')!;
         await tapMap(page, group);
         const list = page.getByTestId('cluster-popup');
         await expect(list).toContainText('Annonces dans cette zone');
         await expect(list).toHaveAttribute('data-count', '3');
         await expect(list.getByTestId('cluster-item')).toHaveCount(3);
-        await settle(page);
-        await shot(page, `posts-map-cluster-popup-${name}-${scheme}`);
         // From the list to one post, A's (with its image).
         await list.locator(`[data-testid="cluster-item"][data-post-id="${postId}"]`).click();
         await expect(page.getByTestId('post-popup')).toContainText(POST_TEXT);
-        await settle(page);
-        await shot(page, `posts-map-post-popup-${name}-${scheme}`);
         await ctx.close();
       }
     }
@@ -264,10 +251,10 @@ test.describe.serial('posts on the map', () => {
     await pageA.unroute(/\/api\/geo\/land\?/);
   });
 
-  test('screenshots: the create page in both themes, desktop and mobile', async () => {
+  test('the create page in both themes, desktop and mobile', async () => {
     for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 390, height: 844 }]] as const) {
       for (const scheme of ['light', 'dark'] as const) {
-        if (name === 'desktop' && scheme === 'light') continue; // taken in the first journey
+        if (name === 'desktop' && scheme === 'light') continue; // the first journey's
         await pageA.setViewportSize(viewport);
         await pageA.emulateMedia({ colorScheme: scheme });
         await pageA.goto('/create');
@@ -279,19 +266,13 @@ test.describe.serial('posts on the map', () => {
         await expect(pageA.getByTestId('create-warning-repeated')).toBeVisible();
         await expect(pageA.getByTestId('location-picker')).toHaveAttribute('data-map-loaded', 'true', { timeout: 45_000 });
         await expect(pageA.getByTestId('land-status')).toHaveAttribute('data-state', 'land');
-        await settle(pageA);
-        await shot(pageA, `posts-create-${name}-${scheme}`);
-        // The lower half: location picker, pulse purchase box, info bar.
-        await scrollPanelToEnd(pageA);
-        await settle(pageA);
-        await shot(pageA, `posts-create-bottom-${name}-${scheme}`);
       }
     }
     await pageA.setViewportSize({ width: 1440, height: 900 });
   });
 });
 
-/** Neighbours for the screenshots: two more posts within 100 m of A's (a group of 3) and four singles elsewhere on the island. */
+/** Neighbours on the island map: two more posts within 100 m of A's (a group of 3) and four singles elsewhere on the island. */
 const NEIGHBOUR_PULSE_ID = '00000000-0000-4000-8000-000000000003';
 const neighbourId = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
 

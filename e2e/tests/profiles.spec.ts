@@ -3,14 +3,12 @@
  * has published; she changes her nickname, then finds the second change blocked (the page and the
  * server agree); she writes a bio; 'Voir sur carte' centres the map on her post. She opens Noa's
  * public page, and a grid item takes her back to the map centred on Noa's post, where Noa's
- * marker opens the profile modal, and takes Noa's new photo live. Screenshots of
- * /profile and of the public page (desktop light, mobile dark).
+ * marker opens the profile modal, and takes Noa's new photo live.
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { PASSWORD, appReady, createConfirmedAccount, signInFromHome, uniqueEmail } from '../support/auth.ts';
 import { camera, colourShareAround, expectPostMarker, postMarker, tapPost, waitForMap, waitForStill } from '../support/map.ts';
-import { shot } from '../support/screens.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
 
 /** Léa's post on the west coast; Noa's inland, at Le Tampon (both on land for the server's check). */
@@ -164,8 +162,6 @@ test.describe.serial('profiles', () => {
     await expect(page.getByText('Bio mise à jour avec succès !')).toBeVisible();
     await expect(page.getByTestId('profile-bio')).toHaveText(BIO);
     await expect(page.getByTestId('my-posts-title')).toHaveText('Publications (1)');
-    await page.waitForTimeout(400);
-    await shot(page, 'profiles-own-desktop-light');
   });
 
   test("opens Noa's public page; a grid item centres the map on Noa's post", async ({ request }) => {
@@ -177,8 +173,6 @@ test.describe.serial('profiles', () => {
     await expect(pub.getByTestId('profile-member-since')).toContainText('Membre depuis');
     await expect(pub.getByTestId('profile-send-message')).toBeVisible();
     await expect(pub.getByTestId('profile-posts-title')).toHaveText('Publications (1)');
-    await page.waitForTimeout(400);
-    await shot(page, 'profiles-public-desktop-light');
 
     await pub.locator(`[data-testid="profile-grid-post"][data-post-id="${noaPostId}"]`).click();
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
@@ -199,7 +193,6 @@ test.describe.serial('profiles', () => {
     await expect(modal.getByTestId('profile-modal-post')).toHaveCount(1);
     await expect(modal.getByTestId('profile-modal-post')).toContainText('les letchis sont arrivés');
     await expect(modal.getByRole('button', { name: 'Envoyer un message' })).toBeVisible();
-    await shot(page, 'profiles-modal-from-marker-desktop-light');
     await page.keyboard.press('Escape');
     await expect(modal).toHaveCount(0);
 
@@ -236,8 +229,6 @@ test.describe.serial('profiles', () => {
       await expect(pub.getByTestId('profile-username')).toHaveText('Léa Surf_974');
       await expect(pub.getByTestId('profile-about')).toContainText(BIO);
       await expect(pub.locator('img').first()).toBeVisible();
-      await phone.waitForTimeout(500);
-      await shot(phone, 'profiles-public-mobile-dark');
       // A visitor sees the button; it asks to sign in.
       await pub.getByTestId('profile-send-message').click();
       await expect(phone.getByText('Veuillez vous connecter pour contacter cet utilisateur')).toBeVisible();

@@ -6,12 +6,10 @@
  * balance shows 5 and the toggle turns on. The post published with the pulse shows it on another
  * browser's map. The receipt is in the dev outbox. The profile shows the balance and the history.
  * The same purchase at 390×844 goes by same-window redirect and comes back to /create.
- * Screenshots: purchase box, dev checkout page, profile balance and history, both themes.
  */
 import type { APIRequestContext, Page } from '@playwright/test';
 import { PASSWORD, appReady, createConfirmedAccount, signInFromHome, uniqueEmail, waitForMail } from '../support/auth.ts';
 import { fillPostForm, publishOnLand } from '../support/create.ts';
-import { shot } from '../support/screens.ts';
 import { clientAddresses, expect, test, unrelayedDevPages } from '../support/test.ts';
 
 const RECEIPT = /Votre reçu MoodMap : crédits Pulse/;
@@ -63,7 +61,6 @@ test.describe.serial('Pulse credits', () => {
     await page.getByTestId('pulse-quantity-5').check({ force: true });
     await expect(page.getByTestId('pulse-total')).toHaveText('Total : 12,50 €');
     await box.scrollIntoViewIfNeeded();
-    await shot(page, 'pulse-purchase-box-desktop-light');
 
     // A declined card: the checkout page says so, nothing is credited, and the closed popup changes nothing.
     const [declinedPopup] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('pulse-buy').click()]);
@@ -71,10 +68,8 @@ test.describe.serial('Pulse credits', () => {
     expect(declinedPopup.viewportSize()).toEqual({ width: 800, height: 600 });
     await expect(declinedPopup.getByTestId('dev-checkout-banner')).toContainText('PAIEMENT DE TEST');
     await expect(declinedPopup.getByTestId('dev-checkout-amount')).toHaveText('12,50 €');
-    await shot(declinedPopup, 'pulse-dev-checkout-desktop-light');
     await payWith(declinedPopup, '4000 0000 0000 0002');
     await expect(declinedPopup.getByTestId('dev-checkout-error')).toHaveText('Votre carte a été refusée. Aucun montant n’a été débité.');
-    await shot(declinedPopup, 'pulse-dev-checkout-declined-desktop-light');
     await declinedPopup.close();
     await expect(page.getByText('Paiement non confirmé.', { exact: false })).toBeVisible({ timeout: 10_000 });
     await expect(page.getByTestId('pulse-purchase')).toBeVisible();
@@ -120,8 +115,6 @@ test.describe.serial('Pulse credits', () => {
       const map = (window as unknown as { __moodmapMap: { queryRenderedFeatures(o: { layers: string[] }): Array<{ properties: { pid?: string } }> } }).__moodmapMap;
       return map.queryRenderedFeatures({ layers: ['mm-pulse-a'] }).some((f) => f.properties.pid === id);
     }, postId), { timeout: 20_000 }).toBe(true);
-    await visitor.waitForTimeout(500);
-    await shot(visitor, 'pulse-ring-on-other-map-desktop-light');
     await other.close();
     await ctx.close();
   });
@@ -144,8 +137,6 @@ test.describe.serial('Pulse credits', () => {
       await expect(rows.nth(0)).toContainText(/\d{2}\/\d{2}\/\d{4}/);
       await expect(rows.nth(1)).toContainText('En attente');
       await wallet.scrollIntoViewIfNeeded();
-      await page.waitForTimeout(400);
-      await shot(page, `pulse-profile-wallet-desktop-${scheme}`);
       await ctx.close();
     }
   });
@@ -163,12 +154,9 @@ test.describe.serial('Pulse credits', () => {
     const box = page.getByTestId('pulse-purchase');
     await page.getByTestId('pulse-quantity-5').check({ force: true });
     await box.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
-    await shot(page, 'pulse-purchase-box-mobile-dark');
     await page.getByTestId('pulse-buy').click();
     await page.waitForURL(/\/dev\/checkout\/cs_dev_/);
     await expect(page.getByTestId('dev-checkout-amount')).toHaveText('12,50 €');
-    await shot(page, 'pulse-dev-checkout-mobile-dark');
     await payWith(page, '4242424242424242');
     await page.waitForURL(/\/create$/, { timeout: 30_000 });
     await expect(page.getByText('Paiement confirmé : 5 crédits Pulse ajoutés')).toBeVisible();
@@ -177,7 +165,6 @@ test.describe.serial('Pulse credits', () => {
     await expect(toggle.getByRole('switch')).toBeChecked();
     expect(popups).toBe(0);
     await toggle.scrollIntoViewIfNeeded();
-    await shot(page, 'pulse-toggle-after-redirect-mobile-dark');
     await waitForMail(request, mobileEmail, RECEIPT);
     await ctx.close();
   });
@@ -192,11 +179,8 @@ test.describe.serial('Pulse credits', () => {
     await openCreate(page);
     const box = page.getByTestId('pulse-purchase');
     await box.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
-    await shot(page, 'pulse-purchase-box-desktop-dark');
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('pulse-buy').click()]);
     await popup.waitForURL(/\/dev\/checkout\/cs_dev_/);
-    await shot(popup, 'pulse-dev-checkout-desktop-dark');
     await popup.close();
     await ctx.close();
   });

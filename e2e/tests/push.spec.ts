@@ -22,10 +22,8 @@
  */
 import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, BrowserContext, Page, Worker } from '@playwright/test';
 import { PASSWORD, createConfirmedAccount, signInFromHome, uniqueEmail } from '../support/auth.ts';
-import { shot } from '../support/screens.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
 
 const clientAddress = clientAddresses('203.0.120');
@@ -36,8 +34,8 @@ interface Received {
   body: Buffer;
 }
 
-/** The stand-in push service: records every POST and answers 201 Created. */
-async function startPushService(): Promise<{ base: string; received: Received[]; close: () => Promise<void> }> {
+/** The stand-in push service, on the port the worker's server accepts: records every POST and answers 201 Created. */
+async function startPushService(port: number): Promise<{ base: string; received: Received[]; close: () => Promise<void> }> {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -48,8 +46,7 @@ async function startPushService(): Promise<{ base: string; received: Received[];
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { base: `http://127.0.0.1:${port}`, received, close: () => new Promise((r) => server.close(() => r())) };
 }
 
@@ -136,8 +133,8 @@ test.describe.serial('web push', () => {
   const authSecret = randomBytes(16);
   const pushPath = `/push/${randomBytes(8).toString('hex')}`;
 
-  test.beforeAll(async ({ browser, request }) => {
-    service = await startPushService();
+  test.beforeAll(async ({ browser, request, appServer }) => {
+    service = await startPushService(appServer.pushPort);
     await createConfirmedAccount(request, { email: leaEmail, firstName: 'Léa', lastName: 'Hoarau' });
     await createConfirmedAccount(request, { email: noaEmail, firstName: 'Noa', lastName: 'Payet' });
     noa = await apiLogin(request, noaEmail);
@@ -145,6 +142,9 @@ test.describe.serial('web push', () => {
     const opened = await request.post('/api/conversations', { data: { userId: lea.id }, headers: { Authorization: `Bearer ${noa.token}` } });
     expect(opened.status(), await opened.text()).toBe(201);
     conversationId = ((await opened.json()) as { conversation: { id: string } }).conversation.id;
+    // Léa knows Noa (she contacted them too): Noa's messages are no request, which pushes nothing.
+    const known = await request.post('/api/conversations', { data: { userId: noa.id }, headers: { Authorization: `Bearer ${lea.token}` } });
+    expect(known.status(), await known.text()).toBe(200);
 
     context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'fr-FR', timezoneId: 'Indian/Reunion', extraHTTPHeaders: clientAddress() });
     await context.addInitScript(standInPushManager, {
@@ -172,7 +172,6 @@ test.describe.serial('web push', () => {
     await expect(offer).toBeVisible();
     await expect(offer).toContainText('Activer les notifications');
     await expect(offer).toContainText('Plus tard');
-    await shot(page, 'push-offer');
 
     // Léa allows notifications when the browser asks.
     await context.grantPermissions(['notifications']);
@@ -196,7 +195,6 @@ test.describe.serial('web push', () => {
     await expect(device).toContainText('Cet appareil');
     await expect(device.getByTestId('push-device-preview')).toBeChecked();
     await page.getByTestId('push-devices').scrollIntoViewIfNeeded();
-    await shot(page, 'push-profile-devices');
   });
 
   test("Noa's answer arrives as a push; the notification shows and its click opens the conversation", async ({ request }) => {
@@ -237,7 +235,6 @@ test.describe.serial('web push', () => {
     });
     await expect(page.getByTestId('messages-screen')).toHaveAttribute('data-conversation-id', conversationId);
     await expect(page.getByTestId('chat-view')).toContainText(text);
-    await shot(page, 'push-opened-conversation');
     await cdp.detach();
   });
 

@@ -101,7 +101,8 @@ test.describe('map shell', () => {
   });
 });
 
-test.describe('screenshots', () => {
+// The screens people look at (E2E_SCREENSHOTS=1 saves them: support/screens.ts).
+test.describe('each theme and size', () => {
   for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 390, height: 844 }]] as const) {
     for (const scheme of ['light', 'dark'] as const) {
       test(`${name} ${scheme}`, async ({ page }) => {
