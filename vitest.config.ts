@@ -1,11 +1,56 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Unit, API and component tests. Browser journeys run with Playwright (e2e/).
+/**
+ * Three tiers, run alone with `npm test -- unit|api|web` (browser journeys: Playwright, e2e/).
+ * - unit: rules and pure functions, no database and no network.
+ * - api: the server over inject, real sockets, PGlite and PostgreSQL. Its globalSetup migrates
+ *   one PGlite snapshot and one PostgreSQL template per run; each test app starts from them.
+ * - web: the React app's components and logic (jsdom where a file asks for it).
+ *
+ * pool 'forks': the api tier's files watch `process` events, send signals, spawn servers and
+ * load PGlite's WASM, sharp and argon2 (native); a process per file keeps those apart. A file's
+ * cost is the server import and its databases, not the worker start, so threads would gain little.
+ * The api tier takes at least two workers even on two cores: its files spend much of their time
+ * waiting on PostgreSQL, sockets and timers (Vitest's default there would be one). The unit and
+ * web tiers are CPU-bound and keep the default.
+ */
+const PURE_SERVER_TESTS = [
+  'server/test/auth/human-check.test.ts',
+  'server/test/auth/access-tokens.test.ts',
+  'server/test/auth/password-hash.test.ts',
+  'server/test/moderation/appeal-link.test.ts',
+  'server/test/profiles/profile-schema.test.ts',
+  'server/test/posts/feed-bytes.test.ts',
+  'server/test/posts/approximate-rule.test.ts',
+  'server/test/posts/feed-cache.test.ts',
+  'server/test/media/images.test.ts',
+  'server/test/media/audio.test.ts',
+  'server/test/geo/land-data.test.ts',
+  'server/test/geo/land-check.test.ts',
+  'server/test/geo/geocoder.test.ts',
+  'server/test/realtime/view-index.test.ts',
+  'server/test/push/keys.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['core/test/**/*.test.ts', 'server/test/**/*.test.ts', 'web/test/**/*.test.{ts,tsx}'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['core/test/**/*.test.ts', ...PURE_SERVER_TESTS] } },
+      {
+        extends: true,
+        test: {
+          name: 'api',
+          maxWorkers: Math.max(2, availableParallelism() - 1),
+          include: ['server/test/**/*.test.ts'],
+          exclude: PURE_SERVER_TESTS,
+          globalSetup: ['server/test/helpers/global-databases.ts'],
+        },
+      },
+      { extends: true, test: { name: 'web', include: ['web/test/**/*.test.{ts,tsx}'] } },
+    ],
   },
 });

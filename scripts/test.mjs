@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: unit, API and component tests (Vitest), then the browser journeys (Playwright on
-// Debian's Chromium). Ends with one summary line, "N passed, N failed", and a non-zero exit
-// when anything failed or a runner could not run.
+// Debian's Chromium); `npm test -- unit|api|web|e2e` runs one tier. Ends with one summary line,
+// "N passed, N failed", and a non-zero exit when anything failed or a runner could not run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,7 +10,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = mkdtempSync(path.join(os.tmpdir(), 'moodmap-test-'));
-const only = process.argv[2]; // 'unit' or 'e2e' to run one half
+// One tier alone: 'unit', 'api' or 'web' (Vitest projects, vitest.config.ts) or 'e2e'; none: all.
+const TIERS = ['unit', 'api', 'web', 'e2e'];
+const only = process.argv[2];
+if (only !== undefined && !TIERS.includes(only)) {
+  console.error(`Niveau de tests inconnu : « ${only} » (attendu : ${TIERS.join(', ')}).`);
+  process.exit(2);
+}
 let passed = 0, failed = 0, skipped = 0, broken = false;
 
 function run(cmd, args, env = {}) {
@@ -20,7 +26,8 @@ function run(cmd, args, env = {}) {
 
 if (only !== 'e2e') {
   const json = path.join(out, 'vitest.json');
-  const code = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]);
+  const project = only ? [`--project=${only}`] : [];
+  const code = run('npx', ['vitest', 'run', ...project, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]);
   if (existsSync(json)) {
     const r = JSON.parse(readFileSync(json, 'utf8'));
     passed += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + r.numTodoTests;
@@ -29,7 +36,7 @@ if (only !== 'e2e') {
   } else broken = true;
 }
 
-if (only !== 'unit') {
+if (only === undefined || only === 'e2e') {
   if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
     console.error('Chromium introuvable (/usr/bin/chromium) : installez-le avec « apt-get install -y chromium ».');
     broken = true;

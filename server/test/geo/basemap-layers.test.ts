@@ -4,11 +4,16 @@
  */
 import { VectorTile, type VectorTileLayer } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GEO_TILE_MAX_ZOOM } from '@moodmap/core';
 import { geoRoutesApp } from './fixtures.ts';
 
 const app = geoRoutesApp();
+// The tile worker builds its indexes with the first tile: tens of seconds on a busy machine, paid
+// here once instead of inside the first test's time limit.
+beforeAll(async () => {
+  await app.inject('/api/geo/tiles/0/0/0.pbf');
+}, 240_000);
 
 function tileIndex(z: number, lat: number, lon: number): [number, number] {
   const n = 2 ** z;

@@ -4,11 +4,16 @@ import { gunzipSync } from 'node:zlib';
 import { VectorTile, type VectorTileLayer } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { feature } from 'topojson-client';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GEO_TILE_MAX_ZOOM, MESSAGES } from '@moodmap/core';
 import { geoRoutesApp } from './fixtures.ts';
 
 const app = geoRoutesApp();
+// The tile worker builds its indexes with the first tile: tens of seconds on a busy machine, paid
+// here once instead of inside the first test's time limit.
+beforeAll(async () => {
+  await app.inject('/api/geo/tiles/0/0/0.pbf');
+}, 240_000);
 
 /** The tile holding a point (Web Mercator, as MapLibre numbers them). */
 function tileAt(z: number, lat: number, lon: number): string {

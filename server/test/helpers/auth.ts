@@ -11,7 +11,7 @@ import { testConfig, type Config } from '../../src/config.ts';
 import type { Database, DbEngine } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema.ts';
 import { openChallenge } from '../../src/modules/auth/human-check.ts';
-import { hashPassword } from '../../src/modules/auth/passwords.ts';
+import { hash } from '@node-rs/argon2';
 import { REFRESH_COOKIE } from '../../src/modules/auth/refresh-cookie.ts';
 import { createTestDatabase } from './databases.ts';
 
@@ -107,6 +107,23 @@ export async function signUp(t: AuthTestApp, fields: Partial<SignUpFields> = {},
   return { res, body };
 }
 
+/**
+ * Test users' hashes: argon2id on the smallest parameters, computed once per password. Signing in
+ * verifies with the parameters a hash carries, so each login is cheap too; sign-up and
+ * password-hash.test.ts keep the production parameters under test.
+ */
+const CHEAP_ARGON2 = { memoryCost: 8, timeCost: 1, parallelism: 1 } as const;
+const testHashes = new Map<string, Promise<string>>();
+
+function testPasswordHash(password: string): Promise<string> {
+  let hashed = testHashes.get(password);
+  if (!hashed) {
+    hashed = hash(password, CHEAP_ARGON2);
+    testHashes.set(password, hashed);
+  }
+  return hashed;
+}
+
 export interface CreatedUser {
   id: string;
   email: string;
@@ -119,7 +136,7 @@ export async function createUser(t: AuthTestApp, options: { email?: string; pass
   const password = options.password ?? PASSWORD;
   const [row] = await t.database.db.insert(users).values({
     email,
-    passwordHash: await hashPassword(password),
+    passwordHash: await testPasswordHash(password),
     emailConfirmedAt: options.confirmed === false ? null : new Date(),
     metadata: options.metadata ?? { first_name: 'Léa', last_name: 'Martin' },
     // As a sign-up leaves it: the terms in force accepted (writes need them).

@@ -70,6 +70,16 @@ export function pngBomb(width: number, height: number): Buffer {
   ]);
 }
 
+/**
+ * A PNG whose header announces width × height pixels but whose pixel data stops after 16 bytes:
+ * any decode of it fails (image_corrupt), so a refusal for its size can only come from the header.
+ */
+export function pngTruncated(width: number, height: number): Buffer {
+  const whole = pngBomb(width, height);
+  const idat = whole.subarray(41, 41 + whole.readUInt32BE(33));
+  return Buffer.concat([whole.subarray(0, 33), pngChunk('IDAT', idat.subarray(0, 16)), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
 export interface FormPart {
   name: string;
   value?: string;

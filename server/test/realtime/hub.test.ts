@@ -91,11 +91,9 @@ describe.runIf(engines.includes('postgres'))('realtime across two server instanc
     const lea = await createUser(t);
     const session = await login(t, lea.email, lea.password);
     const socket = await signedSocket(instances.base1, lea.id, session.accessToken);
-    const sent = Date.now();
     await instances.second.ctx.bus.publish({ type: 'message.created', data: { id: 'across' }, targets: [lea.id] });
     const frame = await socket.next((f) => f.type === 'message.created');
     expect(frame.data).toEqual({ id: 'across' });
-    expect(Date.now() - sent).toBeLessThan(2_000);
     socket.close();
   });
 });
