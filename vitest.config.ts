@@ -11,9 +11,9 @@ import { defineConfig } from 'vitest/config';
  * pool 'forks': the api tier's files watch `process` events, send signals, spawn servers and
  * load PGlite's WASM, sharp and argon2 (native); a process per file keeps those apart. A file's
  * cost is the server import and its databases, not the worker start, so threads would gain little.
- * The api tier takes at least two workers even on two cores: its files spend much of their time
- * waiting on PostgreSQL, sockets and timers (Vitest's default there would be one). The unit and
- * web tiers are CPU-bound and keep the default.
+ * At least two workers even on two cores (Vitest's default there would be one): the api files
+ * spend much of their time waiting on PostgreSQL, sockets and timers. Vitest runs projects with
+ * different worker counts in separate groups, so the count is one for all tiers.
  */
 const PURE_SERVER_TESTS = [
   'server/test/auth/human-check.test.ts',
@@ -38,13 +38,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'unit', include: ['core/test/**/*.test.ts', ...PURE_SERVER_TESTS] } },
       {
         extends: true,
         test: {
           name: 'api',
-          maxWorkers: Math.max(2, availableParallelism() - 1),
           include: ['server/test/**/*.test.ts'],
           exclude: PURE_SERVER_TESTS,
           globalSetup: ['server/test/helpers/global-databases.ts'],
