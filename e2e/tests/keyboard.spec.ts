@@ -17,6 +17,7 @@ const LYON = { latitude: 45.7578, longitude: 4.832 };
 const POST_TEXT = 'Concert improvisé sur la place, on cherche un batteur !';
 const COMMENT = 'Je peux venir avec mes baguettes.';
 const MESSAGE = 'Bonjour Léa, à quelle heure ?';
+const FOLLOW_UP = 'Je passe demain.';
 const REPLY = 'Vers 19 h, à tout à l’heure !';
 
 /** Presses Tab (or Shift+Tab) until the focused element matches `selector`. */
@@ -156,13 +157,20 @@ test.describe.serial('the keyboard-only loop', () => {
     await expect(marcPage.getByTestId('message-bubble')).toHaveCount(1);
     await expect(marcPage.getByTestId('message-bubble')).toContainText(MESSAGE);
 
-    // Léa's screen reader hears the new message through the app's live region.
-    await expect(leaPage.getByTestId('live-announcer')).toContainText('Nouveau message : Marc, Bonjour, je vous contacte au sujet de votre publication');
+    // A first message from a stranger is a request: Léa opens 'Demandes', the request, accepts it
+    // and answers, all by keyboard.
     await leaPage.keyboard.press('Escape');
     await tabTo(leaPage, '[data-testid="nav-messages"]');
     await leaPage.keyboard.press('Enter');
-    await expect(leaPage.getByTestId('conversation-item')).toBeVisible();
-    await tabTo(leaPage, '[data-testid="conversation-item"]');
+    await expect(leaPage.getByTestId('box-requests')).toHaveText('Demandes (1)');
+    await tabTo(leaPage, '[data-testid="box-requests"]');
+    await leaPage.keyboard.press('Enter');
+    const request = '[data-testid="request-list"] [data-testid="conversation-item"]';
+    await expect(leaPage.locator(request)).toBeVisible();
+    await tabTo(leaPage, request);
+    await leaPage.keyboard.press('Enter');
+    await expect(leaPage.getByTestId('request-actions')).toBeVisible();
+    await tabTo(leaPage, '[data-testid="request-accept"]');
     await leaPage.keyboard.press('Enter');
     await expect(leaPage.getByTestId('message-input')).toBeVisible();
     await tabTo(leaPage, '[data-testid="message-input"]');
@@ -170,6 +178,15 @@ test.describe.serial('the keyboard-only loop', () => {
     await leaPage.keyboard.press('Enter');
     await expect(marcPage.getByTestId('message-bubble')).toHaveCount(2);
     await expect(marcPage.getByTestId('message-bubble').last()).toContainText(REPLY);
+
+    // In the accepted conversation, Léa's screen reader hears Marc's next message through the
+    // app's live region while she is back on the map.
+    await leaPage.keyboard.press('Escape');
+    await expect(leaPage.getByTestId('message-input')).toHaveCount(0);
+    await tabTo(marcPage, '[data-testid="message-input"]');
+    await marcPage.keyboard.type(FOLLOW_UP, { delay: 15 });
+    await marcPage.keyboard.press('Enter');
+    await expect(leaPage.getByTestId('live-announcer')).toContainText(`Nouveau message : Marc, ${FOLLOW_UP}`);
 
     // Escape closes the messages panel; the focus goes back to where it was before it opened.
     await marcPage.keyboard.press('Escape');

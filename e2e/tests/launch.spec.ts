@@ -167,8 +167,9 @@ test("a super_admin sees the day's counts in 'Statistiques' (both themes), and s
   await page.getByTestId('stats-tab-button').click();
   const tab = page.getByTestId('stats-tab');
   await expect(tab).toBeVisible();
-  // What this journey did today: one sign-up through the app, one post, one message.
-  await expect(page.getByTestId('stats-today-signup')).toHaveText('1');
+  // What this journey did today, as the server counted it: two sign-ups (the super_admin's and
+  // the member's through the app), one post, one message.
+  await expect(page.getByTestId('stats-today-signup')).toHaveText('2');
   await expect(page.getByTestId('stats-today-post_created')).toHaveText('1');
   await expect(page.getByTestId('stats-today-message_sent')).toHaveText('1');
   await expect(page.getByTestId('stats-today-messages')).toHaveText('1');
