@@ -198,13 +198,16 @@ test.describe.serial('the keyboard-only loop', () => {
     await marcPage.keyboard.press('Escape');
     await expect(marcPage.getByTestId('post-popup')).toHaveCount(0);
     await settle(marcPage);
-    const onMap = (await drawnMarkers(marcPage)).filter((m) => m.kind === 'p').map((m) => m.pid!).sort();
-    expect(onMap).toHaveLength(3);
-    expect(onMap).toContain(postId);
+    // The map draws its markers again once the popup is gone. The worker's server may hold other
+    // journeys' posts in this view too: the list must show exactly what the map draws.
+    const drawnPosts = async () => (await drawnMarkers(marcPage)).filter((m) => m.kind === 'p').map((m) => m.pid!).sort();
+    await expect.poll(drawnPosts).toContain(postId);
+    const onMap = await drawnPosts();
+    expect(onMap.length).toBeGreaterThanOrEqual(3);
     await tabTo(marcPage, '[data-testid="view-list"]');
     await marcPage.keyboard.press('Enter');
     const list = marcPage.getByTestId('post-list');
-    await expect(list.getByTestId('post-list-item')).toHaveCount(3);
+    await expect(list.getByTestId('post-list-item')).toHaveCount(onMap.length);
     const listed = (await list.getByTestId('post-list-item').evaluateAll((items) => items.map((i) => i.getAttribute('data-post-id') ?? ''))).sort();
     expect(listed).toEqual(onMap);
     // Newest first: Léa's post, published last.
