@@ -31,6 +31,13 @@ const PURE_SERVER_TESTS = [
   'server/test/geo/geocoder.test.ts',
   'server/test/realtime/view-index.test.ts',
   'server/test/push/keys.test.ts',
+  'server/test/system/production-config.test.ts',
+  'server/test/geo/land-index.test.ts',
+  'server/test/geo/gshhg-extract.test.ts',
+  'server/test/geo/place-coverage.test.ts',
+  'server/test/geo/geodata-files.test.ts',
+  'server/test/geo/pmtiles-writer.test.ts',
+  'server/test/geo/basemap-archive.test.ts',
 ];
 
 export default defineConfig({

@@ -17,10 +17,10 @@ const benches = readdirSync(here)
 let failed = 0;
 for (const bench of benches) {
   console.log(`\n=== ${bench}`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, bench)], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [path.join(here, bench)], { stdio: 'inherit' });
   if (result.status !== 0) failed++;
 }
 // The goal table of issue 15 from whatever results the benches wrote.
 console.log('\n=== summary');
-spawnSync(process.execPath, ['--import', 'tsx', path.join(here, 'summary.ts')], { stdio: 'inherit' });
+spawnSync(process.execPath, [path.join(here, 'summary.ts')], { stdio: 'inherit' });
 process.exit(failed ? 1 : 0);

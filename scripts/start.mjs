@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // `npm start`: builds the web app when its build is missing or older than its sources, then
-// runs the server (TypeScript through tsx) on the embedded defaults unless configured.
+// runs the server's TypeScript with Node's own type stripping, on the embedded defaults unless
+// configured (Node 24: node-version.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireNode } from './node-version.mjs';
+
+requireNode();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const builtIndex = path.join(root, 'web', 'dist', 'index.html');
@@ -21,15 +25,19 @@ function newestMtime(target) {
   return newest;
 }
 
+const checkStarted = performance.now();
 const sources = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'core/src'].map((p) => path.join(root, p));
 const builtAt = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
 if (builtAt < Math.max(...sources.map(newestMtime))) {
-  console.log('Construction de l’application web…');
+  console.log(builtAt ? 'Application web plus ancienne que ses sources : construction…' : 'Application web pas encore construite : construction…');
   const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
+  console.log(`Application web : ${Math.round(performance.now() - checkStarted)} ms (construite)`);
+} else {
+  console.log(`Application web : ${Math.round(performance.now() - checkStarted)} ms (à jour)`);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
+const server = spawn(process.execPath, [path.join(root, 'server', 'src', 'main.ts')], {
   cwd: process.cwd(),
   stdio: 'inherit',
   env: process.env,

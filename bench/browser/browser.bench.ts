@@ -144,8 +144,6 @@ async function phone(browser: Browser): Promise<{ context: BrowserContext; page:
     viewport: { width: 390, height: 844 }, deviceScaleFactor: DPR, isMobile: true, hasTouch: true, locale: 'fr-FR', timezoneId: 'Europe/Paris',
   });
   await context.addInitScript((view) => {
-    // tsx keeps function names with a `__name` helper that the page lacks: an identity stands in.
-    (window as unknown as { __name: (f: unknown) => unknown }).__name = (f) => f;
     localStorage.setItem('moodmap.mapLocation', JSON.stringify(view));
     const bench = { mapLoadedAt: 0, mapReadyAt: 0 };
     (window as unknown as { __bench: typeof bench }).__bench = bench;

@@ -4,7 +4,7 @@
  * alternated, each served by a server process of its own on one shared database, so a change to
  * the first load is measured against its reference in the same run and under the same load.
  *
- *   PROBE_DISTS=/tmp/a/dist,web/dist npx tsx bench/browser/first-load.probe.ts
+ *   PROBE_DISTS=/tmp/a/dist,web/dist npx node bench/browser/first-load.probe.ts
  *
  * PROBE_ROUNDS alternations (default 5, after one unmeasured warm-up per build: the servers'
  * caches). Per build: map ready as browser.bench.ts has it (navigation → data-map-loaded="true"
@@ -62,8 +62,6 @@ async function firstLoad(browser: Browser, base: string, trace: string | null, p
   });
   try {
     await context.addInitScript((view) => {
-      // tsx keeps function names with a `__name` helper that the page lacks: an identity stands in.
-      (window as unknown as { __name: (f: unknown) => unknown }).__name = (f) => f;
       localStorage.setItem('moodmap.mapLocation', JSON.stringify(view));
       // As browser.bench.ts: ready = data-map-loaded and the map idle with its markers laid out.
       const bench = { mapLoadedAt: 0, mapReadyAt: 0, markers: 0, images: 0 };

@@ -1,7 +1,7 @@
 /**
  * The before/after table of bench/compare/before-after.sh's runs: for each figure the feed and
  * messages benches print, the median and spread (min–max) of the rounds on each side, and
- * after ÷ before of the medians. Usage: node --import tsx bench/compare/before-after-table.ts <dir> <out.md>
+ * after ÷ before of the medians. Usage: npx node bench/compare/before-after-table.ts <dir> <out.md>
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

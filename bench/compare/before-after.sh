@@ -15,7 +15,9 @@ for round in $(seq 1 "$ROUNDS"); do
       tag="$bench-$side-$round"
       echo "=== $tag ($tree)"
       { echo "before: $(cat /proc/loadavg)"; } > "$OUT/$tag.load"
-      (cd "$tree" && node --import tsx "bench/$bench/$bench.bench.ts") > "$OUT/$tag.log" 2>&1
+      # Each tree its own way: the Node 24 it installed (type stripping), or tsx in trees before it.
+      if [ -e "$tree/node_modules/.bin/node" ]; then run="npx node"; else run="node --import tsx"; fi
+      (cd "$tree" && $run "bench/$bench/$bench.bench.ts") > "$OUT/$tag.log" 2>&1
       echo "exit: $?" >> "$OUT/$tag.load"
       { echo "after: $(cat /proc/loadavg)"; } >> "$OUT/$tag.load"
       cp "$tree/bench/results/$bench.json" "$OUT/$tag.json" 2>/dev/null

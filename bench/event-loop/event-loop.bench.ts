@@ -12,7 +12,7 @@
  * run is printed, median and spread over the rounds, with the load average.
  * Goal: tiles and hostile ≤ 50 ms.
  *
- * Run: `npx tsx bench/event-loop/event-loop.bench.ts` (or `npm run bench -- event-loop`).
+ * Run: `npx node bench/event-loop/event-loop.bench.ts` (or `npm run bench -- event-loop`).
  * Writes bench/results/event-loop.json.
  */
 import http from 'node:http';

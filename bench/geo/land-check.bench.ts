@@ -1,14 +1,15 @@
 /**
- * Land check cost: data load + repair, index build, and per-point cost of uncached and cached
- * lookups. Run: `npx tsx bench/geo/land-check.bench.ts` (prints a table, writes
+ * Land check cost: data load (+ repair and index build for Natural Earth; the prebuilt file for
+ * the precise land the server uses), and per-point cost of uncached and cached lookups. Run: `npx node bench/geo/land-check.bench.ts` (prints a table, writes
  * bench/results/land-check.json). Points are uniform on the sphere (about 29 % land) from a
  * seeded generator, so runs compare.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getLandPolygons, type Resolution } from '../../server/src/modules/geo/land-data.ts';
-import { buildLandIndex } from '../../server/src/modules/geo/land-index.ts';
+import { getLandPolygons } from '../../server/src/modules/geo/land-data.ts';
+import { readLandFile } from '../../server/src/modules/geo/land-file.ts';
+import { buildLandIndex, type LandIndex } from '../../server/src/modules/geo/land-index.ts';
 import { createLandChecker } from '../../server/src/modules/geo/land-check.ts';
 
 const POINTS = 100_000;
@@ -59,21 +60,19 @@ function perPoint(points: Float64Array, check: (lat: number, lon: number) => boo
 
 const round = (v: number, digits = 2): number => Number(v.toFixed(digits));
 
-function benchResolution(resolution: Resolution) {
-  const load = time(() => getLandPolygons(resolution));
-  const build = time(() => buildLandIndex(load.value));
+/** `load` gives the polygons to index, or the index itself when it comes prebuilt. */
+function benchLand(name: string, load: () => LandIndex | Parameters<typeof buildLandIndex>[0]) {
+  const loaded = time(load);
+  const build = time(() => ('contains' in loaded.value ? loaded.value : buildLandIndex(loaded.value)));
   const index = build.value;
   const points = randomPoints(POINTS, 1);
 
   const inside = perPoint(points, (lat, lon) => index.contains(lat, lon));
-  const uncached = perPoint(points, createLandChecker({ data: resolution, cacheSize: 0 }).isOnLand);
-  const archipelago = perPoint(
-    randomPoints(POINTS, 3, ARCHIPELAGO),
-    createLandChecker({ data: resolution, cacheSize: 0 }).isOnLand,
-  );
+  const uncached = perPoint(points, createLandChecker(index, { cacheSize: 0 }).isOnLand);
+  const archipelago = perPoint(randomPoints(POINTS, 3, ARCHIPELAGO), createLandChecker(index, { cacheSize: 0 }).isOnLand);
 
   // Cached: a working set that fits the cache, asked over and over.
-  const cachedChecker = createLandChecker({ data: resolution, cacheSize: CACHED_KEYS });
+  const cachedChecker = createLandChecker(index, { cacheSize: CACHED_KEYS });
   const hot = randomPoints(CACHED_KEYS, 2);
   perPoint(hot, cachedChecker.isOnLand);
   const repeated = new Float64Array(POINTS * 2);
@@ -81,10 +80,10 @@ function benchResolution(resolution: Resolution) {
   const cached = perPoint(repeated, cachedChecker.isOnLand);
 
   return {
-    resolution,
+    land: name,
     polygons: index.stats.polygons,
     edges: index.stats.edges,
-    loadAndRepairMs: round(load.ms, 0),
+    loadMs: round(loaded.ms, 0),
     indexBuildMs: round(build.ms, 0),
     insideOnlyUsPerPoint: round(inside.usPerPoint),
     uncachedUsPerPoint: round(uncached.usPerPoint),
@@ -95,7 +94,11 @@ function benchResolution(resolution: Resolution) {
   };
 }
 
-const rows = [benchResolution('10m'), benchResolution('50m')];
+const rows = [
+  benchLand('precise (prebuilt)', () => readLandFile()),
+  benchLand('Natural Earth 10m', () => getLandPolygons('10m').map((rings) => ({ rings }))),
+  benchLand('Natural Earth 50m', () => getLandPolygons('50m').map((rings) => ({ rings }))),
+];
 console.table(rows);
 mkdirSync(dirname(RESULTS), { recursive: true });
 writeFileSync(

@@ -17,7 +17,7 @@ globalThis.gc?.();
 const { rss, heapUsed } = process.memoryUsage();
 
 const database = await openDatabase({ dataDir: null });
-const app = await buildApp(testConfig({ logLevel: loadConfig({ NODE_ENV: 'production' }).logLevel }), { database });
+const app = await buildApp(testConfig({ logLevel: loadConfig({}).logLevel }), { database });
 await app.listen({ host: '127.0.0.1', port: 0 });
 answerParent({
   close: async () => {

@@ -12,7 +12,7 @@
  * the hostile set replayed one request at a time, naming the ten that block the loop longest.
  * Goal: the event loop's longest block (max delay) ≤ 50 ms during a hostile run.
  *
- * Run: `npx tsx bench/hostile/hostile.bench.ts` (or `npm run bench -- hostile`). Embedded PGlite
+ * Run: `npx node bench/hostile/hostile.bench.ts` (or `npm run bench -- hostile`). Embedded PGlite
  * by default; BENCH_ENGINE=postgres runs on a PostgreSQL database of its own created next to
  * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) and dropped at the end.
  * Prints a table, writes bench/results/hostile.json (hostile-postgres.json on PostgreSQL).

@@ -1,7 +1,7 @@
 /**
  * Media processing cost: re-encoding uploads with sharp (post with thumbnail, avatar squares,
  * chat image) from a 12 MP phone-like JPEG and a 3 MP PNG, and the voice-message check of a
- * 60 s MediaRecorder-style WebM. Run: `npx tsx bench/media/media.bench.ts` (prints a table,
+ * 60 s MediaRecorder-style WebM. Run: `npx node bench/media/media.bench.ts` (prints a table,
  * writes bench/results/media.json). Images are generated from a seeded pattern, so runs compare.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

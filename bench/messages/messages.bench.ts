@@ -17,7 +17,7 @@
  * Users, profiles and sessions are inserted in SQL; access tokens are signed with the server's
  * own token module and the JWT secret both instances share (no sign-up, argon2 or human check).
  *
- * Run: `npx tsx bench/messages/messages.bench.ts` (or `npm run bench -- messages`). Needs
+ * Run: `npx node bench/messages/messages.bench.ts` (or `npm run bench -- messages`). Needs
  * PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); the database
  * it creates is dropped at the end. BENCH_REDIS_URL (or else REDIS_URL, as a deployment of several
  * instances has it) puts the rate-limit counters in Redis; without either they live in PostgreSQL.

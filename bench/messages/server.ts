@@ -19,7 +19,7 @@ async function start(): Promise<{ port: number; close: () => Promise<void> }> {
   if (!databaseUrl) throw new Error('BENCH_DATABASE_URL is not set');
   const app = await buildApp(testConfig({
     // The default level (a line per request), as deployed; the bench sends stdout to /dev/null.
-    logLevel: loadConfig({ NODE_ENV: 'production' }).logLevel,
+    logLevel: loadConfig({}).logLevel,
     databaseUrl,
     // Every instance signs and verifies with the same secret, as a deployment must.
     jwtSecret: process.env.BENCH_JWT_SECRET,

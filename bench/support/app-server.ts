@@ -66,7 +66,7 @@ if (posts > 0) {
 }
 const app = await buildApp(testConfig({
   // The default level (info: a line per request), as deployed, not the tests' silence.
-  logLevel: loadConfig({ NODE_ENV: 'production' }).logLevel,
+  logLevel: loadConfig({}).logLevel,
   databaseUrl,
   jwtSecret: process.env.BENCH_JWT_SECRET,
   trustProxy: true,

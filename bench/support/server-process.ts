@@ -24,7 +24,7 @@ export interface ServerProcess {
  * bench's own output.
  */
 export function forkServer(script: string, env: Record<string, string>, execArgv: string[] = [], quietStdout = false): ServerProcess {
-  const child = fork(script, [], { execArgv: ['--import', 'tsx', ...execArgv], env: { ...process.env, ...env }, stdio: ['ignore', quietStdout ? 'ignore' : 'inherit', 'inherit', 'ipc'] });
+  const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: ['ignore', quietStdout ? 'ignore' : 'inherit', 'inherit', 'ipc'] });
   children.add(child);
   child.on('exit', () => children.delete(child));
   const next = <T>(type: string) => new Promise<T>((resolve, reject) => {

@@ -2,7 +2,8 @@
  * The messages screen's times (spec §2), apart from format.ts: they need date-fns, which the map's
  * first load then does not carry (the bundler splits by module, issue 15).
  */
-import { differenceInCalendarDays, format } from 'date-fns';
+import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
+import { format } from 'date-fns/format';
 
 /** Conversation list time: HH:mm today, 'Hier', 'Nj', dd/MM under 30 days, else MM/yy. */
 export function conversationListTime(date: Date | string | number, now: Date = new Date()): string {

@@ -15,8 +15,11 @@ export const CSRF_HEADER = { name: 'x-requested-with', value: 'moodmap' } as con
 /** A comment's maximum length; the spec sets none, posts allow 500 (spec §9 "Posts"). */
 export const COMMENT_TEXT_MAX = 500;
 
-/** The embedded basemap's vector tiles exist up to this zoom; the map overzooms them above. */
-export const GEO_TILE_MAX_ZOOM = 10;
+/**
+ * The embedded basemap's vector tiles exist up to this zoom; the map overzooms them above. From
+ * z8 every layer carries all its data (the places of deeper zooms carry their `minzoom`).
+ */
+export const GEO_TILE_MAX_ZOOM = 8;
 
 /**
  * A chat message's maximum length. The spec sets none; 1000 is the sanitiser's cut (spec §5
@@ -39,6 +42,8 @@ export const MESSAGE_EVENTS = {
   conversationUpdated: 'conversation.updated',
   /** A message request for its recipient: the conversation's id only, no message, no toast. */
   request: 'message.request',
+  /** The other person deleted their account: the conversation stays, without them, read-only. */
+  closed: 'conversation.closed',
 } as const;
 
 /** Most cards one `GET /api/posts/cards` reads (a 100 m group's list). */

@@ -50,7 +50,7 @@ export async function startAppServer(): Promise<AppServer> {
   };
   // The embedded database and basemap, whatever the developer's shell points at.
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'MAP_PMTILES']) delete env[name];
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'server/src/main.ts')], {
     cwd: root,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],

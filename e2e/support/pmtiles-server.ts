@@ -27,13 +27,13 @@ export async function startPmtilesServer(): Promise<PmtilesServer> {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     NODE_ENV: 'development',
-    // Fastify's 'Server listening at' line, read below, is an info line.
+    // The ready line, whose `url` is read below, is an info line.
     LOG_LEVEL: 'info',
     TRUST_PROXY: '1',
     MAP_PMTILES: archive,
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'MAP_STYLE_URL', 'MAP_STYLE_URL_DARK', 'PUBLIC_URL']) delete env[name];
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'server/src/main.ts')], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,7 +46,7 @@ export async function startPmtilesServer(): Promise<PmtilesServer> {
   const base = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       keep(chunk);
-      const match = output.match(/listening at (http:\/\/127\.0\.0\.1:\d+)/);
+      const match = output.match(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
       if (match) resolve(match[1]);
     });
     child.on('exit', (code) => reject(new Error(`the PMTiles server exited (${code}) before listening:\n${output}`)));

@@ -40,7 +40,7 @@ let previousPort: string | undefined;
 let api: APIRequestContext;
 
 async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+  const child = spawn(process.execPath, [path.join(root, 'server/src/main.ts')], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseURL, NODE_ENV: 'development', LOG_LEVEL: 'warn', TRUST_PROXY: '1' },
@@ -79,7 +79,7 @@ test.beforeAll(async () => {
   server = await startServer();
   await createConfirmedAccount(api, { email: BOSS, firstName: 'Sacha', lastName: 'Durand' });
   await stopServer();
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/cli/user-role.ts'), BOSS, 'super_admin'], {
+  await promisify(execFile)(process.execPath, [path.join(root, 'server/src/cli/user-role.ts'), BOSS, 'super_admin'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, INIT_CWD: root },
   });

@@ -24,6 +24,7 @@ import { installWebApp } from './http/web-app.ts';
 import authRoutes from './modules/auth/routes.ts';
 import commentsRoutes from './modules/comments/routes.ts';
 import { installAuthGuard } from './modules/auth/guard.ts';
+import type { GeoEngine } from './modules/geo/geo-engine.ts';
 import geoRoutes from './modules/geo/routes.ts';
 import pmtilesRoutes from './modules/geo/pmtiles-routes.ts';
 import likesRoutes from './modules/likes/routes.ts';
@@ -56,6 +57,8 @@ export interface BuildOptions {
   database?: Database;
   /** The clock of every time rule; tests pass a controllable one instead of sleeping. */
   now?: () => Date;
+  /** The land check and place search; tests pass a small one (test/helpers/geo-fixture.ts). */
+  geo?: GeoEngine;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -80,7 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installConnectionCeiling(app.server, config.maxConnectionsPerIp);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  const ctx = await createContext(config, database, app.log, options.now);
+  const ctx = await createContext(config, database, app.log, options.now, options.geo);
   app.decorate('ctx', ctx);
   // Local media URLs are root-relative; rows from before held PUBLIC_URL's host, which breaks
   // the app opened at any other address. Migrations have run (openDatabase), so fix them now.
@@ -102,7 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Before any route too: the routes under /dev/ answer only to this machine, never in production.
   installDevOnlyGuard(app, config.env);
   await app.register(systemRoutes, { ctx });
-  await app.register(geoRoutes);
+  await app.register(geoRoutes, { geo: ctx.geo });
   await app.register(pmtilesRoutes, { config });
   await app.register(authRoutes, { ctx });
   await installRealtime(app, ctx.bus, ctx.auth.identify, blockRelations(ctx.database.db, ctx.bus));

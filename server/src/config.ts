@@ -25,6 +25,8 @@ const envSchema = z.object({
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
   REDIS_PREFIX: z.string().default('moodmap:rl:'),
+  BUS_URL: optionalString,
+  BUS_CHANNEL: z.string().trim().min(1).max(200).default('moodmap:events'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET doit contenir au moins 32 caractères').optional(),
   TRUST_PROXY: bool,
   SMTP_URL: optionalString,
@@ -75,6 +77,10 @@ export interface Config {
   redisUrl?: string;
   /** Prefix of the rate-limit keys in Redis (several deployments may share one Redis). */
   redisPrefix: string;
+  /** The event bus's engine when not the database's: a Redis server (BUS_URL=redis://…). */
+  busUrl?: string;
+  /** The Redis bus's channel: Redis pub/sub ignores database numbers, so deployments sharing one Redis need their own. */
+  busChannel: string;
   jwtSecret?: string;
   trustProxy: boolean;
   smtpUrl?: string;
@@ -122,6 +128,34 @@ function basemapArchive(value: string | undefined): BasemapArchive | undefined {
   return { kind: 'url', url: value };
 }
 
+/** BUS_URL names a Redis server; the PostgreSQL bus needs no variable (it follows DATABASE_URL). */
+function busUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (/^rediss?:\/\//i.test(value) && URL.canParse(value)) return value;
+  throw new ConfigError(`Configuration invalide:\n  BUS_URL: une URL redis:// ou rediss:// est attendue (${value.split('@').at(-1)})`);
+}
+
+type Env = z.infer<typeof envSchema>;
+
+/**
+ * Each instance of a production deployment must share these: without them every host would
+ * generate its own signing key and VAPID pair into its DATA_DIR, keep its own PGlite, its own
+ * media folder, and file its mails in a dev outbox nobody reads. One line per missing variable.
+ */
+function productionRefusals(e: Env): string[] {
+  const required: Array<[keyof Env, string]> = [
+    ['JWT_SECRET', 'la clé qui signe les sessions, la même sur chaque instance'],
+    ['VAPID_PUBLIC_KEY', 'la paire VAPID des notifications push, la même sur chaque instance'],
+    ['VAPID_PRIVATE_KEY', 'la paire VAPID des notifications push, la même sur chaque instance'],
+    ['DATABASE_URL', 'la base PostgreSQL partagée (postgres://…)'],
+    ['S3_BUCKET', 'le stockage partagé des médias (S3)'],
+    ['S3_ACCESS_KEY_ID', 'le stockage partagé des médias (S3)'],
+    ['S3_SECRET_ACCESS_KEY', 'le stockage partagé des médias (S3)'],
+    ['SMTP_URL', "le serveur d'envoi des e-mails (smtp:// ou smtps://)"],
+  ];
+  return required.filter(([name]) => e[name] === undefined).map(([name, what]) => `${name}: requis en production — ${what}`);
+}
+
 /** Stand-in push services skip the address check: a production server must have none. */
 function pushExtraOrigins(text: string | undefined, env: Config['env']): string[] {
   if (!text) return [];
@@ -139,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Configuration invalide:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const extraOrigins = pushExtraOrigins(e.PUSH_EXTRA_ORIGINS, e.NODE_ENV);
+  const refusals = e.NODE_ENV === 'production' ? productionRefusals(e) : [];
+  if (refusals.length > 0) throw new ConfigError(`Configuration invalide:\n  ${refusals.join('\n  ')}`);
   const s3 = e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
     ? { endpoint: e.S3_ENDPOINT, region: e.S3_REGION ?? 'us-east-1', bucket: e.S3_BUCKET, accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY, publicUrl: e.S3_PUBLIC_URL }
     : undefined;
@@ -155,6 +192,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
+    busUrl: busUrl(e.BUS_URL),
+    busChannel: e.BUS_CHANNEL,
     jwtSecret: e.JWT_SECRET,
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,
@@ -181,7 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     plausible: e.PLAUSIBLE_URL && e.PLAUSIBLE_DOMAIN ? { url: e.PLAUSIBLE_URL.replace(/\/$/, ''), domain: e.PLAUSIBLE_DOMAIN } : undefined,
     costUnitPrices: parseCostPrices(e.COST_UNIT_PRICES_EUR),
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
-    pushExtraOrigins: pushExtraOrigins(e.PUSH_EXTRA_ORIGINS, e.NODE_ENV),
+    pushExtraOrigins: extraOrigins,
   };
 }
 

@@ -1,6 +1,7 @@
 /** What every module receives: configuration and the engines behind one variable each. */
 import type { FastifyBaseLogger } from 'fastify';
 import { createBus, type EventBus } from './adapters/bus/index.ts';
+import { createLeader, type Leader } from './adapters/leader/index.ts';
 import { createStorage, type MediaStorage } from './adapters/storage/index.ts';
 import { createMailer, type Mailer } from './adapters/mail/mailer.ts';
 import { createPayments, type PaymentProvider } from './adapters/payments/index.ts';
@@ -14,6 +15,7 @@ import { createSecurityLog, type LogSecurityEvent } from './modules/security/log
 import { createAnalyticsForwarder } from './adapters/analytics/index.ts';
 import { createAnalyticsRecorder, type AnalyticsRecorder } from './modules/analytics/recorder.ts';
 import { createCosts, type CostMonitor } from './modules/costs/index.ts';
+import { loadGeoEngine, type GeoEngine } from './modules/geo/geo-engine.ts';
 import { countStorageOperations } from './modules/costs/storage.ts';
 
 export interface AppContext {
@@ -24,6 +26,10 @@ export interface AppContext {
   mailer: Mailer;
   /** Realtime events to every instance's WebSocket clients (design.md §5). */
   bus: EventBus;
+  /** Periodic work done once per deployment: `leader.every(...)` runs only on the leading instance. */
+  leader: Leader;
+  /** The land check and the place search, on the prebuilt geo data (server/geodata). */
+  geo: GeoEngine;
   /** Media files: local disk under DATA_DIR, or S3 when configured. */
   storage: MediaStorage;
   /** `ctx.limits.consume(action, key)` throws the 429 of spec §9. */
@@ -45,7 +51,14 @@ export interface AppContext {
   close(): Promise<void>;
 }
 
-export async function createContext(config: Config, database: Database, log: FastifyBaseLogger, now: () => Date = () => new Date()): Promise<AppContext> {
+export async function createContext(
+  config: Config,
+  database: Database,
+  log: FastifyBaseLogger,
+  now: () => Date = () => new Date(),
+  /** Tests pass a small engine of their own; the app opens the prebuilt files. */
+  geo: GeoEngine = loadGeoEngine(),
+): Promise<AppContext> {
   const logSecurityEvent = createSecurityLog(database.db, log, now);
   const store = createRateLimitStore(config, database);
   const limits = createRateLimiter({ store, now, logSecurityEvent });
@@ -53,8 +66,10 @@ export async function createContext(config: Config, database: Database, log: Fas
   const serverSecret = await loadServerSecret(config);
   const keys = deriveKeys(serverSecret);
   const payments = createPayments(config, serverSecret);
-  const bus = await createBus(config, database);
+  const bus = await createBus(config, database, log);
+  const leader = await createLeader(database, log);
   const costs = createCosts(config, database, now, logSecurityEvent, log, bus);
+  costs.followLeader(leader);
   const storage = countStorageOperations(createStorage(config), costs);
   const analytics = createAnalyticsRecorder(database.db, now, createAnalyticsForwarder(config, (err) => log.warn({ err }, 'analytics forwarding failed')),
     (err) => log.warn({ err }, 'analytics event not stored'));
@@ -65,6 +80,8 @@ export async function createContext(config: Config, database: Database, log: Fas
     now,
     mailer,
     bus,
+    leader,
+    geo,
     storage,
     limits,
     payments,
@@ -73,6 +90,8 @@ export async function createContext(config: Config, database: Database, log: Fas
     costs,
     auth: { keys, sessions, identify: (token) => sessions.identify(token) },
     async close() {
+      // First: a job under way may still publish, store or count.
+      await leader.close().catch(() => {});
       await Promise.allSettled([costs.close(), store.close(), mailer.close(), bus.close(), storage.dispose?.()]);
     },
   };

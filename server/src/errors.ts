@@ -5,15 +5,17 @@
 import { MESSAGES, t, type MessageKey } from '@moodmap/core';
 
 export class AppError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message?: string,
-    readonly headers: Record<string, string> = {},
-    /** Extra fields of the error object beside code and message (a 409's `nextAllowedAt`). */
-    readonly details: Record<string, unknown> = {},
-  ) {
+  readonly status: number;
+  readonly code: string;
+  readonly headers: Record<string, string>;
+  /** Extra fields of the error object beside code and message (a 409's `nextAllowedAt`). */
+  readonly details: Record<string, unknown>;
+  constructor(status: number, code: string, message?: string, headers: Record<string, string> = {}, details: Record<string, unknown> = {}) {
     super(message ?? (code in MESSAGES ? MESSAGES[code as MessageKey] : code));
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+    this.details = details;
   }
 }
 

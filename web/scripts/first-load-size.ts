@@ -10,7 +10,7 @@
  * like with like whatever the server's precompressed siblings hold.
  *
  * Read from Vite's build manifest (`build.manifest: true`), so `npm run build -w web` first.
- * Run: `npx tsx web/scripts/first-load-size.ts [distDir]`; or import `measureFirstLoad`.
+ * Run: `npx node web/scripts/first-load-size.ts [distDir]`; or import `measureFirstLoad`.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

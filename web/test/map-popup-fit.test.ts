@@ -58,7 +58,10 @@ describe('when an open popup is fitted (fitPopup)', () => {
     vi.stubGlobal('requestAnimationFrame', (f: () => void) => frames.push(f));
     vi.stubGlobal('cancelAnimationFrame', () => undefined);
     vi.stubGlobal('ResizeObserver', class {
-      constructor(private readonly fn: () => void) {}
+      private readonly fn: () => void;
+      constructor(fn: () => void) {
+        this.fn = fn;
+      }
       observe() {
         resized.push(this.fn);
       }

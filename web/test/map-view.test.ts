@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { MAP } from '@moodmap/core';
 import { defaultView, initialView, isValidView, saveView } from '../src/features/map/map-view.ts';
 import type { SymbolLayerSpecification } from 'maplibre-gl';
+import { featureFilter, validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
 import { PLACE_LABEL_LAYERS, basemapStyle } from '../src/features/map/basemap-style.ts';
 import { chooseStyle } from '../src/features/map/map-style.ts';
 import { geolocationErrorMessage } from '../src/features/map/geolocation.ts';
@@ -94,6 +95,18 @@ describe('map style', () => {
     expect('glyphs' in basemapStyle('dark')).toBe(false);
     const sourceLayers = new Set(light.layers.map((l) => (l as { 'source-layer'?: string })['source-layer']).filter(Boolean));
     expect([...sourceLayers].sort()).toEqual(['admin', 'borders', 'land', 'places', 'rivers', 'roads', 'water']);
+  });
+
+  it('names a village of the deepest tiles only from the zoom its `minzoom` says, other places at any zoom', () => {
+    for (const theme of ['light', 'dark'] as const) expect(validateStyleMin(basemapStyle(theme))).toEqual([]);
+    const labels = basemapStyle('light').layers.find((l) => l.id === 'place-labels') as SymbolLayerSpecification;
+    const { filter } = featureFilter(labels.filter, 'layers.place-labels.filter');
+    const drawn = (zoom: number, properties: Record<string, unknown>) => filter({ zoom }, { type: 1, properties });
+    // Ornans is in the z8 tiles with minzoom 9: MapLibre lays the overzoomed tile out again at 9.
+    expect(drawn(8, { name: 'Ornans', minzoom: 9 })).toBe(false);
+    expect(drawn(9, { name: 'Ornans', minzoom: 9 })).toBe(true);
+    expect(drawn(14, { name: 'Ornans', minzoom: 9 })).toBe(true);
+    expect(drawn(2, { name: 'Paris' })).toBe(true);
   });
 
   it('switches theme by paint alone: same sources, layer ids and layouts, other colours', () => {

@@ -19,10 +19,11 @@ class FakeMediaRecorder {
     this.ondataavailable?.({ data: new Blob([new Uint8Array(FakeMediaRecorder.bytes)], { type: 'audio/webm' }) });
     this.onstop?.();
   });
-  constructor(
-    readonly stream: unknown,
-    readonly options: { mimeType?: string; audioBitsPerSecond?: number } = {},
-  ) {
+  readonly stream: unknown;
+  readonly options: { mimeType?: string; audioBitsPerSecond?: number };
+  constructor(stream: unknown, options: { mimeType?: string; audioBitsPerSecond?: number } = {}) {
+    this.stream = stream;
+    this.options = options;
     this.mimeType = options.mimeType ?? '';
     FakeMediaRecorder.instances.push(this);
   }

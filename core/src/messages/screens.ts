@@ -392,6 +392,9 @@ export const SCREEN_MESSAGES = {
   messages_image_alt: 'Image envoyée',
   messages_unread_dot: 'Message non lu',
   messages_conversation_with: 'Conversation avec {name}',
+  // The other person deleted their account: the conversation stays, read-only.
+  conversation_closed: 'Ce compte a été supprimé.',
+  messages_photo_removed: 'Photo supprimée',
 
   // Messaging web (issue 7)
   messages_seen: 'Vu',

@@ -59,9 +59,13 @@ export const openConversationBodySchema = z.object({ userId: z.string().max(64) 
  */
 export const sendMessageBodySchema = z.object({ content: z.string({ error: MESSAGES.bad_request }).nullish() }).nullish();
 
-/** The other person of a conversation, as the list and the chat header show them. */
+/**
+ * The other person of a conversation, as the list and the chat header show them. `id` null: their
+ * account was deleted; the nickname is then 'Compte supprimé', there is no photo, no profile to
+ * open and no reply possible.
+ */
 export const participantSchema = z.object({
-  id: z.string(),
+  id: z.string().nullable(),
   nickname: z.string(),
   profilePhotoUrl: z.string().nullable(),
 });
@@ -71,8 +75,9 @@ export type ParticipantDto = z.infer<typeof participantSchema>;
 export const messageDtoSchema = z.object({
   id: z.string(),
   conversationId: z.string(),
-  senderId: z.string(),
-  /** '' for an image-only message. */
+  /** Null for a message whose sender deleted their account. */
+  senderId: z.string().nullable(),
+  /** '' for an image-only message; '' with no image too for a deleted account's image, removed. */
   content: z.string(),
   imageUrl: z.string().nullable(),
   read: z.boolean(),
@@ -80,11 +85,11 @@ export const messageDtoSchema = z.object({
 });
 export type MessageDto = z.infer<typeof messageDtoSchema>;
 
-/** A conversation as `POST /api/conversations` returns it: the smaller participant id first. */
+/** A conversation as `POST /api/conversations` returns it: the smaller participant id first, null for a deleted account. */
 export const conversationDtoSchema = z.object({
   id: z.string(),
-  participant1Id: z.string(),
-  participant2Id: z.string(),
+  participant1Id: z.string().nullable(),
+  participant2Id: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -143,10 +148,15 @@ export type MarkReadResult = z.infer<typeof markReadSchema>;
  *   up to `upTo` (ISO date, inclusive).
  * - `conversation.updated`: a conversation appeared or moved to the top of the list.
  * - `message.request`: to a request's recipient instead of the two above (their sender gets those).
+ * - `conversation.closed`: to the one left when the other deletes their account.
  */
 export interface MessageCreatedEvent {
   message: MessageDto;
   sender: ParticipantDto;
+}
+/** `conversation.closed`: the other person deleted their account; the conversation stays, read-only. */
+export interface ConversationClosedEvent {
+  conversationId: string;
 }
 export interface MessageReadEvent {
   conversationId: string;

@@ -53,5 +53,6 @@ export type RealtimeEventType =
 /** The same, as a list to walk (a test checks each blocking rule against every one). */
 export const REALTIME_EVENT_TYPES = [
   'post.created', 'post.deleted', 'post.liked', 'post.commented', 'profile.updated',
-  MESSAGE_EVENTS.created, MESSAGE_EVENTS.read, MESSAGE_EVENTS.conversationUpdated, MESSAGE_EVENTS.request, MODERATION_NOTICE_EVENT,
+  MESSAGE_EVENTS.created, MESSAGE_EVENTS.read, MESSAGE_EVENTS.conversationUpdated, MESSAGE_EVENTS.request, MESSAGE_EVENTS.closed,
+  MODERATION_NOTICE_EVENT,
 ] as const satisfies readonly RealtimeEventType[];

@@ -336,11 +336,14 @@ export const dsaNotices = pgTable('dsa_notices', {
   uniqueIndex('dsa_notices_confirm_token_key').on(t.confirmTokenHash),
 ]);
 
-/** One conversation per pair, the smaller id first (spec §3 Conversation). */
+/**
+ * One conversation per pair, the smaller id first (spec §3 Conversation). A participant is null
+ * once their account is deleted: the other keeps the conversation (account/deletion.ts).
+ */
 export const conversations = pgTable('conversations', {
   id: uuid('id').primaryKey().defaultRandom(),
-  participant1Id: uuid('participant1_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
-  participant2Id: uuid('participant2_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  participant1Id: uuid('participant1_id').references(() => profiles.id, { onDelete: 'set null' }),
+  participant2Id: uuid('participant2_id').references(() => profiles.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /** Each side's box: 'accepted' (the list), 'request' (a stranger's first messages, in 'Demandes'), 'deleted' (a request removed). */
@@ -348,6 +351,7 @@ export const conversations = pgTable('conversations', {
   participant2State: text('participant2_state').$type<ConversationSide>().notNull().default('accepted'),
 }, (t) => [
   check('conversations_ordered_pair', sql`${t.participant1Id} < ${t.participant2Id}`),
+  check('conversations_someone_left', sql`${t.participant1Id} is not null or ${t.participant2Id} is not null`),
   check('conversations_participant1_state', sql`${t.participant1State} in ('accepted', 'request', 'deleted')`),
   check('conversations_participant2_state', sql`${t.participant2State} in ('accepted', 'request', 'deleted')`),
   uniqueIndex('conversations_pair_key').on(t.participant1Id, t.participant2Id),
@@ -358,13 +362,15 @@ export const conversations = pgTable('conversations', {
 export const messages = pgTable('messages', {
   id: uuid('id').primaryKey().defaultRandom(),
   conversationId: uuid('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
-  senderId: uuid('sender_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  /** Null once the sender's account is deleted ('Compte supprimé'). */
+  senderId: uuid('sender_id').references(() => profiles.id, { onDelete: 'set null' }),
   content: text('content').notNull().default(''),
   imageUrl: text('image_url'),
   read: boolean('read').notNull().default(false),
   createdAt: createdAt(),
 }, (t) => [
-  check('messages_not_empty', sql`char_length(${t.content}) > 0 or ${t.imageUrl} is not null`),
+  // A deleted account's image is removed from its message, which may be left empty.
+  check('messages_not_empty', sql`char_length(${t.content}) > 0 or ${t.imageUrl} is not null or ${t.senderId} is null`),
   check('messages_content_length', sql`char_length(${t.content}) <= 2000`),
   index('messages_conversation_created_idx').on(t.conversationId, t.createdAt),
   index('messages_unread_idx').on(t.conversationId, t.senderId).where(sql`not ${t.read}`),

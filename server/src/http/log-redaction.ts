@@ -1,5 +1,5 @@
 /**
- * What the logs must never hold (issue 13 item 5): tokens that travel in URLs (the e-mail links'
+ * What the logs must never hold: tokens that travel in URLs (the e-mail links'
  * `/api/auth/verify?token=`, a reloaded `/reset-password?access_token=&refresh_token=`) and the
  * values bound to SQL statements (e-mail addresses, names, message texts), which drizzle puts
  * in its error messages ("Failed query: … params: …").
@@ -9,6 +9,7 @@
  * the error handler's.
  */
 import pino, { type LogFn, type Logger } from 'pino';
+import { logStream } from './log-output.ts';
 
 /** Query parameters whose value is a secret, whatever their case or separators. */
 const SECRET_PARAM = /^(token|access_?token|refresh_?token|id_?token|code|password|secret|key|api_?key|signature|sig)$/i;
@@ -131,10 +132,14 @@ function err(error: Error): SerializedError {
 
 export const logSerializers = { req, err };
 
-/** Fastify's logger options: the level, these serializers, and headers that carry credentials redacted. */
+/**
+ * Fastify's logger options: the level, these serializers, headers that carry credentials
+ * redacted, and the process's one log stream (log-output.ts: readable lines on a terminal).
+ */
 export function loggerOptions(level: string) {
   return {
     level,
+    stream: logStream(),
     serializers: logSerializers,
     redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     hooks: {
@@ -145,4 +150,10 @@ export function loggerOptions(level: string) {
       },
     },
   };
+}
+
+/** A logger with the same options outside Fastify: the start's lines before the app exists. */
+export function createLogger(level: string): Logger {
+  const { stream, ...options } = loggerOptions(level);
+  return pino(options, stream);
 }

@@ -8,7 +8,12 @@ import fc from 'fast-check';
 
 /** A string of `count` copies of `unit`, built on demand. */
 export class Long {
-  constructor(readonly unit: string, readonly count: number) {}
+  readonly unit: string;
+  readonly count: number;
+  constructor(unit: string, count: number) {
+    this.unit = unit;
+    this.count = count;
+  }
   build(): string {
     return this.unit.repeat(this.count);
   }
@@ -19,7 +24,12 @@ export class Long {
 
 /** JSON text sent as is (a 200 000-deep array cannot be built as a value: stringify would overflow). */
 export class RawJson {
-  constructor(readonly label: string, private readonly make: () => string) {}
+  readonly label: string;
+  private readonly make: () => string;
+  constructor(label: string, make: () => string) {
+    this.label = label;
+    this.make = make;
+  }
   build(): string {
     return this.make();
   }

@@ -1,19 +1,14 @@
 /**
  * Issue 19: the embedded basemap's tiles name places (thinned by zoom) and draw lakes and wide
- * rivers; decoded as MapLibre decodes them.
+ * rivers; read from the shipped archive through the tile route and decoded as MapLibre decodes them.
  */
 import { VectorTile, type VectorTileLayer } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GEO_TILE_MAX_ZOOM } from '@moodmap/core';
 import { geoRoutesApp } from './fixtures.ts';
 
 const app = geoRoutesApp();
-// The tile worker builds its indexes with the first tile: tens of seconds on a busy machine, paid
-// here once instead of inside the first test's time limit.
-beforeAll(async () => {
-  await app.inject('/api/geo/tiles/0/0/0.pbf');
-}, 240_000);
 
 function tileIndex(z: number, lat: number, lon: number): [number, number] {
   const n = 2 ** z;
@@ -32,6 +27,8 @@ interface DecodedPlace {
   population: number;
   rank: number;
   kind: string;
+  /** The zoom the style draws it from, on the deepest tiles only (where it is deeper than the tile). */
+  minzoom: number | undefined;
   /** Where the point falls inside the tile, 0–1 from its west and north edges. */
   at: [number, number];
 }
@@ -41,8 +38,11 @@ function places(layer: VectorTileLayer | undefined): DecodedPlace[] {
   return Array.from({ length: layer.length }, (_, i) => {
     const feature = layer.feature(i);
     const [[point]] = feature.loadGeometry();
-    const { name, population, rank, kind } = feature.properties;
-    return { name: String(name), population: Number(population), rank: Number(rank), kind: String(kind), at: [point.x / layer.extent, point.y / layer.extent] };
+    const { name, population, rank, kind, minzoom } = feature.properties;
+    return {
+      name: String(name), population: Number(population), rank: Number(rank), kind: String(kind),
+      minzoom: minzoom === undefined ? undefined : Number(minzoom), at: [point.x / layer.extent, point.y / layer.extent],
+    };
   });
 }
 
@@ -62,29 +62,40 @@ describe('places layer', () => {
     expect(Math.min(...places(layer).map((p) => p.rank))).toBe(paris.rank);
   });
 
-  it('names Lyon at zoom 8 and its small neighbours only deeper', async () => {
-    const z8 = await tileAt(8, 45.764, 4.836);
-    expect(named(z8, 'Lyon')).toHaveLength(1);
-    expect(named(z8, 'Lyon')[0]).toMatchObject({ kind: 'city' });
-    // Every place of a zoom-8 tile has at least 8 000 inhabitants.
-    expect(Math.min(...places(z8.layers.places).map((p) => p.population))).toBeGreaterThanOrEqual(8_000);
+  it('names Lyon at zoom 7 and its small neighbours only deeper', async () => {
+    const z7 = await tileAt(7, 45.764, 4.836);
+    expect(named(z7, 'Lyon')).toHaveLength(1);
+    expect(named(z7, 'Lyon')[0]).toMatchObject({ kind: 'city', minzoom: undefined });
+    // Every place of a zoom-7 tile has at least 20 000 inhabitants.
+    expect(Math.min(...places(z7.layers.places).map((p) => p.population))).toBeGreaterThanOrEqual(20_000);
   });
 
-  it('shows a small town (Ornans, Doubs, ~4 000 inhabitants) at the deepest zoom but not at zoom 4', async () => {
+  it('carries on the deepest tiles the places of deeper zooms, each with the zoom it is drawn from', async () => {
+    const deep = places((await tileAt(GEO_TILE_MAX_ZOOM, 45.764, 4.836)).layers.places);
+    for (const place of deep) {
+      // Untagged: drawn from this zoom, so a town of 8 000 or more (or a capital).
+      if (place.minzoom === undefined) expect(place.population >= 8_000 || place.kind === 'capital', place.name).toBe(true);
+      else expect(place.minzoom, place.name).toBeGreaterThan(GEO_TILE_MAX_ZOOM);
+    }
+    expect(deep.filter((p) => p.minzoom !== undefined).length).toBeGreaterThan(50);
+  });
+
+  it('shows a small town (Ornans, Doubs, ~4 000 inhabitants) from zoom 9 on the deepest tiles, not at zoom 4', async () => {
     const deep = await tileAt(GEO_TILE_MAX_ZOOM, 47.106, 6.144);
     const [ornans] = named(deep, 'Ornans');
     expect(ornans.population).toBeLessThan(10_000);
-    expect(ornans.kind).toBe('village');
+    expect(ornans).toMatchObject({ kind: 'village', minzoom: 9 });
     const z4 = await tileAt(4, 47.106, 6.144);
     expect(named(z4, 'Ornans')).toEqual([]);
     expect(named(z4, 'Paris')).toHaveLength(1);
   });
 
-  it('names a section of a city (Eixample, Barcelone) only in the deepest tiles, not beside its city', async () => {
+  it('names a section of a city (Eixample, Barcelone) only from zoom 10, not beside its city', async () => {
     const z5 = await tileAt(5, 41.39, 2.165);
     expect(named(z5, 'Barcelone')).toHaveLength(1);
     expect(named(z5, 'Eixample')).toEqual([]);
-    expect(named(await tileAt(GEO_TILE_MAX_ZOOM, 41.39, 2.165), 'Eixample')).toHaveLength(1);
+    const [eixample] = named(await tileAt(GEO_TILE_MAX_ZOOM, 41.39, 2.165), 'Eixample');
+    expect(eixample.minzoom).toBe(10);
   });
 
   it('thins labels out zooming out: a world tile carries only metropolises and capitals', async () => {

@@ -6,15 +6,16 @@
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { describe, expect, it } from 'vitest';
-import { getLandChecker } from '../../src/modules/geo/land-check.ts';
+import { GEO_TILE_MAX_ZOOM } from '@moodmap/core';
 import { call, signedInUser } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { PRECISE_LAND_MIN_ZOOM } from '../../src/modules/geo/land-precise.ts';
 import { COASTAL_PLACES } from './coastal-places.ts';
 import { geoRoutesApp } from './fixtures.ts';
+import { realGeo } from '../helpers/geo-fixture.ts';
 
-const checker = getLandChecker();
+const checker = realGeo().land;
 const app = geoRoutesApp();
 
 const named = (key: 'land' | 'offshore1km' | 'offshore5km') =>
@@ -69,7 +70,7 @@ describe('coast accuracy: GET /api/geo/land', () => {
 });
 
 describe.each(engines)('coast accuracy: POST /api/posts on %s', (engine) => {
-  const t = suiteAuthApp(engine);
+  const t = suiteAuthApp(engine, {}, { geo: realGeo() });
   const place = (prefix: string) => {
     const found = COASTAL_PLACES.find((p) => p.name.startsWith(prefix));
     if (!found) throw new Error(prefix);
@@ -122,8 +123,8 @@ function tileUrl(z: number, lat: number, lon: number): string {
 describe('coast accuracy: the basemap draws the land the check decides with', () => {
   const strict = (lat: number, lon: number) => checker.isOnLand(lat, lon);
 
-  it.each(COASTAL_PLACES.slice(0, 10).map((p) => [p.name, p]))('at zoom 10 around %s', async (_name, place) => {
-    const z = 10;
+  it.each(COASTAL_PLACES.slice(0, 10).map((p) => [p.name, p]))('at the deepest tile zoom around %s', async (_name, place) => {
+    const z = GEO_TILE_MAX_ZOOM;
     expect(z).toBeGreaterThanOrEqual(PRECISE_LAND_MIN_ZOOM);
     for (const [lat, lon] of [place.offshore1km, place.offshore5km]) {
       const res = await app.inject({ method: 'GET', url: tileUrl(z, lat, lon) });
@@ -133,14 +134,14 @@ describe('coast accuracy: the basemap draws the land the check decides with', ()
     }
   });
 
-  it('draws a seafront that the polygon holds as land at zoom 10 (Nice, Marseille, Bondi)', async () => {
+  it('draws a seafront that the polygon holds as land at the deepest tile zoom (Nice, Marseille, Bondi)', async () => {
     for (const name of ['Nice, Promenade des Anglais beach', 'Marseille, Vieux-Port quay', 'Sydney, Bondi Beach']) {
       const place = COASTAL_PLACES.find((p) => p.name === name);
       if (!place) throw new Error(name);
       const [lat, lon] = place.land;
-      const res = await app.inject({ method: 'GET', url: tileUrl(10, lat, lon) });
+      const res = await app.inject({ method: 'GET', url: tileUrl(GEO_TILE_MAX_ZOOM, lat, lon) });
       expect(res.statusCode).toBe(200);
-      expect([name, tileLandContains(new VectorTile(new PbfReader(res.rawPayload)), 10, lat, lon)]).toEqual([name, true]);
+      expect([name, tileLandContains(new VectorTile(new PbfReader(res.rawPayload)), GEO_TILE_MAX_ZOOM, lat, lon)]).toEqual([name, true]);
     }
   });
 

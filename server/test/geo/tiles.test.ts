@@ -1,19 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 import { VectorTile, type VectorTileLayer } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { feature } from 'topojson-client';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GEO_TILE_MAX_ZOOM, MESSAGES } from '@moodmap/core';
+import { writePmtiles } from '../../src/modules/geo/basemap/pmtiles-writer.ts';
+import { BASEMAP_ARCHIVE_FILE, checkBasemapArchive } from '../../src/modules/geo/tiles.ts';
 import { geoRoutesApp } from './fixtures.ts';
 
+/** The route reads the shipped archive (basemap-archive.test.ts checks it against the cutter). */
 const app = geoRoutesApp();
-// The tile worker builds its indexes with the first tile: tens of seconds on a busy machine, paid
-// here once instead of inside the first test's time limit.
-beforeAll(async () => {
-  await app.inject('/api/geo/tiles/0/0/0.pbf');
-}, 240_000);
 
 /** The tile holding a point (Web Mercator, as MapLibre numbers them). */
 function tileAt(z: number, lat: number, lon: number): string {
@@ -94,7 +94,7 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
     expect(names).not.toContain('Köln');
   });
 
-  it('keeps the detail of the data at the deepest zoom: a tile over Paris is all land', async () => {
+  it('keeps the detail of the data at the deepest zoom: a tile over Paris is all land, without a border', async () => {
     const res = await app.inject({ method: 'GET', url: tileAt(GEO_TILE_MAX_ZOOM, 48.86, 2.35) });
     expect(res.statusCode).toBe(200);
     const tile = decode(res.rawPayload);
@@ -105,17 +105,17 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
   it('draws the boundaries between French départements around Lyon, inside France', async () => {
     const france = francePolygons();
     // Tiles wholly inside France (with their buffer), from the style's minzoom on: z4 is the
-    // tile west of Poland, z6 and z9 only France.
+    // tile west of Poland, z6 and z8 only France.
     const z4 = decode((await app.inject({ method: 'GET', url: tileAt(4, 45.764, 4.836) })).rawPayload);
     expect(z4.layers.admin.length).toBeGreaterThan(0);
-    for (const z of [6, 9]) {
+    for (const z of [6, 8]) {
       const url = tileAt(z, 45.764, 4.836);
       const res = await app.inject({ method: 'GET', url });
       const admin = decode(res.rawPayload).layers.admin;
       expect(admin, `z${z}`).toBeDefined();
       expect(admin.feature(0).type).toBe(2); // line
       const vertices = lineVertices(url, admin);
-      expect(vertices.length).toBeGreaterThan(z === 9 ? 10 : 100);
+      expect(vertices.length).toBeGreaterThan(z === 8 ? 10 : 100);
       // Inside France, within 2 km of Natural Earth 50m's outline: the admin-1 data is quantised to
       // ~1 km and lines between départements end on the coast or the border.
       const near = (lon: number, lat: number) =>
@@ -124,8 +124,8 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
       expect(outside, `z${z}`).toEqual([]);
     }
     // Lyon (Rhône) is a few kilometres from the Ain and Isère: a line passes within 15 km of it.
-    const z9 = tileAt(9, 45.764, 4.836);
-    const vertices = lineVertices(z9, decode((await app.inject({ method: 'GET', url: z9 })).rawPayload).layers.admin);
+    const z8 = tileAt(8, 45.764, 4.836);
+    const vertices = lineVertices(z8, decode((await app.inject({ method: 'GET', url: z8 })).rawPayload).layers.admin);
     expect(vertices.some(([lon, lat]) => Math.hypot((lon - 4.836) * Math.cos((45.764 * Math.PI) / 180), lat - 45.764) < 0.135)).toBe(true);
   });
 
@@ -157,9 +157,9 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
     ['the Loire in Tours', 47.3963, 0.6878],
     ['the Garonne in Bordeaux', 44.8378, -0.5636],
   ])('draws %s as a line within 1 km of its bed (2 km at zoom 6), from zoom 6 to the deepest', async (_name, lat, lon) => {
-    // WDB II's lines lie 15–810 m from these points (river-data.ts); at zoom 6 a pixel is
-    // ~0.85 km and the cut simplifies lines to 0.3 px.
-    for (const [z, km] of [[6, 2], [10, 1], [GEO_TILE_MAX_ZOOM, 1]]) {
+    // WDB II's lines lie 15–810 m from these points (basemap/river-data.ts); at zoom 6 a pixel
+    // is ~0.85 km and the cut simplifies lines to 0.3 px.
+    for (const [z, km] of [[6, 2], [GEO_TILE_MAX_ZOOM, 1]]) {
       const url = tileAt(z, lat, lon);
       const rivers = decode((await app.inject({ method: 'GET', url })).rawPayload).layers.rivers;
       expect(rivers, `z${z}`).toBeDefined();
@@ -201,13 +201,25 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
     const url = tileAt(4, 46, 2);
     const plain = await app.inject({ method: 'GET', url });
     const zipped = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toMatch(/accept-encoding/i);
     expect(gunzipSync(zipped.rawPayload).equals(plain.rawPayload)).toBe(true);
     expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+    // One ETag per representation, each strong.
+    expect(zipped.headers.etag).toMatch(/^"[^"]+-gzip"$/);
+    expect(plain.headers.etag).toBe((zipped.headers.etag as string).replace('-gzip', ''));
     const again = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip', 'if-none-match': zipped.headers.etag as string } });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+  });
+
+  it('answers tiles asked for at once, each with its own bytes', async () => {
+    const urls = [tileAt(8, 48.86, 2.35), tileAt(8, 45.764, 4.836), tileAt(7, 48.86, 2.35), tileAt(8, 48.86, 2.35)];
+    const answers = await Promise.all(urls.map((url) => app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } })));
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(answers[3].rawPayload.equals(answers[0].rawPayload)).toBe(true);
+    expect(new Set(answers.slice(0, 3).map((res) => res.headers.etag)).size).toBe(3);
   });
 
   it.each([
@@ -222,5 +234,29 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
     const res = await app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: { code: 'invalid_tile', message: MESSAGES.invalid_tile } });
+  });
+});
+
+describe('the archive the tiles are read from', () => {
+  it('passes the check the server makes before it listens', () => {
+    expect(() => checkBasemapArchive(BASEMAP_ARCHIVE_FILE)).not.toThrow();
+  });
+
+  it('stops the start with a sentence saying how to rebuild it when missing or not an archive', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'moodmap-basemap-'));
+    try {
+      const missing = path.join(dir, 'basemap.pmtiles');
+      expect(() => checkBasemapArchive(missing)).toThrow(/Fond de carte embarqué illisible .*fichier introuvable.*Reconstruisez-le : node server\/geodata\/basemap\/build\.ts/);
+      const text = path.join(dir, 'text.pmtiles');
+      writeFileSync(text, 'not an archive at all, only a line of text long enough for a header'.repeat(3));
+      expect(() => checkBasemapArchive(text)).toThrow(/ce n'est pas une archive PMTiles[\s\S]*Embedded basemap unreadable .*not a PMTiles archive/);
+      // An archive, but of uncompressed tiles: the route would send them as gzip.
+      const plain = path.join(dir, 'plain.pmtiles');
+      const tile = { z: 0, x: 0, y: 0, data: Uint8Array.from([1, 2, 3]) };
+      writeFileSync(plain, writePmtiles({ tiles: [tile], tileCompression: 'none', metadata: {}, bounds: [-180, -85, 180, 85], center: [0, 0, 0] }).archive);
+      expect(() => checkBasemapArchive(plain)).toThrow(/not PMTiles v3 of gzip vector tiles/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -14,6 +14,8 @@ import { openChallenge } from '../../src/modules/auth/human-check.ts';
 import { hash } from '@node-rs/argon2';
 import { REFRESH_COOKIE } from '../../src/modules/auth/refresh-cookie.ts';
 import { createTestDatabase } from './databases.ts';
+import { geoFixture } from './geo-fixture.ts';
+import type { GeoEngine } from '../../src/modules/geo/geo-engine.ts';
 
 export interface Clock {
   now: () => Date;
@@ -33,11 +35,12 @@ export interface AuthTestApp {
   close(): Promise<void>;
 }
 
-export async function createAuthTestApp(engine: DbEngine, overrides: Partial<Config> = {}): Promise<AuthTestApp> {
+/** `geo`: the small fixture unless the test is about geo (geo-fixture.ts). */
+export async function createAuthTestApp(engine: DbEngine, overrides: Partial<Config> = {}, { geo = geoFixture() }: { geo?: GeoEngine } = {}): Promise<AuthTestApp> {
   const database = await createTestDatabase(engine);
   const config = testConfig({ publicUrl: 'http://moodmap.test', adminEmail: 'admin@moodmap.test', ...overrides });
   const clock = createClock();
-  const app = await buildApp(config, { database, now: clock.now });
+  const app = await buildApp(config, { database, now: clock.now, geo });
   await app.ready();
   return {
     app, database, config, clock,

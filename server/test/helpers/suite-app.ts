@@ -13,6 +13,12 @@ import type { DbEngine } from '../../src/db/client.ts';
 import { createTestApp, type TestApp } from './app.ts';
 import { createAuthTestApp, type AuthTestApp } from './auth.ts';
 import { listen } from './ws.ts';
+import type { GeoEngine } from '../../src/modules/geo/geo-engine.ts';
+
+/** The geo engine of a suite's app: the small fixture unless given (geo-fixture.ts). */
+export interface GeoOption {
+  geo?: GeoEngine;
+}
 
 /** Builds a value in beforeAll and closes it in afterAll; returns its reader. */
 function perSuite<T>(build: () => Promise<T>, close: (built: T) => Promise<void>): () => T {
@@ -30,7 +36,10 @@ function perSuite<T>(build: () => Promise<T>, close: (built: T) => Promise<void>
 }
 
 class SuiteTestApp<T extends TestApp> implements TestApp {
-  constructor(protected readonly built: () => T) {}
+  protected readonly built: () => T;
+  constructor(built: () => T) {
+    this.built = built;
+  }
   get app() { return this.built().app; }
   get database() { return this.built().database; }
   get config() { return this.built().config; }
@@ -42,13 +51,13 @@ class SuiteApp<T extends AuthTestApp> extends SuiteTestApp<T> implements AuthTes
 }
 
 /** The suite's app on the real clock (see createTestApp; `setup` adds test-only routes). */
-export function suiteTestApp(engine: DbEngine, overrides: Partial<Config> = {}, setup?: (app: FastifyInstance) => void): TestApp {
-  return new SuiteTestApp(perSuite(() => createTestApp(engine, overrides, setup), (t) => t.close()));
+export function suiteTestApp(engine: DbEngine, overrides: Partial<Config> = {}, setup?: (app: FastifyInstance) => void, options: GeoOption = {}): TestApp {
+  return new SuiteTestApp(perSuite(() => createTestApp(engine, overrides, setup, options), (t) => t.close()));
 }
 
 /** The suite's auth test app (see createAuthTestApp). */
-export function suiteAuthApp(engine: DbEngine, overrides: Partial<Config> = {}): AuthTestApp {
-  return new SuiteApp(perSuite(() => createAuthTestApp(engine, overrides), (t) => t.close()));
+export function suiteAuthApp(engine: DbEngine, overrides: Partial<Config> = {}, options: GeoOption = {}): AuthTestApp {
+  return new SuiteApp(perSuite(() => createAuthTestApp(engine, overrides, options), (t) => t.close()));
 }
 
 export interface ListeningAuthApp extends AuthTestApp {
@@ -61,9 +70,9 @@ class ListeningSuiteApp extends SuiteApp<ListeningAuthApp> implements ListeningA
 }
 
 /** The suite's auth test app, listening on a real port (the tests that open sockets on it). */
-export function suiteListeningApp(engine: DbEngine): ListeningAuthApp {
+export function suiteListeningApp(engine: DbEngine, options: GeoOption = {}): ListeningAuthApp {
   const built = perSuite(async () => {
-    const t = await createAuthTestApp(engine);
+    const t = await createAuthTestApp(engine, {}, options);
     return Object.assign(t, { base: await listen(t.app) });
   }, (t) => t.close());
   return new ListeningSuiteApp(built);
@@ -87,7 +96,7 @@ export interface TwoInstances {
 export function suiteTwoInstances({ sharedClock = false } = {}): TwoInstances {
   const built = perSuite(async () => {
     const t = await createAuthTestApp('postgres', { jwtSecret: SHARED_JWT_SECRET });
-    const second = await buildApp(t.config, { database: t.database, ...(sharedClock ? { now: t.clock.now } : {}) });
+    const second = await buildApp(t.config, { database: t.database, geo: t.app.ctx.geo, ...(sharedClock ? { now: t.clock.now } : {}) });
     return { t, second, base1: await listen(t.app), base2: await listen(second) };
   }, async ({ t, second }) => {
     await second.close();

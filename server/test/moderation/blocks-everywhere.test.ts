@@ -342,6 +342,7 @@ describe.each(engines)('the blocking rule, everywhere, on %s', (engine) => {
         await heard(thirdTab, 'post.deleted', otherPost);
       },
       'moderation.notice': 'a staff decision, sent only to the member it concerns',
+      'conversation.closed': 'sent only to the one left in a conversation when the other deletes their account (their blocks go with it)',
     };
     expect(Object.keys(triggers).sort()).toEqual([...REALTIME_EVENT_TYPES].sort());
     for (const trigger of Object.values(triggers)) if (typeof trigger === 'function') await trigger();

@@ -4,10 +4,13 @@
  * land, near where the post was made.
  */
 import { describe, expect, it } from 'vitest';
-import { approximatePoint, cellOf } from '../../src/modules/posts/approximate.ts';
-import { createLandChecker, getLandChecker } from '../../src/modules/geo/land-check.ts';
+import { cellOf, createApproximator } from '../../src/modules/posts/approximate.ts';
+import { realGeo } from '../helpers/geo-fixture.ts';
 
-const insideLand = createLandChecker({ coastToleranceKm: 0 });
+/** On the prebuilt land, as the app's context opens it. */
+const geo = realGeo();
+const insideLand = geo.inside;
+const approximatePoint = createApproximator(geo);
 
 function km(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
   const rad = Math.PI / 180;
@@ -50,7 +53,7 @@ describe('approximate position: the grid', () => {
 
   it('publishes one point per cell, on land, within about 2 km of every point of the cell', () => {
     const next = random(7);
-    const land = getLandChecker();
+    const { land } = geo;
     let tried = 0;
     // Europe and La Réunion: coasts, islands and inland alike.
     const areas = [

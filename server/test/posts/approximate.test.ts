@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { cellOf } from '../../src/modules/posts/approximate.ts';
-import { createLandChecker, getLandChecker } from '../../src/modules/geo/land-check.ts';
+import { realGeo } from '../helpers/geo-fixture.ts';
 import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteListeningApp } from '../helpers/suite-app.ts';
@@ -29,8 +29,8 @@ const PARIS_VIEW = { west: 2.2, south: 48.8, east: 2.5, north: 48.92 };
 const SHORE = { latitude: 43.2665123, longitude: 5.3688456 };
 const LYON = { latitude: 45.7640123, longitude: 4.8357123 };
 
-/** Inside the land polygons, without the land check's coast tolerance. */
-const insideLand = createLandChecker({ coastToleranceKm: 0 });
+/** Inside the land polygons, without the land check's coast tolerance (the prebuilt land, as the app's). */
+const insideLand = realGeo().inside;
 
 function metres(a: Point, b: Point): number {
   const rad = Math.PI / 180;
@@ -62,7 +62,7 @@ const query = (params: Record<string, string | number>) =>
   new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
 
 describe.each(engines)('approximate position on %s', (engine) => {
-  const t = suiteListeningApp(engine);
+  const t = suiteListeningApp(engine, { geo: realGeo() });
 
   const create = (token: string, payload: Record<string, unknown>) => call(t, { method: 'POST', url: '/api/posts', token, payload });
   const get = (url: string, token?: string) => call(t, { method: 'GET', url, token });
@@ -93,7 +93,7 @@ describe.each(engines)('approximate position on %s', (engine) => {
 
     // The published point: on land (inside the polygons, not only within the coast tolerance), within 1.5 km.
     expect(insideLand.isOnLand(published.latitude, published.longitude)).toBe(true);
-    expect(getLandChecker().isOnLand(published.latitude, published.longitude)).toBe(true);
+    expect(realGeo().land.isOnLand(published.latitude, published.longitude)).toBe(true);
     expect(metres(published, EXACT)).toBeLessThan(1_500);
 
     // The server keeps the exact point, for the land check's record and moderation.
@@ -173,7 +173,7 @@ describe.each(engines)('approximate position on %s', (engine) => {
   });
 
   it('refuses an exact point off land even when its cell centre would pass the land check', async () => {
-    const land = getLandChecker();
+    const { land } = realGeo();
     // A point off Marseille's shore refused by the land check, in a cell whose centre it accepts
     // (found in the data rather than written here: it holds whatever the coast tolerance is).
     let offshore: Point | undefined;

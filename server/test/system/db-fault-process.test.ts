@@ -32,7 +32,7 @@ async function startServer(databaseUrl: string, dataDir: string): Promise<Server
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST: dataDir, LOG_LEVEL: 'info' };
   // Rate-limit counters in the fresh database rather than a Redis shared with earlier runs.
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', serverMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [serverMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -41,7 +41,7 @@ async function startServer(databaseUrl: string, dataDir: string): Promise<Server
   const base = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       keep(chunk);
-      const match = output.match(/listening at (http:\/\/127\.0\.0\.1:\d+)/);
+      const match = output.match(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
       if (match) resolve(match[1]);
     });
     child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));

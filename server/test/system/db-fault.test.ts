@@ -15,6 +15,7 @@ import { isDatabaseUnavailable } from '../../src/db/connection-errors.ts';
 import { call, createAuthTestApp, createClock, type AuthTestApp } from '../helpers/auth.ts';
 import { createPostgresDatabase, engines } from '../helpers/databases.ts';
 import { createTcpProxy, terminateBackends, type TcpProxy } from '../helpers/db-faults.ts';
+import { geoFixture } from '../helpers/geo-fixture.ts';
 import { member, publish, type Member } from '../interactions/fixtures.ts';
 import { multipart, photo } from '../media/fixtures.ts';
 
@@ -130,7 +131,7 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL unreachable (behind a p
     const database = await openDatabase({ databaseUrl: proxy.via(created.url), poolSize: 4 });
     const config = testConfig({ publicUrl: 'http://moodmap.test' });
     const clock = createClock();
-    const app = await buildApp(config, { database, now: clock.now });
+    const app = await buildApp(config, { database, now: clock.now, geo: geoFixture() });
     await app.ready();
     t = { app, database, config, clock, close: async () => { await app.close(); await database.close(); } };
   }, 60_000);

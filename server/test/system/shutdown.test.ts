@@ -31,7 +31,7 @@ describe('graceful shutdown', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moodmap-shutdown-'));
     try {
       const run = () => new Promise<{ code: number | null; healthy: boolean }>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', serverMain], {
+        const child = spawn(process.execPath, [serverMain], {
           env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', WEB_DIST: dataDir },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
@@ -39,7 +39,7 @@ describe('graceful shutdown', () => {
         let out = '';
         child.stdout.on('data', async (chunk: Buffer) => {
           out += chunk.toString();
-          const match = out.match(/listening at (http:\/\/127\.0\.0\.1:\d+)/);
+          const match = out.match(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
           if (match && !healthy) {
             healthy = true;
             const res = await fetch(`${match[1]}/api/health`);

@@ -12,7 +12,9 @@ export class FakeWebSocket {
   onmessage: ((event: { data: string }) => void) | null = null;
   onclose: (() => void) | null = null;
   onerror: (() => void) | null = null;
-  constructor(readonly url: string) {
+  readonly url: string;
+  constructor(url: string) {
+    this.url = url;
     FakeWebSocket.sockets.push(this);
   }
   send(data: string) {

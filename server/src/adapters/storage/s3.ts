@@ -24,8 +24,10 @@ export interface S3StorageOptions {
 }
 
 export class StorageError extends Error {
-  constructor(message: string, readonly status?: number) {
+  readonly status?: number;
+  constructor(message: string, status?: number) {
     super(message);
+    this.status = status;
   }
 }
 

@@ -1,13 +1,15 @@
 /**
  * `POST /api/account/delete` { password }: the signed-in member deletes their account at once
  * (deletion.ts). The password is checked like a sign-in, under the sign-in limit of the
- * caller's address. After the commit: their sockets end, their posts leave every map, their
- * files leave the media store.
+ * caller's address. After the commit: their sockets end, their posts leave every map, the
+ * people they wrote to hear that those conversations are closed, their files leave the media
+ * store.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accountDeletionSchema, type PostDeletedEvent } from '@moodmap/core';
+import { MESSAGE_EVENTS, accountDeletionSchema, type ConversationClosedEvent, type PostDeletedEvent } from '@moodmap/core';
+import type { RealtimeEvent } from '../../adapters/bus/types.ts';
 import { ipKey } from '../../adapters/rate-limit/limiter.ts';
 import type { AppContext } from '../../context.ts';
 import { fail, unauthorized } from '../../errors.ts';
@@ -17,7 +19,7 @@ import { publishSessionsRevoked } from '../auth/session-events.ts';
 import { findUserById } from '../auth/users.ts';
 import { deleteMediaUrls } from '../media/index.ts';
 import type { DeletedPost } from '../posts/data.ts';
-import { eraseAccount } from './deletion.ts';
+import { eraseAccount, type ClosedConversation } from './deletion.ts';
 
 const noContent = z.undefined();
 
@@ -25,6 +27,12 @@ const noContent = z.undefined();
 function deletedEvent(post: DeletedPost): PostDeletedEvent & { at: { latitude: number; longitude: number }; about: string[] } {
   const { id, latitude, longitude } = post;
   return { type: 'post.deleted', data: { id, latitude, longitude }, at: { latitude, longitude }, about: [post.userId] };
+}
+
+/** To the one left in a conversation: it stays, read-only, its other side 'Compte supprimé'. */
+function closedEvent({ conversationId, recipientId }: ClosedConversation): RealtimeEvent {
+  const data: ConversationClosedEvent = { conversationId };
+  return { type: MESSAGE_EVENTS.closed, data, targets: [recipientId] };
 }
 
 export default async function accountDeletionRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -50,6 +58,7 @@ export default async function accountDeletionRoutes(root: FastifyInstance, { ctx
     await ctx.logSecurityEvent({ targetId: erased.pseudonym, ip: request.ip, eventType: 'account_deleted', description: 'Compte supprimé par son titulaire', severity: 'medium' });
     await publishSessionsRevoked(ctx.bus, userId, erased.sessionIds).catch((err) => log.error({ err }, 'session end not announced'));
     for (const post of erased.posts) await ctx.bus.publish(deletedEvent(post)).catch((err) => log.error({ err }, 'publish failed'));
+    await ctx.bus.publishMany(erased.closedConversations.map(closedEvent)).catch((err) => log.error({ err }, 'publish failed'));
     await deleteMediaUrls(ctx.storage, erased.mediaUrls).catch((err) => log.warn({ err }, 'media cleanup failed'));
     return reply.status(204).send();
   });

@@ -2,35 +2,51 @@
  * Deleting one's own account (right to erasure). One transaction removes every row that names
  * the person; what the law makes us keep stays without their identity (docs/privacy.md):
  * paid purchases move to retained_payments, moderation decisions and the security log keep a
- * pseudonym. Files, session ends and map events follow the commit (deletion-routes.ts).
+ * pseudonym. The messages others received stay with them, sent by nobody. Files, session ends,
+ * map and conversation events follow the commit (deletion-routes.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { MESSAGES } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { DELETED_COLUMNS, toDeletedPost, type DeletedPost } from '../posts/data.ts';
 
-/** What a deleted member is called where a record about them is kept. */
-export const ERASED_NAME = 'Compte supprimé';
+/** What a deleted member is called where something of theirs is kept. */
+export const ERASED_NAME = MESSAGES.account_erased_name;
 /** Accounting records are kept ten years (French commercial code, art. L123-22). */
 export const PAYMENT_RETENTION = sql.raw(`interval '10 years'`);
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
+/** A conversation kept by the one left in it, who is told it is closed. */
+export interface ClosedConversation {
+  conversationId: string;
+  recipientId: string;
+}
+
 export interface ErasedAccount {
   /** The person's posts, for the map's post.deleted events. */
   posts: DeletedPost[];
-  /** Their files (posts, photo, uploads, their conversations' images), deleted after commit. */
+  /** Their files (posts, photo, uploads, images they sent, conversations gone whole), deleted after commit. */
   mediaUrls: string[];
+  /** The conversations the other person keeps. */
+  closedConversations: ClosedConversation[];
   /** Their sessions, whose sockets end at once. */
   sessionIds: string[];
   /** The name their kept records now carry in the security log. */
   pseudonym: string;
 }
 
+/** A raw row's text field, null when absent or empty. */
+const text = (row: unknown, name: string): string | null => {
+  const value = row !== null && typeof row === 'object' && name in row ? Reflect.get(row, name) : null;
+  return typeof value === 'string' && value !== '' ? value : null;
+};
+
 const column = (rows: unknown[], name: string): string[] =>
   rows.flatMap((row) => {
-    const value = row !== null && typeof row === 'object' && name in row ? Reflect.get(row, name) : null;
-    return typeof value === 'string' && value !== '' ? [value] : [];
+    const value = text(row, name);
+    return value ? [value] : [];
   });
 
 /** Likes and comments on other people's posts leave with the account: their counters follow. */
@@ -54,15 +70,48 @@ async function deletePosts(tx: Tx, userId: string): Promise<DeletedPost[]> {
   return deleted.rows.map(toDeletedPost);
 }
 
-/** Files the person's rows point at, besides their posts'. */
+/** Files the person's rows point at, besides their posts' and their messages'. */
 async function otherFiles(tx: Tx, userId: string): Promise<string[]> {
   const profile = await tx.execute(sql`select profile_photo_url as a, avatar_url as b from profiles where id = ${userId}`);
   const uploads = await tx.execute(sql`select url as a, thumbnail_url as b from uploads where user_id = ${userId}`);
-  const images = await tx.execute(sql`
-    select m.image_url as a from messages m join conversations c on c.id = m.conversation_id
-    where (c.participant1_id = ${userId} or c.participant2_id = ${userId}) and m.image_url is not null`);
-  const rows = [...profile.rows, ...uploads.rows, ...images.rows];
+  const rows = [...profile.rows, ...uploads.rows];
   return [...column(rows, 'a'), ...column(rows, 'b')];
+}
+
+/**
+ * What the other person received stays theirs (their copy of a correspondence): the person's
+ * side of each conversation and the sender of their messages become null ('Compte supprimé'),
+ * their text stays, the images they sent go (a photo is the likeliest to show them). Gone whole,
+ * with both sides' images: a conversation the other person never saw (nothing in it, or a request
+ * they deleted) or whose other person is gone already. Returns the images to delete and the
+ * conversations kept.
+ */
+async function leaveConversations(tx: Tx, userId: string): Promise<{ files: string[]; kept: ClosedConversation[] }> {
+  const otherId = sql`case when c.participant1_id = ${userId} then c.participant2_id else c.participant1_id end`;
+  const otherSide = sql`case when c.participant1_id = ${userId} then c.participant2_state else c.participant1_state end`;
+  const dropped = await tx.execute(sql`
+    with gone as (
+      select c.id from conversations c
+      where (c.participant1_id = ${userId} or c.participant2_id = ${userId})
+        and (${otherId} is null or ${otherSide} = 'deleted' or not exists (select 1 from messages m where m.conversation_id = c.id))
+    ), d as (delete from conversations where id in (select id from gone))
+    select image_url as a from messages where conversation_id in (select id from gone) and image_url is not null`);
+  const sent = await tx.execute(sql`
+    with mine as (select id, image_url from messages where sender_id = ${userId} for update),
+    u as (update messages m set sender_id = null, image_url = null from mine where m.id = mine.id)
+    select image_url as a from mine where image_url is not null`);
+  const kept = await tx.execute(sql`
+    update conversations set participant1_id = nullif(participant1_id, ${userId}), participant2_id = nullif(participant2_id, ${userId})
+    where participant1_id = ${userId} or participant2_id = ${userId}
+    returning id::text as id, coalesce(participant1_id, participant2_id)::text as other`);
+  return {
+    files: column([...dropped.rows, ...sent.rows], 'a'),
+    kept: kept.rows.flatMap((row) => {
+      const conversationId = text(row, 'id');
+      const recipientId = text(row, 'other');
+      return conversationId && recipientId ? [{ conversationId, recipientId }] : [];
+    }),
+  };
 }
 
 /** Reports and decisions about their posts stay (DSA), the author's names replaced. */
@@ -109,8 +158,8 @@ async function forgetCounters(tx: Tx, userId: string, email: string): Promise<vo
 /**
  * Erases the account `userId` (whose address is `email`). Everything else that names the person
  * goes with the users row through the foreign keys' cascades: profile, comments, likes,
- * conversations and their messages, blocks, reports they made, push devices, sessions, tokens,
- * uploads, pending purchases, notices, appeals, staff role.
+ * blocks, reports they made, push devices, sessions, tokens, uploads, pending purchases,
+ * notices, appeals, staff role.
  */
 export async function eraseAccount(db: Db, userId: string, email: string): Promise<ErasedAccount> {
   const pseudonym = randomUUID();
@@ -120,12 +169,13 @@ export async function eraseAccount(db: Db, userId: string, email: string): Promi
     await releaseCounters(tx, userId);
     const posts = await deletePosts(tx, userId);
     const files = await otherFiles(tx, userId);
+    const conversations = await leaveConversations(tx, userId);
     await pseudonymiseModeration(tx, userId);
     await pseudonymiseSecurityLog(tx, userId, pseudonym);
     await retainPayments(tx, userId);
     await forgetCounters(tx, userId, email);
     await tx.execute(sql`delete from users where id = ${userId}`);
-    const mediaUrls = [...new Set([...posts.flatMap((p) => p.mediaUrls), ...files])];
-    return { posts, mediaUrls, sessionIds: column(sessions.rows, 'id'), pseudonym };
+    const mediaUrls = [...new Set([...posts.flatMap((p) => p.mediaUrls), ...files, ...conversations.files])];
+    return { posts, mediaUrls, closedConversations: conversations.kept, sessionIds: column(sessions.rows, 'id'), pseudonym };
   });
 }

@@ -9,6 +9,7 @@ import {
   authSessions, comments, conversations, dsaNotices, likes, messages, moderationAppeals, moderationDecisions, moderationNotices,
   postReports, profiles, publications, pulsePurchases, pushSubscriptions, securityLogs, staffRoles, userBlocks, users,
 } from '../../db/schema.ts';
+import { ERASED_NAME } from './deletion.ts';
 import type { ArchiveFile } from './export-tables.ts';
 
 export type ArchiveData = Record<ArchiveFile, unknown>;
@@ -38,7 +39,10 @@ async function posts(db: Db, userId: string) {
   return rows.map(({ markerJson: _marker, ...post }) => post);
 }
 
-/** Each conversation with the other member's id and nickname, and every message of both sides. */
+/**
+ * Each conversation with the other member's id and nickname, and every message of both sides. A
+ * deleted other member is 'Compte supprimé' with no id; their messages have no sender.
+ */
 async function conversationsOf(db: Db, userId: string) {
   const rows = await db.select({
     id: conversations.id, participant1Id: conversations.participant1Id, participant2Id: conversations.participant2Id,
@@ -48,8 +52,10 @@ async function conversationsOf(db: Db, userId: string) {
     .orderBy(asc(conversations.createdAt));
   if (rows.length === 0) return [];
   const otherIds = rows.map((c) => (c.participant1Id === userId ? c.participant2Id : c.participant1Id));
-  const names = new Map((await db.select({ id: profiles.id, username: profiles.username }).from(profiles)
-    .where(inArray(profiles.id, otherIds))).map((p) => [p.id, p.username]));
+  const present = otherIds.filter((id): id is string => id !== null);
+  const names = new Map(present.length === 0 ? [] : (await db.select({ id: profiles.id, username: profiles.username }).from(profiles)
+    .where(inArray(profiles.id, present))).map((p) => [p.id, p.username]));
+  const withWhom = (id: string | null) => (id === null ? { id: null, username: ERASED_NAME } : { id, username: names.get(id) ?? null });
   const all = await db.select({
     id: messages.id, conversationId: messages.conversationId, senderId: messages.senderId, content: messages.content,
     imageUrl: messages.imageUrl, read: messages.read, createdAt: messages.createdAt,
@@ -57,7 +63,7 @@ async function conversationsOf(db: Db, userId: string) {
   return rows.map((c, i) => ({
     id: c.id,
     createdAt: c.createdAt,
-    with: { id: otherIds[i], username: names.get(otherIds[i]) ?? null },
+    with: withWhom(otherIds[i] ?? null),
     messages: all.filter((m) => m.conversationId === c.id).map(({ conversationId: _c, ...m }) => ({ ...m, fromMe: m.senderId === userId })),
   }));
 }

@@ -7,7 +7,7 @@ const FILES: Record<ArchiveFile, string> = {
   'publications.json': 'vos publications encore présentes (elles disparaissent 24 heures après leur création), avec leur position publiée et, le cas échéant, votre position exacte.',
   'commentaires.json': 'les commentaires que vous avez écrits.',
   'likes.json': 'les publications que vous avez aimées.',
-  'messages.json': 'vos conversations : l’autre membre (identifiant et pseudo) et tous les messages, les vôtres comme les siens (« fromMe » indique les vôtres).',
+  'messages.json': 'vos conversations : l’autre membre (identifiant et pseudo, ou « Compte supprimé » sans identifiant s’il a supprimé son compte) et tous les messages, les vôtres comme les siens (« fromMe » indique les vôtres).',
   'signalements.json': 'les signalements que vous avez faits, avec la publication telle que vous l’avez signalée.',
   'notifications-contenus-illicites.json': 'les notifications de contenu illicite que vous avez envoyées (nom, adresse e-mail, explication, publication visée).',
   'achats.json': 'vos achats de crédits Pulse et leurs reçus : quantité, montant, statut, dates, remboursements.',

@@ -40,10 +40,10 @@ export default async function exportRoutes(root: FastifyInstance, { ctx }: { ctx
       .send(archive);
   });
 
-  const timer = setInterval(() => void jobs.expireDue().catch((error) => app.log.warn({ err: error }, 'data archive expiry failed')), EXPIRE_EVERY_MS);
-  timer.unref();
+  // On the leading instance only; a failure is logged by the leader.
+  const stopExpiry = ctx.leader.every('exports.expire', EXPIRE_EVERY_MS, () => jobs.expireDue());
   app.addHook('onClose', async () => {
-    clearInterval(timer);
+    await stopExpiry();
     await jobs.drain();
   });
 }

@@ -48,6 +48,11 @@ export interface CostMonitor {
   flush(): Promise<void>;
   /** Flushes, reads today's totals, applies the caps; the snapshot the sync checks read. */
   evaluate(): Promise<CostSnapshot>;
+  /**
+   * From now on the periodic round applies the caps only while `leader` leads; on the other
+   * instances it shares their counts and reads the level. Without it every instance applies them.
+   */
+  followLeader(leader: { isLeader(): boolean }): void;
   snapshot(): CostSnapshot;
   /** Throws the spec's 503 while emergency mode is on (read from the database: every instance agrees). */
   assertPostingAllowed(): Promise<void>;
@@ -138,11 +143,23 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
 
   const describe = (units: CostUnits) => COST_METRICS.map((m) => `${m} ${round(units[m], 1)}/${caps[m]}`).join(', ');
 
-  async function evaluate(): Promise<CostSnapshot> {
+  async function readTotals() {
     await flush();
     const day = dayOf(now());
     const units = await store.read(day);
-    const ratio = ratioOf(units);
+    return { day, units, ratio: ratioOf(units) };
+  }
+
+  async function snapshotOf({ day, units, ratio }: Awaited<ReturnType<typeof readTotals>>): Promise<CostSnapshot> {
+    const emergency = await readEmergency();
+    const level: CostLevel = emergency.active ? 'emergency' : ratio > COST_THROTTLE_RATIO ? 'throttle' : ratio > COST_WARN_RATIO ? 'warn' : 'normal';
+    last = { day, units, ratio, level, emergency };
+    return last;
+  }
+
+  async function evaluate(): Promise<CostSnapshot> {
+    const totals = await readTotals();
+    const { day, units, ratio } = totals;
     const percent = Math.round(ratio * 100);
     if (ratio > COST_WARN_RATIO && (await firstToReach(day, 'warn', ratio))) {
       await logSecurityEvent({ eventType: 'cost_warning', description: `Plafond d'usage quotidien dépassé (${percent} %) : ${describe(units)}`, severity: 'medium' });
@@ -159,17 +176,18 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
     if (costOf(units) > COST_ALERT_EUR && (await firstToReach(day, 'cost', ratio))) {
       await logSecurityEvent({ eventType: 'cost_alert', description: `Coût estimé du jour au-dessus de ${COST_ALERT_EUR} € (${round(costOf(units), 2)} €)`, severity: 'high' });
     }
-    const emergency = await readEmergency();
-    const level: CostLevel = emergency.active ? 'emergency' : ratio > COST_THROTTLE_RATIO ? 'throttle' : ratio > COST_WARN_RATIO ? 'warn' : 'normal';
-    last = { day, units, ratio, level, emergency };
-    return last;
+    return snapshotOf(totals);
   }
 
   const fail503 = () => new AppError(503, 'emergency_mode', undefined, { 'retry-after': '300' });
 
+  // Every instance shares its counts and reads the level its sync checks use; only the leader,
+  // once there is one, applies the caps (cost_alerts would keep the others from acting twice).
+  let leads = () => true;
   let timer: NodeJS.Timeout | undefined;
   if (deps.timers !== false) {
-    timer = setInterval(() => void evaluate().catch((error) => deps.onError?.(error)), FLUSH_EVERY_MS);
+    const tick = () => (leads() ? evaluate() : readTotals().then(snapshotOf));
+    timer = setInterval(() => void tick().catch((error) => deps.onError?.(error)), FLUSH_EVERY_MS);
     timer.unref();
   }
 
@@ -183,6 +201,9 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
     },
     flush,
     evaluate,
+    followLeader(leader) {
+      leads = () => leader.isLeader();
+    },
     snapshot: () => last,
     async assertPostingAllowed() {
       const state = await readEmergency();

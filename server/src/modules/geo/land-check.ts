@@ -2,13 +2,12 @@
  * "May a post be pinned here?" — spec: positions must be on land, islands included.
  *
  * The spec's client asked a reverse geocoder and let the post through when the service failed.
- * Here the answer comes from land polygons held in memory (land-precise.ts: OSM land plus the
- * islets it drops, the same polygons the basemap draws from zoom 6), so there is no failure to
- * fail open on: anything we cannot read as valid coordinates is refused.
+ * Here the answer comes from land polygons held in memory (land-precise.ts: OSM land, the islets
+ * it drops, finer coasts around the places it cuts off, the same polygons the basemap draws from
+ * zoom 6), so there is no failure to fail open on: anything we cannot read as valid coordinates
+ * is refused.
  */
-import { getLandPolygons, type Resolution } from './land-data.ts';
-import { buildLandIndex, type LandIndex } from './land-index.ts';
-import { getPreciseLand } from './land-precise.ts';
+import type { LandIndex } from './land-index.ts';
 
 /**
  * Points this close to a coastline count as land: 0.3 km. The OSM coasts are generalised to
@@ -17,17 +16,12 @@ import { getPreciseLand } from './land-precise.ts';
  * every place lies inside or within 0.17 km of the data, and every point 1 km from the real
  * shore lies 0.33 km or more from the data's coast. 0.3 km also admits the spec's initial
  * picker location (-21.0667, 55.2167), which the data puts 0.28 km off the Saint-Gilles shore.
- * So the map at zoom 16 shows an accepted post at most 300 m off the drawn shore. (The former
- * check used Natural Earth 10m with 5 km: points 1 to 4 km offshore passed.)
+ * So the map at zoom 16 shows an accepted post at most 300 m off the drawn shore.
  */
 export const COAST_TOLERANCE_KM = 0.3;
 
-/** 'precise' (default): land-precise.ts. '10m' / '50m': Natural Earth alone (the former check, for benches). */
-export type LandData = 'precise' | Resolution;
-
 export interface LandCheckerOptions {
-  data?: LandData;
-  /** Points this close to a coastline count as land (COAST_TOLERANCE_KM by default). */
+  /** Points this close to a coastline or a landmark count as land (COAST_TOLERANCE_KM by default). */
   coastToleranceKm?: number;
   /** Bound of the result cache (entries). */
   cacheSize?: number;
@@ -37,19 +31,6 @@ export interface LandChecker {
   isOnLand(lat: number, lon: number): boolean;
   /** Entries currently cached (never above `cacheSize`). */
   readonly cacheEntries: number;
-}
-
-const indexes = new Map<Resolution, LandIndex>();
-
-/** One index per data set for the whole process: building the precise one takes ~1.5 s. */
-export function getLandIndex(data: LandData): LandIndex {
-  if (data === 'precise') return getPreciseLand().index;
-  let index = indexes.get(data);
-  if (!index) {
-    index = buildLandIndex(getLandPolygons(data));
-    indexes.set(data, index);
-  }
-  return index;
 }
 
 export function isValidCoordinate(lat: number, lon: number): boolean {
@@ -66,9 +47,8 @@ function cacheKey(lat4: number, lon4: number): number {
 
 const round4 = (v: number): number => Math.round(v * 1e4) / 1e4;
 
-export function createLandChecker(options: LandCheckerOptions = {}): LandChecker {
-  const { data = 'precise', coastToleranceKm = COAST_TOLERANCE_KM, cacheSize = 10_000 } = options;
-  const index = getLandIndex(data);
+export function createLandChecker(index: LandIndex, options: LandCheckerOptions = {}): LandChecker {
+  const { coastToleranceKm = COAST_TOLERANCE_KM, cacheSize = 10_000 } = options;
   // A Map keeps insertion order: re-inserting on a hit makes its first key the least recently
   // used one. The answers never change (static data), so unlike the spec's 24 h cache there is
   // no expiry, only a size bound.
@@ -91,21 +71,15 @@ export function createLandChecker(options: LandCheckerOptions = {}): LandChecker
         cache.set(key, hit);
         return hit;
       }
-      const onLand =
-        index.contains(lat4, lon4) || (coastToleranceKm > 0 && index.isNearCoast(lat4, lon4, coastToleranceKm));
+      const onLand = index.contains(lat4, lon4) || (coastToleranceKm > 0 && index.isNearLand(lat4, lon4, coastToleranceKm));
       if (cacheSize > 0) {
-        if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as number);
+        if (cache.size >= cacheSize) {
+          const oldest = cache.keys().next();
+          if (!oldest.done) cache.delete(oldest.value);
+        }
         cache.set(key, onLand);
       }
       return onLand;
     },
   };
-}
-
-let defaultChecker: LandChecker | undefined;
-
-/** The process-wide checker (precise land, COAST_TOLERANCE_KM); built on first call. */
-export function getLandChecker(): LandChecker {
-  defaultChecker ??= createLandChecker();
-  return defaultChecker;
 }

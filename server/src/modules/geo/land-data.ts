@@ -5,8 +5,10 @@
  *   shore, where Natural Earth's are kilometres off.
  * - Natural Earth (world-atlas): land-50m and countries-50m for the basemap's low zooms and
  *   borders, land-10m for the islets the OSM generalisation drops (land-precise.ts).
- * Everything is computed on first use and kept: the files are static and parsing them costs a
- * few hundred milliseconds.
+ * Build time only for the land check (server/geodata/land/build.ts indexes the precise land);
+ * the basemap's GeoJSON layers still read land-50m and countries-50m here. Everything is
+ * computed on first use and kept: the files are static and parsing them costs a few hundred
+ * milliseconds.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

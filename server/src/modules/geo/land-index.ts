@@ -1,16 +1,27 @@
 /**
- * Spatial index over repaired land polygons, answering "inside land?" and "within d km of a
- * coastline?" in plain lon/lat.
+ * Spatial index over land polygons, answering "inside land?" and "within d km of land?" in plain
+ * lon/lat. Built once by the land's build script (land-build.ts; land-file.ts writes it to
+ * server/geodata/land), opened by the server as views on the file's arrays.
  *
- * Two flatbush indexes: one over polygon bounding boxes (which polygons may contain the point)
- * and one over every ring edge. Point-in-polygon is ray casting, but the ray only runs from the
- * point to the nearest side of the candidate polygon's bbox and only edges met on the way are
- * read — so testing a point in Eurasia (81 000 vertices on 10m) touches a handful of edges.
+ * Points are integers in micro-degrees (1e-6°, ~0.1 m): exact for every source, and half the
+ * size of doubles. Each ring's edges are cut into chunks of up to CHUNK_EDGES consecutive edges,
+ * and one flatbush holds the chunks' boxes: indexing chunks rather than single edges keeps the
+ * index a few megabytes for a million edges, at the price of testing a chunk's few edges.
+ * A second flatbush holds the polygons' boxes.
+ *
+ * "Inside" is ray casting: the ray only runs from the point to the nearest side of the candidate
+ * polygon's box, and only the chunks met on the way are read. A polygon may hold several outer
+ * rings (a window of finer coast data, islets grouped by cell: land-precise.ts): the count is
+ * even-odd over all its rings.
+ *
+ * "Near" measures the distance to coast edges (not to the pole closure of Antarctica, nor to the
+ * cut edges of a window) and to landmarks: points known to be land that the polygons miss.
  *
  * Antimeridian: rings crossing it are unwrapped and may extend past ±180 (Chukotka reaches
  * 190°E, Wrangel Island -181°). Rather than splitting them, a query at longitude λ is also run at
  * λ + 360 and λ − 360 whenever those fall inside the index's extent (rarely: only within ~11° of
- * the antimeridian). Polygons don't overlap, so "inside at any of the three" is the answer.
+ * the antimeridian). "Inside at any of the three, in any polygon" is the answer: polygons of
+ * different sources may overlap (a window over the land it refines), and land is their union.
  */
 import Flatbush from 'flatbush';
 import { MAP } from '@moodmap/core';
@@ -18,6 +29,13 @@ import type { PolygonRings } from './land-repair.ts';
 
 /** Kilometres per degree of latitude (and of longitude at the equator). */
 export const KM_PER_DEGREE = ((MAP.earthRadiusM / 1000) * Math.PI) / 180;
+/** Coordinates are stored in micro-degrees. */
+export const UNITS_PER_DEGREE = 1e6;
+const KM_PER_UNIT = KM_PER_DEGREE / UNITS_PER_DEGREE;
+/** Edges per chunk: a query tests at most this many edges per chunk box it meets. */
+const CHUNK_EDGES = 16;
+const POLE = 90 * UNITS_PER_DEGREE;
+const SHIFTS = [0, 360 * UNITS_PER_DEGREE, -360 * UNITS_PER_DEGREE] as const;
 
 /** A ring's area in km² (planar on degrees, scaled by the cosine of its latitude: ample for a size threshold). */
 export function ringKm2(ring: readonly number[][]): number {
@@ -25,94 +43,205 @@ export function ringKm2(ring: readonly number[][]): number {
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) twice += (ring[j]![0]! - ring[i]![0]!) * (ring[j]![1]! + ring[i]![1]!);
   return Math.abs(twice / 2) * KM_PER_DEGREE * KM_PER_DEGREE * Math.cos((ring[0]![1]! * Math.PI) / 180);
 }
-const SHIFTS = [0, 360, -360] as const;
 
-export interface LandIndex {
-  /** True when (lat, lon) lies inside a land polygon (holes excluded). */
-  contains(lat: number, lon: number): boolean;
-  /** True when a real coastline edge lies within `km` (pole-closure edges don't count). */
-  isNearCoast(lat: number, lon: number, km: number): boolean;
-  readonly stats: { polygons: number; edges: number };
+export type Box = [west: number, south: number, east: number, north: number];
+
+export interface LandPolygon {
+  /** Closed rings in degrees; even-odd over all of them decides what is inside. */
+  rings: PolygonRings;
+  /** A window cut out of larger data: its rings' edges along this box's sides are cuts, not coasts. */
+  window?: Box;
 }
 
-export function buildLandIndex(polygons: readonly PolygonRings[]): LandIndex {
-  // Flat storage: every ring's points (closed, last = first) back to back; edge e runs from
-  // point edgeFrom[e] to edgeFrom[e] + 1 and belongs to polygon edgePoly[e].
-  let pointCount = 0;
-  let edgeCount = 0;
-  for (const rings of polygons) {
-    for (const ring of rings) {
-      pointCount += ring.length;
-      edgeCount += ring.length - 1;
-    }
+/** The index as arrays: what the land file holds. */
+export interface LandIndexArrays {
+  xs: Int32Array;
+  ys: Int32Array;
+  /** Chunk c: edges from point chunkFrom[c] to chunkFrom[c] + chunkEdges[c], of polygon chunkPolygon[c]. */
+  chunkFrom: Uint32Array;
+  chunkEdges: Uint8Array;
+  chunkPolygon: Uint32Array;
+  /** 1 when the chunk's edges are a coast, 0 for the pole closure or a window's cut. */
+  chunkCoast: Uint8Array;
+  /** Serialised flatbush over the chunks' boxes. */
+  chunkTree: Uint8Array;
+  /** west, south, east, north of each polygon. */
+  polygonBoxes: Int32Array;
+  /** Serialised flatbush over the polygons' boxes. */
+  polygonTree: Uint8Array;
+  landmarkXs: Int32Array;
+  landmarkYs: Int32Array;
+  /** Serialised flatbush over the landmarks (empty when there are none). */
+  landmarkTree: Uint8Array;
+}
+
+export interface LandIndex {
+  /** True when (lat, lon) lies inside the land polygons (even-odd: holes and lakes excluded). */
+  contains(lat: number, lon: number): boolean;
+  /** True when a coast edge or a landmark lies within `km`. */
+  isNearLand(lat: number, lon: number, km: number): boolean;
+  readonly stats: { polygons: number; edges: number; landmarks: number };
+}
+
+const toUnits = (degrees: number) => Math.round(degrees * UNITS_PER_DEGREE);
+
+/** Whether edge (x1, y1)–(x2, y2) is no coast: on the pole, or along a side of the window box (in units). */
+function isCut(window: readonly number[] | undefined, x1: number, y1: number, x2: number, y2: number): boolean {
+  if (Math.abs(y1) === POLE || Math.abs(y2) === POLE) return true; // Antarctica closed over the pole
+  if (!window) return false;
+  const [w, s, e, n] = window;
+  return (x1 === x2 && (x1 === w || x1 === e)) || (y1 === y2 && (y1 === s || y1 === n));
+}
+
+function serialise(tree: Flatbush): Uint8Array {
+  return new Uint8Array(tree.data);
+}
+
+/** The index arrays of these polygons and landmarks ([lat, lon] in degrees). */
+export function buildLandIndexArrays(polygons: readonly LandPolygon[], landmarks: ReadonlyArray<readonly [number, number]> = []): LandIndexArrays {
+  return { ...buildPolygonArrays(polygons), ...buildLandmarkArrays(landmarks) };
+}
+
+type PolygonArrays = Omit<LandIndexArrays, 'landmarkXs' | 'landmarkYs' | 'landmarkTree'>;
+type LandmarkArrays = Pick<LandIndexArrays, 'landmarkXs' | 'landmarkYs' | 'landmarkTree'>;
+
+/** The landmarks' part of the arrays: points known to be land ([lat, lon] in degrees). */
+export function buildLandmarkArrays(landmarks: ReadonlyArray<readonly [number, number]>): LandmarkArrays {
+  const landmarkXs = Int32Array.from(landmarks, ([, lon]) => toUnits(lon));
+  const landmarkYs = Int32Array.from(landmarks, ([lat]) => toUnits(lat));
+  let landmarkTree: Uint8Array = new Uint8Array(0);
+  if (landmarks.length > 0) {
+    const tree = new Flatbush(landmarks.length, 16, Int32Array);
+    for (let i = 0; i < landmarks.length; i++) tree.add(landmarkXs[i], landmarkYs[i]);
+    tree.finish();
+    landmarkTree = serialise(tree);
   }
-  const xs = new Float64Array(pointCount);
-  const ys = new Float64Array(pointCount);
-  const edgeFrom = new Uint32Array(edgeCount);
-  const edgePoly = new Uint32Array(edgeCount);
-  const polyBoxes = new Float64Array(polygons.length * 4);
-  const edges = new Flatbush(edgeCount);
-  const polys = new Flatbush(polygons.length);
+  return { landmarkXs, landmarkYs, landmarkTree };
+}
+
+/** The polygons' part of the arrays. */
+export function buildPolygonArrays(polygons: readonly LandPolygon[]): PolygonArrays {
+  let pointCount = 0;
+  for (const { rings } of polygons) for (const ring of rings) pointCount += ring.length;
+  const xs = new Int32Array(pointCount);
+  const ys = new Int32Array(pointCount);
+  const chunkFrom: number[] = [];
+  const chunkEdges: number[] = [];
+  const chunkPolygon: number[] = [];
+  const chunkCoast: number[] = [];
+  const polygonBoxes = new Int32Array(polygons.length * 4);
 
   let point = 0;
-  let edge = 0;
-  polygons.forEach((rings, p) => {
+  polygons.forEach(({ rings, window: box }, p) => {
+    const window = box?.map(toUnits);
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
     for (const ring of rings) {
-      ring.forEach(([x, y], i) => {
+      const first = point;
+      for (const [lon, lat] of ring) {
+        const x = toUnits(lon), y = toUnits(lat);
         xs[point] = x;
         ys[point] = y;
-        if (i > 0) {
-          edgeFrom[edge] = point - 1;
-          edgePoly[edge] = p;
-          const px = xs[point - 1], py = ys[point - 1];
-          edges.add(Math.min(px, x), Math.min(py, y), Math.max(px, x), Math.max(py, y));
-          edge++;
-        }
         point++;
         if (x < minX) minX = x;
         if (y < minY) minY = y;
         if (x > maxX) maxX = x;
         if (y > maxY) maxY = y;
-      });
+      }
+      // Runs of up to CHUNK_EDGES edges of the same kind (coast or cut).
+      for (let from = first; from < point - 1;) {
+        const coast = !isCut(window, xs[from], ys[from], xs[from + 1], ys[from + 1]);
+        let edges = 1;
+        while (edges < CHUNK_EDGES && from + edges < point - 1 && coast === !isCut(window, xs[from + edges], ys[from + edges], xs[from + edges + 1], ys[from + edges + 1])) edges++;
+        chunkFrom.push(from);
+        chunkEdges.push(edges);
+        chunkPolygon.push(p);
+        chunkCoast.push(coast ? 1 : 0);
+        from += edges;
+      }
     }
-    polyBoxes.set([minX, minY, maxX, maxY], p * 4);
-    polys.add(minX, minY, maxX, maxY);
+    polygonBoxes.set([minX, minY, maxX, maxY], p * 4);
   });
-  edges.finish();
-  polys.finish();
+
+  const chunkTree = new Flatbush(Math.max(1, chunkFrom.length), 16, Int32Array);
+  chunkFrom.forEach((from, c) => {
+    let minX = xs[from], minY = ys[from], maxX = minX, maxY = minY;
+    for (let i = from + 1; i <= from + chunkEdges[c]; i++) {
+      if (xs[i] < minX) minX = xs[i];
+      if (ys[i] < minY) minY = ys[i];
+      if (xs[i] > maxX) maxX = xs[i];
+      if (ys[i] > maxY) maxY = ys[i];
+    }
+    chunkTree.add(minX, minY, maxX, maxY);
+  });
+  if (chunkFrom.length === 0) chunkTree.add(0, 0, 0, 0);
+  chunkTree.finish();
+
+  const polygonTree = new Flatbush(Math.max(1, polygons.length), 16, Int32Array);
+  for (let p = 0; p < polygons.length; p++) polygonTree.add(polygonBoxes[p * 4], polygonBoxes[p * 4 + 1], polygonBoxes[p * 4 + 2], polygonBoxes[p * 4 + 3]);
+  if (polygons.length === 0) polygonTree.add(0, 0, 0, 0);
+  polygonTree.finish();
+
+  return {
+    xs, ys,
+    chunkFrom: Uint32Array.from(chunkFrom),
+    chunkEdges: Uint8Array.from(chunkEdges),
+    chunkPolygon: Uint32Array.from(chunkPolygon),
+    chunkCoast: Uint8Array.from(chunkCoast),
+    chunkTree: serialise(chunkTree),
+    polygonBoxes,
+    polygonTree: serialise(polygonTree),
+  };
+}
+
+/** A flatbush on a serialised tree's bytes, without copying them. */
+function treeOf(bytes: Uint8Array): Flatbush {
+  if (!(bytes.buffer instanceof ArrayBuffer)) throw new Error('land index: a tree must sit on an ArrayBuffer');
+  return Flatbush.from(bytes.buffer, bytes.byteOffset);
+}
+
+/** The index on its arrays (views on the land file, or fresh ones from buildLandIndexArrays). */
+export function openLandIndex(arrays: LandIndexArrays): LandIndex {
+  const { xs, ys, chunkFrom, chunkEdges, chunkPolygon, chunkCoast, polygonBoxes, landmarkXs, landmarkYs } = arrays;
+  const chunks = treeOf(arrays.chunkTree);
+  const polygons = treeOf(arrays.polygonTree);
+  const landmarks = arrays.landmarkTree.length > 0 ? treeOf(arrays.landmarkTree) : undefined;
+  const polygonCount = polygonBoxes.length / 4;
+  let edgeCount = 0;
+  for (let c = 0; c < chunkEdges.length; c++) edgeCount += chunkEdges[c];
 
   /**
-   * Even-odd count of this polygon's edges met by a ray to the nearest side of its bbox.
+   * Even-odd count of this polygon's edges met by a ray to the nearest side of its box.
    * Half-open along the ray's cross axis ((y1 > y) !== (y2 > y)) so a vertex on the ray counts
    * once, and inclusive (>= 0) along it: a point on an edge is read as lying a hair behind the
-   * ray's start, i.e. inside the polygon whose bbox side it sits on. That matters on the
-   * antimeridian, where world-atlas leaves some land cut in two along x = ±180 (Chukotka on 10m,
-   * Fiji, Antarctica's closure): lon ±180 exactly is then inside one of the two halves.
+   * ray's start, i.e. inside the polygon whose box side it sits on. That matters on the
+   * antimeridian, where some land is cut in two along x = ±180 (Chukotka, Fiji, Antarctica's
+   * closure): lon ±180 exactly is then inside one of the two halves.
    */
   function insidePolygon(p: number, x: number, y: number): boolean {
-    const minX = polyBoxes[p * 4], minY = polyBoxes[p * 4 + 1];
-    const maxX = polyBoxes[p * 4 + 2], maxY = polyBoxes[p * 4 + 3];
+    const minX = polygonBoxes[p * 4], minY = polygonBoxes[p * 4 + 1];
+    const maxX = polygonBoxes[p * 4 + 2], maxY = polygonBoxes[p * 4 + 3];
     const east = maxX - x, west = x - minX, north = maxY - y, south = y - minY;
     const shortest = Math.min(east, west, north, south);
     let inside = false;
 
     if (shortest === east || shortest === west) {
       const dir = shortest === east ? 1 : -1;
-      edges.search(dir > 0 ? x : minX, y, dir > 0 ? maxX : x, y, (e) => {
-        if (edgePoly[e] !== p) return false;
-        const i = edgeFrom[e];
-        const x1 = xs[i], y1 = ys[i], x2 = xs[i + 1], y2 = ys[i + 1];
-        if (y1 > y !== y2 > y && (x1 + ((y - y1) * (x2 - x1)) / (y2 - y1) - x) * dir >= 0) inside = !inside;
+      chunks.search(dir > 0 ? x : minX, y, dir > 0 ? maxX : x, y, (c) => {
+        if (chunkPolygon[c] !== p) return false;
+        for (let i = chunkFrom[c], end = i + chunkEdges[c]; i < end; i++) {
+          const x1 = xs[i], y1 = ys[i], x2 = xs[i + 1], y2 = ys[i + 1];
+          if (y1 > y !== y2 > y && (x1 + ((y - y1) * (x2 - x1)) / (y2 - y1) - x) * dir >= 0) inside = !inside;
+        }
         return false; // counted here; no result array needed
       });
     } else {
       const dir = shortest === north ? 1 : -1;
-      edges.search(x, dir > 0 ? y : minY, x, dir > 0 ? maxY : y, (e) => {
-        if (edgePoly[e] !== p) return false;
-        const i = edgeFrom[e];
-        const x1 = xs[i], y1 = ys[i], x2 = xs[i + 1], y2 = ys[i + 1];
-        if (x1 > x !== x2 > x && (y1 + ((x - x1) * (y2 - y1)) / (x2 - x1) - y) * dir >= 0) inside = !inside;
+      chunks.search(x, dir > 0 ? y : minY, x, dir > 0 ? maxY : y, (c) => {
+        if (chunkPolygon[c] !== p) return false;
+        for (let i = chunkFrom[c], end = i + chunkEdges[c]; i < end; i++) {
+          const x1 = xs[i], y1 = ys[i], x2 = xs[i + 1], y2 = ys[i + 1];
+          if (x1 > x !== x2 > x && (y1 + ((x - x1) * (y2 - y1)) / (x2 - x1) - y) * dir >= 0) inside = !inside;
+        }
         return false;
       });
     }
@@ -120,36 +249,43 @@ export function buildLandIndex(polygons: readonly PolygonRings[]): LandIndex {
   }
 
   return {
-    stats: { polygons: polygons.length, edges: edgeCount },
+    stats: { polygons: polygonCount, edges: edgeCount, landmarks: landmarkXs.length },
 
     contains(lat, lon) {
+      if (polygonCount === 0) return false;
       // The pole itself sits on Antarctica's closing edge; nudge it inside like any pole-side point.
-      const y = Math.min(Math.max(lat, -90 + 1e-9), 90 - 1e-9);
+      const y = Math.min(Math.max(lat, -90 + 1e-9), 90 - 1e-9) * UNITS_PER_DEGREE;
       return SHIFTS.some((shift) => {
-        const x = lon + shift;
-        if (x < polys.minX || x > polys.maxX) return false;
-        return polys.collides(x, y, x, y, (p) => insidePolygon(p, x, y));
+        const x = lon * UNITS_PER_DEGREE + shift;
+        if (x < polygons.minX || x > polygons.maxX) return false;
+        return polygons.collides(x, y, x, y, (p) => insidePolygon(p, x, y));
       });
     },
 
-    isNearCoast(lat, lon, km) {
+    isNearLand(lat, lon, km) {
       // Local equirectangular projection around the point: good to well under 1% at 5 km.
       const cosLat = Math.max(Math.cos((lat * Math.PI) / 180), 1e-6);
-      const kx = cosLat * KM_PER_DEGREE;
-      const dLat = km / KM_PER_DEGREE;
-      const dLon = Math.min(km / kx, 180);
+      const kx = cosLat * KM_PER_UNIT;
+      const dy = km / KM_PER_UNIT;
+      const dx = Math.min(km / kx, 180 * UNITS_PER_DEGREE);
       const maxSq = km * km;
+      const y = lat * UNITS_PER_DEGREE;
       return SHIFTS.some((shift) => {
-        const x = lon + shift;
-        if (x + dLon < edges.minX || x - dLon > edges.maxX) return false;
-        return edges.collides(x - dLon, lat - dLat, x + dLon, lat + dLat, (e) => {
-          const i = edgeFrom[e];
-          // Edges touching a pole are the artificial closure of Antarctica, not a coast.
-          if (Math.abs(ys[i]) === 90 || Math.abs(ys[i + 1]) === 90) return false;
-          const ax = (xs[i] - x) * kx, ay = (ys[i] - lat) * KM_PER_DEGREE;
-          const bx = (xs[i + 1] - x) * kx, by = (ys[i + 1] - lat) * KM_PER_DEGREE;
-          return squaredDistanceToSegment(ax, ay, bx, by) <= maxSq;
-        });
+        const x = lon * UNITS_PER_DEGREE + shift;
+        const nearCoast = chunkFrom.length > 0 && x + dx >= chunks.minX && x - dx <= chunks.maxX
+          && chunks.collides(x - dx, y - dy, x + dx, y + dy, (c) => {
+            if (chunkCoast[c] === 0) return false;
+            for (let i = chunkFrom[c], end = i + chunkEdges[c]; i < end; i++) {
+              const ax = (xs[i] - x) * kx, ay = (ys[i] - y) * KM_PER_UNIT;
+              const bx = (xs[i + 1] - x) * kx, by = (ys[i + 1] - y) * KM_PER_UNIT;
+              if (squaredDistanceToSegment(ax, ay, bx, by) <= maxSq) return true;
+            }
+            return false;
+          });
+        return nearCoast || (landmarks?.collides(x - dx, y - dy, x + dx, y + dy, (m) => {
+          const ax = (landmarkXs[m] - x) * kx, ay = (landmarkYs[m] - y) * KM_PER_UNIT;
+          return ax * ax + ay * ay <= maxSq;
+        }) ?? false);
       });
     },
   };
@@ -162,4 +298,9 @@ function squaredDistanceToSegment(ax: number, ay: number, bx: number, by: number
   const t = lengthSq === 0 ? 0 : Math.min(1, Math.max(0, -(ax * dx + ay * dy) / lengthSq));
   const cx = ax + t * dx, cy = ay + t * dy;
   return cx * cx + cy * cy;
+}
+
+/** An index built in memory (the build script, tests' fixtures). */
+export function buildLandIndex(polygons: readonly LandPolygon[], landmarks: ReadonlyArray<readonly [number, number]> = []): LandIndex {
+  return openLandIndex(buildLandIndexArrays(polygons, landmarks));
 }

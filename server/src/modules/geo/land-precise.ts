@@ -1,23 +1,25 @@
 /**
- * The land that the land check decides with and that the basemap draws from PRECISE_LAND_MIN_ZOOM:
- * OSM land generalised to 1 km, plus the Natural Earth 10m islands that generalisation dropped.
- *
- * Why both: the OSM coasts are close to the real shore (beaches and quays fall inside, or within
- * a couple of hundred metres), but the 1 km generalisation deletes islands smaller than about a
- * kilometre — Malé, most atolls. Natural Earth 10m keeps those, drawn a few hundred metres off,
- * so a Natural Earth polygon joins the set when OSM has no land near it at all.
+ * The land that the land check decides with and that the basemap draws from PRECISE_LAND_MIN_ZOOM
+ * (build time: server/geodata/land/build.ts indexes it; the basemap's build cuts it into tiles):
+ * - OSM land generalised to 1 km, close to the real shore (beaches and quays fall inside, or
+ *   within a couple of hundred metres);
+ * - the Natural Earth 10m islands that generalisation dropped (it deletes islands smaller than
+ *   about a kilometre: Clipperton, most atolls);
+ * - from GSHHG's full-resolution coast (gshhg-extract.ts), the islets near places that
+ *   generalisation dropped too (Mont-Saint-Michel), and windows around the places it still cuts
+ *   off (the centre of Ajaccio on its peninsula), which the check reads but the map does not draw.
  */
 import { loadLandPolygons, loadOsmLandPolygons, toLandGeoJSON, type LandGeoJSON } from './land-data.ts';
-import { buildLandIndex, KM_PER_DEGREE, ringKm2, type LandIndex } from './land-index.ts';
+import { buildLandIndex, KM_PER_DEGREE, ringKm2, type LandPolygon } from './land-index.ts';
 import type { PolygonRings } from './land-repair.ts';
+import { readGshhgExtract, windowPolygon, type GshhgExtract } from './gshhg-extract.ts';
 
 /** From this zoom the basemap draws this land instead of Natural Earth 50m (a 1 km error is ~2 px at z6). */
 export const PRECISE_LAND_MIN_ZOOM = 6;
 
 /**
  * A Natural Earth polygon counts as an island OSM dropped when its centre is not OSM land and OSM
- * has no coast within this distance of its bounding circle. Kept small so that Malé (dropped by
- * OSM, 2 km from the Hulhumalé coast OSM kept) comes back; an island OSM kept lies within its
+ * has no coast within this distance of its bounding circle. An island OSM kept lies within its
  * Natural Earth twin's circle, so it is never added twice.
  */
 const ISLAND_CLEARANCE_KM = 0.5;
@@ -29,12 +31,6 @@ const ISLAND_CLEARANCE_KM = 0.5;
  * Constance, Ladoga…) stay holes, so a post in their middle is still refused.
  */
 const LAKE_HOLE_MIN_KM2 = 100;
-
-export interface PreciseLand {
-  index: LandIndex;
-  /** How many polygons came from Natural Earth. */
-  addedIslands: number;
-}
 
 function boundingCircle(rings: PolygonRings): { lat: number; lon: number; km: number } {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -51,39 +47,74 @@ function boundingCircle(rings: PolygonRings): { lat: number; lon: number; km: nu
   return { lat, lon, km: Math.hypot(halfWidthKm, halfHeightKm) };
 }
 
-let precise: PreciseLand | undefined;
-
-function build(): { land: PreciseLand; polygons: PolygonRings[] } {
+/** OSM land (small lakes filled) and the Natural Earth islands it dropped: the land before the windows. */
+export function loadBaseLand(): PolygonRings[] {
   const osm = loadOsmLandPolygons().map((rings) => rings.filter((ring, i) => i === 0 || ringKm2(ring) >= LAKE_HOLE_MIN_KM2));
-  const osmIndex = buildLandIndex(osm);
-  // Not the memoised 10m set: only the few hundred islands are kept, the rest is garbage.
+  const osmIndex = buildLandIndex(osm.map((rings) => ({ rings })));
   const islands = loadLandPolygons('10m').filter((rings) => {
     const { lat, lon, km } = boundingCircle(rings);
-    return !osmIndex.contains(lat, lon) && !osmIndex.isNearCoast(lat, lon, km + ISLAND_CLEARANCE_KM);
+    return !osmIndex.contains(lat, lon) && !osmIndex.isNearLand(lat, lon, km + ISLAND_CLEARANCE_KM);
   });
-  const land: PreciseLand = { index: osmIndex, addedIslands: islands.length };
-  if (islands.length > 0) {
-    const islandIndex = buildLandIndex(islands);
-    land.index = {
-      stats: { polygons: osm.length + islands.length, edges: osmIndex.stats.edges + islandIndex.stats.edges },
-      contains: (lat, lon) => osmIndex.contains(lat, lon) || islandIndex.contains(lat, lon),
-      isNearCoast: (lat, lon, km) => osmIndex.isNearCoast(lat, lon, km) || islandIndex.isNearCoast(lat, lon, km),
-    };
-  }
-  return { land, polygons: [...osm, ...islands] };
+  return [...osm, ...islands];
 }
 
-/** Built on first use (~2 s here, most of it parsing and indexing the OSM file) and kept. */
-export function getPreciseLand(): PreciseLand {
-  precise ??= build().land;
-  return precise;
+/** Polygons this small (degrees, both sides) are indexed in groups, one per cell of this size. */
+const GROUP_CELL_DEGREES = 1;
+
+/**
+ * Small polygons grouped by the cell of their box's centre: one even-odd polygon per cell holds
+ * them all (they never overlap, so even-odd over the group is their union). The index then
+ * keeps a few thousand polygon boxes instead of forty thousand islets', and a ray still runs
+ * at most a couple of degrees. Bigger polygons stay alone.
+ */
+export function groupByCell(polygons: readonly PolygonRings[]): LandPolygon[] {
+  const alone: LandPolygon[] = [];
+  const cells = new Map<string, PolygonRings>();
+  for (const rings of polygons) {
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (const [x, y] of rings[0]) {
+      if (x < minX) minX = x;
+      if (y < minY) minY = y;
+      if (x > maxX) maxX = x;
+      if (y > maxY) maxY = y;
+    }
+    if (maxX - minX > GROUP_CELL_DEGREES || maxY - minY > GROUP_CELL_DEGREES) {
+      alone.push({ rings });
+      continue;
+    }
+    const key = `${Math.floor((minX + maxX) / 2 / GROUP_CELL_DEGREES)}:${Math.floor((minY + maxY) / 2 / GROUP_CELL_DEGREES)}`;
+    const group = cells.get(key);
+    if (group) group.push(...rings);
+    else cells.set(key, [...rings]);
+  }
+  return [...alone, ...Array.from(cells.values(), (rings) => ({ rings }))];
+}
+
+export interface PreciseLand {
+  /** What the land index holds: the base land's polygons, the islands, then one even-odd polygon per window. */
+  polygons: LandPolygon[];
+  /**
+   * What the basemap draws: the base land and the islands, as plain polygons (outer ring, holes).
+   * Not the windows: cut out of a coast drawn around them, their sides would show as lines
+   * across the land (the style strokes the land's outlines as the coastline). Inside them the
+   * map keeps the OSM coast, and the check accepts up to GSHHG's, at most about a kilometre
+   * further out, around some 400 places.
+   */
+  drawn: PolygonRings[];
+}
+
+export function buildPreciseLand(base: readonly PolygonRings[] = loadBaseLand(), { islands, windows }: GshhgExtract = readGshhgExtract()): PreciseLand {
+  return {
+    // Each source grouped apart: OSM's polygons and GSHHG's islands may overlap one another.
+    polygons: [...groupByCell(base), ...groupByCell(islands), ...windows.map(windowPolygon)],
+    drawn: [...base, ...islands],
+  };
 }
 
 /**
  * The same polygons as GeoJSON features, for the basemap's tiles (geojson-vt keeps its own
- * copy). Built afresh and not kept: the tile worker calls it once, in a thread of its own, and
- * the polygons (~100 MB as JS arrays) are garbage once cut.
+ * copy). Built afresh and not kept: the polygons (~100 MB as JS arrays) are garbage once cut.
  */
 export function takePreciseLandGeoJSON(): LandGeoJSON {
-  return toLandGeoJSON(build().polygons);
+  return toLandGeoJSON(buildPreciseLand().drawn);
 }

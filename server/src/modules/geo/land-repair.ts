@@ -133,7 +133,7 @@ function repairRing(raw: Ring): Ring | null {
 }
 
 /** Outer rings counter-clockwise, holes clockwise (RFC 7946), whatever the source said. */
-function wind(ring: Ring, counterClockwise: boolean): Ring {
+export function wind(ring: Ring, counterClockwise: boolean): Ring {
   return signedArea(ring) > 0 === counterClockwise ? ring : ring.slice().reverse();
 }
 

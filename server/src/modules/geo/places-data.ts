@@ -6,15 +6,17 @@
  * ('Bruxelles', 'Gênes', 'Londres': ~1 160 places, server/geodata/places-fr); the search finds
  * it by either name.
  *
- * Loaded once (about 300 ms, done by prepareGeoAssets before the server listens) into one array
- * sorted by importance; the package's own objects are dropped after the copy, so the process
- * keeps only what the tiles and the search read.
+ * Build time only: the place search's file (place-build.ts, server/geodata/places) and the
+ * basemap's place labels are made from it; the server reads neither package. Loaded once (about
+ * 300 ms) into one array sorted by importance; the package's own objects are dropped after the
+ * copy.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { countryNameFr, foldName } from './place-names.ts';
+import type { PlaceKind } from './places-search.ts';
 
-export type PlaceKind = 'capital' | 'city' | 'town' | 'village';
+export type { PlaceKind };
 
 export interface Place {
   /** GeoNames id, as text. */

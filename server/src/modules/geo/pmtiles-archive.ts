@@ -10,7 +10,10 @@ import { ConfigError } from '../../config.ts';
 
 /** Reads byte ranges of a file on disk, as the pmtiles reader asks for them. */
 class LocalFileSource implements Source {
-  constructor(private readonly file: string) {}
+  private readonly file: string;
+  constructor(file: string) {
+    this.file = file;
+  }
 
   getKey(): string {
     return this.file;

@@ -13,9 +13,8 @@ import {
 } from '@moodmap/core';
 import { z } from 'zod';
 import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
-import { getLandChecker } from './land-check.ts';
-import { type EncodedTile, getTile, holdTileWorker, prepareTiles } from './tiles.ts';
-import { preparePlaceSearch, searchPlaces } from './places-search.ts';
+import type { GeoEngine } from './geo-engine.ts';
+import { type EncodedTile, getTile, prepareTiles } from './tiles.ts';
 import { acceptsGzip } from '../../http/compression.ts';
 import { errorBody, validationError } from '../../errors.ts';
 
@@ -81,7 +80,7 @@ function sendTile(request: FastifyRequest, reply: FastifyReply, tile: EncodedTil
   if (matchesEtag(request.headers['if-none-match'], tile)) return reply.code(304).send();
   reply.type('application/vnd.mapbox-vector-tile');
   if (gzip) reply.header('content-encoding', 'gzip');
-  return reply.send(gzip ? tile.gzip : tile.identity);
+  return reply.send(gzip ? tile.gzip : tile.identity());
 }
 
 // Module level: one copy per process, however many app instances (tests build many).
@@ -89,16 +88,14 @@ const land = staticJson(() => getLandGeoJSON('50m'));
 const borders = staticJson(() => getBordersGeoJSON());
 
 /**
- * Builds what the first request would otherwise build while holding the event loop (~200 ms for
- * the GeoJSON, ~450 ms for the land index of the first post or land check). `main.ts` calls it
- * before listening.
+ * Builds the basemap's assets the first request would otherwise build while holding the event
+ * loop (~200 ms for the GeoJSON). `main.ts` calls it before listening. The land check and the
+ * place search are not here: the context opens them, prebuilt (geo-engine.ts).
  */
 export function prepareGeoAssets(): void {
   land();
   borders();
   prepareTiles();
-  preparePlaceSearch();
-  getLandChecker();
 }
 
 /** Prepared bytes, so the schema documents the answer; 304 when the ETag matches. */
@@ -109,13 +106,11 @@ const tileAnswer = {
   response: { 200: z.instanceof(Buffer), 204: z.null(), 304: z.null(), 400: apiErrorSchema },
 };
 
-export default async function geoRoutes(root: FastifyInstance): Promise<void> {
+export default async function geoRoutes(root: FastifyInstance, { geo }: { geo: GeoEngine }): Promise<void> {
   // Also served by a bare Fastify (tests, tools): the plugin brings its schemas' compilers.
   root.setValidatorCompiler(validatorCompiler);
   root.setSerializerCompiler(serializerCompiler);
   const app = root.withTypeProvider<ZodTypeProvider>();
-  // The tile worker stops with the last app that serves tiles.
-  root.addHook('onClose', holdTileWorker());
   app.get('/api/map/land.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, land()));
   app.get('/api/map/borders.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, borders()));
 
@@ -136,7 +131,7 @@ export default async function geoRoutes(root: FastifyInstance): Promise<void> {
       return reply.code(400).send(errorBody(refused.code, refused.message));
     }
     reply.header('cache-control', PLACES_CACHE);
-    return { places: searchPlaces(request.query.q, request.query.limit) };
+    return { places: geo.places.search(request.query.q, request.query.limit) };
   });
 
   // Every refusal of the query is 400 invalid_coordinates, answered here so that the plugin
@@ -150,6 +145,6 @@ export default async function geoRoutes(root: FastifyInstance): Promise<void> {
     }
     // The answer for a point never changes (static polygons), so clients may keep it.
     reply.header('cache-control', ONE_DAY_CACHE);
-    return { onLand: getLandChecker().isOnLand(request.query.lat, request.query.lon) };
+    return { onLand: geo.land.isOnLand(request.query.lat, request.query.lon) };
   });
 }

@@ -15,7 +15,10 @@
  *
  * Realtime (to both participants' sockets only, through the bus so it crosses instances):
  * `message.created`, `message.read`, `conversation.updated`; a request's recipient gets only
- * `message.request` (send-batches.ts).
+ * `message.request` (send-batches.ts); `conversation.closed` comes from an account's deletion.
+ *
+ * A conversation whose other person deleted their account is read as any other, and refuses
+ * new messages: 403 `conversation_closed`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -41,7 +44,7 @@ import {
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import type { RealtimeEvent } from '../../adapters/bus/types.ts';
-import { badRequest, notFound, validationError } from '../../errors.ts';
+import { badRequest, fail, notFound, validationError } from '../../errors.ts';
 import { containsNul } from '../../http/nul-guard.ts';
 import { refusalOf } from '../moderation/message-refusal.ts';
 import { requireUser } from '../auth/guard.ts';
@@ -51,11 +54,13 @@ import {
   acceptRequest,
   deleteRequest,
   getConversationSummary,
+  isClosed,
   isUuid,
   listConversations,
   listMessages,
   markRead,
   openConversation,
+  presentParticipants,
   requireParticipant,
   requireSide,
   unreadConversationIds,
@@ -118,7 +123,7 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
     const { before, limit } = request.query;
     const [page, hidden] = await Promise.all([listConversations(db, userId, { before, limit, box: 'request' }), blocks.hiddenFor(userId)]);
     // A blocked requester's request is gone from the box (their messages are refused anyway).
-    return reply.headers(noStore).send({ ...page, conversations: page.conversations.filter((c) => !hidden.has(c.otherParticipant.id)) });
+    return reply.headers(noStore).send({ ...page, conversations: page.conversations.filter((c) => c.otherParticipant.id === null || !hidden.has(c.otherParticipant.id)) });
   });
 
   app.post('/api/conversations/:id/accept', {
@@ -179,8 +184,8 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
     const conversationId = request.params.id;
     if (!isUuid(conversationId)) throw notFound('conversation_not_found');
     const multipart = request.isMultipart();
-    // An image is stored before the insert: only a participant's upload is worth storing.
-    if (multipart) await requireParticipant(db, conversationId, userId);
+    // An image is stored before the insert: only an upload to an open conversation of mine is worth storing.
+    if (multipart && isClosed(await requireParticipant(db, conversationId, userId))) throw fail(403, 'conversation_closed');
     await ctx.limits.consume('message_send', `user:${userId}`, { message: 'message_rate_limited', userId, ip: request.ip });
 
     // Text and/or one image: JSON for text alone, multipart when an image comes along.
@@ -230,7 +235,7 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
     const { updated, upTo } = await markRead(db, conversation.id, userId);
     if (updated > 0 && upTo) {
       const event: MessageReadEvent = { conversationId: conversation.id, readerId: userId, upTo };
-      await announce(request, [conversation.participant1Id, conversation.participant2Id], MESSAGE_EVENTS.read, event);
+      await announce(request, presentParticipants(conversation), MESSAGE_EVENTS.read, event);
     }
     return reply.headers(noStore).send({ updated });
   });

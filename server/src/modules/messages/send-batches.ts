@@ -6,11 +6,12 @@
  * limit) carries all their events. A lone send at a quiet time is written at once, so it
  * waits no longer than it did alone (one turn of the event loop).
  *
- * Each send keeps its own answer: a refused one (not a participant, blocked, suspended) comes
- * back null without touching the others; a batch the database rejects as a whole is retried one
- * send at a time, so only the send at fault fails. A batch's messages are stored in arrival
- * order with increasing times, and batches follow each other, so sends from one conversation
- * keep their order; so do their events, each NOTIFY going out after the previous batch's.
+ * Each send keeps its own answer: a refused one (not a participant, blocked, suspended, the other
+ * person's account deleted) comes back null without touching the others; a batch the database
+ * rejects as a whole is retried one send at a time, so only the send at fault fails. A batch's
+ * messages are stored in arrival order with increasing times, and batches follow each other, so
+ * sends from one conversation keep their order; so do their events, each NOTIFY going out after
+ * the previous batch's.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -42,7 +43,8 @@ export interface MessageToSend {
 
 export interface SentMessage {
   message: MessageDto;
-  sender: ParticipantDto;
+  /** Someone writing: never a deleted account. */
+  sender: ParticipantDto & { id: string };
   /** The conversation's two people: who the realtime event goes to. */
   participants: [string, string];
   /** The recipient's side once stored: a request tells them quietly, a deleted one not at all. */
@@ -72,11 +74,12 @@ interface SentRow {
 }
 
 /**
- * Stores each message whose sender is one of its conversation's two participants, may write
- * (moderation's write policy for a send, row by row: not suspended or banned, terms accepted) and is not
- * in a pair where one blocked the other (issue 17); moves each conversation to the top of both
- * lists and accepts it for each sender (a reply accepts a request); reads each sender's name and
- * photo for the toast, and the recipient's side. One statement for the whole batch
+ * Stores each message whose sender is one of its conversation's two participants, the other one
+ * still there (not a deleted account), may write (moderation's write policy for a send, row by
+ * row: not suspended or banned, terms accepted) and is not in a pair where one blocked the other
+ * (issue 17); moves each conversation to the top of both lists and accepts it for each sender (a
+ * reply accepts a request); reads each sender's name and photo for the toast, and the
+ * recipient's side. One statement for the whole batch
  * (data-modifying CTEs, the rows as one JSON parameter). Null at a send's place: nothing stored.
  * clock_timestamp() plus the row's rank in microseconds: distinct times, in arrival order.
  */
@@ -92,6 +95,7 @@ export async function insertMessages(db: Db, sends: MessageToSend[], pool?: pg.P
     ), c as (
       select i.*, conv.participant1_id, conv.participant2_id from input i
       join conversations conv on conv.id = i.conversation_id and i.sender_id in (conv.participant1_id, conv.participant2_id)
+        and conv.participant1_id is not null and conv.participant2_id is not null
       where ${writeAllowedSql('send', sql`i.sender_id`, sql`i.at`, sql`i.terms_version`)}
         and not exists (select 1 from user_blocks b
           where (b.blocker_id = conv.participant1_id and b.blocked_id = conv.participant2_id)

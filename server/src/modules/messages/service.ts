@@ -10,14 +10,17 @@
  *   the other gets it as a request ('Demandes': no badge, no toast, no push) until they accept or
  *   reply; a request they delete is gone for them only, and what its sender writes later stays
  *   out of their sight unless they contact them. Conversations from before count as accepted.
+ * - A conversation whose other person deleted their account stays, closed: that side is null,
+ *   shown as 'Compte supprimé' with no profile, and nobody can write in it (account/deletion.ts).
  * - Messages are ordered by (created_at, id) and paged by keyset on that pair; a message's
  *   insert (send-batches.ts) moves its conversation's updated_at in the same statement, so the
  *   list order and the last message always agree.
  */
-import { and, asc, desc, eq, exists, ne, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, ne, not, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import {
   CONVERSATIONS_PAGE_SIZE,
   MESSAGES_PAGE_MAX,
+  MESSAGES,
   MESSAGES_PAGE_SIZE,
   type ConversationDto,
   type ConversationListResult,
@@ -148,8 +151,19 @@ export async function deleteRequest(db: Db, conversationId: unknown, userId: str
   if (!rows.length) throw notFound('request_not_found');
 }
 
+/** The other person's id; null once their account is deleted. */
 export const otherParticipantId = (conversation: ConversationDto, userId: string) =>
   conversation.participant1Id === userId ? conversation.participant2Id : conversation.participant1Id;
+
+/** The other person deleted their account: nothing more can be written in it. */
+export const isClosed = (conversation: ConversationDto) => conversation.participant1Id === null || conversation.participant2Id === null;
+
+/** The participants still here, who hear of what happens in a conversation. */
+export const presentParticipants = (conversation: ConversationDto): string[] =>
+  [conversation.participant1Id, conversation.participant2Id].filter((id): id is string => id !== null);
+
+/** `sender` is not `userId`, a deleted account included (`<>` is never true against null). */
+const notFrom = (sender: SQLWrapper, userId: string) => sql`${sender} is distinct from ${userId}::uuid`;
 
 /** List cursor: the last row's updated_at and id, opaque to clients. */
 export function encodeListCursor(updatedAt: string, id: string): string {
@@ -179,7 +193,7 @@ function withOther(db: Db, otherId: SQL, side: SQL, where: SQL | undefined) {
       participant2Id: conversations.participant2Id,
       createdAt: conversations.createdAt,
       updatedAt: conversations.updatedAt,
-      otherId: sql<string>`${otherId}`.as('other_id'),
+      otherId: sql<string | null>`${otherId}`.as('other_id'),
       side: sql<ConversationSide>`${side}`.as('side'),
     })
     .from(conversations)
@@ -189,7 +203,8 @@ type Mine = ReturnType<ReturnType<typeof withOther>['as']>;
 
 /**
  * The other participant and the last message of the conversations in `c`, newest updated
- * first: one lateral read of the newest message per conversation.
+ * first: one lateral read of the newest message per conversation. A deleted other participant
+ * has no profile left: no id, no photo, 'Compte supprimé'.
  */
 async function summaries(db: Db, c: Mine, userId: string, limit: number): Promise<ConversationSummaryDto[]> {
   const lm = db
@@ -202,7 +217,9 @@ async function summaries(db: Db, c: Mine, userId: string, limit: number): Promis
   const rows = await db
     .select({
       conversation: { id: c.id, participant1Id: c.participant1Id, participant2Id: c.participant2Id, createdAt: c.createdAt, updatedAt: c.updatedAt },
-      other: { id: profiles.id, nickname: profiles.username, profilePhotoUrl: sql<string | null>`coalesce(${profiles.avatarUrl}, ${profiles.profilePhotoUrl})` },
+      otherId: profiles.id,
+      otherNickname: sql<string>`coalesce(${profiles.username}, ${MESSAGES.account_erased_name}::text)`,
+      otherPhotoUrl: sql<string | null>`coalesce(${profiles.avatarUrl}, ${profiles.profilePhotoUrl})`,
       lastId: lm.id,
       lastSenderId: lm.senderId,
       lastContent: lm.content,
@@ -212,12 +229,12 @@ async function summaries(db: Db, c: Mine, userId: string, limit: number): Promis
       side: c.side,
     })
     .from(c)
-    .innerJoin(profiles, eq(profiles.id, c.otherId))
+    .leftJoin(profiles, eq(profiles.id, c.otherId))
     .leftJoinLateral(lm, sql`true`)
     .orderBy(desc(c.updatedAt), desc(c.id))
     .limit(limit);
   return rows.map((row) => {
-    const lastMessage = row.lastId && row.lastSenderId && row.lastCreatedAt
+    const lastMessage = row.lastId && row.lastCreatedAt
       ? toMessageDto({
           id: row.lastId,
           conversationId: row.conversation.id,
@@ -230,7 +247,7 @@ async function summaries(db: Db, c: Mine, userId: string, limit: number): Promis
       : null;
     return {
       ...toConversationDto(row.conversation),
-      otherParticipant: row.other,
+      otherParticipant: { id: row.otherId, nickname: row.otherNickname, profilePhotoUrl: row.otherPhotoUrl },
       lastMessage,
       unread: row.side === 'accepted' && lastMessage !== null && lastMessage.senderId !== userId && !lastMessage.read,
       request: row.side === 'request',
@@ -294,8 +311,8 @@ export async function unreadConversationIds(db: Db, userId: string): Promise<str
       or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId)),
       eq(mySide(userId), 'accepted'),
       exists(db.select({ one: sql`1` }).from(unread)
-        .where(and(eq(unread.conversationId, conversations.id), ne(unread.senderId, userId), not(unread.read)))),
-      ne(last.senderId, userId),
+        .where(and(eq(unread.conversationId, conversations.id), notFrom(unread.senderId, userId), not(unread.read)))),
+      notFrom(last.senderId, userId),
       not(last.read),
     ))
     .orderBy(desc(conversations.updatedAt), desc(conversations.id))
@@ -349,7 +366,7 @@ export async function listMessages(db: Db, conversationId: string, options: Page
 /** Marks the other party's unread messages read; returns how many and the newest one's time. */
 export async function markRead(db: Db, conversationId: string, readerId: string): Promise<{ updated: number; upTo: string | null }> {
   const rows = await db.update(messages).set({ read: true })
-    .where(and(eq(messages.conversationId, conversationId), ne(messages.senderId, readerId), not(messages.read)))
+    .where(and(eq(messages.conversationId, conversationId), notFrom(messages.senderId, readerId), not(messages.read)))
     .returning({ createdAt: messages.createdAt });
   const times = rows.map((row) => row.createdAt.getTime());
   return { updated: times.length, upTo: times.length ? new Date(Math.max(...times)).toISOString() : null };

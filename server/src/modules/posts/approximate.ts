@@ -18,7 +18,7 @@
  * exists so that coastal towns outside the generalised polygons can post, not to publish points
  * offshore. The land check of the post itself is made on the exact point (service.ts).
  */
-import { createLandChecker, getLandChecker, type LandChecker } from '../geo/land-check.ts';
+import type { LandChecker } from '../geo/land-check.ts';
 
 /** Height of a cell in degrees of latitude (~1.11 km). */
 export const CELL_DEG = 0.01;
@@ -115,14 +115,8 @@ export interface SnapCheckers {
   land: LandChecker;
 }
 
-let defaults: SnapCheckers | undefined;
-function defaultCheckers(): SnapCheckers {
-  defaults ??= { inside: createLandChecker({ coastToleranceKm: 0 }), land: getLandChecker() };
-  return defaults;
-}
-
 /** The published point of a cell (see the file's comment for the order of the fallbacks). */
-export function publishedPointOf(cell: Cell, checkers: SnapCheckers = defaultCheckers()): Point {
+export function publishedPointOf(cell: Cell, checkers: SnapCheckers): Point {
   const inside = (p: Point) => checkers.inside.isOnLand(p.latitude, p.longitude);
   const own = lattice(cell);
   return nearest(own, cell.centre, inside)
@@ -131,18 +125,26 @@ export function publishedPointOf(cell: Cell, checkers: SnapCheckers = defaultChe
     ?? { latitude: round6(cell.centre.latitude), longitude: round6(cell.centre.longitude) };
 }
 
-// Answers never change (static data): a bounded cache keeps a busy cell from re-testing its lattice.
 const CACHE_MAX = 10_000;
-const cache = new Map<string, Point>();
 
-/** Where an approximate post made at (latitude, longitude) is published. */
-export function approximatePoint(latitude: number, longitude: number): Point {
-  const cell = cellOf(latitude, longitude);
-  const key = `${cell.row}:${cell.column}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const point = publishedPointOf(cell);
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
-  cache.set(key, point);
-  return point;
+/**
+ * Where an approximate post made at (latitude, longitude) is published, on these checkers (the
+ * context's geo engine). Answers never change (static data): a bounded cache keeps a busy cell
+ * from re-testing its lattice.
+ */
+export function createApproximator(checkers: SnapCheckers): (latitude: number, longitude: number) => Point {
+  const cache = new Map<string, Point>();
+  return (latitude, longitude) => {
+    const cell = cellOf(latitude, longitude);
+    const key = `${cell.row}:${cell.column}`;
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const point = publishedPointOf(cell, checkers);
+    if (cache.size >= CACHE_MAX) {
+      const oldest = cache.keys().next();
+      if (!oldest.done) cache.delete(oldest.value);
+    }
+    cache.set(key, point);
+    return point;
+  };
 }

@@ -89,10 +89,16 @@ export async function toBytes(answer: string | ViewportAnswer): Promise<AnswerBy
 }
 
 /**
- * zlib's synchronous gzip returns a view on its 16 kB output chunk: a small answer's copy keeps
- * only its own bytes (what the cache counts).
+ * zlib's synchronous gzip returns a view on its larger output chunk: a small answer's copy keeps
+ * only its own bytes (what the cache counts). Buffer.alloc, not Buffer.from: a small copy from
+ * Buffer.from is itself a slice of the shared pool (64 kB on Node 24).
  */
-const compact = (buffer: Buffer) => (buffer.byteLength * 2 < buffer.buffer.byteLength ? Buffer.from(buffer) : buffer);
+function compact(buffer: Buffer): Buffer {
+  if (buffer.byteLength * 2 >= buffer.buffer.byteLength) return buffer;
+  const own = Buffer.alloc(buffer.byteLength);
+  buffer.copy(own);
+  return own;
+}
 
 const weightOf = (bytes: AnswerBytes) => bytes.identity.byteLength + bytes.gzip.byteLength + ENTRY_OVERHEAD_BYTES;
 

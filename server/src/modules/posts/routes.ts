@@ -17,12 +17,12 @@ import type { AppContext } from '../../context.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
 import { createLandDecision, createMapboxGeocoder, withVerdictCache } from '../../adapters/geocoder/index.ts';
-import { getLandChecker } from '../geo/land-check.ts';
 import { blockRule } from '../blocks/rule.ts';
 import { deleteMediaUrls, readUpload, storeImage, storeVoiceMessage } from '../media/index.ts';
 import { type DeletedPost, livePlacesOf } from './data.ts';
 import { changesArea, clustersWithout, decodeCursor, getChanges, planView, toViewport, type ViewPlan } from './feed.ts';
 import { createFeedCache, matchesEtag, MAX_AGE_S, type AnswerBytes } from './feed-cache.ts';
+import { createApproximator } from './approximate.ts';
 import { createPost, deletePost, getActivePost, getLivePost, getLivePosts, listLivePosts, recordUpload } from './service.ts';
 import { POST_SWEEP_EVERY_MS, SWEEP_EVERY_MS, sweepExpired, sweepExpiredPosts } from './sweeper.ts';
 
@@ -67,7 +67,8 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
   const blocks = blockRule(db, ctx.bus);
-  const land = getLandChecker();
+  const land = ctx.geo.land;
+  const approximate = createApproximator(ctx.geo);
   const geocoder = ctx.config.geocoderMapboxToken ? createMapboxGeocoder(ctx.config.geocoderMapboxToken) : null;
   // Issue 18: each call that reaches the geocoder is counted (cache hits are free); while the
   // cost monitor throttles, it is skipped and the offline land check decides alone.
@@ -196,7 +197,7 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
     schema: { body: createBody, response: { 201: postResponseSchema } },
   }, async (request, reply) => {
     const { userId } = requireUser(request);
-    const { post, marker } = await createPost({ db, isOnLand }, userId, request.body);
+    const { post, marker } = await createPost({ db, isOnLand, approximate }, userId, request.body);
     await ctx.analytics.happened('post_created');
     const event: PostCreatedEvent = { type: 'post.created', data: { post: marker } };
     await ctx.bus.publish({ ...event, at: { latitude: marker.latitude, longitude: marker.longitude }, about: [userId] })
@@ -213,32 +214,24 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
     return reply.status(204).send();
   });
 
-  // The sweepers: expired posts leave every map (and the cell counts) within seconds, with their
-  // files; tombstones and orphan uploads every minute.
+  // The sweepers, on the leading instance only (failures are logged by the leader): expired
+  // posts leave every map (and the cell counts) within seconds, with their files; tombstones and
+  // orphan uploads every minute.
   const announceSwept = async (swept: DeletedPost[]) => {
     for (const post of swept) await ctx.bus.publish(deletedEvent(post));
   };
   const sweepPosts = async () => {
-    try {
-      const swept = await sweepExpiredPosts(db);
-      await deleteMediaUrls(ctx.storage, swept.flatMap((p) => p.mediaUrls));
-      await announceSwept(swept);
-    } catch (error) {
-      app.log.warn({ err: error }, 'sweep failed');
-    }
+    const swept = await sweepExpiredPosts(db);
+    await deleteMediaUrls(ctx.storage, swept.flatMap((p) => p.mediaUrls));
+    await announceSwept(swept);
   };
   const sweepAll = async () => {
-    try {
-      const { deleted, mediaUrls } = await sweepExpired(db);
-      await deleteMediaUrls(ctx.storage, mediaUrls);
-      await announceSwept(deleted);
-    } catch (error) {
-      app.log.warn({ err: error }, 'sweep failed');
-    }
+    const { deleted, mediaUrls } = await sweepExpired(db);
+    await deleteMediaUrls(ctx.storage, mediaUrls);
+    await announceSwept(deleted);
   };
-  const timers = [setInterval(sweepPosts, POST_SWEEP_EVERY_MS), setInterval(sweepAll, SWEEP_EVERY_MS)];
-  for (const timer of timers) timer.unref();
+  const sweepers = [ctx.leader.every('posts.sweep-expired', POST_SWEEP_EVERY_MS, sweepPosts), ctx.leader.every('posts.sweep-all', SWEEP_EVERY_MS, sweepAll)];
   app.addHook('onClose', async () => {
-    for (const timer of timers) clearInterval(timer);
+    await Promise.all(sweepers.map((stop) => stop()));
   });
 }

@@ -10,7 +10,7 @@ import {
   insertUpload, listLiveCards, lockAuthor, postOwner, spendPulseCredit, type DeletedPost,
 } from './data.ts';
 import { toMarkerDto, toPostDto } from './dto.ts';
-import { approximatePoint } from './approximate.ts';
+import type { Point } from './approximate.ts';
 import type { LandDecision } from '../../adapters/geocoder/index.ts';
 
 // Likes, comments and reports read live posts through these.
@@ -45,6 +45,8 @@ export function cleanContent(content: string): string {
 export interface CreatePostDeps {
   db: Db;
   isOnLand: (lat: number, lon: number) => Promise<LandDecision>;
+  /** Where an approximate post is published (approximate.ts, on the context's land). */
+  approximate: (lat: number, lon: number) => Point;
 }
 
 /**
@@ -61,14 +63,14 @@ export interface CreatedPost {
 /** The validated body; `approximate` may be left out by callers inside the server (exact position). */
 export type NewPostInput = Omit<CreatePostInput, 'approximate'> & Partial<Pick<CreatePostInput, 'approximate'>>;
 
-export async function createPost({ db, isOnLand }: CreatePostDeps, userId: string, input: NewPostInput): Promise<CreatedPost> {
+export async function createPost({ db, isOnLand, approximate }: CreatePostDeps, userId: string, input: NewPostInput): Promise<CreatedPost> {
   const text = cleanContent(input.content);
   if (!text && !input.imageUploadId && !input.audioUploadId) throw badRequest('content_required');
   const place = await isOnLand(input.latitude, input.longitude);
   if (place !== 'land') throw badRequest(place === 'sea' ? 'open_sea' : 'not_on_land');
   // The land check above is on the exact point; an approximate post is published at its cell's
   // point and keeps the exact one aside (issue 20), so no reader of latitude/longitude can see it.
-  const published = input.approximate ? approximatePoint(input.latitude, input.longitude) : input;
+  const published = input.approximate ? approximate(input.latitude, input.longitude) : input;
   const exact = input.approximate ? { exactLatitude: input.latitude, exactLongitude: input.longitude } : {};
 
   const id = await db.transaction(async (tx) => {

@@ -4,8 +4,8 @@
  * attached to a post within an hour, and tombstones an hour after the oldest cursor expires.
  * Expired posts are swept every few seconds (POST_SWEEP_EVERY_MS): their deletion is what takes
  * them out of the zoomed-out map's cell counts (post_cells, kept by triggers) and what tells the
- * cached answers and the sockets that they left. The rest is swept every minute. Every instance
- * sweeps; the deletes are idempotent, so instances sweeping at once do no harm.
+ * cached answers and the sockets that they left. The rest is swept every minute. Only the leading
+ * instance sweeps (adapters/leader); the deletes stay idempotent all the same.
  */
 import { sql } from 'drizzle-orm';
 import { POST_LIFETIME_MS } from '@moodmap/core';

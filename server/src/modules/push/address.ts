@@ -60,8 +60,12 @@ export const systemResolve: Resolve = (hostname) => dnsLookup(hostname, { all: t
 
 export class AddressRefused extends Error {
   readonly code = 'PUSH_ADDRESS_REFUSED';
-  constructor(readonly host: string, readonly address: string) {
+  readonly host: string;
+  readonly address: string;
+  constructor(host: string, address: string) {
     super(`push endpoint ${host} resolves to a non-public address (${address})`);
+    this.host = host;
+    this.address = address;
   }
 }
 

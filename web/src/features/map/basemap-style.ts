@@ -4,8 +4,9 @@ import type { Theme } from '../theme/theme-store.ts';
 
 /**
  * The embedded offline basemap: sea, land, lakes, rivers, regions, roads, borders and place names,
- * drawn from our own API's vector tiles (cut per view from npm data packages). Light and dark
- * variants share sources, layer ids and layouts, so switching theme is a paint-only style diff.
+ * drawn from our own API's vector tiles (read from the archive the server ships, cut once from
+ * open data). Light and dark variants share sources, layer ids and layouts, so switching theme
+ * is a paint-only style diff.
  */
 export const BASEMAP_PALETTE = {
   light: {
@@ -43,9 +44,9 @@ export const BASEMAP_PALETTE = {
 } as const satisfies Record<Theme, Record<string, string>>;
 
 /**
- * Layers `land`, `borders`, `water`, `rivers`, `admin`, `roads` and `places`; z 0–GEO_TILE_MAX_ZOOM,
+ * Layers `land`, `borders`, `water`, `rivers`, `admin` and `places`; z 0–GEO_TILE_MAX_ZOOM,
  * overzoomed above (they hold the data's full detail). MapLibre draws vector tiles at 512 px,
- * the size the server cuts them for.
+ * the size they are cut for.
  */
 export const BASEMAP_TILES_URL = '/api/geo/tiles/{z}/{x}/{y}.pbf';
 
@@ -210,6 +211,8 @@ export function basemapStyle(theme: Theme): StyleSpecification {
         type: 'symbol',
         source: 'basemap',
         'source-layer': 'places',
+        // The deepest tiles carry the villages of deeper zooms too, each with the zoom it shows from.
+        filter: ['>=', ['zoom'], ['coalesce', ['get', 'minzoom'], 0]],
         layout: {
           'text-field': ['get', 'name'],
           'text-font': ['match', ['get', 'kind'], ['capital', 'city'], ['literal', FONT_BOLD], ['literal', FONT]],

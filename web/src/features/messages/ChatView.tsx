@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { MESSAGES, type MessageDto, TIMING, t } from '@moodmap/core';
-import { openProfileModal } from '../../lib/ui-store.ts';
-import { IconButton, Spinner } from '../../ui/Button.tsx';
-import { ArrowLeftIcon, ChatIcon } from '../../ui/icons.tsx';
-import { Avatar } from '../profile/Avatar.tsx';
+import { Spinner } from '../../ui/Button.tsx';
+import { ChatIcon } from '../../ui/icons.tsx';
+import { ChatHeader } from './ChatHeader.tsx';
 import { Composer } from './Composer.tsx';
 import { PushOffer } from '../push/PushOffer.tsx';
 import { usePushOffer } from '../push/offer-store.ts';
@@ -12,6 +11,7 @@ import { useNow } from './ConversationList.tsx';
 import { MessageBubble } from './MessageBubble.tsx';
 import { markRead, needsReadMark, useConversationSummary, useThread } from './messages-query.ts';
 import { useMessagesSelection } from './messages-store.ts';
+import { ParticipantAvatar, isDeletedAccount } from './ParticipantAvatar.tsx';
 import { RequestActions } from './RequestActions.tsx';
 
 /** Two messages of one sender this close together read as one group. */
@@ -100,40 +100,6 @@ function useThreadScroll(messages: MessageDto[], me: string) {
   return { ref, onScroll, toBottom, onContentGrew };
 }
 
-function ChatHeader({ nickname, photoUrl, userId, onBack }: { nickname: string; photoUrl: string | null; userId: string | null; onBack: () => void }) {
-  return (
-    <header className="flex shrink-0 items-center gap-2 border-b border-slate-100 bg-white px-2 py-2 md:px-4 md:py-2.5 dark:border-white/5 dark:bg-ink-900" data-testid="chat-header">
-      <IconButton
-        onClick={onBack}
-        label={MESSAGES.messages_back}
-        testId="chat-back"
-        className="size-10 text-slate-600 hover:bg-slate-100 md:hidden dark:text-slate-300 dark:hover:bg-white/10"
-      >
-        <ArrowLeftIcon size={20} />
-      </IconButton>
-      {userId ? (
-        <button
-          type="button"
-          onClick={() => openProfileModal(userId)}
-          title={t('profile_open', { name: nickname })}
-          data-testid="chat-profile"
-          className="flex min-w-0 items-center gap-3 rounded-2xl py-1 pr-3 pl-1 text-left transition hover:bg-slate-100 dark:hover:bg-white/5"
-        >
-          <Avatar url={photoUrl} name={nickname} size={40} />
-          <span className="truncate text-[15px] font-semibold text-ink-900 dark:text-white" data-testid="chat-nickname">
-            {nickname}
-          </span>
-        </button>
-      ) : (
-        <div className="flex animate-pulse items-center gap-3 py-1 pl-1" role="status" aria-label={MESSAGES.loading}>
-          <div className="size-10 rounded-full bg-slate-200 dark:bg-white/10" />
-          <div className="h-3.5 w-28 rounded-full bg-slate-200 dark:bg-white/10" />
-        </div>
-      )}
-    </header>
-  );
-}
-
 /** The open conversation (spec §2 "Messages"): header, the thread with older pages on demand, the composer. */
 export function ChatView({ conversationId, me }: { conversationId: string; me: string }) {
   const { summary, missing } = useConversationSummary(conversationId);
@@ -157,7 +123,7 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
   if (missing) {
     return (
       <div className="flex flex-1 flex-col" data-testid="conversation-not-found">
-        <ChatHeader nickname="" photoUrl={null} userId={null} onBack={clear} />
+        <ChatHeader other={undefined} nickname="" onBack={clear} />
         <div className="flex flex-1 flex-col items-center justify-center gap-3 px-6 text-center">
           <div className="flex size-14 items-center justify-center rounded-2xl bg-slate-100 text-slate-400 dark:bg-ink-800 dark:text-slate-500">
             <ChatIcon size={26} />
@@ -170,6 +136,8 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
 
   const other = summary?.otherParticipant;
   const nickname = other?.nickname || knownNickname || '';
+  // The other person deleted their account: what they sent stays, nothing more can be written.
+  const closed = isDeletedAccount(other);
   const empty = !thread.isPending && messages.length === 0;
   const seenId = seen ? lastMessage!.id : null;
 
@@ -183,7 +151,7 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
   } else if (empty) {
     body = (
       <div className="flex flex-1 flex-col items-center justify-center gap-4 px-6 py-10 text-center" data-testid="conversation-empty">
-        {other ? <Avatar url={other.profilePhotoUrl} name={nickname} size={72} /> : null}
+        {other ? <ParticipantAvatar participant={{ ...other, nickname }} size={72} /> : null}
         <p className="max-w-xs text-[15px] text-slate-600 dark:text-slate-300">{t('messages_start_with', { nickname })}</p>
       </div>
     );
@@ -227,7 +195,7 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
 
   return (
     <div className="flex min-h-0 flex-1 flex-col" data-testid="chat-view" data-conversation-id={conversationId}>
-      <ChatHeader nickname={nickname} photoUrl={other?.profilePhotoUrl ?? null} userId={other?.id ?? null} onBack={clear} />
+      <ChatHeader other={other} nickname={nickname} onBack={clear} />
       <div
         ref={scroll.ref}
         onScroll={scroll.onScroll}
@@ -237,9 +205,10 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
         {body}
       </div>
       {request && other ? <RequestActions conversationId={conversationId} other={other} /> : null}
-      {request ? null : <PushOffer />}
+      {request || closed ? null : <PushOffer />}
       {request ? null : <Composer
         conversationId={conversationId}
+        closedReason={closed ? MESSAGES.conversation_closed : undefined}
         placeholder={empty ? MESSAGES.messages_first_placeholder : MESSAGES.messages_placeholder}
         onSent={() => {
           scroll.toBottom();

@@ -35,9 +35,15 @@ const wideScreen = () => typeof window !== 'undefined' && typeof window.matchMed
 /**
  * The composer (spec §2 "Composer", §4 "Messages"): text (Enter sends, Shift+Enter a new line),
  * one image with a preview and a remove button, a send button with a spinner. Sending clears
- * both on success; on failure they stay, and the server's reason is shown.
+ * both on success; on failure they stay, and the server's reason is shown. `closedReason`: the
+ * conversation cannot be answered; it is said where the text would go, and nothing can be sent.
  */
-export function Composer({ conversationId, placeholder, onSent }: { conversationId: string; placeholder: string; onSent: () => void }) {
+export function Composer({ conversationId, placeholder, onSent, closedReason }: {
+  conversationId: string;
+  placeholder: string;
+  onSent: () => void;
+  closedReason?: string;
+}) {
   const client = useQueryClient();
   const me = useSessionStore((s) => s.user?.id);
   const draft = useMessagesSelection((s) => (s.conversationId === conversationId ? s.draft : ''));
@@ -58,7 +64,8 @@ export function Composer({ conversationId, placeholder, onSent }: { conversation
   const preview = useObjectUrl(file);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
-  const canSend = !sending && (draft.trim() !== '' || file !== null);
+  const closed = closedReason !== undefined;
+  const canSend = !closed && !sending && (draft.trim() !== '' || file !== null);
 
   useLayoutEffect(() => {
     const el = inputRef.current;
@@ -109,6 +116,7 @@ export function Composer({ conversationId, placeholder, onSent }: { conversation
     <form
       onSubmit={(e) => void submit(e)}
       data-testid="message-composer"
+      aria-disabled={closed || undefined}
       className="shrink-0 border-t border-slate-100 bg-white px-3 pt-2.5 pb-3 md:px-4 dark:border-white/5 dark:bg-ink-900"
     >
       {file ? (
@@ -145,7 +153,7 @@ export function Composer({ conversationId, placeholder, onSent }: { conversation
         />
         <IconButton
           onClick={() => fileRef.current?.click()}
-          disabled={sending}
+          disabled={sending || closed}
           label={MESSAGES.messages_attach_image}
           testId="message-attach"
           className="size-11 text-slate-500 hover:bg-brand-500/10 hover:text-brand-600 disabled:opacity-50 dark:text-slate-400 dark:hover:bg-brand-400/10 dark:hover:text-brand-300"
@@ -153,20 +161,26 @@ export function Composer({ conversationId, placeholder, onSent }: { conversation
           <ImageIcon size={22} />
         </IconButton>
         <div className="min-w-0 flex-1 rounded-[1.375rem] bg-slate-100 px-4 py-2.5 ring-brand-500/40 transition focus-within:bg-white focus-within:ring-2 dark:bg-ink-800 dark:focus-within:bg-ink-800">
-          <textarea
-            ref={inputRef}
-            rows={1}
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={onKeyDown}
-            onPaste={onPaste}
-            readOnly={sending}
-            maxLength={MESSAGE_TEXT_MAX}
-            placeholder={placeholder}
-            aria-label={placeholder}
-            data-testid="message-input"
-            className="block max-h-36 w-full resize-none bg-transparent text-[15px] leading-6 text-ink-900 outline-none placeholder:text-slate-400 dark:text-white dark:placeholder:text-slate-500"
-          />
+          {closed ? (
+            <p className="text-[15px] leading-6 text-slate-600 dark:text-slate-300" data-testid="composer-closed">
+              {closedReason}
+            </p>
+          ) : (
+            <textarea
+              ref={inputRef}
+              rows={1}
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              onKeyDown={onKeyDown}
+              onPaste={onPaste}
+              readOnly={sending}
+              maxLength={MESSAGE_TEXT_MAX}
+              placeholder={placeholder}
+              aria-label={placeholder}
+              data-testid="message-input"
+              className="block max-h-36 w-full resize-none bg-transparent text-[15px] leading-6 text-ink-900 outline-none placeholder:text-slate-400 dark:text-white dark:placeholder:text-slate-500"
+            />
+          )}
         </div>
         <button
           type="submit"

@@ -2,8 +2,8 @@ import { type UIEvent, useEffect, useState } from 'react';
 import { type ConversationSummaryDto, MESSAGES, type MessageDto, conversationListTime, t } from '@moodmap/core';
 import { Spinner } from '../../ui/Button.tsx';
 import { ChatIcon } from '../../ui/icons.tsx';
-import { Avatar } from '../profile/Avatar.tsx';
 import { EmojiText } from './EmojiText.tsx';
+import { ParticipantAvatar } from './ParticipantAvatar.tsx';
 import { useRequests } from './message-requests.ts';
 import { useConversationList } from './messages-query.ts';
 import { useMessagesSelection } from './messages-store.ts';
@@ -21,10 +21,14 @@ export function useNow(everyMs = 60_000): Date {
   return now;
 }
 
-/** A list entry's preview (spec §2 "List entry"): 'Vous: ' when I sent it, '📷 Photo' for an image message. */
+/**
+ * A list entry's preview (spec §2 "List entry"): 'Vous: ' when I sent it, '📷 Photo' for an image
+ * message, 'Photo supprimée' for a deleted account's image (neither text nor image left).
+ */
 export function conversationPreview(last: MessageDto | null, me: string | null | undefined): string {
   if (!last) return '';
-  const body = last.imageUrl ? MESSAGES.messages_photo_preview : last.content.replace(/\s+/g, ' ').trim();
+  const text = last.content.replace(/\s+/g, ' ').trim();
+  const body = last.imageUrl ? MESSAGES.messages_photo_preview : text || MESSAGES.messages_photo_removed;
   return (last.senderId === me ? MESSAGES.messages_you_prefix : '') + body;
 }
 
@@ -52,7 +56,7 @@ function ConversationItem({ conversation, selected, me, now, onSelect }: {
           selected ? 'bg-brand-500/10 ring-1 ring-brand-500/20 dark:bg-brand-400/10 dark:ring-brand-400/20' : 'hover:bg-slate-100/80 dark:hover:bg-white/5'
         }`}
       >
-        <Avatar url={other.profilePhotoUrl} name={other.nickname} size={48} />
+        <ParticipantAvatar participant={other} size={48} />
         <span className="min-w-0 flex-1">
           <span className="flex items-baseline gap-2">
             <span className={`min-w-0 flex-1 truncate text-[15px] text-ink-900 dark:text-white ${unread ? 'font-bold' : 'font-semibold'}`} data-testid="conversation-nickname">

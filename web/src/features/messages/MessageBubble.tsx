@@ -4,7 +4,8 @@ import { EmojiText } from './EmojiText.tsx';
 /**
  * One message (spec §2 "Bubbles"): mine on the right, theirs on the left; an optional image that
  * opens in a new tab, the text, and the time. `grouped`: follows a message of the same sender,
- * so it sits closer and keeps round corners on that side.
+ * so it sits closer and keeps round corners on that side. A message left with neither (a deleted
+ * account's image, removed) says 'Photo supprimée'.
  */
 export function MessageBubble({
   message,
@@ -57,6 +58,11 @@ export function MessageBubble({
         {text ? (
           <p className={`text-[15px] leading-snug break-words whitespace-pre-wrap ${message.imageUrl ? 'px-2.5 pt-1.5' : ''}`} data-testid="message-text">
             <EmojiText text={text} />
+          </p>
+        ) : null}
+        {!text && !message.imageUrl ? (
+          <p className="text-[15px] leading-snug text-slate-500 italic dark:text-slate-400" data-testid="message-removed">
+            {MESSAGES.messages_photo_removed}
           </p>
         ) : null}
         <p

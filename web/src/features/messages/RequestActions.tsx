@@ -9,9 +9,14 @@ import { useMessagesSelection } from './messages-store.ts';
 
 type Action = 'accept' | 'delete' | 'block';
 
-/** Under a request's messages, in place of the composer: accept it, delete it, or block and report its sender. */
+/**
+ * Under a request's messages, in place of the composer: accept it, delete it, or block and report
+ * its sender. A sender whose account was deleted can be neither blocked nor answered: the request
+ * says so and may still be kept or deleted.
+ */
 export function RequestActions({ conversationId, other }: { conversationId: string; other: ParticipantDto }) {
   const client = useQueryClient();
+  const senderId = other.id;
   const clear = useMessagesSelection((s) => s.clear);
   const [busy, setBusy] = useState<Action | null>(null);
 
@@ -25,8 +30,8 @@ export function RequestActions({ conversationId, other }: { conversationId: stri
         await deleteRequest(client, conversationId);
         clear();
         toast.success(MESSAGES.request_deleted);
-      } else {
-        await blockAndReport(client, conversationId, other.id);
+      } else if (senderId !== null) {
+        await blockAndReport(client, conversationId, senderId);
         clear();
         toast.success(MESSAGES.request_blocked_reported);
       }
@@ -39,7 +44,9 @@ export function RequestActions({ conversationId, other }: { conversationId: stri
 
   return (
     <section className="shrink-0 border-t border-slate-100 bg-white px-4 py-3 dark:border-white/5 dark:bg-ink-900" data-testid="request-actions">
-      <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">{t('request_intro', { nickname: other.nickname })}</p>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-300" data-testid="request-intro">
+        {senderId === null ? MESSAGES.conversation_closed : t('request_intro', { nickname: other.nickname })}
+      </p>
       <div className="flex flex-wrap gap-2">
         <Button onClick={() => void run('accept')} disabled={busy !== null} data-testid="request-accept">
           {MESSAGES.request_accept}
@@ -47,9 +54,11 @@ export function RequestActions({ conversationId, other }: { conversationId: stri
         <Button variant="secondary" onClick={() => void run('delete')} disabled={busy !== null} data-testid="request-delete">
           {MESSAGES.request_delete}
         </Button>
-        <Button variant="danger" onClick={() => void run('block')} disabled={busy !== null} data-testid="request-block">
-          {MESSAGES.request_block_report}
-        </Button>
+        {senderId === null ? null : (
+          <Button variant="danger" onClick={() => void run('block')} disabled={busy !== null} data-testid="request-block">
+            {MESSAGES.request_block_report}
+          </Button>
+        )}
       </div>
     </section>
   );

@@ -8,11 +8,13 @@ import { ApiError, api } from '../../lib/api.ts';
 import { parseAnswerLazy, readLazy } from '../../lib/schemas.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
+/** An id, or null where the server says the person's account was deleted. */
+const idOrNull = (v: unknown): v is string | null => v === null || str(v);
 
 export function readMessage(value: unknown): MessageDto | null {
   if (!value || typeof value !== 'object') return null;
   const m = value as Record<string, unknown>;
-  if (!str(m.id) || !str(m.conversationId) || !str(m.senderId) || !str(m.createdAt)) return null;
+  if (!str(m.id) || !str(m.conversationId) || !idOrNull(m.senderId) || !str(m.createdAt)) return null;
   return {
     id: m.id,
     conversationId: m.conversationId,
@@ -27,7 +29,7 @@ export function readMessage(value: unknown): MessageDto | null {
 export function readParticipant(value: unknown): ParticipantDto | null {
   if (!value || typeof value !== 'object') return null;
   const p = value as Record<string, unknown>;
-  if (!str(p.id)) return null;
+  if (!idOrNull(p.id)) return null;
   return { id: p.id, nickname: str(p.nickname) ? p.nickname : '', profilePhotoUrl: str(p.profilePhotoUrl) && p.profilePhotoUrl ? p.profilePhotoUrl : null };
 }
 
@@ -39,8 +41,8 @@ export function readConversation(value: unknown): ConversationSummaryDto | null 
   const updatedAt = str(c.updatedAt) ? c.updatedAt : str(c.createdAt) ? c.createdAt : new Date(0).toISOString();
   return {
     id: c.id,
-    participant1Id: str(c.participant1Id) ? c.participant1Id : '',
-    participant2Id: str(c.participant2Id) ? c.participant2Id : '',
+    participant1Id: str(c.participant1Id) ? c.participant1Id : null,
+    participant2Id: str(c.participant2Id) ? c.participant2Id : null,
     createdAt: str(c.createdAt) ? c.createdAt : updatedAt,
     updatedAt,
     otherParticipant: other,

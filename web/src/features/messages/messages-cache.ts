@@ -96,7 +96,7 @@ export function updateConversation(client: QueryClient, id: string, update: (c: 
 export function updateParticipant(client: QueryClient, participant: ParticipantDto): void {
   const apply = (c: ConversationSummaryDto): ConversationSummaryDto => {
     const o = c.otherParticipant;
-    if (o.id !== participant.id || (o.nickname === participant.nickname && o.profilePhotoUrl === participant.profilePhotoUrl)) return c;
+    if (o.id === null || o.id !== participant.id || (o.nickname === participant.nickname && o.profilePhotoUrl === participant.profilePhotoUrl)) return c;
     return { ...c, otherParticipant: { ...o, nickname: participant.nickname, profilePhotoUrl: participant.profilePhotoUrl } };
   };
   client.setQueryData<ConversationListResult>(LIST_KEY, (list) => {

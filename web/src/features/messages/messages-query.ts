@@ -254,6 +254,18 @@ export function needsReadMark(client: QueryClient, conversationId: string, me: s
   return client.getQueryData<string[]>(UNREAD_KEY)?.includes(conversationId) ?? false;
 }
 
+/**
+ * The other person deleted their account: the entry (now 'Compte supprimé') is read again, and
+ * the thread reloaded whole, since their messages lost their sender and their images.
+ */
+export async function reloadClosedConversation(client: QueryClient, id: string): Promise<void> {
+  void client.resetQueries({ queryKey: threadKey(id) });
+  const conversation = await fetchConversation(id).catch(() => null);
+  if (!conversation) return;
+  client.setQueryData(conversationKey(id), conversation);
+  if (findConversation(client, id)) upsertConversation(client, conversation);
+}
+
 /** A conversation seen in an event but not in the list: fetched once and added. */
 export async function fetchIntoList(client: QueryClient, id: string): Promise<ConversationSummaryDto | null> {
   try {

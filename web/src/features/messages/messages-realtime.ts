@@ -4,7 +4,8 @@
  * - 'message.created' appends to the thread (once: our own send answers too), moves the
  *   conversation to the top, updates the badge and announces it with the toast;
  * - 'message.read' marks messages read; 'conversation.updated' brings in a conversation the
- *   list does not show yet;
+ *   list does not show yet; 'conversation.closed' (the other person deleted their account)
+ *   reloads its entry and thread;
  * - after a reconnect the list and the badge are refetched and every thread catches up with
  *   `after=` (see threadQuery), so nothing sent during the cut is lost; the latest message
  *   missed meanwhile gets the toast if it is under 60 s old.
@@ -25,7 +26,7 @@ import { onRealtimeConnection, subscribeRealtime } from '../../lib/realtime.ts';
 import { readMessage, readParticipant } from './conversations-api.ts';
 import { CONVERSATIONS_ROOT, LIST_KEY, THREAD_PREFIX, UNREAD_KEY, findConversation, threadKey } from './messages-cache.ts';
 import { REQUESTS_KEY } from './message-requests.ts';
-import { applyMessage, applyRead, fetchIntoList, listQuery, markRead } from './messages-query.ts';
+import { applyMessage, applyRead, fetchIntoList, listQuery, markRead, reloadClosedConversation } from './messages-query.ts';
 import { useMessagesSelection, useOpenConversation, visibleConversationId } from './messages-store.ts';
 import { toastFromEvent, useMessageToast } from './message-toast-store.ts';
 
@@ -47,6 +48,11 @@ function readUpdated(data: unknown): ConversationUpdatedEvent | null {
   const d = (data ?? {}) as Record<string, unknown>;
   if (typeof d.conversationId !== 'string') return null;
   return { conversationId: d.conversationId, updatedAt: typeof d.updatedAt === 'string' ? d.updatedAt : new Date().toISOString() };
+}
+
+/** `conversation.closed`'s conversation id. */
+function readClosedId(data: unknown): string | null {
+  return typeof data === 'object' && data !== null && 'conversationId' in data && typeof data.conversationId === 'string' ? data.conversationId : null;
 }
 
 /**
@@ -96,6 +102,13 @@ export function bridgeMessagesRealtime(client: QueryClient, me: () => string | n
       const updated = readUpdated(event.data);
       if (!updated || !listShown(client) || findConversation(client, updated.conversationId)) return;
       void fetchIntoList(client, updated.conversationId);
+    }),
+    subscribeRealtime(MESSAGE_EVENTS.closed, (event) => {
+      const id = readClosedId(event.data);
+      if (!id) return;
+      void reloadClosedConversation(client, id);
+      // A request from them stays in 'Demandes', under their new name.
+      void client.invalidateQueries({ queryKey: REQUESTS_KEY });
     }),
     onRealtimeConnection(({ connected, reconnect }) => {
       if (!connected || !reconnect) return;

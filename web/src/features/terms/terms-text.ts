@@ -48,6 +48,7 @@ export const TERMS_SECTIONS: TermsSection[] = [
     paragraphs: [
       "Les membres peuvent échanger des messages privés. Le harcèlement, les sollicitations commerciales non désirées et l'envoi de contenus illicites sont interdits.",
       "Les messages ne sont lus que par leurs deux participants, sauf signalement ou réquisition d'une autorité compétente.",
+      "Si votre correspondant supprime son compte, les messages qu'il vous a envoyés restent dans votre conversation, signés « Compte supprimé », sans ses images ; vous ne pouvez plus lui répondre.",
     ],
   },
   {
@@ -69,7 +70,8 @@ export const TERMS_SECTIONS: TermsSection[] = [
     paragraphs: [
       "Nous traitons vos données (compte, profil, publications, messages, achats) pour fournir le service, sur le fondement du contrat, et pour sa sécurité, sur le fondement de notre intérêt légitime.",
       "Conformément au RGPD, vous disposez de droits d'accès, de rectification, d'effacement, de limitation, d'opposition et de portabilité, exercés depuis le formulaire de contact. Vous pouvez saisir la CNIL.",
-      "« Supprimer mon compte », dans votre profil, efface immédiatement votre compte, votre profil, vos publications et leurs médias, vos commentaires, vos « j’aime » et vos conversations : leurs messages sont supprimés pour les deux participants. Vos paiements sont conservés 10 ans sans votre identité (obligation comptable) ; les décisions de modération et le journal de sécurité sont conservés sous un pseudonyme.",
+      "« Supprimer mon compte », dans votre profil, efface immédiatement votre compte, votre profil, vos publications et leurs médias, vos commentaires, vos « j’aime » et les images que vous avez envoyées en message. Vos paiements sont conservés 10 ans sans votre identité (obligation comptable) ; les décisions de modération et le journal de sécurité sont conservés sous un pseudonyme.",
+      "Le texte des messages que vous avez envoyés reste dans les conversations de leurs destinataires : il fait partie de leur correspondance, qu'ils ont reçue et dont nous gardons leur copie, sur le fondement de leur intérêt légitime à conserver leurs propres conversations. Il y apparaît envoyé par « Compte supprimé », sans votre nom, votre photo, votre identifiant ni lien vers votre profil, et la conversation ne peut plus recevoir de réponse. Les images que vous avez envoyées sont en revanche supprimées de nos serveurs : plus que le texte, elles peuvent vous montrer ou montrer vos proches. Une conversation que son destinataire n'a jamais vue (vide, ou demande qu'il avait supprimée), ou dont l'autre participant a déjà supprimé son compte, est supprimée entièrement.",
     ],
   },
   {

@@ -1,29 +1,25 @@
 /**
- * The offline basemap as vector tiles: the same repaired Natural Earth 50m land and borders that
- * the GeoJSON endpoints serve, cut per tile so a phone downloads only its view (a city view is a
- * handful of small tiles instead of 660 kB of world GeoJSON). Issue 19 adds lakes and wide
- * rivers (`water`, water-data.ts), river centre lines (`rivers`, river-data.ts), the places to
- * name (`places`, place-tiles.ts), each thinned by zoom so that the first world view stays within
- * its byte budget, and first-level administrative boundaries (`admin`, admin-data.ts) from zoom
- * ADMIN_MIN_ZOOM.
+ * What a tile of the embedded basemap holds, cut at build time into the archive the server
+ * serves (basemap-build.ts): the same repaired Natural Earth 50m land and borders that the
+ * GeoJSON endpoints serve, lakes and wide rivers (`water`, water-data.ts), river centre lines
+ * (`rivers`, river-data.ts), the places to name (`places`, place-tiles.ts), each thinned by zoom
+ * so that the first world view stays small, and first-level administrative boundaries (`admin`,
+ * admin-data.ts) from zoom ADMIN_MIN_ZOOM.
  *
  * Cut with geojson-vt and encoded with vt-pbf, the libraries MapLibre itself uses for a GeoJSON
  * source, with the options MapLibre derived from the style's old GeoJSON sources (512-px tiles,
  * extent 8192, tolerance 0.3 px): the browser draws the same geometry as before, and beyond
  * GEO_TILE_MAX_ZOOM it overzooms tiles that already hold the data's full detail.
  */
-import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import { GeoJSONVT, type GeoJSONVTFeature, type GeoJSONVTTile } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { GEO_TILE_MAX_ZOOM } from '@moodmap/core';
 import { loadAdminBoundariesGeoJSON } from './admin-data.ts';
-import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
-import { PRECISE_LAND_MIN_ZOOM, takePreciseLandGeoJSON } from './land-precise.ts';
-import { placeFeatures, preparePlaceTiles } from './place-tiles.ts';
+import { getBordersGeoJSON, getLandGeoJSON } from '../land-data.ts';
+import { PRECISE_LAND_MIN_ZOOM, takePreciseLandGeoJSON } from '../land-precise.ts';
+import { hasPlaces, placeFeatures } from './place-tiles.ts';
 import { loadRiversGeoJSON, RIVERS_MIN_ZOOM, visibleRivers } from './river-data.ts';
 import { loadWaterGeoJSON, visibleWater } from './water-data.ts';
-import type { EncodedTile } from './tile-protocol.ts';
 
 /**
  * Layer names inside each tile, read by the web's basemap style. Neither npm nor the repository
@@ -33,7 +29,7 @@ export const TILE_LAYERS = { land: 'land', borders: 'borders', water: 'water', r
 
 /**
  * The style draws `admin` from zoom 4 (its layer's minzoom): lower tiles leave it out, so the
- * world view keeps its byte budget.
+ * world view stays small.
  */
 export const ADMIN_MIN_ZOOM = 4;
 
@@ -52,29 +48,30 @@ const cutOptions = {
 
 let indexes: { land: GeoJSONVT; preciseLand: GeoJSONVT; borders: GeoJSONVT; water: GeoJSONVT; rivers: GeoJSONVT; admin: GeoJSONVT } | undefined;
 
+/** Every source, read and indexed on first use (seconds, ~600 MB: build time only). */
 function getIndexes() {
   // structuredClone: geojson-vt must not see the objects the GeoJSON endpoints serialise.
   indexes ??= {
     land: new GeoJSONVT(structuredClone(getLandGeoJSON('50m')) as GeoJSON.GeoJSON, cutOptions),
-    // From PRECISE_LAND_MIN_ZOOM: the land the land check decides with (land-precise.ts). 1.2 M
-    // points: pre-cut to z3 only (z5 would double the start's cost), deeper tiles on demand.
-    preciseLand: new GeoJSONVT(takePreciseLandGeoJSON() as GeoJSON.GeoJSON, { ...cutOptions, indexMaxZoom: 3 }),
+    // From PRECISE_LAND_MIN_ZOOM: the land the land check decides with (land-precise.ts).
+    preciseLand: new GeoJSONVT(takePreciseLandGeoJSON() as GeoJSON.GeoJSON, cutOptions),
     borders: new GeoJSONVT(structuredClone(getBordersGeoJSON()) as GeoJSON.GeoJSON, cutOptions),
-    // Read from disk and dropped once cut: geojson-vt keeps its own copy.
+    // The three below are read from disk and dropped once indexed: geojson-vt keeps its own copy.
     water: new GeoJSONVT(loadWaterGeoJSON(), cutOptions),
-    // Read from disk and dropped once cut: 3 400 lines, 1.2 M points; pre-cut to z3 like the
-    // precise land (no tile below RIVERS_MIN_ZOOM uses them), deeper tiles on demand.
-    rivers: new GeoJSONVT(loadRiversGeoJSON(), { ...cutOptions, indexMaxZoom: 3 }),
-    // Read from disk and dropped once cut too: 4 200 lines, 360 000 points.
+    rivers: new GeoJSONVT(loadRiversGeoJSON(), cutOptions),
     admin: new GeoJSONVT(loadAdminBoundariesGeoJSON(), cutOptions),
   };
   return indexes;
 }
 
-/** Cuts the world's top tiles and indexes the places now (a few seconds in all). */
-export function prepareTileIndexes(): void {
-  getIndexes();
-  preparePlaceTiles();
+/**
+ * Whether tile z/x/y or a tile under it may hold anything: some source has features in it
+ * (before the zoom's thinning, which deeper tiles relax) or a place lies in it.
+ */
+export function tileMayHoldData(z: number, x: number, y: number): boolean {
+  const all = getIndexes();
+  const sources = [all.land, all.preciseLand, all.borders, all.water, all.rivers, all.admin];
+  return sources.some((index) => (index.getTile(z, x, y)?.features.length ?? 0) > 0) || hasPlaces(z, x, y);
 }
 
 /**
@@ -86,11 +83,8 @@ function ownLayer(z: number, x: number, y: number, features: GeoJSONVTFeature[])
   return { transformed: true, features: features as GeoJSONVTTile['features'], source: null, x, y, z };
 }
 
-/**
- * The encoded tile (z/x/y checked by geoTileParamsSchema), or null when it holds nothing (open
- * sea). Synchronous and up to a second for a first cut: called in the tile worker only.
- */
-export function cutTile(z: number, x: number, y: number): EncodedTile | null {
+/** The tile's MVT bytes, uncompressed, or null when it holds nothing (open sea). */
+export function cutTile(z: number, x: number, y: number): Uint8Array | null {
   const { land, preciseLand, borders, water, rivers, admin } = getIndexes();
   const layers: Parameters<typeof fromGeojsonVt>[0] = {};
   const landTile = (z >= PRECISE_LAND_MIN_ZOOM ? preciseLand : land).getTile(z, x, y);
@@ -108,7 +102,5 @@ export function cutTile(z: number, x: number, y: number): EncodedTile | null {
   if (bordersTile && bordersTile.features.length > 0) layers[TILE_LAYERS.borders] = bordersTile;
   if (places.length > 0) layers[TILE_LAYERS.places] = ownLayer(z, x, y, places);
   if (Object.keys(layers).length === 0) return null;
-  const identity = Buffer.from(fromGeojsonVt(layers, { version: 2, extent: EXTENT }));
-  const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 24);
-  return { identity, gzip: gzipSync(identity, { level: 9 }), etag: `"${hash}"`, gzipEtag: `"${hash}-gzip"` };
+  return fromGeojsonVt(layers, { version: 2, extent: EXTENT });
 }

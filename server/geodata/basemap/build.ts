@@ -1,0 +1,31 @@
+/**
+ * Rebuilds basemap.pmtiles, the embedded basemap's vector tiles, from the npm data packages and
+ * the repository's own geodata (README.md says which), in one command:
+ *
+ *   node server/geodata/basemap/build.ts
+ *
+ * About 20 CPU-seconds and 2 GB of memory. The archive is written beside a temporary name and
+ * renamed over the old one: a running server keeps reading the file it opened.
+ */
+import { renameSync, writeFileSync } from 'node:fs';
+import { cpuUsage, memoryUsage } from 'node:process';
+import { buildBasemapArchive } from '../../src/modules/geo/basemap/basemap-build.ts';
+import { BASEMAP_ARCHIVE_FILE } from '../../src/modules/geo/tiles.ts';
+
+const started = performance.now();
+const cpuAtStart = cpuUsage();
+let peakRss = 0;
+const { archive, stats } = buildBasemapArchive((count) => {
+  peakRss = Math.max(peakRss, memoryUsage().rss);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`z${count.zoom}: ${count.tiles} tiles of ${count.cut} cut, ${(count.bytes / 1e6).toFixed(2)} MB of MVT (${seconds} s)`);
+});
+const temporary = `${BASEMAP_ARCHIVE_FILE}.tmp`;
+writeFileSync(temporary, archive);
+renameSync(temporary, BASEMAP_ARCHIVE_FILE);
+const cpu = cpuUsage(cpuAtStart);
+console.log(
+  `${BASEMAP_ARCHIVE_FILE}: ${(stats.bytes / 1e6).toFixed(2)} MB, ${stats.addressedTiles} tiles, ${stats.tileEntries} entries, ` +
+    `${stats.tileContents} distinct contents, ${stats.leafDirectories} leaf directories; ` +
+    `${((performance.now() - started) / 1000).toFixed(1)} s, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} CPU-s, peak RSS ${(peakRss / 1e6).toFixed(0)} MB`,
+);

@@ -1,0 +1,95 @@
+/**
+ * What crosses the wire between instances, the same on every engine: a payload is one event (a
+ * JSON object) or, from `publishMany`, several in order (a JSON array). Every engine refuses an
+ * event over PostgreSQL's NOTIFY limit (8000 bytes), so an event that works on one engine works
+ * on all, and moving a deployment from one bus to another never changes which events pass.
+ */
+import type { PostPlace, RealtimeEvent } from './types.ts';
+
+const MAX_PAYLOAD = 7900;
+
+export class EventTooLargeError extends Error {
+  constructor(type: string) {
+    super(`realtime event too large: ${type}`);
+  }
+}
+
+/** One event's payload; throws EventTooLargeError over the limit. */
+export function eventPayload(event: RealtimeEvent): string {
+  const payload = JSON.stringify(event);
+  if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new EventTooLargeError(event.type);
+  return payload;
+}
+
+/**
+ * Events packed in order into as few arrays under the limit as their size allows. An event too
+ * large alone is left out and named in `tooLarge` (the first one), so the others still go.
+ */
+export function batchPayloads(events: RealtimeEvent[]): { payloads: string[]; tooLarge: string | null } {
+  const payloads: string[] = [];
+  let chunk: string[] = [];
+  let bytes = 2;
+  let tooLarge: string | null = null;
+  for (const event of events) {
+    const json = JSON.stringify(event);
+    const size = Buffer.byteLength(json) + 1;
+    if (size + 2 > MAX_PAYLOAD) {
+      tooLarge ??= event.type;
+      continue;
+    }
+    if (bytes + size > MAX_PAYLOAD) {
+      payloads.push(`[${chunk.join(',')}]`);
+      chunk = [];
+      bytes = 2;
+    }
+    chunk.push(json);
+    bytes += size;
+  }
+  if (chunk.length) payloads.push(`[${chunk.join(',')}]`);
+  return { payloads, tooLarge };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isPlace = (value: unknown): value is PostPlace => isRecord(value) && typeof value.latitude === 'number' && typeof value.longitude === 'number';
+const isFrames = (value: unknown): value is Array<{ type: string; data: unknown }> =>
+  Array.isArray(value) && value.every((frame) => isRecord(frame) && typeof frame.type === 'string');
+
+/** The shape every handler relies on, routing fields included; anything else on the wire is dropped. */
+function toEvent(value: unknown): RealtimeEvent | null {
+  if (!isRecord(value) || typeof value.type !== 'string') return null;
+  const event: RealtimeEvent = { type: value.type, data: value.data };
+  const { targets, about, at, more } = value;
+  if (targets !== undefined) {
+    if (!isStringArray(targets)) return null;
+    event.targets = targets;
+  }
+  if (about !== undefined) {
+    if (!isStringArray(about)) return null;
+    event.about = about;
+  }
+  if (at !== undefined) {
+    if (!isPlace(at)) return null;
+    event.at = at;
+  }
+  if (more !== undefined) {
+    if (!isFrames(more)) return null;
+    event.more = more;
+  }
+  return event;
+}
+
+/** The events of one payload, in order; an unreadable payload yields none. */
+export function parsePayload(payload: string): RealtimeEvent[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload);
+  } catch {
+    return [];
+  }
+  const events = Array.isArray(parsed) ? parsed.map(toEvent) : [toEvent(parsed)];
+  return events.filter((event): event is RealtimeEvent => event !== null);
+}
