@@ -7,7 +7,8 @@
  *     when the first page arrives;
  *   - wallS: seconds from spawn to that page;
  *   - idleRssMb: its resident memory once quiet (no CPU tick for BENCH_QUIET_MS, 1 000).
- * Reference, in the same run: reference-server.ts, a process loading every module main.ts
+ * Measured twice: a first start (a fresh DATA_DIR, PGlite created and migrated) and a restart
+ * (the same DATA_DIR started once before, unmeasured). Reference, in the same run: reference-server.ts, a process loading every module main.ts
  * loads then serving the same page from a bare Fastify — the start without its preparation.
  * BENCH_ROUNDS (3) rounds, the two alternated (reference first in odd rounds); median and
  * spread of each figure and of cpuS ÷ reference's cpuS; the machine's load printed. The app's
@@ -43,7 +44,8 @@ const QUIET_MS = envPositiveInt('BENCH_QUIET_MS', 1000);
 const START_TIMEOUT_MS = envPositiveInt('BENCH_START_TIMEOUT_MS', 120_000);
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-type Kind = 'reference' | 'app';
+/** 'app': a first start (PGlite created and migrated); 'restart': the same on a data directory started once before. */
+type Kind = 'reference' | 'app' | 'restart';
 
 interface Run {
   kind: Kind;
@@ -116,12 +118,12 @@ function collectSteps(child: ChildProcess, steps: Record<string, number>): void 
   });
 }
 
-async function startOnce(kind: Kind, roundNo: number): Promise<Run> {
+async function startOnce(kind: Kind, roundNo: number, keptDataDir?: string): Promise<Run> {
   const port = await unusedPort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moodmap-start-bench-'));
+  const dataDir = keptDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'moodmap-start-bench-'));
   const steps: Record<string, number> = {};
   const started = performance.now();
-  const child = spawn(process.execPath, [...NODE_ARGS, kind === 'app' ? SERVER_MAIN : REFERENCE], {
+  const child = spawn(process.execPath, [...NODE_ARGS, kind === 'reference' ? REFERENCE : SERVER_MAIN], {
     cwd: root,
     env: embeddedEnv(port, dataDir),
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -146,6 +148,17 @@ async function startOnce(kind: Kind, roundNo: number): Promise<Run> {
   } finally {
     child.kill('SIGTERM');
     await exited;
+    if (!keptDataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A restart: the app started once on a fresh data directory (not measured), then again on it. */
+async function restartOnce(roundNo: number): Promise<Run> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moodmap-start-bench-'));
+  try {
+    await startOnce('app', roundNo, dataDir);
+    return await startOnce('restart', roundNo, dataDir);
+  } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -166,9 +179,9 @@ async function main() {
   console.log(`start bench: ${ROUNDS} rounds, Node ${process.version}${NODE_ARGS.length ? ` ${NODE_ARGS.join(' ')}` : ''} (load ${loads[0]})`);
   const runs: Run[] = [];
   for (let r = 1; r <= ROUNDS; r++) {
-    const order: Kind[] = r % 2 === 1 ? ['reference', 'app'] : ['app', 'reference'];
+    const order: Kind[] = r % 2 === 1 ? ['reference', 'app', 'restart'] : ['restart', 'app', 'reference'];
     for (const kind of order) {
-      const run = await startOnce(kind, r);
+      const run = kind === 'restart' ? await restartOnce(r) : await startOnce(kind, r);
       runs.push(run);
       const steps = Object.entries(run.steps).map(([label, ms]) => `${label} ${ms} ms`).join(', ');
       console.log(`round ${r} ${kind.padEnd(9)} cpu ${run.cpuS.toFixed(2)} s  wall ${run.wallS.toFixed(2)} s  idle rss ${run.idleRssMb.toFixed(0)} MB  load ${run.load1.toFixed(2)}${steps ? `  [${steps}]` : ''}`);
@@ -176,26 +189,32 @@ async function main() {
     loads.push(loadLine());
   }
 
-  const ratios = Array.from({ length: ROUNDS }, (_, i) => {
-    const app = runs.find((x) => x.kind === 'app' && x.round === i + 1);
+  const ratios = (kind: Kind) => Array.from({ length: ROUNDS }, (_, i) => {
+    const app = runs.find((x) => x.kind === kind && x.round === i + 1);
     const ref = runs.find((x) => x.kind === 'reference' && x.round === i + 1);
     return app && ref ? sig(app.cpuS / ref.cpuS) : Number.NaN;
   });
   const stepLabels = [...new Set(runs.flatMap((r) => Object.keys(r.steps)))];
-  const steps: Record<string, Spread> = Object.fromEntries(stepLabels.map((label) => [label, spread(runs.filter((r) => r.kind === 'app').map((r) => r.steps[label] ?? Number.NaN))]));
+  const stepsOf = (kind: Kind): Record<string, Spread> => Object.fromEntries(stepLabels.map((label) => [label, spread(runs.filter((r) => r.kind === kind).map((r) => r.steps[label] ?? Number.NaN))]));
+  const of = (kind: Kind) => ({ cpuS: figure(runs, kind, (r) => r.cpuS), wallS: figure(runs, kind, (r) => r.wallS), idleRssMb: figure(runs, kind, (r) => r.idleRssMb) });
   const summary = {
-    app: { cpuS: figure(runs, 'app', (r) => r.cpuS), wallS: figure(runs, 'app', (r) => r.wallS), idleRssMb: figure(runs, 'app', (r) => r.idleRssMb) },
-    reference: { cpuS: figure(runs, 'reference', (r) => r.cpuS), wallS: figure(runs, 'reference', (r) => r.wallS), idleRssMb: figure(runs, 'reference', (r) => r.idleRssMb) },
-    cpuRatio: spread(ratios),
-    stepsMs: steps,
+    app: of('app'),
+    restart: of('restart'),
+    reference: of('reference'),
+    cpuRatio: spread(ratios('app')),
+    restartCpuRatio: spread(ratios('restart')),
+    stepsMs: stepsOf('app'),
+    restartStepsMs: stepsOf('restart'),
   };
   console.log('\nmedian (min–max) over the rounds');
-  for (const kind of ['app', 'reference'] as const) {
+  for (const kind of ['app', 'restart', 'reference'] as const) {
     const s = summary[kind];
     console.log(`${kind.padEnd(9)} cpu ${formatSpread(s.cpuS, ' s')}  wall ${formatSpread(s.wallS, ' s')}  idle rss ${formatSpread(s.idleRssMb, ' MB')}`);
   }
-  console.log(`app cpu ÷ reference cpu: ${formatSpread(summary.cpuRatio)}`);
-  for (const [label, s] of Object.entries(steps)) console.log(`  ${label}: ${formatSpread(s, ' ms')}`);
+  console.log(`app cpu ÷ reference cpu: ${formatSpread(summary.cpuRatio)}; restart cpu ÷ reference cpu: ${formatSpread(summary.restartCpuRatio)}`);
+  for (const [kind, steps] of [['app', summary.stepsMs], ['restart', summary.restartStepsMs]] as const) {
+    for (const [label, s] of Object.entries(steps)) console.log(`  ${kind} ${label}: ${formatSpread(s, ' ms')}`);
+  }
   console.log(`load at end ${loadLine()}`);
   writeResults(RESULTS, runInfo, { rounds: ROUNDS, nodeArgs: NODE_ARGS, pollMs: POLL_MS, quietMs: QUIET_MS, loads, summary, runs });
 }

@@ -20,11 +20,11 @@ export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>
 }
 
 /** The engines the context picked from the configuration. */
-export function describeEngines(ctx: Pick<AppContext, 'storage' | 'mailer' | 'payments'>): string {
+export function describeEngines(ctx: Pick<AppContext, 'storage' | 'mailer' | 'payments' | 'geo'>): string {
   const media = ctx.storage.kind === 's3' ? 'S3' : 'disque local';
   const mail = ctx.mailer.outbox ? 'boîte de développement (/dev/mail)' : 'SMTP';
   const payments = ctx.payments ? ctx.payments.kind : 'aucun';
-  return `médias ${media}, e-mails ${mail}, paiements ${payments}`;
+  return `médias ${media}, e-mails ${mail}, paiements ${payments}, géographie ${ctx.geo.summary}`;
 }
 
 /** A warning when there is no built web app to serve (only the API answers), else null. */

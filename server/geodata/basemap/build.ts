@@ -1,5 +1,6 @@
 /**
- * Rebuilds basemap.pmtiles, the embedded basemap's vector tiles, from the npm data packages and
+ * Rebuilds basemap.pmtiles, the embedded basemap's vector tiles, and the world GeoJSON files
+ * (land-50m, borders-50m) from the npm data packages and
  * the repository's own geodata (README.md says which), in one command:
  *
  *   node server/geodata/basemap/build.ts
@@ -8,9 +9,12 @@
  * renamed over the old one: a running server keeps reading the file it opened.
  */
 import { renameSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { cpuUsage, memoryUsage } from 'node:process';
 import { buildBasemapArchive } from '../../src/modules/geo/basemap/basemap-build.ts';
+import { buildWorldGeoJson } from '../../src/modules/geo/basemap/world-geojson-build.ts';
 import { BASEMAP_ARCHIVE_FILE } from '../../src/modules/geo/tiles.ts';
+import { WORLD_GEOJSON_FILES } from '../../src/modules/geo/world-geojson.ts';
 
 const started = performance.now();
 const cpuAtStart = cpuUsage();
@@ -20,9 +24,15 @@ const { archive, stats } = buildBasemapArchive((count) => {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`z${count.zoom}: ${count.tiles} tiles of ${count.cut} cut, ${(count.bytes / 1e6).toFixed(2)} MB of MVT (${seconds} s)`);
 });
-const temporary = `${BASEMAP_ARCHIVE_FILE}.tmp`;
-writeFileSync(temporary, archive);
-renameSync(temporary, BASEMAP_ARCHIVE_FILE);
+/** Written beside a temporary name and renamed over the old file (a running server keeps its copy). */
+function replaceFile(file: string, bytes: Uint8Array): void {
+  writeFileSync(`${file}.tmp`, bytes);
+  renameSync(`${file}.tmp`, file);
+}
+replaceFile(BASEMAP_ARCHIVE_FILE, archive);
+const world = buildWorldGeoJson();
+replaceFile(WORLD_GEOJSON_FILES.land, gzipSync(world.land, { level: 9 }));
+replaceFile(WORLD_GEOJSON_FILES.borders, gzipSync(world.borders, { level: 9 }));
 const cpu = cpuUsage(cpuAtStart);
 console.log(
   `${BASEMAP_ARCHIVE_FILE}: ${(stats.bytes / 1e6).toFixed(2)} MB, ${stats.addressedTiles} tiles, ${stats.tileEntries} entries, ` +

@@ -10,6 +10,8 @@ import { Compression, PMTiles, type Source, TileType } from 'pmtiles';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GEO_TILE_MAX_ZOOM, MAP } from '@moodmap/core';
 import { cutPyramid } from '../../src/modules/geo/basemap/basemap-build.ts';
+import { buildWorldGeoJson } from '../../src/modules/geo/basemap/world-geojson-build.ts';
+import { WORLD_GEOJSON_FILES } from '../../src/modules/geo/world-geojson.ts';
 import { cutTile, TILE_LAYERS } from '../../src/modules/geo/basemap/tile-cutter.ts';
 import { openTileArchive, type TileArchive } from '../../src/modules/geo/tile-archive.ts';
 import { BASEMAP_ARCHIVE_FILE, getTile } from '../../src/modules/geo/tiles.ts';
@@ -100,6 +102,15 @@ describe('the shipped basemap archive', () => {
       }
       expect(served, `${width}×${height}`).toBeGreaterThan(10_000);
       expect(served, `${width}×${height}`).toBeLessThanOrEqual(cutOnRequest);
+    }
+  });
+
+  it('ships the world GeoJSON a rebuild writes, land and borders', () => {
+    const rebuilt = buildWorldGeoJson();
+    for (const name of ['land', 'borders'] as const) {
+      const shipped = gunzipSync(readFileSync(WORLD_GEOJSON_FILES[name]));
+      expect([name, shipped.equals(rebuilt[name])]).toEqual([name, true]);
+      expect(JSON.parse(shipped.toString()).features.length, name).toBeGreaterThan(0);
     }
   });
 });

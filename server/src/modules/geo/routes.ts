@@ -3,8 +3,6 @@
  * GeoJSON, kept for other clients), the land check the create screen asks before letting a
  * user publish, and the place search of the top bar and the location picker (issue 19).
  */
-import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -12,7 +10,7 @@ import {
   placeSearchQuerySchema, placeSearchResponseSchema,
 } from '@moodmap/core';
 import { z } from 'zod';
-import { getBordersGeoJSON, getLandGeoJSON } from './land-data.ts';
+import { readWorldGeoJson, WORLD_GEOJSON_FILES, type WorldGeoJson } from './world-geojson.ts';
 import type { GeoEngine } from './geo-engine.ts';
 import { type EncodedTile, getTile, prepareTiles } from './tiles.ts';
 import { acceptsGzip } from '../../http/compression.ts';
@@ -27,33 +25,8 @@ const TILE_CACHE = 'public, max-age=604800, stale-while-revalidate=86400';
 /** Place answers change only with the data: an hour in any cache (a CDN answers repeated prefixes). */
 const PLACES_CACHE = 'public, max-age=3600';
 
-interface StaticJson {
-  identity: Buffer;
-  gzip: Buffer;
-  /** Strong ETags, one per representation (RFC 9110: a content coding is another representation). */
-  etag: string;
-  gzipEtag: string;
-}
-
-/**
- * Serialised and compressed once per process (1.5 MB of land JSON: ~90 ms to serialise, ~110 ms
- * of gzip); the data is static so every later request is a buffer write. `prepareGeoAssets` does
- * it before the server listens, so no request pays it (tests build on first use).
- */
-function staticJson(build: () => unknown): () => StaticJson {
-  let cached: StaticJson | undefined;
-  return () => {
-    if (!cached) {
-      const identity = Buffer.from(JSON.stringify(build()));
-      const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 32);
-      cached = { identity, gzip: gzipSync(identity, { level: 9 }), etag: `"${hash}"`, gzipEtag: `"${hash}-gzip"` };
-    }
-    return cached;
-  };
-}
-
 /** If-None-Match uses the weak comparison: W/ prefixes are ignored, `*` matches anything. */
-function matchesEtag(header: string | undefined, asset: Pick<StaticJson, 'etag' | 'gzipEtag'>): boolean {
+function matchesEtag(header: string | undefined, asset: Pick<WorldGeoJson, 'etag' | 'gzipEtag'>): boolean {
   if (!header) return false;
   return header.split(',').some((raw) => {
     const tag = raw.trim().replace(/^W\//, '');
@@ -61,7 +34,7 @@ function matchesEtag(header: string | undefined, asset: Pick<StaticJson, 'etag' 
   });
 }
 
-function sendStaticJson(request: FastifyRequest, reply: FastifyReply, asset: StaticJson) {
+function sendStaticJson(request: FastifyRequest, reply: FastifyReply, asset: WorldGeoJson) {
   const gzip = acceptsGzip(request.headers['accept-encoding']);
   reply.header('cache-control', ONE_DAY_CACHE).header('vary', 'accept-encoding');
   reply.header('etag', gzip ? asset.gzipEtag : asset.etag);
@@ -84,17 +57,19 @@ function sendTile(request: FastifyRequest, reply: FastifyReply, tile: EncodedTil
 }
 
 // Module level: one copy per process, however many app instances (tests build many).
-const land = staticJson(() => getLandGeoJSON('50m'));
-const borders = staticJson(() => getBordersGeoJSON());
+let worldGeoJson: { land: WorldGeoJson; borders: WorldGeoJson } | undefined;
+function world() {
+  worldGeoJson ??= { land: readWorldGeoJson(WORLD_GEOJSON_FILES.land), borders: readWorldGeoJson(WORLD_GEOJSON_FILES.borders) };
+  return worldGeoJson;
+}
 
 /**
- * Builds the basemap's assets the first request would otherwise build while holding the event
- * loop (~200 ms for the GeoJSON). `main.ts` calls it before listening. The land check and the
- * place search are not here: the context opens them, prebuilt (geo-engine.ts).
+ * Opens the basemap's prebuilt files (the tile archive, the world GeoJSON) before the server
+ * listens, so a missing or foreign file stops the start instead of the first request. The land
+ * check and the place search are not here: the context opens them (geo-engine.ts).
  */
 export function prepareGeoAssets(): void {
-  land();
-  borders();
+  world();
   prepareTiles();
 }
 
@@ -111,8 +86,8 @@ export default async function geoRoutes(root: FastifyInstance, { geo }: { geo: G
   root.setValidatorCompiler(validatorCompiler);
   root.setSerializerCompiler(serializerCompiler);
   const app = root.withTypeProvider<ZodTypeProvider>();
-  app.get('/api/map/land.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, land()));
-  app.get('/api/map/borders.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, borders()));
+  app.get('/api/map/land.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, world().land));
+  app.get('/api/map/borders.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, world().borders));
 
   app.get('/api/geo/tiles/:z/:x/:y.pbf', { attachValidation: true, schema: tileAnswer }, async (request, reply) => {
     if (request.validationError) return reply.code(400).send(errorBody('invalid_tile', MESSAGES.invalid_tile));
