@@ -18,3 +18,13 @@ export async function shot(page: Page, name: string): Promise<void> {
   await settle(page);
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }
+
+/** The same screen in the light then the dark theme (`<name>-light`, `<name>-dark`); the page is left light. */
+export async function shotBothThemes(page: Page, name: string): Promise<void> {
+  if (!enabled) return;
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await shot(page, `${name}-${theme}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}

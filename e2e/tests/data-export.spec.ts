@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { strFromU8, unzipSync } from 'fflate';
 import { createConfirmedAccount, signInFromHome, uniqueEmail, waitForMail } from '../support/auth.ts';
-import { shot } from '../support/screens.ts';
+import { shotBothThemes } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
 test('Léa downloads the archive of her data from her profile', async ({ page, request }) => {
@@ -25,7 +25,7 @@ test('Léa downloads the archive of her data from her profile', async ({ page, r
   await expect(section.getByRole('button', { name: 'Télécharger mes données' })).toHaveCount(0);
   const mail = await waitForMail(request, email, /vos données sont prêtes/);
   expect(mail.text).toContain('/profile');
-  await shot(page, 'data-export-ready');
+  await shotBothThemes(page, 'data-export-ready');
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),

@@ -7,7 +7,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { PASSWORD, appReady, createConfirmedAccount, grantRole, signInFromHome, uniqueEmail, waitForMail } from '../support/auth.ts';
 import { openMapAt, tapPost } from '../support/map.ts';
-import { shot } from '../support/screens.ts';
+import { shotBothThemes } from '../support/screens.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
 
 const LYON = { latitude: 45.764, longitude: 4.8357 };
@@ -50,7 +50,7 @@ test('a visitor notifies a post as illegal, confirms by e-mail, and a moderator 
   await form.getByTestId('dsa-name').fill('Camille Durand');
   await form.getByTestId('dsa-email').fill(notifier);
   await form.getByTestId('dsa-good-faith').check();
-  await shot(visitor, 'dsa-notice-form-desktop');
+  await shotBothThemes(visitor, 'dsa-notice-form-desktop');
   await form.getByTestId('dsa-submit').click();
   await expect(visitor.getByTestId('dsa-sent')).toHaveText(/confirmez-la en ouvrant le lien/, { timeout: 30_000 });
 
@@ -76,6 +76,6 @@ test('a visitor notifies a post as illegal, confirms by e-mail, and a moderator 
   await expect(notice).toContainText('Notification DSA (contenu illicite)');
   await expect(notice).toContainText('Notifié par Camille Durand');
   await expect(notice).toContainText('incite à la violence');
-  await shot(mod, 'dsa-notice-queue-desktop');
+  await shotBothThemes(mod, 'dsa-notice-queue-desktop');
   for (const page of [visitor, mod]) await page.context().close();
 });

@@ -6,6 +6,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { PASSWORD, createConfirmedAccount, expectSignedIn, signInThroughModal, uniqueEmail } from '../support/auth.ts';
 import { openMapAt } from '../support/map.ts';
+import { shotBothThemes } from '../support/screens.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
 
 const clientAddress = clientAddresses('203.0.123');
@@ -65,6 +66,7 @@ test('a request is accepted, then answered in real time', async ({ browser, requ
   await expect(actions.getByTestId('request-delete')).toHaveText('Supprimer');
   await expect(actions.getByTestId('request-block')).toHaveText('Bloquer et signaler');
   await expect(leaPage.getByTestId('message-input')).toHaveCount(0);
+  await shotBothThemes(leaPage, 'message-request');
   await actions.getByTestId('request-accept').click();
 
   // Accepted: the composer is back, the request gone from 'Demandes', the conversation in the list.
@@ -82,7 +84,20 @@ test('a request is accepted, then answered in real time', async ({ browser, requ
   await expect(leaPage.getByTestId('message-bubble')).toHaveCount(3, { timeout: 10_000 });
   await expect(leaPage.getByTestId('message-bubble').last()).toContainText(NEXT);
   await leaPage.getByTestId('box-conversations').click();
-  await expect(leaPage.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`)).toBeVisible();
+  const item = leaPage.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`);
+  await expect(item).toBeVisible();
+
+  // Zoé deletes her account: Léa keeps what she received, from 'Compte supprimé', and cannot answer.
+  const deleted = await request.post('/api/account/delete', { data: { password: PASSWORD }, headers: { Authorization: `Bearer ${zoe.token}`, ...clientAddress() } });
+  expect(deleted.status(), await deleted.text()).toBe(204);
+  await expect(item).toContainText('Compte supprimé', { timeout: 10_000 });
+  await item.click();
+  await expect(leaPage.getByTestId('chat-deleted-account')).toContainText('Compte supprimé');
+  await expect(leaPage.getByTestId('message-bubble')).toHaveCount(3);
+  await expect(leaPage.getByTestId('message-bubble').first()).toContainText(FIRST);
+  await expect(leaPage.getByTestId('composer-closed')).toHaveText('Ce compte a été supprimé.');
+  await expect(leaPage.getByTestId('message-input')).toHaveCount(0);
+  await shotBothThemes(leaPage, 'message-deleted-account');
 
   await leaCtx.close();
   await zoeCtx.close();

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GeoJSONVT } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
-import { type ArchiveTile, writePmtiles } from './pmtiles-writer.ts';
+import { type ArchiveTile, writePmtiles } from '../../src/modules/geo/basemap/pmtiles-writer.ts';
 
 type Position = [number, number];
 type Properties = Record<string, string | number>;
@@ -105,7 +105,7 @@ export function parisTiles(): ArchiveTile[] {
 export function parisArchive(compression: 'gzip' | 'none' = 'gzip'): Buffer {
   return writePmtiles({
     tiles: parisTiles(),
-    compression,
+    tileCompression: compression,
     bounds: PARIS_BOUNDS,
     center: PARIS_CENTER,
     metadata: {
@@ -113,7 +113,7 @@ export function parisArchive(compression: 'gzip' | 'none' = 'gzip'): Buffer {
       attribution: '© OpenStreetMap',
       vector_layers: ['earth', 'water', 'roads', 'places'].map((id) => ({ id, fields: {}, minzoom: PARIS_MIN_ZOOM, maxzoom: PARIS_MAX_ZOOM })),
     },
-  });
+  }).archive;
 }
 
 /** Writes the archive into `dir` and returns its path. */

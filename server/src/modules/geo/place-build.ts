@@ -4,25 +4,11 @@
  * places file.
  */
 import { encodePlaceIndex } from './place-file.ts';
-import { getPlaces } from './places-data.ts';
-import { COORDINATE_SCALE, NAME_END, PLACE_KINDS, buildRankTree, type PlaceIndex, type PlaceKind } from './places-search.ts';
+import { getPlaces, type Place } from './places-data.ts';
+import { COORDINATE_SCALE, NAME_END, PLACE_KINDS, buildRankTree, type PlaceIndex } from './places-search.ts';
 
 /** What the index keeps of a place (places-data.ts's Place has more: rank, min zoom). */
-export interface IndexedPlace {
-  /** GeoNames id, as text. */
-  id: string;
-  name: string;
-  /** The name folded for matching (place-names.ts). */
-  folded: string;
-  /** GeoNames' usual name folded, when a French name replaced it. */
-  otherFolded: string | null;
-  region: string | null;
-  country: string;
-  latitude: number;
-  longitude: number;
-  population: number;
-  kind: PlaceKind;
-}
+export type IndexedPlace = Omit<Place, 'rank' | 'minZoom'>;
 
 /** Two ASCII letters in one number, high byte first. */
 function countryCode(country: string): number {
