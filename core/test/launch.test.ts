@@ -1,6 +1,6 @@
 /** Launch texts (issue 18): plurals, French action names in rate-limit sentences, role names, terms versions. */
 import { describe, expect, it } from 'vitest';
-import { rateLimitActionLabel, roleLabel, t, termsAt, tn, TERMS_VERSIONS } from '../src/index.ts';
+import { rateLimitActionLabel, roleLabel, t, termsAt, tn, TERMS_NOTICE_DAYS, TERMS_VERSIONS } from '../src/index.ts';
 
 describe('launch texts', () => {
   it('says 1 publication and 2 publications', () => {
@@ -27,7 +27,16 @@ describe('launch texts', () => {
     expect(roleLabel('__proto__')).toBe('__proto__');
   });
 
-  it('has a version of the terms in force', () => {
-    expect(termsAt(new Date()).current).toEqual(TERMS_VERSIONS.at(-1));
+  it('has a version of the terms in force today, and announces a later one within its notice', () => {
+    const now = new Date();
+    const { current, upcoming } = termsAt(now);
+    expect(TERMS_VERSIONS).toContainEqual(current);
+    expect(Date.parse(current.effectiveAt)).toBeLessThanOrEqual(now.getTime());
+    if (upcoming) expect(Date.parse(upcoming.effectiveAt) - now.getTime()).toBeLessThanOrEqual(TERMS_NOTICE_DAYS * 86_400_000);
+  });
+
+  it('lists its versions oldest first', () => {
+    const dates = TERMS_VERSIONS.map((v) => Date.parse(v.effectiveAt));
+    expect(dates).toEqual([...dates].sort((a, b) => a - b));
   });
 });
