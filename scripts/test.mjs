@@ -13,8 +13,8 @@ requireNode();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = mkdtempSync(path.join(os.tmpdir(), 'moodmap-test-'));
-// One tier alone: 'unit', 'api' or 'web' (Vitest projects, vitest.config.ts) or 'e2e'; none: all.
-const TIERS = ['unit', 'api', 'web', 'e2e'];
+// One tier alone: 'unit', 'api' or 'web' (Vitest projects, vitest.config.ts), 'e2e' or 'cluster'; none: all.
+const TIERS = ['unit', 'api', 'web', 'e2e', 'cluster'];
 const only = process.argv[2];
 if (only !== undefined && !TIERS.includes(only)) {
   console.error(`Niveau de tests inconnu : « ${only} » (attendu : ${TIERS.join(', ')}).`);
@@ -27,7 +27,7 @@ function run(cmd, args, env = {}) {
   return result.status ?? 1;
 }
 
-if (only !== 'e2e') {
+if (only !== 'e2e' && only !== 'cluster') {
   const json = path.join(out, 'vitest.json');
   const project = only ? [`--project=${only}`] : [];
   const code = run('npx', ['vitest', 'run', ...project, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]);
@@ -54,6 +54,17 @@ if (only === undefined || only === 'e2e') {
       if (code !== 0 && s.unexpected === 0) broken = true;
     } else broken = true;
   }
+}
+
+// Real hosts in network namespaces, as root (cluster/run.ts): when asked, or in a full run with CLUSTER=1 (CI).
+if (only === 'cluster' || (only === undefined && process.env.CLUSTER === '1')) {
+  const summary = path.join(out, 'cluster.json');
+  const code = run(process.execPath, ['cluster/run.ts'], { CLUSTER_SUMMARY_FILE: summary });
+  if (existsSync(summary)) {
+    const r = JSON.parse(readFileSync(summary, 'utf8'));
+    passed += r.passed; failed += r.failed;
+    if (code !== 0 && r.failed === 0) broken = true;
+  } else broken = true;
 }
 
 if (broken) console.error('Un lanceur de tests a échoué avant de compter ses tests (voir ci-dessus).');

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { ViewportAnswer } from '@moodmap/core';
 import { createFeedCache, ENTRY_TTL_MS, type FeedCache } from '../../src/modules/posts/feed-cache.ts';
 import type { Area } from '../../src/modules/posts/feed.ts';
+import { BUS_RESUMED } from '../../src/adapters/bus/types.ts';
 
 const AREA: Area = { lonRanges: [[2, 3]], south: 48, north: 49 };
 const answer = (cursor: string): ViewportAnswer => ({ points: [], clusters: [], cursor, serverTime: '2026-11-24T00:00:00.000Z' });
@@ -199,5 +200,18 @@ describe('the feed cache bounded by its bytes', () => {
     expect(cache.bytes).toBeGreaterThan(light + 20_000);
     cache.clear();
     expect(cache.bytes).toBe(0);
+  });
+});
+
+describe('the feed cache after a gap in the bus', () => {
+  it('drops every answer when the bus resumes: the events of the gap are lost', async () => {
+    const cache = createFeedCache(() => 0, () => 1, 1_000_000);
+    await cache.get('here', AREA, async () => answer('kept'));
+    await cache.get('other', { lonRanges: [[100, 101]], south: -10, north: -9 }, async () => answer('kept too'));
+    cache.onEvent({ type: 'post.liked', data: { postId: 'p', likesCount: 1 } });
+    expect(cache.size).toBe(2);
+    cache.onEvent({ type: BUS_RESUMED, data: null });
+    expect(cache.size).toBe(0);
+    expect(await text(cache.get('here', AREA, async () => answer('read again')))).toBe('read again');
   });
 });

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ViewportAnswer } from '@moodmap/core';
-import type { RealtimeEvent } from '../../adapters/bus/types.ts';
+import { BUS_RESUMED, type RealtimeEvent } from '../../adapters/bus/types.ts';
 import { inArea, type Area } from './feed.ts';
 import { gzipParallel } from './parallel-gzip.ts';
 import { createSegmentedLru } from './segmented-lru.ts';
@@ -161,7 +161,9 @@ export function createFeedCache(now: () => number = Date.now, random: () => numb
       entries.clear();
     },
     onEvent(event) {
-      if ((event.type === 'post.created' || event.type === 'post.deleted') && event.at) {
+      // The bus came back after a gap: the events missed meanwhile (a sweep's post.deleted) may touch any answer.
+      if (event.type === BUS_RESUMED) cache.clear();
+      else if ((event.type === 'post.created' || event.type === 'post.deleted') && event.at) {
         cache.invalidateAt(event.at.latitude, event.at.longitude);
       } else if (event.type === 'post.created' || event.type === 'post.deleted' || event.type === 'profile.updated') {
         // A post event without a place (an older instance), or a photo change: anything may be stale.

@@ -1,0 +1,50 @@
+/**
+ * What the workload (in the client namespace) and the runner (in the machine's own, where it can
+ * kill processes and pull cables) tell each other over the IPC channel, and the goals' report.
+ */
+import { writeFileSync } from 'node:fs';
+import { z } from 'zod';
+
+export const FAULTS = ['kill', 'cut', 'restore'] as const;
+export type Fault = (typeof FAULTS)[number];
+
+/** Workload → runner: do this to that host; the answer carries the moment it was done. */
+export const faultRequestSchema = z.object({ type: z.literal('fault'), id: z.number(), fault: z.enum(FAULTS), host: z.enum(['app1', 'app2', 'app3']) });
+export type FaultRequest = z.infer<typeof faultRequestSchema>;
+export const faultDoneSchema = z.object({ type: z.literal('fault-done'), id: z.number(), at: z.number() });
+
+export const goalSchema = z.object({
+  name: z.string(),
+  /** The measured figure, as printed. */
+  value: z.string(),
+  /** The goal, as printed. */
+  target: z.string(),
+  ok: z.boolean(),
+});
+export type Goal = z.infer<typeof goalSchema>;
+
+/** Workload → runner at the end: the goals it measured, and other figures worth printing. */
+export const workloadResultSchema = z.object({
+  type: z.literal('result'),
+  goals: z.array(goalSchema),
+  figures: z.array(z.string()),
+  /** The host killed, and when (epoch ms), for the runner's reading of the instances' logs. */
+  killed: z.object({ host: z.string(), at: z.number() }).nullable(),
+});
+export type WorkloadResult = z.infer<typeof workloadResultSchema>;
+
+export function goal(name: string, value: string, target: string, ok: boolean): Goal {
+  return { name, value, target, ok };
+}
+
+export function printReport(goals: Goal[], figures: string[]): void {
+  console.log('\n== Grappe : chiffres ==');
+  for (const line of figures) console.log(`  ${line}`);
+  console.log('== Grappe : objectifs ==');
+  for (const g of goals) console.log(`  ${g.ok ? 'OK   ' : 'ÉCHEC'} ${g.name} : ${g.value} (objectif ${g.target})`);
+  const failed = goals.filter((g) => !g.ok).length;
+  console.log(`\n${goals.length - failed} passed, ${failed} failed`);
+  // For `npm test`, which adds them to its one summary line.
+  const summaryFile = process.env.CLUSTER_SUMMARY_FILE;
+  if (summaryFile) writeFileSync(summaryFile, JSON.stringify({ passed: goals.length - failed, failed }));
+}
