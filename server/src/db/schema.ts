@@ -337,7 +337,7 @@ export const dsaNotices = pgTable('dsa_notices', {
 ]);
 
 /**
- * One conversation per pair, the smaller id first (spec §3 Conversation). A participant is null
+ * One conversation per pair, the smaller id first. A participant is null
  * once their account is deleted: the other keeps the conversation (account/deletion.ts).
  */
 export const conversations = pgTable('conversations', {

@@ -10,7 +10,7 @@
  *   off (the centre of Ajaccio on its peninsula), which the check reads but the map does not draw.
  */
 import { loadLandPolygons, loadOsmLandPolygons, toLandGeoJSON, type LandGeoJSON } from './land-data.ts';
-import { buildLandIndex, KM_PER_DEGREE, ringKm2, type LandPolygon } from './land-index.ts';
+import { buildLandIndex, KM_PER_DEGREE, ringKm2, type Box, type LandPolygon } from './land-index.ts';
 import type { PolygonRings } from './land-repair.ts';
 import { readGshhgExtract, windowPolygon, type GshhgExtract } from './gshhg-extract.ts';
 
@@ -32,7 +32,8 @@ const ISLAND_CLEARANCE_KM = 0.5;
  */
 const LAKE_HOLE_MIN_KM2 = 100;
 
-function boundingCircle(rings: PolygonRings): { lat: number; lon: number; km: number } {
+/** The box of a polygon's outer ring. */
+function outerBox(rings: PolygonRings): Box {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const [x, y] of rings[0]) {
     if (x < minX) minX = x;
@@ -40,6 +41,11 @@ function boundingCircle(rings: PolygonRings): { lat: number; lon: number; km: nu
     if (x > maxX) maxX = x;
     if (y > maxY) maxY = y;
   }
+  return [minX, minY, maxX, maxY];
+}
+
+function boundingCircle(rings: PolygonRings): { lat: number; lon: number; km: number } {
+  const [minX, minY, maxX, maxY] = outerBox(rings);
   const lat = (minY + maxY) / 2;
   const lon = (minX + maxX) / 2;
   const halfWidthKm = ((maxX - minX) / 2) * KM_PER_DEGREE * Math.cos((lat * Math.PI) / 180);
@@ -71,13 +77,7 @@ export function groupByCell(polygons: readonly PolygonRings[]): LandPolygon[] {
   const alone: LandPolygon[] = [];
   const cells = new Map<string, PolygonRings>();
   for (const rings of polygons) {
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    for (const [x, y] of rings[0]) {
-      if (x < minX) minX = x;
-      if (y < minY) minY = y;
-      if (x > maxX) maxX = x;
-      if (y > maxY) maxY = y;
-    }
+    const [minX, minY, maxX, maxY] = outerBox(rings);
     if (maxX - minX > GROUP_CELL_DEGREES || maxY - minY > GROUP_CELL_DEGREES) {
       alone.push({ rings });
       continue;

@@ -76,8 +76,8 @@ interface SentRow {
 /**
  * Stores each message whose sender is one of its conversation's two participants, the other one
  * still there (not a deleted account), may write (moderation's write policy for a send, row by
- * row: not suspended or banned, terms accepted) and is not in a pair where one blocked the other
- * (issue 17); moves each conversation to the top of both lists and accepts it for each sender (a
+ * row: not suspended or banned, terms accepted) and is not in a pair where one blocked the other;
+ * moves each conversation to the top of both lists and accepts it for each sender (a
  * reply accepts a request); reads each sender's name and photo for the toast, and the
  * recipient's side. One statement for the whole batch
  * (data-modifying CTEs, the rows as one JSON parameter). Null at a send's place: nothing stored.

@@ -22,7 +22,7 @@ export function useNow(everyMs = 60_000): Date {
 }
 
 /**
- * A list entry's preview (spec §2 "List entry"): 'Vous: ' when I sent it, '📷 Photo' for an image
+ * A list entry's preview: 'Vous: ' when I sent it, '📷 Photo' for an image
  * message, 'Photo supprimée' for a deleted account's image (neither text nor image left).
  */
 export function conversationPreview(last: MessageDto | null, me: string | null | undefined): string {
