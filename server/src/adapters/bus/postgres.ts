@@ -12,9 +12,8 @@
  */
 import pg from 'pg';
 import { keepLinkOpen, type Link } from './kept-link.ts';
-import { ownObservers } from './own-observers.ts';
-import { batchPayloads, eventPayload, EventTooLargeError, parsePayload } from './payloads.ts';
-import { BUS_RESUMED, type EventBus, type RealtimeEvent } from './types.ts';
+import { assembleBus, busHandlers } from './assemble.ts';
+import type { EventBus } from './types.ts';
 
 const CHANNEL = 'moodmap_events';
 /** A connection attempt that hangs (a host that vanished) is given up after this. */
@@ -49,41 +48,18 @@ async function listen(connectionString: string, deliver: (payload: string) => vo
 }
 
 export async function createPostgresBus(connectionString: string, pool: pg.Pool, options: PostgresBusOptions = {}): Promise<EventBus> {
-  const handlers = new Set<(event: RealtimeEvent) => void>();
-  const own = ownObservers();
-  const deliver = (payload: string) => {
-    for (const event of parsePayload(payload)) handlers.forEach((h) => h(event));
-  };
+  const { handlers, deliver, resumed } = busHandlers();
   const link = await keepLinkOpen({
     open: (lost) => listen(connectionString, deliver, lost),
-    onResumed: () => {
-      const resumed: RealtimeEvent = { type: BUS_RESUMED, data: null };
-      handlers.forEach((h) => h(resumed));
-    },
+    onResumed: resumed,
     checkIntervalMs: options.checkIntervalMs ?? CHECK_INTERVAL_MS,
   });
-  return {
-    async publish(event) {
-      own.notify(event);
-      await pool.query('select pg_notify($1, $2)', [CHANNEL, eventPayload(event)]);
-    },
-    async publishMany(events) {
-      for (const event of events) own.notify(event);
-      const { payloads, tooLarge } = batchPayloads(events);
+  return assembleBus(handlers, {
+    async send(payloads) {
       // Each NOTIFY waits for the one before: on a pool, two queries issued together may run in
       // either order. Named, so each pool connection parses it once.
       for (const payload of payloads) await pool.query({ name: 'bus_notify', text: 'select pg_notify($1, $2)', values: [CHANNEL, payload] });
-      if (tooLarge) throw new EventTooLargeError(tooLarge);
     },
-    subscribe(handler) {
-      handlers.add(handler);
-      return () => handlers.delete(handler);
-    },
-    observeOwn: own.add,
-    async close() {
-      handlers.clear();
-      own.clear();
-      await link.close();
-    },
-  };
+    close: () => link.close(),
+  });
 }

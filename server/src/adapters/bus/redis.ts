@@ -11,9 +11,8 @@
  */
 import { Redis } from 'ioredis';
 import { keepLinkOpen, type Link } from './kept-link.ts';
-import { ownObservers } from './own-observers.ts';
-import { batchPayloads, eventPayload, EventTooLargeError, parsePayload } from './payloads.ts';
-import { BUS_RESUMED, type EventBus, type RealtimeEvent } from './types.ts';
+import { assembleBus, busHandlers } from './assemble.ts';
+import type { EventBus } from './types.ts';
 
 const CONNECT_TIMEOUT_MS = 2000;
 const CHECK_INTERVAL_MS = 2000;
@@ -60,8 +59,7 @@ async function subscribe(url: string, channel: string, deliver: (payload: string
 
 export async function createRedisBus(url: string, options: RedisBusOptions): Promise<EventBus> {
   const { channel } = options;
-  const handlers = new Set<(event: RealtimeEvent) => void>();
-  const own = ownObservers();
+  const { handlers, deliver, resumed } = busHandlers();
   const publisher = new Redis(url, {
     lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: PUBLISH_TIMEOUT_MS,
     connectTimeout: CONNECT_TIMEOUT_MS, connectionName: clientName('pub', channel),
@@ -69,15 +67,9 @@ export async function createRedisBus(url: string, options: RedisBusOptions): Pro
   });
   publisher.on('error', () => {});
   await publisher.connect();
-  const deliver = (payload: string) => {
-    for (const event of parsePayload(payload)) handlers.forEach((h) => h(event));
-  };
   const link = await keepLinkOpen({
     open: (lost) => subscribe(url, channel, deliver, lost),
-    onResumed: () => {
-      const resumed: RealtimeEvent = { type: BUS_RESUMED, data: null };
-      handlers.forEach((h) => h(resumed));
-    },
+    onResumed: resumed,
     checkIntervalMs: options.checkIntervalMs ?? CHECK_INTERVAL_MS,
   }).catch((error: unknown) => {
     publisher.disconnect();
@@ -94,28 +86,14 @@ export async function createRedisBus(url: string, options: RedisBusOptions): Pro
     }
   }
 
-  return {
-    async publish(event) {
-      own.notify(event);
-      await send(eventPayload(event));
-    },
-    async publishMany(events) {
-      for (const event of events) own.notify(event);
-      const { payloads, tooLarge } = batchPayloads(events);
-      // One connection keeps them in order; no need to wait for each answer before the next.
+  return assembleBus(handlers, {
+    // One connection keeps them in order; no need to wait for each answer before the next.
+    send: async (payloads) => {
       await Promise.all(payloads.map(send));
-      if (tooLarge) throw new EventTooLargeError(tooLarge);
     },
-    subscribe(handler) {
-      handlers.add(handler);
-      return () => handlers.delete(handler);
-    },
-    observeOwn: own.add,
     async close() {
-      handlers.clear();
-      own.clear();
       await link.close();
       await publisher.quit().catch(() => publisher.disconnect());
     },
-  };
+  });
 }
