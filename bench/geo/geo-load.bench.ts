@@ -15,12 +15,12 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadGeoEngine, createGeoEngine } from '../../server/src/modules/geo/geo-engine.ts';
-import { readGshhgExtract } from '../../server/src/modules/geo/gshhg-extract.ts';
-import { buildLandArrays } from '../../server/src/modules/geo/land-build.ts';
+import { readGshhgExtract } from '../../server/geodata/lib/gshhg-extract.ts';
+import { buildLandArrays } from '../../server/geodata/lib/land-build.ts';
 import { openLandIndex } from '../../server/src/modules/geo/land-index.ts';
-import { buildPreciseLand, loadBaseLand } from '../../server/src/modules/geo/land-precise.ts';
+import { buildPreciseLand, loadBaseLand } from '../../server/geodata/lib/land-precise.ts';
 import { buildPlaceIndex } from '../../server/src/modules/geo/place-build.ts';
-import { getPlaces } from '../../server/src/modules/geo/places-data.ts';
+import { getPlaces } from '../../server/geodata/lib/places-data.ts';
 import { envPositiveInt } from '../support/env.ts';
 import { resultsFile, round, startRun, writeResults } from '../support/results.ts';
 import { formatSpread, loadLine, spread } from '../support/stats.ts';

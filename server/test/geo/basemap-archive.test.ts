@@ -9,10 +9,10 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { Compression, PMTiles, type Source, TileType } from 'pmtiles';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GEO_TILE_MAX_ZOOM, MAP } from '@moodmap/core';
-import { cutPyramid } from '../../src/modules/geo/basemap/basemap-build.ts';
-import { buildWorldGeoJson } from '../../src/modules/geo/basemap/world-geojson-build.ts';
+import { cutPyramid } from '../../geodata/lib/basemap/basemap-build.ts';
+import { buildWorldGeoJson } from '../../geodata/lib/basemap/world-geojson-build.ts';
 import { WORLD_GEOJSON_FILES } from '../../src/modules/geo/world-geojson.ts';
-import { cutTile, TILE_LAYERS } from '../../src/modules/geo/basemap/tile-cutter.ts';
+import { cutTile, TILE_LAYERS } from '../../geodata/lib/basemap/tile-cutter.ts';
 import { openTileArchive, type TileArchive } from '../../src/modules/geo/tile-archive.ts';
 import { BASEMAP_ARCHIVE_FILE, getTile } from '../../src/modules/geo/tiles.ts';
 

@@ -10,7 +10,7 @@ import { GEO_TILE_MAX_ZOOM } from '@moodmap/core';
 import { call, signedInUser } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
-import { PRECISE_LAND_MIN_ZOOM } from '../../src/modules/geo/land-precise.ts';
+import { PRECISE_LAND_MIN_ZOOM } from '../../geodata/lib/land-precise.ts';
 import { COASTAL_PLACES } from './coastal-places.ts';
 import { geoRoutesApp } from './fixtures.ts';
 import { realGeo } from '../helpers/geo-fixture.ts';

@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildLandFileBytes } from '../../src/modules/geo/land-build.ts';
+import { buildLandFileBytes } from '../../geodata/lib/land-build.ts';
 import { LAND_FILE } from '../../src/modules/geo/land-file.ts';
-import { buildPlaceFileBytes } from '../../src/modules/geo/place-build.ts';
+import { buildPlaceFileBytes } from '../../geodata/lib/places-data.ts';
 import { PLACES_FILE } from '../../src/modules/geo/place-file.ts';
 import { decompressPack } from '../../src/modules/geo/typed-pack.ts';
 

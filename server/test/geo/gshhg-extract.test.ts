@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { GshhgRing } from '../../src/modules/geo/gshhg.ts';
-import { cutCoastWindows, encodeGshhgExtract, mergeBoxes, readGshhgExtract, selectIslands, windowPolygon } from '../../src/modules/geo/gshhg-extract.ts';
+import type { GshhgRing } from '../../geodata/lib/gshhg.ts';
+import { cutCoastWindows, encodeGshhgExtract, mergeBoxes, readGshhgExtract, selectIslands, windowPolygon } from '../../geodata/lib/gshhg-extract.ts';
 import { createLandChecker } from '../../src/modules/geo/land-check.ts';
 import { buildLandIndex } from '../../src/modules/geo/land-index.ts';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { getBordersGeoJSON, getLandGeoJSON, type Ring } from '../../src/modules/geo/land-data.ts';
+import { getBordersGeoJSON, getLandGeoJSON, type Ring } from '../../geodata/lib/land-data.ts';
 import {
   closeAroundPole,
   repairPolygons,
   signedArea,
   splitLinesAtAntimeridian,
   unwrapRing,
-} from '../../src/modules/geo/land-repair.ts';
+} from '../../geodata/lib/land-repair.ts';
 
 const maxJump = (line: Ring): number =>
   line.reduce((max, p, i) => (i === 0 ? 0 : Math.max(max, Math.abs(p[0] - line[i - 1][0]))), 0);

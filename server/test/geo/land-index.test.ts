@@ -6,10 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeLandArrays, encodeLandArrays } from '../../src/modules/geo/land-file.ts';
-import { buildLandIndex, buildLandIndexArrays, openLandIndex, type LandPolygon } from '../../src/modules/geo/land-index.ts';
-import { groupByCell } from '../../src/modules/geo/land-precise.ts';
-import { clipRing } from '../../src/modules/geo/ring-clip.ts';
-import type { Ring } from '../../src/modules/geo/land-repair.ts';
+import { buildLandIndex, buildLandIndexArrays, openLandIndex, type LandPolygon, type Ring } from '../../src/modules/geo/land-index.ts';
+import { groupByCell } from '../../geodata/lib/land-precise.ts';
+import { clipRing } from '../../geodata/lib/ring-clip.ts';
 
 const square = (west: number, south: number, size: number): Ring =>
   [[west, south], [west + size, south], [west + size, south + size], [west, south + size], [west, south]];

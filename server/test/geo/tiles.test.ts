@@ -1,13 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 import { VectorTile, type VectorTileLayer } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
-import { feature } from 'topojson-client';
 import { describe, expect, it } from 'vitest';
 import { GEO_TILE_MAX_ZOOM, MESSAGES } from '@moodmap/core';
+import { loadCountryPolygons } from '../../geodata/lib/land-data.ts';
 import { writePmtiles } from '../../src/modules/geo/basemap/pmtiles-writer.ts';
 import { BASEMAP_ARCHIVE_FILE, checkBasemapArchive } from '../../src/modules/geo/tiles.ts';
 import { geoRoutesApp } from './fixtures.ts';
@@ -44,14 +43,8 @@ function lineVertices(url: string, layer: VectorTileLayer): Array<[number, numbe
   return vertices;
 }
 
-/** France's polygons as Natural Earth 50m draws the country (world-atlas, ISO 3166 numeric 250). */
-function francePolygons(): number[][][][] {
-  const require = createRequire(import.meta.url);
-  const topology = JSON.parse(readFileSync(require.resolve('world-atlas/countries-50m.json'), 'utf8'));
-  const countries = feature(topology, topology.objects.countries) as unknown as GeoJSON.FeatureCollection;
-  const france = countries.features.find((f) => f.id === '250')!.geometry as GeoJSON.MultiPolygon;
-  return france.coordinates;
-}
+/** France's polygons as Natural Earth 50m draws the country (ISO 3166 numeric 250). */
+const francePolygons = (): number[][][][] => loadCountryPolygons('250');
 
 /** Even-odd ray casting over every ring (holes included). */
 function inPolygons(polygons: number[][][][], [lon, lat]: [number, number]): boolean {
@@ -246,7 +239,7 @@ describe('the archive the tiles are read from', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'moodmap-basemap-'));
     try {
       const missing = path.join(dir, 'basemap.pmtiles');
-      expect(() => checkBasemapArchive(missing)).toThrow(/Fond de carte embarqué illisible .*fichier introuvable.*Reconstruisez-le : node server\/geodata\/basemap\/build\.ts/);
+      expect(() => checkBasemapArchive(missing)).toThrow(/Fond de carte embarqué illisible .*fichier introuvable.*Reconstruisez-le : npm run geodata -w server/);
       const text = path.join(dir, 'text.pmtiles');
       writeFileSync(text, 'not an archive at all, only a line of text long enough for a header'.repeat(3));
       expect(() => checkBasemapArchive(text)).toThrow(/ce n'est pas une archive PMTiles[\s\S]*Embedded basemap unreadable .*not a PMTiles archive/);

@@ -2,10 +2,10 @@
  * "May a post be pinned here?" — spec: positions must be on land, islands included.
  *
  * The spec's client asked a reverse geocoder and let the post through when the service failed.
- * Here the answer comes from land polygons held in memory (land-precise.ts: OSM land, the islets
- * it drops, finer coasts around the places it cuts off, the same polygons the basemap draws from
- * zoom 6), so there is no failure to fail open on: anything we cannot read as valid coordinates
- * is refused.
+ * Here the answer comes from land polygons held in memory (server/geodata/lib/land-precise.ts:
+ * OSM land, the islets it drops, finer coasts around the places it cuts off, the same polygons
+ * the basemap draws from zoom 6), so there is no failure to fail open on: anything we cannot read
+ * as valid coordinates is refused.
  */
 import type { LandIndex } from './land-index.ts';
 

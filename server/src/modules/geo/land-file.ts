@@ -1,6 +1,6 @@
 /**
- * The land file (server/geodata/land/land.bin.br, written by land-build.ts): the land index's
- * arrays (land-index.ts), opened as views without rebuilding anything.
+ * The land file (server/geodata/land/land.bin.br, written by server/geodata/lib/land-build.ts):
+ * the land index's arrays (land-index.ts), opened as views without rebuilding anything.
  */
 import { readFileSync } from 'node:fs';
 import { decompressPack, encodePack, openPack } from './typed-pack.ts';

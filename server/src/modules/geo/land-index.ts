@@ -1,7 +1,7 @@
 /**
  * Spatial index over land polygons, answering "inside land?" and "within d km of land?" in plain
- * lon/lat. Built once by the land's build script (land-build.ts; land-file.ts writes it to
- * server/geodata/land), opened by the server as views on the file's arrays.
+ * lon/lat. Built once by the land's build (server/geodata/lib/land-build.ts; land-file.ts writes
+ * it to server/geodata/land), opened by the server as views on the file's arrays.
  *
  * Points are integers in micro-degrees (1e-6°, ~0.1 m): exact for every source, and half the
  * size of doubles. Each ring's edges are cut into chunks of up to CHUNK_EDGES consecutive edges,
@@ -11,8 +11,8 @@
  *
  * "Inside" is ray casting: the ray only runs from the point to the nearest side of the candidate
  * polygon's box, and only the chunks met on the way are read. A polygon may hold several outer
- * rings (a window of finer coast data, islets grouped by cell: land-precise.ts): the count is
- * even-odd over all its rings.
+ * rings (a window of finer coast data, islets grouped by cell: server/geodata/lib/land-precise.ts):
+ * the count is even-odd over all its rings.
  *
  * "Near" measures the distance to coast edges (not to the pole closure of Antarctica, nor to the
  * cut edges of a window) and to landmarks: points known to be land that the polygons miss.
@@ -25,7 +25,12 @@
  */
 import Flatbush from 'flatbush';
 import { MAP } from '@moodmap/core';
-import type { PolygonRings } from './land-repair.ts';
+
+/** [longitude, latitude] in degrees. */
+export type Position = [number, number];
+export type Ring = Position[];
+/** rings[0] is the outer ring (counter-clockwise), the others are holes (clockwise). */
+export type PolygonRings = Ring[];
 
 /** Kilometres per degree of latitude (and of longitude at the equator). */
 export const KM_PER_DEGREE = ((MAP.earthRadiusM / 1000) * Math.PI) / 180;

@@ -1,14 +1,28 @@
 /**
- * Builds the place search's index (places-search.ts) from the places (places-data.ts at build
- * time, a few written by hand in tests): what server/geodata/places/build.ts writes to the
- * places file.
+ * Builds the place search's index (places-search.ts) from the places: the data packages' at
+ * build time (server/geodata/lib/places-data.ts, written to the places file by
+ * server/geodata/places/build.ts), a few written by hand in tests.
  */
-import { encodePlaceIndex } from './place-file.ts';
-import { getPlaces, type Place } from './places-data.ts';
-import { COORDINATE_SCALE, NAME_END, PLACE_KINDS, buildRankTree, type PlaceIndex } from './places-search.ts';
+import { COORDINATE_SCALE, NAME_END, PLACE_KINDS, buildRankTree, type PlaceIndex, type PlaceKind } from './places-search.ts';
 
-/** What the index keeps of a place (places-data.ts's Place has more: rank, min zoom). */
-export type IndexedPlace = Omit<Place, 'rank' | 'minZoom'>;
+/** What the index keeps of a place. */
+export interface IndexedPlace {
+  /** GeoNames id, as text. */
+  id: string;
+  /** The French name where GeoNames has one, else GeoNames' usual name. */
+  name: string;
+  /** The name folded for matching (place-names.ts). */
+  folded: string;
+  /** GeoNames' usual name folded, when the French name replaced it ('bruxelles' → 'brussels'). */
+  otherFolded: string | null;
+  region: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  latitude: number;
+  longitude: number;
+  population: number;
+  kind: PlaceKind;
+}
 
 /** Two ASCII letters in one number, high byte first. */
 function countryCode(country: string): number {
@@ -93,10 +107,4 @@ export function buildPlaceIndex(places: readonly IndexedPlace[]): PlaceIndex {
     order,
     tree: buildRankTree(ranked),
   };
-}
-
-/** The places file's uncompressed bytes, from the npm packages and the French names. */
-export function buildPlaceFileBytes(): { bytes: Uint8Array; places: number } {
-  const places = getPlaces();
-  return { bytes: encodePlaceIndex(buildPlaceIndex(places)), places: places.length };
 }

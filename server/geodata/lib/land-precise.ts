@@ -10,7 +10,7 @@
  *   off (the centre of Ajaccio on its peninsula), which the check reads but the map does not draw.
  */
 import { loadLandPolygons, loadOsmLandPolygons, toLandGeoJSON, type LandGeoJSON } from './land-data.ts';
-import { buildLandIndex, KM_PER_DEGREE, ringKm2, type Box, type LandPolygon } from './land-index.ts';
+import { buildLandIndex, KM_PER_DEGREE, ringKm2, type Box, type LandPolygon } from '../../src/modules/geo/land-index.ts';
 import type { PolygonRings } from './land-repair.ts';
 import { readGshhgExtract, windowPolygon, type GshhgExtract } from './gshhg-extract.ts';
 

@@ -5,9 +5,9 @@
  * parts outside replaced by paths along the box's sides. Where a ring leaves the box and comes
  * back, those paths may run along a side and back; even-odd point tests and fills are unchanged
  * by such pairs. A point computed on a side gets the side's coordinate exactly, so the cut edges
- * can be told from the coast (land-index.ts).
+ * can be told from the coast (server/src/modules/geo/land-index.ts).
  */
-import type { Box } from './land-index.ts';
+import type { Box } from '../../src/modules/geo/land-index.ts';
 
 export interface FlatRing {
   xs: Float64Array;

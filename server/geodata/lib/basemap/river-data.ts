@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { GeoJSONVTFeature } from '@maplibre/geojson-vt';
 
-const DATA_FILE = new URL('../../../../geodata/rivers/rivers.json.gz', import.meta.url);
+const DATA_FILE = new URL('../../rivers/rivers.json.gz', import.meta.url);
 
 /** The lowest zoom at which each rank is drawn (index = rank). */
 const MIN_ZOOM_BY_RANK = [4, 4, 6, 8] as const;

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import Flatbush from 'flatbush';
 import { z } from 'zod';
-import { buildLandIndex, type Box, type LandIndex, type LandPolygon, KM_PER_DEGREE, ringKm2, UNITS_PER_DEGREE } from './land-index.ts';
+import { buildLandIndex, type Box, type LandIndex, type LandPolygon, KM_PER_DEGREE, ringKm2, UNITS_PER_DEGREE } from '../../src/modules/geo/land-index.ts';
 import type { GshhgRing } from './gshhg.ts';
 import { clipToWindows, type FlatRing } from './ring-clip.ts';
 import { wind, type PolygonRings, type Ring } from './land-repair.ts';
@@ -33,7 +33,7 @@ const ISLAND_MIN_KM2 = 0.05;
 const ISLAND_MAX_KM2 = 5;
 export const ISLAND_PLACE_KM = 10;
 
-export const GSHHG_EXTRACT_FILE = new URL('../../../geodata/land/gshhg.json.gz', import.meta.url);
+export const GSHHG_EXTRACT_FILE = new URL('../land/gshhg.json.gz', import.meta.url);
 
 export interface CoastWindow {
   box: Box;

@@ -8,11 +8,9 @@
  * polygons those become wrong: a ring crossing the antimeridian becomes a band across the whole
  * world, Antarctica an open ribbon. Everything here is pure and works on plain arrays.
  */
+import type { PolygonRings, Position, Ring } from '../../src/modules/geo/land-index.ts';
 
-export type Position = [number, number];
-export type Ring = Position[];
-/** rings[0] is the outer ring (counter-clockwise), the others are holes (clockwise). */
-export type PolygonRings = Ring[];
+export type { PolygonRings, Position, Ring };
 
 /** Below this planar area (deg²) a ring encloses nothing; the data's smallest real islet is 3e-6. */
 const MIN_RING_AREA = 1e-9;

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { GeoJSONVTFeature } from '@maplibre/geojson-vt';
-import { ringKm2 } from '../land-index.ts';
+import { ringKm2 } from '../../../src/modules/geo/land-index.ts';
 
 type PolygonCoordinates = number[][][];
 

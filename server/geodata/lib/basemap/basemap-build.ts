@@ -1,12 +1,12 @@
 /**
  * The embedded basemap's archive: every non-empty tile from z0 to GEO_TILE_MAX_ZOOM, cut by
- * tile-cutter.ts and written as PMTiles (pmtiles-writer.ts). Run by
+ * tile-cutter.ts and written as PMTiles (server/src/modules/geo/basemap/pmtiles-writer.ts). Run by
  * server/geodata/basemap/build.ts; the tests rebuild the first zooms and compare them with the
  * shipped archive. Build time only: nothing the server runs imports this folder.
  */
 import { GEO_TILE_MAX_ZOOM, MAP } from '@moodmap/core';
 import { ADMIN_MIN_ZOOM, cutTile, TILE_LAYERS, tileMayHoldData } from './tile-cutter.ts';
-import { type ArchiveStats, type ArchiveTile, writePmtiles } from './pmtiles-writer.ts';
+import { type ArchiveStats, type ArchiveTile, writePmtiles } from '../../../src/modules/geo/basemap/pmtiles-writer.ts';
 import { RIVERS_MIN_ZOOM } from './river-data.ts';
 
 /** What the web's basemap style reads and credits (web/src/features/map/basemap-style.ts). */
