@@ -39,10 +39,16 @@ export function roleLabel(role: string): string {
 }
 
 /**
- * Every version of the terms, oldest first. A version is announced TERMS_NOTICE_DAYS before its
- * `effectiveAt` (spec §9 "Terms change notice: 30 days") and must be accepted once it applies.
+ * Every version of the terms, oldest first, each named by the day it applies. A version is
+ * announced TERMS_NOTICE_DAYS before its `effectiveAt` and must be accepted once it applies.
+ * Each version has its own text: the web app's terms-text.ts tags the paragraphs a version added
+ * or removed, so a member reads and accepts the text in force, and can read the next one ahead.
  */
-export const TERMS_VERSIONS = [{ version: '2026-11-24', effectiveAt: '2026-11-24T00:00:00.000Z' }] as const;
+export const TERMS_VERSIONS = [
+  { version: '2026-11-24', effectiveAt: '2026-11-24T00:00:00.000Z' },
+  // Account deletion and what it keeps, the data download, notices of illegal content from anyone, message requests.
+  { version: '2026-12-28', effectiveAt: '2026-12-28T00:00:00.000Z' },
+] as const;
 export type TermsVersion = { version: string; effectiveAt: string };
 
 /** The version in force at `now` and the next one when it is within its notice period. */

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Launch UI (issue 18): the terms notice 30 days ahead and the request to accept afterwards, the
+ * Launch UI: the terms notice 30 days ahead and the request to accept afterwards, the
  * emergency banner, and analytics that respect Do Not Track / Global Privacy Control.
  */
 import { describe, expect, it, vi } from 'vitest';
@@ -28,7 +28,7 @@ describe('terms notices', () => {
     renderLayer();
     const notice = await screen.findByTestId('terms-notice');
     expect(notice.textContent).toContain("Nos conditions d'utilisation changent le 1 janvier 2027.");
-    fireEvent.click(screen.getByRole('button', { name: "Conditions d'utilisation" }));
+    fireEvent.click(screen.getByRole('button', { name: 'Voir les nouvelles conditions' }));
     expect(await screen.findAllByTestId('terms-section')).toHaveLength(14);
     expect(screen.queryByTestId('terms-accept')).toBeNull();
   });
@@ -46,7 +46,7 @@ describe('terms notices', () => {
     applySession(sessionBody(1));
     renderLayer();
     expect((await screen.findByTestId('terms-notice')).textContent).toContain("Nos conditions d'utilisation ont changé. Acceptez-les pour continuer.");
-    fireEvent.click(screen.getByRole('button', { name: "Conditions d'utilisation" }));
+    fireEvent.click(screen.getByRole('button', { name: 'Lire et accepter' }));
     fireEvent.click(await screen.findByTestId('terms-accept'));
     await waitFor(() => expect(screen.queryByTestId('terms-notice')).toBeNull());
     expect(api.callsTo('POST /api/terms/accept')[0]!.body).toEqual({ version: CURRENT.version });

@@ -101,7 +101,7 @@ export interface SignUpFields {
 export async function signUpBody(t: AuthTestApp, fields: Partial<SignUpFields> = {}): Promise<SignUpFields> {
   const challenge = await getChallenge(t);
   t.clock.advance(2000);
-  return { email: freshEmail(), password: PASSWORD, firstName: 'Léa', lastName: 'Martin', challengeToken: challenge.token, challengeAnswer: challenge.answer, termsVersion: termsAt(new Date()).current.version, ...fields };
+  return { email: freshEmail(), password: PASSWORD, firstName: 'Léa', lastName: 'Martin', challengeToken: challenge.token, challengeAnswer: challenge.answer, termsVersion: termsAt(t.clock.now()).current.version, ...fields };
 }
 
 export async function signUp(t: AuthTestApp, fields: Partial<SignUpFields> = {}, ip?: string) {
@@ -142,8 +142,8 @@ export async function createUser(t: AuthTestApp, options: { email?: string; pass
     passwordHash: await testPasswordHash(password),
     emailConfirmedAt: options.confirmed === false ? null : new Date(),
     metadata: options.metadata ?? { first_name: 'Léa', last_name: 'Martin' },
-    // As a sign-up leaves it: the terms in force accepted (writes need them).
-    termsVersion: termsAt(new Date()).current.version,
+    // As a sign-up leaves it: the terms in force by the app's clock accepted (writes need them).
+    termsVersion: termsAt(t.clock.now()).current.version,
     termsAcceptedAt: new Date(),
   }).returning({ id: users.id });
   return { id: row.id, email, password };

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { termsAt } from '@moodmap/core';
 import { call, createUser, login } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
@@ -119,10 +120,13 @@ describe.each(engines)('profiles on %s', (engine) => {
       // All or nothing: the bio sent with a refused nickname is not stored either.
       expect(await row(p.id)).toMatchObject({ username: 'Premier', bio: null, username_changes_count: 1 });
 
-      // Exactly 30 days after the change.
+      // Exactly 30 days after the change: a new version of the terms may apply by then.
       t.clock.advance(changedAt.getTime() + 30 * DAY - t.clock.now().getTime());
       expect(t.clock.now().getTime() - changedAt.getTime()).toBe(30 * DAY);
-      const allowed = await patch(await signIn(p), { nickname: 'Deuxième' });
+      const later = await signIn(p);
+      const accepted = await call(t, { method: 'POST', url: '/api/terms/accept', token: later, payload: { version: termsAt(t.clock.now()).current.version } });
+      expect(accepted.statusCode).toBe(200);
+      const allowed = await patch(later, { nickname: 'Deuxième' });
       expect(allowed.statusCode).toBe(200);
       expect(allowed.json().user.profile).toMatchObject({ username: 'Deuxième', usernameChangesCount: 2, lastUsernameChange: t.clock.now().toISOString() });
     });

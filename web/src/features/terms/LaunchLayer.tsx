@@ -1,4 +1,4 @@
-/** The app-wide launch UI (issue 18): the terms notices and modal, and the emergency banner; a lazy chunk of its own. */
+/** The app-wide launch UI: the terms notices and modal, and the emergency banner; a lazy chunk of its own. */
 import { EmergencyBanner } from '../emergency/EmergencyBanner.tsx';
 import { TermsLayer } from './TermsLayer.tsx';
 

@@ -1,10 +1,26 @@
 /**
- * The terms of use (spec §2 "CGU, 14 sections"), version TERMS_VERSIONS' latest in core. A new
- * version changes this text and adds its entry in core, 30 days before it applies.
+ * The terms of use: 14 sections holding the text of every version in core's TERMS_VERSIONS.
+ * A paragraph is in every version, or tagged with the version that added it (`since`) or the one
+ * that replaced it (`until`): a member accepts the text of the version in force, and reads the
+ * next one, marked where it changes, during its notice. A new version tags its changes here and
+ * adds its entry in core, TERMS_NOTICE_DAYS before it applies.
  */
+interface TaggedParagraph {
+  text: string;
+  since?: string;
+  until?: string;
+}
+export type TermsParagraph = string | TaggedParagraph;
+
 export interface TermsSection {
   title: string;
-  paragraphs: string[];
+  paragraphs: TermsParagraph[];
+}
+
+/** One version's section: its paragraphs, each flagged when that version added it. */
+export interface VersionSection {
+  title: string;
+  paragraphs: { text: string; isNew: boolean }[];
 }
 
 export const TERMS_SECTIONS: TermsSection[] = [
@@ -48,7 +64,14 @@ export const TERMS_SECTIONS: TermsSection[] = [
     paragraphs: [
       "Les membres peuvent échanger des messages privés. Le harcèlement, les sollicitations commerciales non désirées et l'envoi de contenus illicites sont interdits.",
       "Les messages ne sont lus que par leurs deux participants, sauf signalement ou réquisition d'une autorité compétente.",
-      "Si votre correspondant supprime son compte, les messages qu'il vous a envoyés restent dans votre conversation, signés « Compte supprimé », sans ses images ; vous ne pouvez plus lui répondre.",
+      {
+        since: '2026-12-28',
+        text: "Les messages d'une personne avec qui vous n'avez pas encore de conversation arrivent dans « Demandes », sans badge ni notification. Elle ne sait pas que vous les avez lus tant que vous n'avez pas accepté sa demande ; vous pouvez l'accepter (y répondre l'accepte aussi), la supprimer pour vous seul, ou bloquer et signaler son auteur.",
+      },
+      {
+        since: '2026-12-28',
+        text: "Si votre correspondant supprime son compte, les messages qu'il vous a envoyés restent dans votre conversation, signés « Compte supprimé », sans ses images ; vous ne pouvez plus lui répondre.",
+      },
     ],
   },
   {
@@ -61,7 +84,14 @@ export const TERMS_SECTIONS: TermsSection[] = [
   {
     title: 'Modération et recours',
     paragraphs: [
-      "Tout membre peut signaler une publication. Notre équipe de modération peut retirer un contenu ou suspendre un compte qui enfreint ces CGU ou la loi.",
+      {
+        until: '2026-12-28',
+        text: "Tout membre peut signaler une publication. Notre équipe de modération peut retirer un contenu ou suspendre un compte qui enfreint ces CGU ou la loi.",
+      },
+      {
+        since: '2026-12-28',
+        text: "Tout membre peut signaler une publication. Toute personne, inscrite ou non, peut aussi nous notifier un contenu qu'elle estime illicite avec « Signaler un contenu illicite » : la notification est examinée une fois son adresse e-mail confirmée, et son auteur reçoit un accusé de réception puis notre décision motivée. Notre équipe de modération peut retirer un contenu ou suspendre un compte qui enfreint ces CGU ou la loi.",
+      },
       "Vous pouvez contester une décision de modération depuis le formulaire de contact ; chaque recours est examiné par une personne différente de celle qui a pris la décision.",
     ],
   },
@@ -70,8 +100,18 @@ export const TERMS_SECTIONS: TermsSection[] = [
     paragraphs: [
       "Nous traitons vos données (compte, profil, publications, messages, achats) pour fournir le service, sur le fondement du contrat, et pour sa sécurité, sur le fondement de notre intérêt légitime.",
       "Conformément au RGPD, vous disposez de droits d'accès, de rectification, d'effacement, de limitation, d'opposition et de portabilité, exercés depuis le formulaire de contact. Vous pouvez saisir la CNIL.",
-      "« Supprimer mon compte », dans votre profil, efface immédiatement votre compte, votre profil, vos publications et leurs médias, vos commentaires, vos « j’aime » et les images que vous avez envoyées en message. Vos paiements sont conservés 10 ans sans votre identité (obligation comptable) ; les décisions de modération et le journal de sécurité sont conservés sous un pseudonyme.",
-      "Le texte des messages que vous avez envoyés reste dans les conversations de leurs destinataires : il fait partie de leur correspondance, qu'ils ont reçue et dont nous gardons leur copie, sur le fondement de leur intérêt légitime à conserver leurs propres conversations. Il y apparaît envoyé par « Compte supprimé », sans votre nom, votre photo, votre identifiant ni lien vers votre profil, et la conversation ne peut plus recevoir de réponse. Les images que vous avez envoyées sont en revanche supprimées de nos serveurs : plus que le texte, elles peuvent vous montrer ou montrer vos proches. Une conversation que son destinataire n'a jamais vue (vide, ou demande qu'il avait supprimée), ou dont l'autre participant a déjà supprimé son compte, est supprimée entièrement.",
+      {
+        since: '2026-12-28',
+        text: "« Télécharger mes données », dans votre profil, prépare une archive de vos données (compte, profil, publications, commentaires, « j'aime », conversations, signalements, achats, décisions de modération, sessions) avec vos médias. Vous êtes prévenu par e-mail quand elle est prête ; elle se télécharge depuis votre profil pendant 7 jours. Une demande par 24 heures au plus.",
+      },
+      {
+        since: '2026-12-28',
+        text: "« Supprimer mon compte », dans votre profil, efface immédiatement votre compte, votre profil, vos publications et leurs médias, vos commentaires, vos « j’aime » et les images que vous avez envoyées en message. Vos paiements sont conservés 10 ans sans votre identité (obligation comptable) ; les décisions de modération et le journal de sécurité sont conservés sous un pseudonyme.",
+      },
+      {
+        since: '2026-12-28',
+        text: "Le texte des messages que vous avez envoyés reste dans les conversations de leurs destinataires : il fait partie de leur correspondance, qu'ils ont reçue et dont nous gardons leur copie, sur le fondement de leur intérêt légitime à conserver leurs propres conversations. Il y apparaît envoyé par « Compte supprimé », sans votre nom, votre photo, votre identifiant ni lien vers votre profil, et la conversation ne peut plus recevoir de réponse. Les images que vous avez envoyées sont en revanche supprimées de nos serveurs : plus que le texte, elles peuvent vous montrer ou montrer vos proches. Une conversation que son destinataire n'a jamais vue (vide, ou demande qu'il avait supprimée), ou dont l'autre participant a déjà supprimé son compte, est supprimée entièrement.",
+      },
     ],
   },
   {
@@ -109,3 +149,17 @@ export const TERMS_SECTIONS: TermsSection[] = [
     ],
   },
 ];
+
+/**
+ * The text of one version. Versions are named by their date (YYYY-MM-DD), so they compare as
+ * strings: a paragraph belongs to `version` from its `since` and before its `until`.
+ */
+export function termsSections(version: string): VersionSection[] {
+  return TERMS_SECTIONS.map((section) => ({
+    title: section.title,
+    paragraphs: section.paragraphs
+      .map((p): TaggedParagraph => (typeof p === 'string' ? { text: p } : p))
+      .filter((p) => (p.since === undefined || p.since <= version) && (p.until === undefined || version < p.until))
+      .map((p) => ({ text: p.text, isNew: p.since === version })),
+  }));
+}
