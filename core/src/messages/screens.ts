@@ -465,7 +465,6 @@ export const SCREEN_MESSAGES = {
   terms_title: "Conditions Générales d'Utilisation",
   terms_accept_label: "J'accepte les conditions d'utilisation",
   terms_link: "Conditions d'utilisation",
-  terms_notice: "Nos conditions d'utilisation changent le {date}. Consultez la nouvelle version.",
   terms_must_accept: "Nos conditions d'utilisation ont changé. Acceptez-les pour continuer.",
   terms_accept: 'Accepter',
   emergency_banner: 'Mode de protection activé : la publication est temporairement suspendue.',
