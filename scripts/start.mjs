@@ -7,6 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireNode } from './node-version.mjs';
+import { SERVER_NODE_ARGS } from './server-node-args.mjs';
 
 requireNode();
 
@@ -37,7 +38,7 @@ if (builtAt < Math.max(...sources.map(newestMtime))) {
   console.log(`Application web : ${Math.round(performance.now() - checkStarted)} ms (à jour)`);
 }
 
-const server = spawn(process.execPath, [path.join(root, 'server', 'src', 'main.ts')], {
+const server = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, 'server', 'src', 'main.ts')], {
   cwd: process.cwd(),
   stdio: 'inherit',
   env: process.env,

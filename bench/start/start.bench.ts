@@ -13,7 +13,8 @@
  * BENCH_ROUNDS (3) rounds, the two alternated (reference first in odd rounds); median and
  * spread of each figure and of cpuS ÷ reference's cpuS; the machine's load printed. The app's
  * own step lines ("Base de données et migrations : 412 ms") are collected when it logs them.
- * BENCH_NODE_ARGS (e.g. "--import tsx") is passed to both processes: to measure a tree whose
+ * Both processes get npm start's V8 flags (scripts/server-node-args.mjs), or BENCH_NODE_ARGS
+ * when set (e.g. "--import tsx", or "" for V8's defaults): to measure a tree whose
  * server Node cannot run alone.
  *
  * Needs the built web app (web/dist; built first when missing).
@@ -26,6 +27,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_ARGS } from '../../scripts/server-node-args.mjs';
 import { envPositiveInt } from '../support/env.ts';
 import { resultsFile, round, startRun, writeResults } from '../support/results.ts';
 import { type Spread, formatSpread, loadLine, sig, spread } from '../support/stats.ts';
@@ -42,7 +44,7 @@ const ROUNDS = envPositiveInt('BENCH_ROUNDS', 3);
 const POLL_MS = envPositiveInt('BENCH_POLL_MS', 20);
 const QUIET_MS = envPositiveInt('BENCH_QUIET_MS', 1000);
 const START_TIMEOUT_MS = envPositiveInt('BENCH_START_TIMEOUT_MS', 120_000);
-const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const NODE_ARGS = process.env.BENCH_NODE_ARGS === undefined ? SERVER_NODE_ARGS : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean);
 
 /** 'app': a first start (PGlite created and migrated); 'restart': the same on a data directory started once before. */
 type Kind = 'reference' | 'app' | 'restart';

@@ -2,7 +2,7 @@
  * Opens the database: embedded PGlite in DATA_DIR by default, PostgreSQL when DATABASE_URL is
  * set. Both get the same Drizzle schema and the same SQL migrations, applied at start-up.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -47,21 +47,33 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options.dataDir ?? null, options.snapshot);
 }
 
+// PostgreSQL's 128 MB of shared buffers would sit inside this process; the kernel already
+// caches the data files PGlite reads, so a small pool keeps an idle server small.
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Database> {
   let dir: string | undefined;
   if (dataDir) {
     dir = path.join(dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
   }
-  const client = await PGlite.create({ dataDir: dir, loadDataDir: snapshot });
+  const made = dir !== undefined && !existsSync(path.join(dir, 'PG_VERSION'));
+  let client = await PGlite.create({ dataDir: dir, loadDataDir: snapshot, startParams: PGLITE_START_PARAMS });
+  await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+  if (made) {
+    // Creating a database (initdb, then every migration) grows the engine's WebAssembly memory,
+    // which is never given back: a fresh instance on the files made serves at the size of a restart.
+    await client.close();
+    client = await PGlite.create({ dataDir: dir, startParams: PGLITE_START_PARAMS });
+  }
   const db = drizzlePglite({ client, schema }) as unknown as Db;
-  await migratePglite(db as never, { migrationsFolder });
+  const opened = client;
   return {
     db,
     engine: 'pglite',
     ping: () => ping(db),
     close: async () => {
-      if (!client.closed) await client.close();
+      if (!opened.closed) await opened.close();
     },
   };
 }
