@@ -52,12 +52,12 @@ const envSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   SOCKET_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).optional(),
-  /** Distinct reporters after whom a post leaves the map pending review (issue 17). */
+  /** Distinct reporters after whom a post leaves the map pending review. */
   MODERATION_HIDE_THRESHOLD: z.coerce.number().int().min(1).default(MODERATION_HIDE_THRESHOLD_DEFAULT),
   PLAUSIBLE_URL: z.url().optional(),
   PLAUSIBLE_DOMAIN: optionalString,
   COST_UNIT_PRICES_EUR: optionalString,
-  /** Web Push (issue 20): both keys, or neither (then generated once into DATA_DIR). */
+  /** Web Push: both keys, or neither (then generated once into DATA_DIR). */
   VAPID_PUBLIC_KEY: optionalString,
   VAPID_PRIVATE_KEY: optionalString,
   VAPID_SUBJECT: optionalString,
@@ -98,12 +98,12 @@ export interface Config {
   webDist: string | null;
   /** Largest JSON body in bytes (uploads are multipart and have their own limits). */
   bodyLimit: number;
-  /** Slow clients (issue 13): see server/src/http/connection-limits.ts. */
+  /** Slow clients: see server/src/http/connection-limits.ts. */
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number; socketIdleMs: number };
   /** Concurrent connections one address may hold (WebSockets included); 0 = no ceiling. */
   maxConnectionsPerIp: number;
   moderationHideThreshold: number;
-  /** Analytics events are also forwarded to this Plausible server when both are set (issue 18). */
+  /** Analytics events are also forwarded to this Plausible server when both are set. */
   plausible?: { url: string; domain: string };
   /** The cost monitor's price of one unit of each metric, in EUR (COST_UNIT_PRICES_EUR). */
   costUnitPrices: Record<CostMetric, number>;

@@ -24,7 +24,7 @@ export interface AppContext {
   /** The clock every rule reads (token expiry, grace windows, rate limits); tests move it. */
   now: () => Date;
   mailer: Mailer;
-  /** Realtime events to every instance's WebSocket clients (design.md §5). */
+  /** Realtime events to every instance's WebSocket clients (docs/architecture.md, A realtime event). */
   bus: EventBus;
   /** Periodic work done once per deployment: `leader.every(...)` runs only on the leading instance. */
   leader: Leader;
@@ -32,15 +32,15 @@ export interface AppContext {
   geo: GeoEngine;
   /** Media files: local disk under DATA_DIR, or S3 when configured. */
   storage: MediaStorage;
-  /** `ctx.limits.consume(action, key)` throws the 429 of spec §9. */
+  /** `ctx.limits.consume(action, key)` throws the 429 of a limit reached (docs/product.md, Limits). */
   limits: RateLimiter;
   /** Pulse payments: Stripe, the dev checkout, or null (production without Stripe keys). */
   payments: PaymentProvider | null;
   /** Writes the security log; never throws. */
   logSecurityEvent: LogSecurityEvent;
-  /** First-party analytics (issue 18), forwarded to Plausible when configured. */
+  /** First-party analytics, forwarded to Plausible when configured. */
   analytics: AnalyticsRecorder;
-  /** Daily usage counters, caps and emergency mode (issue 18, spec §4 and §9). */
+  /** Daily usage counters, caps and emergency mode (docs/product.md, Limits). */
   costs: CostMonitor;
   auth: {
     keys: AuthKeys;

@@ -1,5 +1,5 @@
 /**
- * The one error shape of the API (design.md §4):
+ * The one error shape of the API (docs/api.md):
  * `{ "error": { "code": "post_active_exists", "message": "<French text>" } }`.
  */
 import { MESSAGES, t, type MessageKey } from '@moodmap/core';

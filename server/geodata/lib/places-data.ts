@@ -8,7 +8,7 @@
  *
  * Build time only: the place search's file (server/src/modules/geo/place-build.ts,
  * server/geodata/places) and the basemap's place labels are made from it; the server reads
- * neither package. Loaded once (about 300 ms) into one array sorted by importance; the package's
+ * neither package. Loaded once into one array sorted by importance; the package's
  * own objects are dropped after the copy.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `npm run user:role -- <email> <role>`: grants a staff role (spec §6) to an account, on the
+ * `npm run user:role -- <email> <role>`: grants a staff role (docs/product.md, Roles and staff) to an account, on the
  * database the server uses (cli-support.ts: stop a PGlite server first).
  */
 import { sql } from 'drizzle-orm';
@@ -23,7 +23,7 @@ export async function runUserRole(args: string[], env: NodeJS.ProcessEnv, out: O
       return 1;
     }
     if (role === 'user') {
-      // No row means 'user' (spec §6: the default when none is returned).
+      // No row means 'user', the default role.
       await db.delete(staffRoles).where(sql`${staffRoles.userId} = ${user.id}`);
     } else {
       await db.insert(staffRoles).values({ userId: user.id, role })

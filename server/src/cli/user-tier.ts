@@ -1,5 +1,5 @@
 /**
- * `npm run user:tier -- <email> <tier>`: sets a member's tier badge (spec §6, display only):
+ * `npm run user:tier -- <email> <tier>`: sets a member's tier badge (display only):
  * Gratuit, Premium, Plus, Multi or Pro. Same database and caveats as `npm run user:role`.
  */
 import { TIERS } from '@moodmap/core';

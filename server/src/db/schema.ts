@@ -1,5 +1,5 @@
 /**
- * The database schema for every entity of spec §3, with the constraints the rules rely on.
+ * The database schema for every entity of the product, with the constraints the rules rely on.
  * One source for Drizzle queries and for the generated SQL migrations (drizzle-kit generate).
  * Times are timestamptz in UTC; the 24 h window is always computed by the database clock.
  */
@@ -20,21 +20,21 @@ export const users = pgTable('users', {
   emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
   /** Sign-up metadata (first_name, last_name, nickname), like hosted auth services keep it. */
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
-  /** The terms of use accepted (issue 18): their version and when; null for accounts from before. */
+  /** The terms of use accepted: their version and when; null for accounts from before. */
   termsVersion: text('terms_version'),
   termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  /** A moderator's suspension (issue 17): no post, comment or message before this time. */
+  /** A moderator's suspension: no post, comment or message before this time. */
   suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
-  /** A moderator's ban (issue 17): no sign-in, no writing. */
+  /** A moderator's ban: no sign-in, no writing. */
   bannedAt: timestamp('banned_at', { withTimezone: true }),
 }, (t) => [
   uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
   check('users_email_length', sql`char_length(${t.email}) <= 254`),
 ]);
 
-/** Staff roles (spec §6). A user without a row is a plain 'user'. */
+/** Staff roles (docs/product.md, Roles and staff). A user without a row is a plain 'user'. */
 export const staffRoles = pgTable('staff_roles', {
   userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
   role: text('role').notNull(),
@@ -91,7 +91,7 @@ export const refreshTokens = pgTable('refresh_tokens', {
   index('refresh_tokens_user_idx').on(t.userId),
 ]);
 
-/** Public profile (spec §3 Profile). Private columns are never selected by public reads. */
+/** Public profile. Private columns are never selected by public reads. */
 export const profiles = pgTable('profiles', {
   id: uuid('id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
   username: text('username').notNull(),
@@ -114,12 +114,12 @@ export const profiles = pgTable('profiles', {
   check('profiles_username_length', sql`char_length(${t.username}) between 1 and 50`),
   check('profiles_bio_length', sql`${t.bio} is null or char_length(${t.bio}) <= 500`),
   check('profiles_pulse_credits', sql`${t.pulseCredits} >= 0`),
-  // The admin users list (issue 17): keyset pages newest first, and a nickname prefix search.
+  // The admin users list: keyset pages newest first, and a nickname prefix search.
   index('profiles_created_id_idx').on(t.createdAt.desc(), t.id.desc()),
   index('profiles_username_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
 ]);
 
-/** A 24-hour post pinned on land (spec §3 Publication). */
+/** A 24-hour post pinned on land. */
 export const publications = pgTable('publications', {
   id: uuid('id').primaryKey().defaultRandom(),
   userId: uuid('user_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
@@ -139,18 +139,18 @@ export const publications = pgTable('publications', {
   likesCount: integer('likes_count').notNull().default(0),
   /**
    * The author's current photo, stored with the post so the map's markers need no join with
-   * profiles (issue 15): set at insert, rewritten in the transaction that changes the photo
+   * profiles: set at insert, rewritten in the transaction that changes the photo
    * (profiles/service.ts replacePhoto).
    */
   authorPhotoUrl: text('author_photo_url'),
   /**
-   * Off the map for everyone (issue 17): 'pending' once MODERATION_HIDE_THRESHOLD people reported
+   * Off the map for everyone: 'pending' once MODERATION_HIDE_THRESHOLD people reported
    * it, 'removed' by a moderator's decision. Migration 0007 keeps post_cells and the partial
    * marker index in step with it.
    */
   hiddenState: text('hidden_state'),
   /**
-   * 'Position approximative' (issue 20): `latitude`/`longitude` above hold the published point,
+   * 'Position approximative': `latitude`/`longitude` above hold the published point,
    * snapped to a ~1 km cell (moved onto land when needed), so every reader (viewport, cells,
    * search, profile, realtime) can only ever see that one. The exact point is kept here for the
    * land check's record and moderation, and never leaves the server except to staff.
@@ -162,7 +162,7 @@ export const publications = pgTable('publications', {
    * The post's map marker (core's markerSchema) as JSON text, written by PostgreSQL whenever the
    * row is (a stored generated column: a photo change rewriting author_photo_url rewrites it
    * too). The viewport answer is these texts joined, read index-only from publications_marker_idx,
-   * instead of a JSON built per row on every read (migration 0010, issue 15).
+   * instead of a JSON built per row on every read (migration 0010).
    */
   markerJson: text('marker_json').generatedAlwaysAs(
     sql`post_marker_json(id, user_id, category, latitude, longitude, nickname, author_photo_url, has_pulse_effect, created_at)`,
@@ -175,7 +175,7 @@ export const publications = pgTable('publications', {
   check('publications_content_length', sql`char_length(${t.content}) <= 1000`),
   check('publications_audio_duration', sql`${t.audioDuration} is null or (${t.audioDuration} > 0 and ${t.audioDuration} <= 60)`),
   check('publications_counts', sql`${t.likesCount} >= 0 and ${t.commentsCount} >= 0`),
-  // The feed: live posts newest first; a user's posts newest first (spec §7 publications).
+  // The feed: live posts newest first; a user's posts newest first.
   index('publications_created_at_idx').on(t.createdAt.desc()),
   index('publications_user_created_idx').on(t.userId, t.createdAt.desc()),
   // The map's points (posts/feed.ts) read `publications_marker_idx` (band of 1/32° of latitude,
@@ -187,7 +187,7 @@ export const publications = pgTable('publications', {
 /**
  * Live-post counts per web-mercator grid cell (60 px cells at grid zooms 0–8, CELL_ZOOM_MAX) and
  * mood, with coordinate sums for the cluster's centre: the zoomed-out map reads these rows
- * (bounded by the cells of the view) instead of aggregating publications (issue 15).
+ * (bounded by the cells of the view) instead of aggregating publications.
  * Kept by statement-level triggers on publications (migration 0004): every insert and delete,
  * whatever the path (create, owner delete, sweeper, account deletion cascade), in the same
  * transaction. Expired posts leave when the sweeper deletes them (every POST_SWEEP_EVERY_MS).
@@ -213,14 +213,14 @@ export const postTombstones = pgTable('post_tombstones', {
   deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
   /**
    * Where the post was (its published point), so the poll sends a viewer only the deletions in
-   * its view (issue 15). Null for rows written before migration 0008: those go to every viewer.
+   * its view. Null for rows written before migration 0008: those go to every viewer.
    */
   latitude: doublePrecision('latitude'),
   longitude: doublePrecision('longitude'),
 }, (t) => [index('post_tombstones_deleted_at_idx').on(t.deletedAt)]);
 
 /**
- * One Web Push subscription per device (issue 20): the browser's PushSubscription, removable by
+ * One Web Push subscription per device: the browser's PushSubscription, removable by
  * its owner from the profile, dropped when the push service answers 404/410.
  */
 export const pushSubscriptions = pgTable('push_subscriptions', {
@@ -236,7 +236,7 @@ export const pushSubscriptions = pgTable('push_subscriptions', {
   createdAt: createdAt(),
 }, (t) => [index('push_subscriptions_user_idx').on(t.userId)]);
 
-/** One like per user and post (spec §7 toggle_like). */
+/** One like per user and post. */
 export const likes = pgTable('likes', {
   publicationId: uuid('publication_id').notNull().references(() => publications.id, { onDelete: 'cascade' }),
   userId: uuid('user_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
@@ -259,7 +259,7 @@ export const comments = pgTable('comments', {
   index('comments_publication_created_idx').on(t.publicationId, t.createdAt),
 ]);
 
-/** Comments joined with their author (spec §3 Comment, view comments_with_profiles). */
+/** Comments joined with their author (view comments_with_profiles). */
 export const commentsWithProfiles = pgView('comments_with_profiles').as((qb) =>
   qb.select({
     id: comments.id,
@@ -294,7 +294,7 @@ export const postReports = pgTable('post_reports', {
   postSnapshot: jsonb('post_snapshot').$type<Record<string, unknown>>().notNull(),
   status: text('status').notNull().default('open'),
   createdAt: createdAt(),
-  /** The moderator's decision that closed it (issue 17). */
+  /** The moderator's decision that closed it. */
   decisionId: uuid('decision_id'),
   /** Keyed hash of the reporter's network (/24 or /48), never the address (reports/network.ts). */
   reporterNetwork: text('reporter_network'),
@@ -376,7 +376,7 @@ export const messages = pgTable('messages', {
   index('messages_unread_idx').on(t.conversationId, t.senderId).where(sql`not ${t.read}`),
 ]);
 
-/** Security log (spec §3), shown to staff. */
+/** Security log, shown to staff. */
 export const securityLogs = pgTable('security_logs', {
   id: uuid('id').primaryKey().defaultRandom(),
   userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
@@ -385,7 +385,7 @@ export const securityLogs = pgTable('security_logs', {
   severity: text('severity').notNull(),
   ip: text('ip'),
   createdAt: createdAt(),
-  /** Staff actions (issue 17): whom or what the action was about, and the reason given. */
+  /** Staff actions: whom or what the action was about, and the reason given. */
   targetId: uuid('target_id'),
   reason: text('reason'),
   /** Repeats of one kind from one source within a window share a row (modules/security/log.ts). */
@@ -395,7 +395,7 @@ export const securityLogs = pgTable('security_logs', {
   lastAt: timestamp('last_at', { withTimezone: true }),
 }, (t) => [
   check('security_logs_severity', sql`${t.severity} in ('low', 'medium', 'high', 'critical')`),
-  // Keyset pages newest first (issue 17), whole or by severity or by event type.
+  // Keyset pages newest first, whole or by severity or by event type.
   index('security_logs_created_id_idx').on(t.createdAt.desc(), t.id.desc()),
   index('security_logs_severity_created_idx').on(t.severity, t.createdAt.desc(), t.id.desc()),
   index('security_logs_type_created_idx').on(t.eventType, t.createdAt.desc(), t.id.desc()),
@@ -468,7 +468,7 @@ export const retainedPayments = pgTable('retained_payments', {
 }, (t) => [index('retained_payments_keep_until_idx').on(t.keepUntil)]);
 
 /**
- * Rate-limit counters shared by every server instance (spec §9). Redis replaces this table
+ * Rate-limit counters shared by every server instance. Redis replaces this table
  * when REDIS_URL is set.
  */
 export const rateLimits = pgTable('rate_limits', {
@@ -499,7 +499,7 @@ export const uploads = pgTable('uploads', {
 ]);
 
 /**
- * A moderator's decision on a reported post (issue 17): what was done, why (a reason from
+ * A moderator's decision on a reported post: what was done, why (a reason from
  * core's MODERATION_REASONS and an optional note), the post as reported, and until when its
  * author may appeal.
  */
@@ -541,7 +541,7 @@ export const moderationAppeals = pgTable('moderation_appeals', {
 ]);
 
 /**
- * In-app notices (issue 17, DSA Art. 16/17/20): a reporter's outcome, an author's statement of
+ * In-app notices (DSA Art. 16/17/20): a reporter's outcome, an author's statement of
  * reasons, an appeal's outcome. The texts are built from the decision at read time.
  */
 export const moderationNotices = pgTable('moderation_notices', {
@@ -556,7 +556,7 @@ export const moderationNotices = pgTable('moderation_notices', {
   index('moderation_notices_user_idx').on(t.userId, t.createdAt.desc()),
 ]);
 
-/** Who blocked whom (issue 17): each stops seeing the other; the blocked cannot write to the blocker. */
+/** Who blocked whom: each stops seeing the other; the blocked cannot write to the blocker. */
 export const userBlocks = pgTable('user_blocks', {
   blockerId: uuid('blocker_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
   blockedId: uuid('blocked_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
@@ -568,7 +568,7 @@ export const userBlocks = pgTable('user_blocks', {
 ]);
 
 /**
- * First-party analytics (issue 18, spec §1). No IP, no user id, no cookie: `visitor` is a hash of
+ * First-party analytics. No IP, no user id, no cookie: `visitor` is a hash of
  * the day's salt, the address and the browser, so a visitor is counted once a day and cannot be
  * followed from one day to the next (the salt of a past day is deleted).
  */
@@ -591,7 +591,7 @@ export const analyticsSalts = pgTable('analytics_salts', {
   salt: text('salt').notNull(),
 });
 
-/** The cost monitor's daily counters (spec §9), shared by every instance (Redis replaces it when set). */
+/** The cost monitor's daily counters, shared by every instance (Redis replaces it when set). */
 export const costCounters = pgTable('cost_counters', {
   day: date('day').notNull(),
   metric: text('metric').notNull(),
@@ -606,7 +606,7 @@ export const costAlerts = pgTable('cost_alerts', {
   createdAt: createdAt(),
 }, (t) => [primaryKey({ columns: [t.day, t.level] })]);
 
-/** Emergency mode (spec §4): a single row; active while `active_until` is in the future. */
+/** Emergency mode: a single row; active while `active_until` is in the future. */
 export const emergencyMode = pgTable('emergency_mode', {
   id: integer('id').primaryKey(),
   activeUntil: timestamp('active_until', { withTimezone: true }),

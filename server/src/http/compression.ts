@@ -1,7 +1,7 @@
 /**
- * Large JSON answers (a city's viewport is ~350 kB for ~460 posts) are gzipped for clients that
+ * Large JSON answers (a city's viewport with hundreds of posts) are gzipped for clients that
  * take gzip, by @fastify/compress: five times fewer bytes on a phone's connection. Level 1 keeps
- * nearly all of the gain for the least CPU (~4 ms for 350 kB), and the plugin streams large
+ * nearly all of the gain for the least CPU, and the plugin streams large
  * payloads through zlib in the thread pool, off the event loop. Small answers go as they are:
  * compressing them costs more than it saves.
  *

@@ -1,5 +1,5 @@
 /**
- * Slow clients (issue 13 item 7). Without limits, a client that declares a 1000-byte body and
+ * Slow clients. Without limits, a client that declares a 1000-byte body and
  * sends 11 bytes holds its connection forever, and a few thousand of them exhaust the server.
  * - headers must arrive within `headersMs`, the whole request within `requestMs` (then 408 in
  *   the API's shape, see client-errors.ts);

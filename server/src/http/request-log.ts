@@ -2,8 +2,8 @@
  * One log line per request, when its response is sent: the request (method, redacted URL,
  * address: log-redaction.ts's serializer), the status and the time it took. Fastify's own
  * request logging writes two lines (one on arrival, one on completion): each line is serialised,
- * redacted and written, which was ~8 % of the server's CPU on the map's cached answers
- * (issue 15). A request that never completes still leaves its trace: errors are logged by the
+ * redacted and written, a visible share of the server's CPU on the map's cached answers.
+ * A request that never completes still leaves its trace: errors are logged by the
  * error handler, and an aborted one here.
  */
 import { type FastifyInstance, LogController } from 'fastify';

@@ -3,7 +3,7 @@
  *
  * helmet's middleware is built once and run from one onRequest hook. @fastify/helmet calls
  * helmet(options) anew for every request: that re-validates the options and re-serialises the
- * CSP each time, which a profile of the feed under load put at ~12 % of the server's CPU.
+ * CSP each time, a visible share of the server's CPU under load.
  */
 import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
@@ -42,7 +42,7 @@ export async function installSecurityHeaders(app: FastifyInstance, config: Confi
     },
     // Cross-origin isolation would block map tiles and images from a CDN.
     crossOriginEmbedderPolicy: false,
-    // The Pulse checkout opens in a popup the page polls until it closes (spec §7): with
+    // The Pulse checkout opens in a popup the page polls until it closes: with
     // 'same-origin' the popup would lose its opener as soon as it shows the payment page.
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     crossOriginResourcePolicy: { policy: 'same-site' },

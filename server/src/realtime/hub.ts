@@ -12,13 +12,13 @@
  *   server → { "type": "ready", "userId": null, "reason": "session_ended" }
  * The token travels in a message, not in the URL, so it never lands in access logs.
  *
- * Who gets an event (issue 15): one with `targets` goes to those users' sockets only; one with
+ * Who gets an event: one with `targets` goes to those users' sockets only; one with
  * `at` (a post's place) to the sockets whose last `view` contains that point, found through a
  * spatial index (view-index.ts), so a post costs its recipients, not every open tab — a socket
  * that sent no view gets none; any other event to every socket. Each frame is serialised once,
  * to one buffer that every recipient's socket writes.
  *
- * A socket's identity lasts as long as its session and its token (design.md §5): it ends when
+ * A socket's identity lasts as long as its session and its token (docs/architecture.md, A realtime event): it ends when
  * the access token expires (a timer, and a check before each private frame) and when the
  * session is revoked on any instance (the bus's internal `session.revoked`, session-events.ts).
  * The socket then gets a `ready` as a visitor, and stays open; the web client sends `auth`
@@ -88,7 +88,7 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
   /** What each socket's map shows: post events go to the sockets whose view holds the post. */
   const watching = createViewIndex<WebSocket>();
   /**
-   * The people each signed-in socket must hear nothing about (issue 17), kept on the socket so
+   * The people each signed-in socket must hear nothing about, kept on the socket so
    * an event's cost stays one set lookup per recipient. Absent: nobody.
    */
   const hiddenOf = new WeakMap<WebSocket, Set<string>>();
@@ -147,7 +147,7 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
    * The TCP connection under each socket. Frames sent while the bus hands over one
    * notification's events are held (cork) and leave together once it is done (uncork): a
    * message's two frames, and a batch's frames for one socket, cost one write system call, not
-   * one each (issue 15). Frames and their order are unchanged.
+   * one each. Frames and their order are unchanged.
    */
   const connectionOf = new WeakMap<WebSocket, Duplex>();
   const held: Duplex[] = [];

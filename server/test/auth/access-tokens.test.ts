@@ -1,5 +1,5 @@
 /**
- * Access tokens: a token once verified is remembered (issue 15: a client sends the same token
+ * Access tokens: a token once verified is remembered (a client sends the same token
  * with every request), yet what a caller gets never differs from a fresh verification: an
  * expired, tampered or foreign-key token is refused whether or not its twin was seen before.
  */

@@ -1,6 +1,6 @@
 /**
  * The dev outbox holds every reset link: it answers only to the machine itself, whatever
- * interface the server listens on and whatever X-Forwarded-For says (issue 13 item 4).
+ * interface the server listens on and whatever X-Forwarded-For says.
  */
 import os from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';

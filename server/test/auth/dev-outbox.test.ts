@@ -1,5 +1,5 @@
 /**
- * The dev outbox (issue 3 item 2), the signing secret kept in DATA_DIR, and the guard's
+ * The dev outbox, the signing secret kept in DATA_DIR, and the guard's
  * optional variant for public routes.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';

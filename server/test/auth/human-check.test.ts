@@ -1,4 +1,4 @@
-/** The human check's questions and answers, and the bot score (spec §5), without a server. */
+/** The human check's questions and answers, and the bot score, without a server. */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { scoreBot, type BotCheckInput } from '../../src/modules/auth/bot-check.ts';

@@ -1,5 +1,5 @@
 /**
- * Secrets stay out of the logs (issue 13 item 5): tokens in URLs (the e-mail links, a reloaded
+ * Secrets stay out of the logs: tokens in URLs (the e-mail links, a reloaded
  * reset page) and the values bound to SQL statements (an e-mail address in a failed insert).
  * The app's real auth routes and error handler, with the logger options of log-redaction.ts
  * writing to a captured stream.

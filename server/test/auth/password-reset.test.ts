@@ -1,4 +1,4 @@
-/** Password reset by e-mail and password change (issue 3 items 1, 6; spec §2, §4, §5, §8). */
+/** Password reset by e-mail and password change (docs/product.md, Accounts). */
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
@@ -179,7 +179,7 @@ describe.each(engines)('password reset on %s', (engine) => {
     expect((await recover('nope')).json()).toEqual({ error: { code: 'email_invalid', message: MESSAGES.email_invalid } });
   });
 
-  it('limits reset requests with the spec text and Retry-After', async () => {
+  it('limits reset requests with the French text and Retry-After', async () => {
     const email = freshEmail();
     const ip = freshIp();
     for (let i = 0; i < 5; i++) expect((await recover(email, ip)).statusCode).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * The rate-limit stores (issue 3 item 5): the SQL store on PGlite and PostgreSQL, and the Redis
+ * The rate-limit stores: the SQL store on PGlite and PostgreSQL, and the Redis
  * store when REDIS_URL is set, all with the same semantics — window, block, escalation.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-/** Rate limits on the account API (issue 3 item 5, spec §9): per IP and per account, shared by instances. */
+/** Rate limits on the account API (docs/product.md, Limits): per IP and per account, shared by instances. */
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
@@ -16,7 +16,7 @@ const loginAttempt = (t: AuthTestApp, ip: string, email = freshEmail(), headers:
 describe.each(engines)('rate limits on %s', (engine) => {
   const t = suiteAuthApp(engine);
 
-  it('answers the 11th login in 5 minutes with 429, Retry-After and the spec text, then lets the IP in again', async () => {
+  it('answers the 11th login in 5 minutes with 429, Retry-After and the French text, then lets the IP in again', async () => {
     const ip = freshIp();
     for (let i = 0; i < 10; i++) expect((await loginAttempt(t, ip)).statusCode).toBe(400);
     const eleventh = await loginAttempt(t, ip);
@@ -52,7 +52,7 @@ describe.each(engines)('rate limits on %s', (engine) => {
   });
 
   it("counts one account's failures across IPs towards its own, higher ceiling only", async () => {
-    // Ten failures from other IPs no longer lock the address (stranger-lockout.test.ts has
+    // Ten failures from other IPs do not lock the address (stranger-lockout.test.ts has
     // the ceiling, 100 failures / 15 min, and the owner's known device that passes it).
     const email = freshEmail();
     for (let i = 0; i < 11; i++) expect((await loginAttempt(t, freshIp(), email)).statusCode).toBe(400);

@@ -1,5 +1,5 @@
 /**
- * Only a reset link's recovery session may reset the password, once (issue 13 item 5): not the
+ * Only a reset link's recovery session may reset the password, once: not the
  * tokens of a sign-in, not an already-exchanged refresh token, and 10 concurrent submissions
  * with the same recovery tokens change the password exactly once.
  */

@@ -1,5 +1,5 @@
 /**
- * The refresh token lives in an HttpOnly cookie (issue 13 item 9): set by every route that
+ * The refresh token lives in an HttpOnly cookie: set by every route that
  * starts or rotates a session, never in a JSON answer, read by refresh and logout behind a
  * CSRF check, cleared by logout.
  */

@@ -1,4 +1,4 @@
-/** Roles (issue 3 item 8, spec §6): the role endpoint and `npm run user:role`. */
+/** Roles: the role endpoint and `npm run user:role`. */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -1,6 +1,6 @@
 /**
- * Each instance remembers a live session for its access token's life (issue 15: a message send
- * no longer reads auth_sessions), yet a revocation still ends the session's access at once:
+ * Each instance remembers a live session for its access token's life (a message send
+ * does not read auth_sessions), yet a revocation still ends the session's access at once:
  * on the revoking instance before it answers, on every other instance when the bus delivers it.
  */
 import { sql } from 'drizzle-orm';

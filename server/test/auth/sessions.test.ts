@@ -1,4 +1,4 @@
-/** Sign-in, session fetch, refresh rotation, sign-out, and the profile on demand (issue 3 items 1, 7). */
+/** Sign-in, session fetch, refresh rotation, sign-out, and the profile on demand. */
 import { eq } from 'drizzle-orm';
 import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ describe.each(engines)('sessions on %s', (engine) => {
         email: user.email,
         role: 'user',
         isAdmin: false,
-        // Not suspended: the moderation field is there, empty (issue 17).
+        // Not suspended: the moderation field is there, empty.
         suspendedUntil: null,
         profile: expect.objectContaining({ id: user.id, username: 'Léa', firstName: 'Léa', lastName: 'Martin', bio: null, pulseCredits: 0, isPremium: false, usernameChangesCount: 0, lastUsernameChange: null }),
       });
@@ -211,7 +211,7 @@ describe.each(engines)('sessions on %s', (engine) => {
     });
   });
 
-  describe('profile on demand (spec §4 sign-in sequence)', () => {
+  describe('profile on demand at sign-in', () => {
     it.each([
       ['the nickname metadata', { nickname: 'Lulu', first_name: 'Lucie' }, 'zoe.dupont', 'Lulu'],
       ['the first name', { first_name: 'Lucie' }, 'zoe.dupont', 'Lucie'],

@@ -1,4 +1,4 @@
-/** Sign-up (issue 3 items 1, 3, 4): validation, human check, bot check, confirmation e-mail and link. */
+/** Sign-up: validation, human check, bot check, confirmation e-mail and link. */
 import { desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES, termsAt } from '@moodmap/core';
@@ -65,7 +65,7 @@ describe.each(engines)('sign-up on %s', (engine) => {
     const res = await call(t, { method: 'GET', url: pathOf(mail.links[0]) });
     expect(res.statusCode).toBe(302);
     const location = res.headers.location as string;
-    // The session is in the HttpOnly cookie; the address carries no token (issue 13).
+    // The session is in the HttpOnly cookie; the address carries no token.
     expect(location).toBe('/?type=signup');
     expect(res.headers['cache-control']).toBe('no-store');
 
@@ -109,7 +109,7 @@ describe.each(engines)('sign-up on %s', (engine) => {
     expect(unsolved.res.json().error.code).toBe('human_check_failed');
   });
 
-  describe('validation (spec §5)', () => {
+  describe('validation', () => {
     it.each([
       ['missing e-mail', { email: '' }, 'auth_fields_required'],
       ['bad e-mail', { email: 'lea@example' }, 'email_invalid'],
@@ -150,7 +150,7 @@ describe.each(engines)('sign-up on %s', (engine) => {
     });
   });
 
-  describe('human check (spec §5)', () => {
+  describe('human check', () => {
     it('refuses a wrong answer', async () => {
       const body = await signUpBody(t, { challengeAnswer: 'mauvaise réponse' });
       const res = await post(body);
@@ -206,7 +206,7 @@ describe.each(engines)('sign-up on %s', (engine) => {
     });
   });
 
-  describe('bot check (spec §5)', () => {
+  describe('bot check', () => {
     const botError = { code: 'bot_detected', message: 'Activité suspecte détectée. Veuillez réessayer.' };
 
     it.each(['website', 'fax'])('refuses a filled %s honeypot and logs it', async (field) => {

@@ -1,5 +1,5 @@
 /**
- * Mail through a real SMTP peer (issue 3 item 2): an smtp-server on 127.0.0.1 receives the
+ * Mail through a real SMTP peer: an smtp-server on 127.0.0.1 receives the
  * confirmation e-mail, the test reads the link out of the received message and redeems it.
  */
 import net from 'node:net';

@@ -1,5 +1,5 @@
 /**
- * A stranger cannot lock the owner out (issue 13 item 6, docs/security.md): guessing from one
+ * A stranger cannot lock the owner out (docs/security.md): guessing from one
  * IP blocks that IP only; failures spread over many IPs meet the address's ceiling, which the
  * owner's known device passes; reset requests by others never keep the owner's mail from her.
  */

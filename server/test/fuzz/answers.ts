@@ -1,5 +1,5 @@
 /**
- * What every answer to a hostile request must look like (design.md §4, issue 13 item 3): never
+ * What every answer to a hostile request must look like (docs/api.md): never
  * a 5xx, never a stack trace, and under /api every error in the API's shape
  * `{ error: { code, message } }` with a French catalogue text — never Fastify's English
  * `{ statusCode, error, message }` nor an `FST_` code.

@@ -1,6 +1,6 @@
 /**
- * The hostile values the route fuzz draws from: shapes that broke this API or servers like it
- * (issue 13 item 3). Big values are kept as small recipes (`Long`, `RawJson`) and only built
+ * The hostile values the route fuzz draws from: shapes that broke this API or servers like it.
+ * Big values are kept as small recipes (`Long`, `RawJson`) and only built
  * when a request is sent, so thousands of sampled requests stay cheap to hold and a failure
  * prints `<'a' × 1000000>` rather than a megabyte.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 10: a property-based fuzz over every route of the API, read from the app itself
+ * A property-based fuzz over every route of the API, read from the app itself
  * (route-list.ts). Thousands of hostile requests (requests.ts) drawn from a fixed seed, signed
  * out and signed in, through `app.inject`; the exhaustive sweeps (sweeps.ts: a wrong-typed value
  * in each field of each body, odd dates in each cursor); then a sample over a real socket and

@@ -11,7 +11,7 @@ import type { Route } from './route-list.ts';
 
 /**
  * A fake string, an array nested deeper than any stack (20 000 overflows `String()` already and
- * parses in a few ms; the 200 000 of the issue is in the random part), a list, a NUL.
+ * parses quickly; the 200 000-deep one is in the random part), a list, a NUL.
  */
 export const TYPE_CONFUSION: unknown[] = [{ toString: 1 }, deepArray(20_000), ['a', 'b'], 'a\u0000b'];
 

@@ -1,5 +1,5 @@
 /**
- * Issue 19: the embedded basemap's tiles name places (thinned by zoom) and draw lakes and wide
+ * The embedded basemap's tiles name places (thinned by zoom) and draw lakes and wide
  * rivers; read from the shipped archive through the tile route and decoded as MapLibre decodes them.
  */
 import { VectorTile, type VectorTileLayer } from '@mapbox/vector-tile';

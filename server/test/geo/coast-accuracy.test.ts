@@ -1,5 +1,5 @@
 /**
- * Coast precision (issue 19): a post on a beach or a quay is accepted, a point 1 km offshore is
+ * Coast precision: a post on a beach or a quay is accepted, a point 1 km offshore is
  * refused — by the land check, by GET /api/geo/land and by the create API — and the basemap's
  * land from zoom 6 is the land the check decides with.
  */

@@ -5,7 +5,7 @@ const answer = (placeName: string | null, status = 200): typeof fetch =>
   (async () => new Response(JSON.stringify({ features: placeName === null ? [] : [{ place_name: placeName }] }), { status })) as typeof fetch;
 
 describe('optional reverse geocoder', () => {
-  it('reads features[0].place_name and asks with the spec types, limit 1', async () => {
+  it('reads features[0].place_name and asks for country to address types, limit 1', async () => {
     let asked = '';
     const geocoder = createMapboxGeocoder('tok', (async (url: URL) => {
       asked = String(url);
@@ -31,7 +31,7 @@ describe('optional reverse geocoder', () => {
     const land = withVerdictCache(createMapboxGeocoder('t', answer('Paris, France')));
     const broken = withVerdictCache(createMapboxGeocoder('t', answer('x', 500)));
     expect(await createLandDecision(offline, land)(-10, 0)).toBe('off_land');
-    // The geocoder knows it is sea: the decision says so, for the spec's open-sea text.
+    // The geocoder knows it is sea: the decision says so, for the open-sea text.
     expect(await createLandDecision(offline, sea)(10, 0)).toBe('sea');
     expect(await createLandDecision(offline, land)(10, 0)).toBe('land');
     // A failing service leaves the offline answer standing, in both directions.

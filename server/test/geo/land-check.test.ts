@@ -9,7 +9,7 @@ const checker = createLandChecker(land);
 // [name, lat, lon]
 const LAND: [string, number, number][] = [
   ['Saint-Denis de La Réunion', -20.8789, 55.4481],
-  ['create picker default (spec; OSM puts it 0.28 km off the Saint-Gilles shore)', -21.0667, 55.2167],
+  ['create picker default (OSM puts it 0.28 km off the Saint-Gilles shore)', -21.0667, 55.2167],
   ['Mamoudzou, Mayotte', -12.7806, 45.2278],
   ['Marseille, Vieux-Port', 43.2951, 5.374],
   ['Honolulu', 21.3069, -157.8583],

@@ -99,7 +99,7 @@ describe.each(['50m', '10m'] as const)('repaired land-%s GeoJSON', (resolution) 
     expect(outer).toContainEqual([-180, -90]);
   });
 
-  it('no longer holds the bogus polygon at (0, 0)', () => {
+  it('holds no bogus polygon at (0, 0)', () => {
     const nearNullIsland = rings.some((ring) => ring.every(([x, y]) => Math.abs(x) < 1 && Math.abs(y) < 1));
     expect(nearNullIsland).toBe(false);
   });

@@ -1,4 +1,4 @@
-/** Issue 19: `GET /api/geo/places?q&limit`, the place search of the top bar and the location picker. */
+/** `GET /api/geo/places?q&limit`, the place search of the top bar and the location picker. */
 import { describe, expect, it } from 'vitest';
 import { MESSAGES, placeSearchResponseSchema, type PlaceDto } from '@moodmap/core';
 import { geoRoutesApp } from './fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * MAP_PMTILES (issue 19 item 3): a local archive served at one URL with byte ranges, read back
+ * MAP_PMTILES: a local archive served at one URL with byte ranges, read back
  * over HTTP by the `pmtiles` package as the browser reads it; an archive URL handed to the web
  * app; a missing or broken archive stopping the server with a plain sentence. The archive is
  * built by the test (helpers/paris-basemap.ts). The database plays no part here: PGlite only.

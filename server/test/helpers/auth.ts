@@ -163,7 +163,7 @@ export interface SessionBody {
   user: { id: string; email: string; role: string; isAdmin: boolean; profile: Record<string, unknown> & { username: string } };
 }
 
-/** The session answer, with the refresh token taken from its cookie (issue 13: never in the JSON). */
+/** The session answer, with the refresh token taken from its cookie (never in the JSON). */
 export async function login(t: AuthTestApp, email: string, password: string, ip?: string): Promise<SessionBody> {
   const res = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email, password }, ip });
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);

@@ -2,7 +2,7 @@
  * The app a `describe` block's tests share: built by the block's beforeAll on a fresh database
  * (allow a minute: PostgreSQL creates one), closed by its afterAll. Called in the block's body,
  * these return at once an object whose fields read what the hook built, so a suite writes
- * `const t = suiteAuthApp(engine)` where it used to declare `t` and write both hooks.
+ * `const t = suiteAuthApp(engine)` instead of declaring `t` and writing both hooks.
  * Read the fields only inside hooks and tests.
  */
 import type { FastifyInstance } from 'fastify';

@@ -22,7 +22,7 @@ describe.each(engines)('post reports on %s', (engine) => {
     return { author, reporter, post: await publish(t, author.token, fields) };
   }
 
-  it('has the six reasons of the spec, with their labels', () => {
+  it('has the six report reasons, with their French labels', () => {
     expect(REPORT_REASONS.map((r) => [r.key, r.label])).toEqual([
       ['spam', 'Spam ou publicité'],
       ['inappropriate', 'Contenu inapproprié'],

@@ -1,5 +1,5 @@
 /**
- * First-party analytics (issue 18): what is stored holds no IP and no user id, malformed events
+ * First-party analytics: what is stored holds no IP and no user id, malformed events
  * are refused and not stored, the endpoint is rate limited, staff read the statistics, and a
  * configured Plausible receives the right events and revenue.
  */

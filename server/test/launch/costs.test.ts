@@ -1,9 +1,9 @@
 /**
- * Cost monitor and emergency mode (issue 18, spec §4 and §9) through the real app: the counters
+ * Cost monitor and emergency mode (docs/product.md, Limits) through the real app: the counters
  * are pushed with the monitor's own `count` and the clock is the app's, so the thresholds are
  * reached without a hundred thousand requests. Above 100 %: a warning in the security log;
  * above 120 %: geocoder skipped, map answers cached longer; above 150 %: posting refused with
- * the spec's text for 4 h, sign-up limited, cache lifetimes × 10.
+ * its French text for 4 h, sign-up limited, cache lifetimes × 10.
  */
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';

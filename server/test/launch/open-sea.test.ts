@@ -1,4 +1,4 @@
-/** The open-sea text (issue 18, spec §5 "No result means open sea"): said when the check knows it is sea. */
+/** The open-sea text (no geocoder result means open sea): said when the check knows it is sea. */
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { createApproximator } from '../../src/modules/posts/approximate.ts';

@@ -1,4 +1,4 @@
-/** Terms of use at sign-up and after (issue 18): refused without them, version and time stored. */
+/** Terms of use at sign-up and after: refused without them, version and time stored. */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES, termsAt } from '@moodmap/core';

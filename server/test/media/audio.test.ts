@@ -113,7 +113,7 @@ describe('checkVoiceMessage', () => {
     expect((await refusal(empty)).code).toBe('audio_duration_zero');
   });
 
-  it('refuses files under 1000 bytes and over 5 MB with the spec texts', async () => {
+  it('refuses files under 1000 bytes and over 5 MB with their French texts', async () => {
     const small = recording(0.1);
     expect(small.length).toBeLessThan(1000);
     const tooSmall = await refusal(small);

@@ -1,5 +1,5 @@
 /**
- * What one message send costs the database (issue 15): the statements it sends, counted at the
+ * What one message send costs the database: the statements it sends, counted at the
  * driver on a real database. The session is remembered (sessions.ts), the participant check is
  * part of the insert, and one event (one NOTIFY on PostgreSQL) carries both realtime frames:
  * with the rate-limit counters in Redis, a send is the insert and the NOTIFY; with the
@@ -75,7 +75,7 @@ describe.each(cases)('database round trips of a message send on $engine (counter
     expect(kinds.slice(0, beforeAnswer).filter((k) => k !== 'push devices')).toEqual(expected);
     if (redis) expect(kinds.slice(0, beforeAnswer)).toHaveLength(2);
     // Off the request's path, once the answer is out: one indexed read of the recipient's
-    // devices for the Web Push (issue 20), whether or not they have any.
+    // devices for the Web Push, whether or not they have any.
     expect(kinds.filter((k) => k === 'push devices')).toEqual(['push devices']);
     expect(kinds.filter((k) => !expected.includes(k) && k !== 'push devices')).toEqual([]);
   });

@@ -1,5 +1,5 @@
 /**
- * Group commit of message sends (send-batches.ts, issue 15): the sends of one moment are stored
+ * Group commit of message sends (send-batches.ts): the sends of one moment are stored
  * by one statement and announced by one publish, yet each keeps its own answer, its place in
  * the order and its single delivery; a refused or failing send leaves the others stored.
  */

@@ -1,5 +1,5 @@
 /**
- * The admin panel's API (issue 17): the role matrix of every admin and moderation endpoint, the
+ * The admin panel's API: the role matrix of every admin and moderation endpoint, the
  * users list without e-mails, keyset pages that hold while rows arrive, role changes by the
  * super_admin only, and an audit trail nobody can change.
  */

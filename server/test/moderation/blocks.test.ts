@@ -1,5 +1,5 @@
 /**
- * Blocking (issue 17): a blocked person cannot message the blocker or comment on their posts;
+ * Blocking: a blocked person cannot message the blocker or comment on their posts;
  * each stops seeing the other's posts and comments on the map (viewport, changes, cards) and
  * over the WebSocket; other viewers keep the shared cached answer. Unblocking restores it all.
  */

@@ -1,5 +1,5 @@
 /**
- * The moderation loop (issue 17): reports hide a post at the threshold, a moderator decides with
+ * The moderation loop: reports hide a post at the threshold, a moderator decides with
  * a reason, reporters and author are told (in-app and by e-mail), the author appeals once, a
  * different moderator decides the appeal, a reversal restores the post and lifts a suspension;
  * suspensions stop posts, comments and messages with a French error until their end.

@@ -1,5 +1,5 @@
 /**
- * The embedded dev checkout (issue 16): the real checkout route, the French test card page and
+ * The embedded dev checkout: the real checkout route, the French test card page and
  * its test numbers, completing through the signed webhook route like Stripe.
  */
 import { eq } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * What the Stripe adapter asks Stripe for (issue 16): a Checkout Session in EUR at 250 cents a
+ * What the Stripe adapter asks Stripe for: a Checkout Session in EUR at 250 cents a
  * credit, the quantity, the user id and quantity in its metadata, success and cancel URLs, and
  * an idempotency key per purchase. The official client talks to a local HTTP peer standing in
  * for api.stripe.com (no network here), so the request is the one the package really sends.

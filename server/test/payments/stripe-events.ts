@@ -7,7 +7,7 @@ import Stripe from 'stripe';
 import type { LightMyRequestResponse } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 
-export const WEBHOOK_SECRET = 'whsec_test_moodmap_issue16';
+export const WEBHOOK_SECRET = 'whsec_test_moodmap_payments';
 export const STRIPE_CONFIG = { stripe: { secretKey: 'sk_test_never_called', webhookSecret: WEBHOOK_SECRET } };
 const stripe = new Stripe('sk_test_never_called');
 

@@ -1,4 +1,4 @@
-/** Staff set a member's tier (issue 16, spec §6 display only): API and CLI. */
+/** Staff set a member's tier (display only): API and CLI. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

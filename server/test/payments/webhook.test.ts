@@ -1,5 +1,5 @@
 /**
- * Crediting exactly once (issue 16): Stripe-signed webhooks against the real route and database.
+ * Crediting exactly once: Stripe-signed webhooks against the real route and database.
  * Purchases are the rows the checkout route would have written (the Stripe API itself is not
  * called here); events are signed with the stripe package's own helper.
  */

@@ -1,5 +1,5 @@
 /**
- * 'Position approximative' (issue 20): an approximate post is published at its ~1 km cell's
+ * 'Position approximative': an approximate post is published at its ~1 km cell's
  * point, and no answer or event (create, card, viewport, changes, search, profile, WebSocket)
  * ever carries its exact point, nor anything within 100 m of it. The land check is still made
  * on the exact point.

@@ -1,5 +1,5 @@
 /**
- * The map feed written by PostgreSQL and its exact changes cursor (issue 15):
+ * The map feed written by PostgreSQL and its exact changes cursor:
  * - the markers of the viewport and changes answers, written as JSON by SQL, are the values
  *   toMarkerDto makes of the same rows (approximate posts, odd nicknames, photos, pulse);
  * - a poll repeated with each answer's cursor sends every new post and deletion once;

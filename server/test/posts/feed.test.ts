@@ -448,7 +448,7 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(photoUrl).toEqual(expect.any(String));
   });
 
-  it('refuses bad views with the spec text', async () => {
+  it('refuses bad views with the French text', async () => {
     const good = { west: 0, south: 0, east: 1, north: 1, zoom: 10 };
     const bad: Array<Record<string, string | number>> = [
       { ...good, south: -91 },

@@ -23,7 +23,7 @@ describe.each(engines)('posts on %s', (engine) => {
     expect(res.json().error.message).toBe('User not authenticated');
   });
 
-  it('refuses bad input with the spec texts, and nothing is stored', async () => {
+  it('refuses bad input with the French texts, and nothing is stored', async () => {
     const { token, id } = await member();
     const cases: Array<[Record<string, unknown>, number, string]> = [
       [body({ category: 'sad' }), 400, 'Catégorie invalide'],
@@ -60,7 +60,7 @@ describe.each(engines)('posts on %s', (engine) => {
       type: 'post.created',
       data: { post: { id: postId, userId, category, latitude, longitude, nickname, photoUrl: null, hasPulseEffect, createdAt } },
       at: { latitude, longitude },
-      // Issue 17: the hub skips the sockets of people who blocked the author (never sent to browsers).
+      // The hub skips the sockets of people who blocked the author (never sent to browsers).
       about: [userId],
     });
     stop();

@@ -1,5 +1,5 @@
 /**
- * Profiles API (issue 6): public reads expose public fields only, the owner edits nickname
+ * Profiles API: public reads expose public fields only, the owner edits nickname
  * (30-day cooldown on the app's clock) and bio, and replaces or removes the photo; nothing else
  * of a profile can be set through a request body.
  */
@@ -278,7 +278,7 @@ describe.each(engines)('profiles on %s', (engine) => {
       expect((await call(t, { method: 'GET', url: `/api/posts/${post.id}` })).json().post.author.photoUrl).toBe(profilePhotoUrl);
     });
 
-    it('refuses other types and files over 5 MB with the spec texts, keeping the current photo', async () => {
+    it('refuses other types and files over 5 MB with their French texts, keeping the current photo', async () => {
       const p = await person();
       const current = (await upload(p.token, await jpeg())).json().user.profile.profilePhotoUrl as string;
       const refusals: Array<[{ filename: string; contentType: string; body: Buffer }, number, string]> = [

@@ -1,5 +1,5 @@
 /**
- * A burst of messages (issue 15): the recipients' devices are looked up together, one statement
+ * A burst of messages: the recipients' devices are looked up together, one statement
  * for the notices of a moment rather than one per message, and yet every message still reaches
  * every device of its recipient — two messages to one person make two pushes.
  */

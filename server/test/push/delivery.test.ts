@@ -1,5 +1,5 @@
 /**
- * Notifications delivered through a local stand-in for the push service (issue 20): a message,
+ * Notifications delivered through a local stand-in for the push service: a message,
  * a comment and a moderation outcome reach the right devices, encrypted for each (the test
  * decrypts with the subscription's own keys), signed with the server's VAPID key, with nothing
  * of the content when the device turned previews off; 404 and 410 forget the device.

@@ -1,4 +1,4 @@
-/** The VAPID key pair's origin and persistence, and where the server agrees to send (issue 20). */
+/** The VAPID key pair's origin and persistence, and where the server agrees to send. */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The devices API (issue 20): a signed-in person registers, lists, tunes and removes their own
+ * The devices API: a signed-in person registers, lists, tunes and removes their own
  * devices; anyone else's are 404; every malformed subscription is refused with the API's French
  * error shape, never stored, never a 500.
  */

@@ -1,5 +1,5 @@
 /**
- * Post events reach only the sockets whose map shows the post (issue 15): each tab sends its
+ * Post events reach only the sockets whose map shows the post: each tab sends its
  * view (`{type:'view', west, south, east, north}`) and moves it with the map; a tab that sent
  * none gets no post event, and still gets its private messages. Likes and comments are scoped
  * by their post's place like the post itself. Every recipient receives the same bytes.

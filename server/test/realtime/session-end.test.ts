@@ -1,6 +1,6 @@
 /**
- * A WebSocket's identity lasts as long as its session and its token (issue 13 item 5,
- * design.md §5): after a password change, a sign-out or the token's expiry, private events no
+ * A WebSocket's identity lasts as long as its session and its token
+ * (docs/architecture.md, A realtime event): after a password change, a sign-out or the token's expiry, private events no
  * longer reach the socket, which is told with a `ready` as a visitor. On PostgreSQL the
  * revocation crosses instances.
  */

@@ -1,5 +1,5 @@
 /**
- * The hub's spatial index over the sockets' views (issue 15): it finds exactly the views that
+ * The hub's spatial index over the sockets' views: it finds exactly the views that
  * contain a point (edges included, across the antimeridian, the whole world), and the views it
  * tests for a point stay near the ones that match, however many watch elsewhere.
  */

@@ -42,7 +42,7 @@ function parseDocs(markdown: string): Documented[] {
 /** Served outside the API: the built web app and its fallback. */
 const NOT_API = (url: string) => !url.startsWith('/api/') && !url.startsWith('/media/') && !url.startsWith('/dev/');
 
-/** The account side of issue 14: every route here declares its response. */
+/** The account side of the API: every route here declares its response. */
 const ACCOUNT_PREFIXES = ['/api/auth/', '/api/profiles/', '/api/conversations', '/api/health', '/api/config', '/api/geo/', '/api/map/'];
 
 const keysOf = (schema: unknown): string[] | null => (schema instanceof z.ZodObject ? Object.keys(schema.shape).sort() : null);

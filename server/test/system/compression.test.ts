@@ -30,7 +30,7 @@ describe('JSON compression', () => {
       expect(refused.headers.vary).toContain('accept-encoding');
       expect(refused.json()).toEqual({ posts });
 
-      // Only gzip, as before: a client offering brotli alone gets the answer as it is.
+      // Only gzip: a client offering brotli alone gets the answer as it is.
       const brOnly = await app.inject({ url: '/api/test/large', headers: { 'accept-encoding': 'br' } });
       expect(brOnly.headers['content-encoding']).toBeUndefined();
       expect(brOnly.json()).toEqual({ posts });

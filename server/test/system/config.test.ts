@@ -1,6 +1,6 @@
 /**
- * GET /api/config never publishes ADMIN_EMAIL (spec §6: "not shown"); it tells the caller only
- * whether they are the admin account (issue 13 item 9).
+ * GET /api/config never publishes ADMIN_EMAIL; it tells the caller only
+ * whether they are the admin account.
  */
 import { describe, expect, it } from 'vitest';
 import { call, createUser, login } from '../helpers/auth.ts';

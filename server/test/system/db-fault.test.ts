@@ -1,5 +1,5 @@
 /**
- * PostgreSQL going away under the API (issue 13, item 1): connections terminated during
+ * PostgreSQL going away under the API: connections terminated during
  * transactional writes, and a database that cannot be reached at all. The process must live,
  * every answer must be a normal one or a 503 in the API's shape, and the API must serve again
  * as soon as the database is back.

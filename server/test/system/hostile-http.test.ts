@@ -1,5 +1,5 @@
 /**
- * Refusals made before any route runs (issue 13 item 3): the router's (a URL that does not
+ * Refusals made before any route runs: the router's (a URL that does not
  * decode, a parameter over `maxParamLength`) and the HTTP parser's (headers too large, a broken
  * request) answer in the API's shape and in French, not in Fastify's English format.
  */

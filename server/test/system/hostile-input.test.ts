@@ -1,6 +1,6 @@
 /**
- * Hostile input (issue 13 item 3): what an outside fuzz turned into 500s, or let through with
- * the wrong type, now answers a 4xx in the API's shape on both engines.
+ * Hostile input: values that could end in a 500, or pass with the wrong type, answer a 4xx
+ * in the API's shape on both engines.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';

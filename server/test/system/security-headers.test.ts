@@ -1,5 +1,5 @@
 /**
- * The CSP's connect-src (issue 13 item 9): the realtime socket is same-origin, so 'self' covers
+ * The CSP's connect-src: the realtime socket is same-origin, so 'self' covers
  * it (CSP 3 matches ws:/wss: of the page's own host with 'self'); bare `ws:`/`wss:` would let an
  * injected script open a socket to any host. External origins appear only when configured.
  */

@@ -1,5 +1,5 @@
 /**
- * Slow clients (issue 13 item 7): a connection that sends its request too slowly, or sits idle,
+ * Slow clients: a connection that sends its request too slowly, or sits idle,
  * is closed; one address cannot hold more than its share of connections. The app runs on a
  * real port with timeouts of about a second; the waits below are generous bounds ("closed
  * within 15 s"), never timing assertions.

@@ -1,5 +1,5 @@
 /**
- * The event bus carries realtime events between server instances (design.md §5). An event is
+ * The event bus carries realtime events between server instances (docs/architecture.md, The event bus). An event is
  * small: ids and the few fields a screen needs; clients refetch anything larger.
  */
 /** A post's place, where a map event happened. */
@@ -15,7 +15,7 @@ export interface RealtimeEvent {
   targets?: string[];
   /**
    * Where a map event happened (a post's place): the hub sends it only to sockets whose view
-   * (core's realtime `view` frame) contains this point (issue 15). Absent: not a map event.
+   * (core's realtime `view` frame) contains this point. Absent: not a map event.
    */
   at?: PostPlace;
   /**
@@ -42,7 +42,7 @@ export interface EventBus {
   publish(event: RealtimeEvent): Promise<void>;
   /**
    * Publishes several events in order, as few notifications as their size allows (a batch of
-   * message sends, issue 15: one NOTIFY for the batch, not one per message). Each event is
+   * message sends: one NOTIFY for the batch, not one per message). Each event is
    * still handled, and observed by `observeOwn`, on its own.
    */
   publishMany(events: RealtimeEvent[]): Promise<void>;
@@ -51,7 +51,7 @@ export interface EventBus {
   /**
    * Calls `handler` for each event published by this instance only, synchronously inside
    * `publish`: for side effects that must happen once per event, not once per instance (a Web
-   * Push, issue 20). A handler that throws never fails the publish.
+   * Push). A handler that throws never fails the publish.
    */
   observeOwn(handler: (event: RealtimeEvent) => void): () => void;
   close(): Promise<void>;

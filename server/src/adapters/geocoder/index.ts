@@ -1,5 +1,5 @@
 /**
- * Optional reverse geocoder (spec §7 "Reverse geocoding", §5 "Land check"). The offline land
+ * Optional reverse geocoder. The offline land
  * check always decides first and never fails open; when a geocoder is configured it may only
  * refuse more: no place found, or a maritime place name, means open sea. A geocoder failure,
  * timeout or exhausted quota leaves the offline answer standing.
@@ -11,7 +11,7 @@ export interface Geocoder {
 
 export type GeocodeVerdict = 'land' | 'sea' | 'unknown';
 
-/** Place names starting with ocean or sea words are a maritime zone (spec §5). */
+/** Place names starting with ocean or sea words are a maritime zone. */
 const MARITIME = /^(océan|ocean|mer\b|sea\b|golfe|gulf|baie|bay|manche|détroit|strait|canal de)/i;
 const CACHE_MS = 24 * 60 * 60 * 1000;
 const CACHE_MAX = 10_000;
@@ -21,7 +21,7 @@ export function verdictOf(placeName: string | null): GeocodeVerdict {
   return MARITIME.test(placeName.trim()) ? 'sea' : 'land';
 }
 
-/** Wraps a geocoder with the spec's 24 h cache keyed by coordinates rounded to 4 decimals. */
+/** Wraps a geocoder with a 24 h cache keyed by coordinates rounded to 4 decimals. */
 export function withVerdictCache(geocoder: Geocoder, now: () => number = Date.now) {
   const cache = new Map<string, { verdict: GeocodeVerdict; at: number }>();
   return async (latitude: number, longitude: number): Promise<GeocodeVerdict> => {
@@ -40,7 +40,7 @@ export function withVerdictCache(geocoder: Geocoder, now: () => number = Date.no
   };
 }
 
-/** Mapbox's reverse geocoding with the types of spec §7, limit 1; 3 s timeout. */
+/** Mapbox's reverse geocoding with its place types, limit 1; 3 s timeout. */
 export function createMapboxGeocoder(token: string, fetchImpl: typeof fetch = fetch): Geocoder {
   return {
     async reverse(latitude, longitude) {
@@ -58,7 +58,7 @@ export function createMapboxGeocoder(token: string, fetchImpl: typeof fetch = fe
 
 /**
  * Where a point lies: 'land', 'off_land' (outside the offline land polygons) or 'sea' (the
- * geocoder found no place or a maritime one: spec §5 "No result means open sea", which has its
+ * geocoder found no place or a maritime one: no result means open sea, which has its
  * own text, 'Cette position est en pleine mer...').
  */
 export type LandDecision = 'land' | 'off_land' | 'sea';

@@ -1,5 +1,5 @@
 /**
- * The payment provider behind one variable (design.md §2): Stripe when STRIPE_SECRET_KEY and
+ * The payment provider behind one variable (docs/architecture.md, Pulse payments): Stripe when STRIPE_SECRET_KEY and
  * STRIPE_WEBHOOK_SECRET are set, otherwise the embedded dev checkout. Both speak Stripe's
  * webhook format and signature, so modules/payments verifies and credits through one path.
  */

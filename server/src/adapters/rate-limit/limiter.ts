@@ -1,6 +1,6 @@
 /**
  * The rate-limit service every module uses: `ctx.limits.consume('login', key)` counts one
- * attempt and throws the 429 (with Retry-After) when the caller is over the limit of spec §9.
+ * attempt and throws the 429 (with Retry-After) when the caller is over the limit (docs/product.md, Limits).
  */
 import { RATE_LIMITS, rateLimitActionLabel, t, type MessageKey } from '@moodmap/core';
 import { AppError } from '../../errors.ts';
@@ -10,7 +10,7 @@ import type { HitResult, RateLimitRule, RateLimitStore } from './store.ts';
 
 const MINUTE = 60_000;
 
-/** Limits the spec does not list but the server needs. */
+/** Limits the product does not list but the server needs. */
 export const SERVER_RATE_LIMITS = {
   /** Password-reset requests, per IP (a mailbox's own ceiling is in modules/auth/account-limits.ts). */
   password_reset: { points: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
@@ -24,9 +24,9 @@ export const SERVER_RATE_LIMITS = {
   comment_write: { points: 30, windowMs: MINUTE, blockMs: MINUTE },
   /** Checkout sessions opened, per user: each one is a call to the payment provider. */
   pulse_checkout: { points: 20, windowMs: 60 * MINUTE, blockMs: 10 * MINUTE },
-  /** Analytics events, per client: a busy person's map moves, not a script's flood (issue 18). */
+  /** Analytics events, per client: a busy person's map moves, not a script's flood. */
   analytics_event: { points: 60, windowMs: MINUTE, blockMs: MINUTE },
-  /** Sign-ups from everyone together while emergency mode is on (spec §9 "signup is limited"). */
+  /** Sign-ups from everyone together while emergency mode is on. */
   register_emergency: { points: 20, windowMs: 60 * MINUTE, blockMs: 10 * MINUTE },
   /** Post reports, per account: a person flags a few posts an hour, not a stream of them. */
   post_report: { points: 10, windowMs: 60 * MINUTE, blockMs: 30 * MINUTE },
@@ -88,7 +88,7 @@ export function createRateLimiter({ store, now, logSecurityEvent }: RateLimiterD
     const headers = { 'retry-after': String(seconds) };
     const params = { action: rateLimitActionLabel(options.label ?? action), minutes };
     if (options.message) return new AppError(429, options.message, t(options.message, params), headers);
-    // The spec has two texts: the attempt that triggers the block, and any attempt during it.
+    // Two texts: the attempt that triggers the block, and any attempt during it.
     const key: MessageKey = justBlocked ? 'rate_too_many' : 'rate_blocked';
     return new AppError(429, key, t(key, params), headers);
   }

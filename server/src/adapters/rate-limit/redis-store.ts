@@ -56,14 +56,14 @@ declare module 'ioredis' {
 
 /** Redis keys are binary-safe: any string (a NUL byte included) is used as it is. */
 export function createRedisRateLimitStore({ url, prefix = 'moodmap:rl:' }: RedisStoreOptions): RateLimitStore {
-  // Auto-pipelining (issue 15): the hits of the requests parsed in one turn of the event loop
+  // Auto-pipelining: the hits of the requests parsed in one turn of the event loop
   // leave in one write and come back in one read, not one socket round of system calls each.
   // Each hit is still its own atomic script run with its own answer.
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true });
   // A dropped connection is retried by ioredis; the error event must not crash the process.
   redis.on('error', () => {});
-  // By its SHA1 rather than its 1 kB text on every hit: the text was most of the bytes each
-  // message send wrote to Redis, and Redis hashed it again at each EVAL.
+  // By its SHA1 rather than its text (about 1 kB) on every hit: the text would be most of the
+  // bytes each message send writes to Redis, and Redis would hash it again at each EVAL.
   redis.defineCommand('moodmapRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const toMs = (value: string) => (Number(value) < 0 ? null : Number(value));
 

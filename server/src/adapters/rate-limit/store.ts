@@ -2,8 +2,8 @@
  * Where rate-limit counters live. Every instance of the server must see the same counters, so
  * they are in the database (SQL store) or in Redis when REDIS_URL is set — never in memory.
  *
- * Semantics shared by both stores, for one key and one rule (spec §9 "attempts / window /
- * block"): the first hit opens a window of `windowMs`; the hit that goes over `points` inside
+ * Semantics shared by both stores, for one key and one rule (attempts / window /
+ * block): the first hit opens a window of `windowMs`; the hit that goes over `points` inside
  * it blocks the key for `blockMs`, doubled for each earlier block while the key keeps
  * offending (`escalateMaxExponent`, security_violation: up to 2^5). Hits during a block are
  * not counted. A window that ends with no block in its last `windowMs` forgets the escalation.

@@ -1,5 +1,5 @@
 /**
- * Who reaches staff data (spec §6; issue 17). A route that needs a role:
+ * Who reaches staff data (docs/product.md, Roles and staff). A route that needs a role:
  *
  *   const { userId, role } = await requireRole(ctx, request, MODERATION_ROLES);
  *

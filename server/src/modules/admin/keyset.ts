@@ -1,5 +1,5 @@
 /**
- * Keyset pages newest first (issue 17): the cursor is the last row's (created_at, id), so a
+ * Keyset pages newest first: the cursor is the last row's (created_at, id), so a
  * page costs an index range read whatever its depth, and rows inserted meanwhile (newer than
  * the cursor) never shift or repeat the rows still to come. The time travels as text with
  * microseconds: a JavaScript Date would drop them and skip or repeat rows of the same millisecond.

@@ -1,4 +1,4 @@
-/** The admin panel's two lists (issue 17), keyset-paged newest first, with their filters. */
+/** The admin panel's two lists, keyset-paged newest first, with their filters. */
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { ADMIN_COUNT_MAX, STAFF_ROLES, type AdminUser, type SecurityLogEntry, type StaffRole } from '@moodmap/core';

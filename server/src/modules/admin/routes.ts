@@ -1,8 +1,8 @@
 /**
- * The admin panel's API (spec §2 "Administration panel", §4 "Admin", §6; issue 17):
+ * The admin panel's API (docs/product.md, Roles and staff):
  * - `POST /api/admin/visit`: each visit logs 'admin_access' (medium) for staff, or
  *   'permission_denied' (high) and 403 for anyone else;
- * - `GET /api/admin/users`: super_admin and admin; a moderator gets an empty list (spec §6);
+ * - `GET /api/admin/users`: super_admin and admin; a moderator gets an empty list;
  *   never an e-mail;
  * - `GET /api/admin/security-logs`: every panel role;
  * - `PUT /api/admin/users/:id/role`: super_admin only, written to the audit trail.

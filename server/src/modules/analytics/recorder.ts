@@ -1,5 +1,5 @@
 /**
- * Records analytics events with no personal data (issue 18, spec §1): the day, the hour, the
+ * Records analytics events with no personal data (docs/security.md, Privacy of analytics): the day, the hour, the
  * event name, the page's route template, revenue for a premium conversion, and `visitor`, a
  * SHA-256 of the day's random salt, the client's network and its browser. The salt is shared by
  * every instance and the previous days' salts are deleted, so yesterday's hashes can no longer be

@@ -1,5 +1,5 @@
 /**
- * Analytics (issue 18): `POST /api/analytics/events` takes the web app's events (rate limited
+ * Analytics: `POST /api/analytics/events` takes the web app's events (rate limited
  * per client, malformed ones refused and not stored), `GET /api/stats` gives admin and
  * super_admin the statistics tab's numbers.
  */

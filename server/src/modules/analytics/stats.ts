@@ -1,5 +1,5 @@
 /**
- * The statistics tab's numbers (issue 18): per day over the last 7/30/90 days, the seven events,
+ * The statistics tab's numbers: per day over the last 7/30/90 days, the seven events,
  * unique visitors (distinct daily hashes), revenue in EUR cents, messages stored; and the posts
  * live now. Days without anything are filled with zeros so charts have one point per day.
  * Messages sent are the messages stored, not an event anyone reports.

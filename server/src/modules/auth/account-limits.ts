@@ -1,8 +1,8 @@
 /**
  * Limits keyed by an e-mail address, built so that a stranger cannot turn them against the
- * address's owner (issue 13 item 6; the design is in docs/security.md):
+ * address's owner (the design is in docs/security.md):
  *
- * - sign-in: each IP has the spec's login limit (10 attempts / 5 min, every attempt counted),
+ * - sign-in: each IP has the login limit (10 attempts / 5 min, every attempt counted),
  *   so whoever guesses from one IP blocks only that IP. Only FAILED attempts count towards the
  *   address's own ceiling (`login_account`, 100 / 15 min over all IPs), which slows guessing
  *   spread over many IPs; while it is reached, the owner's known devices still sign in.

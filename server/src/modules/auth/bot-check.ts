@@ -1,5 +1,5 @@
 /**
- * The bot check of sign-up (spec §5 "Bot check"): hidden trap fields, suspicious terms and
+ * The bot check of sign-up: hidden trap fields, suspicious terms and
  * suspicious user-agents are scored; 50 or more is a bot. Each signal is weighed so that one
  * weak hint alone never reaches 50 — notably the browser journeys run in headless Chromium,
  * whose user-agent says "HeadlessChrome" — while a filled trap field or a scripted HTTP

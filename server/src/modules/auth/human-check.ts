@@ -1,5 +1,5 @@
 /**
- * The human check of sign-up (spec §5 "Human check"): a random question — 80 % a sum or a
+ * The human check of sign-up: a random question — 80 % a sum or a
  * product, otherwise a number sequence or a simple question — answered in French or English.
  *
  * The challenge travels as an encrypted, authenticated token (JWE, A256GCM): the client cannot
@@ -13,7 +13,7 @@ import { numberAnswers } from './number-words.ts';
 
 /** Older challenges are refused: solve a fresh one. */
 export const CHALLENGE_TTL_MS = 60 * 60 * 1000;
-/** A correct answer sooner than this is "too fast" (spec: accepted on the second such attempt). */
+/** A correct answer sooner than this is "too fast" (accepted on the second such attempt). */
 export const TOO_FAST_MS = 1000;
 /** The timing token is not valid before this; the bot check scores it. */
 export const TIMING_MIN_MS = 500;

@@ -1,6 +1,6 @@
 /**
- * Password hashing with argon2id (@node-rs/argon2, OWASP parameters: 19 MiB, 2 passes, 1 lane —
- * about 20 ms here). An unknown e-mail is checked against a dummy hash so a failed sign-in takes
+ * Password hashing with argon2id (@node-rs/argon2, OWASP parameters: 19 MiB, 2 passes, 1 lane).
+ * An unknown e-mail is checked against a dummy hash so a failed sign-in takes
  * the same time whether or not the account exists.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The refresh token travels in a cookie the page's scripts cannot read (issue 13 item 9):
+ * The refresh token travels in a cookie the page's scripts cannot read:
  * `HttpOnly; SameSite=Strict; Path=/api/auth` (the path covers /api/auth/refresh and
  * /api/auth/logout, nothing else of the API or the app receives it), plus `Secure` whenever
  * the browser will take it:

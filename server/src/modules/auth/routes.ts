@@ -1,5 +1,5 @@
 /**
- * /api/auth/* — the account API the web app signs in with (issue 3). Bodies are validated with
+ * /api/auth/* — the account API the web app signs in with. Bodies are validated with
  * core's zod schemas (French catalogue messages); the flows are in service.ts.
  *
  * The refresh token never appears in a JSON answer: every route that starts or rotates a

@@ -1,5 +1,5 @@
 /**
- * The account flows of issue 3: sign-up with confirmation, sign-in, refresh, sign-out,
+ * The account flows: sign-up with confirmation, sign-in, refresh, sign-out,
  * password reset and change, role. Routes parse and answer; every rule lives here.
  */
 import { acceptedTerms } from '../terms/service.ts';
@@ -61,7 +61,7 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
   /** An IP blocked for repeated violations may not try accounts at all for the block's length. */
   const assertNotBanned = (meta: RequestMeta) => ctx.limits.assertNotBlocked('security_violation', ipKey(meta.ip));
 
-  /** A new password's rules; the reset screen maps these codes to the spec's texts (§8). */
+  /** A new password's rules; the reset screen maps these codes to the product's French texts. */
   async function checkNewPassword(password: string, meta: RequestMeta, userId: string) {
     const parsed = passwordSchema.safeParse(password);
     if (parsed.success) return;
@@ -104,7 +104,7 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
       await assertNotBanned(meta);
       await ctx.limits.consume('register', ipKey(meta.ip), { ip: meta.ip });
       await ctx.limits.consume('register', `account:${input.email}`, { ip: meta.ip });
-      // Issue 18: the terms in force must be the ones accepted; emergency mode limits sign-ups.
+      // The terms in force must be the ones accepted; emergency mode limits sign-ups.
       const terms = acceptedTerms(input.termsVersion, ctx.now());
       if ((await ctx.costs.emergency()).active) await ctx.limits.consume('register_emergency', 'all', { ip: meta.ip });
 
@@ -137,7 +137,7 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
         updatedAt: now,
       }).onConflictDoNothing().returning();
       if (!user) throw conflict('email_taken');
-      // The profile exists from sign-up on (spec §7 "profiles: POST on signup").
+      // The profile exists from sign-up on.
       await userDto(db, user, ctx.config.adminEmail);
 
       const raw = await createEmailToken(db, user.id, 'confirm', now);
@@ -180,7 +180,7 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
 
     async signIn(input: SignInInput, meta: RequestMeta): Promise<SessionResponse> {
       await assertNotBanned(meta);
-      // The spec's login limit counts per client: a guesser blocks only their own IP.
+      // The login limit counts per client: a guesser blocks only their own IP.
       await ctx.limits.consume('login', ipKey(meta.ip), { ip: meta.ip });
       const user = await findUserByEmail(db, input.email);
       await accountLimits.assertSignInAllowed(input.email, user?.id ?? null, meta);
@@ -198,7 +198,7 @@ export function createAuthService(ctx: AppContext, log: FastifyBaseLogger) {
         throw badRequest('invalid_credentials');
       }
       if (!user.emailConfirmedAt) throw fail(403, 'email_not_confirmed');
-      // A moderator's ban (issue 17) closes the account; a suspension only stops writing.
+      // A moderator's ban closes the account; a suspension only stops writing.
       if (user.bannedAt) throw fail(403, 'account_banned');
       await accountLimits.signedIn(user.id, meta);
       const session = await sessions.start(user, 'password');

@@ -1,7 +1,7 @@
 /**
  * "These sessions have ended" (sign-out, password change or reset, refresh-token reuse): the
  * instance that revokes publishes it on the bus, so every instance's WebSocket hub drops the
- * identity of the sockets authenticated with those sessions (design.md §5). It is internal:
+ * identity of the sockets authenticated with those sessions (docs/architecture.md). It is internal:
  * the hub consumes it and never forwards it to browsers.
  */
 import type { EventBus, RealtimeEvent } from '../../adapters/bus/types.ts';

@@ -13,8 +13,8 @@
  * Every revocation is also announced on the bus (session-events.ts): WebSockets authenticated
  * with a revoked session lose their identity on every instance, not only at their next `auth`.
  *
- * A session found live is remembered by each instance for its access token's life (issue 15: a
- * message send no longer waits on this lookup); the bus's revocation drops it from every
+ * A session found live is remembered by each instance for its access token's life (so a
+ * message send does not wait on this lookup); the bus's revocation drops it from every
  * instance's memory at once, the revoking instance's before it even publishes. A lookup that
  * was under way when a revocation (or a bus reconnect, when events may have been missed)
  * arrived is not remembered.

@@ -6,7 +6,7 @@
 import { createHash, createHmac, hkdfSync, randomBytes, webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT, decodeJwt } from 'jose';
 
-/** Access tokens live 15 minutes (issue 3: "at most 15 min"). */
+/** Access tokens live 15 minutes, the most a stolen one may serve. */
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
 const ISSUER = 'moodmap';
 const AUDIENCE = 'moodmap:access';
@@ -59,7 +59,7 @@ export interface VerifiedClaims extends AccessClaims {
 
 /**
  * The HS256 key as a CryptoKey, imported once per key: given raw bytes, jose imports one on every
- * sign and verify (11 % of a message send's CPU in the messages bench's profile, issue 15).
+ * sign and verify, a visible share of a message send's CPU.
  */
 const imported = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
 function hmacKey(raw: Uint8Array): Promise<webcrypto.CryptoKey> {
@@ -86,7 +86,7 @@ export async function signAccessToken(keys: AuthKeys, claims: AccessClaims, now:
 /**
  * Tokens already verified under a key, by their exact text (signature included), until their
  * expiry: a client sends the same token with every request for 15 minutes, and a WebCrypto
- * verify costs ~70 µs of CPU, as much as the rest of a message send's auth. Bounded: the oldest
+ * verify costs as much CPU as the rest of a message send's auth. Bounded: the oldest
  * entry goes first. Revocation is not decided here (sessions.ts checks the session).
  */
 const VERIFIED_MAX = 10_000;

@@ -1,6 +1,6 @@
 /**
  * The signed-in user as every auth answer returns it, with the profile created on demand
- * (spec §4 "Sign-in sequence": "a missing profile is created on demand").
+ * (a missing profile is created at sign-in: docs/product.md, Accounts).
  */
 import { eq, sql } from 'drizzle-orm';
 import { NICKNAME_MAX, STAFF_ROLES, type AuthProfile, type AuthUser, type StaffRole } from '@moodmap/core';
@@ -13,7 +13,7 @@ type ProfileRow = typeof profiles.$inferSelect;
 export type ProfileDto = AuthProfile;
 export type UserDto = AuthUser;
 
-/** Spec §4: the profile's username, else the nickname metadata, else the first name, else the e-mail's local part, else 'Utilisateur'. */
+/** The name shown: the profile's username, else the nickname metadata, else the first name, else the e-mail's local part, else 'Utilisateur'. */
 export function usernameFor(user: Pick<UserRow, 'email' | 'metadata'>, profileUsername?: string | null): string {
   const candidates = [profileUsername, user.metadata?.nickname, user.metadata?.first_name, user.email.split('@')[0]];
   for (const candidate of candidates) {
@@ -85,7 +85,7 @@ export async function userDto(db: Db, user: UserRow, adminEmail: string | undefi
     role,
     isAdmin: Boolean(adminEmail) && user.email.toLowerCase() === adminEmail,
     profile: profileDto(profile),
-    // Sign-in shows a suspension's end (issue 17); the browser compares it with its clock.
+    // Sign-in shows a suspension's end; the browser compares it with its clock.
     suspendedUntil: user.suspendedUntil ? user.suspendedUntil.toISOString() : null,
   };
 }

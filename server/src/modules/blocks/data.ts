@@ -1,4 +1,4 @@
-/** Who blocked whom (issue 17), with Drizzle's query builder. */
+/** Who blocked whom, with Drizzle's query builder. */
 import { and, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { profiles, userBlocks } from '../../db/schema.ts';

@@ -1,5 +1,5 @@
 /**
- * Each instance remembers, per person, whom they blocked or were blocked by (issue 17), so the
+ * Each instance remembers, per person, whom they blocked or were blocked by, so the
  * map's cached viewport answers and the realtime hub filter for them without a database read
  * per request or per event. A block or unblock publishes the internal `blocks.changed` event,
  * which drops both people's sets on every instance (and the hub never forwards it); a bus that

@@ -1,5 +1,5 @@
 /**
- * Blocking (issue 17): `GET /api/blocks` (my list), `PUT /api/blocks/:id`, `DELETE /api/blocks/:id`.
+ * Blocking: `GET /api/blocks` (my list), `PUT /api/blocks/:id`, `DELETE /api/blocks/:id`.
  * The rules it feeds are enforced where people meet: messages, comments, the map's feed and the
  * realtime hub.
  */

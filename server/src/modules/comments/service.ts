@@ -1,5 +1,5 @@
 /**
- * Comments (spec §4 "Posts", §7 comments): listed oldest first with their author, added on a
+ * Comments (docs/product.md, Likes and comments): listed oldest first with their author, added on a
  * live post only, edited or deleted by their author only. Adding and deleting lock the post row
  * and move `comments_count` in the same transaction, so the count follows the rows.
  */

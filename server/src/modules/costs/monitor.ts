@@ -1,5 +1,5 @@
 /**
- * The cost monitor and emergency mode (spec §4, §9; issue 18). It counts only what a paid
+ * The cost monitor and emergency mode (docs/product.md, Limits). It counts only what a paid
  * provider bills (external geocoder calls, paid media store operations), each metric priced
  * by configuration: a metric priced 0 is not counted, and requests this server answers itself
  * never are, so neither a visitor's flood nor ordinary use can stop posting. Each instance
@@ -22,7 +22,7 @@ import { AppError } from '../../errors.ts';
 import type { LogSecurityEvent } from '../security/log.ts';
 import { zeroUnits, type CostUnits, type CounterStore } from './counters.ts';
 
-/** Spec §9 "Cost alert above 200 euros". */
+/** A day estimated above this many euros raises an alert. */
 const COST_ALERT_EUR = 200;
 const FLUSH_EVERY_MS = 2_000;
 
@@ -54,7 +54,7 @@ export interface CostMonitor {
    */
   followLeader(leader: { isLeader(): boolean }): void;
   snapshot(): CostSnapshot;
-  /** Throws the spec's 503 while emergency mode is on (read from the database: every instance agrees). */
+  /** Throws the 503 while emergency mode is on (read from the database: every instance agrees). */
   assertPostingAllowed(): Promise<void>;
   emergency(): Promise<EmergencyState>;
   setEmergency(active: boolean, userId: string): Promise<EmergencyState>;

@@ -1,5 +1,5 @@
 /**
- * Cost monitor and emergency mode over HTTP (issue 18): the public emergency status (the web
+ * Cost monitor and emergency mode over HTTP: the public emergency status (the web
  * app's banner), today's counters and estimated cost for admin and super_admin, and the
  * super_admin's switch. Requests this server answers are not counted: only what a paid
  * provider bills (monitor.ts).

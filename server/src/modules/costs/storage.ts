@@ -1,5 +1,5 @@
 /**
- * Every write and delete of a paid media store (S3) counts as a storage operation (spec §9 cap
+ * Every write and delete of a paid media store (S3) counts as a storage operation (capped at
  * 10 000 a day); the local disk is this server's own and costs nobody an operation.
  */
 import type { MediaStorage } from '../../adapters/storage/types.ts';

@@ -1,7 +1,7 @@
 /**
- * "May a post be pinned here?" — spec: positions must be on land, islands included.
+ * "May a post be pinned here?" — positions must be on land, islands included (docs/product.md, Map).
  *
- * The spec's client asked a reverse geocoder and let the post through when the service failed.
+ * A reverse geocoder alone would let a post through whenever the service failed.
  * Here the answer comes from land polygons held in memory (server/geodata/lib/land-precise.ts:
  * OSM land, the islets it drops, finer coasts around the places it cuts off, the same polygons
  * the basemap draws from zoom 6), so there is no failure to fail open on: anything we cannot read
@@ -14,8 +14,8 @@ import type { LandIndex } from './land-index.ts';
  * 1 km and rounded to 0.001° (~110 m), so a quay or a beach can fall a little outside the
  * polygon. Measured on test/geo/coastal-places.ts (35 seafronts, checked against 10 m OSM data):
  * every place lies inside or within 0.17 km of the data, and every point 1 km from the real
- * shore lies 0.33 km or more from the data's coast. 0.3 km also admits the spec's initial
- * picker location (-21.0667, 55.2167), which the data puts 0.28 km off the Saint-Gilles shore.
+ * shore lies 0.33 km or more from the data's coast. 0.3 km also admits the create screen's
+ * default picker location (-21.0667, 55.2167), which the data puts 0.28 km off the Saint-Gilles shore.
  * So the map at zoom 16 shows an accepted post at most 300 m off the drawn shore.
  */
 export const COAST_TOLERANCE_KM = 0.3;
@@ -38,7 +38,7 @@ export function isValidCoordinate(lat: number, lon: number): boolean {
 }
 
 /**
- * Coordinates rounded to 4 decimals (~11 m), as the spec's land-check cache keys them, packed in
+ * Coordinates rounded to 4 decimals (~11 m), as the geocoder's cache keys them, packed in
  * one integer: Map lookups on numbers are cheaper than on strings.
  */
 function cacheKey(lat4: number, lon4: number): number {
@@ -50,7 +50,7 @@ const round4 = (v: number): number => Math.round(v * 1e4) / 1e4;
 export function createLandChecker(index: LandIndex, options: LandCheckerOptions = {}): LandChecker {
   const { coastToleranceKm = COAST_TOLERANCE_KM, cacheSize = 10_000 } = options;
   // A Map keeps insertion order: re-inserting on a hit makes its first key the least recently
-  // used one. The answers never change (static data), so unlike the spec's 24 h cache there is
+  // used one. The answers never change (static data), so unlike the geocoder's 24 h cache there is
   // no expiry, only a size bound.
   const cache = new Map<number, boolean>();
 

@@ -1,5 +1,5 @@
 /**
- * Place search (issue 19): a prefix of any word of a place's name, accents, case and
+ * Place search: a prefix of any word of a place's name, accents, case and
  * punctuation ignored, best first: exact names, then the most populated.
  *
  * The index comes ready from the places file (place-build.ts writes it, place-file.ts opens it):

@@ -1,7 +1,7 @@
 /**
  * Geo endpoints: the offline basemap's vector tiles (and its land and border layers as world
  * GeoJSON, kept for other clients), the land check the create screen asks before letting a
- * user publish, and the place search of the top bar and the location picker (issue 19).
+ * user publish, and the place search of the top bar and the location picker.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';

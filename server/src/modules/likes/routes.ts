@@ -25,7 +25,7 @@ export default async function likesRoutes(root: FastifyInstance, { ctx }: { ctx:
     const { at, authorId, ...result } = await toggleLike(db, id, userId);
     // No user id in the event: every viewer gets the count and keeps its own isLikedByUser.
     // `at`: only the sockets whose map shows the post get it; `about`: not those who blocked
-    // the author or were blocked by them (issue 17: no event about a blocked person).
+    // the author or were blocked by them (no event about a blocked person).
     await ctx.bus.publish({ type: 'post.liked', data: { postId: id, likesCount: result.likesCount }, at, about: [authorId] })
       .catch((error) => request.log.error({ err: error }, 'publish failed'));
     return result;

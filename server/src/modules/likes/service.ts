@@ -1,5 +1,5 @@
 /**
- * Likes (spec §7 toggle_like): one like per person and post, toggled. The post row is locked
+ * Likes: one like per person and post, toggled. The post row is locked
  * first, so toggles of one post run one after another and `likes_count` moves with the rows in
  * the same transaction: the count can never drift from `count(*)` of likes.
  */

@@ -1,5 +1,5 @@
 /**
- * Voice messages (spec §5 "Audio", §9 "Audio"): WebM only (what MediaRecorder records, Opus
+ * Voice messages: WebM only (what MediaRecorder records, Opus
  * inside), 1000 B to 5 MB, a duration above zero and at most 60 s.
  *
  * The duration is Info/Duration when the file has one, else the span of the blocks (both read

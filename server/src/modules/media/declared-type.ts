@@ -1,5 +1,5 @@
 /**
- * Spec §5 "Publication image upload": the magic number must match the declared type. A PNG
+ * An uploaded image's magic number must match the declared type. A PNG
  * sent as `image/jpeg`, or a GIF as `image/png`, is a disguised file and is refused, even
  * though the pixels would be re-encoded anyway: an upload that lies about itself is not taken.
  *
@@ -7,7 +7,7 @@
  *   - bytes that are none of those → the same 400
  *   - both allowed but different → 400 'Erreur de validation pour {file}' (the caller's error)
  *
- * Voice messages are not concerned: the spec states the rule for images, and the voice check
+ * Voice messages are not concerned: the rule is about images, and the voice check
  * reads the WebM header itself (audio.ts); browsers label the same recording `audio/webm`,
  * `video/webm` or nothing at all.
  */

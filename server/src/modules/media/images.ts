@@ -45,7 +45,7 @@ interface Rendition {
   quality: number;
 }
 
-/** Dimension caps (issue 4 item 3, issue 6 "square avatar sizes", issue 7 chat image). */
+/** Dimension caps: post images, square avatars, chat images. */
 export const IMAGE_RENDITIONS: Record<ImageKind, { main: Rendition; thumb?: Rendition }> = {
   post: {
     main: { resize: { mode: 'inside', width: 2048, height: 2048 }, quality: 80 },

@@ -14,7 +14,7 @@ import { checkDeclaredType } from './declared-type.ts';
 
 export type UploadKind = 'post' | 'avatar' | 'chat' | 'audio';
 
-/** Byte limits and the French text of their 413 (spec §5, §9). */
+/** Byte limits and the French text of their 413. */
 export const UPLOAD_LIMITS: Record<UploadKind, { maxBytes: number; tooLarge: MessageKey }> = {
   post: { maxBytes: POST_IMAGE_MAX_BYTES, tooLarge: 'image_too_large_10mb' },
   avatar: { maxBytes: PROFILE_PHOTO_MAX_BYTES, tooLarge: 'image_too_large_5mb' },
@@ -22,7 +22,7 @@ export const UPLOAD_LIMITS: Record<UploadKind, { maxBytes: number; tooLarge: Mes
   audio: { maxBytes: AUDIO_MAX_BYTES, tooLarge: 'audio_too_large' },
 };
 
-/** Key prefixes of spec §7 "Storage". */
+/** Key prefixes in the media store, one per kind of upload. */
 export const KEY_PREFIX: Record<UploadKind, string> = {
   post: 'publications',
   avatar: 'avatars',
@@ -33,7 +33,7 @@ export const KEY_PREFIX: Record<UploadKind, string> = {
 export interface UploadedFile {
   /** The form field that carried the file. */
   field: string;
-  /** As sent by the client, path included: only checked (spec §5), never used to name or type the file. */
+  /** As sent by the client, path included: only checked, never used to name or type the file. */
   filename: string;
   /** As declared by the client: images must declare what their magic number says (declared-type.ts). */
   declaredType: string;
@@ -63,7 +63,7 @@ const FILENAME_MAX = 255;
 // Control characters and the characters Windows, macOS or shells treat specially in names.
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f<>:"/\\|?*]/;
-/** Executable, script and server-side extensions (spec §5 "exe, bat, js, php, sh and similar"). */
+/** Executable, script and server-side extensions (exe, bat, js, php, sh and similar). */
 const DANGEROUS_EXTENSIONS = new Set([
   'exe', 'bat', 'cmd', 'com', 'scr', 'pif', 'msi', 'msp', 'dll', 'cpl', 'sys', 'drv', 'ocx', 'hta', 'lnk', 'reg', 'inf',
   'js', 'mjs', 'cjs', 'jse', 'vbs', 'vbe', 'wsf', 'wsh', 'ps1', 'psm1', 'psd1', 'jar', 'class', 'apk', 'app', 'dmg', 'deb', 'rpm',
@@ -74,7 +74,7 @@ const DANGEROUS_EXTENSIONS = new Set([
 const RESERVED_NAMES = /^(con|prn|aux|nul|clock\$|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 
 /**
- * Spec §5: at most 255 characters, no forbidden characters, no dangerous extension (every
+ * A file name: at most 255 characters, no forbidden characters, no dangerous extension (every
  * dotted part counts: `photo.php.jpg` is refused), no reserved system name. An empty name is
  * accepted: MediaRecorder blobs arrive as "blob" or without a name.
  */
@@ -137,7 +137,7 @@ async function readFileLimited(part: MultipartFile, maxBytes: number, tooLarge: 
  *   - more than `maxBytes` → 413 with the kind's text
  *   - an empty file → 400 (an empty unnamed part, an HTML form's empty input, is no file)
  *   - a second file → 400 'Vous ne pouvez sélectionner que 1 fichiers maximum'
- *   - a file name refused by spec §5 → 400 'Erreur de validation pour {file}'
+ *   - a file name refused (checkFileName) → 400 'Erreur de validation pour {file}'
  *   - an image whose magic number is not its declared type → 400 (declared-type.ts)
  *   - not multipart → 415
  */
@@ -161,7 +161,7 @@ export async function readUpload(request: FastifyRequest, kind: UploadKind, opti
     },
     throwFileSizeLimit: false,
     // The name as sent: without this busboy keeps only what follows the last / or \, and
-    // `../x.jpg` would pass the name check as `x.jpg` (spec §5 forbids the separators).
+    // `../x.jpg` would pass the name check as `x.jpg` (the separators are forbidden).
     preservePath: true,
   };
   const iterator = request.parts(partsOptions as Parameters<FastifyRequest['parts']>[0])[Symbol.asyncIterator]();

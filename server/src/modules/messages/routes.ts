@@ -1,5 +1,5 @@
 /**
- * Messaging API (issue 7). Every route needs a session; a conversation exists only for its two
+ * Messaging API. Every route needs a session; a conversation exists only for its two
  * participants (404 `conversation_not_found` for anyone else, and for ids that are not ids).
  *
  *   POST /api/conversations                 { userId } → 201 created | 200 existing { conversation }
@@ -178,7 +178,7 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
     schema: { params, body: sendMessageBodySchema, response: { 201: sentMessageResponseSchema } },
   }, async (request, reply) => {
     const { userId } = requireUser(request);
-    // A send waits on PostgreSQL twice at most (issue 15): the session is remembered
+    // A send waits on PostgreSQL twice at most: the session is remembered
     // (sessions.ts), the counter lives in Redis when REDIS_URL is set, the participant check
     // is part of the insert, which is shared with the other sends of the moment.
     const conversationId = request.params.id;

@@ -1,5 +1,5 @@
 /**
- * Group commit of message sends (issue 15). A send's cost was mostly per statement: the
+ * Group commit of message sends. A send's cost is mostly per statement: the
  * insert's round trip and commit, then its NOTIFY's. Sends that arrive while this instance's
  * previous batch is being written and announced wait for it and are then written together:
  * one statement (one commit) stores them all, and one NOTIFY (or a few, under the payload
@@ -124,7 +124,7 @@ export async function insertMessages(db: Db, sends: MessageToSend[], pool?: pg.P
            case when m.sender_id = t.participant1_id then t.participant2_state else t.participant1_state end as "recipientSide"
     from m join c on c.id = m.id join profiles p on p.id = m.sender_id join touched t on t.id = m.conversation_id`;
   // On PostgreSQL, a prepared statement (per pool connection, by name): the server parses and
-  // analyses this long statement once per connection instead of at every batch (issue 15).
+  // analyses this long statement once per connection instead of at every batch.
   // Its text never changes; only the JSON parameter does.
   let rows: unknown[];
   if (pool) {

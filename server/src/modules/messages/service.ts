@@ -1,5 +1,5 @@
 /**
- * Conversations and messages (spec §3 Conversation and Message, §7 conversations, messages).
+ * Conversations and messages (docs/product.md, Messages).
  *
  * - One conversation per pair of people, the smaller id first. Opening one is idempotent and
  *   race-free: the insert meets the unique pair index and, when the pair exists, turns into a

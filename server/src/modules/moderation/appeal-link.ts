@@ -1,5 +1,5 @@
 /**
- * Appeals without signing in (issue 17, DSA Art. 20): a banned author cannot sign in, yet may
+ * Appeals without signing in (DSA Art. 20): a banned author cannot sign in, yet may
  * appeal once within 6 months. The statement of reasons they are mailed carries a link whose
  * token is the decision's id and an HMAC of it under a key of its own (auth/tokens.ts): only
  * the server could have written it, it names one decision, and the appeal it files is the same

@@ -1,5 +1,5 @@
 /**
- * A moderator's decision on a reported post, and an appeal's outcome (issue 17). Each runs in
+ * A moderator's decision on a reported post, and an appeal's outcome. Each runs in
  * one transaction that locks what it changes (the post's open reports; the appeal), so two
  * moderators deciding at once cannot both act. No one decides a case about themselves, and a
  * restriction needs a strictly higher role than its target's. What each decision does is in

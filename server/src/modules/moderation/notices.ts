@@ -1,5 +1,5 @@
 /**
- * In-app notices and their e-mails (issue 17; DSA Art. 16, 17, 20): the reporter is told the
+ * In-app notices and their e-mails (DSA Art. 16, 17, 20): the reporter is told the
  * outcome, the author gets a statement of reasons (what, why, which rule, how to appeal), and
  * the appeal's outcome. The French text is written from the decision when read, so a notice
  * always tells the decision's current state (an appeal filed, a reversal).

@@ -1,5 +1,5 @@
 /**
- * The moderation queue's reads (issue 17): open reports grouped by post, with the post's
+ * The moderation queue's reads: open reports grouped by post, with the post's
  * snapshot as first reported, its author and reporters; open appeals with their decision.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';

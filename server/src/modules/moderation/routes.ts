@@ -1,5 +1,5 @@
 /**
- * Moderation API (issue 17): the queue and decisions (moderator and up), appeals (the author
+ * Moderation API (docs/moderation.md): the queue and decisions (moderator and up), appeals (the author
  * files, another moderator decides), the caller's notices. Every staff action is written to the
  * append-only security log with its actor, target and reason.
  */
@@ -63,7 +63,7 @@ export default async function moderationRoutes(root: FastifyInstance, { ctx }: {
     void mailNotice(ctx, outcome.reporterIds, 'report_outcome', decision, null);
     void sendDecisions(ctx, decision).catch((error) => request.log.error({ err: error }, 'notice mails failed'));
     if (decision.action !== 'dismiss' && decision.authorId) void mailNotice(ctx, [decision.authorId], 'statement', decision, null);
-    // Issue 20: the people concerned are also told by push (modules/push); nothing of the notice travels.
+    // The people concerned are also told by push (modules/push); nothing of the notice travels.
     announceNotice(outcome.reporterIds, 'report_outcome');
     if (decision.action !== 'dismiss' && decision.authorId) announceNotice([decision.authorId], 'statement');
     return { decision: toDecisionDto(decision) };

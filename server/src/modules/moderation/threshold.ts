@@ -1,6 +1,6 @@
 /**
  * A post reported from MODERATION_HIDE_THRESHOLD distinct networks (default 3) by accounts that
- * count leaves the map for everyone until a moderator decides (issue 17). A report counts when
+ * count leaves the map for everyone until a moderator decides. A report counts when
  * its reporter's account was confirmed and REPORT_COUNTS_AFTER_HOURS old when reporting; at most
  * one report counts per network (reports/network.ts). Every report still reaches the queue.
  * Called after each stored report; the conditional update hides it once even when reports

@@ -1,5 +1,5 @@
 /**
- * A post leaving or coming back to the map through moderation (issue 17). The database keeps
+ * A post leaving or coming back to the map through moderation. The database keeps
  * the cell counts and tombstones in step (migration 0007's trigger); here the map's viewers hear
  * of it through the usual events, which also drop every instance's cached viewport answers.
  */

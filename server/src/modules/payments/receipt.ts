@@ -1,4 +1,4 @@
-/** The e-mail receipt of a credited purchase (issue 16): amount, quantity and date, in French. */
+/** The e-mail receipt of a credited purchase: amount, quantity and date, in French. */
 import { MESSAGES, PULSE_PRICE_LABEL, euros, frDateTime, t } from '@moodmap/core';
 import type { MailMessage } from '../../adapters/mail/mailer.ts';
 import type { PurchaseRow } from './credits.ts';

@@ -1,5 +1,5 @@
 /**
- * Pulse credits API (issue 16; spec §7 "Pulse checkout"):
+ * Pulse credits API (docs/product.md, Pulse):
  *
  *   POST /api/pulse/checkout   { quantity: 1|5|10, returnTo? } → { url, sessionId }
  *   GET  /api/pulse/purchases                                → { credits, purchases[] }

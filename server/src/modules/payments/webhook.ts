@@ -48,7 +48,7 @@ export default async function paymentWebhookRoutes(root: FastifyInstance, { ctx,
 async function afterCommit(ctx: AppContext, outcome: EventOutcome, eventId: string, log: FastifyInstance['log']) {
   switch (outcome.kind) {
     case 'credited':
-      // Spec §1 "premium conversion" with its revenue in EUR, from the payment itself (issue 18).
+      // The analytics' premium conversion, with its revenue in EUR from the payment itself.
       await ctx.analytics.record({ name: 'premium_conversion', path: '/pulse/retour', revenueCents: outcome.purchase.amountCents })
         .catch((error) => log.warn({ err: error }, 'premium conversion not recorded'));
       await sendReceipt(ctx, outcome.purchase).catch((error) => log.error({ err: error, purchaseId: outcome.purchase.id }, 'receipt not sent'));

@@ -1,5 +1,5 @@
 /**
- * 'Position approximative' (issue 20): where an approximate post is published.
+ * 'Position approximative': where an approximate post is published.
  *
  * The world is cut into cells of about 1 km: rows 0.01° of latitude high (1.11 km), each row cut
  * into a whole number of equal columns about as wide (so the columns meet at ±180°). A post is

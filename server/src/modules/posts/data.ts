@@ -1,5 +1,5 @@
 /**
- * The posts module's data access (issue 14 item 2): reads and writes of publications on
+ * The posts module's data access: reads and writes of publications on
  * Drizzle's query builder, rows typed by the schema. Raw SQL stays where it is clearly better:
  * the author's advisory lock and the delete + tombstone statement (sweeper.ts likewise).
  * The post lifetime is core's POST_LIFETIME_MS, compared with the database clock (`now()`).
@@ -17,7 +17,7 @@ export const LIFETIME = sql.raw(`interval '${POST_LIFETIME_MS} milliseconds'`);
 export const posts = alias(publications, 'p');
 /**
  * The SQL condition of a live post: younger than its lifetime by the database clock, and not
- * hidden by moderation (issue 17: pending review or removed; the partial marker index holds
+ * hidden by moderation (pending review or removed; the partial marker index holds
  * exactly these rows).
  */
 export const LIVE = sql`${posts.createdAt} > now() - ${LIFETIME} and ${posts.hiddenState} is null`;

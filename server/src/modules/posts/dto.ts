@@ -23,7 +23,7 @@ export function toPostDto({ post, author, isLikedByUser }: CardRow): PostDto {
     likesCount: post.likesCount,
     isLikedByUser: Boolean(isLikedByUser),
     author,
-    // Issue 20: only whether the point is approximate; the exact one never leaves the server.
+    // Only whether the point is approximate; the exact one never leaves the server.
     approximate: post.exactLatitude !== null,
   };
 }

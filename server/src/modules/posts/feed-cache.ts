@@ -1,5 +1,5 @@
 /**
- * The viewport answers as ready bytes (issue 15): markers carry nothing viewer-specific, so an
+ * The viewport answers as ready bytes: markers carry nothing viewer-specific, so an
  * answer is the same for everyone asking for the same snapped tiles or cells (feed.ts planView).
  * It is serialised and gzipped once, with a strong ETag per representation, and kept until a
  * post event inside its area (post.created, post.deleted — the sweeper's expiries included —
@@ -29,16 +29,14 @@ export const ENTRY_TTL_MS = 80_000;
 /**
  * Each entry lives a random part of ENTRY_TTL_MS, at least this share: the answers filled
  * together (a busy minute's views, a restart's warm-up) would otherwise all be read again in the
- * same instant (~1 700 reloads at once in the feed bench, a third of a round's throughput).
+ * same instant, a burst of reloads that would stall the answers around it.
  */
 const MIN_TTL_SHARE = 0.5;
 /**
  * The answers' bytes kept at most (identity and gzip, plus ENTRY_OVERHEAD_BYTES each). A 2-core
  * server has some 2–4 GB, beside the process's own ~200 MB and often PostgreSQL: 256 MiB is an
- * eighth to a sixteenth of that. The feed bench's popular mix (1 674 answers) weighs 67 MB at
- * 10^5 posts, held whole with the cold views beside it; 252 MB at 10^6 (~150 kB an answer), of
- * which the protected segment (4/5 of this) keeps the most recently used.
- * The previous bound, 2 048 entries of any size, held ~300 MB at 10^6 posts.
+ * eighth to a sixteenth of that. The protected segment (4/5 of this) keeps the most recently
+ * used answers. A bound in bytes, not in entries: answers grow with the posts they hold.
  */
 export const MAX_BYTES = 256 * 1024 * 1024;
 /**
@@ -49,10 +47,9 @@ const ENTRY_OVERHEAD_BYTES = 1024;
 
 /**
  * The viewport answer is compressed while its first viewer waits (a cache miss), so at the
- * fastest level, on every core (parallel-gzip.ts): on the cold views of the feed bench at 10^6
- * posts level 6 took 0.42 ms at the median and 4.6 ms at p90 (a 280 kB answer) on one thread,
- * level 1 half that, for 7 % more bytes at p90 (83 kB instead of 77) — the same choice as the
- * API's on-the-fly compression (http/compression.ts).
+ * fastest level, on every core (parallel-gzip.ts): level 1 takes about half the time of level 6
+ * for a few more bytes — the same choice as the API's on-the-fly compression
+ * (http/compression.ts); bench/results/ holds the measures.
  */
 const GZIP_LEVEL = 1;
 

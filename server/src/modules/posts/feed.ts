@@ -1,5 +1,5 @@
 /**
- * The map's feed (issue 4 item 6, issue 15 item 1, design.md §5):
+ * The map's feed (docs/architecture.md, The map's feed):
  * - `viewport`: the live posts inside the map's view, as markers (core's markerSchema: no
  *   viewer-specific field, so every viewer of the same view gets the same bytes). City views
  *   (zoom ≥ 9) are widened to whole 256-px tiles and get every post (newest first, at most
@@ -504,7 +504,7 @@ export function clusterIdAt(zoom: number, latitude: number, longitude: number): 
 }
 
 /**
- * Clusters without some posts (a viewer's blocked people's, issue 17): each leaves its cell's
+ * Clusters without some posts (a viewer's blocked people's): each leaves its cell's
  * count, mood count and centre; an emptied cluster goes. The shared answer is not touched.
  */
 export function clustersWithout(clusters: readonly Cluster[], removed: ReadonlyArray<{ latitude: number; longitude: number; category: string }>): Cluster[] {
@@ -542,7 +542,7 @@ export function changesArea(query: { west?: number; south?: number; east?: numbe
 /**
  * Changes since a cursor: live markers written by transactions its snapshot did not see, ids
  * deleted (tombstones) likewise, and ids expired between its clock and this statement's, all
- * inside `area` when given: an idle viewer's poll costs what happens in its view (issue 15), and
+ * inside `area` when given: an idle viewer's poll costs what happens in its view, and
  * a poll repeated with each answer's cursor sends every change once (an expired post may be told
  * again when the sweeper's tombstone follows within the next poll). A client that pans asks for
  * its new viewport, which no longer holds what left the old one. Tombstones written before

@@ -4,10 +4,9 @@
  * with a sync flush (an empty stored block: byte-aligned, not final), so the parts joined are one
  * valid deflate stream; then gzip's header, and its trailer (CRC-32 and size of the whole input).
  * Any gzip reader (browsers' zlib included) reads it as one member. A part cannot refer back to
- * the one before it: a few hundred bytes more on a 100 kB answer.
- * A viewport answer is compressed while its first viewer waits (feed-cache.ts): a 165 kB city
- * answer took 1.5 ms on one thread at level 1; on two cores the wait is about halved, and the
- * event loop is free meanwhile.
+ * the one before it: a few hundred bytes more on a large answer.
+ * A viewport answer is compressed while its first viewer waits (feed-cache.ts): on two cores the
+ * wait is about halved, and the event loop is free meanwhile.
  */
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';

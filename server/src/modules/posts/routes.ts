@@ -1,6 +1,6 @@
 /**
  * Posts API: the live feed, the map's viewport and changes feeds, my active post, uploads for a
- * post, create and delete. Every rule of spec §5 "Publication" is checked here, whatever the
+ * post, create and delete. Every rule of publication (docs/product.md, Posts) is checked here, whatever the
  * browser did.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -58,7 +58,7 @@ function deletedEvent(post: DeletedPost): PostDeletedEvent & { at: { latitude: n
   return { type: 'post.deleted', data: { id, latitude, longitude }, at: { latitude, longitude }, about: [post.userId] };
 }
 
-/** The category of a body not validated yet (spec §5 checks it before the rate limit). */
+/** The category of a body not validated yet (checked before the rate limit). */
 function categoryOf(body: unknown): unknown {
   return body !== null && typeof body === 'object' && 'category' in body ? body.category : undefined;
 }
@@ -70,7 +70,7 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   const land = ctx.geo.land;
   const approximate = createApproximator(ctx.geo);
   const geocoder = ctx.config.geocoderMapboxToken ? createMapboxGeocoder(ctx.config.geocoderMapboxToken) : null;
-  // Issue 18: each call that reaches the geocoder is counted (cache hits are free); while the
+  // Each call that reaches the geocoder is counted (cache hits are free); while the
   // cost monitor throttles, it is skipped and the offline land check decides alone.
   const verdict = geocoder ? withVerdictCache({
     reverse: (lat, lon) => {
@@ -91,7 +91,7 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   const feedCache = createFeedCache(() => ctx.now().getTime());
   const unsubscribe = ctx.bus.subscribe((event) => feedCache.onEvent(event));
   app.addHook('onClose', async () => unsubscribe());
-  // Blocks (issue 17): a viewer who blocked someone (or was blocked) gets the shared answer
+  // Blocks: a viewer who blocked someone (or was blocked) gets the shared answer
   // filtered for them; everyone else keeps the shared bytes and ETags.
   const hiddenFor = (request: FastifyRequest) => blocks.hiddenFor(request.auth?.userId);
   // A URL always plans the same view (planView is pure) and the app's URLs repeat (its bounds
@@ -115,7 +115,7 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
     const plan = planOf(request.url, request.query);
     const bytes = await feedCache.get(plan.key, plan.area, () => plan.load(db));
     const hidden = await hiddenFor(request);
-    // Throttled or in emergency mode (issue 18), browsers and proxies keep map answers longer.
+    // Throttled or in emergency mode, browsers and proxies keep map answers longer.
     if (!hidden?.size) return sendBytes(request, reply, bytes, MAX_AGE_S * ctx.costs.cacheMultiplier());
     const shared: ViewportAnswer = JSON.parse(bytes.identity.toString('utf8'));
     // Their posts leave the clusters too: a count must not give away that they posted there.
@@ -186,7 +186,7 @@ export default async function postsRoutes(root: FastifyInstance, { ctx }: { ctx:
   app.post('/api/posts', {
     config: { write: 'publish' },
     onRequest: app.authenticate,
-    // Category first, then the rate limit, then the other rules, as spec §5 lists them: the
+    // Category first, then the rate limit, then the other rules (docs/product.md, Posts): the
     // first two before the schema validates the whole body.
     preValidation: async (request) => {
       const { userId } = requireUser(request);

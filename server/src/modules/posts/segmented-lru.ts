@@ -5,7 +5,7 @@
  * recent end of probation). Room is always made from probation's least recently used first, so a
  * burst of keys used once (a crawler, one viewer's long pan over new places, the feed bench's
  * cold views) only cycles through probation, and the keys used again stay: a plain LRU loses them
- * as soon as the burst outweighs its free room, a FIFO (the cache's previous policy) sooner still.
+ * as soon as the burst outweighs its free room, a FIFO sooner still.
  * No library here: lru-cache (in node_modules, not one of ours) is a single LRU whose sizes are
  * given at insertion, and an answer's size is known only once its load resolves.
  * A Map iterates in insertion order: deleting a key and setting it again makes it the most recent.

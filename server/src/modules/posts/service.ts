@@ -35,7 +35,7 @@ export async function getActivePost(db: Db, userId: string): Promise<PostDto | n
   return row ? toPostDto(row) : null;
 }
 
-/** Text after the spec's sanitising: a critical risk is refused, markup is stripped. */
+/** Text after sanitising: a critical risk is refused, markup is stripped. */
 export function cleanContent(content: string): string {
   const result = sanitizeText(content);
   if (result.risk === 'critical') throw badRequest('content_forbidden');
@@ -69,7 +69,7 @@ export async function createPost({ db, isOnLand, approximate }: CreatePostDeps, 
   const place = await isOnLand(input.latitude, input.longitude);
   if (place !== 'land') throw badRequest(place === 'sea' ? 'open_sea' : 'not_on_land');
   // The land check above is on the exact point; an approximate post is published at its cell's
-  // point and keeps the exact one aside (issue 20), so no reader of latitude/longitude can see it.
+  // point and keeps the exact one aside, so no reader of latitude/longitude can see it.
   const published = input.approximate ? approximate(input.latitude, input.longitude) : input;
   const exact = input.approximate ? { exactLatitude: input.latitude, exactLongitude: input.longitude } : {};
 
@@ -81,7 +81,7 @@ export async function createPost({ db, isOnLand, approximate }: CreatePostDeps, 
     const image = input.imageUploadId ? await claim(t, userId, input.imageUploadId, 'post_image') : null;
     const audio = input.audioUploadId ? await claim(t, userId, input.audioUploadId, 'voice') : null;
     if (input.usePulseEffect && !(await spendPulseCredit(t, userId))) throw badRequest('pulse_no_credits');
-    // Spec §5: a voice-only post stores 'Message vocal' (never displayed).
+    // A voice-only post stores 'Message vocal' (never displayed).
     const content = text || (audio && !image ? VOICE_ONLY_TEXT : '');
     const inserted = await insertPost(t, userId, {
       category: input.category, content, latitude: published.latitude, longitude: published.longitude, ...exact,

@@ -1,7 +1,7 @@
 /**
- * Profiles API (issue 6): anyone reads a public profile with the user's live posts; the signed-in
- * owner edits nickname and bio, and replaces or removes the photo. Every rule of spec §5
- * "Nickname", "Bio", "Profile photo" is checked here, whatever the browser did.
+ * Profiles API: anyone reads a public profile with the user's live posts; the signed-in
+ * owner edits nickname and bio, and replaces or removes the photo. Every rule of the nickname,
+ * bio and photo (docs/product.md, Profiles) is checked here, whatever the browser did.
  *
  *   GET    /api/profiles/:id        → { profile: PublicProfile, posts: PostDto[] }
  *   PATCH  /api/profiles/me         { nickname?, bio? } → { user }   (unknown keys: 400)

@@ -1,5 +1,5 @@
 /**
- * Profiles (issue 6): the public read, and the owner's edits of the only editable fields —
+ * Profiles: the public read, and the owner's edits of the only editable fields —
  * nickname (once per 30 days, by ctx.now), bio and photo. Tier flags, credits, role and change
  * counters are never written here: no statement below takes a column name from a request.
  */
@@ -136,7 +136,7 @@ export async function replacePhoto(db: Db, userId: string, photo: { url: string;
     if (!previous) throw fail(401, 'not_authenticated');
     const [updated] = await tx.update(profiles).set({ profilePhotoUrl: photo?.url ?? null, avatarUrl: photo?.thumbUrl ?? null })
       .where(eq(profiles.id, userId)).returning({ username: profiles.username });
-    // The map's markers carry the author's photo (issue 15): changed with the profile's, in this
+    // The map's markers carry the author's photo: changed with the profile's, in this
     // transaction, before profile.updated drops the cached viewport answers.
     await setAuthorPhoto(tx as unknown as Db, userId, photo?.url ?? null);
     return { username: updated.username, previous: [previous.photoUrl, previous.thumbUrl].filter((u): u is string => Boolean(u)) };

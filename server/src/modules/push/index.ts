@@ -1,5 +1,5 @@
 /**
- * The Web Push feature (issue 20): its routes, and the notifications sent when a message, a
+ * The Web Push feature: its routes, and the notifications sent when a message, a
  * comment or a moderation outcome is published on the bus.
  *
  * Only the events this instance publishes are turned into pushes (`bus.observeOwn`). A bus

@@ -1,5 +1,5 @@
 /**
- * Which events become notifications, for whom, saying what (issue 20):
+ * Which events become notifications, for whom, saying what:
  * - a new message → its recipient: the sender's nickname, the text's start (or 'a photo');
  * - a new comment → the post's author ('commented your post') and the people who commented
  *   before ('replied to your comment'), never the commenter, never someone in a block relation

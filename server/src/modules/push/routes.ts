@@ -1,5 +1,5 @@
 /**
- * Web Push API (issue 20). Every route needs a session; a device exists only for its owner
+ * Web Push API. Every route needs a session; a device exists only for its owner
  * (404 `push_device_not_found` for anyone else, and for ids that are not ids).
  *
  *   GET    /api/push/key                 → { publicKey }        the VAPID key for pushManager.subscribe

@@ -105,9 +105,9 @@ export function createPushSender(db: Db, vapid: VapidKeys, log: FastifyBaseLogge
   }
 
   /**
-   * One device lookup for every notice gathered since the last (issue 15): a burst of messages
-   * cost one statement per message before, the largest per-message cost of a send after its
-   * own write. The notices of one loop turn (a batch of sends) go together; those that come
+   * One device lookup for every notice gathered since the last: a burst of messages
+   * would otherwise cost one statement per message, the largest per-message cost of a send
+   * after its own write. The notices of one loop turn (a batch of sends) go together; those that come
    * while a lookup runs wait for it and go in the next, so a quiet moment's push waits one turn.
    * Every notice still reaches each of its person's devices.
    */

@@ -1,5 +1,5 @@
 /**
- * Post reports (spec §3 "Post report", §5 "Report", §7 post_reports). A report stores what the
+ * Post reports (docs/product.md, Reports and moderation). A report stores what the
  * moderation queue needs: the reporter, the reason's key and French label, the details, the
  * post's author and a snapshot of the post (which outlives the post), and the time.
  */

@@ -1,5 +1,5 @@
 /**
- * The search module's data access (issue 14 item 2): live post cards (posts/data.ts) filtered by
+ * The search module's data access: live post cards (posts/data.ts) filtered by
  * the folded text conditions. The folding is raw SQL (translate/replace over core's tables), typed
  * as a condition; the rest is Drizzle's query builder.
  */

@@ -1,6 +1,6 @@
 /**
  * Search API: `GET /api/search?q=…&moods=happy,love`, public (a signed-in caller also gets
- * isLikedByUser). Rate limit `search` (spec §9): 200 an hour per user, or per IP for visitors.
+ * isLikedByUser). Rate limit `search`: 200 an hour per user, or per IP for visitors.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,7 +21,7 @@ export default async function searchRoutes(root: FastifyInstance, { ctx }: { ctx
     const userId = request.auth?.userId ?? null;
     await ctx.limits.consume('search', userId ? `user:${userId}` : ipKey(request.ip), { message: 'search_rate_limited', userId, ip: request.ip });
     const found = await searchPosts(db, request.query, userId);
-    // Issue 17: nothing of a person one blocked or was blocked by.
+    // Nothing of a person one blocked or was blocked by.
     const results = await blockRule(db, ctx.bus).visibleTo(userId, found);
     return reply.header('cache-control', 'no-store').send({ results });
   });

@@ -1,5 +1,5 @@
 /**
- * Search over live posts (spec §9 "Search"): content, nickname (the post's and the author's
+ * Search over live posts: content, nickname (the post's and the author's
  * current username) and mood label, among the selected moods; accent- and case-insensitive on
  * PGlite and PostgreSQL alike; at most 10 results, newest first.
  */

@@ -1,8 +1,8 @@
 /**
- * The security log (spec §3 "Security log entry", shown to staff): sign-in failures, password
+ * The security log (shown to staff): sign-in failures, password
  * changes, role checks, rate-limit blocks, refused attacks. Writing it must never break the
- * request that reports the event, so failures are logged and swallowed (spec §4 "Password
- * reset" step 4: "a failure of this step is ignored").
+ * request that reports the event, so failures are logged and swallowed (a password
+ * reset goes on when its log entry fails).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { and, count, eq, sql } from 'drizzle-orm';
@@ -17,7 +17,7 @@ export interface SecurityEventInput {
   description: string;
   severity: Severity;
   ip?: string | null;
-  /** Staff actions (issue 17): whom or what the action was about, and the reason given. */
+  /** Staff actions: whom or what the action was about, and the reason given. */
   targetId?: string | null;
   reason?: string | null;
 }

@@ -17,7 +17,7 @@ export default async function systemRoutes(root: FastifyInstance, { ctx }: { ctx
   });
 
   // What the browser needs before it can draw anything: basemap styles. The admin address is
-  // never published (spec §6 "not shown"): the caller learns only whether they are the admin.
+  // never published: the caller learns only whether they are the admin.
   app.get('/api/config', { onRequest: app.authenticateOptional, schema: { response: { 200: clientConfigSchema } } }, async (request, reply) => {
     const { adminEmail } = ctx.config;
     const isAdmin = Boolean(adminEmail && request.auth && request.auth.email.toLowerCase() === adminEmail);

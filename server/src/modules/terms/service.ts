@@ -1,5 +1,5 @@
 /**
- * Terms of use (issue 18, spec §2 "CGU", §9 "Terms change notice: 30 days"): the version in
+ * Terms of use (docs/product.md, Rights and terms; a change is announced 30 days ahead): the version in
  * force, the one announced, and what a member accepted (version and time, on the user row).
  */
 import { eq } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 /**
- * Staff set a member's tier (issue 16): `PUT /api/staff/users/:id/tier { tier }`, for
- * super_admin and admin only (the roles that manage users, spec §6). Written to the security log.
+ * Staff set a member's tier: `PUT /api/staff/users/:id/tier { tier }`, for
+ * super_admin and admin only (the roles that manage users). Written to the security log.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -1,5 +1,5 @@
 /**
- * Membership tiers (spec §1, §6 "Tiers (display only)"): a tier is one of the profile's four
+ * Membership tiers (display only): a tier is one of the profile's four
  * flags, or none ('Gratuit'). Setting one clears the others, so a member shows one badge
  * whatever the place's precedence. Tiers grant nothing: staff set them by hand.
  */
