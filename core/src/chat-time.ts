@@ -1,6 +1,6 @@
 /**
- * The messages screen's times (spec §2), apart from format.ts: they need date-fns, which the map's
- * first load then does not carry (the bundler splits by module, issue 15).
+ * The messages screen's times, apart from format.ts: they need date-fns, which the map's
+ * first load then does not carry (the bundler splits by module).
  */
 import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
 import { format } from 'date-fns/format';

@@ -1,6 +1,6 @@
 /**
  * The API contract's plain constants, kept apart from the zod schemas that use them (schemas/*.ts
- * re-export them): the web app imports these on its first load without pulling zod in (issue 15).
+ * re-export them): the web app imports these on its first load without pulling zod in.
  */
 /** "A basic address pattern": something@something.something, no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -12,7 +12,7 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 export const CSRF_HEADER = { name: 'x-requested-with', value: 'moodmap' } as const;
 
-/** A comment's maximum length; the spec sets none, posts allow 500 (spec §9 "Posts"). */
+/** A comment's maximum length, the same as a post's text. */
 export const COMMENT_TEXT_MAX = 500;
 
 /**
@@ -22,8 +22,8 @@ export const COMMENT_TEXT_MAX = 500;
 export const GEO_TILE_MAX_ZOOM = 8;
 
 /**
- * A chat message's maximum length. The spec sets none; 1000 is the sanitiser's cut (spec §5
- * "Sanitising") and keeps a realtime event far below PostgreSQL's 8000-byte NOTIFY payload.
+ * A chat message's maximum length: the sanitiser's cut (SANITISED_TEXT_MAX), which also
+ * keeps a realtime event far below PostgreSQL's 8000-byte NOTIFY payload.
  */
 export const MESSAGE_TEXT_MAX = 1000;
 

@@ -1,9 +1,9 @@
-/** Pure formatters of spec §2 and §9, shared by the web app (and tested once, here). */
+/** Pure formatters (docs/product.md, Texts and times), shared by the web app (and tested once, here). */
 import { ADMIN_ID_PREFIX } from './limits.ts';
 import { fill } from './messages/fill.ts';
 import { SHELL_MESSAGES } from './messages/shell.ts';
 
-/** Unread badge: the number, '9+' above 9 and '99+' above 99 (spec §2 "Bottom navigation"). */
+/** Unread badge: the number, '9+' above 9 and '99+' above 99. */
 export function badgeCount(n: number): string {
   if (n > 99) return '99+';
   if (n > 9) return '9+';
@@ -25,7 +25,7 @@ let relative: Intl.RelativeTimeFormat | undefined;
 /**
  * "il y a 5 minutes" — the popup's relative time. The words are the browser's French
  * (Intl.RelativeTimeFormat), the unit and rounding date-fns' formatDistanceStrict's, so the texts
- * are the same without date-fns on the map's first load (issue 15): minutes under an hour, hours
+ * are the same without date-fns on the map's first load: minutes under an hour, hours
  * under a day, then days, 30-day months and 365-day years counted across daylight-saving changes.
  */
 export function relativeTime(date: Date | string | number, now: Date = new Date()): string {
@@ -52,7 +52,7 @@ export function expiresIn(createdAt: Date | string | number, lifetimeMs: number,
   return hours >= 1 ? fill(SHELL_MESSAGES.expires_in_hours, { hours }) : SHELL_MESSAGES.expires_in_minutes;
 }
 
-/** Audio player time m:ss; an invalid value shows 0:00 (spec §5 "Audio"). */
+/** Audio player time m:ss; an invalid value shows 0:00. */
 export function playerTime(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '0:00';
   const s = Math.floor(seconds);

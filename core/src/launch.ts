@@ -1,10 +1,10 @@
 /**
- * Launch rules (issue 18): terms-of-use versions, analytics event names, role names in French
- * and the cost monitor's caps (spec §1, §2 "CGU", §4 "Emergency protection mode", §9).
+ * Launch rules: terms-of-use versions, analytics event names, role names in French and the
+ * cost monitor's caps (docs/product.md, Roles and staff and Rights and terms).
  */
 import { TERMS_NOTICE_DAYS, type StaffRole } from './limits.ts';
 
-/** Role names as the panel shows them (spec §2 "Rôle actuel: {role}"). */
+/** Role names as the panel shows them ('Rôle actuel: {role}'). */
 export const ROLE_LABELS: Record<StaffRole, string> = {
   super_admin: 'Super administrateur',
   admin: 'Administrateur',
@@ -12,7 +12,7 @@ export const ROLE_LABELS: Record<StaffRole, string> = {
   user: 'Membre',
 };
 
-/** Action names inside the rate-limit sentences (spec §8 'Trop de tentatives pour {action}'), in French. */
+/** Action names inside the rate-limit sentences ('Trop de tentatives pour {action}'), in French. */
 export const RATE_LIMIT_ACTION_LABELS: Partial<Record<string, string>> = {
   login: 'connexion',
   login_account: 'connexion',
@@ -62,7 +62,7 @@ export function termsAt(now: Date, versions: readonly TermsVersion[] = TERMS_VER
 }
 
 /**
- * The seven events of spec §1. The web app sends only the two the server cannot see; the others
+ * The seven analytics events. The web app sends only the two the server cannot see; the others
  * are counted by the server where the account, session, post, message or payment is made, so
  * no client can claim them.
  */
@@ -82,7 +82,7 @@ export const ANALYTICS_LABELS: Record<AnalyticsEventName, string> = {
   map_interaction: 'Interactions carte',
 };
 
-/** Daily usage caps of spec §9 "Daily usage caps (cost monitor)". */
+/** The cost monitor's daily usage caps (docs/product.md, Roles and staff). */
 export const COST_METRICS = ['geocoding', 'map_loads', 'backend_requests', 'storage_operations'] as const;
 export type CostMetric = (typeof COST_METRICS)[number];
 export const COST_CAPS: Record<CostMetric, number> = { geocoding: 2000, map_loads: 50_000, backend_requests: 100_000, storage_operations: 10_000 };
@@ -92,13 +92,13 @@ export const COST_LABELS: Record<CostMetric, string> = {
   backend_requests: 'Requêtes serveur',
   storage_operations: 'Opérations de stockage',
 };
-/** A geocoding call counts 0.5 against its cap (spec §9 "Geocoding quota is tracked at cost 0.5 per call"). */
+/** A geocoding call counts 0.5 against its cap. */
 export const GEOCODING_CALL_UNITS = 0.5;
 export const COST_WARN_RATIO = 1;
 export const COST_THROTTLE_RATIO = 1.2;
 export const COST_EMERGENCY_RATIO = 1.5;
 export const EMERGENCY_DURATION_MS = 4 * 60 * 60 * 1000;
-/** Cache lifetimes are multiplied by this in emergency mode (spec §9), and by the throttle's while throttled. */
+/** Cache lifetimes are multiplied by this in emergency mode, and by the throttle's while throttled. */
 export const EMERGENCY_CACHE_MULTIPLIER = 10;
 export const THROTTLE_CACHE_MULTIPLIER = 3;
 export type CostLevel = 'normal' | 'warn' | 'throttle' | 'emergency';

@@ -1,4 +1,4 @@
-/** Business constants and limits of spec §9, in one place for web and server. */
+/** The product's constants and limits (docs/product.md, Limits), in one place for web and server. */
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -7,9 +7,9 @@ export const POST_LIFETIME_MS = 24 * HOUR;
 export const POST_TEXT_MAX = 500;
 export const POST_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 export const POST_IMAGE_MAX_FILES = 1;
-/** Text stored for a voice-only post; never displayed (spec §5 "Publication"). */
+/** Text stored for a voice-only post; never displayed (docs/product.md, Posts). */
 export const VOICE_ONLY_TEXT = 'Message vocal';
-/** Stored text is cut to this length after sanitising (spec §5 "Sanitising"). */
+/** Stored text is cut to this length after sanitising (sanitize.ts). */
 export const SANITISED_TEXT_MAX = 1000;
 export const REPEATED_CHARS_WARNING = 11;
 export const CAPITALS_WARNING_RATIO = 0.7;
@@ -45,7 +45,7 @@ export const AUDIO_SAMPLE_RATE = 44_100;
 export const AUDIO_WARNING_RATIO = 0.8;
 export const AUDIO_LOAD_TIMEOUT_MS = 5_000;
 
-/** Rate limits: attempts per window, then a block (spec §9 "Rate limits"). */
+/** Rate limits: attempts per window, then a block (docs/product.md, Limits). */
 export interface RateLimitRule {
   points: number;
   windowMs: number;
@@ -70,7 +70,7 @@ export const SEARCH_DEBOUNCE_MS = 500;
 export const SEARCH_MAX_RESULTS = 10;
 export const SEARCH_RESULT_CUT = 40;
 
-/** Cache time-to-live (spec §9 "Cache"): they become TanStack Query staleTimes. */
+/** Cache time-to-live per kind of data: they become TanStack Query staleTimes. */
 export const CACHE_TTL_MS = {
   posts: 45_000,
   profiles: 10 * MINUTE,
@@ -82,7 +82,7 @@ export const CACHE_TTL_MS = {
 } as const;
 export const LAND_CHECK_CACHE_MS = 24 * HOUR;
 
-/** Map (spec §9 "Map"). */
+/** The map's views, zooms and timeouts (docs/product.md, Map). */
 export const MAP = {
   clusterRadiusM: 100,
   earthRadiusM: 6_371_000,
@@ -110,14 +110,14 @@ export const MAP = {
   clusterColor: '#0CC0DF',
 } as const;
 
-/** Timing (spec §9 "Timing"). */
+/** The web app's delays and intervals. */
 export const TIMING = {
   pulseCheckoutPollMs: 1_000,
   pulseCheckoutTimeoutMs: 300_000,
   pulsePostCloseWaitMs: 2_000,
   readMarkIntervalMs: 5_000,
   messageToastMs: 6_000,
-  /** A message older than this is no longer announced (spec §4 "Message toast"). */
+  /** A message older than this is no longer announced by the toast. */
   messageToastRecentMs: 60_000,
   toastExitMs: 300,
   messageToastCut: 60,
@@ -131,7 +131,7 @@ export const TIMING = {
   signOutRefetchMs: 1_000,
 } as const;
 
-/** Notification toasts (spec §2): auto-dismiss per style, 0 means persistent. */
+/** Notification toasts: auto-dismiss per style, 0 means persistent. */
 export const TOAST_DURATION_MS = { success: 4_000, error: 6_000, warning: 5_000, info: 4_000 } as const;
 export type ToastType = keyof typeof TOAST_DURATION_MS;
 

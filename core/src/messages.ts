@@ -1,10 +1,10 @@
 /**
- * The French text catalogue. Every text a user reads is the spec's, verbatim, and lives here
+ * The French text catalogue. Every text a user reads is French and lives here
  * once: the server answers `{ error: { code, message: MESSAGES[code] } }`, the web app shows
  * the same entries. Keys are stable error codes or UI text ids.
  *
  * It is kept in parts (messages/shell.ts: what the map screen and the shell show; messages/
- * screens.ts: the rest), so the web app's first load carries only its own texts (issue 15).
+ * screens.ts: the rest), so the web app's first load carries only its own texts.
  */
 import { fill, fillCount } from './messages/fill.ts';
 import { ACCOUNT_MESSAGES } from './messages/account.ts';

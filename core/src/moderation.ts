@@ -1,7 +1,7 @@
 /**
- * Moderation rules (issue 17): the decisions a moderator takes on a reported post, the reasons
- * they choose from, suspension lengths, the hide threshold and the appeal window. Shared by the
- * server (which enforces them) and the web app (which lists them).
+ * Moderation rules (docs/moderation.md): the decisions a moderator takes on a reported post,
+ * the reasons they choose from, suspension lengths, the hide threshold and the appeal window.
+ * Shared by the server (which enforces them) and the web app (which lists them).
  */
 import { MESSAGES, type MessageKey } from './messages.ts';
 import { STAFF_ROLES, type StaffRole } from './limits.ts';
@@ -35,7 +35,7 @@ export const ADMIN_PAGE_SIZE = 50;
 export const ADMIN_PAGE_MAX = 200;
 /**
  * Tab counts are exact up to this many rows, then shown as 'N+': an exact count of a million
- * log rows costs a scan of them all (≈ 0.3 s), a bounded one a few milliseconds.
+ * log rows costs a scan of them all, a bounded one stops early.
  */
 export const ADMIN_COUNT_MAX = 10_000;
 
@@ -44,7 +44,7 @@ export function adminCount(total: number): string {
   return total > ADMIN_COUNT_MAX ? `${ADMIN_COUNT_MAX.toLocaleString('fr-FR').replace(/\u202f/g, ' ')}+` : String(total);
 }
 
-/** Who may do what in the panel (spec §6; issue 17 for the queue and role changes). */
+/** Who may do what in the panel (docs/product.md, Roles and staff). */
 export const MODERATION_ROLES: readonly StaffRole[] = ['super_admin', 'admin', 'moderator'];
 export const USERS_LIST_ROLES: readonly StaffRole[] = ['super_admin', 'admin'];
 export const ROLE_CHANGE_ROLES: readonly StaffRole[] = ['super_admin'];
@@ -65,7 +65,7 @@ export function moderationReasonLabel(key: ModerationReasonKey): string {
   return MESSAGES[`mod_reason_${key}` satisfies MessageKey];
 }
 
-/** Spec §2: the event type with its first underscore replaced by a space, uppercased. */
+/** A security log event's label: its type with the first underscore replaced by a space, uppercased. */
 export function eventTypeLabel(eventType: string): string {
   return eventType.replace('_', ' ').toUpperCase();
 }

@@ -1,4 +1,4 @@
-/** The five moods (spec §3 "Moods", §9 "Mood colours"). One place for keys, labels and colours. */
+/** The five moods (docs/product.md, Posts). One place for keys, labels and colours. */
 export const MOODS = ['happy', 'angry', 'party', 'money', 'love'] as const;
 export type Mood = (typeof MOODS)[number];
 
@@ -22,8 +22,8 @@ export function isMood(value: unknown): value is Mood {
 }
 
 /**
- * Toggles one mood in the filter. The last selected mood cannot be switched off
- * (spec §4 "Moods filter"), so the result is never empty. Order follows MOODS.
+ * Toggles one mood in the filter. The last selected mood cannot be switched off,
+ * so the result is never empty. Order follows MOODS.
  */
 export function toggleMood(selected: readonly Mood[], mood: Mood): Mood[] {
   const set = new Set(selected.filter(isMood));

@@ -1,4 +1,4 @@
-/** Post report reasons (spec §3 "Report reasons"): the key the API takes and the label stored and shown. */
+/** Post report reasons: the key the API takes and the label stored and shown. */
 export const REPORT_REASONS = [
   { key: 'spam', label: 'Spam ou publicité' },
   { key: 'inappropriate', label: 'Contenu inapproprié' },
@@ -12,7 +12,7 @@ export type ReportReasonKey = (typeof REPORT_REASONS)[number]['key'];
 
 export const REPORT_REASON_KEYS = REPORT_REASONS.map((r) => r.key) as unknown as readonly [ReportReasonKey, ...ReportReasonKey[]];
 
-/** The reason whose details are mandatory (spec §5 "Report"). */
+/** The reason whose details are mandatory. */
 export const REPORT_REASON_OTHER: ReportReasonKey = 'other';
 
 export function reportReasonLabel(key: ReportReasonKey): string {

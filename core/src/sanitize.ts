@@ -1,5 +1,5 @@
 /**
- * Input sanitising (spec §5 "Sanitising"), shared by the web forms and the server.
+ * Input sanitising, shared by the web forms and the server.
  *
  * Two separate jobs:
  * - `assessRisk` flags input that is an attack rather than text (script tags, javascript:
@@ -10,11 +10,12 @@
  *   it to 1000 characters. The web app renders text as text (React escapes it); stripping
  *   keeps stored data inert for every other reader (e-mails, push, exports, admin).
  *
- * Every pattern here runs in time linear in the input (issue 13: `'` + 30 000 spaces took
- * seconds). The rule that keeps them so: no two neighbouring quantified parts of a pattern may
- * match the same character (never `\s*\)?\s*`), and an unbounded run stops at the next
- * delimiter that could start another match (`[^<>]*`, not `[^>]*`), so two start positions
- * never scan the same characters. core/test/sanitize-hostile.test.ts holds the worst cases.
+ * Every pattern here runs in time linear in the input, so no crafted text can hold the server
+ * (a backtracking pattern is quadratic on a long run of spaces). The rule that keeps them so:
+ * no two neighbouring quantified parts of a pattern may match the same character (never
+ * `\s*\)?\s*`), and an unbounded run stops at the next delimiter that could start another
+ * match (`[^<>]*`, not `[^>]*`), so two start positions never scan the same characters.
+ * core/test/sanitize-hostile.test.ts holds the worst cases.
  */
 import { SANITISED_TEXT_MAX } from './limits.ts';
 
@@ -91,7 +92,7 @@ function digitValue(code: number, hex: boolean): number {
 /**
  * Decodes HTML character references, the usual obfuscation (`&#106;avascript`, `&#x6a`,
  * `&lt;script`), for matching only. Numbers out of range read as U+FFFD, as in browsers. A
- * plain scan: a replace callback per reference cost 100 ms for 250 000 of them.
+ * plain scan, as a replace callback per reference is slow on text made of references.
  */
 function decodeForMatching(input: string): string {
   const parts: string[] = [];
@@ -144,7 +145,7 @@ export function assessRisk(input: string): RiskAssessment {
   return { risk: MARKUP.test(decoded) ? 'low' : 'none', threats };
 }
 
-/** True when the input must be refused (spec §5: "inputs flagged critical are rejected"). */
+/** True when the input must be refused: critical input is an attack, never text. */
 export function isCritical(input: string): boolean {
   return assessRisk(input).risk === 'critical';
 }

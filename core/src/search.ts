@@ -1,5 +1,5 @@
 /**
- * Search matching (spec §9 "Search"): accent- and case-insensitive. The server folds both the
+ * Search matching (docs/product.md, Map): accent- and case-insensitive. The server folds both the
  * stored text (in SQL: lower() then translate() over SEARCH_FOLD_FROM/TO, then the ligatures)
  * and the query (here, the same steps in the same order), so both engines and the browser agree
  * without the unaccent extension, which PGlite lacks.
@@ -60,7 +60,7 @@ export function foldForSearch(text: string): string {
 
 /**
  * The moods of a `moods` parameter ("happy,love" or repeated): unknown names are ignored and
- * nothing usable means all five (the filter is never empty, spec §4 "Moods filter").
+ * nothing usable means all five (the filter is never empty).
  */
 export function parseMoodSelection(value: unknown): Mood[] {
   const parts = (Array.isArray(value) ? value : [value])

@@ -1,5 +1,5 @@
 /**
- * How the map asks for its viewport (issue 15): the visible bounds plus a margin, rounded outwards
+ * How the map asks for its viewport: the visible bounds plus a margin, rounded outwards
  * on a grid that follows the zoom. The web app requests exactly this; the benches generate their
  * URLs with the same functions, so they measure what the app sends.
  */

@@ -1,4 +1,4 @@
-/** Launch texts (issue 18): plurals, French action names in rate-limit sentences, role names, terms versions. */
+/** Launch texts: plurals, French action names in rate-limit sentences, role names, terms versions. */
 import { describe, expect, it } from 'vitest';
 import { rateLimitActionLabel, roleLabel, t, termsAt, tn, TERMS_NOTICE_DAYS, TERMS_VERSIONS } from '../src/index.ts';
 

@@ -15,7 +15,7 @@ describe('mood filter', () => {
     expect(normaliseMoodSelection(['bogus'])).toEqual([...MOODS]);
     expect(normaliseMoodSelection(['love', 'bogus'])).toEqual(['love']);
   });
-  it('has the spec colours', () => {
+  it('has the documented mood colours', () => {
     expect(MOOD_INFO.happy.color).toBe('#7ED957');
     expect(MOOD_INFO.love.color).toBe('#ccaaff');
   });

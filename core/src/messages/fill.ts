@@ -4,7 +4,7 @@ export function fill(text: string, params: Record<string, string | number> = {})
 }
 
 /**
- * A count's text with French plurals (issue 18): `{key}_one` for 0 and 1 when `texts` has it
+ * A count's text with French plurals: `{key}_one` for 0 and 1 when `texts` has it
  * ('1 publication'), `key` otherwise ('2 publications'). Takes the catalogue part it reads, so
  * the first load can use it on the shell's texts.
  */

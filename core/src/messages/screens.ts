@@ -8,7 +8,7 @@ export const SCREEN_MESSAGES = {
   database_error: 'Erreur de base de données. Veuillez réessayer dans quelques instants.',
   emergency_mode: 'Service temporairement limité pour maintenir la qualité. Réessayez dans quelques minutes.',
 
-  // Signed-out texts of protected screens (spec §2, §6)
+  // Signed-out texts of protected screens
   profile_signed_out: 'Veuillez vous connecter pour voir votre profil',
   messages_signed_out: 'Veuillez vous connecter pour voir vos messages',
   create_signed_out: 'Veuillez vous connecter pour créer une publication',
@@ -27,7 +27,7 @@ export const SCREEN_MESSAGES = {
   admin_load_error: 'Erreur lors du chargement des données: {message}',
   admin_email_hidden: 'Confidentiel',
 
-  // Auth: validation (spec §5)
+  // Auth: validation
   auth_fields_required: 'Veuillez remplir tous les champs',
   email_invalid: 'Veuillez entrer une adresse email valide',
   password_too_short: 'Le mot de passe doit contenir au moins 8 caractères',
@@ -45,7 +45,7 @@ export const SCREEN_MESSAGES = {
   human_check_too_fast: 'Réponse trop rapide, prenez votre temps ({n}/2)',
   bot_detected: 'Activité suspecte détectée. Veuillez réessayer.',
 
-  // Auth: errors by cause (spec §8)
+  // Auth: errors by cause
   email_taken: 'Cette adresse email est déjà utilisée',
   password_problem: 'Problème avec le mot de passe',
   invalid_credentials: 'Email ou mot de passe incorrect',
@@ -54,7 +54,7 @@ export const SCREEN_MESSAGES = {
   reset_rate_limited: 'Trop de demandes. Veuillez patienter avant de réessayer.',
   reset_request_failed: 'Une erreur est survenue. Veuillez réessayer.',
 
-  // Reset-password screen (spec §2, §5, §8)
+  // Reset-password screen
   reset_title: 'Nouveau mot de passe',
   reset_new_password: 'Nouveau mot de passe',
   reset_confirm_password: 'Confirmer le mot de passe',
@@ -72,13 +72,13 @@ export const SCREEN_MESSAGES = {
   show_password: 'Afficher le mot de passe',
   hide_password: 'Masquer le mot de passe',
 
-  // Rate limits (spec §8, §5)
+  // Rate limits
   rate_blocked: 'Action bloquée pour {action}. Réessayez dans {minutes} minutes.',
   rate_too_many: 'Trop de tentatives pour {action}. Bloqué pour {minutes} minutes.',
   post_rate_limited: 'Trop de publications. Veuillez patienter.',
   upload_rate_limited: "Trop d'uploads. Veuillez patienter.",
 
-  // Posts (spec §5 "Publication", §8)
+  // Posts
   category_invalid: 'Catégorie invalide',
   location_required: 'Veuillez sélectionner une position sur la carte',
   content_forbidden: 'Contenu non autorisé détecté',
@@ -99,7 +99,7 @@ export const SCREEN_MESSAGES = {
   create_duration: 'Durée : 24h',
   create_limit: 'Limite : 1 à la fois',
 
-  // Uploads (spec §5, §8)
+  // Uploads
   image_type_invalid: 'Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.',
   image_too_large_5mb: "La taille de l'image ne doit pas dépasser 5MB",
   upload_validation_failed: 'Erreur de validation pour {file}',
@@ -107,7 +107,7 @@ export const SCREEN_MESSAGES = {
   audio_too_large: 'Fichier audio trop volumineux (max 5MB)',
   audio_too_small: 'Fichier audio trop petit ou corrompu',
 
-  // Audio recording and player (spec §8)
+  // Audio recording and player
   mic_permission_required: 'Permission microphone requise pour enregistrer un message vocal',
   audio_record_error: "Erreur lors de l'enregistrement audio",
   audio_config_missing: 'Configuration audio manquante',
@@ -122,7 +122,7 @@ export const SCREEN_MESSAGES = {
   audio_slow: 'Chargement audio trop lent',
   audio_unavailable: 'Fichier audio non disponible',
 
-  // Contact and report (spec §8, §3)
+  // Contact and report
   conversation_impossible: 'Impossible de créer la conversation',
   report_success: 'Publication signalée avec succès. Merci de nous aider à maintenir une communauté saine.',
   report_failed: 'Erreur lors du signalement',
@@ -131,14 +131,14 @@ export const SCREEN_MESSAGES = {
   contact_fields_required: 'Veuillez remplir tous les champs obligatoires',
   contact_sent: 'Email envoyé !',
 
-  // Profile (spec §2, §5, §8)
+  // Profile
   profile_title: 'Profil utilisateur',
   profile_not_found: 'Profil introuvable',
   profile_no_posts: 'Aucune publication pour le moment',
   profile_member_since: 'Membre depuis',
   profile_send_message: 'Envoyer un message',
   profile_about: 'À propos',
-  /** Not in the spec: the public page's 'À propos' card for someone without a bio. */
+  /** The public page's 'À propos' card for someone without a bio. */
   profile_about_empty: 'Pas encore de bio.',
   profile_back: 'Retour',
   profile_create_post: 'Créer une publication',
@@ -156,12 +156,12 @@ export const SCREEN_MESSAGES = {
   bio_too_long: 'La bio ne peut pas dépasser 500 caractères',
   see_on_map: 'Voir sur carte',
 
-  // Pulse (spec §8)
+  // Pulse
   pulse_session_missing: 'Session non trouvée. Veuillez vous reconnecter.',
   pulse_checkout_failed: 'Erreur lors de la création de la session de paiement',
   pulse_redirect_missing: 'URL de redirection manquante',
 
-  // Messages (spec §2)
+  // Messages
   messages_empty: 'Aucun message',
   messages_empty_hint: "Commencez une conversation en cliquant sur 'Contacter' sur une publication",
   messages_select: 'Sélectionnez une conversation pour commencer à discuter',
@@ -170,7 +170,7 @@ export const SCREEN_MESSAGES = {
   messages_placeholder: 'Écrivez votre message...',
   messages_you_prefix: 'Vous: ',
 
-  // Web shell: auth modal (spec §2 "Modals", §4 "Auth modal modes")
+  // Web shell: the auth modal and its modes
   auth_login_title: 'Connexion',
   auth_register: 'Créer un compte',
   auth_forgot_title: 'Mot de passe oublié',
@@ -200,7 +200,7 @@ export const SCREEN_MESSAGES = {
   reset_redirecting: "Redirection vers l'accueil dans quelques secondes...",
   create_mood_label: 'Votre humeur',
 
-  // Help and contact dialog (spec §2 "Help and contact dialog")
+  // Help and contact dialog
   help_title: 'Aide et contact',
   help_tab_tutorial: 'Tutoriel',
   help_tab_contact: 'Contact',
@@ -225,10 +225,10 @@ export const SCREEN_MESSAGES = {
   contact_message_placeholder: 'Décrivez votre demande...',
   contact_submit: 'Envoyer',
 
-  // Auth: server answers without a spec text (issue 3)
+  // Auth: server answers
   human_check_failed: 'Réponse incorrecte à la vérification anti-robot. Veuillez réessayer.',
 
-  // Auth e-mails (issue 3): plain text and HTML share these lines
+  // Auth e-mails: plain text and HTML share these lines
   mail_greeting: 'Bonjour {name},',
   mail_confirm_subject: 'Confirmez votre adresse email',
   mail_confirm_intro: 'Bienvenue sur MoodMap ! Pour activer votre compte, confirmez votre adresse email en ouvrant ce lien :',
@@ -243,7 +243,7 @@ export const SCREEN_MESSAGES = {
   dev_outbox_title: "Boîte d'envoi de développement",
   dev_outbox_empty: 'Aucun email envoyé pour le moment.',
 
-  // Web: accounts (issue 3, item 9)
+  // Web: accounts
   auth_password_hint: '8 caractères minimum, dont une majuscule, une minuscule et un chiffre',
   human_check_title: 'Vérification anti-robot',
   human_check_placeholder: 'Votre réponse',
@@ -255,16 +255,16 @@ export const SCREEN_MESSAGES = {
   admin_log_repeats: '× {count}, dernière à {time}',
   admin_table_empty: 'Aucune entrée',
 
-  // Media (issue 4 item 3, issues 6 and 7): server refusals the spec has no text for
+  // Media: server refusals
   image_too_large_10mb: "La taille de l'image ne doit pas dépasser 10MB",
   image_too_many_pixels: "Les dimensions de l'image sont trop grandes ({max} mégapixels maximum)",
   image_corrupt: 'Image illisible ou corrompue',
   audio_too_long: "L'enregistrement audio ne doit pas dépasser 60 secondes. Veuillez réenregistrer.",
 
-  // Posts: server texts not worded by the spec
+  // Posts: server texts
   pulse_no_credits: "Vous n'avez pas de crédit Pulse. Achetez-en pour mettre une publication en avant.",
 
-  // Likes, comments, reports, search (issue 5): server texts the spec does not word
+  // Likes, comments, reports, search: server texts
   comment_required: 'Le commentaire ne peut pas être vide',
   comment_too_long: 'Le commentaire ne doit pas dépasser 500 caractères',
   comment_rate_limited: 'Trop de commentaires. Veuillez patienter.',
@@ -275,7 +275,7 @@ export const SCREEN_MESSAGES = {
   search_length: 'La recherche doit contenir entre 2 et 100 caractères',
   search_rate_limited: 'Trop de recherches. Veuillez patienter.',
 
-  // Likes, comments, reports, search and contact in the browser (issue 5): texts the spec does not word
+  // Likes, comments, reports, search and contact in the browser
   like_add: "J'aime",
   like_remove: "Je n'aime plus",
   like_count: "{count} J'aime",
@@ -307,7 +307,7 @@ export const SCREEN_MESSAGES = {
   contact_opening: 'Ouverture de la conversation...',
   conversation_self: 'Vous ne pouvez pas démarrer une conversation avec vous-même',
 
-  // Posts on the map, web (issue 4 items 1 and 5): texts the spec does not word
+  // Posts on the map, web
   cancel: 'Annuler',
   create_message_label: 'Votre message',
   create_message_placeholder: "Quoi de neuf ? Partagez ce que vous ressentez ici et maintenant...",
@@ -354,14 +354,14 @@ export const SCREEN_MESSAGES = {
   cluster_zoom_in: 'Zoomer sur ce groupe',
   create_use_my_position: 'Ma position actuelle',
 
-  // Profiles (issue 6): nickname and profile refusals the spec does not word
+  // Profiles: nickname and profile refusals
   nickname_invalid_chars: 'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)',
   nickname_numeric: 'Le pseudo ne peut pas être composé uniquement de chiffres',
   nickname_separators_only: "Le pseudo ne peut pas être composé uniquement d'espaces, de tirets ou de tirets bas",
   nickname_unchanged: "Le nouveau pseudo doit être différent de l'actuel",
   profile_field_not_editable: 'Seuls le pseudo et la bio peuvent être modifiés',
 
-  // Profile screens in the browser (issue 6): labels the spec does not word
+  // Profile screens in the browser: labels
   profile_photo_change: 'Changer la photo',
   profile_photo_remove: 'Retirer la photo',
   profile_photo_removed: 'Photo de profil retirée',
@@ -377,7 +377,7 @@ export const SCREEN_MESSAGES = {
   profile_view_full: 'Voir le profil complet',
   profile_open: 'Voir le profil de {name}',
 
-  // Messaging (issue 7): refusals and labels the spec does not word
+  // Messaging: refusals and labels
   message_required: 'Un message doit contenir du texte ou une image',
   message_too_long: 'Le message ne peut pas dépasser 1000 caractères',
   conversation_not_found: 'Conversation introuvable',
@@ -396,7 +396,7 @@ export const SCREEN_MESSAGES = {
   conversation_closed: 'Ce compte a été supprimé.',
   messages_photo_removed: 'Photo supprimée',
 
-  // Messaging web (issue 7)
+  // Messaging web
   messages_seen: 'Vu',
 
   // Message requests: a stranger's first messages wait in 'Demandes'
@@ -412,7 +412,7 @@ export const SCREEN_MESSAGES = {
   request_action_failed: 'Une erreur est survenue. Veuillez réessayer.',
   request_not_found: "Cette demande n'existe plus",
 
-  // Hardening (issue 13): refusals the spec does not word (database_error above is the spec's 503)
+  // Hostile or oversized requests (database_error above is the 503 of a database down)
   request_too_large: 'Requête trop volumineuse',
   request_timeout: 'Délai de la requête dépassé. Veuillez réessayer.',
   url_too_long: 'Adresse trop longue',
@@ -420,7 +420,7 @@ export const SCREEN_MESSAGES = {
   too_many_connections: 'Trop de connexions simultanées. Veuillez patienter.',
   csrf_rejected: 'Requête refusée : origine non autorisée',
 
-  // Pulse purchase (issue 16): our texts around the spec's
+  // Pulse purchase
   pulse_quantity_invalid: 'Choisissez 1, 5 ou 10 crédits',
   pulse_quantity_label: 'Nombre de crédits',
   pulse_total: 'Total : {total}',
@@ -448,7 +448,7 @@ export const SCREEN_MESSAGES = {
   payment_webhook_invalid: 'Signature du webhook invalide',
   payment_unavailable: 'Le paiement par carte n’est pas configuré sur ce serveur',
   tier_invalid: 'Niveau inconnu : Gratuit, Premium, Plus, Multi ou Pro',
-  // Pulse receipt e-mail (issue 16)
+  // Pulse receipt e-mail
   mail_receipt_subject: 'Votre reçu MoodMap : crédits Pulse',
   mail_receipt_intro: 'Merci pour votre achat. Voici votre reçu.',
   mail_receipt_quantity: 'Crédits Pulse : {count}',
@@ -458,7 +458,7 @@ export const SCREEN_MESSAGES = {
   mail_receipt_reference: 'Référence : {reference}',
   mail_receipt_note: 'Un crédit donne l’effet Pulse à une publication pour toute sa durée.',
 
-  // Launch (issue 18): terms of use, analytics, costs
+  // Terms of use, analytics, costs
   terms_required: "Vous devez accepter les conditions d'utilisation",
   terms_version_outdated: "Ces conditions d'utilisation ne sont plus en vigueur. Rechargez la page.",
   terms_not_accepted: "Vous devez accepter les conditions d'utilisation en vigueur pour continuer.",
@@ -471,7 +471,7 @@ export const SCREEN_MESSAGES = {
   stats_tab: 'Statistiques',
   contact_error: 'Erreur: {message}',
 
-  // Moderation (issue 17): texts the spec does not word
+  // Moderation
   admin_col_user: 'Utilisateur',
   admin_col_email: 'E-mail',
   admin_col_role: 'Rôle',
@@ -575,7 +575,7 @@ export const SCREEN_MESSAGES = {
   mail_appeal_link: 'Pour faire appel sans vous connecter (par exemple si votre compte est banni) : {link}',
   appeal_link_title: "Faire appel d'une décision de modération",
   appeal_link_invalid: "Ce lien de recours n'est pas valide",
-  // Web Push (issue 20): the offer after a first message, the profile's devices, the API's refusals
+  // Web Push: the offer after a first message, the profile's devices, the API's refusals
   // and the notifications' generic texts (no private content beyond a nickname and a preview).
   push_offer_text: 'Être prévenu des nouveaux messages, même quand MoodMap est fermé ?',
   push_offer_accept: 'Activer les notifications',
@@ -606,7 +606,7 @@ export const SCREEN_MESSAGES = {
   push_comment_on_post: 'A commenté votre publication',
   push_comment_reply: 'A répondu à votre commentaire',
   push_moderation_body: 'Un avis de modération vous concerne. Ouvrez MoodMap pour le lire.',
-  // Approximate location (issue 20 item 3): the create page's toggle (its label is post_approximate)
+  // Approximate location: the create page's toggle (its label is post_approximate)
   create_approximate_hint: 'Votre publication est placée à environ 1 km près, jamais à votre position exacte',
   // 'Télécharger mes données': the profile's section, the API's refusals and the e-mail.
   export_title: 'Mes données',

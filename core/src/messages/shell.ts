@@ -2,7 +2,7 @@
  * The texts the map screen and the shell show (top bar, navigation, search, mood filter, map,
  * markers and the popup's skeleton, geolocation, the message toast, the session's notices, the
  * HTTP client's generic failures): part of the French catalogue (../messages.ts assembles it,
- * one source of truth). The web app's first load imports this part only (issue 15); the
+ * one source of truth). The web app's first load imports this part only; the
  * screens it loads later bring the whole catalogue with them.
  */
 export const SHELL_MESSAGES = {
@@ -31,39 +31,39 @@ export const SHELL_MESSAGES = {
   locate_me: 'Me localiser',
   loading: 'Chargement...',
 
-  // Geolocation (spec §8, each shown 8 s)
+  // Geolocation (each shown 8 s)
   geo_unsupported: "La géolocalisation n'est pas supportée par votre navigateur",
   geo_denied: 'Accès à la localisation refusé...',
   geo_unavailable: 'Position non disponible...',
   geo_timeout: "Délai d'attente dépassé pour obtenir la position.",
   geo_other: 'Erreur de géolocalisation...',
 
-  // Auth: errors by cause (spec §8)
+  // Auth: errors by cause
   auth_rate_limited: 'Trop de tentatives - Veuillez patienter',
   auth_other: 'Erreur de connexion.',
   session_expired: 'Session expirée. Veuillez vous reconnecter.',
 
-  // Posts (spec §5 "Publication", §8)
+  // Posts
   feed_load_error: 'Erreur de chargement',
 
-  // Uploads (spec §5, §8)
+  // Uploads
   upload_failed: "Erreur lors de l'upload des fichiers",
 
-  // Contact and report (spec §8, §3)
+  // Contact and report
   conversation_create_failed: 'Erreur lors de la création de la conversation',
 
-  // Profile (spec §2, §5, §8)
+  // Profile
   expires_in_hours: 'Expire dans {hours}h',
   expires_in_minutes: 'quelques minutes',
 
-  // Messages (spec §2)
+  // Messages
   messages_photo_preview: '📷 Photo',
   message_toast_title: 'Nouveau message',
   message_toast_now: "À l'instant",
   message_toast_reply: 'Cliquez pour répondre',
   message_toast_fallback_name: 'Utilisateur',
 
-  // Map (spec §2)
+  // Map
   cluster_popup_title: 'Annonces dans cette zone',
 
   // Web shell: navigation, search, filter, map
@@ -76,32 +76,32 @@ export const SHELL_MESSAGES = {
   map_label: 'Carte des humeurs',
   my_position: 'Ma position',
 
-  // Web: accounts (issue 3, item 9)
+  // Web: accounts
   auth_other_hint: 'Vérifiez votre connexion internet puis réessayez.',
   auth_email_confirmed: 'Adresse email confirmée : vous êtes connecté.',
   auth_confirm_link_invalid: 'Lien de confirmation invalide ou expiré.',
 
-  // Posts: server texts not worded by the spec
+  // Posts: server texts
   post_not_found: 'Publication introuvable',
 
-  // Likes, comments, reports, search and contact in the browser (issue 5): texts the spec does not word
+  // Likes, comments, reports, search and contact in the browser
   search_results_label: 'Résultats de la recherche',
   search_searching: 'Recherche en cours...',
   search_failed: 'La recherche a échoué. Veuillez réessayer.',
 
-  // Posts on the map, web (issue 4 items 1 and 5): texts the spec does not word
+  // Posts on the map, web
   create_voice_label: 'Message vocal',
   pulse_badge: 'Pulse',
   cluster_count: '{count} publications',
   cluster_count_one: '{count} publication',
 
-  // Place search (issue 19 item 2): the top bar's places above its posts, and the create page's picker
+  // Place search: the top bar's places above its posts, and the create page's picker
   search_places_heading: 'Lieux',
   search_posts_heading: 'Publications',
   place_search_placeholder: 'Rechercher un lieu...',
   place_search_no_result: 'Aucun lieu trouvé pour "{query}"',
 
-  // Accessible map and list view (issue 20 item 2): texts the spec does not word
+  // Accessible map and list view
   marker_name: 'Publication de {nickname}, {mood}, {time}',
   marker_group_name: '{count} publications ici',
   markers_nav_label: 'Publications sur la carte',
@@ -120,6 +120,6 @@ export const SHELL_MESSAGES = {
   list_show_all: 'Toutes les publications de la vue',
   list_open_post: 'Ouvrir la publication',
   cluster_show_list: 'Voir en liste',
-  // Approximate location (issue 20 item 3): the card's mark, also the create page's toggle label
+  // Approximate location: the card's mark, also the create page's toggle label
   post_approximate: 'Position approximative',
 } as const;

@@ -1,5 +1,5 @@
 /**
- * The admin panel's contract (spec §2 "Administration panel", §4 "Admin", §6; issue 17): the
+ * The admin panel's contract (docs/product.md, Roles and staff): the
  * visit, the users list (never an e-mail), the security log, role changes. Lists are keyset
  * pages: `cursor` is the previous page's `nextCursor`, opaque to clients.
  */
@@ -56,7 +56,7 @@ export const securityLogsQuerySchema = z.object({
   eventType: z.string().trim().min(1).max(100).optional(),
 });
 
-/** Spec §3 "Security log entry", plus the actor, target and reason of staff actions. */
+/** A security log entry (event, severity, time), plus the actor, target and reason of staff actions. */
 export const securityLogSchema = z.object({
   id: z.string(),
   eventType: z.string(),

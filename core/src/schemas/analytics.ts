@@ -1,4 +1,4 @@
-/** First-party analytics (issue 18, spec §1) and the admin statistics built from them. */
+/** First-party analytics and the admin statistics built from them. */
 import { z } from 'zod';
 import { ANALYTICS_EVENTS, CLIENT_ANALYTICS_EVENTS } from '../launch.ts';
 

@@ -1,12 +1,12 @@
 /**
- * Account validation (spec §5 "Login and register", "Reset password"): one zod schema per
+ * Account validation (docs/product.md, Accounts): one zod schema per
  * input, one French catalogue text per rule. The server validates request bodies with them and
  * the web forms show the first issue's message, so both sides always agree.
  *
  * Order matters: checks run in order and `abort` stops at the first failure of a field, so a
  * field reports "required", then its maximum length, then "format invalide détecté" (an
  * attack), then its shape. The length comes before the attack scan so that an over-long value
- * is refused without being scanned (issue 13); in zod 4 only an `abort: true` check stops the
+ * is refused without being scanned; in zod 4 only an `abort: true` check stops the
  * checks after it, so every maximum here aborts.
  */
 import { z } from 'zod';
@@ -22,7 +22,7 @@ export { EMAIL_PATTERN, CSRF_HEADER } from '../contract.ts';
 
 
 const required = MESSAGES.auth_fields_required;
-/** Sizes the spec leaves open: a typed answer, the signed challenge, a trap field's text. */
+/** Bounds of inputs the product gives no limit: a typed answer, the signed challenge, a trap field's text. */
 const CHALLENGE_ANSWER_MAX = 100;
 const CHALLENGE_TOKEN_MAX = 4096;
 const HONEYPOT_MAX = 1000;
@@ -93,7 +93,7 @@ export type SignInInput = z.infer<typeof signInSchema>;
 export const challengeAnswerSchema = requiredString(MESSAGES.human_check_required).pipe(z.string().max(CHALLENGE_ANSWER_MAX, MESSAGES.human_check_failed));
 
 /**
- * A hidden trap field (spec §5 "Bot check"): a person leaves it empty, a bot fills it in. It is a
+ * A hidden trap field of the bot check: a person leaves it empty, a bot fills it in. It is a
  * text field, so anything but a string (or null) is a malformed request, not a score.
  */
 const honeypotSchema = z.string({ error: MESSAGES.bad_request }).max(HONEYPOT_MAX, { error: MESSAGES.bad_request, abort: true }).nullish();
@@ -106,10 +106,10 @@ export const signUpSchema = z.object({
   lastName: lastNameSchema,
   challengeToken: requiredString(MESSAGES.human_check_required).pipe(z.string().max(CHALLENGE_TOKEN_MAX, MESSAGES.human_check_required)),
   challengeAnswer: challengeAnswerSchema,
-  /** Hidden fields a person never fills (spec §5 "Bot check"). A non-blank value counts against the caller. */
+  /** Hidden fields a person never fills (the bot check). A non-blank value counts against the caller. */
   website: honeypotSchema,
   fax: honeypotSchema,
-  /** The version of the terms of use the person accepted (issue 18); the server checks it is the current one. */
+  /** The version of the terms of use the person accepted; the server checks it is the current one. */
   termsVersion: requiredString(MESSAGES.terms_required).pipe(z.string().max(40, MESSAGES.terms_required)),
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
@@ -141,10 +141,10 @@ export const resetPasswordFormSchema = z
   .refine((v) => v.password === v.confirmPassword, { error: MESSAGES.password_mismatch, path: ['confirmPassword'] });
 export type ResetPasswordFormInput = z.infer<typeof resetPasswordFormSchema>;
 
-/** A staff role as the answers name it (spec §6; 'user' for everyone else). */
+/** A staff role as the answers name it ('user' for everyone else). */
 export const staffRoleSchema = z.enum(STAFF_ROLES);
 
-/** The profile inside every auth answer's `user` (spec §3 "Profile", camelCase). */
+/** The profile inside every auth answer's `user` (the profile's columns, camelCase). */
 export const authProfileSchema = z.object({
   ...profileIdentityShape,
   firstName: z.string().nullable(),
@@ -166,10 +166,10 @@ export const authUserSchema = z.object({
   id: z.string(),
   email: z.string(),
   role: staffRoleSchema,
-  /** The account whose e-mail is the configured admin address sees 'Admin' instead of 'Publier' (spec §6). */
+  /** The account whose e-mail is the configured admin address sees 'Admin' instead of 'Publier'. */
   isAdmin: z.boolean(),
   profile: authProfileSchema,
-  /** A moderator's suspension (issue 17): no posting, commenting or messaging until then (ISO). */
+  /** A moderator's suspension: no posting, commenting or messaging until then (ISO). */
   suspendedUntil: z.string().nullable().optional(),
 });
 export type AuthUser = z.infer<typeof authUserSchema>;
@@ -218,7 +218,7 @@ export const verifyLinkQuerySchema = z.object({ type: z.string().max(20).optiona
 export const resetPasswordBodySchema = z.object({
   accessToken: z.string({ error: MESSAGES.reset_tokens_missing }).min(1, MESSAGES.reset_tokens_missing).max(4096),
   refreshToken: z.string({ error: MESSAGES.reset_tokens_missing }).min(1, MESSAGES.reset_tokens_missing).max(4096),
-  // The rules are checked by the service, which answers weak_password (spec §8 reset screen).
+  // The rules are checked by the service, which answers weak_password to the reset screen.
   password: z.string({ error: MESSAGES.auth_fields_required }).max(1024),
 });
 export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;

@@ -1,5 +1,5 @@
 /**
- * The comments API's contract (spec §4 "Posts", §7 comments): the comment input with one
+ * The comments API's contract (docs/product.md, Likes and comments): the comment input with one
  * catalogue text per rule, shared by the comment form and the server, and every answer.
  */
 import { z } from 'zod';
@@ -12,7 +12,7 @@ export { COMMENT_TEXT_MAX } from '../contract.ts';
 
 /**
  * A comment's text: trimmed and non-blank, at most 500 characters as typed, refused when critical
- * (an attack, not text), then stripped of markup (spec §5 "Sanitising"). The length comes first
+ * (an attack, not text), then stripped of markup (sanitize.ts). The length comes first
  * and aborts, so an over-long text is refused without being scanned.
  */
 export const commentContentSchema = z
@@ -27,7 +27,7 @@ export const commentContentSchema = z
 export const commentInputSchema = z.object({ content: commentContentSchema });
 export type CommentInput = z.infer<typeof commentInputSchema>;
 
-/** A comment as the API returns it (spec §3 Comment, view comments_with_profiles). */
+/** A comment as the API returns it, with its author's public fields (view comments_with_profiles). */
 export const commentSchema = z.object({
   id: z.string(),
   postId: z.string(),

@@ -1,4 +1,4 @@
-/** The cost monitor and emergency mode (issue 18, spec §4 and §9). */
+/** The cost monitor and emergency mode (docs/product.md, Roles and staff). */
 import { z } from 'zod';
 
 export const emergencyStatusResponseSchema = z.object({

@@ -5,7 +5,7 @@ import { GEO_TILE_MAX_ZOOM } from '../contract.ts';
 import { SEARCH_MAX, SEARCH_MIN } from '../limits.ts';
 export { GEO_TILE_MAX_ZOOM } from '../contract.ts';
 
-/** Place search (issue 19): results per answer, at most and by default. */
+/** Place search: results per answer, at most and by default. */
 export const PLACE_SEARCH_MAX_RESULTS = 10;
 export const PLACE_SEARCH_DEFAULT_RESULTS = 5;
 
@@ -49,7 +49,7 @@ export const geoTileParamsSchema = z
   .refine(({ z: zoom, x, y }) => zoom <= GEO_TILE_MAX_ZOOM && x < 2 ** zoom && y < 2 ** zoom, { error: MESSAGES.invalid_tile });
 
 /**
- * `GET /api/geo/places?q&limit` (issue 19): `q` trimmed, 2 to 100 characters like the post
+ * `GET /api/geo/places?q&limit`: `q` trimmed, 2 to 100 characters like the post
  * search (search_length), no NUL; `limit` a whole number from 1 to PLACE_SEARCH_MAX_RESULTS,
  * 5 by default (bad_request otherwise).
  */

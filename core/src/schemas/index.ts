@@ -14,20 +14,20 @@ export * from './profile.ts';
 export * from './messages.ts';
 export * from './realtime.ts';
 export { hasLoneSurrogate } from './text.ts';
-// Issue 14 (account side): the system, geo and media contracts.
+// The system, geo and media contracts.
 export * from './system.ts';
 export * from './geo.ts';
 export * from './media.ts';
 export * from './payments.ts';
-// Issue 17: the admin panel and moderation.
+// The admin panel and moderation.
 export * from './admin.ts';
 export * from './moderation.ts';
 export * from './dsa-notices.ts';
-// Issue 18: launch (terms, analytics and statistics, costs and emergency mode).
+// Terms, analytics and statistics, costs and emergency mode.
 export * from './terms.ts';
 export * from './analytics.ts';
 export * from './costs.ts';
-// Issue 20: Web Push.
+// Web Push.
 export * from './push.ts';
 // Access and portability of a member's data.
 export * from './data-export.ts';

@@ -1,5 +1,5 @@
 /**
- * The interactions on a post (issue 5): likes, comments, reports and search each have their
+ * The interactions on a post: likes, comments, reports and search each have their
  * contract in a file of their own; this one holds the realtime events about them.
  */
 import type { CommentDto } from './comments.ts';

@@ -1,4 +1,4 @@
-/** The likes API's contract (spec §7 toggle_like): `POST /api/posts/:id/like` toggles the caller's like. */
+/** The likes API's contract: `POST /api/posts/:id/like` toggles the caller's like. */
 import { z } from 'zod';
 
 /** The answer: whether the caller now likes the post, and its new count. */

@@ -1,7 +1,7 @@
 /**
- * Private messaging (spec §3 Conversation and Message, §5 "Chat image", §7 conversations and
- * messages). One conversation per pair of people, the smaller id first; a message holds
- * non-blank text and/or one image. Shared by the server and the web app.
+ * Private messaging (docs/product.md, Messages). One conversation per pair of people, the
+ * smaller id first; a message holds non-blank text and/or one image. Shared by the server and
+ * the web app.
  */
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
@@ -95,7 +95,7 @@ export const conversationDtoSchema = z.object({
 });
 export type ConversationDto = z.infer<typeof conversationDtoSchema>;
 
-/** A conversation as the list returns it (spec §3: the client holds otherParticipant and lastMessage). */
+/** A conversation as the list returns it, with the other participant and the last message. */
 export const conversationSummarySchema = conversationDtoSchema.extend({
   otherParticipant: participantSchema,
   lastMessage: messageDtoSchema.nullable(),

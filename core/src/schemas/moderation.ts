@@ -1,6 +1,6 @@
 /**
- * Moderation's contract (issue 17): the reports queue and decisions, appeals, in-app notices,
- * and blocking.
+ * Moderation's contract (docs/moderation.md): the reports queue and decisions, appeals, in-app
+ * notices, and blocking.
  */
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';

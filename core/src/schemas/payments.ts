@@ -1,5 +1,5 @@
 /**
- * Pulse credits (issue 16; spec §4 "Pulse effect", §7 "Pulse checkout", §9 "Pulse"): the
+ * Pulse credits (docs/product.md, Pulse): the
  * checkout a signed-in user opens, their purchase history, the payment provider's webhook answer
  * and the staff tier setting. The price is the server's: a client only picks a quantity.
  */
@@ -61,7 +61,7 @@ export type PulsePurchasesResponse = z.infer<typeof pulsePurchasesResponseSchema
 
 export const paymentWebhookResponseSchema = z.object({ received: z.literal(true) });
 
-/** Staff set a member's tier (spec §6 "Tiers (display only)"): 'Gratuit' clears every flag. */
+/** Staff set a member's tier, a badge that grants nothing: 'Gratuit' clears every flag. */
 export const tierSchema = z.enum(TIERS, { error: MESSAGES.tier_invalid });
 export type TierName = z.infer<typeof tierSchema>;
 export const setTierSchema = z.strictObject({ tier: tierSchema });

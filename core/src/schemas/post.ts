@@ -1,5 +1,5 @@
 /**
- * The posts API's contract (spec §5 "Publication", §3 Publication): the create input shared by
+ * The posts API's contract (docs/product.md, Posts): the create input shared by
  * the create form and the server, the post as the API returns it, and every posts route's
  * params, query and answer. The server declares them on its routes; the web parses with them.
  */
@@ -26,7 +26,7 @@ export const createPostSchema = z.object({
   audioUploadId: z.uuid({ error: MESSAGES.upload_failed }).optional(),
   usePulseEffect: z.boolean().default(false),
   /**
-   * 'Position approximative' (issue 20): the post is published at its ~1 km cell's point, never
+   * 'Position approximative': the post is published at its ~1 km cell's point, never
    * at the exact one (server/src/modules/posts/approximate.ts).
    */
   approximate: z.boolean({ error: MESSAGES.bad_request }).default(false),
@@ -43,7 +43,7 @@ export const authorSchema = z.object({
 });
 export type AuthorDto = z.infer<typeof authorSchema>;
 
-/** The post as the API returns it (spec §3 Publication, camelCase). */
+/** The post as the API returns it (the publication's columns, camelCase). */
 export const postSchema = z.object({
   id: z.string(),
   userId: z.string(),
@@ -71,12 +71,12 @@ export const postSchema = z.object({
 export type PostDto = z.infer<typeof postSchema>;
 
 /**
- * A post as the map draws it (issue 15): where, which mood, pulse or not, whose photo, when.
+ * A post as the map draws it: where, which mood, pulse or not, whose photo, when.
  * The feed, the changes poll and the realtime `post.created` carry only this; the card (text,
  * media, counts, the viewer's like) is read on open with `GET /api/posts/:id` or, for a 100 m
  * group's list, `GET /api/posts/cards?ids=`. Its fields are the post's own, so the two cannot
- * disagree; `nickname` is the author's username when the post was made (spec §3
- * Publication.nickname). `photoUrl` is the author's current photo, stored with the post and kept
+ * disagree; `nickname` is the author's username when the post was made (stored
+ * with the post). `photoUrl` is the author's current photo, stored with the post and kept
  * current when the profile changes.
  */
 export const markerSchema = postSchema

@@ -1,5 +1,5 @@
 /**
- * Profile inputs and answers (issue 6; spec §5 "Nickname", "Bio", §4 "Nickname change"):
+ * Profile inputs and answers (docs/product.md, Profiles):
  * one zod schema per input with one catalogue text per rule, shared by the profile forms and
  * the server, which enforces every rule whatever the browser did.
  */
@@ -22,7 +22,7 @@ const HAS_LETTER = /\p{L}/u;
 const HAS_DIGIT = /\p{Nd}/u;
 
 /**
- * A nickname (spec §5 "Nickname"): trimmed and NFC-normalised (so 'Léa' typed either way is
+ * A nickname: trimmed and NFC-normalised (so 'Léa' typed either way is
  * the same name), 2 to 50 characters, only allowed characters, not purely numeric (digits,
  * possibly with separators: '2024', '06-12'), not only separators ('--', '_ _').
  * "Must differ from the current one" needs the current name: the server checks it.
@@ -40,7 +40,7 @@ export const nicknameSchema = z
   .refine((v) => HAS_LETTER.test(v), { error: MESSAGES.nickname_separators_only, abort: true });
 
 /**
- * A bio (spec §5 "Bio"): optional, blank or null stored as null; at most 500 characters as
+ * A bio: optional, blank or null stored as null; at most 500 characters as
  * typed; refused when critical (an attack, not text); then stripped of markup. The length comes
  * first and aborts (in UTF-16 units, then in characters), so an over-long bio is not scanned.
  */
@@ -63,7 +63,7 @@ export type UpdateProfileInput = z.input<typeof updateProfileSchema>;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * When the next nickname change is allowed (spec §4 "Nickname change"): 30 days after the last
+ * When the next nickname change is allowed: 30 days after the last
  * change, or null when allowed now (no change yet, or 30 days have passed).
  */
 export function nextNicknameChangeAt(lastChange: string | Date | null | undefined, now: Date = new Date()): Date | null {

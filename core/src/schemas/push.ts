@@ -1,5 +1,5 @@
 /**
- * Web Push (issue 20): a device's subscription as the browser's `PushSubscription.toJSON()` gives
+ * Web Push: a device's subscription as the browser's `PushSubscription.toJSON()` gives
  * it, the answers of /api/push/*, and the payload the service worker shows. The server adds the
  * rules that need it: the push services' host names, a p256dh key on the curve.
  */

@@ -1,5 +1,5 @@
 /**
- * The realtime socket's map contract (issue 15): each tab tells the server what its map shows,
+ * The realtime socket's map contract: each tab tells the server what its map shows,
  * and the server sends it the post events inside that view only.
  *
  *   client → { "type": "view", "west", "south", "east", "north" }   (on open, then on move, debounced)

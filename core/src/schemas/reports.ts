@@ -1,4 +1,4 @@
-/** The reports API's contract (spec §5 "Report"): `POST /api/posts/:id/report`. */
+/** The reports API's contract (docs/product.md, Reports and moderation): `POST /api/posts/:id/report`. */
 import { z } from 'zod';
 import { REPORT_DETAILS_MAX } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
@@ -8,7 +8,7 @@ import { isCritical, stripMarkup } from '../sanitize.ts';
 export * from '../reports.ts';
 
 /**
- * A report (spec §5 "Report"): a reason is required; details are optional except for 'other',
+ * A report: a reason is required; details are optional except for 'other',
  * at most 500 characters, sanitised. The output's `details` is '' when none were given.
  */
 export const reportPostSchema = z

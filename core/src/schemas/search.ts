@@ -1,4 +1,4 @@
-/** The search API's contract (spec §9 "Search"): `GET /api/search?q=…&moods=…`. */
+/** The search API's contract (docs/product.md, Map): `GET /api/search?q=…&moods=…`. */
 import { z } from 'zod';
 import { SEARCH_MAX, SEARCH_MAX_RESULTS, SEARCH_MIN } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';

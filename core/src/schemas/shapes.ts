@@ -1,6 +1,6 @@
 /**
  * Groups of fields that several answers carry, named once so that they cannot drift apart: a
- * point of the map, the display tiers (spec §6 "Tiers (display only)") and what anyone may see of
+ * point of the map, the display tiers (badges that grant nothing) and what anyone may see of
  * a profile. They are shapes, spread where they stand in each answer, so every answer keeps its
  * own key order.
  */

@@ -8,7 +8,7 @@ export const healthResponseSchema = z.object({
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
-/** Basemap styles and whether the caller is the admin account (the address is never sent, spec §6). */
+/** Basemap styles and whether the caller is the admin account (the address is never sent). */
 export const clientConfigSchema = z.object({
   mapStyleUrl: z.string().nullable(),
   mapStyleUrlDark: z.string().nullable(),
@@ -19,8 +19,8 @@ export const clientConfigSchema = z.object({
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
 
 /**
- * Every refusal of the API (design.md §4): a catalogue code and its French text, plus a few
- * details on some (a 409's `nextAllowedAt`).
+ * Every refusal of the API (docs/product.md, Texts and times): a catalogue code and its French
+ * text, plus a few details on some (a 409's `nextAllowedAt`).
  */
 export const apiErrorSchema = z.object({ error: z.looseObject({ code: z.string(), message: z.string() }) });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;

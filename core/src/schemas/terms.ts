@@ -1,4 +1,4 @@
-/** Terms of use (issue 18): which version applies, which one is announced, what the member accepted. */
+/** Terms of use (docs/product.md, Rights and terms): which version applies, which one is announced, what the member accepted. */
 import { z } from 'zod';
 
 export const termsVersionSchema = z.object({ version: z.string(), effectiveAt: z.string() });
