@@ -20,7 +20,7 @@ for (const bench of benches) {
   const result = spawnSync(process.execPath, [path.join(here, bench)], { stdio: 'inherit' });
   if (result.status !== 0) failed++;
 }
-// The goal table of issue 15 from whatever results the benches wrote.
+// The goals' table from whatever results the benches wrote.
 console.log('\n=== summary');
 spawnSync(process.execPath, [path.join(here, 'summary.ts')], { stdio: 'inherit' });
 process.exit(failed ? 1 : 0);

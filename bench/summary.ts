@@ -1,6 +1,6 @@
 /**
- * The goal table of issue 15, from the results the benches wrote (bench/results/*.json):
- * figure, the issue's value for the landed app, measured (median and spread of the rounds),
+ * The goals' table, from the results the benches wrote (bench/results/*.json): figure, its
+ * baseline (the value before the map and feed work), measured (median and spread of the rounds),
  * goal, met. Printed and written to bench/results/summary.md. Figures a bench did not produce
  * (size not run, browser bench absent) read "not measured".
  */
@@ -63,13 +63,13 @@ console.table(rows);
 const sources = [['feed', feed?.date], ['realtime', realtime?.date], ['messages', messages?.date], ['browser', browser?.date]]
   .map(([name, date]) => `${name}: ${date ?? 'no result'}`).join(' · ');
 writeFileSync(join(results, 'summary.md'), [
-  '# Issue 15 goals, measured by `npm run bench`',
+  '# Map and feed goals, measured by `npm run bench`',
   '',
   'Measured: median of three rounds (min–max), each ratio against its reference in the same run',
   '(bare Fastify hello route, bare `ws` relay, in-view payload, MapLibre\'s own bundle).',
   `Results: ${sources}. Load average when this summary was written: ${loadLine()} (each bench's JSON notes its own).`,
   '',
-  '| figure | today (issue) | measured | goal | met? |',
+  '| figure | baseline | measured | goal | met? |',
   '|---|---|---|---|---|',
   ...rows.map((r) => `| ${r.figure} | ${r.today} | ${r.measured} | ${r.goal} | ${r.met} |`),
   '',

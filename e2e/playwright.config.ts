@@ -19,7 +19,7 @@ export const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: path.join(here, 'tests'),
   outputDir: path.join(root, 'test-results'),
-  // Two-browser journeys take ~40 s on an idle 2-core machine; leave room for a loaded one.
+  // Two-browser journeys are long; leave room for a loaded machine.
   timeout: 120_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,

@@ -14,7 +14,7 @@ const FIRST_SCREEN = ['src/features/map/MapView.tsx'];
  * `<link rel="modulepreload">` in index.html for those chunks and their static imports (MapLibre
  * among them). Vite preloads them only when the dynamic import runs: the map's once the entry
  * chunk has downloaded, compiled and run. From the HTML the browser fetches and compiles them
- * early; they run when imported (issue 15). Chunks the entry already imports are preloaded by Vite.
+ * early; they run when imported. Chunks the entry already imports are preloaded by Vite.
  */
 function preloadFirstScreen(): Plugin {
   return {

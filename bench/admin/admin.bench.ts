@@ -1,5 +1,5 @@
 /**
- * The admin panel's lists at scale (issue 17): 100 000 users and 1 000 000 security-log rows
+ * The admin panel's lists at scale: 100 000 users and 1 000 000 security-log rows
  * (BENCH_USERS, BENCH_LOGS), seeded with generate_series in a PostgreSQL database of the run's
  * own (TEST_DATABASE_URL). The real app listens on a port in this process; each page is asked
  * BENCH_SAMPLES times over HTTP (keep-alive) by a super_admin, and its p95 printed:

@@ -1,5 +1,5 @@
 /**
- * The map in a phone's browser (issue 15 item 5): Debian's Chromium driven by playwright-core,
+ * The map in a phone's browser: Debian's Chromium driven by playwright-core,
  * mobile emulation (390×844, DPR BENCH_DPR, default 3, touch) with the CPU slowed BENCH_CPU_RATE
  * times (default 4, CDP Emulation.setCPUThrottlingRate). The server is the built app in a process
  * of its own (support/app-server.ts) on a PostgreSQL database of the run's own: BENCH_POSTS live
@@ -11,9 +11,9 @@
  *                       its build-manifest figure is printed next to it);
  *   mapReadyS           navigation start → the map canvas's data-map-loaded="true" and the map
  *                       idle with its markers laid out (features in the `mm-markers` source): its
- *                       first idle may come before the viewport answer is drawn (issue 15: the
- *                       phone's basemap was "ready" at ~2.6 s, its posts came ~1 s later); the
- *                       attribute's own time is printed next to it;
+ *                       first idle may come before the viewport answer is drawn (the basemap
+ *                       alone can be "ready" well before the posts); the attribute's own time
+ *                       is printed next to it;
  *   tapToPopupMs        a finger tap on a post's marker (the pixel the map projects it to) →
  *                       its popup in the DOM and a frame after it (rAF, then a task), median of
  *                       BENCH_TAPS taps (default 5) on different posts;

@@ -1,5 +1,5 @@
 /**
- * The phone's first load only, A/B (issue 15): the browser bench's phone (browser.bench.ts: same
+ * The phone's first load only, A/B: the browser bench's phone (browser.bench.ts: same
  * flags, DPR, CPU throttling, Paris view, seeded posts) opening two or more builds of the web app
  * alternated, each served by a server process of its own on one shared database, so a change to
  * the first load is measured against its reference in the same run and under the same load.

@@ -1,5 +1,5 @@
 /**
- * Coast precision (issue 19): how many of the coastal places (server/test/geo/coastal-places.ts)
+ * Coast precision: how many of the coastal places (server/test/geo/coastal-places.ts)
  * each land check decides right — seafront on land, 1 km and 5 km offshore at sea — plus the
  * cost of each check: build time, process RSS and µs per uncached point. "before" is the former
  * check (Natural Earth 10m, 5 km coast tolerance), indexed here from world-atlas; "after" the

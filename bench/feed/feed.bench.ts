@@ -1,5 +1,5 @@
 /**
- * The map feed, measured so it cannot flatter (issue 15 item 5). For each engine (PGlite, and
+ * The map feed, measured so it cannot flatter. For each engine (PGlite, and
  * PostgreSQL in a database of the run's own when TEST_DATABASE_URL is set) and each size
  * (BENCH_SIZES, default 1e3,1e4,1e5,1e6; PGlite stops at BENCH_PGLITE_MAX, default 1e5), a server
  * process is seeded in SQL and started with logs at the default level; the load comes from this

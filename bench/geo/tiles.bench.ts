@@ -1,5 +1,5 @@
 /**
- * The embedded basemap's vector tiles (issue 19): bytes of the first drawn view, and the tile
+ * The embedded basemap's vector tiles: bytes of the first drawn view, and the tile
  * endpoint's throughput, measured so it cannot flatter.
  *
  * Bytes: the tiles MapLibre asks for to draw the app's first screen (core MAP.desktopView at
@@ -39,13 +39,13 @@ const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10);
 const VIEWS = envNumber('BENCH_VIEWS', 1800);
 const COLD_VIEWS = envNumber('BENCH_COLD_VIEWS', 300);
 
-/** The world GeoJSON the first view loaded before tiles (land + borders, issue 19's "today"). */
+/** The world GeoJSON the first view loaded before tiles (land + borders). */
 const FIRST_VIEW_BUDGET_BYTES = 660_000;
 /**
- * The same first views measured on the tiles before issue 19 (land and borders only), gzip
- * bytes, with this bench's view geometry: what the added places and water cost.
+ * The same first views measured on the tiles before places and water were added (land and
+ * borders only), gzip bytes, with this bench's view geometry: what the added places and water cost.
  */
-const BEFORE_ISSUE_19 = { 'desktop 1440×900': 50_652, 'mobile 390×844': 16_482 } as Record<string, number>;
+const BEFORE_PLACES = { 'desktop 1440×900': 50_652, 'mobile 390×844': 16_482 } as Record<string, number>;
 
 const GZIP = { 'accept-encoding': 'gzip, deflate, br' };
 const IDENTITY = { 'accept-encoding': 'identity' };
@@ -69,7 +69,7 @@ interface ViewBytes {
   gzipBytes: number;
   /** Wall time to fetch the view's tiles from a server that had cut none of them, six at a time like a browser. */
   coldMs: number;
-  beforeIssue19GzipBytes: number | null;
+  beforePlacesGzipBytes: number | null;
 }
 
 async function measureView(base: string, view: TileView): Promise<ViewBytes> {
@@ -80,7 +80,7 @@ async function measureView(base: string, view: TileView): Promise<ViewBytes> {
     const sizes = await Promise.all(urls.slice(i, i + 6).map((u) => bytesOf(u)));
     bytes += sizes.reduce((a, b) => a + b, 0);
   }
-  return { view: view.name, tiles: urls.length, gzipBytes: bytes, coldMs: round(performance.now() - started), beforeIssue19GzipBytes: BEFORE_ISSUE_19[view.name] ?? null };
+  return { view: view.name, tiles: urls.length, gzipBytes: bytes, coldMs: round(performance.now() - started), beforePlacesGzipBytes: BEFORE_PLACES[view.name] ?? null };
 }
 
 async function start(script: string, execArgv: string[] = []) {

@@ -1,5 +1,5 @@
 /**
- * Hostile input against the event loop (issue 13 items 2 and 10). Starts the real server in a
+ * Hostile input against the event loop. Starts the real server in a
  * process of its own (launcher.ts, which measures its event-loop delay), then from this process
  * sends BENCH_REQUESTS (default 1 500) requests over real HTTP, BENCH_CONCURRENCY (8) at a time,
  * each on a connection of its own, while a prober times GET /api/health on a kept-alive
@@ -7,7 +7,7 @@
  *   - benign: well-formed reads, likes, a wrong-password sign-in (the app's everyday mix);
  *   - hostile: the route fuzz's requests (server/test/fuzz/requests.ts, fixed seed) — hostile
  *     paths, queries, bodies up to ~1 MB, 200 000-deep arrays, wrong types and content types.
- * Then the issue's single worst cases: POST /api/auth/login with an e-mail of `'` followed by
+ * Then the known single worst cases: POST /api/auth/login with an e-mail of `'` followed by
  * 30 000 and 40 000 spaces, each timed alone (and the sanitiser alone on the same strings); and
  * the hostile set replayed one request at a time, naming the ten that block the loop longest.
  * Goal: the event loop's longest block (max delay) ≤ 50 ms during a hostile run.

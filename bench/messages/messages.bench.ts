@@ -1,5 +1,5 @@
 /**
- * Private messages under load (issue 7 item 5). BENCH_CLIENTS (default 1 000) users in
+ * Private messages under load. BENCH_CLIENTS (default 1 000) users in
  * conversation pairs each hold a WebSocket. After a warm-up of BENCH_WARMUP messages,
  * BENCH_MESSAGES (default 3 000) are POSTed at BENCH_RATE messages/s (default 200) in waves every
  * BENCH_WAVE_MS, round-robin over the users: the latency figures. Then BENCH_SATURATION more

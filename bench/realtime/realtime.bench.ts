@@ -1,5 +1,5 @@
 /**
- * What an idle map viewer receives, against what it needs (issue 15 item 5). One server process
+ * What an idle map viewer receives, against what it needs. One server process
  * on a PostgreSQL database of the run's own (BENCH_POSTS live posts seeded in SQL). A viewer
  * watches Paris on a phone at zoom 12 (the bounds the web app requests, support/views.ts): a
  * WebSocket on /api/realtime that sends `{type:'view', west,south,east,north}` (servers that

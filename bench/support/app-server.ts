@@ -73,7 +73,7 @@ const app = await buildApp(testConfig({
   webDist: process.env.BENCH_WEB_DIST || null,
 }), { database });
 // As main.ts does: the tiles' indexes and the land index are built before listening, so the
-// first tile a bench asks for does not pay their build (~3 s) as no production request does.
+// first tile a bench asks for does not pay their build, as no production request does.
 prepareGeoAssets();
 await app.listen({ host: '127.0.0.1', port: 0 });
 

@@ -5,10 +5,9 @@
  * Two of autocannon's habits measured the load generator instead of the server, and are undone
  * here:
  * - it appends every response body to a string (pipelinedRequestsQueue.addBody), decoding gzip's
- *   binary bytes as UTF-8: on feed answers the generator's process sat at 99 % CPU while the
- *   server's main thread was 32 % busy, and asking for gzip looked 4× slower than not (2 204 vs
- *   8 189 req/s at 10⁶ posts). No bench reads a body, so bodies are dropped unread (their bytes
- *   are still counted from the socket);
+ *   binary bytes as UTF-8: on feed answers the generator's process, not the server, became the
+ *   limit, and asking for gzip looked much slower than not. No bench reads a body, so bodies are
+ *   dropped unread (their bytes are still counted from the socket);
  * - a run of a fixed `amount` ends on its 1 s ticker, so its rate came out as amount ÷ 1 or 2 s;
  *   it is timed to its last response instead.
  */

@@ -100,7 +100,7 @@ export async function createConfirmedAccount(
 export const REFRESH_COOKIE = 'moodmap_refresh';
 
 /**
- * Issue 13: the refresh token is the server's HttpOnly cookie (SameSite=Strict, Path=/api/auth),
+ * The refresh token is the server's HttpOnly cookie (SameSite=Strict, Path=/api/auth),
  * which no script can read — not in localStorage or sessionStorage, not in `document.cookie`.
  * Returns the cookie's value, read through the browser's own jar.
  */

@@ -81,7 +81,7 @@ export async function settle(page: Page): Promise<void> {
 }
 
 /**
- * The posts on the map are drawn by MapLibre (issue 15): no DOM element per marker. A journey
+ * The posts on the map are drawn by MapLibre: no DOM element per marker. A journey
  * finds them as a user's eye does — on screen, where the map draws them — through the test hook
  * `window.__MOODMAP_MAP__` (docs/architecture.md): the rendered features of layer `mm-markers`
  * (a post: `pid`, `mood`, `pulse`; a 100 m group: `k:'g'`, `n`), and taps the canvas at the

@@ -1,7 +1,7 @@
 /**
- * The journeys' `test`: each test comes from its own client address, as real users do. The
- * e2e server trusts X-Forwarded-For (TRUST_PROXY, as behind a production proxy), so the real
- * per-IP rate limits of spec §9 apply per test instead of to every journey at once.
+ * The journeys' `test`: each test comes from its own client address, as real users do. The e2e
+ * server trusts X-Forwarded-For (TRUST_PROXY, as behind a production proxy), so the real per-IP
+ * rate limits (docs/product.md, Limits) apply per test instead of to every journey at once.
  */
 import { test as base, type BrowserContext } from '@playwright/test';
 import { type AppServer, START_TIMEOUT_MS, startAppServer } from './app-server.ts';

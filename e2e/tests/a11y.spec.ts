@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 2: axe-core (WCAG 2.0/2.1/2.2 A and AA rules) on the map (a post's card open,
+ * axe-core (WCAG 2.0/2.1/2.2 A and AA rules) on the map (a post's card open,
  * then the list view), the create page, the own profile, the messages (a conversation open) and
  * the admin panel, in the light and the dark theme: no serious or critical violation. The
  * violations found are printed, each with its nodes, so a failure says what to fix.

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 3 journey: 'Position approximative'. A person turns the switch on in the create
+ * 'Position approximative'. A person turns the switch on in the create
  * page and publishes from a point picked inland; the card says 'Position approximative', the
  * post stands at its cell's point and not at the picked one, and the switch is still on at the
  * next visit to the create page (this device remembers it).

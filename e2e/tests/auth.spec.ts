@@ -1,5 +1,5 @@
 /**
- * Issue 3 journeys: sign-up with the human check and the confirmation e-mail, a session that
+ * Accounts: sign-up with the human check and the confirmation e-mail, a session that
  * survives a reload, sign-out, the forgot-password link to /reset-password, and a wrong password.
  * E-mails are read from the dev outbox (/dev/mail.json).
  */
@@ -59,14 +59,14 @@ test.describe('accounts', () => {
     }
 
     await humanDelayPassed(shownAt);
-    // Issue 18: the terms of use must be accepted (launch.spec.ts checks the refusal).
+    // The terms of use must be accepted (launch.spec.ts checks the refusal).
     await modal.getByTestId('terms-checkbox').check();
     await modal.getByRole('button', { name: 'Créer un compte' }).click();
     await expect(modal.getByRole('heading', { name: 'Vérifiez votre email' })).toBeVisible();
     await expect(modal).toContainText(email);
     await expect(modal).toContainText("jusqu'à 5 minutes");
 
-    // Before confirming, the password is refused with the spec's text.
+    // Before confirming, the password is refused with the product's French text.
     await modal.getByRole('button', { name: 'Retour à la connexion' }).click();
     await modal.getByLabel('Email').fill(email);
     await modal.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD);
@@ -227,7 +227,7 @@ test.describe('admin account', () => {
     await expect(panel).toContainText('Accès refusé');
     await expect(panel).toContainText("Vous n'avez pas les permissions pour accéder à cette page.");
     await expect(panel).toContainText('Rôle actuel: Membre');
-    // The admin address itself is never published (spec §6): /api/config only says "you are the admin".
+    // The admin address itself is never published: /api/config only says "you are the admin".
     const config = await page.evaluate(async () => (await fetch('/api/config')).text());
     expect(config).not.toContain('admin@moodmap.test');
   });

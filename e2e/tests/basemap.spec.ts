@@ -1,5 +1,5 @@
 /**
- * Issue 19: a map that shows where you are. Paris at zoom 5, 10 and 14, on a desktop and a phone,
+ * A map that shows where you are. Paris at zoom 5, 10 and 14, on a desktop and a phone,
  * light and dark: the embedded basemap writes place names (read from the drawn label layer and
  * from the painted pixels) and draws the Seine (the `rivers` layer); a place search 'lyon' in the top bar flies the map to Lyon; the create
  * page's location picker shows names and its own place search moves it.

@@ -1,5 +1,5 @@
 /**
- * Issue 15: a city at its real density, drawn by the GPU. Paris at zoom 12 holds a few hundred
+ * A city at its real density, drawn by the GPU. Paris at zoom 12 holds a few hundred
  * live posts (one real post, published through the API, and 320 neighbours added to the map's
  * viewport answers: the shared e2e server cannot hold 320 accounts' posts, one live post each,
  * without minutes of sign-ups), on a phone and on a desktop, light and dark. The markers, the

@@ -1,5 +1,5 @@
 /**
- * Issue 5 journeys: interactions on a post. A publishes a post at La Réunion and keeps its
+ * Interactions on a post. A publishes a post at La Réunion and keeps its
  * popup open; B, signed in elsewhere, likes it (A's count follows live), comments, edits the
  * comment (the edited mark shows, for A too), deletes it; reports it ('Autre motif' waits for
  * details); finds it by searching a word of it and lands on it; switching off its mood hides the

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 2: the post-and-reply loop with the keyboard only (Tab, Shift+Tab, Enter, Space,
+ * The post-and-reply loop with the keyboard only (Tab, Shift+Tab, Enter, Space,
  * Escape and typing; no pointer). Léa signs in, publishes from her position (a granted
  * geolocation); Marc reaches her post's marker by Tab from the map (named 'Publication de Léa,
  * Joyeux, il y a …'), opens its card with Enter, comments, closes it with Escape (the focus goes
@@ -153,7 +153,7 @@ test.describe.serial('the keyboard-only loop', () => {
     await tabTo(marcPage, '[data-testid="message-input"]');
     await marcPage.keyboard.type(MESSAGE, { delay: 15 });
     await marcPage.keyboard.press('Enter');
-    // The composer opens with the spec's greeting about the post; the typed words follow it.
+    // The composer opens with the product's greeting about the post; the typed words follow it.
     await expect(marcPage.getByTestId('message-bubble')).toHaveCount(1);
     await expect(marcPage.getByTestId('message-bubble')).toContainText(MESSAGE);
 

@@ -1,7 +1,7 @@
 /**
- * Launch (issue 18): register → the CGU link opens the 14 sections and acceptance is required;
+ * Launch: register → the CGU link opens the 14 sections and acceptance is required;
  * the member posts and sends a message through the app; a super_admin opens 'Statistiques' and
- * sees the day's counts match; emergency mode on → creating a post shows the spec's text and
+ * sees the day's counts match; emergency mode on → creating a post shows the French refusal and
  * the banner; off → posting works.
  *
  * A super_admin is granted with `npm run user:role`, which needs the data directory to itself
@@ -188,7 +188,7 @@ test("a super_admin sees the day's counts in 'Statistiques' (both themes), and s
   const csv = (await import('node:fs')).readFileSync(file, 'utf8');
   expect(csv).toContain('Jour;Inscriptions;Connexions;Publications;Messages envoyés');
 
-  // Emergency mode on: the member's new post is refused with the spec's text, under the banner.
+  // Emergency mode on: the member's new post is refused with its French text, under the banner.
   const member = await apiLogin(MEMBER);
   const removed = await api.delete(`/api/posts/${postId}`, { headers: { Authorization: `Bearer ${member.token}` } });
   expect(removed.status()).toBe(204);

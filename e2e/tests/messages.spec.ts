@@ -1,5 +1,5 @@
 /**
- * Issue 7 journey: private messages in real time, two browsers. Noa (desktop) publishes a post;
+ * Private messages in real time, two browsers. Noa (desktop) publishes a post;
  * Léa (phone) contacts Noa from it and sends the prefilled message → Noa, on the map, sees the
  * 'Nouveau message' toast and the badge → Noa opens the conversation from the toast, replies with
  * text and then an image → Léa, who went back to her list, sees the dot and the badge, opens the

@@ -1,5 +1,5 @@
 /**
- * Issue 17 journey: three people report a post → it leaves the map; a moderator finds it in
+ * Moderation: three people report a post → it leaves the map; a moderator finds it in
  * 'Signalements' and removes it with a reason; the reporters see the outcome; the author sees
  * the statement of reasons and appeals; an admin (another moderator) reverses it and the post is
  * back on the map. Then the users list: a super_admin sees rows, a moderator an empty list, a
@@ -71,7 +71,7 @@ test.describe.serial('moderation', () => {
 
   test.beforeAll(async ({ request, playwright, baseURL }) => {
     test.setTimeout(180_000);
-    // Sign-ups are limited per client address (spec §9): each account from its own.
+    // Sign-ups are limited per client address (docs/product.md, Limits): each account from its own.
     for (const [key, email] of Object.entries(emails)) {
       const client = await playwright.request.newContext({ baseURL, extraHTTPHeaders: clientAddress() });
       await createConfirmedAccount(client, { email, firstName: key, lastName: 'Test' });

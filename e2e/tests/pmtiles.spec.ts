@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 3: with MAP_PMTILES the map draws a street map from the archive, read by byte
+ * With MAP_PMTILES the map draws a street map from the archive, read by byte
  * ranges from our own server, in the Protomaps style, light and dark; nothing is asked of any
  * other host (no glyph or sprite CDN). An archive that cannot be read falls back to the embedded
  * basemap. With E2E_SCREENSHOTS=1, screenshots of both themes (support/screens.ts).

@@ -1,5 +1,5 @@
 /**
- * Issue 4 journeys: posts on the map. A signs in and publishes a post with text and an image at
+ * Posts on the map. A signs in and publishes a post with text and an image at
  * the picker's default place (the west coast of La Réunion); B, a visitor in another browser, sees the
  * marker arrive without reloading and opens it; A cannot publish a second post; A deletes it and
  * it leaves B's map; a point at sea is refused. The map's markers and cluster popup, and the

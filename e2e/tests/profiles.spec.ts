@@ -1,5 +1,5 @@
 /**
- * Issue 6 journeys: profiles. Léa uploads a profile photo and sees it on her own marker once she
+ * Profiles. Léa uploads a profile photo and sees it on her own marker once she
  * has published; she changes her nickname, then finds the second change blocked (the page and the
  * server agree); she writes a bio; 'Voir sur carte' centres the map on her post. She opens Noa's
  * public page, and a grid item takes her back to the map centred on Noa's post, where Noa's
@@ -95,7 +95,7 @@ test.describe.serial('profiles', () => {
     await expect(profile).toBeVisible();
     await expect(page.getByTestId('my-posts-empty')).toContainText('Créer une publication');
 
-    // The client refuses a wrong type with the spec's text, without sending it.
+    // The client refuses a wrong type with the product's French text, without sending it.
     await page.getByTestId('profile-photo-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('bonjour') });
     await expect(page.getByText('Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.')).toBeVisible();
 

@@ -1,5 +1,5 @@
 /**
- * Issue 16 journeys: Pulse credits bought by card through the dev checkout (the embedded stand-in
+ * Pulse credits bought by card through the dev checkout (the embedded stand-in
  * for Stripe, completing through the same signed webhook). A new member with no credit opens
  * /create, sees the purchase box, is declined with the test card 4000 0000 0000 0002 (an error,
  * nothing credited), then buys 5 credits with 4242 4242 4242 4242 in the 800×600 popup: the

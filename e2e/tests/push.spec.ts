@@ -1,5 +1,5 @@
 /**
- * Issue 20 journey: Web Push in the browser. Léa sends her first message; the app offers to
+ * Web Push in the browser. Léa sends her first message; the app offers to
  * notify her; she accepts and the subscription flow runs through the page's real code up to the
  * browser's PushManager; the device shows in her profile. Noa answers while Léa is elsewhere:
  * the server encrypts a push for Léa's subscription and POSTs it to the push service; the

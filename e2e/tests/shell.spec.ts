@@ -1,4 +1,4 @@
-/** Issue 2 journeys: the map renders land, themes, modal routes, unknown routes, reset forcing. */
+/** The shell: the map renders land, themes, modal routes, unknown routes, reset forcing. */
 import { expect, test } from '../support/test.ts';
 import { colourShares, styleColours, waitForMap } from '../support/map.ts';
 import { shot } from '../support/screens.ts';

@@ -1,4 +1,4 @@
-/* MoodMap service worker (spec §1: registered from /sw.js at load).
+/* MoodMap service worker, registered from /sw.js at load (main.tsx).
  * Deliberately small and safe: network first for everything; only the page shell and the
  * hashed build assets are kept as an offline fallback. The API (/api/*), other origins and
  * non-GET requests are never touched, so data is always fresh and auth is never cached. */
@@ -48,7 +48,7 @@ self.addEventListener('fetch', (event) => {
   );
 });
 
-/* Web Push (issue 20). The server sends { title, body, url, tag } encrypted for this browser
+/* Web Push. The server sends { title, body, url, tag } encrypted for this browser
  * (server/src/modules/push): only a nickname and, if this device allows it, a short preview. */
 function readPush(event) {
   try {

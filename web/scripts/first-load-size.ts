@@ -1,5 +1,5 @@
 /**
- * First-load JS of the web build against MapLibre's own bundle (issue 15: first-load JS gzip ÷
+ * First-load JS of the web build against MapLibre's own bundle (the goal: first-load JS gzip ÷
  * MapLibre's gzip ≤ 1.15).
  *
  * "First load" is what a visit to / fetches before the map can draw: the entry chunk and its

@@ -15,12 +15,12 @@ import { initialView } from './features/map/map-view.ts';
 import { PULSE_RETURN_PATH } from './features/pulse/return-path.ts';
 import { startThemeSync } from './features/theme/theme-store.ts';
 
-// Before the router reads the address: a reset link is forced to /reset-password (spec §2), and
+// Before the router reads the address: a reset link is forced to /reset-password, and
 // a confirmation link's token is taken out of it (the session restore then signs in).
 if (!applyResetRedirect()) captureAuthLink();
 startThemeSync();
 
-// The map first (issue 15): its chunk now (index.html already preloads its files), and MapLibre's
+// The map first: its chunk now (index.html already preloads its files), and MapLibre's
 // worker started as soon as MapLibre has run (prewarm), so the worker loads its script and starts
 // while the shell waits for the config answer, instead of when the map is created. One worker
 // load: fetching its script ahead as well would download it twice when the two overlap.
@@ -47,9 +47,9 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-// Spec §1: the service worker is registered from /sw.js at load (production builds only, so it
+// The service worker is registered from /sw.js at load (production builds only, so it
 // never caches Vite's dev modules), once the first view is drawn: its install and the fetches it
-// then intercepts do not compete with the map's (issue 15).
+// then intercepts do not compete with the map's.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   const register = () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined);
   afterFirstView(() => {

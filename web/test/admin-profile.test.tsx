@@ -23,13 +23,13 @@ function renderAt(path: string) {
 
 freshSessionEachTest();
 
-describe('/admin (spec §2 "Administration panel", §6)', () => {
+describe('/admin, by role', () => {
   const USER = { id: 'a1b2c3d4-0000-4000-8000-000000000000', username: 'Léa', createdAt: '2026-03-05T10:00:00.000Z', role: 'user', suspendedUntil: null, banned: false };
   const LOG = { id: 'l1', eventType: 'login_failed', eventDescription: 'Échec de connexion', severity: 'high', createdAt: '2026-03-05T10:00:00.000Z', userId: null, targetId: null, reason: null };
   const panelApi = (role: string) => fakeApi({
     'GET /api/auth/role': () => json(200, { role }),
     'POST /api/admin/visit': () => json(200, { role }),
-    // The server gives a moderator an empty users list (spec §6).
+    // The server gives a moderator an empty users list.
     'GET /api/admin/users': () => json(200, role === 'moderator' ? { users: [], nextCursor: null, total: 0 } : { users: [USER], nextCursor: null, total: 1 }),
     'GET /api/admin/security-logs': () => json(200, { logs: [LOG], nextCursor: null, total: 1 }),
     'GET /api/moderation/queue': () => json(200, { reports: [], appeals: [] }),
@@ -47,7 +47,7 @@ describe('/admin (spec §2 "Administration panel", §6)', () => {
     expect(screen.getByRole('heading', { name: "Panel d'Administration" })).toBeTruthy();
     const badge = within(panel).getByTestId('role-badge');
     expect(badge.textContent).toBe(label);
-    // 'Statistiques' (issue 18) for admin and super_admin only.
+    // 'Statistiques' for admin and super_admin only.
     expect(within(panel).queryByRole('tab', { name: 'Statistiques' }) !== null).toBe(role !== 'moderator');
     expect(badge.className).toContain(colour);
     expect(server.callsTo('GET /api/auth/role')[0]!.authorization).toBe('Bearer A1');
@@ -87,7 +87,7 @@ describe('/admin (spec §2 "Administration panel", §6)', () => {
     expect(await screen.findByText('Accès refusé')).toBeTruthy();
     expect(screen.getByText("Vous n'avez pas les permissions pour accéder à cette page.")).toBeTruthy();
     expect(screen.getByText('Rôle actuel: Membre')).toBeTruthy();
-    // The visit is still reported: the server logs 'permission_denied' (spec §4 step 3).
+    // The visit is still reported: the server logs 'permission_denied'.
     await waitFor(() => expect(server.callsTo('POST /api/admin/visit')).toHaveLength(1));
     expect(screen.queryByTestId('admin-panel')).toBeNull();
   });
@@ -100,7 +100,7 @@ describe('/admin (spec §2 "Administration panel", §6)', () => {
   });
 });
 
-describe('/profile when signed in (spec §2 "Own profile")', () => {
+describe('/profile when signed in', () => {
   it("shows the user, 'Publier' to /create, and 'Déconnexion' signs out then goes to /", async () => {
     const server = fakeApi({ 'POST /api/auth/logout': () => new Response(null, { status: 204 }) });
     applySession(sessionBody(1));

@@ -16,7 +16,7 @@ function openModal(mode: 'login' | 'register' | 'forgot') {
 }
 
 const submitRegister = (modal: ReturnType<typeof within>) => fireEvent.click(modal.getByRole('button', { name: 'Créer un compte' }));
-/** Ticks « J'accepte les conditions d'utilisation » (issue 18). */
+/** Ticks « J'accepte les conditions d'utilisation ». */
 const acceptTerms = (modal: ReturnType<typeof within>) => fireEvent.click(modal.getByTestId('terms-checkbox'));
 const alertText = (modal: ReturnType<typeof within>) => modal.getByRole('alert').textContent;
 
@@ -28,7 +28,7 @@ function fill(modal: ReturnType<typeof within>, values: Partial<Record<'Prénom'
 
 const VALID = { Prénom: 'Camille', Nom: 'Martin', Email: 'camille@exemple.fr', 'Mot de passe': 'Secret123', 'Confirmer le mot de passe': 'Secret123' };
 
-describe('register mode (spec §5 "Login and register", "Human check", "Bot check")', () => {
+describe('register mode: the fields, the human check and the trap fields', () => {
   let challenges: number;
   beforeEach(() => {
     localStorage.clear();
@@ -62,7 +62,7 @@ describe('register mode (spec §5 "Login and register", "Human check", "Bot chec
     return modal;
   }
 
-  it('shows the question, checks the fields in the spec order, then sends the answer and the honeypots', async () => {
+  it('shows the question, checks the fields in the form’s order, then sends the answer and the honeypots', async () => {
     const server = serverWith(() => json(201, { status: 'confirmation_sent', email: 'camille@exemple.fr' }));
     const modal = openModal('register');
     expect(screen.getByRole('heading', { name: 'Créer un compte' })).toBeTruthy();
@@ -98,7 +98,7 @@ describe('register mode (spec §5 "Login and register", "Human check", "Bot chec
     }
 
     fireEvent.change(answer, { target: { value: ' 7 ' } });
-    // Everything right but the terms: refused, nothing sent (issue 18).
+    // Everything right but the terms: refused, nothing sent.
     submitRegister(modal);
     expect(alertText(modal)).toBe("Vous devez accepter les conditions d'utilisation");
     expect(server.callsTo('POST /api/auth/signup')).toHaveLength(0);

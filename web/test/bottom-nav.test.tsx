@@ -24,7 +24,7 @@ function renderNav(path = '/') {
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `c-${i + 1}`);
 
-describe('bottom navigation (spec §2)', () => {
+describe('bottom navigation', () => {
   beforeEach(() => {
     useSessionStore.setState({ user: null, status: 'ready' });
     useUiStore.setState({ authMode: null });

@@ -1,5 +1,5 @@
 /**
- * The config answer is read without zod (the map waits for it, issue 15): the reader must accept
+ * The config answer is read without zod (the map waits for it): the reader must accept
  * exactly what core's clientConfigSchema accepts, and read the same URLs from it.
  */
 import { describe, expect, it } from 'vitest';

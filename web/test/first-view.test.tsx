@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The first load puts the map first (issue 15): the launch layer (terms notices, emergency
+ * The first load puts the map first: the launch layer (terms notices, emergency
  * banner) asks the server nothing until the map has drawn its first view, and comes at once on
  * the pages that show no map.
  */
@@ -57,7 +57,7 @@ function loadingMap() {
   return { map: map as unknown as MapLibreMap, fireIdle: () => [...idle].forEach((listener) => listener()) };
 }
 
-describe('first view (issue 15)', () => {
+describe('first view', () => {
   it('asks for the emergency banner only once the map has drawn its first view', async () => {
     renderRoutes(routes, '/');
     expect(await screen.findByTestId('map-canvas')).toBeTruthy();

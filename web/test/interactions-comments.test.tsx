@@ -27,14 +27,14 @@ function open(post = makePost({ commentsCount: 3 })) {
 
 popupViewerEachTest(ME);
 
-describe('comments in the popup (spec §3 Comment, §4 "Posts")', () => {
+describe('comments in the popup', () => {
   it('lists them oldest first with name, tier, relative time and the edited mark; only mine can be edited or deleted', async () => {
     fakeApi({ 'GET /api/posts/p-1/comments': () => json(200, { comments: SERVER_COMMENTS }) });
     open();
     await waitFor(() => expect(items()).toHaveLength(3));
     expect(screen.getByTestId('comments-count').textContent).toBe('3 commentaires');
     expect(items().map((el) => within(el).getByTestId('comment-text').textContent)).toEqual(['Premier !', 'Je passe ce soir', 'Belle photo']);
-    // Multi wins over Plus (spec §6: multi, plus, pro, premium).
+    // Multi wins over Plus (multi, plus, pro, premium).
     expect(within(byId('c-1')).getByTestId('tier-badge').textContent).toBe('Multi');
     expect(within(byId('c-3')).getByTestId('tier-badge').textContent).toBe('Premium');
     expect(within(byId('c-2')).queryByTestId('tier-badge')).toBeNull();
@@ -48,7 +48,7 @@ describe('comments in the popup (spec §3 Comment, §4 "Posts")', () => {
       expect(within(byId(other)).queryByTestId('comment-edit')).toBeNull();
       expect(within(byId(other)).queryByTestId('comment-delete')).toBeNull();
     }
-    // The name opens the author's profile modal (spec §2 "Profile modal").
+    // The name opens the author's profile modal.
     fireEvent.click(within(byId('c-3')).getByTestId('comment-author'));
     expect(useUiStore.getState().profileModalUserId).toBe('ines');
   });

@@ -17,7 +17,7 @@ const CONVERSATION = { id: 'c0nv-1', participant1Id: 'author-1', participant2Id:
 popupViewerEachTest(null);
 beforeEach(() => useMessagesSelection.getState().clear());
 
-describe("'Contacter' on a post (spec §4, §8 \"Contact and report\", §9 \"Other\")", () => {
+describe("'Contacter' on a post", () => {
   it('asks a visitor to sign in, without calling the server', () => {
     const api = fakeApi({});
     renderPopup(makePost());
@@ -63,7 +63,7 @@ describe("'Contacter' on a post (spec §4, §8 \"Contact and report\", §9 \"Oth
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it("says 'Impossible de créer la conversation' when there is no reason to give (spec §8, contact from the map)", async () => {
+  it("says 'Impossible de créer la conversation' when there is no reason to give (contact from the map)", async () => {
     useSessionStore.setState({ user: { id: 'me', email: 'me@x.fr', nickname: 'Moi' } });
     fakeApi({ 'POST /api/conversations': () => json(500, { error: { code: 'internal_error', message: 'Une erreur est survenue. Veuillez réessayer.' } }) });
     renderPopup(makePost());

@@ -31,7 +31,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('likes in the popup (spec §4 "Posts")', () => {
+describe('likes in the popup', () => {
   it('shows the count and my state, toggles optimistically on every cached copy, then refetches the post after 1 s', async () => {
     const answer = deferred<Response>();
     const api = fakeApi({
@@ -77,7 +77,7 @@ describe('likes in the popup (spec §4 "Posts")', () => {
     await waitFor(() => expect(likeButton().getAttribute('aria-pressed')).toBe('true'));
     expect(likeCount()).toBe('3');
     expect(toasts().map((t) => [t.type, t.message])).toContainEqual(['error', "Impossible d'enregistrer votre J'aime. Veuillez réessayer."]);
-    // Spec §4: "On failure they are reverted by a refetch".
+    // On failure the like is reverted by a refetch.
     await waitFor(() => expect(api.callsTo('GET /api/posts/p-1')).toHaveLength(1));
     // Someone else liked it meanwhile: the server's count wins.
     fresh.resolve(json(200, { post: makePost({ likesCount: 4, isLikedByUser: true }) }));
@@ -98,7 +98,7 @@ describe('likes in the popup (spec §4 "Posts")', () => {
 });
 
 
-describe('live likes and comments (design.md §5)', () => {
+describe('live likes and comments', () => {
   it("applies other people's likes and comments to the cache, keeping my own like state", async () => {
     installFakeWebSocket();
     const client = new QueryClient();

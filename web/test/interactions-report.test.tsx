@@ -22,7 +22,7 @@ function openDialog() {
 
 popupViewerEachTest({ id: 'me', email: 'me@x.fr', nickname: 'Moi' });
 
-describe('report dialog (spec §2 "Report dialog", §5 "Report")', () => {
+describe('report dialog', () => {
   it('shows the flag only to a signed-in viewer who is not the author', () => {
     renderPopup(makePost());
     expect(screen.getByTestId('post-report').getAttribute('aria-label')).toBe('Signaler la publication');

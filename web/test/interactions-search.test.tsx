@@ -49,7 +49,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('search (spec §2 "Map screen", §9 "Search")', () => {
+describe('search', () => {
   it('asks the server 500 ms after the last keystroke, only from 2 characters, among the selected moods', async () => {
     const api = fakeApi({ 'GET /api/search': () => json(200, { results: RESULTS }) });
     useMoodFilterStore.setState({ selected: ['love', 'party'] });

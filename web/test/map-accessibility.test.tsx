@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 20 item 2: what a screen reader hears of the markers, the order Tab reaches them and the
+ * What a screen reader hears of the markers, the order Tab reaches them and the
  * list view sorts them in, the keyboard layer's buttons, focus kept in and given back by dialogs,
  * and reduced motion turning camera flights into jumps.
  */

@@ -4,7 +4,7 @@ import { padBounds } from '@moodmap/core';
 import { viewBounds } from '../src/features/map/first-viewport.ts';
 import { roundBounds } from '../src/features/posts/viewport-query.ts';
 
-describe("the map's first viewport, asked at boot (issue 15)", () => {
+describe("the map's first viewport, asked at boot", () => {
   it('asks for the bounds the map itself asks for', () => {
     // What Chromium's map asked for on a 390 × 844 phone at Paris, zoom 12 (bench/browser): the
     // prefetch must hit the same cache key, or the map asks a second time.

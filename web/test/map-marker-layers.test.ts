@@ -1,6 +1,6 @@
 /**
- * What the markers' sources are told as the map zooms and as answers come (marker-layers.ts,
- * issue 15): clustering only below zoom 9, and the aggregates source set only when they change.
+ * What the markers' sources are told as the map zooms and as answers come (marker-layers.ts):
+ * clustering only below zoom 9, and the aggregates source set only when they change.
  */
 import { describe, expect, it } from 'vitest';
 import type { Map as MapLibreMap } from 'maplibre-gl';

@@ -1,7 +1,7 @@
 /**
  * The markers a keyboard reaches (nav-items.ts): the groups and the server aggregates on screen,
  * read from the map's own data from zoom 9 (no rendered-feature query of the view on every new
- * post, issue 15), MapLibre's clusters from its layer below; and when two readings are the same.
+ * post), MapLibre's clusters from its layer below; and when two readings are the same.
  */
 import { describe, expect, it } from 'vitest';
 import type { Map as MapLibreMap } from 'maplibre-gl';

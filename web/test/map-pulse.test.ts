@@ -42,7 +42,7 @@ const rings = (container: HTMLElement) =>
     colors: [...el.querySelectorAll<HTMLElement>('.mm-pulse-ring')].map((r) => r.style.backgroundColor),
   }));
 
-describe('pulse rings over the map (issue 15: played by the compositor, not by redrawing the map)', () => {
+describe('pulse rings over the map, played by the compositor, not by redrawing the map', () => {
   it('rings each pulse post the map draws, once, at its pixel, two rings half a period apart', () => {
     const { map, container, state, fire } = fakeMap();
     state.features = [

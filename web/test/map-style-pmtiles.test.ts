@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Which basemap the map shows (issue 19 item 3): MAP_STYLE_URL first, then the PMTiles archive
+ * Which basemap the map shows: MAP_STYLE_URL first, then the PMTiles archive
  * drawn with the Protomaps style, then the embedded basemap, each falling to the next when it
  * failed; and the Protomaps style itself: both themes, French names, nothing fetched from a CDN.
  */

@@ -12,7 +12,7 @@ import { STORAGE_KEYS } from '../src/lib/storage.ts';
 const persist = (value: unknown) => localStorage.setItem(STORAGE_KEYS.mapLocation, JSON.stringify(value));
 const persisted = () => JSON.parse(localStorage.getItem(STORAGE_KEYS.mapLocation) ?? 'null') as unknown;
 
-describe('map view (spec §4 "Map", §9 "Map")', () => {
+describe('map view', () => {
   beforeEach(() => localStorage.clear());
 
   it('defaults to the mobile view up to 768 px and the desktop view above', () => {
@@ -71,7 +71,7 @@ describe('map style', () => {
     expect(light.layers.map((l) => l.id).filter((id) => ['sea', 'land', 'coastline', 'borders'].includes(id))).toEqual(['sea', 'land', 'coastline', 'borders']);
     expect(dark.layers.map((l) => l.id)).toEqual(light.layers.map((l) => l.id));
     expect(light.glyphs).toBeUndefined();
-    // Vector tiles for the view, not world GeoJSON (issue 15).
+    // Vector tiles for the view, not world GeoJSON.
     expect(light.sources).toEqual({ basemap: expect.objectContaining({ type: 'vector', tiles: [expect.stringMatching(/\/api\/geo\/tiles\/\{z\}\/\{x\}\/\{y\}\.pbf$/)] }) });
     const sea = (s: typeof light) => (s.layers[0] as unknown as { paint: Record<string, string> }).paint['background-color'];
     expect(sea(light)).not.toBe(sea(dark));
@@ -131,7 +131,7 @@ describe('map style', () => {
   });
 });
 
-describe('geolocation errors (spec §8)', () => {
+describe('geolocation errors', () => {
   it('maps each failure to its French text', () => {
     expect(geolocationErrorMessage({ code: 1 })).toBe('Accès à la localisation refusé...');
     expect(geolocationErrorMessage({ code: 2 })).toBe('Position non disponible...');

@@ -1,6 +1,6 @@
 /**
  * What later taps need (the popups' chunk, core's schemas) is off the map's first load and
- * fetched once the map is drawn with its markers (issue 15): at the map's next 'idle', once per page.
+ * fetched once the map is drawn with its markers: at the map's next 'idle', once per page.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Map as MapLibreMap } from 'maplibre-gl';

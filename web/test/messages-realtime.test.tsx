@@ -85,7 +85,7 @@ afterEach(() => {
   stopRealtime();
 });
 
-describe('unread badge (spec §2 "Bottom navigation")', () => {
+describe('unread badge in the bottom navigation', () => {
   it("counts unread conversations, '9+' above 9 and '99+' above 99", async () => {
     let unread = ids(7);
     fakeApi({ 'GET /api/conversations/unread': () => json(200, { conversationIds: unread }) });
@@ -300,7 +300,7 @@ describe('realtime in the open chat', () => {
   });
 });
 
-describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {
+describe("'Nouveau message' toast", () => {
   /** On the fake clock: the toast stays a millisecond short of `ms` from now, and starts its exit at `ms`. */
   function startsLeavingAfter(ms: number) {
     const leaving = () => screen.getByTestId('message-toast').getAttribute('data-leaving');
@@ -421,7 +421,7 @@ describe("'Nouveau message' toast (spec §2, §4 \"Message toast\")", () => {
   });
 });
 
-describe("the shell's messaging, a chunk fetched once someone is signed in (issue 15)", () => {
+describe("the shell's messaging, a chunk fetched once someone is signed in", () => {
   /** As the shell mounts it (app/messaging.tsx): the lazily loaded bridge, toast and badge. */
   function ShellHost() {
     return (

@@ -69,7 +69,7 @@ beforeEach(() => {
   vi.setSystemTime(NOW);
 });
 
-describe('/messages: the conversation list (spec §2 "Messages")', () => {
+describe('/messages: the conversation list', () => {
   it('shows each conversation with its photo or fallback, nickname, list time and preview, and a blue dot for unread ones', async () => {
     const list = [
       conversation('c-1', 'Léa', { content: '  Salut !\n  ça va ?', createdAt: at('2026-03-10T09:05:00') }, { unread: true, otherParticipant: { id: 'lea-id', nickname: 'Léa', profilePhotoUrl: '/media/lea.webp' } }),
@@ -219,7 +219,7 @@ describe('/messages: the chat', () => {
   });
 });
 
-describe('/messages: the composer (spec §2 "Composer", §4, §5 "Chat image")', () => {
+describe('/messages: the composer, its image and its sending', () => {
   const SENT = message({ id: 'sent-1', senderId: ME, content: 'Bonjour Léa', createdAt: at('2026-03-10T11:59:00') });
 
   async function openChat(post: (call: { body: unknown }) => Response | Promise<Response>) {

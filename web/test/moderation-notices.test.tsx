@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 17 in the browser: the own profile's moderation notices (statement of reasons with
+ * Moderation in the browser: the own profile's moderation notices (statement of reasons with
  * 'Faire appel', sent once), the suspension's end, the blocked list with 'Débloquer', and the
  * 'Bloquer' button on another person's profile.
  */

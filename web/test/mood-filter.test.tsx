@@ -15,7 +15,7 @@ function openFilter() {
   fireEvent.click(screen.getByRole('button', { name: 'Humeurs' }));
 }
 
-describe('mood filter (spec §4 "Moods filter")', () => {
+describe('mood filter', () => {
   beforeEach(() => {
     localStorage.clear();
     useMoodFilterStore.getState().reload();

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * 'Position approximative' (issue 20) in the browser: the create page's switch is off by default,
+ * 'Position approximative' in the browser: the create page's switch is off by default,
  * remembered on this device once changed, and sent as `approximate: true`; the card says so.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

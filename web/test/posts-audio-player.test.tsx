@@ -39,7 +39,7 @@ function failWith(code: number) {
   fireEvent.error(audio());
 }
 
-describe('audio player (spec §4 "Audio player", §8)', () => {
+describe('audio player', () => {
   it('shows the known duration as m:ss before anything loads, and downloads nothing until played', () => {
     render(<AudioPlayer src="/media/voice.webm" durationHint={74} />);
     expect(player().dataset.state).toBe('idle');

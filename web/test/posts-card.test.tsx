@@ -62,7 +62,7 @@ const toasts = () => useToastStore.getState().toasts.map((t) => t.message);
 
 popupViewerEachTest(null);
 
-describe('single post popup (spec §2 "Map screen")', () => {
+describe('single post popup', () => {
   it('shows author, relative time, mood badge, pulse, image and text', () => {
     renderCard(post());
     const card = screen.getByTestId('post-popup');

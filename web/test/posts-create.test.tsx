@@ -83,7 +83,7 @@ afterEach(() => {
   useSessionStore.setState({ user: null });
 });
 
-describe('create page (spec §2 "Create publication", §5 "Publication")', () => {
+describe('create page', () => {
   it('asks a visitor to sign in', () => {
     useSessionStore.setState({ status: 'ready', user: null });
     fakeApi(baseRoutes);
@@ -115,7 +115,7 @@ describe('create page (spec §2 "Create publication", §5 "Publication")', () =>
     expect(await screen.findByTestId('create-form')).toBeTruthy();
   });
 
-  it('validates in the spec order: mood, then something to say, then the land', async () => {
+  it('validates in the form’s order: mood, then something to say, then the land', async () => {
     signIn();
     const api = fakeApi({ ...baseRoutes, 'GET /api/geo/land': (call) => json(200, { onLand: !call.url.includes('lat=-35') }) });
     renderCreate();
@@ -135,7 +135,7 @@ describe('create page (spec §2 "Create publication", §5 "Publication")', () =>
     expect(api.callsTo('POST /api/posts')).toHaveLength(0);
   });
 
-  it('counts to 500, keeps a longer pasted text with a red counter and the spec text, and warns (without blocking) on repeats and capitals', async () => {
+  it('counts to 500, keeps a longer pasted text with a red counter and the too-long text, and warns (without blocking) on repeats and capitals', async () => {
     signIn();
     fakeApi(baseRoutes);
     renderCreate();
@@ -143,7 +143,7 @@ describe('create page (spec §2 "Create publication", §5 "Publication")', () =>
     fireEvent.change(text, { target: { value: 'Salut' } });
     expect(screen.getByTestId('create-counter').textContent).toBe('5/500');
     fireEvent.change(text, { target: { value: 'é'.repeat(520) } });
-    // Not cut silently (issue 18): kept, the counter red, the spec's text until it is shortened.
+    // Not cut silently: kept, the counter red, the too-long text until it is shortened.
     expect(text.value).toHaveLength(520);
     expect(screen.getByTestId('create-counter').textContent).toBe('520/500');
     expect(screen.getByTestId('create-counter').className).toContain('text-rose-600');

@@ -53,7 +53,7 @@ function random(seed: number) {
   };
 }
 
-describe('100 m grouping (spec §2 "Map screen", §9 "Map")', () => {
+describe('100 m grouping', () => {
   it('measures with the haversine formula on a 6 371 km sphere', () => {
     expect(haversineMeters(PARIS, offset(PARIS, 100, 0))).toBeCloseTo(100, 6);
     // Paris – La Réunion, about 9 350 km.
@@ -147,7 +147,7 @@ function fresh(posts: PostDto[]): string[][] {
   return groupWithinRadius(posts).map((g) => g.items.map((p) => p.id).sort()).sort((a, b) => a[0]!.localeCompare(b[0]!));
 }
 
-describe('the map\'s 100 m groups, kept one marker at a time (issue 15)', () => {
+describe('the map\'s 100 m groups, kept one marker at a time', () => {
   it('adds a lone post as one new feature and leaves every other group alone', () => {
     const groups = new MarkerGroups();
     groups.reset([post(1, PARIS), post(2, offset(PARIS, 40, 0)), post(3, offset(PARIS, 0, 2000))].map(toMarker));

@@ -1,5 +1,5 @@
 /**
- * A live post or deletion on a map holding 10^5 markers (issue 15): the viewport answers take it
+ * A live post or deletion on a map holding 10^5 markers: the viewport answers take it
  * without a copy of their markers, and yet every reader sees the same list as before.
  */
 import { afterEach, describe, expect, it } from 'vitest';

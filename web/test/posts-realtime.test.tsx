@@ -42,7 +42,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('realtime client (design.md §5)', () => {
+describe('realtime client', () => {
   it('backs off from 0.5 s to 10 s, with jitter', () => {
     expect(backoffDelay(0, () => 0)).toBe(250);
     expect(backoffDelay(0, () => 1)).toBe(500);
@@ -166,7 +166,7 @@ describe('realtime client (design.md §5)', () => {
   });
 });
 
-describe('the view frame (issue 15: a socket hears only the posts in its view)', () => {
+describe('the view frame: a socket hears only the posts in its view', () => {
   it('sends the fetched bounds once the map has been still for the debounce, and again on reconnect', () => {
     vi.useFakeTimers();
     vi.spyOn(Math, 'random').mockReturnValue(0.5);

@@ -73,7 +73,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('voice recorder (spec §4 "Voice recording", §9 "Audio")', () => {
+describe('voice recorder', () => {
   it('asks the microphone for 44.1 kHz and records WebM/Opus with a running m:ss timer', async () => {
     render(<Harness />);
     expect(root().dataset.status).toBe('idle');

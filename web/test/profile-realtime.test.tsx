@@ -57,7 +57,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("someone's new nickname or photo, live (issue 6)", () => {
+describe("someone's new nickname or photo, live", () => {
   it('replaces the author on their posts and comments and the person in their conversations; nobody else changes', () => {
     const client = seeded();
     const before = {

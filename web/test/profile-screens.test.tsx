@@ -89,7 +89,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('tier badge precedence (spec §6)', () => {
+describe('tier badge precedence', () => {
   it('puts multi first in the modal and plus first on the profile page', () => {
     const both = { isMulti: true, isPlus: true, isPro: true, isPremium: true };
     expect(tierOf(both, 'modal')).toBe('Multi');
@@ -104,7 +104,7 @@ describe('tier badge precedence (spec §6)', () => {
     render(<TierBadge flags={{ isMulti: true, isPlus: true }} place="page" />);
     expect(screen.getByTestId('tier-badge').textContent).toBe('Plus');
     cleanup();
-    // No tier: 'Gratuit' (spec §1, §9 tier list).
+    // No tier: 'Gratuit'.
     render(<TierBadge flags={{}} place="page" />);
     expect(screen.getByTestId('tier-badge').textContent).toBe('Gratuit');
     cleanup();
@@ -125,7 +125,7 @@ describe('tier badge precedence (spec §6)', () => {
   });
 });
 
-describe('/profile (spec §2 "Own profile")', () => {
+describe('/profile', () => {
   it('shows the nickname as blocked with the next allowed date after a change this month', async () => {
     const last = new Date(Date.now() - 10 * DAY);
     fakeApi({ 'GET /api/profiles/u-1': () => json(200, publicProfile('u-1')) });
@@ -187,7 +187,7 @@ describe('/profile (spec §2 "Own profile")', () => {
     expect(screen.getByTestId('bio-edit').textContent).toBe('Ajouter une bio');
   });
 
-  it('pre-checks the photo type and size with the spec texts', () => {
+  it('pre-checks the photo type and size with their French texts', () => {
     expect(photoProblem({ type: 'image/svg+xml', size: 10 })).toBe('Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.');
     expect(photoProblem({ type: 'image/png', size: 5 * 1024 * 1024 + 1 })).toBe("La taille de l'image ne doit pas dépasser 5MB");
     expect(photoProblem({ type: 'image/webp', size: 5 * 1024 * 1024 })).toBeNull();
@@ -212,7 +212,7 @@ describe('/profile (spec §2 "Own profile")', () => {
   });
 });
 
-describe('profile modal (spec §2 "Profile modal")', () => {
+describe('profile modal', () => {
   it('hides "Envoyer un message" from a visitor and from oneself, and shows 6 posts with 3 thumbnails', async () => {
     const posts = Array.from({ length: 8 }, (_, i) => post(`p${i}`, { mediaUrls: ['/a.jpg', '/b.jpg', '/c.jpg', '/d.jpg'] }));
     fakeApi({
@@ -267,7 +267,7 @@ describe('profile modal (spec §2 "Profile modal")', () => {
   });
 });
 
-describe('/user/:userId (spec §2 "Public profile page")', () => {
+describe('/user/:userId', () => {
   it('shows the header, À propos and a grid whose items go back to the map centred on the post', async () => {
     fakeApi({ [`GET /api/profiles/${OTHER}`]: () => json(200, publicProfile(OTHER, [post('p1'), post('p2', { thumbnailUrl: '/t.jpg' })])) });
     applySession(sessionBody(1));

@@ -1,7 +1,7 @@
 /**
- * The Pulse purchase flow's timing and texts (spec §4 "Pulse effect", §7, §8 "Pulse purchase",
- * §9 "Timing"): popup 800×600 polled every 1 s up to 300 s, 2 s after it closes the balance is
- * read; mobile leaves in the same window; the spec's error texts.
+ * The Pulse purchase flow's timing and texts (docs/product.md, Pulse): popup 800×600 polled
+ * every 1 s up to 300 s, 2 s after it closes the balance is read; mobile leaves in the same
+ * window; the product's French error texts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FlowDeps, PENDING_KEY, runPurchase } from '../src/features/pulse/checkout-flow.ts';
@@ -70,7 +70,7 @@ describe('Pulse purchase flow', () => {
     expect(JSON.parse(stored.get(PENDING_KEY) ?? '')).toEqual({ before: 2, quantity: 5 });
   });
 
-  it('answers with the spec’s texts: session missing, the server’s error or the generic one, missing URL', async () => {
+  it('answers with the product’s French texts: session missing, the server’s error or the generic one, missing URL', async () => {
     const cases: Array<[() => Response, string]> = [
       [() => json(401, { error: { code: 'not_authenticated', message: 'User not authenticated' } }), 'Session non trouvée. Veuillez vous reconnecter.'],
       [() => json(503, { error: { code: 'payment_unavailable', message: 'Le paiement par carte n’est pas configuré sur ce serveur' } }), 'Le paiement par carte n’est pas configuré sur ce serveur'],

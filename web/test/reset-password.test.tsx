@@ -25,7 +25,7 @@ const newPassword = () => screen.getByLabelText('Nouveau mot de passe');
 const confirmation = () => screen.getByLabelText('Confirmer le mot de passe');
 const submit = () => screen.getByRole('button', { name: /Changer le mot de passe|Modification en cours/ }) as HTMLButtonElement;
 
-describe('reset-password screen (spec §2, §5, §8)', () => {
+describe('reset-password screen', () => {
   // The answer's session is read by schemas fetched on first use: a module load the fake clock
   // below cannot wait for, so they are fetched before, as any earlier sign-in would have.
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import { applyResetRedirect, isRecoveryAddress, resetRedirectTarget } from '../s
 
 const at = (pathname: string, search = '', hash = '') => ({ pathname, search, hash });
 
-describe('reset-password URL forcing rule (spec §2 "Shell")', () => {
+describe('reset-password URL forcing rule', () => {
   it('forces /reset-password for a recovery type in the query, keeping the query', () => {
     expect(resetRedirectTarget(at('/', '?type=recovery'))).toBe('/reset-password?type=recovery');
     expect(resetRedirectTarget(at('/profile', '?type=recovery&lang=fr', '#top'))).toBe('/reset-password?type=recovery&lang=fr#top');

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-/** Issue 19 item 2: places in the top bar's search, above the posts, and the picker's place search. */
+/** Places in the top bar's search, above the posts, and the picker's place search. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -79,7 +79,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('top bar place search (issue 19)', () => {
+describe('top bar place search', () => {
   it("lists the places found under 'Lieux', above the posts under 'Publications', from one debounced request each", async () => {
     const { api } = typeInTopBar('LYON', POSTS, [LYON, LYONS]);
     const places = await screen.findAllByTestId('place-result', {}, { timeout: 2000 });
@@ -136,7 +136,7 @@ describe('top bar place search (issue 19)', () => {
   });
 });
 
-describe('the location picker’s place search (issue 19)', () => {
+describe('the location picker’s place search', () => {
   it('finds places as the top bar does and hands the one chosen to the picker', async () => {
     const api = fakeApi({ 'GET /api/geo/places': () => json(200, { places: [LYON] }) });
     const onPick = vi.fn();

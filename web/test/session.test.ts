@@ -281,7 +281,7 @@ describe('api() and the access token', () => {
   });
 });
 
-describe('sign-in and sign-out sequences (spec §4)', () => {
+describe('sign-in and sign-out sequences', () => {
   let client: QueryClient;
   beforeEach(async () => {
     localStorage.clear();
@@ -402,7 +402,7 @@ describe('sign-in and sign-out sequences (spec §4)', () => {
   });
 });
 
-describe('current user mapping (spec §3, §4)', () => {
+describe('current user mapping', () => {
   it('takes the nickname from the profile, with the fallbacks, and "Chargement..." without a profile', async () => {
     expect((await toSessionUser(apiUser()))?.nickname).toBe('Camille');
     expect((await toSessionUser(apiUser({}, { username: '  ' })))?.nickname).toBe('Camille');

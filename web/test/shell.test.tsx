@@ -25,7 +25,7 @@ function renderApp(path: string) {
   return renderRoutes(routes, path).router;
 }
 
-describe('shell and routes (spec §2 "Shell")', () => {
+describe('shell and routes', () => {
   beforeEach(() => {
     vi.stubGlobal('fetch', fetchMock);
     useSessionStore.setState({ user: null, status: 'ready' });

@@ -8,7 +8,7 @@ import { Dialog } from '../src/ui/Dialog.tsx';
 import { Toaster } from '../src/ui/toasts/Toaster.tsx';
 import { toast, useToastStore } from '../src/ui/toasts/toast-store.ts';
 
-describe('notification toasts (spec §2)', () => {
+describe('notification toasts', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     useToastStore.setState({ toasts: [] });
@@ -51,7 +51,7 @@ describe('notification toasts (spec §2)', () => {
   });
 });
 
-describe('help and contact dialog (spec §2)', () => {
+describe('help and contact dialog', () => {
   beforeEach(() => useUiStore.setState({ helpOpen: true }));
   afterEach(() => {
     cleanup();

@@ -1,5 +1,5 @@
 /**
- * The map feed's answers are read without zod (the map waits for them, issue 15): each reader must
+ * The map feed's answers are read without zod (the map waits for them): each reader must
  * accept exactly what core's schema accepts and read the same value from it, so a malformed
  * answer is still refused.
  */

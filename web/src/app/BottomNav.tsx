@@ -26,7 +26,7 @@ function Item({ to, label, icon, end = false, testId }: { to: string; label: str
   );
 }
 
-/** The four entries of spec §2 "Bottom navigation". */
+/** The bottom navigation's four entries. */
 export function BottomNav() {
   const signedIn = useSessionStore((s) => s.user !== null);
   const openAuth = useUiStore((s) => s.openAuth);

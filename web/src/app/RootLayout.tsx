@@ -12,7 +12,7 @@ import { Splash } from './Splash.tsx';
 // Fetched when first opened: they are closed on the map screen.
 const AuthModal = lazyScreen(() => import('../features/auth/AuthModal.tsx'), (m) => m.AuthModal);
 const HelpDialog = lazyScreen(() => import('../features/help/HelpDialog.tsx'), (m) => m.HelpDialog);
-// Terms notices, the CGU modal and the emergency banner (issue 18): after the map, never before it
+// Terms notices, the CGU modal and the emergency banner: after the map, never before it
 // (first-view.ts): their chunk, the catalogue it carries and their requests wait for its first view.
 const LaunchLayer = lazyScreen(() => import('../features/terms/LaunchLayer.tsx'), (m) => m.LaunchLayer);
 

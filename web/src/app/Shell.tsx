@@ -28,7 +28,7 @@ const MapView = lazy(() => preloadMapView().then((m) => ({ default: m.MapView })
 
 // Opened from a marker's or a comment's author: fetched then.
 const ProfileModal = lazyScreen(() => import('../features/profile/ProfileModal.tsx'), (m) => m.ProfileModal);
-// The list view (issue 20): fetched when first opened, never on the map's first load.
+// The list view: fetched when first opened, never on the map's first load.
 const PostListPanel = lazyScreen(() => import('../features/map/list/PostListPanel.tsx'), (m) => m.PostListPanel);
 
 /** The map at / with the top bar, floating buttons and navigation; modal routes render in the Outlet. */

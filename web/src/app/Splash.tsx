@@ -2,7 +2,7 @@ import { SHELL_MESSAGES } from '@moodmap/core';
 import { LogoMark, Wordmark } from '../ui/Logo.tsx';
 import { useSessionStore } from '../features/auth/session-store.ts';
 
-/** The logo splash while the session initialises (spec §2 "Shell"). */
+/** The logo splash while the session initialises. */
 export function Splash() {
   const initialising = useSessionStore((s) => s.status === 'initialising');
   if (!initialising) return null;

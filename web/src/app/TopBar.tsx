@@ -4,7 +4,7 @@ import { MoodFilter } from '../features/moods/MoodFilter.tsx';
 import { SearchBox } from '../features/search/SearchBox.tsx';
 import { LogoMark, Wordmark } from '../ui/Logo.tsx';
 
-/** Logo, search box and mood filter (spec §2 "Top bar"). */
+/** Logo, search box and mood filter. */
 export function TopBar() {
   return (
     // data-map-overlay: an open popup keeps clear of it (features/map/markers/popup-fit.ts).

@@ -2,7 +2,7 @@
  * Whether the first screen is drawn: the map's first view (MapLibre's first 'idle': its style,
  * tiles and labels on screen), or at once on the routes that show no map. What waits for it
  * (the launch layer's notices and their catalogue, the service worker) stays out of the way of
- * the first load: its requests, its JS and its main-thread time come after the map (issue 15).
+ * the first load: its requests, its JS and its main-thread time come after the map.
  */
 import { useEffect } from 'react';
 import type { Map as MapLibreMap } from 'maplibre-gl';

@@ -1,7 +1,7 @@
 /**
  * The shell's messaging (features/messages/MessagingLive.tsx), fetched only once someone is
  * signed in: a visitor's first load does not carry the realtime bridge, the toast and the badge's
- * queries (issue 15).
+ * queries.
  */
 import { Suspense, useState } from 'react';
 import { useSessionStore } from '../features/auth/session-store.ts';

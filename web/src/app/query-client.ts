@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 
-/** Server state cache; per-query staleTimes come from core CACHE_TTL_MS (spec §9 "Cache"). */
+/** Server state cache; per-query staleTimes come from core CACHE_TTL_MS. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

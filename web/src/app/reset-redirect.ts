@@ -1,5 +1,5 @@
 /**
- * The reset-password URL-forcing rule (spec §2 "Shell"): whenever the address carries a
+ * The reset-password URL-forcing rule: whenever the address carries a
  * recovery type, or both an access token and a refresh token, in the query or the hash, the app
  * goes to /reset-password, keeping query and hash; tokens found in the hash move to the query.
  * Pure, so it is unit-tested; main.tsx applies it with history.replaceState before routing.

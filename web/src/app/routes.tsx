@@ -25,13 +25,13 @@ function WithoutMap({ children }: { children: ReactNode }) {
   return <Deferred>{children}</Deferred>;
 }
 
-/** Spec §2 "Shell": the map at /, modal routes over it, unknown paths back to /. */
+/** The shell: the map at /, modal routes over it, unknown paths back to /. */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
       { path: RESET_PATH, element: <WithoutMap><ResetPasswordPage /></WithoutMap> },
-      // Back from the Pulse checkout (issue 16): outside the shell, it closes the popup or returns.
+      // Back from the Pulse checkout: outside the shell, it closes the popup or returns.
       { path: PULSE_RETURN_PATH, element: <WithoutMap><PulseReturnPage /></WithoutMap> },
       {
         path: '/',
@@ -43,7 +43,7 @@ export const routes: RouteObject[] = [
           { path: 'create', element: <Deferred><CreateScreen /></Deferred> },
           { path: 'messages', element: <Deferred><MessagesScreen /></Deferred> },
           { path: 'admin', element: <Deferred><AdminScreen /></Deferred> },
-          // The appeal link of a statement's e-mail (issue 17): works signed out.
+          // The appeal link of a statement's e-mail: works signed out.
           { path: 'appeal', element: <Deferred><AppealLinkScreen /></Deferred> },
           // Notices of illegal content (DSA Art. 16): open to visitors, like the confirmation link.
           { path: 'signalement-illicite', element: <Deferred><DsaNoticeScreen /></Deferred> },
@@ -58,7 +58,7 @@ export const routes: RouteObject[] = [
 /**
  * The routes as the app mounts them, under main.tsx's <BrowserRouter>. Declarative routing, not
  * createBrowserRouter: the app uses no loader, action, fetcher or blocker, and the data router's
- * code (about a third of react-router) would otherwise sit in the first load (issue 15).
+ * code (about a third of react-router) would otherwise sit in the first load.
  */
 export function AppRoutes() {
   return useRoutes(routes);

@@ -1,5 +1,5 @@
 /**
- * The web app's analytics events (spec §1, issue 18), sent to our own server, which stores them
+ * The web app's analytics events, sent to our own server, which stores them
  * with no personal data and forwards them to Plausible when configured. Only searches and map
  * interactions come from here: the server counts sign-ups, logins, posts and messages itself. Nothing is sent when
  * the browser asks not to be tracked (Do Not Track or Global Privacy Control). Map interactions

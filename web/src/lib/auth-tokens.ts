@@ -1,7 +1,7 @@
 /**
- * The session's tokens (issue 3, issue 13): a short-lived access token kept in memory only,
- * and a rotating refresh token the page never sees — the server keeps it in an HttpOnly cookie
- * scoped to /api/auth, and sends it back rotated on every refresh.
+ * The session's tokens (docs/security.md, Sessions): a short-lived access token kept in memory
+ * only, and a rotating refresh token the page never sees — the server keeps it in an HttpOnly
+ * cookie scoped to /api/auth, and sends it back rotated on every refresh.
  *
  * - `refreshSession()` is single-flight: every caller in the tab that needs a new access token
  *   at the same time shares one POST /api/auth/refresh (cookie + CSRF header).
@@ -116,7 +116,7 @@ export function markSignedIn(): void {
   writeString(STORAGE_KEYS.session, id);
 }
 
-/** Before issue 13 the refresh token itself sat in localStorage: it must not stay there. */
+/** Older versions kept the refresh token itself in localStorage: it must not stay there. */
 export function dropLegacyRefreshToken(): void {
   removeKey(STORAGE_KEYS.legacyRefreshToken);
 }

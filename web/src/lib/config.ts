@@ -18,8 +18,8 @@ export const EMPTY_CONFIG: AppConfig = { mapStyleUrl: null, mapStyleUrlDark: nul
 /**
  * The answer read as core's clientConfigSchema has it (three nullable strings and a boolean),
  * without zod: the map waits for this answer, and core's schemas module (zod, every schema and
- * the whole catalogue, ~50 kB gzip) would otherwise be fetched and run before the map can even
- * be created (issue 15). Anything else in the answer is no config (the embedded basemap).
+ * the whole catalogue) would otherwise be fetched and run before the map can even be created.
+ * Anything else in the answer is no config (the embedded basemap).
  */
 export function readConfig(raw: unknown): AppConfig | null {
   if (!raw || typeof raw !== 'object') return null;

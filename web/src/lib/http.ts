@@ -1,6 +1,6 @@
 import { SHELL_MESSAGES } from '@moodmap/core';
 
-/** An API failure, carrying the server's `{ error: { code, message } }` (design.md §4). */
+/** An API failure, carrying the server's `{ error: { code, message } }` (docs/api.md). */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;

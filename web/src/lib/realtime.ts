@@ -1,9 +1,10 @@
 /**
- * The realtime client (design.md §5): one WebSocket per tab on /api/realtime, opened on first
- * use and kept open, reconnecting with exponential backoff (0.5 s doubling to 10 s, with
- * jitter). Features subscribe to event types; whoever needs a catch-up after a cut listens to
- * `onRealtimeConnection` (reconnect: true). The socket authenticates with the session's access
- * token after each open and whenever the token changes, so private events (messages) reach it.
+ * The realtime client (docs/architecture.md, "A realtime event"): one WebSocket per tab on
+ * /api/realtime, opened on first use and kept open, reconnecting with exponential backoff (0.5 s
+ * doubling to 10 s, with jitter). Features subscribe to event types; whoever needs a catch-up after
+ * a cut listens to `onRealtimeConnection` (reconnect: true). The socket authenticates with the
+ * session's access token after each open and whenever the token changes, so private events
+ * (messages) reach it.
  *
  * Protocol (server/src/realtime/hub.ts): server → { type: 'ready', userId } then
  * { type, data } events; client → { type: 'auth', token }, { type: 'ping' } (→ 'pong') and

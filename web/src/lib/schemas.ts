@@ -4,8 +4,8 @@
  * Types come from the schemas with `import type`, which costs nothing at run time.
  *
  * Use `parseAnswerLazy((s) => s.someResponseSchema, payload)` in an async API call instead of
- * importing the schema statically (issue 15: zod off the first chunk; issue 14: every answer
- * is parsed with core's schema).
+ * importing the schema statically: zod stays off the first chunk, and every answer is still
+ * parsed with core's schema.
  */
 import type { MessageKey } from '@moodmap/core';
 import type * as CoreSchemas from '@moodmap/core/schemas';

@@ -1,7 +1,7 @@
 /**
  * How the client reads a session and its user, leniently (a missing profile field gets its
  * default rather than signing the user out). zod's schemas, so this module is only imported
- * dynamically (auth-tokens.ts `loadSessionSchemas`): zod stays off the first load (issue 15).
+ * dynamically (auth-tokens.ts `loadSessionSchemas`): zod stays off the first load.
  */
 import { z } from 'zod';
 

@@ -9,11 +9,11 @@ export const STORAGE_KEYS = {
    * its changes tell other tabs about sign-ins and sign-outs (`storage` events).
    */
   session: 'moodmap.session',
-  /** Where the refresh token used to be kept; removed at start-up (issue 13). */
+  /** Where older versions kept the refresh token; removed at start-up. */
   legacyRefreshToken: 'moodmap.refreshToken',
-  /** Display fields of the signed-in user (spec §4: "the current user is persisted locally"). */
+  /** Display fields of the signed-in user, kept locally. */
   currentUser: 'moodmap.currentUser',
-  /** The create page's 'Position approximative' (issue 20), per device. */
+  /** The create page's 'Position approximative', per device. */
   approximateLocation: 'moodmap.approximateLocation',
 } as const;
 

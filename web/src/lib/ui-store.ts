@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 
 /**
- * Modes of the auth modal (spec §4 "Auth modal modes"): login, register, forgot password,
+ * Modes of the auth modal: login, register, forgot password,
  * reset-email-sent ('reset-sent') and register-confirmation ('register-sent', 'Vérifiez votre email').
  */
 export type AuthMode = 'login' | 'register' | 'forgot' | 'reset-sent' | 'register-sent';
@@ -11,7 +11,7 @@ interface UiState {
   /** The address the auth modal carries between modes (typed at login, registered, reset). */
   authEmail: string;
   helpOpen: boolean;
-  /** The user whose profile modal is open (spec §2 "Profile modal"), from a marker or a comment author. */
+  /** The user whose profile modal is open, from a marker or a comment author. */
   profileModalUserId: string | null;
   openAuth: (mode?: AuthMode, email?: string) => void;
   closeAuth: () => void;

@@ -7,7 +7,7 @@ import { AlertIcon, PauseIcon, PlayIcon, RetryIcon } from './icons.tsx';
 export type PlayerState = 'idle' | 'loading' | 'playing' | 'paused' | 'error';
 
 /**
- * The audio player (spec §4 "Audio player"): loading, playing, paused, error; back to the start
+ * The audio player: loading, playing, paused, error; back to the start
  * at the end. Loading that takes more than 5 s stops with 'Chargement audio trop lent'. Times are
  * m:ss. Nothing is downloaded before the first press (preload none): a map full of voice posts
  * costs no bandwidth.

@@ -44,7 +44,7 @@ export function TextField({
   );
 }
 
-/** Password input with a show/hide toggle (spec §2 "Reset-password screen"). */
+/** Password input with a show/hide toggle. */
 export function PasswordField({
   label,
   id,

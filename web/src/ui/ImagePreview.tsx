@@ -4,7 +4,7 @@ import { MESSAGES } from '@moodmap/core';
 import { useDialogBehaviour } from './dialog-behaviour.ts';
 import { CloseIcon } from './icons.tsx';
 
-/** The image preview modal (spec §2 "Modals"): the enlarged image, closed by a backdrop click, Escape or ✕. */
+/** The image preview modal: the enlarged image, closed by a backdrop click, Escape or ✕. */
 export function ImagePreview({ src, alt = '', onClose }: { src: string; alt?: string; onClose: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
   useDialogBehaviour(ref, onClose);

@@ -4,10 +4,10 @@ import { DialogHeader } from './DialogHeader.tsx';
 import { useTitledDialog } from './titled-dialog.ts';
 
 /**
- * The panel a modal route opens over the map (spec §2 "Shell"): a full-height sheet on mobile,
+ * The panel a modal route opens over the map: a full-height sheet on mobile,
  * a centred scrollable panel (max 720 px) on desktop. Closing returns to /. The bottom
  * navigation stays usable above it. `wide`: a fixed-height panel (80% of the viewport on desktop)
- * whose content scrolls its own parts, for /messages (spec §2 "Messages").
+ * whose content scrolls its own parts, for /messages.
  */
 export function ModalPanel({ title, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {
   const navigate = useNavigate();

@@ -4,7 +4,7 @@ import { useUiStore } from '../lib/ui-store.ts';
 import { Button } from './Button.tsx';
 import { LockIcon } from './icons.tsx';
 
-/** What a visitor sees on a screen that needs an account (spec §6 "Visitor"), with a way in. */
+/** What a visitor sees on a screen that needs an account, with a way in. */
 export function SignedOutNotice({
   title,
   message,

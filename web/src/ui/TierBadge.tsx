@@ -1,8 +1,8 @@
 /**
- * Membership tier badge (spec §6 "Tiers", display only). The order in which flags win differs
- * by place: multi, plus, pro, premium in the profile modal; plus, multi, pro, premium on the
- * public profile page. No flag: free, shown as 'Gratuit' (spec §9 "Tier list") where a profile
- * is shown; `showFree={false}` leaves it out beside every comment.
+ * Membership tier badge (display only; docs/product.md, Profiles). The order in which flags win
+ * differs by place: multi, plus, pro, premium in the profile modal; plus, multi, pro, premium on
+ * the public profile page. No flag: free, shown as 'Gratuit' where a profile is shown;
+ * `showFree={false}` leaves it out beside every comment.
  */
 export type Tier = 'Multi' | 'Plus' | 'Pro' | 'Premium';
 export type TierPlace = 'modal' | 'page';

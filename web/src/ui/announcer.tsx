@@ -1,5 +1,5 @@
 /**
- * One polite live region, present from the start (issue 20 item 2): screen readers announce what
+ * One polite live region, present from the start: screen readers announce what
  * changes inside a region they already know, not a region inserted with its text, so the new
  * message toast (mounted only while shown) speaks through this one. The same text twice in a row
  * is still announced: the region is emptied first.

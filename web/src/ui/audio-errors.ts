@@ -1,4 +1,4 @@
-/** The audio player's error texts (spec §8 "Audio player"), from what the browser reports. */
+/** The audio player's error texts (docs/product.md, Texts and times), from what the browser reports. */
 import { MESSAGES } from '@moodmap/core';
 
 /** MediaError codes: 1 aborted, 2 network, 3 decode, 4 source not supported (also a 404 in Chromium). */

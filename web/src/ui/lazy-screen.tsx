@@ -3,7 +3,7 @@ import { SHELL_MESSAGES } from '@moodmap/core';
 import { Spinner } from './Button.tsx';
 
 /**
- * Screens other than the map are fetched when first opened (issue 15: the first load carries the
+ * Screens other than the map are fetched when first opened (the first load carries the
  * map only). `pick` names the export, so screens keep their named exports.
  */
 export function lazyScreen<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>) {

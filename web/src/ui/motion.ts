@@ -1,5 +1,5 @@
 /**
- * `prefers-reduced-motion: reduce` in one place (issue 20 item 2): the CSS animations stop in
+ * `prefers-reduced-motion: reduce` in one place: the CSS animations stop in
  * index.css; what JavaScript animates or starts (camera flights, the pulse rings laid over the
  * map) asks here, so a person who turned motion off gets jumps and still rings everywhere.
  */

@@ -1,7 +1,7 @@
 import { type RefObject, useLayoutEffect } from 'react';
 
 /**
- * Toasts sit top right (spec §2), which on a wide screen is where an open dialog keeps its
+ * Toasts sit top right, which on a wide screen is where an open dialog keeps its
  * header and close button. Each open dialog that reaches into the toast column reports its
  * header's bottom edge; the lowest one becomes `--dialog-header-bottom`, and `.toast-region`
  * (index.css) starts below it.

@@ -10,7 +10,7 @@ import { AlertIcon, RefreshIcon, ShieldIcon } from '../../ui/icons.tsx';
 import { SignedOutNotice } from '../../ui/SignedOutNotice.tsx';
 import { fetchRole } from '../auth/auth-api.ts';
 
-/** Role badge colours (spec §6): super_admin red, admin purple, moderator blue, others grey. */
+/** Role badge colours: super_admin red, admin purple, moderator blue, others grey. */
 const ROLE_BADGE: Record<string, string> = {
   super_admin: 'bg-red-100 text-red-700 ring-red-600/20 dark:bg-red-500/15 dark:text-red-300',
   admin: 'bg-purple-100 text-purple-700 ring-purple-600/20 dark:bg-purple-500/15 dark:text-purple-300',
@@ -68,7 +68,7 @@ function Centered({ tone, title, children }: { tone: 'rose' | 'amber'; title?: s
   );
 }
 
-/** /admin (spec §2 "Administration panel", §4 "Admin", §6): the role decides. */
+/** /admin: the role decides (docs/product.md, Roles and staff). */
 export function AdminScreen() {
   const userId = useSessionStore((s) => s.user?.id ?? null);
   const role = useQuery({
@@ -78,7 +78,7 @@ export function AdminScreen() {
     staleTime: 0,
     retry: false,
   });
-  // Spec §4: each visit is logged, 'admin_access' for staff, 'permission_denied' for others.
+  // Each visit is logged, 'admin_access' for staff, 'permission_denied' for others.
   useAdminVisit(role.data !== undefined);
   const client = useQueryClient();
   const refresh = () => {

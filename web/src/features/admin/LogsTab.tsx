@@ -1,6 +1,6 @@
 /**
- * 'Logs de sécurité' (spec §2): the event type with its first underscore replaced by a space,
- * uppercased, plus the description; the severity badge in the spec's colours (§6); the fr-FR
+ * 'Logs de sécurité': the event type with its first underscore replaced by a space,
+ * uppercased, plus the description; the severity badge in its colour (SEVERITY_BADGE); the fr-FR
  * date and time; repeats from one source share a row with their count. Filters by severity and event type.
  */
 import { useState } from 'react';
@@ -10,7 +10,7 @@ import { Table, cell } from './Table.tsx';
 
 const FR_DATE_TIME = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'medium' });
 
-/** Severity colours (spec §6): critical red, high orange, medium yellow, low blue, other grey. */
+/** Severity colours: critical red, high orange, medium yellow, low blue, other grey. */
 const SEVERITY_BADGE: Record<string, string> = {
   critical: 'bg-red-100 text-red-700 dark:bg-red-500/15 dark:text-red-300',
   high: 'bg-orange-100 text-orange-700 dark:bg-orange-500/15 dark:text-orange-300',

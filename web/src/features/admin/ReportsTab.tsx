@@ -1,7 +1,7 @@
 /**
- * 'Signalements' (issue 17): open reports grouped by post, with the post as reported, its
- * author and reporters; a decision needs a reason from the list and may carry a note. Appeals
- * wait below, for a moderator other than the one who decided.
+ * 'Signalements' (docs/product.md, Reports and moderation): open reports grouped by post, with the
+ * post as reported, its author and reporters; a decision needs a reason from the list and may
+ * carry a note. Appeals wait below, for a moderator other than the one who decided.
  */
 import { useState } from 'react';
 import {

@@ -1,5 +1,5 @@
 /**
- * 'Utilisateurs' (spec §2): nickname + the id's first 8 characters and '...', the e-mail as
+ * 'Utilisateurs': nickname + the id's first 8 characters and '...', the e-mail as
  * 'Confidentiel', the sign-up date in fr-FR; a nickname search; role changes for super_admin.
  */
 import { useState } from 'react';

@@ -1,11 +1,11 @@
-/** The admin panel's data (issue 17): the visit, the two keyset lists, the moderation queue. */
+/** The admin panel's data: the visit, the two keyset lists, the moderation queue. */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminUsersResponse, DecisionInput, ModerationQueue, SecurityLogsResponse } from '@moodmap/core';
 import { api } from '../../lib/api.ts';
 
 export const adminKey = ['admin'] as const;
 
-/** Logs 'admin_access' for staff (spec §4 step 2); once per opening of the panel. */
+/** Logs 'admin_access' for staff; once per opening of the panel. */
 export function useAdminVisit(enabled: boolean) {
   return useQuery({
     queryKey: [...adminKey, 'visit'],

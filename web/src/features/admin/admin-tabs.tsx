@@ -33,6 +33,5 @@ export const ADMIN_TABS: AdminTab[] = [
   { id: 'users', roles: ADMIN_PANEL_ROLES, Label: UsersLabel, Panel: UsersTab },
   { id: 'logs', roles: ADMIN_PANEL_ROLES, Label: LogsLabel, Panel: LogsTab },
   { id: 'reports', roles: MODERATION_ROLES, Label: ReportsLabel, Panel: ReportsTab },
-  // Issue 18.
   { id: 'stats', roles: USERS_LIST_ROLES, Label: () => MESSAGES.stats_tab, Panel: StatsTab, testId: 'stats-tab-button' },
 ];

@@ -16,7 +16,7 @@ const TITLES: Record<AuthMode, string> = {
   'register-sent': MESSAGES.auth_register_sent_title,
 };
 
-/** Login / register / forgot-password modal (spec §2 "Modals", §4 "Auth modal modes"). */
+/** Login / register / forgot-password modal. */
 export function AuthModal() {
   const mode = useUiStore((s) => s.authMode);
   const closeAuth = useUiStore((s) => s.closeAuth);

@@ -11,7 +11,7 @@ import { forgotError } from './validation.ts';
 /**
  * Forgot-password mode. The server answers the same for every address; the form shows its
  * validation and rate-limit texts, and 'Une erreur est survenue. Veuillez réessayer.' for the
- * rest (spec §8 "Password reset request").
+ * rest.
  */
 export function ForgotForm() {
   const requestPasswordReset = useSessionStore((s) => s.requestPasswordReset);

@@ -10,7 +10,7 @@ export type ChallengeState =
   | { status: 'ready'; challenge: Challenge }
   | { status: 'error'; challenge: null };
 
-/** The sign-up's human-check question (spec §5 "Human check"), fetched on mount and on demand. */
+/** The sign-up's human-check question, fetched on mount and on demand. */
 export function useChallenge(): { state: ChallengeState; reload: () => void } {
   const [state, setState] = useState<ChallengeState>({ status: 'loading', challenge: null });
   const current = useRef<AbortController | null>(null);
@@ -106,7 +106,7 @@ export function HumanCheck({
 }
 
 /**
- * Hidden trap fields (spec §5 "Bot check"): out of sight and out of the tab order, so only a
+ * Hidden trap fields: out of sight and out of the tab order, so only a
  * script filling every input fills them.
  */
 export function Honeypots({ values, onChange }: { values: { website: string; fax: string }; onChange: (name: 'website' | 'fax', value: string) => void }) {

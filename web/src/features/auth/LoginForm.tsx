@@ -10,7 +10,7 @@ import { SubmitButton, SwitchMode, typing } from './FormParts.tsx';
 import { loginError } from './validation.ts';
 import { announceSuspension } from '../moderation/suspension-toast.ts';
 
-/** Login mode: e-mail and password; the server's error shown as it says it (spec §8). */
+/** Login mode: e-mail and password; the server's error shown as it says it. */
 export function LoginForm() {
   const signIn = useSessionStore((s) => s.signIn);
   const openAuth = useUiStore((s) => s.openAuth);

@@ -13,7 +13,7 @@ import { registerError, type RegisterFields } from './validation.ts';
 const NEW_CHALLENGE_CODES = new Set(['human_check_failed', 'human_check_required']);
 
 /**
- * Register mode (spec §5 "Login and register", "Human check", "Bot check"): the account fields,
+ * Register mode (docs/product.md, Accounts): the account fields,
  * the human-check question and the hidden trap fields. A wrong answer brings a new question;
  * 'Réponse trop rapide…' keeps it, so the person just submits again (the server counts).
  */
@@ -49,7 +49,7 @@ export function RegisterForm() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
-    // The terms are checked last: the field errors above them come first (issue 18).
+    // The terms are checked last: the field errors above them come first.
     const invalid = registerError(fields, challenge.status === 'ready') ?? (termsAccepted ? null : MESSAGES.terms_required);
     setError(invalid);
     if (invalid || challenge.status !== 'ready') return;

@@ -9,7 +9,7 @@ import { LogoMark, Wordmark } from '../../ui/Logo.tsx';
 import { resetError, resetFailureMessage } from './validation.ts';
 
 /**
- * Tokens of a valid reset link: a recovery type plus both tokens (spec §5 "Reset password").
+ * Tokens of a valid reset link: a recovery type plus both tokens.
  * A used or expired link arrives as `#error=link_invalid&type=recovery`: no tokens, so null.
  */
 export function resetTokens(params: URLSearchParams): { accessToken: string; refreshToken: string } | null {
@@ -47,7 +47,7 @@ function HomeLink() {
   );
 }
 
-/** Full-screen reset-password route, target of the reset e-mail (spec §2, §4, §5, §8). */
+/** Full-screen reset-password route, target of the reset e-mail (docs/product.md, Accounts). */
 export function ResetPasswordPage() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();

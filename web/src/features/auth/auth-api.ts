@@ -1,6 +1,6 @@
 /**
- * The account API of issue 3 as the web app calls it, and the mapping of its user to the
- * client's current user (spec §3 "Current user (client)").
+ * The account API as the web app calls it, and the mapping of its user to the
+ * client's current user.
  */
 import type { z } from 'zod';
 import { SHELL_MESSAGES, STAFF_ROLES, type ChallengeResponse, type AuthUserResponse, type RecoverResponse, type ResetPasswordBody, type RoleResponse, type SignUpResponse, type StaffRole } from '@moodmap/core';
@@ -9,14 +9,14 @@ import { CSRF_HEADERS, loadSessionSchemas, sessionSchemasIfLoaded } from '../../
 import { parseAnswerLazy } from '../../lib/schemas.ts';
 import type { ReadUser } from '../../lib/session-schemas.ts';
 
-/** The signed-in user as the client holds it (spec §3 "Current user"). */
+/** The signed-in user as the client holds it. */
 export interface SessionUser {
   id: string;
   email: string;
   /** The profile's username; 'Chargement...' while the profile is not known yet. */
   nickname: string;
   role?: StaffRole;
-  /** The account whose e-mail is the admin address: 'Admin' instead of 'Publier' (spec §6). */
+  /** The account whose e-mail is the admin address: 'Admin' instead of 'Publier' (docs/product.md, Profiles). */
   isAdmin?: boolean;
   profilePhotoUrl?: string | null;
   avatarUrl?: string | null;
@@ -63,7 +63,7 @@ function readSessionUser(schemas: Pick<typeof import('../../lib/session-schemas.
 }
 
 /**
- * The client's user from the server's, as read. The nickname follows spec §4: the
+ * The client's user from the server's, as read. The nickname follows one chain: the
  * profile's username, else the first name, else the e-mail's local part, else 'Utilisateur'
  * (the server applies the same chain, with the nickname metadata, when it creates the profile).
  */
@@ -120,12 +120,12 @@ export function readPersistedUser(value: unknown): SessionUser | null {
 
 export type Challenge = ChallengeResponse;
 
-/** A new human-check question (spec §5 "Human check"). */
+/** A new human-check question. */
 export async function fetchChallenge(signal?: AbortSignal): Promise<Challenge> {
   return parseAnswerLazy((s) => s.challengeResponseSchema, await api<unknown>('/api/auth/challenge', { auth: false, signal }));
 }
 
-/** The sign-up body as core's signUpSchema reads it; the honeypots (spec §5 "Bot check") go empty. */
+/** The sign-up body as core's signUpSchema reads it; the honeypots go empty. */
 export type SignUpRequest = z.input<typeof import('@moodmap/core/schemas').signUpSchema>;
 export function postSignUp(body: SignUpRequest): Promise<SignUpResponse> {
   return api('/api/auth/signup', { method: 'POST', body, auth: false });
@@ -155,7 +155,7 @@ export async function fetchSessionUser(signal?: AbortSignal): Promise<SessionUse
   return toSessionUser(payload?.user);
 }
 
-/** The caller's role as the server names it (spec §6: 'user' when none is returned). */
+/** The caller's role as the server names it ('user' when none is returned). */
 export async function fetchRole(signal?: AbortSignal): Promise<string> {
   const payload = await api<Partial<RoleResponse> | null>('/api/auth/role', { signal });
   return typeof payload?.role === 'string' && payload.role ? payload.role : 'user';

@@ -52,17 +52,17 @@ interface SessionState {
   /** The reset screen: sets the new password with the link's tokens; the answer's session signs in. */
   resetPassword: (tokens: { accessToken: string; refreshToken: string }, password: string) => Promise<AuthResult>;
   signOut: () => Promise<void>;
-  /** Refetches the signed-in user (after a profile change); failures are silent (spec §8 "Profile"). */
+  /** Refetches the signed-in user (after a profile change); failures are silent. */
   reloadUser: () => Promise<void>;
 }
 
-/** The rate-limit answers of sign-in and sign-up read the spec's own text for that cause (§8). */
+/** Rate-limit answers of sign-in and sign-up: the product's French text for that cause. */
 const RATE_LIMIT_CODES = new Set(['rate_too_many', 'rate_blocked']);
 
 function failure(error: unknown, authForm = false): AuthResult & { ok: false } {
   if (error instanceof ApiError) {
     if (authForm && error.status === 429 && RATE_LIMIT_CODES.has(error.code)) return { ok: false, status: 429, code: error.code, message: SHELL_MESSAGES.auth_rate_limited };
-    // Unreachable server: spec §8 "Other: 'Erreur de connexion.' plus a hint".
+    // Unreachable server: 'Erreur de connexion.' plus a hint.
     if (error.status === 0) return { ok: false, status: 0, code: error.code, message: `${SHELL_MESSAGES.auth_other} ${SHELL_MESSAGES.auth_other_hint}` };
     return { ok: false, status: error.status, code: error.code, message: error.message };
   }
@@ -101,7 +101,7 @@ export const useSessionStore = create<SessionState>()((set, get) => {
 
   /**
    * Keeps the user in step with the tokens: sign-ins (here or in another tab), refreshes,
-   * expiry, other tabs' sign-outs. A sign-in refetches the viewer's data (spec §4).
+   * expiry, other tabs' sign-outs. A sign-in refetches the viewer's data.
    */
   let sessionEvents = 0;
   onSessionChange((event) => {
@@ -177,7 +177,7 @@ export const useSessionStore = create<SessionState>()((set, get) => {
     signIn: (email, password) =>
       authAction(async () => {
         if (!(await startSession(await postLogin(email, password)))) return false;
-        // Spec §4: location permission is asked at login (5 s timeout).
+        // Location permission is asked at login (5 s timeout).
         requestLocationQuietly();
         return true;
       }, true),
@@ -202,7 +202,7 @@ export const useSessionStore = create<SessionState>()((set, get) => {
       const wasSignedIn = get().user !== null;
       // Locally first: the screen changes at once, and even when the server is unreachable.
       clearSession('local');
-      // Notifications for this account stop on this browser (issue 20); loaded on demand, so the
+      // Notifications for this account stop on this browser; loaded on demand, so the
       // push code (and the catalogue it reads) stays off the first load.
       void import('../push/browser-push.ts').then((push) => push.endPushOnThisBrowser()).catch(() => undefined);
       if (wasSignedIn) refetchAfterSignOut(queryClient);

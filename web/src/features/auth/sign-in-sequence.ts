@@ -1,6 +1,5 @@
 /**
- * What follows a sign-in and a sign-out (spec §4 "Sign-in sequence", "Sign-out sequence";
- * delays from spec §9 "Auth follow-up delays 100 ms, 500 ms, 1000 ms").
+ * What follows a sign-in and a sign-out; the follow-up delays are core's TIMING.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { MAP, TIMING } from '@moodmap/core';

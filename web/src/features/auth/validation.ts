@@ -1,6 +1,6 @@
 /**
- * Client-side checks of spec §5 with the same zod schemas the server validates with (core), so
- * the form says exactly what the server would. Each returns one French text, or null.
+ * Client-side checks of the account forms with the same zod schemas the server validates with
+ * (core), so the form says exactly what the server would. Each returns one French text, or null.
  */
 import type { z } from 'zod';
 import {
@@ -14,7 +14,7 @@ import {
 
 /**
  * The text to show for a failed parse: 'Veuillez remplir tous les champs' as soon as any field
- * is empty (spec §5 "All fields are required"), otherwise the first issue in the form's order.
+ * is empty, otherwise the first issue in the form's order.
  */
 function firstMessage(error: z.ZodError, order: readonly string[]): string {
   const issues = error.issues;
@@ -53,7 +53,7 @@ export function registerError(f: RegisterFields, challengeReady: boolean): strin
     lastName: f.lastName,
   });
   if (!result.success) return firstMessage(result.error, REGISTER_ORDER);
-  // Spec §5: the human check must be solved ('Veuillez compléter la vérification anti-robot').
+  // The human check must be solved ('Veuillez compléter la vérification anti-robot').
   if (!challengeReady) return MESSAGES.human_check_required;
   const answer = challengeAnswerSchema.safeParse(f.answer);
   return answer.success ? null : (answer.error.issues[0]?.message ?? MESSAGES.human_check_required);
@@ -70,7 +70,7 @@ export function resetError(password: string, confirmPassword: string): string | 
   return result.success ? null : firstMessage(result.error, ['password', 'confirmPassword']);
 }
 
-/** Reset-password failures by cause (spec §8 "Password reset screen"). */
+/** Reset-password failures by cause. */
 export function resetFailureMessage(code: string, message = ''): string {
   const text = `${code} ${message}`;
   if (text.includes('session_not_found')) return MESSAGES.reset_session_expired;

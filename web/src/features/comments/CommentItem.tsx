@@ -8,7 +8,7 @@ import { isTempComment } from './comments-cache.ts';
 
 const LINK = 'rounded text-[11px] font-semibold transition hover:underline';
 
-/** One comment (spec §3 Comment): photo, name (to the profile), tier, relative time, '(modifié)'; my own can be edited or deleted. */
+/** One comment: photo, name (to the profile), tier, relative time, '(modifié)'; my own can be edited or deleted. */
 export function CommentItem({
   comment,
   now,
@@ -36,7 +36,7 @@ export function CommentItem({
           <button type="button" onClick={profile} className="max-w-full truncate font-bold text-ink-900 hover:underline dark:text-white" data-testid="comment-author">
             {comment.author.username}
           </button>
-          {/* Precedence multi, plus, pro, premium, as in the profile modal (spec §6 "Tiers"). */}
+          {/* Precedence multi, plus, pro, premium, as in the profile modal. */}
           <TierBadge flags={comment.author} place="modal" showFree={false} />
           <time dateTime={comment.createdAt} className="text-slate-500 dark:text-slate-400">
             {relativeTime(comment.createdAt, now)}

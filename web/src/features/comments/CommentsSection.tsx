@@ -1,5 +1,5 @@
 /**
- * The comments area of the post popup (spec §2 "Map screen", §4 "Posts"): the list oldest
+ * The comments area of the post popup: the list oldest
  * first, then the box to add one; a visitor is asked to sign in.
  */
 import { useEffect, useRef } from 'react';

@@ -10,7 +10,7 @@ export function readComment(value: unknown): Promise<CommentDto | null> {
 
 const path = (postId: string) => `/api/posts/${encodeURIComponent(postId)}/comments`;
 
-/** Oldest first (spec §7 comments_with_profiles). */
+/** Oldest first, each with its author. */
 export async function fetchComments(postId: string, signal?: AbortSignal): Promise<CommentDto[]> {
   return (await parseAnswerLazy((s) => s.commentsListResponseSchema, await api<unknown>(path(postId), { signal, auth: false }))).comments;
 }

@@ -1,6 +1,6 @@
 /**
- * The comments of a post in the TanStack Query cache under ['comments', postId] (spec §9
- * "Cache": comments 2 min), changed in place by our own writes and by the live feed.
+ * The comments of a post in the TanStack Query cache under ['comments', postId] (kept
+ * 2 min), changed in place by our own writes and by the live feed.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { CommentDto } from '@moodmap/core';

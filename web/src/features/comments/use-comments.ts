@@ -1,6 +1,7 @@
 /**
- * Comments of a post (spec §4 "Posts"): added, edited (flagged is_edited) or deleted with an
- * optimistic update; a failure rolls back and refetches. The post's comment count follows.
+ * Comments of a post (docs/product.md, Likes and comments): added, edited (flagged is_edited) or
+ * deleted with an optimistic update; a failure rolls back and refetches. The post's comment count
+ * follows.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_TTL_MS, type CommentDto, MESSAGES } from '@moodmap/core';

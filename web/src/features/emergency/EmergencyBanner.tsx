@@ -1,5 +1,5 @@
 /**
- * The emergency-mode banner (spec §4 "Emergency protection mode", issue 18): the server decides
+ * The emergency-mode banner (docs/product.md, Roles and staff): the server decides
  * (cost monitor or a super_admin's switch); every tab asks it now and then and on focus.
  */
 import { useQuery } from '@tanstack/react-query';

@@ -11,7 +11,7 @@ import { TermsLink } from '../terms/TermsLink.tsx';
 
 type Tab = 'tutorial' | 'contact';
 
-/** Help and contact dialog (spec §2): Tutoriel (4 steps) and Contact (mailto). */
+/** Help and contact dialog: Tutoriel (4 steps) and Contact (mailto). */
 export function HelpDialog() {
   const open = useUiStore((s) => s.helpOpen);
   const setHelpOpen = useUiStore((s) => s.setHelpOpen);

@@ -1,6 +1,6 @@
 import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_SUBJECT_MAX, MESSAGES } from '@moodmap/core';
 
-/** The product's contact address; the form opens the user's mail client, no server call (spec §7). */
+/** The product's contact address; the form opens the user's mail client, no server call. */
 export const CONTACT_ADDRESS = 'contact@moodmap.app';
 
 export type ContactType = 'bug' | 'feedback';
@@ -14,7 +14,7 @@ export interface ContactForm {
 
 export const CONTACT_LIMITS = { email: CONTACT_EMAIL_MAX, subject: CONTACT_SUBJECT_MAX, message: CONTACT_MESSAGE_MAX };
 
-/** E-mail and message are required (spec §5 "Contact form"); lengths are capped by the inputs. */
+/** E-mail and message are required; lengths are capped by the inputs. */
 export function contactError(form: ContactForm): string | null {
   if (!form.email.trim() || !form.message.trim()) return MESSAGES.contact_fields_required;
   return null;

@@ -3,7 +3,7 @@ import { HeartIcon } from '../../ui/icons.tsx';
 import type { PostDto } from '../posts/post-types.ts';
 import { useLike } from './use-like.ts';
 
-/** The popup's heart: my state and the count (spec §3 likes_count, is_liked_by_user). */
+/** The popup's heart: my state and the count. */
 export function LikeButton({ post }: { post: Pick<PostDto, 'id' | 'isLikedByUser' | 'likesCount'> }) {
   const { toggle, pending } = useLike(post);
   const liked = post.isLikedByUser;

@@ -1,6 +1,7 @@
 /**
- * Liking a post (spec §4 "Posts"): toggled optimistically on every cached copy of the post;
- * a failure reverts it and refetches the post; after a like, the post is read again after 1 s.
+ * Liking a post (docs/product.md, Likes and comments): toggled optimistically on every cached copy
+ * of the post; a failure reverts it and refetches the post; after a like, the post is read again
+ * after 1 s.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type LikeToggleResult, MESSAGES } from '@moodmap/core';
@@ -12,7 +13,7 @@ import { toast } from '../../ui/toasts/toast-store.ts';
 import { refreshPost, updateCachedPost } from '../posts/posts-cache.ts';
 import type { PostDto } from '../posts/post-types.ts';
 
-/** Spec §4 "Posts": "After a like, a refetch happens after 1 s". */
+/** After a like, the post is refetched 1 s later. */
 export const LIKE_REFETCH_MS = 1_000;
 
 export async function togglePostLike(postId: string): Promise<LikeToggleResult> {

@@ -7,7 +7,7 @@ import { useThemeStore } from '../theme/theme-store.ts';
 import { REFRESH_POSTS_EVENT } from '../posts/posts-query.ts';
 import { locateMe } from './geolocation.ts';
 
-/** Spec §4 "Posts": a window event 'refreshPosts' triggers a fetch (the posts feed listens to it). */
+/** A window event 'refreshPosts' triggers a fetch (the posts feed listens to it). */
 export { REFRESH_POSTS_EVENT };
 
 function FloatingButton({
@@ -38,7 +38,7 @@ function FloatingButton({
   );
 }
 
-/** Help, theme, refresh and locate-me buttons on the right of the map (spec §2 "Map screen"). */
+/** Help, theme, refresh and locate-me buttons on the right of the map. */
 export function FloatingButtons() {
   const queryClient = useQueryClient();
   const theme = useThemeStore((s) => s.theme);

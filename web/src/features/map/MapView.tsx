@@ -15,7 +15,7 @@ import { WORLD_MAP_PROPS, mapPixelRatio } from './world-map.ts';
 const STYLE_TIMEOUT_MS = 10_000;
 
 
-/** The full-screen world map under every screen (spec §2 "Map screen", §9 "Map"). */
+/** The full-screen world map under every screen (docs/product.md, Map). */
 export function MapView() {
   const { config } = useAppConfig();
   const theme = useThemeStore((s) => s.theme);
@@ -107,7 +107,7 @@ export function MapView() {
   );
 
   const onMoveEnd = useCallback((event: ViewStateChangeEvent) => {
-    // A person's move (not the map's own fitting) counts as a map interaction (spec §1).
+    // A person's move (not the map's own fitting) counts as a map interaction (analytics).
     if (event.originalEvent) track('map_interaction');
     const { latitude, longitude, zoom } = event.viewState;
     saveView({ latitude, longitude, zoom });

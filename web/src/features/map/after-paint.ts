@@ -27,9 +27,9 @@ export type RepaintingMap = Pick<MapLibreMap, '_frameRequest' | 'triggerRepaint'
  * Moves the map's pending redraw to after the next paint. MapLibre redraws the whole map after
  * every gesture, a tap that moved nothing included: its touch and mouse pan handlers count as
  * active from the finger's or button's press, and their end asks for a frame (HandlerManager's
- * _requestFrame calls triggerRepaint). That frame came before the tapped popup's paint, and a
- * full map frame is the phone's costliest work (with a software compositor, the canvas is also
- * read back): the popup waited ~100 ms for a redraw of an unchanged map. It is still drawn, one
+ * _requestFrame calls triggerRepaint). That frame would come before the tapped popup's paint, and
+ * a full map frame is the phone's costliest work (with a software compositor, the canvas is also
+ * read back): the popup would wait for a redraw of an unchanged map. It is still drawn, one
  * frame later; the handlers' queued work runs in that frame, as it would have.
  */
 export function postponeRepaint(map: RepaintingMap): () => void {

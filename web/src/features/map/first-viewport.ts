@@ -1,12 +1,12 @@
 /**
- * The map's first viewport answer, asked at boot (issue 15). The map asks for its markers once it
- * exists and has read its bounds, about 1.5 s after navigation on a phone; the answer then came
- * after the basemap's style, and the markers source was created empty and filled in a second
- * pass of MapLibre's worker and frames. Asked from main.tsx instead, with the bounds the map will
- * have (the saved camera on a screen-sized, north-up map), it is in the query cache under the
- * very key PostMarkers uses before the map is even created. With the markers' layers added as
- * soon as the style is parsed (marker-layers.ts styleReady), the phone's map is drawn with its
- * markers 3.64 → 3.05 s after navigation (bench/browser/first-load.probe.ts, alternated A/B).
+ * The map's first viewport answer, asked at boot. The map asks for its markers only once it exists
+ * and has read its bounds; the answer would then come after the basemap's style, and the markers
+ * source be created empty and filled in a second pass of MapLibre's worker and frames. Asked from
+ * main.tsx instead, with the bounds the map will have (the saved camera on a screen-sized,
+ * north-up map), it is in the query cache under the very key PostMarkers uses before the map is
+ * even created. With the markers' layers added as soon as the style is parsed (marker-layers.ts
+ * styleReady), the map is drawn with its markers sooner (bench/browser/first-load.probe.ts
+ * measures it).
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { MAP, padBounds } from '@moodmap/core';

@@ -10,7 +10,7 @@ const GEO_ERRORS: Partial<Record<number, string>> = {
   3: SHELL_MESSAGES.geo_timeout,
 };
 
-/** The French text for a failed position request (spec §8 "Geolocation"). */
+/** The French text for a failed position request. */
 export function geolocationErrorMessage(error: Pick<GeolocationPositionError, 'code'> | null): string {
   return (error ? GEO_ERRORS[error.code] : undefined) ?? SHELL_MESSAGES.geo_other;
 }

@@ -1,5 +1,5 @@
 /**
- * MapLibre's own control texts in French, through its `locale` option (issue 18): without it
+ * MapLibre's own control texts in French, through its `locale` option: without it
  * the zoom buttons read 'Zoom in' / 'Zoom out'. Shared by the main map and the location picker.
  */
 import { SHELL_MESSAGES } from '@moodmap/core';

@@ -2,21 +2,21 @@ import { MAP } from '@moodmap/core';
 import { STORAGE_KEYS, readJson, writeJson } from '../../lib/storage.ts';
 
 /**
- * Bounds ±85° latitude, ±180° longitude (spec §9). MapLibre 6 turns a span of exactly 360° into
+ * Bounds ±85° latitude, ±180° longitude. MapLibre 6 turns a span of exactly 360° into
  * a singular matrix and the map throws on its first resize (maplibre-gl-js#6148), so the east and
  * west edges stop a hair (1e-6°, about 10 cm) inside the antimeridian.
  */
 const LNG_EDGE = MAP.maxLongitude - 1e-6;
 export const MAX_BOUNDS: [number, number, number, number] = [-LNG_EDGE, -MAP.maxLatitude, LNG_EDGE, MAP.maxLatitude];
 
-/** A camera position as persisted under the location key (spec §4 "Map"). */
+/** A camera position as persisted under the location key. */
 export interface MapViewState {
   latitude: number;
   longitude: number;
   zoom: number;
 }
 
-/** Default view: mobile up to 768 px wide, desktop above (spec §9 "Map"). */
+/** Default view: mobile up to 768 px wide, desktop above (docs/product.md, Map). */
 export function defaultView(viewportWidth: number): MapViewState {
   return { ...(viewportWidth <= MAP.mobileBreakpointPx ? MAP.mobileView : MAP.desktopView) };
 }

@@ -6,8 +6,8 @@ import { maplibregl } from './maplibre.ts';
 /**
  * Device pixels per CSS pixel the map draws at: the screen's, up to 2. A phone at 3 has 2.25 times
  * the pixels of 2 to fill, blend and hand to the compositor on every frame, for a sharpness hardly
- * seen on a moving map; measured with software WebGL (bench/browser), a frame of the Paris view
- * fell from ~520 ms to ~200 ms. The marker pictures are drawn at 2 as well (marker-images.ts).
+ * seen on a moving map (bench/browser measures the frames). The marker pictures are drawn at 2 as
+ * well (marker-images.ts).
  */
 export const MAX_MAP_PIXEL_RATIO = 2;
 
@@ -16,7 +16,7 @@ export function mapPixelRatio(devicePixelRatio: number = typeof window === 'unde
 }
 
 /**
- * What the main map and the create page's picker share (spec §9 "Map"): MapLibre, the zoom
+ * What the main map and the create page's picker share (docs/product.md, Map): MapLibre, the zoom
  * range, a single copy of the world within its bounds, French place names, the pixel ratio, and
  * no attribution control of MapLibre's own (the main map places a compact one itself).
  */

@@ -20,7 +20,7 @@ const GROUP_MS = 5 * 60_000;
 const visible = () => typeof document === 'undefined' || document.visibilityState !== 'hidden';
 
 /**
- * Spec §4 "Messages": the other party's messages are marked read when the conversation opens,
+ * Read marks: the other party's messages are marked read when the conversation opens,
  * as they arrive while it is in front of the user, and every 5 s while visible — a request is
  * only sent when something is left to mark.
  */
@@ -49,7 +49,7 @@ function useReadMarks(conversationId: string, me: string, messages: MessageDto[]
 }
 
 /**
- * Scrolling (spec §2: "tracks whether the user has scrolled more than 100 px from the bottom"):
+ * Scrolling (whether the user has scrolled more than 100 px from the bottom):
  * the thread opens at its end; a new message scrolls into view when the user is near the end or
  * sent it; older messages loaded above keep what is on screen in place.
  */
@@ -100,7 +100,7 @@ function useThreadScroll(messages: MessageDto[], me: string) {
   return { ref, onScroll, toBottom, onContentGrew };
 }
 
-/** The open conversation (spec §2 "Messages"): header, the thread with older pages on demand, the composer. */
+/** The open conversation: header, the thread with older pages on demand, the composer. */
 export function ChatView({ conversationId, me }: { conversationId: string; me: string }) {
   const { summary, missing } = useConversationSummary(conversationId);
   const knownNickname = useMessagesSelection((s) => (s.conversationId === conversationId ? s.otherNickname : null));
@@ -212,7 +212,7 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
         placeholder={empty ? MESSAGES.messages_first_placeholder : MESSAGES.messages_placeholder}
         onSent={() => {
           scroll.toBottom();
-          // Issue 20: a first message sent is when being notified of the answer makes sense.
+          // A first message sent is when being notified of the answer makes sense.
           usePushOffer.getState().afterSend();
         }}
       />}

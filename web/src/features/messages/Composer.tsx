@@ -14,7 +14,7 @@ import { useMessagesSelection } from './messages-store.ts';
 /** The textarea grows with its text up to this height, then scrolls. */
 const MAX_INPUT_PX = 144;
 
-/** Spec §5 "Chat image": images only, at most 5 MB. Null when the file may be sent. */
+/** Chat images: images only, at most 5 MB. Null when the file may be sent. */
 export function chatImageProblem(file: Pick<File, 'type' | 'size'>): string | null {
   if (!file.type.startsWith('image/')) return MESSAGES.messages_only_images;
   if (file.size > CHAT_IMAGE_MAX_BYTES) return MESSAGES.image_too_large_5mb;
@@ -33,7 +33,7 @@ function SendIcon({ size = 20 }: { size?: number }) {
 const wideScreen = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 769px)').matches;
 
 /**
- * The composer (spec §2 "Composer", §4 "Messages"): text (Enter sends, Shift+Enter a new line),
+ * The composer: text (Enter sends, Shift+Enter a new line),
  * one image with a preview and a remove button, a send button with a spinner. Sending clears
  * both on success; on failure they stay, and the server's reason is shown. `closedReason`: the
  * conversation cannot be answered; it is said where the text would go, and nothing can be sent.

@@ -40,7 +40,7 @@ function ConversationItem({ conversation, selected, me, now, onSelect }: {
   onSelect: (c: ConversationSummaryDto) => void;
 }) {
   const { otherParticipant: other, lastMessage } = conversation;
-  // Spec: the dot marks an unread last message from the other person, in a conversation not open.
+  // The dot marks an unread last message from the other person, in a conversation not open.
   const unread = conversation.unread && !selected && lastMessage?.senderId !== me;
   const preview = conversationPreview(lastMessage, me);
   return (
@@ -134,7 +134,7 @@ function BoxTabs({ box, requests, onChange }: { box: Box; requests: number; onCh
   );
 }
 
-/** The conversations (spec §2 "Messages"): the other person, the last message's time and a preview. */
+/** The conversations: the other person, the last message's time and a preview. */
 export function ConversationList({ me, selectedId, className = '' }: { me: string; selectedId: string | null; className?: string }) {
   const list = useConversationList();
   const requests = useRequests();

@@ -2,7 +2,7 @@ import { type MessageDto, MESSAGES, bubbleTime } from '@moodmap/core';
 import { EmojiText } from './EmojiText.tsx';
 
 /**
- * One message (spec §2 "Bubbles"): mine on the right, theirs on the left; an optional image that
+ * One message: mine on the right, theirs on the left; an optional image that
  * opens in a new tab, the text, and the time. `grouped`: follows a message of the same sender,
  * so it sits closer and keeps round corners on that side. A message left with neither (a deleted
  * account's image, removed) says 'Photo supprimée'.

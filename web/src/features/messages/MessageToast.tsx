@@ -19,7 +19,7 @@ function SenderAvatar({ url }: { url: string | null }) {
 }
 
 /**
- * 'Nouveau message' (spec §2 "New-message toast"), top right, mounted once in the shell. A click
+ * 'Nouveau message', top right, mounted once in the shell. A click
  * opens the conversation on /messages; the close button only hides it.
  */
 export function MessageToast() {

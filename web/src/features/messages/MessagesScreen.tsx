@@ -15,7 +15,7 @@ export const CONVERSATION_PARAM = 'conversation';
 
 /**
  * `?conversation={id}` selects a conversation (with the draft passed in navigation state), then
- * the address is rewritten to plain /messages (spec §2 "Messages").
+ * the address is rewritten to plain /messages.
  */
 function useConversationParam(): void {
   const [params] = useSearchParams();
@@ -48,7 +48,7 @@ function useOpenWhileShown(id: string | null): void {
 }
 
 /**
- * /messages (spec §2 "Messages"): the conversations on the left (20rem) and the chat on the
+ * /messages: the conversations on the left (20rem) and the chat on the
  * right on wide screens, 80% of the viewport high; on mobile the list or the chat.
  */
 export function MessagesScreen() {

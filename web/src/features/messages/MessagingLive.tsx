@@ -1,8 +1,8 @@
 /**
- * Messaging's live parts in the shell (spec §4 "Messages"): the realtime bridge, the 'Nouveau
+ * Messaging's live parts in the shell: the realtime bridge, the 'Nouveau
  * message' toast (said by the live region too) and the navigation's unread badge. A visitor has
  * none of them, so they are a chunk of their own, fetched once someone is signed in
- * (app/messaging.tsx), not on the map's first load (issue 15).
+ * (app/messaging.tsx), not on the map's first load.
  */
 import { useEffect } from 'react';
 import { SHELL_MESSAGES } from '@moodmap/core';

@@ -1,5 +1,5 @@
 /**
- * "Contacter" on a post (spec §4, §8 "Contact and report", §9 "Other"): a visitor is asked to
+ * "Contacter" on a post (docs/product.md, Messages): a visitor is asked to
  * sign in; a member opens (or creates) the conversation with the author and lands on
  * /messages?conversation={id} with a draft quoting the first 50 characters of the post.
  */
@@ -25,7 +25,7 @@ export function contactPrefill(post: Pick<PostDto, 'content' | 'isVoiceOnly'>): 
   return text ? t('contact_prefill', { quote: truncate(text, CONTACT_QUOTE_CHARS) }) : MESSAGES.contact_prefill_no_text;
 }
 
-/** The toast of a failed contact from the map (issue 18: the spec's texts where their cause occurs). */
+/** The toast of a failed contact from the map: the product's French text for its cause. */
 export function contactErrorText(error: unknown): string {
   if (error instanceof ApiError && error.status > 0 && error.code !== 'internal_error' && error.message) return t('contact_error', { message: error.message });
   return MESSAGES.conversation_impossible;
@@ -43,7 +43,7 @@ export function useContactAuthor() {
       const state: MessagesNavigationState = { prefill: contactPrefill(post), nickname: post.nickname };
       void navigate(`/messages?conversation=${encodeURIComponent(conversation.id)}`, { state });
     },
-    // Spec §8 "contact from the map": the server's reason as 'Erreur: {message}', else 'Impossible de créer la conversation'.
+    // From the map: the server's reason as 'Erreur: {message}', else 'Impossible de créer la conversation'.
     onError: (error) => toast.error(contactErrorText(error)),
   });
   const opening = open.isPending;

@@ -1,5 +1,5 @@
 /**
- * The 'Nouveau message' toast (spec §2 "New-message toast", §4 "Message toast", §9 "Timing"):
+ * The 'Nouveau message' toast (docs/product.md, Messages):
  * one at a time, a newer message replaces it; it hides after 6 s and is removed after a 300 ms
  * exit animation. The same message is never announced twice. While the pointer is on it or the
  * keyboard focus is in it, the 6 s are paused (the reader is reading or about to click), and what
@@ -8,7 +8,7 @@
 import { create } from 'zustand';
 import { SHELL_MESSAGES, type MessageCreatedEvent, TIMING, truncate } from '@moodmap/core';
 
-/** Spec §3 "Message toast": message id, sender name, sender avatar, content, conversation id, timestamp. */
+/** What the toast shows: message id, sender name, sender avatar, content, conversation id, timestamp. */
 export interface MessageToastData {
   messageId: string;
   conversationId: string;

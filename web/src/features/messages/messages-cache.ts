@@ -1,5 +1,5 @@
 /**
- * Messaging in the TanStack Query cache (design.md §5). Three kinds of entries, all under
+ * Messaging in the TanStack Query cache. Three kinds of entries, all under
  * ['conversations'] so a sign-out drops them at once:
  * - the list (first page, older pages appended), most recently updated first;
  * - one thread per conversation, oldest first, older pages prepended, newer ones appended;

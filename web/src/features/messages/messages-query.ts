@@ -1,6 +1,6 @@
 /**
- * Queries and actions of messaging (spec §4 "Messages", §9 "Cache": conversations 1 min,
- * messages 30 s). The socket keeps them current; a slow poll runs only while it is down.
+ * Queries and actions of messaging (docs/product.md, Messages); answers stay fresh 1 min for
+ * conversations, 30 s for messages. The socket keeps them current; a slow poll runs only while it is down.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -112,7 +112,7 @@ export function useConversationList() {
     try {
       appendListPage(client, await fetchConversations(cursor));
     } catch {
-      // Spec §8: conversation fetch failures are silent; scrolling again retries.
+      // Conversation fetch failures are silent; scrolling again retries.
     } finally {
       busy.current = false;
       setLoadingMore(false);
@@ -127,7 +127,7 @@ export function useUnreadIds(enabled: boolean): string[] {
 }
 
 /**
- * The badge's count (spec §2 "Bottom navigation"): conversations whose last message is unread
+ * The badge's count: conversations whose last message is unread
  * and from the other party, leaving out the one open on /messages; none for a visitor.
  */
 export function useUnreadCount(): number {
@@ -174,7 +174,7 @@ export function useThread(id: string) {
       const page = await fetchMessages(id, { before: first.id });
       addMessagesToThread(client, id, page.messages, page.hasMore);
     } catch {
-      // Silent (spec §8); the button stays for another try.
+      // Silent; the button stays for another try.
     } finally {
       busy.current = false;
       setLoadingOlder(false);
@@ -240,7 +240,7 @@ export async function markRead(client: QueryClient, conversationId: string, me: 
     await markConversationRead(conversationId);
     applyRead(client, conversationId, me, newestTheirs ? newestTheirs.createdAt : new Date().toISOString(), me);
   } catch (error) {
-    // Silent (spec §8): the next tick tries again. A conversation that vanished is dropped.
+    // Silent: the next tick tries again. A conversation that vanished is dropped.
     if (error instanceof ApiError && error.status === 404) setUnread(client, conversationId, false);
   } finally {
     marking.delete(conversationId);

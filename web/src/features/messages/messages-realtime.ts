@@ -1,6 +1,6 @@
 /**
- * Messaging kept live for the whole app (spec §4 "Messages", design.md §5), mounted once in the
- * shell while someone is signed in:
+ * Messaging kept live for the whole app (docs/architecture.md, "A realtime event"), mounted once
+ * in the shell while someone is signed in:
  * - 'message.created' appends to the thread (once: our own send answers too), moves the
  *   conversation to the top, updates the badge and announces it with the toast;
  * - 'message.read' marks messages read; 'conversation.updated' brings in a conversation the
@@ -56,7 +56,7 @@ function readClosedId(data: unknown): string | null {
 }
 
 /**
- * Spec §4 "Message toast": the most recent conversation whose last message came from the other
+ * The 'Nouveau message' toast: the most recent conversation whose last message came from the other
  * person is announced if that message is unread and under 60 s old. Events announce messages as
  * they come; this covers the ones that came while the socket was down.
  */
@@ -132,8 +132,8 @@ export function clearMessaging(client: QueryClient): void {
 }
 
 /**
- * Mounted once in the shell: the realtime bridge while signed in
- * (spec §4 "Realtime subscriptions … stop on sign-out").
+ * Mounted once in the shell: the realtime bridge while signed in; its subscriptions stop on
+ * sign-out.
  */
 export function useMessaging(): void {
   const client = useQueryClient();

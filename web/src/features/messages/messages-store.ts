@@ -2,8 +2,8 @@ import { create } from 'zustand';
 
 /**
  * Which conversation /messages shows, and the draft to start it with. `?conversation={id}`
- * selects one and is then taken out of the address (spec §2 "Messages"); "Contacter" on a post
- * passes a prefilled draft quoting the post (spec §9 "Other").
+ * selects one and is then taken out of the address; "Contacter" on a post
+ * passes a prefilled draft quoting the post.
  */
 export interface MessagesSelection {
   conversationId: string | null;
@@ -36,7 +36,7 @@ export const useMessagesSelection = create<MessagesSelectionState>()((set, get) 
 
 /**
  * The conversation the user has in front of them: /messages is shown with it selected. The
- * badge leaves it out (spec §2 "Bottom navigation") and no toast announces its messages.
+ * badge leaves it out and no toast announces its messages.
  */
 export const useOpenConversation = create<{ openId: string | null; setOpen: (id: string | null) => void }>()((set) => ({
   openId: null,

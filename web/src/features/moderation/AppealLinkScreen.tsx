@@ -1,5 +1,5 @@
 /**
- * `/appeal?token=…`, the appeal link of a statement of reasons' e-mail (issue 17, DSA Art. 20):
+ * `/appeal?token=…`, the appeal link of a statement of reasons' e-mail (DSA Art. 20):
  * the statement, then the appeal form while the decision may still be appealed. No sign-in: a
  * banned author cannot sign in, and the token alone names the decision (server-checked).
  */

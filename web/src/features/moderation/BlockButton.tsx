@@ -1,4 +1,4 @@
-/** Block / unblock another person (issue 17), on their profile and on their post's card. */
+/** Block / unblock another person, on their profile and on their post's card. */
 import { MESSAGES } from '@moodmap/core';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { useSessionStore } from '../auth/session-store.ts';

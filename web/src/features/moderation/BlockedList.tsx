@@ -1,4 +1,4 @@
-/** The people I blocked, each with 'Débloquer' (issue 17), in my own profile. */
+/** The people I blocked, each with 'Débloquer', in my own profile. */
 import { MESSAGES } from '@moodmap/core';
 import { BlockButton } from './BlockButton.tsx';
 import { useBlocked } from './moderation-api.ts';

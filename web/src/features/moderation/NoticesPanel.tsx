@@ -1,5 +1,5 @@
 /**
- * My moderation notices (issue 17; DSA Art. 16/17/20): a report's outcome, a statement of
+ * My moderation notices (DSA Art. 16/17/20): a report's outcome, a statement of
  * reasons with 'Faire appel' while the author may appeal, an appeal's outcome; and the
  * suspension's end while it lasts.
  */

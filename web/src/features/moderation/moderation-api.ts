@@ -1,5 +1,5 @@
 /**
- * The moderation API as the web app calls it (issue 17): blocks, my notices and appeals. The
+ * The moderation API as the web app calls it: blocks, my notices and appeals. The
  * server enforces every rule; these hooks keep the caches in step.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
 /**
- * After a sign-in, a suspended member is told until when (issue 17): the end date comes from
+ * After a sign-in, a suspended member is told until when: the end date comes from
  * their notices (the server compares it with its clock). Never blocks the sign-in itself.
  */
 import { t, type NoticesResponse } from '@moodmap/core';

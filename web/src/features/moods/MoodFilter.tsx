@@ -3,7 +3,7 @@ import { SHELL_MESSAGES, MOODS, MOOD_INFO } from '@moodmap/core';
 import { CheckIcon, ChevronDownIcon } from '../../ui/icons.tsx';
 import { useMoodFilterStore } from './mood-filter-store.ts';
 
-/** Mood filter dropdown of the top bar (spec §2 "Top bar", §4 "Moods filter"). */
+/** Mood filter dropdown of the top bar. */
 export function MoodFilter() {
   const selected = useMoodFilterStore((s) => s.selected);
   const toggle = useMoodFilterStore((s) => s.toggle);

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { MOODS, type Mood, normaliseMoodSelection, toggleMood } from '@moodmap/core';
 import { STORAGE_KEYS, readJson, writeJson } from '../../lib/storage.ts';
 
-/** The moods filter (spec §4): all five by default, persisted locally, never empty. */
+/** The moods filter: all five by default, persisted locally, never empty. */
 interface MoodFilterState {
   selected: Mood[];
   toggle: (mood: Mood) => void;

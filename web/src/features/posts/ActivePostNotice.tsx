@@ -5,7 +5,10 @@ import { ClockIcon, MapIcon } from '../../ui/icons.tsx';
 import { DeletePostButton } from './DeletePostButton.tsx';
 import { type PostDto, firstImage } from './post-types.ts';
 
-/** The create page's block while the user has a live post (spec §4 "Posts"); deleting it frees the slot. */
+/**
+ * The create page's block while the user has a live post (docs/product.md, Posts); deleting it
+ * frees the slot.
+ */
 export function ActivePostNotice({ post }: { post: PostDto }) {
   const navigate = useNavigate();
   const mood = MOOD_INFO[post.category];

@@ -26,12 +26,12 @@ import { MY_ACTIVE_POST_KEY, addPostToCache } from './posts-query.ts';
 
 const LocationPicker = lazy(() => import('./create/LocationPicker.tsx'));
 
-/** Navigation state that asks the map to centre on a post and open it (spec §2 "Shell"). */
+/** Navigation state that asks the map to centre on a post and open it. */
 export interface FocusPostState {
   focusPostId: string;
 }
 
-/** /create (spec §2 "Create publication"). */
+/** /create: a new post. */
 export function CreateScreen() {
   const user = useSessionStore((s) => s.user);
   return (
@@ -41,7 +41,7 @@ export function CreateScreen() {
   );
 }
 
-/** The active-post check on load (spec §4 "Posts"): one live post at a time. */
+/** The active-post check on load (docs/product.md, Posts): one live post at a time. */
 function CreateGate({ user }: { user: SessionUser }) {
   const active = useQuery({
     queryKey: MY_ACTIVE_POST_KEY,

@@ -1,5 +1,5 @@
 /**
- * The single-post popup card (spec §2 "Map screen"): author photo and nickname (to the profile),
+ * The single-post popup card: author photo and nickname (to the profile),
  * relative time, the report flag (signed in, not the author), category badge, audio player,
  * first image (click to enlarge), text, 'Signaler un contenu illicite' (anyone), the likes, 'Commenter' (the comments area) and
  * 'Contacter'; the owner gets 'Supprimer' instead.
@@ -103,7 +103,7 @@ export function PostCard({
       <div className="min-h-0 flex-1 space-y-3 overflow-y-auto overscroll-contain px-4 pb-3">
         <div className="flex flex-wrap items-center gap-2">
           <MoodBadge post={post} />
-          {/* Issue 20: the pin stands for a ~1 km area, not the place it was posted from. */}
+          {/* The pin stands for a ~1 km area, not the place it was posted from. */}
           {post.approximate ? (
             <span className="inline-flex items-center gap-1 text-xs font-medium text-slate-600 dark:text-slate-300" data-testid="post-approximate">
               <PinIcon size={14} className="shrink-0" /> {MESSAGES.post_approximate}

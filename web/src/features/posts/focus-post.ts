@@ -1,7 +1,7 @@
 /**
  * Showing one post on the map from elsewhere (a search result, a profile): the post is put in
  * the map's cache first, read from the server when no cache holds it, then the map is asked
- * through navigation state to centre on it at zoom 16 and open it (spec §2 "Shell").
+ * through navigation state to centre on it at zoom 16 and open it.
  */
 import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';

@@ -1,8 +1,8 @@
 /**
- * Live interactions on posts (design.md §5): 'post.liked' { postId, likesCount } and
- * 'post.commented' { postId, commentsCount, comment? | removedCommentId? } reach every viewer
- * and are applied to the caches: counts on every copy of the post (my own isLikedByUser is
- * kept: the event carries nobody's like), comments in the post's loaded list.
+ * Live interactions on posts (docs/architecture.md, "A realtime event"): 'post.liked' { postId,
+ * likesCount } and 'post.commented' { postId, commentsCount, comment? | removedCommentId? } reach
+ * every viewer and are applied to the caches: counts on every copy of the post (my own
+ * isLikedByUser is kept: the event carries nobody's like), comments in the post's loaded list.
  */
 import { useEffect } from 'react';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
 /**
- * Cards read when a popup opens (issue 15): the map holds markers only, so a post's card comes
+ * Cards read when a popup opens: the map holds markers only, so a post's card comes
  * from `GET /api/posts/:id`, and a 100 m group's list from `GET /api/posts/cards?ids=` (which
  * also fills each card's own cache entry). Both stay cached (CARD_STALE_MS); likes and comments
  * update them in place through posts-cache.ts.
@@ -25,8 +25,8 @@ export function usePostCard(id: string) {
 /**
  * Starts reading a card when its popup is asked for (a tap, Enter on a marker), not once the
  * popup has painted: the request then travels while the popup paints, and its answer is in the
- * cache when the popup asks (issue 15: on the bench's phone the card came ~0.8 s after the tap,
- * behind the map's redraws that follow the popup's first frame). A card already cached and
+ * cache when the popup asks, instead of waiting behind the map's redraws that follow the popup's
+ * first frame. A card already cached and
  * fresh is not read again.
  */
 export function prefetchPostCard(client: QueryClient, id: string): void {

@@ -1,5 +1,5 @@
 /**
- * The posts API as the web app calls it (issue 4). JSON calls go through `api()` (Bearer token,
+ * The posts API as the web app calls it. JSON calls go through `api()` (Bearer token,
  * one renewal on 401); uploads are multipart, so they use `uploadFile` below, which follows the
  * same token rules.
  */

@@ -1,5 +1,5 @@
 /**
- * Posts in the TanStack Query cache under ['posts', …] (spec §4 "Posts", design.md §5, §5b):
+ * Posts in the TanStack Query cache under ['posts', …] (docs/architecture.md, "The map's feed"):
  * - the map's viewport answers (viewport-query.ts), whose `points` are markers (MarkerDto), and
  *   the markers pinned beside them (a search result to focus);
  * - the cards (PostDto) read on open, one per post under ['posts', 'card', id], which likes,
@@ -92,7 +92,7 @@ function emit(change: MarkerChange): void {
 /**
  * A viewport answer derived from `base` by one marker change. Its `points` are worked out when
  * first read, for all the changes since the last concrete list at once: a live post on a map
- * holding 10^5 markers costs O(1) here instead of a copy of the list (~20 ms on a slowed phone),
+ * holding 10^5 markers costs O(1) here instead of a copy of the list,
  * and the map, which follows derived answers change by change (derivedFrom), never reads them.
  */
 interface Pending {

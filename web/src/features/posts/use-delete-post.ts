@@ -5,7 +5,7 @@ import { toast } from '../../ui/toasts/toast-store.ts';
 import { deletePost } from './posts-api.ts';
 import { MY_ACTIVE_POST_KEY, POSTS_KEY, removePostFromCache } from './posts-query.ts';
 
-/** Refetch delay after a delete (spec §4 "Posts": "After a delete, a refetch happens after 0.5 s"). */
+/** After a delete, the posts are refetched 0.5 s later. */
 export const DELETE_REFETCH_MS = 500;
 
 /** Deletes one's own post: gone from the map at once, slot freed, then a refetch to confirm. */

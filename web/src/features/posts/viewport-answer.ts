@@ -1,8 +1,8 @@
 /**
- * The map feed's answers read without zod (issue 15): `GET /api/posts/viewport`, the changes poll
+ * The map feed's answers read without zod: `GET /api/posts/viewport`, the changes poll
  * and a realtime marker. The map waits for the first viewport answer; parsing it with core's
  * viewportResponseSchema fetched and ran core's schemas module (zod, every schema, the whole
- * catalogue, ~45 kB gzip) before the markers could be drawn. These readers accept exactly what
+ * catalogue) before the markers could be drawn. These readers accept exactly what
  * core's markerSchema, clusterSchema, viewportResponseSchema and changesResponseSchema accept and
  * return what they return (unknown fields dropped); test/viewport-answer.test.ts holds them to it.
  * Anything else is null: a malformed answer is refused, never trusted.

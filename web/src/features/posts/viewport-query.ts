@@ -1,10 +1,10 @@
 /**
- * The map's feed by viewport (issue 4 item 6, issue 15): `GET /api/posts/viewport` for what lies
- * in the view (markers from zoom 9 on, server grid clusters and lone posts below), kept current by
- * the realtime socket (addPostToCache / removePostFromCache update every viewport answer), which
- * is told the fetched bounds (setRealtimeView) so the server sends only the events inside them,
- * and, only while the socket is down, by `GET /api/posts/changes?since=<cursor>&west=…` every 5 s
- * for the same bounds (410 → reload).
+ * The map's feed by viewport (docs/architecture.md, "The map's feed"): `GET /api/posts/viewport`
+ * for what lies in the view (markers from zoom 9 on, server grid clusters and lone posts below),
+ * kept current by the realtime socket (addPostToCache / removePostFromCache update every viewport
+ * answer), which is told the fetched bounds (setRealtimeView) so the server sends only the events
+ * inside them, and, only while the socket is down, by
+ * `GET /api/posts/changes?since=<cursor>&west=…` every 5 s for the same bounds (410 → reload).
  */
 import { useEffect, useMemo } from 'react';
 import { type QueryClient, keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -48,12 +48,12 @@ export function MemberSince({ createdAt, className }: { createdAt: string | null
   ) : null;
 }
 
-/** Navigation state the map reads to centre on a post (spec §2 "Map screen"). */
+/** Navigation state the map reads to centre on a post. */
 export const focusState = (postId: string) => ({ state: { focusPostId: postId } });
 
 /**
  * Photo, name, tier badge and 'Membre depuis' of a public profile: the modal's compact header
- * and the public page's larger one (the badge precedence differs by place, spec §6).
+ * and the public page's larger one (the badge precedence differs by place, TierBadge).
  */
 export function ProfileIdentity({ profile, place }: {
   profile: TierFlags & { username: string; photoUrl: string | null; createdAt?: string | null };

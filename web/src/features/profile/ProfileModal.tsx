@@ -7,12 +7,12 @@ import { ChatIcon, UserIcon } from '../../ui/icons.tsx';
 import { MoodBadge, ProfileIdentity, focusState, postThumbnails } from './ProfileBits.tsx';
 import { usePublicProfile, useSendMessage } from './profile-api.ts';
 
-/** Spec §9: the modal shows the latest 6 posts, each with up to 3 thumbnails. */
+/** The modal shows the latest 6 posts, each with up to 3 thumbnails. */
 export const MODAL_POSTS = 6;
 export const MODAL_THUMBNAILS = 3;
 
 /**
- * The profile modal (spec §2 "Profile modal"), mounted once in the shell and opened with
+ * The profile modal, mounted once in the shell and opened with
  * `openProfileModal(userId)` from ui-store (a marker's author, a comment's author).
  */
 export function ProfileModal() {

@@ -34,9 +34,9 @@ const SMALL =
 const INPUT =
   'w-full rounded-xl border border-slate-200 bg-white px-3.5 py-2.5 text-[15px] text-ink-900 outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/20 dark:border-white/10 dark:bg-ink-800 dark:text-white';
 
-/** Spec §5 "Profile photo": JPEG, PNG, GIF and WebP only. */
+/** Profile photos: JPEG, PNG, GIF and WebP only. */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
-/** Spec §4 "Profile photo upload": the profile is refetched 1 s after the upload. */
+/** The profile is refetched 1 s after the upload. */
 export const PHOTO_REFETCH_MS = 1_000;
 
 /** The client's own check of a photo before sending it; the server checks again (magic number). */
@@ -46,7 +46,7 @@ export function photoProblem(file: Pick<File, 'type' | 'size'>): string | null {
   return null;
 }
 
-/** Spec §8 "Profile": permissions, expired session, else the server's text or the generic one. */
+/** A failed photo upload's text: permissions, expired session, else the server's text or the generic one. */
 function photoError(error: unknown): string {
   if (!(error instanceof ApiError) || error.status === 0) return MESSAGES.profile_photo_failed;
   if (error.status === 401) return MESSAGES.session_expired;
@@ -54,7 +54,7 @@ function photoError(error: unknown): string {
   return error.message || MESSAGES.profile_photo_failed;
 }
 
-/** /profile — own profile (spec §2 "Own profile"). */
+/** /profile — own profile. */
 export function ProfileScreen() {
   const user = useSessionStore((s) => s.user);
   const signOut = useSessionStore((s) => s.signOut);
@@ -89,7 +89,7 @@ export function ProfileScreen() {
           <PulseWallet />
         </div>
         <div className="mt-6 grid gap-3 sm:grid-cols-2">
-          {/* Spec §6: the admin account sees 'Admin' (to /admin) instead of 'Publier' (to /create). */}
+          {/* The admin account sees 'Admin' (to /admin) instead of 'Publier' (to /create). */}
           {user.isAdmin ? (
             <Link to="/admin" className={ACTION} data-testid="profile-admin">
               <ShieldIcon size={18} />

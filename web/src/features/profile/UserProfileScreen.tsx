@@ -10,7 +10,7 @@ import { MoodBadge, ProfileIdentity, focusState, postThumbnails } from './Profil
 import { usePublicProfile, useSendMessage } from './profile-api.ts';
 import { BlockButton } from '../moderation/BlockButton.tsx';
 
-/** /user/:userId — another user's public profile (spec §2 "Public profile page"). */
+/** /user/:userId — another user's public profile. */
 export function UserProfileScreen() {
   const { userId = '' } = useParams();
   const navigate = useNavigate();

@@ -1,5 +1,5 @@
 /**
- * The profiles API as the web app calls it (issue 6), and the hooks the three profile screens
+ * The profiles API as the web app calls it, and the hooks the three profile screens
  * share: the public read, the owner's edits, and "Envoyer un message".
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -29,7 +29,7 @@ export function usePublicProfile(id: string | null, staleTime: number = CACHE_TT
       try {
         return await fetchPublicProfile(id!, signal);
       } catch (error) {
-        // Spec §8: profile load failures are silent; a missing profile is 'Profil introuvable'.
+        // Profile load failures are silent; a missing profile is 'Profil introuvable'.
         if (error instanceof ApiError && error.status >= 400 && error.status < 500) return null;
         throw error;
       }
@@ -75,8 +75,8 @@ export async function startConversation(userId: string): Promise<string> {
 }
 
 /**
- * 'Envoyer un message': shown only to a signed-in viewer who is not the profile's owner
- * (spec §2 "Profile modal"). Opens (or creates) the conversation, then /messages on it.
+ * 'Envoyer un message': shown only to a signed-in viewer who is not the profile's owner.
+ * Opens (or creates) the conversation, then /messages on it.
  */
 export function useSendMessage(profileId: string | null, nickname?: string, onOpened?: () => void) {
   const me = useSessionStore((s) => s.user?.id ?? null);

@@ -1,6 +1,6 @@
 /**
  * 'profile.updated' { userId, username, photoUrl } reaches every open tab when someone changes
- * their nickname or photo (issue 6). Without it a map would keep the old photo on that person's
+ * their nickname or photo. Without it a map would keep the old photo on that person's
  * marker, and a chat the old name, until the next full read. It is applied in place:
  * - every cached post by them (the map, the feed, search results) shows the new author;
  * - every cached comment by them, and every conversation held with them;

@@ -1,7 +1,7 @@
 import type { TierFlags } from '../../ui/TierBadge.tsx';
 import { readPost, type PostDto } from '../posts/post-types.ts';
 
-/** A public profile as the modal and /user/:id show it (spec §2, §3 "Profile"). */
+/** A public profile as the modal and /user/:id show it. */
 export interface PublicProfile extends TierFlags {
   id: string;
   username: string;
@@ -17,7 +17,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : nul
 
 /**
  * Reads `GET /api/profiles/:id` → `{ profile, posts }` defensively (camelCase as the server
- * sends it, or the spec's snake_case columns); null when there is no profile in it.
+ * sends it, or the database's snake_case columns); null when there is no profile in it.
  */
 export async function readPublicProfile(payload: unknown): Promise<PublicProfile | null> {
   if (!payload || typeof payload !== 'object') return null;

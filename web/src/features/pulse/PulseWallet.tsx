@@ -1,5 +1,5 @@
 /**
- * The own profile's Pulse section (issue 16): balance, purchase controls and the purchase
+ * The own profile's Pulse section: balance, purchase controls and the purchase
  * history (date, quantity, amount, status), newest first.
  */
 import { useQuery } from '@tanstack/react-query';

@@ -1,6 +1,6 @@
 /**
  * Quantity picker (1, 5 or 10 credits at 2,50 € each, total in French format) and the 'Acheter'
- * button of the purchase box (issue 16). Signed out: the spec's text instead.
+ * button of the purchase box. Signed out: a French text asking to sign in instead.
  */
 import { useId, useState } from 'react';
 import { MESSAGES, PULSE_QUANTITIES, PULSE_UNIT_AMOUNT_CENTS, type PulseQuantity, euros, t } from '@moodmap/core';

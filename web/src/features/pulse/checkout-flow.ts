@@ -1,5 +1,5 @@
 /**
- * The purchase flow of spec §4 "Pulse effect" and §7 "Pulse checkout", apart from React so its
+ * The Pulse purchase flow (docs/product.md, Pulse), apart from React so its
  * timing can be tested: desktop opens the checkout in an 800×600 popup polled every second,
  * closed after 300 s; 2 s after it closes the balance is read, and a higher balance is the
  * success. Mobile (≤ 768 px) leaves for the checkout in the same window and comes back to
@@ -43,7 +43,7 @@ export const browserDeps = (returnTo: string): FlowDeps => ({
   storage: window.sessionStorage,
 });
 
-/** Spec §8 "Pulse purchase": the session text, the server's error, or the generic one. */
+/** A failed purchase: the session text, the server's error, or the generic one. */
 export function checkoutErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 401) return MESSAGES.pulse_session_missing;

@@ -1,4 +1,4 @@
-/** Pulse credits calls (issue 16), answers parsed with core's schemas. */
+/** Pulse credits calls, answers parsed with core's schemas. */
 import {
   MESSAGES, type PulseCheckoutInput, type PulseCheckoutResponse, type PulsePurchasesResponse, pulseCheckoutResponseSchema, pulsePurchasesResponseSchema,
 } from '@moodmap/core';
@@ -10,7 +10,7 @@ export async function createCheckout(input: PulseCheckoutInput): Promise<PulseCh
   return pulseCheckoutResponseSchema.parse(await api<unknown>('/api/pulse/checkout', {
     method: 'POST',
     body: input,
-    // Spec §8 "Pulse purchase": the server's error, or this text.
+    // A failed purchase shows the server's error, or this text.
     failureMessage: MESSAGES.pulse_checkout_failed,
   }));
 }

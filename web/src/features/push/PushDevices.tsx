@@ -1,5 +1,5 @@
 /**
- * The profile's 'Notifications' section (issue 20): the devices that receive pushes, each with
+ * The profile's 'Notifications' section: the devices that receive pushes, each with
  * its preview switch and 'Retirer'; this browser can be enabled here too (the offer after a
  * first message is made only once).
  */

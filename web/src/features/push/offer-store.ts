@@ -1,5 +1,5 @@
 /**
- * The offer to be notified (issue 20): made after the user's first sent message, never on
+ * The offer to be notified: made after the user's first sent message, never on
  * load, and never again once answered on this device ('Plus tard' is remembered). Not made when
  * the browser cannot, when its notifications are blocked, or when this device already receives them.
  */

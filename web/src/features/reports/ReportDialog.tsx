@@ -1,5 +1,5 @@
 /**
- * The report dialog (spec §2 "Report dialog", §5 "Report", §8 "Contact and report"): a reason
+ * The report dialog (docs/product.md, Reports and moderation): a reason
  * among the six, details up to 500 characters with a counter (mandatory for 'Autre motif');
  * submit stays disabled until that holds. The server checks the same schema again.
  */
@@ -22,7 +22,7 @@ export function isReportValid(reason: ReportReasonKey | null, details: string): 
   return reason !== null && details.length <= REPORT_DETAILS_MAX && reportPostSchema.safeParse({ reason, details }).success;
 }
 
-/** Spec §8: "the error message, or 'Erreur lors du signalement'". */
+/** The server's error message, or 'Erreur lors du signalement'. */
 function failureText(error: unknown): string {
   return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401 ? error.message : MESSAGES.report_failed;
 }

@@ -7,7 +7,7 @@ import { useCombobox } from './use-combobox.ts';
 import { usePlaceSearch } from './use-place-search.ts';
 
 /**
- * A place search alone (issue 19): the create page's location picker flies its map to the place
+ * A place search alone: the create page's location picker flies its map to the place
  * chosen. Same search, options and keys as the top bar's 'Lieux' section.
  */
 export function PlaceSearch({ onPick }: { onPick: (place: PlaceDto) => void }) {

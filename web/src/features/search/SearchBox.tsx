@@ -14,8 +14,8 @@ import { usePlaceSearch } from './use-place-search.ts';
 import { useSearch } from './use-search.ts';
 
 /**
- * The top bar search box (spec §2 "Top bar", "Map screen"; §9 "Search"): a combobox whose
- * results open under the bar, places first (issue 19), then posts. Arrows move through them,
+ * The top bar search box: a combobox whose
+ * results open under the bar, places first, then posts. Arrows move through them,
  * Enter opens one, Escape closes the list (a second Escape clears the box). A post centres the
  * map on it and opens it; a place flies the map there. A place search that fails hides its
  * section: the posts' answer says what went wrong.

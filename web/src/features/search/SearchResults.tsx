@@ -4,13 +4,13 @@ import type { PostDto } from '../posts/post-types.ts';
 import { PlaceOptions } from './PlaceOptions.tsx';
 import { ResultsHeading, SearchDropdown, SearchOption, SearchStatus } from './SearchDropdown.tsx';
 
-/** A result's text cut at 40 characters (spec §2), without a space left before the ellipsis. */
+/** A result's text cut at 40 characters, without a space left before the ellipsis. */
 export function searchExcerpt(content: string): string {
   return truncate(content.replace(/\s+/g, ' ').trim(), SEARCH_RESULT_CUT).replace(/\s+(\.\.\.)$/, '$1');
 }
 
 /**
- * The dropdown under the top bar: the places found under 'Lieux' (issue 19), then at most 10
+ * The dropdown under the top bar: the places found under 'Lieux', then at most 10
  * posts, each with its mood, nickname and the text cut at 40 characters. The keyboard counts
  * the places first, then the posts.
  */

@@ -10,7 +10,7 @@ import { moveCamera } from '../../ui/motion.ts';
 export type PlaceTarget = Pick<PlaceDto, 'latitude' | 'longitude' | 'zoom'>;
 
 export function flyToPlace(map: Pick<MapLibreMap, 'flyTo' | 'easeTo' | 'jumpTo'>, place: PlaceTarget): void {
-  // A jump instead of a flight when motion is reduced (issue 20).
+  // A jump instead of a flight when motion is reduced.
   moveCamera(map, { center: [place.longitude, place.latitude], zoom: place.zoom });
 }
 

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { SEARCH_MAX, SEARCH_MIN } from '@moodmap/core';
 
-/** A query is searched only when it holds 2 to 100 characters once trimmed (spec §5 "Search"). */
+/** A query is searched only when it holds 2 to 100 characters once trimmed (docs/product.md, Limits). */
 export function isSearchable(query: string): boolean {
   const length = query.trim().length;
   return length >= SEARCH_MIN && length <= SEARCH_MAX;

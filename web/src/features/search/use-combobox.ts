@@ -1,8 +1,8 @@
 /**
- * The keyboard and pointer behaviour of a search box whose results open under it (spec §2 "Top
- * bar"), shared by the top bar and the create page's place search: arrows move through the
- * options (wrapping round), Enter picks the highlighted one (or the first once the answer is
- * in), Escape closes the list and a second Escape clears the box; a press outside closes it.
+ * The keyboard and pointer behaviour of a search box whose results open under it, shared by the
+ * top bar and the create page's place search: arrows move through the options (wrapping round),
+ * Enter picks the highlighted one (or the first once the answer is in), Escape closes the list and
+ * a second Escape clears the box; a press outside closes it.
  */
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 

@@ -7,7 +7,7 @@ import type { PlaceAnswer } from './places-api.ts';
 import { useDebouncedSearch } from './use-search.ts';
 
 // Loaded on the first place query: places-api reads a constant of core's geo schemas, whose
-// module builds zod schemas and the whole catalogue when it runs (issue 15: off the first load).
+// module builds zod schemas and the whole catalogue when it runs (kept off the first load).
 const searchPlaces = (query: string, signal?: AbortSignal): Promise<PlaceAnswer> =>
   import('./places-api.ts').then((m) => m.searchPlaces(query, signal));
 

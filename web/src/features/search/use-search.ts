@@ -1,5 +1,5 @@
 /**
- * The search as the top bar runs it (spec §9 "Search"): 500 ms after the last keystroke, for 2
+ * The search as the top bar runs it: 500 ms after the last keystroke, for 2
  * to 100 characters, among the selected moods; answers kept 5 minutes under
  * ['search', q, moods].
  */

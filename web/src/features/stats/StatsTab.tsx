@@ -1,6 +1,6 @@
 /**
- * The 'Statistiques' tab of the admin panel (issue 18), for admin and super_admin: the seven
- * events of spec §1 per day over 7/30/90 days, unique visitors, revenue in EUR, messages per day
+ * The 'Statistiques' tab of the admin panel, for admin and super_admin: the seven analytics
+ * events per day over 7/30/90 days, unique visitors, revenue in EUR, messages per day
  * and the posts live now, as charts with the numbers beside them and a CSV export; then today's
  * cost counters with the estimated daily cost, and the super_admin's emergency switch.
  */

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { STORAGE_KEYS, readJson, writeJson } from '../../lib/storage.ts';
 
-/** Light/dark theme (spec §1): stored locally, defaulting to the system preference. */
+/** Light/dark theme: stored locally, defaulting to the system preference. */
 export type Theme = 'light' | 'dark';
 
 /** Browser chrome colour per theme: the land colour of each basemap. */

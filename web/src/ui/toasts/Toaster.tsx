@@ -10,7 +10,7 @@ const STYLE: Record<ToastType, { icon: typeof InfoIcon; accent: string; bar: str
   info: { icon: InfoIcon, accent: 'text-brand-500', bar: 'bg-brand-500' },
 };
 
-/** Notification toasts, top right (spec §2 "Notification toasts"). */
+/** Notification toasts, top right. */
 export function Toaster() {
   const toasts = useToastStore((s) => s.toasts);
   const dismiss = useToastStore((s) => s.dismiss);

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { TIMING, TOAST_DURATION_MS, type ToastType } from '@moodmap/core';
 
-/** Generic notification toast (spec §2 "Notification toasts", §3 "Toast notification"). */
+/** A generic notification toast. */
 export interface Toast {
   id: string;
   type: ToastType;

@@ -1,5 +1,5 @@
 /**
- * The list view (issue 20 item 2): the posts of the map's current view — the map's own data
+ * The list view: the posts of the map's current view — the map's own data
  * (drawn-posts.ts), filtered to what is on screen — or of one 100 m group, sorted by distance
  * from the map's centre or newest first. Each row names the post as its marker does and opens
  * the same card as a tap, in place; closing the card gives the focus back to its row. A chunk of

@@ -1,5 +1,5 @@
 /**
- * 'Carte' / 'Liste' beside the map (issue 20 item 2): the list view shows the posts of the map's
+ * 'Carte' / 'Liste' beside the map: the list view shows the posts of the map's
  * view as cards, for anyone who would rather read than look, or cannot see the canvas.
  */
 import { SHELL_MESSAGES } from '@moodmap/core';

@@ -1,5 +1,5 @@
 /**
- * The list view's state (issue 20 item 2): open or not, the order, and the posts of one 100 m
+ * The list view's state: open or not, the order, and the posts of one 100 m
  * group when it was opened from a cluster ('Voir en liste') instead of from the whole view.
  */
 import { create } from 'zustand';

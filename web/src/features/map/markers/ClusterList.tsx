@@ -1,5 +1,5 @@
 /**
- * The 100 m cluster popup (spec §2): 'Annonces dans cette zone' and its posts, newest first. It
+ * The 100 m cluster popup: 'Annonces dans cette zone' and its posts, newest first. It
  * paints at once from the markers (photo, nickname, mood, time), then fills each row's text and
  * image when the group's cards arrive (`GET /api/posts/cards?ids=`).
  */
@@ -22,7 +22,7 @@ export function ClusterList({
   now: Date;
   onPick: (marker: MarkerDto) => void;
   onClose: () => void;
-  /** The same posts in the list view (issue 20), sortable, with their full cards. */
+  /** The same posts in the list view, sortable, with their full cards. */
   onShowList?: () => void;
 }) {
   // A list longer than one read shows its newest posts' cards; the rest keep their marker row.

@@ -1,5 +1,5 @@
 /**
- * The markers for keyboards and screen readers (issue 20 item 2). MapLibre draws them on a
+ * The markers for keyboards and screen readers. MapLibre draws them on a
  * canvas, which nothing can focus; here each marker on screen is a button in an ordered list,
  * visually hidden until it takes the focus, then drawn as a ring on the marker with its name
  * below. Enter opens what a tap opens. Beyond the first `max`, one link leads to the list view.

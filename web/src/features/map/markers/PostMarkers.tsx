@@ -1,12 +1,12 @@
 /**
- * The posts on the main map (spec §2 "Map screen"), drawn by MapLibre (issue 15, design.md §5b):
+ * The posts on the main map, drawn by MapLibre (docs/architecture.md, "The map's markers"):
  * single markers, 100 m clusters and zoomed-out aggregates are features of GeoJSON sources
  * (marker-layers.ts) with pictures from an atlas drawn on demand (marker-images.ts); no DOM
  * element per post. A fetched viewport answer replaces the groups; a realtime post or deletion
  * is applied as a diff of its own group (marker-groups.ts). A tap is hit-tested on the layers;
  * the popup paints first from the marker, and the map moves after only if it does not fit.
  * A post passed through navigation state is centred at zoom 16 and opened, then the state cleared.
- * Keyboards and screen readers reach the markers through MarkerNav (issue 20): a button per
+ * Keyboards and screen readers reach the markers through MarkerNav: a button per
  * marker on screen; Enter opens the same popup as a tap, takes the focus into it, and closing it
  * gives the focus back to the marker. Camera moves jump instead when motion is reduced (ui/motion.ts).
  */
@@ -49,7 +49,7 @@ import './markers.css';
 type Bbox = [number, number, number, number];
 
 // A post's popup and a group's list show after a tap: their chunk is fetched once the markers are
-// drawn (warm-up.ts) or by the first tap before that, not on the map's first load (issue 15).
+// drawn (warm-up.ts) or by the first tap before that, not on the map's first load.
 const PostPopup = lazyScreen(loadPopups, (m) => m.PostPopup);
 const ClusterList = lazyScreen(loadPopups, (m) => m.ClusterList);
 
@@ -218,7 +218,7 @@ export function PostMarkers() {
     if (map) drawnAggregates.current = syncAggregates(map, shownClusters, drawnAggregates.current);
   }, [map, shownClusters]);
 
-  // Feed failures are said once per failure streak (spec §8 "Feed load failure").
+  // Feed failures are said once per failure streak.
   useEffect(() => {
     if (isError) toast.error(SHELL_MESSAGES.feed_load_error);
   }, [isError]);

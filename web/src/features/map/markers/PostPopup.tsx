@@ -1,5 +1,5 @@
 /**
- * A single post's popup (spec §2): painted at once from the marker (photo, nickname, mood, time,
+ * A single post's popup: painted at once from the marker (photo, nickname, mood, time,
  * pulse) as a skeleton of the card, then the card itself when `GET /api/posts/:id` answers (or
  * at once when it is cached). A post that is gone (404) leaves the map and closes its popup.
  */
@@ -29,7 +29,7 @@ interface PopupProps {
 
 /**
  * The skeleton paints in the tap's own frame; the card is rendered after that frame, so it does
- * not delay it (issue 15: tap → popup). Its request started with the tap (prefetchPostCard) and
+ * not delay it. Its request started with the tap (prefetchPostCard) and
  * is shared here; a card already cached shows at once.
  */
 export function PostPopup(props: PopupProps) {

@@ -1,6 +1,6 @@
 /**
  * The posts the map holds right now (its viewport answer, live changes included), published by
- * PostMarkers for the list view (issue 20 item 2): the list shows the map's own data, never a
+ * PostMarkers for the list view: the list shows the map's own data, never a
  * second fetch, and the map's clock offset so both say the same 'il y a 5 minutes'.
  */
 import { create } from 'zustand';

@@ -1,11 +1,11 @@
 /**
- * Exact 100 m grouping of spec §2 "Map screen" / §9 "Map": posts closer than 100 m to each other
+ * Exact 100 m grouping of the map (docs/product.md, Map): posts closer than 100 m to each other
  * (haversine, earth radius 6 371 000 m) merge into one cluster.
  *
  * The relation is transitive (single linkage): if A is within 100 m of B and B within 100 m of
  * C, then A, B and C form one cluster even when A and C are 160 m apart. A cluster is therefore
  * a connected component of the "within 100 m" graph; its position is the average of its posts'
- * positions (spec §3 "Map cluster").
+ * positions.
  *
  * Cost is O(n) for spread-out posts and stays near-linear for dense ones: points are hashed into
  * cells about 70 m across, so the diagonal stays under 100 m and every post in one cell belongs to

@@ -1,6 +1,6 @@
 /**
- * The map's 100 m groups (spec §2 "Map screen", grouping.ts's rules), kept up to date one marker
- * at a time (issue 15): a new post looks only at the grid cells within 100 m of it and merges the
+ * The map's 100 m groups (grouping.ts's rules), kept up to date one marker
+ * at a time: a new post looks only at the grid cells within 100 m of it and merges the
  * groups it touches; a removed post re-groups only its own group (which may split). Each change
  * answers the features to remove and add, which the map's GeoJSON source applies as a diff
  * (`updateData`), so adding a post to 10^5 loaded costs the size of its group, not a rebuild.

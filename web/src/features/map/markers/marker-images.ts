@@ -1,5 +1,5 @@
 /**
- * The markers' pictures, drawn on demand into the map's image atlas (issue 15): MapLibre asks for
+ * The markers' pictures, drawn on demand into the map's image atlas: MapLibre asks for
  * an image it lacks (its missing-image resolver) and gets it drawn on a canvas from its id alone:
  * - `mmp:<theme>:<mood>:<initials>:<photo URL>` a single marker: the author's photo cropped to a
  *   circle in the mood ring, with the mood emoji as a badge; the initials on the mood's tint

@@ -1,5 +1,6 @@
 /**
- * The posts as MapLibre sources and layers (issue 15, design.md §5b), drawn by the GPU:
+ * The posts as MapLibre sources and layers (docs/architecture.md, "The map's markers"), drawn by
+ * the GPU:
  * - source `mm-markers`: the 100 m groups (marker-groups.ts), clustered by MapLibre's worker
  *   below zoom 9 (60 px, counts summed), updated with diffs; clustering is on only below zoom 9
  *   (syncClustering), where it draws anything;
@@ -104,9 +105,7 @@ function iconExpression(theme: Theme): ExpressionSpecification {
 /**
  * The style's JSON is in: sources and layers can be added. Not map.isStyleLoaded(), which also
  * waits for every source's tiles: the markers then went to MapLibre's worker only after the
- * basemap's first tiles were laid out and drawn, one after the other instead of side by side
- * (issue 15: with the first viewport asked at boot, first-viewport.ts, the phone's map is drawn
- * with its markers ~0.4 s sooner than with this wait).
+ * basemap's first tiles were laid out and drawn, one after the other instead of side by side.
  */
 export function styleReady(map: MapLibreMap): boolean {
   return map.style?._loaded === true;
@@ -178,11 +177,11 @@ export function clusteredAt(zoom: number): boolean {
 }
 
 /**
- * Turns the markers source's clustering on below zoom 9 and off from zoom 9 on (issue 15). From
+ * Turns the markers source's clustering on below zoom 9 and off from zoom 9 on. From
  * zoom 9 a clustered source draws its points as they are, but it answers every diff by building
  * its cluster index again over all its features and reloading every tile in view (a point may
- * regroup clusters anywhere): one live post on a map holding 10^5 cost ~4 software-GL frames and
- * ~1 s of main thread on the bench's phone. Unclustered, a diff updates the worker's index in
+ * regroup clusters anywhere): one live post on a map holding 10^5 costs several full frames of
+ * main thread on a phone. Unclustered, a diff updates the worker's index in
  * place and reloads only the tiles it touches. Called on every 'zoom': the flip comes with the
  * tiles of the new whole zoom (8 → 9) that load anyway, and before the clustered tiles are asked for.
  */

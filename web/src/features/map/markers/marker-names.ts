@@ -1,5 +1,5 @@
 /**
- * What a screen reader hears of the markers (issue 20 item 2), and the order they are reached in:
+ * What a screen reader hears of the markers, and the order they are reached in:
  * 'Publication de Léa, Joyeux, il y a 5 minutes' for a post, '12 publications ici' for a group,
  * nearest to the map's centre first, so Tab walks outwards from what the person is looking at.
  */

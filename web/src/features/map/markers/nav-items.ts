@@ -1,10 +1,10 @@
 /**
- * The markers a keyboard reaches (issue 20 item 2): those on screen, as the eye sees them. From
+ * The markers a keyboard reaches: those on screen, as the eye sees them. From
  * zoom 9 the 100 m groups are read from our own data (a post or a group whose point is inside the
  * view); below, MapLibre's worker clusters them, so its drawn clusters are read from the layer.
  * The server's zoomed-out aggregates are our data too (what the aggregates source draws): reading
- * them from the layer cost a rendered-feature query of the view on every new post (~30 ms of
- * main thread on the bench's phone, issue 15) even where none is drawn. Nearest to the centre
+ * them from the layer would cost a rendered-feature query of the view on every new post, on the
+ * main thread, even where none is drawn. Nearest to the centre
  * first, at most `MAX_FOCUSABLE_MARKERS`: the rest are one 'N autres publications dans la liste' away.
  */
 import type { Map as MapLibreMap } from 'maplibre-gl';

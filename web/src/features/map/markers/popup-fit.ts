@@ -82,9 +82,9 @@ export const CARD_WAIT_MS = 500;
 /**
  * Fits an open popup (`reveal`) once it shows what it will show: two frames after its first paint,
  * or, while it is still the skeleton of a card being read (`aria-busy`), when the card replaces it
- * (the popup's size changes) or after CARD_WAIT_MS. Fitted at once, the skeleton's camera move ran
- * first and the card waited behind its frames (a full map frame each, ~150 ms on the bench's
- * phone), then the card, taller, moved the camera a second time. After the first fit, every
+ * (the popup's size changes) or after CARD_WAIT_MS. Fitted at once, the skeleton's camera move
+ * would run first and the card wait behind its frames (a full map frame each), then the card,
+ * taller, would move the camera a second time. After the first fit, every
  * change of the popup's size fits it again. Returns what stops it.
  */
 export function fitPopup(popup: Element | null, reveal: () => void): () => void {
@@ -102,7 +102,7 @@ export function fitPopup(popup: Element | null, reveal: () => void): () => void 
     });
   });
   // Not on the observer's first call, which comes with the popup's first frame, before its paint
-  // (it measured the page there, ~25 ms of a tap on the bench's phone).
+  // (fitting then would measure the page inside the tap's own frame).
   let first = true;
   const observer = typeof ResizeObserver === 'undefined' || !popup ? null : new ResizeObserver(() => {
     if (first) first = false;

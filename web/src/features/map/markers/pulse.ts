@@ -1,15 +1,14 @@
 /**
- * The pulse ring of pulse posts (spec §2 "Single marker"): two rings growing from the marker's
+ * The pulse ring of pulse posts: two rings growing from the marker's
  * edge to twice its size and fading, 0.9 s apart, every 1.8 s. They are CSS animations on
- * elements laid over the map's canvas, which the compositor plays on its own (issue 15): the
- * WebGL map is not redrawn for them. Animated as map paint, every frame redrew the whole map for
- * as long as a pulse post was in view — the phone's whole frame budget, and with software WebGL a
- * third of a second of blocked main thread per frame, in front of every tap.
+ * elements laid over the map's canvas, which the compositor plays on its own: the
+ * WebGL map is not redrawn for them. Animated as map paint, every frame would redraw the whole
+ * map for as long as a pulse post is in view, and block the main thread in front of every tap.
  *
  * Which markers pulse is read from the map itself: layer `mm-pulse-a` (marker-layers.ts), drawn
  * transparent, holds the single pulse posts MapLibre shows (not those inside its zoomed-out
  * clusters). It is read when the map settles ('idle'); the rings follow the camera on every move.
- * With `prefers-reduced-motion: reduce` the ring stands still around the marker (issue 20).
+ * With `prefers-reduced-motion: reduce` the ring stands still around the marker.
  */
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import type { Point } from 'geojson';

@@ -1,6 +1,6 @@
 /**
  * What the map's later interactions need, fetched once the map is drawn with its markers and the
- * page is idle (issue 15), so that it is off the first load and yet ready for the first tap:
+ * page is idle, so that it is off the first load and yet ready for the first tap:
  * - the popups' code (popups.ts) and the card's body (posts/post-card-chunk.ts);
  * - core's schemas (zod, every answer's schema): the config and viewport answers are read without
  *   them, but a card, a comment or a form parses its answer with them; without this the first

@@ -3,8 +3,8 @@ import { MESSAGES } from '@moodmap/core';
 import { EyeOffIcon } from '../../../ui/icons.tsx';
 
 /**
- * 'Position approximative' (issue 20): the post is published at its ~1 km cell's point, never at
- * the picked one. A switch, off by default; the create form remembers it per device.
+ * 'Position approximative' (docs/product.md, Posts): the post is published at its ~1 km cell's
+ * point, never at the picked one. A switch, off by default; the create form remembers it per device.
  */
 export function ApproximateOption({ enabled, onToggle }: { enabled: boolean; onToggle: (on: boolean) => void }) {
   const id = useId();

@@ -1,8 +1,8 @@
 /**
- * The create page's location picker (spec §2, §9 "Create picker"): a small map in the same
- * basemap as the main map, opening on the spec's default centre (Paris, zoom 2) with the spec's
+ * The create page's location picker: a small map in the same
+ * basemap as the main map, opening on its default centre (Paris, zoom 2) with its
  * initial pick (Saint-Denis, La Réunion) pinned; a click or a drag of the pin moves it. A place
- * search above it (issue 19) flies the map to a town and puts the pin there, to be refined by a tap.
+ * search above it flies the map to a town and puts the pin there, to be refined by a tap.
  * Loaded lazily: MapLibre stays out of the main bundle.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -90,7 +90,7 @@ export default function LocationPicker({
     styleSeen.current = true;
     const map = mapRef.current?.getMap();
     if (map) Object.defineProperty(window, '__MOODMAP_PICKER_MAP__', { value: map, configurable: true, enumerable: false, writable: false });
-    // The spec's default centre is Paris while the initial pick is La Réunion: keep the pin in view.
+    // The picker's default centre is Paris while the initial pick is La Réunion: keep the pin in view.
     if (map && value && !map.getBounds().contains([value.longitude, value.latitude])) {
       map.jumpTo({ center: [value.longitude, value.latitude] });
     }

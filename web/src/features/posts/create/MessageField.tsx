@@ -5,9 +5,9 @@ import { AlertIcon } from '../../../ui/icons.tsx';
 import { textLength, textWarnings, warningMessage } from './validation.ts';
 
 /**
- * The message: 500 characters at most with a live counter, and the spec's two warnings. A longer
- * text (pasted) is kept, not cut silently: the counter turns red and the spec's text shows until
- * it is shortened (issue 18); the form refuses to send it meanwhile (validation.ts).
+ * The message: 500 characters at most with a live counter, and the two warnings. A longer text
+ * (pasted) is kept, not cut silently: the counter turns red and the too-long text shows until
+ * it is shortened; the form refuses to send it meanwhile (validation.ts).
  */
 export function MessageField({ value, onChange }: { value: string; onChange: (text: string) => void }) {
   const id = useId();

@@ -1,6 +1,6 @@
 import { MESSAGES, MOODS, MOOD_INFO, type Mood } from '@moodmap/core';
 
-/** The five moods (spec §2 "Create publication"), as big radio tiles in the mood colours. */
+/** The five moods, as big radio tiles in the mood colours. */
 export function MoodPicker({ value, onChange }: { value: Mood | null; onChange: (mood: Mood) => void }) {
   return (
     <fieldset data-testid="create-moods">

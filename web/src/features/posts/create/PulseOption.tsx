@@ -4,7 +4,7 @@ import { SparkIcon } from '../../../ui/icons.tsx';
 import { PurchaseControls } from '../../pulse/PurchaseControls.tsx';
 
 /**
- * The pulse effect (spec §2, §4 "Pulse effect"): a toggle when the user has at least one credit,
+ * The pulse effect (docs/product.md, Pulse): a toggle when the user has at least one credit,
  * otherwise a purchase box (2,50 € per credit, card checkout).
  */
 export function PulseOption({

@@ -1,5 +1,5 @@
 /**
- * 'Position approximative' (issue 20) is off until the person turns it on, then stays as they
+ * 'Position approximative' is off until the person turns it on, then stays as they
  * left it on this device: someone who posts from home should not have to remember it each time.
  */
 import { useState } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The create sequence (issue 4): image upload → voice upload → create. Each upload is kept once
+ * The create sequence: image upload → voice upload → create. Each upload is kept once
  * it succeeded, so a retry after a later failure does not send the same file twice; the form
  * itself keeps every field on failure.
  */
@@ -15,7 +15,7 @@ export interface SubmitInput {
   voice: Blob | null;
   location: { latitude: number; longitude: number };
   usePulseEffect: boolean;
-  /** 'Position approximative' (issue 20): published at its ~1 km cell's point. */
+  /** 'Position approximative': published at its ~1 km cell's point. */
   approximate?: boolean;
 }
 

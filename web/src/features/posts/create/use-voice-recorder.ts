@@ -1,5 +1,5 @@
 /**
- * The voice message recorder (spec §4 "Voice recording", §9 "Audio"):
+ * The voice message recorder (docs/product.md, Posts):
  * idle → (requesting the microphone) → recording, with a timer, auto-stopping at 60 s →
  * recorded (playable; delete or re-record). A warning shows beyond 80 % of the maximum.
  * Microphone permission is 'unknown' until asked, 'denied' after a refusal (a retry is offered).

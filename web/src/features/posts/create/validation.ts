@@ -1,6 +1,6 @@
 /**
- * The create form's rules as the browser applies them before sending (spec §5 "Publication",
- * "Publication image upload"): core's createPostSchema, the one the server validates with, plus
+ * The create form's rules as the browser applies them before sending (docs/product.md,
+ * Posts): core's createPostSchema, the one the server validates with, plus
  * the rules the server applies after it (text or media required, sanitising, land).
  */
 import {
@@ -26,7 +26,7 @@ export function textLength(text: string): number {
 export type TextWarning = 'repeated' | 'capitals';
 
 /**
- * Warnings, not errors (spec §5): 11 or more identical characters in a row, or more than 70 %
+ * Warnings, not errors: 11 or more identical characters in a row, or more than 70 %
  * capitals among the letters of a text longer than 20 characters.
  */
 export function textWarnings(text: string): TextWarning[] {
@@ -65,7 +65,7 @@ export interface CreateFormInput {
   onLand: boolean | null;
 }
 
-/** The first error to show, in the order the spec lists the rules, or null when the form can go. */
+/** The first error to show, in the order the form shows its fields, or null when the form can go. */
 export function validateCreateForm(input: CreateFormInput): string | null {
   const text = input.content.trim();
   const parsed = createPostSchema.safeParse({
