@@ -50,6 +50,8 @@ describe.each(engines)('realtime hub on %s', (engine) => {
     }));
     await t.app.ctx.bus.publishMany(events);
     for (const tab of tabs) {
+      // A bus between instances delivers after publishMany resolves: wait for the batch's last frame.
+      await tab.next((f) => f.type === 'conversation.updated' && typeof f.data === 'object' && f.data !== null && 'n' in f.data && f.data.n === 3);
       tab.send({ type: 'ping' });
       await tab.next((f) => f.type === 'pong');
       const after = tab.frames.slice(tab.frames.findIndex((f) => f.type === 'message.created'));
