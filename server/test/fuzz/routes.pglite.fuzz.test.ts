@@ -1,0 +1,3 @@
+import { fuzzEveryRoute } from './routes-fuzz.ts';
+
+fuzzEveryRoute('pglite');
