@@ -1,4 +1,5 @@
 /** Pure formatters (docs/product.md, Texts and times), shared by the web app (and tested once, here). */
+import { HOUR, MINUTE } from './durations.ts';
 import { ADMIN_ID_PREFIX } from './limits.ts';
 import { fill } from './messages/fill.ts';
 import { SHELL_MESSAGES } from './messages/shell.ts';
@@ -16,7 +17,6 @@ export function truncate(text: string, max: number, ellipsis = '...'): string {
   return chars.length > max ? chars.slice(0, max).join('') + ellipsis : text;
 }
 
-const MINUTE_MS = 60_000;
 const MINUTES_IN_DAY = 1_440;
 const MINUTES_IN_MONTH = 43_200;
 const MINUTES_IN_YEAR = 525_600;
@@ -31,8 +31,8 @@ let relative: Intl.RelativeTimeFormat | undefined;
 export function relativeTime(date: Date | string | number, now: Date = new Date()): string {
   const d = new Date(date);
   const ms = now.getTime() - d.getTime();
-  if (ms < MINUTE_MS) return SHELL_MESSAGES.message_toast_now;
-  const minutes = ms / MINUTE_MS;
+  if (ms < MINUTE) return SHELL_MESSAGES.message_toast_now;
+  const minutes = ms / MINUTE;
   const wallMinutes = minutes - (now.getTimezoneOffset() - d.getTimezoneOffset());
   relative ??= new Intl.RelativeTimeFormat('fr', { numeric: 'always' });
   if (minutes < 60) return relative.format(-Math.round(minutes), 'minute');
@@ -48,7 +48,7 @@ export function relativeTime(date: Date | string | number, now: Date = new Date(
 /** Own-post countdown: 'Expire dans Nh' or 'quelques minutes' under an hour. */
 export function expiresIn(createdAt: Date | string | number, lifetimeMs: number, now: Date = new Date()): string {
   const left = new Date(createdAt).getTime() + lifetimeMs - now.getTime();
-  const hours = Math.floor(left / 3_600_000);
+  const hours = Math.floor(left / HOUR);
   return hours >= 1 ? fill(SHELL_MESSAGES.expires_in_hours, { hours }) : SHELL_MESSAGES.expires_in_minutes;
 }
 

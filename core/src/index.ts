@@ -1,3 +1,4 @@
+export * from './durations.ts';
 export * from './moods.ts';
 export * from './limits.ts';
 export * from './viewport.ts';

@@ -2,6 +2,7 @@
  * Launch rules: terms-of-use versions, analytics event names, role names in French and the
  * cost monitor's caps (docs/product.md, Roles and staff and Rights and terms).
  */
+import { DAY, HOUR } from './durations.ts';
 import { TERMS_NOTICE_DAYS, type StaffRole } from './limits.ts';
 
 /** Role names as the panel shows them ('Rôle actuel: {role}'). */
@@ -57,7 +58,7 @@ export function termsAt(now: Date, versions: readonly TermsVersion[] = TERMS_VER
   const applied = versions.filter((v) => Date.parse(v.effectiveAt) <= t);
   const current = applied.at(-1) ?? versions[0];
   const next = versions.find((v) => Date.parse(v.effectiveAt) > t) ?? null;
-  const announced = next && Date.parse(next.effectiveAt) - TERMS_NOTICE_DAYS * 86_400_000 <= t ? next : null;
+  const announced = next && Date.parse(next.effectiveAt) - TERMS_NOTICE_DAYS * DAY <= t ? next : null;
   return { current, upcoming: announced };
 }
 
@@ -97,7 +98,7 @@ export const GEOCODING_CALL_UNITS = 0.5;
 export const COST_WARN_RATIO = 1;
 export const COST_THROTTLE_RATIO = 1.2;
 export const COST_EMERGENCY_RATIO = 1.5;
-export const EMERGENCY_DURATION_MS = 4 * 60 * 60 * 1000;
+export const EMERGENCY_DURATION_MS = 4 * HOUR;
 /** Cache lifetimes are multiplied by this in emergency mode, and by the throttle's while throttled. */
 export const EMERGENCY_CACHE_MULTIPLIER = 10;
 export const THROTTLE_CACHE_MULTIPLIER = 3;

@@ -1,7 +1,6 @@
 /** The product's constants and limits (docs/product.md, Limits), in one place for web and server. */
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+import { HOUR, MINUTE } from './durations.ts';
 
 export const POST_LIFETIME_MS = 24 * HOUR;
 export const POST_TEXT_MAX = 500;
@@ -102,7 +101,7 @@ export const MAP = {
   pickerCentre: { latitude: 48.8566, longitude: 2.3522, zoom: 2 },
   pickerInitial: { latitude: -21.0667, longitude: 55.2167 },
   locateTimeoutMs: 10_000,
-  locateMaxAgeMs: 60_000,
+  locateMaxAgeMs: MINUTE,
   initialGeoTimeoutMs: 5_000,
   initialGeoMaxAgeMs: 10 * MINUTE,
   profileModalPosts: 6,
@@ -113,12 +112,12 @@ export const MAP = {
 /** The web app's delays and intervals. */
 export const TIMING = {
   pulseCheckoutPollMs: 1_000,
-  pulseCheckoutTimeoutMs: 300_000,
+  pulseCheckoutTimeoutMs: 5 * MINUTE,
   pulsePostCloseWaitMs: 2_000,
   readMarkIntervalMs: 5_000,
   messageToastMs: 6_000,
   /** A message older than this is no longer announced by the toast. */
-  messageToastRecentMs: 60_000,
+  messageToastRecentMs: MINUTE,
   toastExitMs: 300,
   messageToastCut: 60,
   scrollNearBottomPx: 100,

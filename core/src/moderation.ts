@@ -28,6 +28,10 @@ export const REPORT_COUNTS_AFTER_HOURS = 24;
 export const RESTRICTING_ACTIONS: readonly ModerationAction[] = ['warn', 'suspend', 'ban'];
 /** The author may appeal once within 6 months of the statement of reasons (DSA Art. 20). */
 export const APPEAL_WINDOW_DAYS = 183;
+/** An appeal stays open until another moderator upholds or reverses the decision. */
+export const APPEAL_STATUSES = ['open', 'upheld', 'reversed'] as const;
+/** In-app notices: a reporter's outcome, an author's statement of reasons, an appeal's outcome. */
+export const MODERATION_NOTICE_KINDS = ['report_outcome', 'statement', 'appeal_outcome'] as const;
 export const MODERATION_NOTE_MAX = 1000;
 export const APPEAL_STATEMENT_MAX = 2000;
 /** Admin lists: rows per page, and the most a caller may ask for. */

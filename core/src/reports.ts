@@ -10,7 +10,9 @@ export const REPORT_REASONS = [
 
 export type ReportReasonKey = (typeof REPORT_REASONS)[number]['key'];
 
-export const REPORT_REASON_KEYS = REPORT_REASONS.map((r) => r.key) as unknown as readonly [ReportReasonKey, ...ReportReasonKey[]];
+const [firstReason, ...otherReasons] = REPORT_REASONS;
+/** Non-empty, as z.enum wants it. */
+export const REPORT_REASON_KEYS: readonly [ReportReasonKey, ...ReportReasonKey[]] = [firstReason.key, ...otherReasons.map((r) => r.key)];
 
 /** The reason whose details are mandatory. */
 export const REPORT_REASON_OTHER: ReportReasonKey = 'other';

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { MODERATION_HIDE_THRESHOLD_DEFAULT } from '@moodmap/core';
+import { MINUTE, MODERATION_HIDE_THRESHOLD_DEFAULT } from '@moodmap/core';
 import type { CostMetric } from '@moodmap/core';
 import { parseUnitPrices } from './modules/costs/prices.ts';
 
@@ -48,9 +48,9 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   // A whole request, uploads included: a 10 MB photo needs about 1.4 Mbit/s to arrive in 60 s.
-  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(MINUTE),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
-  SOCKET_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  SOCKET_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(MINUTE),
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).optional(),
   /** Distinct reporters after whom a post leaves the map pending review. */
   MODERATION_HIDE_THRESHOLD: z.coerce.number().int().min(1).default(MODERATION_HIDE_THRESHOLD_DEFAULT),

@@ -3,13 +3,16 @@
  * `none` before any request; `expired` once its 7 days are over and its file is gone.
  */
 import { z } from 'zod';
+import { DAY } from '../durations.ts';
 
 /** How long a ready archive can be downloaded. */
-export const DATA_EXPORT_TTL_MS = 7 * 24 * 3_600_000;
+export const DATA_EXPORT_TTL_MS = 7 * DAY;
 /** One request per member within this window. */
-export const DATA_EXPORT_EVERY_MS = 24 * 3_600_000;
+export const DATA_EXPORT_EVERY_MS = DAY;
 
-export const dataExportStateSchema = z.enum(['none', 'pending', 'ready', 'failed', 'expired']);
+/** The states of a requested archive (a stored row); 'none' is the absence of any request. */
+export const DATA_EXPORT_STATUSES = ['pending', 'ready', 'failed', 'expired'] as const;
+export const dataExportStateSchema = z.enum(['none', ...DATA_EXPORT_STATUSES]);
 
 export const dataExportStatusSchema = z.object({
   status: dataExportStateSchema,

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
 import {
-  APPEAL_STATEMENT_MAX, MODERATION_ACTIONS, MODERATION_NOTE_MAX, MODERATION_REASON_KEYS, SUSPENSION_DAYS,
+  APPEAL_STATEMENT_MAX, APPEAL_STATUSES, MODERATION_ACTIONS, MODERATION_NOTE_MAX, MODERATION_NOTICE_KINDS, MODERATION_REASON_KEYS,
+  SUSPENSION_DAYS,
 } from '../moderation.ts';
 import { isCritical, stripMarkup } from '../sanitize.ts';
 
@@ -65,7 +66,7 @@ export const appealSchema = z.object({
   id: z.string(),
   statement: z.string(),
   createdAt: z.string(),
-  status: z.enum(['open', 'upheld', 'reversed']),
+  status: z.enum(APPEAL_STATUSES),
   decision: decisionSchema,
   author: person.nullable(),
   /** The caller took the decision: another moderator must decide the appeal. */
@@ -118,7 +119,7 @@ export const appealLinkResponseSchema = z.object({
   title: z.string(),
   lines: z.array(z.string()),
   canAppeal: z.boolean(),
-  appealStatus: z.enum(['open', 'upheld', 'reversed']).nullable(),
+  appealStatus: z.enum(APPEAL_STATUSES).nullable(),
 });
 export type AppealLinkAnswer = z.infer<typeof appealLinkResponseSchema>;
 export const appealLinkBodySchema = appealBodySchema.extend(appealLinkQuerySchema.shape);
@@ -127,7 +128,7 @@ export const appealLinkFiledSchema = z.object({ status: z.literal('filed') });
 /** An in-app notice, its French text written by the server from the decision. */
 export const noticeSchema = z.object({
   id: z.string(),
-  kind: z.enum(['report_outcome', 'statement', 'appeal_outcome']),
+  kind: z.enum(MODERATION_NOTICE_KINDS),
   title: z.string(),
   lines: z.array(z.string()),
   createdAt: z.string(),
@@ -135,7 +136,7 @@ export const noticeSchema = z.object({
   decisionId: z.string(),
   /** A statement the author may still appeal (once, before appealUntil). */
   canAppeal: z.boolean(),
-  appealStatus: z.enum(['open', 'upheld', 'reversed']).nullable(),
+  appealStatus: z.enum(APPEAL_STATUSES).nullable(),
 });
 export type ModerationNotice = z.infer<typeof noticeSchema>;
 

@@ -4,6 +4,7 @@
  * the server, which enforces every rule whatever the browser did.
  */
 import { z } from 'zod';
+import { DAY } from '../durations.ts';
 import { BIO_MAX, NICKNAME_COOLDOWN_DAYS, NICKNAME_MAX, NICKNAME_MIN } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
 import { stripMarkup } from '../sanitize.ts';
@@ -60,7 +61,20 @@ export const updateProfileSchema = z.strictObject(
 );
 export type UpdateProfileInput = z.input<typeof updateProfileSchema>;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const NICKNAME_COOLDOWN_MS = NICKNAME_COOLDOWN_DAYS * DAY;
+
+/** The nickname cooldown: a nickname changed at `lastChange` may change again from this instant. */
+export function nicknameChangeAllowedAt(lastChange: string | Date): Date {
+  return new Date(new Date(lastChange).getTime() + NICKNAME_COOLDOWN_MS);
+}
+
+/**
+ * The same rule seen from `now`: a last change at or before this instant no longer blocks one
+ * (the server's UPDATE compares the stored date with it, so the check and the write agree).
+ */
+export function nicknameCooldownCutoff(now: Date): Date {
+  return new Date(now.getTime() - NICKNAME_COOLDOWN_MS);
+}
 
 /**
  * When the next nickname change is allowed: 30 days after the last
@@ -68,7 +82,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export function nextNicknameChangeAt(lastChange: string | Date | null | undefined, now: Date = new Date()): Date | null {
   if (!lastChange) return null;
-  const next = new Date(new Date(lastChange).getTime() + NICKNAME_COOLDOWN_DAYS * DAY_MS);
+  const next = nicknameChangeAllowedAt(lastChange);
   return next.getTime() > now.getTime() ? next : null;
 }
 

@@ -19,6 +19,7 @@ import * as schema from './schema.ts';
 interface QueryResultHKT extends PgQueryResultHKT {
   readonly type: { rows: Array<Record<string, unknown>> };
 }
+// A transaction (PgTransaction) is a PgDatabase too: what takes a Db runs inside one as well.
 export type Db = PgDatabase<QueryResultHKT, typeof schema>;
 export type DbEngine = 'pglite' | 'postgres';
 
@@ -66,7 +67,7 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
     await client.close();
     client = await PGlite.create({ dataDir: dir, startParams: PGLITE_START_PARAMS });
   }
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db: Db = drizzlePglite({ client, schema });
   const opened = client;
   return {
     db,
@@ -133,8 +134,9 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     keepAlive: true,
     application_name: 'moodmap',
   });
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  await migratePg(db as never, { migrationsFolder });
+  const nodePg = drizzlePg({ client: pool, schema });
+  await migratePg(nodePg, { migrationsFolder });
+  const db: Db = nodePg;
   let closed = false;
   return {
     db,

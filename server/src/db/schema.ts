@@ -3,14 +3,28 @@
  * One source for Drizzle queries and for the generated SQL migrations (drizzle-kit generate).
  * Times are timestamptz in UTC; the 24 h window is always computed by the database clock.
  */
-import { sql } from 'drizzle-orm';
-import type { Mood, PurchaseStatus } from '@moodmap/core';
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  APPEAL_STATUSES, CLIENT_ANALYTICS_EVENTS, DATA_EXPORT_STATUSES, MODERATION_ACTIONS, MODERATION_NOTICE_KINDS, MOODS,
+  PURCHASE_STATUSES, REPORT_REASON_KEYS, SECURITY_SEVERITIES, SERVER_ANALYTICS_EVENTS, STAFF_ROLES,
+  type Mood, type PurchaseStatus,
+} from '@moodmap/core';
 import {
   boolean, check, customType, date, doublePrecision, index, integer, jsonb, numeric, pgTable, pgView, primaryKey,
-  real, smallint, text, timestamp, uniqueIndex, uuid,
+  real, smallint, text, timestamp, uniqueIndex, uuid, type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * `column in ('a', 'b')` from a list, most of them core's enums: a value added there changes the
+ * CHECK here, so drizzle-kit writes its migration (test/system/check-lists pins the two together).
+ */
+function inList(column: AnyPgColumn, values: readonly string[]): SQL {
+  return sql`${column} in (${sql.raw(values.map((v) => `'${v.replaceAll("'", "''")}'`).join(', '))})`;
+}
+
+const PAYMENT_PROVIDERS = ['dev', 'stripe'] as const;
 
 /** Credentials live apart from the public profile so no profile read can leak them. */
 export const users = pgTable('users', {
@@ -39,7 +53,7 @@ export const staffRoles = pgTable('staff_roles', {
   userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
   role: text('role').notNull(),
   grantedAt: createdAt(),
-}, (t) => [check('staff_roles_role', sql`${t.role} in ('super_admin', 'admin', 'moderator', 'user')`)]);
+}, (t) => [check('staff_roles_role', inList(t.role, STAFF_ROLES))]);
 
 /** Single-use e-mail tokens (confirmation, recovery), stored as SHA-256 hashes. */
 export const authTokens = pgTable('auth_tokens', {
@@ -51,7 +65,7 @@ export const authTokens = pgTable('auth_tokens', {
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: createdAt(),
 }, (t) => [
-  check('auth_tokens_kind', sql`${t.kind} in ('confirm', 'recovery')`),
+  check('auth_tokens_kind', inList(t.kind, ['confirm', 'recovery'])),
   index('auth_tokens_user_idx').on(t.userId, t.kind),
 ]);
 
@@ -68,7 +82,7 @@ export const authSessions = pgTable('auth_sessions', {
   createdAt: createdAt(),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
 }, (t) => [
-  check('auth_sessions_kind', sql`${t.kind} in ('password', 'signup', 'recovery')`),
+  check('auth_sessions_kind', inList(t.kind, ['password', 'signup', 'recovery'])),
   index('auth_sessions_user_idx').on(t.userId),
 ]);
 
@@ -168,8 +182,8 @@ export const publications = pgTable('publications', {
     sql`post_marker_json(id, user_id, category, latitude, longitude, nickname, author_photo_url, has_pulse_effect, created_at)`,
   ),
 }, (t) => [
-  check('publications_hidden_state', sql`${t.hiddenState} is null or ${t.hiddenState} in ('pending', 'removed')`),
-  check('publications_category', sql`${t.category} in ('happy', 'angry', 'party', 'money', 'love')`),
+  check('publications_hidden_state', sql`${t.hiddenState} is null or ${inList(t.hiddenState, ['pending', 'removed'])}`),
+  check('publications_category', inList(t.category, MOODS)),
   check('publications_latitude', sql`${t.latitude} between -90 and 90`),
   check('publications_longitude', sql`${t.longitude} between -180 and 180`),
   check('publications_content_length', sql`char_length(${t.content}) <= 1000`),
@@ -305,14 +319,15 @@ export const postReports = pgTable('post_reports', {
 }, (t) => [
   check('post_reports_reporter_or_notice', sql`${t.reportedBy} is not null or ${t.dsaNoticeId} is not null`),
   uniqueIndex('post_reports_dsa_notice_key').on(t.dsaNoticeId),
-  check('post_reports_reason_key', sql`${t.reasonKey} in ('spam', 'inappropriate', 'harassment', 'fake', 'illegal', 'other')`),
+  check('post_reports_reason_key', inList(t.reasonKey, REPORT_REASON_KEYS)),
   check('post_reports_description_length', sql`${t.description} is null or char_length(${t.description}) <= 500`),
-  check('post_reports_status', sql`${t.status} in ('open', 'dismissed', 'actioned')`),
+  check('post_reports_status', inList(t.status, ['open', 'dismissed', 'actioned'])),
   uniqueIndex('post_reports_once_per_reporter').on(t.postId, t.reportedBy),
   index('post_reports_status_created_idx').on(t.status, t.createdAt.desc()),
 ]);
 
-export type ConversationSide = 'accepted' | 'request' | 'deleted';
+export const CONVERSATION_SIDES = ['accepted', 'request', 'deleted'] as const;
+export type ConversationSide = (typeof CONVERSATION_SIDES)[number];
 
 /**
  * A notice of illegal content (DSA Art. 16) by anyone. A visitor's waits for its e-mailed link
@@ -352,8 +367,8 @@ export const conversations = pgTable('conversations', {
 }, (t) => [
   check('conversations_ordered_pair', sql`${t.participant1Id} < ${t.participant2Id}`),
   check('conversations_someone_left', sql`${t.participant1Id} is not null or ${t.participant2Id} is not null`),
-  check('conversations_participant1_state', sql`${t.participant1State} in ('accepted', 'request', 'deleted')`),
-  check('conversations_participant2_state', sql`${t.participant2State} in ('accepted', 'request', 'deleted')`),
+  check('conversations_participant1_state', inList(t.participant1State, CONVERSATION_SIDES)),
+  check('conversations_participant2_state', inList(t.participant2State, CONVERSATION_SIDES)),
   uniqueIndex('conversations_pair_key').on(t.participant1Id, t.participant2Id),
   index('conversations_p1_updated_idx').on(t.participant1Id, t.updatedAt.desc()),
   index('conversations_p2_updated_idx').on(t.participant2Id, t.updatedAt.desc()),
@@ -394,7 +409,7 @@ export const securityLogs = pgTable('security_logs', {
   occurrences: integer('occurrences').notNull().default(1),
   lastAt: timestamp('last_at', { withTimezone: true }),
 }, (t) => [
-  check('security_logs_severity', sql`${t.severity} in ('low', 'medium', 'high', 'critical')`),
+  check('security_logs_severity', inList(t.severity, SECURITY_SEVERITIES)),
   // Keyset pages newest first, whole or by severity or by event type.
   index('security_logs_created_id_idx').on(t.createdAt.desc(), t.id.desc()),
   index('security_logs_severity_created_idx').on(t.severity, t.createdAt.desc(), t.id.desc()),
@@ -426,8 +441,8 @@ export const pulsePurchases = pgTable('pulse_purchases', {
   creditsSpent: integer('credits_spent').notNull().default(0),
 }, (t) => [
   check('pulse_purchases_credits', sql`${t.creditsSpent} + ${t.creditsRemoved} <= ${t.quantity}`),
-  check('pulse_purchases_provider', sql`${t.provider} in ('dev', 'stripe')`),
-  check('pulse_purchases_status', sql`${t.status} in ('pending', 'paid', 'failed', 'expired', 'refunded', 'disputed')`),
+  check('pulse_purchases_provider', inList(t.provider, PAYMENT_PROVIDERS)),
+  check('pulse_purchases_status', inList(t.status, PURCHASE_STATUSES)),
   check('pulse_purchases_quantity', sql`${t.quantity} > 0 and ${t.amountCents} > 0`),
   index('pulse_purchases_user_idx').on(t.userId, t.createdAt.desc()),
   index('pulse_purchases_payment_intent_idx').on(t.paymentIntentId),
@@ -445,7 +460,7 @@ export const paymentEvents = pgTable('payment_events', {
   /** What the event did: credited, refunded, ignored_unknown_session, refused_amount, ... */
   outcome: text('outcome').notNull(),
   receivedAt: createdAt(),
-}, (t) => [check('payment_events_provider', sql`${t.provider} in ('dev', 'stripe')`)]);
+}, (t) => [check('payment_events_provider', inList(t.provider, PAYMENT_PROVIDERS))]);
 
 /**
  * Paid purchases of deleted accounts, without any link to the person: the accounting record
@@ -494,7 +509,7 @@ export const uploads = pgTable('uploads', {
   createdAt: createdAt(),
   claimedAt: timestamp('claimed_at', { withTimezone: true }),
 }, (t) => [
-  check('uploads_kind', sql`${t.kind} in ('post_image', 'voice')`),
+  check('uploads_kind', inList(t.kind, ['post_image', 'voice'])),
   index('uploads_unclaimed_idx').on(t.createdAt).where(sql`${t.claimedAt} is null`),
 ]);
 
@@ -518,7 +533,7 @@ export const moderationDecisions = pgTable('moderation_decisions', {
   /** Set when an appeal reversed it. */
   reversedAt: timestamp('reversed_at', { withTimezone: true }),
 }, (t) => [
-  check('moderation_decisions_action', sql`${t.action} in ('dismiss', 'remove', 'warn', 'suspend', 'ban')`),
+  check('moderation_decisions_action', inList(t.action, MODERATION_ACTIONS)),
   check('moderation_decisions_note_length', sql`${t.note} is null or char_length(${t.note}) <= 1000`),
   index('moderation_decisions_author_idx').on(t.authorId, t.createdAt.desc()),
 ]);
@@ -535,7 +550,7 @@ export const moderationAppeals = pgTable('moderation_appeals', {
   decidedAt: timestamp('decided_at', { withTimezone: true }),
   note: text('note'),
 }, (t) => [
-  check('moderation_appeals_status', sql`${t.status} in ('open', 'upheld', 'reversed')`),
+  check('moderation_appeals_status', inList(t.status, APPEAL_STATUSES)),
   check('moderation_appeals_statement_length', sql`char_length(${t.statement}) between 1 and 2000`),
   index('moderation_appeals_open_idx').on(t.createdAt).where(sql`${t.status} = 'open'`),
 ]);
@@ -552,7 +567,7 @@ export const moderationNotices = pgTable('moderation_notices', {
   createdAt: createdAt(),
   readAt: timestamp('read_at', { withTimezone: true }),
 }, (t) => [
-  check('moderation_notices_kind', sql`${t.kind} in ('report_outcome', 'statement', 'appeal_outcome')`),
+  check('moderation_notices_kind', inList(t.kind, MODERATION_NOTICE_KINDS)),
   index('moderation_notices_user_idx').on(t.userId, t.createdAt.desc()),
 ]);
 
@@ -581,7 +596,7 @@ export const analyticsEvents = pgTable('analytics_events', {
   revenueCents: integer('revenue_cents').notNull().default(0),
   createdAt: createdAt(),
 }, (t) => [
-  check('analytics_events_name', sql`${t.name} in ('signup', 'login', 'post_created', 'message_sent', 'premium_conversion', 'search', 'map_interaction')`),
+  check('analytics_events_name', inList(t.name, [...SERVER_ANALYTICS_EVENTS, ...CLIENT_ANALYTICS_EVENTS])),
   index('analytics_events_day_idx').on(t.day, t.name),
 ]);
 
@@ -630,13 +645,13 @@ const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
  */
 export const dataExports = pgTable('data_exports', {
   userId: uuid('user_id').primaryKey().references(() => profiles.id, { onDelete: 'cascade' }),
-  status: text('status').$type<'pending' | 'ready' | 'failed' | 'expired'>().notNull().default('pending'),
+  status: text('status').$type<(typeof DATA_EXPORT_STATUSES)[number]>().notNull().default('pending'),
   requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
   readyAt: timestamp('ready_at', { withTimezone: true }),
   expiresAt: timestamp('expires_at', { withTimezone: true }),
   archive: bytea('archive'),
   sizeBytes: integer('size_bytes'),
 }, (t) => [
-  check('data_exports_status', sql`${t.status} in ('pending', 'ready', 'failed', 'expired')`),
+  check('data_exports_status', inList(t.status, DATA_EXPORT_STATUSES)),
   index('data_exports_expires_idx').on(t.expiresAt).where(sql`${t.status} = 'ready'`),
 ]);

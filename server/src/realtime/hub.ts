@@ -31,7 +31,7 @@ import type { WebSocket } from 'ws';
 import { BUS_RESUMED, type EventBus, type RealtimeEvent } from '../adapters/bus/types.ts';
 import { sessionsRevoked } from '../modules/auth/session-events.ts';
 import { blocksChanged } from '../modules/blocks/relations.ts';
-import { MESSAGES } from '@moodmap/core';
+import { MESSAGES, MINUTE } from '@moodmap/core';
 import { errorBody } from '../errors.ts';
 import { forbiddenTextCode } from '../http/nul-guard.ts';
 import { createViewIndex } from './view-index.ts';
@@ -67,7 +67,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * Revocations remembered this long, for an `auth` whose token check was already under way
  * when the revocation arrived (its database read may predate the revocation).
  */
-const RECENT_REVOCATION_MS = 60_000;
+const RECENT_REVOCATION_MS = MINUTE;
 
 /** Whom a person blocked or was blocked by (modules/blocks/relations.ts). */
 export interface HubBlocks {

@@ -2,7 +2,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.ts';
-import { appealLinkToken, decisionOfToken } from '../../src/modules/moderation/appeal-link.ts';
+import { appealLinkToken, decisionOfToken } from '../../src/modules/moderation/appeal-token.ts';
 
 const key = randomBytes(32);
 const decisionId = randomUUID();

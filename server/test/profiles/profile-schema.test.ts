@@ -1,6 +1,6 @@
 /** The shared profile rules (core), as the web form and the server both apply them. */
 import { describe, expect, it } from 'vitest';
-import { bioSchema, nextNicknameChangeAt, nicknameSchema, updateProfileSchema } from '@moodmap/core';
+import { bioSchema, nextNicknameChangeAt, nicknameCooldownCutoff, nicknameSchema, updateProfileSchema } from '@moodmap/core';
 
 const message = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
   result.success ? null : result.error!.issues[0].message;
@@ -69,5 +69,12 @@ describe('nickname cooldown', () => {
     expect(nextNicknameChangeAt(last, new Date('2025-03-30T10:00:00.000Z'))).toEqual(next);
     expect(nextNicknameChangeAt(last.toISOString(), new Date(next.getTime() - 1))).toEqual(next);
     expect(nextNicknameChangeAt(last, next)).toBeNull();
+  });
+
+  it("gives the server's guard the same boundary: a last change at or before the cutoff no longer blocks", () => {
+    const last = new Date('2025-03-01T10:00:00.000Z');
+    const next = new Date('2025-03-31T10:00:00.000Z');
+    expect(nicknameCooldownCutoff(next)).toEqual(last);
+    expect(nicknameCooldownCutoff(new Date(next.getTime() - 1)).getTime()).toBeLessThan(last.getTime());
   });
 });

@@ -5,9 +5,9 @@
  * the browser asks not to be tracked (Do Not Track or Global Privacy Control). Map interactions
  * are sent at most once a minute: their count is a trend, not a trace of every move.
  */
-import { analyticsPathOf, type ClientAnalyticsEventName } from '@moodmap/core';
+import { analyticsPathOf, MINUTE, type ClientAnalyticsEventName } from '@moodmap/core';
 
-const MAP_INTERACTION_EVERY_MS = 60_000;
+const MAP_INTERACTION_EVERY_MS = MINUTE;
 let lastMapInteraction = 0;
 
 export function trackingAllowed(nav: Navigator = navigator): boolean {

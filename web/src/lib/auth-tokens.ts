@@ -15,7 +15,7 @@
  *
  * Whoever holds the user (the session store) listens with `onSessionChange`.
  */
-import { CSRF_HEADER } from '@moodmap/core';
+import { CSRF_HEADER, MINUTE } from '@moodmap/core';
 import { ApiError, request } from './http.ts';
 import { readString, removeKey, STORAGE_KEYS, writeString } from './storage.ts';
 
@@ -74,7 +74,7 @@ export type RefreshOutcome =
   | { ok: false; reason: 'no_token' | 'rejected' | 'unavailable'; error?: ApiError };
 
 /** Renew this long before the access token expires. */
-export const REFRESH_AHEAD_MS = 60_000;
+export const REFRESH_AHEAD_MS = MINUTE;
 /** After a failed silent refresh (network), try again after this long. */
 export const REFRESH_RETRY_MS = 30_000;
 

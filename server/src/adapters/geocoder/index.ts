@@ -4,6 +4,7 @@
  * refuse more: no place found, or a maritime place name, means open sea. A geocoder failure,
  * timeout or exhausted quota leaves the offline answer standing.
  */
+import { DAY } from '@moodmap/core';
 export interface Geocoder {
   /** `features[0].place_name` for the point, null when the service finds nothing. Throws on failure. */
   reverse(latitude: number, longitude: number): Promise<string | null>;
@@ -13,7 +14,7 @@ export type GeocodeVerdict = 'land' | 'sea' | 'unknown';
 
 /** Place names starting with ocean or sea words are a maritime zone. */
 const MARITIME = /^(océan|ocean|mer\b|sea\b|golfe|gulf|baie|bay|manche|détroit|strait|canal de)/i;
-const CACHE_MS = 24 * 60 * 60 * 1000;
+const CACHE_MS = DAY;
 const CACHE_MAX = 10_000;
 
 export function verdictOf(placeName: string | null): GeocodeVerdict {

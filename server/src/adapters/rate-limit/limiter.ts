@@ -2,13 +2,11 @@
  * The rate-limit service every module uses: `ctx.limits.consume('login', key)` counts one
  * attempt and throws the 429 (with Retry-After) when the caller is over the limit (docs/product.md, Limits).
  */
-import { RATE_LIMITS, rateLimitActionLabel, t, type MessageKey } from '@moodmap/core';
+import { HOUR, MINUTE, RATE_LIMITS, rateLimitActionLabel, t, type MessageKey } from '@moodmap/core';
 import { AppError } from '../../errors.ts';
 import { networkOf } from '../../http/client-network.ts';
 import type { SecurityEventInput } from '../../modules/security/log.ts';
 import type { HitResult, RateLimitRule, RateLimitStore } from './store.ts';
-
-const MINUTE = 60_000;
 
 /** Limits the product does not list but the server needs. */
 export const SERVER_RATE_LIMITS = {
@@ -23,19 +21,19 @@ export const SERVER_RATE_LIMITS = {
   /** Comments written or edited, per user: a conversation pace, not a flood of live events. */
   comment_write: { points: 30, windowMs: MINUTE, blockMs: MINUTE },
   /** Checkout sessions opened, per user: each one is a call to the payment provider. */
-  pulse_checkout: { points: 20, windowMs: 60 * MINUTE, blockMs: 10 * MINUTE },
+  pulse_checkout: { points: 20, windowMs: HOUR, blockMs: 10 * MINUTE },
   /** Analytics events, per client: a busy person's map moves, not a script's flood. */
   analytics_event: { points: 60, windowMs: MINUTE, blockMs: MINUTE },
   /** Sign-ups from everyone together while emergency mode is on. */
-  register_emergency: { points: 20, windowMs: 60 * MINUTE, blockMs: 10 * MINUTE },
+  register_emergency: { points: 20, windowMs: HOUR, blockMs: 10 * MINUTE },
   /** Post reports, per account: a person flags a few posts an hour, not a stream of them. */
-  post_report: { points: 10, windowMs: 60 * MINUTE, blockMs: 30 * MINUTE },
+  post_report: { points: 10, windowMs: HOUR, blockMs: 30 * MINUTE },
   /** Post reports from one client address, all its accounts together. */
-  post_report_ip: { points: 30, windowMs: 60 * MINUTE, blockMs: 30 * MINUTE },
+  post_report_ip: { points: 30, windowMs: HOUR, blockMs: 30 * MINUTE },
   /** Notices of illegal content from one client address, visitors included: each may send a mail. */
-  dsa_notice_ip: { points: 10, windowMs: 60 * MINUTE, blockMs: 60 * MINUTE },
+  dsa_notice_ip: { points: 10, windowMs: HOUR, blockMs: HOUR },
   /** Notices of illegal content naming one e-mail address, so no mailbox is flooded with links. */
-  dsa_notice_email: { points: 5, windowMs: 60 * MINUTE, blockMs: 60 * MINUTE },
+  dsa_notice_email: { points: 5, windowMs: HOUR, blockMs: HOUR },
 } as const satisfies Record<string, RateLimitRule>;
 
 export const ALL_RATE_LIMITS = { ...RATE_LIMITS, ...SERVER_RATE_LIMITS };

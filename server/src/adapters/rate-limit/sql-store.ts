@@ -27,12 +27,6 @@ export function storedKey(key: string): string {
   return `\\h${createHash('sha256').update(key).digest('hex')}`;
 }
 
-interface HitRow {
-  points: number;
-  blocked_ms: number | null;
-  prev_blocked_ms: number | null;
-}
-
 export function createSqlRateLimitStore(db: Db): RateLimitStore {
   let hits = 0;
 
@@ -84,7 +78,7 @@ export function createSqlRateLimitStore(db: Db): RateLimitStore {
           extract(epoch from up.blocked_until)::float8 * 1000 as blocked_ms,
           (select extract(epoch from prev.blocked_until)::float8 * 1000 from prev) as prev_blocked_ms
         from up`);
-      const row = result.rows[0] as unknown as HitRow;
+      const row = result.rows[0];
       if (++hits % CLEANUP_EVERY === 0) cleanup(nowMs).catch(() => {});
       const blocked = row.blocked_ms === null ? null : Math.round(Number(row.blocked_ms));
       const previous = row.prev_blocked_ms === null ? null : Math.round(Number(row.prev_blocked_ms));
@@ -95,7 +89,7 @@ export function createSqlRateLimitStore(db: Db): RateLimitStore {
       const result = await db.execute(sql`
         select extract(epoch from blocked_until)::float8 * 1000 as blocked_ms from rate_limits
         where key = ${storedKey(key)} and blocked_until > to_timestamp(${nowMs}::float8 / 1000)`);
-      const row = result.rows[0] as { blocked_ms: number } | undefined;
+      const row = result.rows.at(0);
       return row ? Math.round(Number(row.blocked_ms)) : null;
     },
 
@@ -103,7 +97,7 @@ export function createSqlRateLimitStore(db: Db): RateLimitStore {
       const result = await db.execute(sql`
         select points from rate_limits
         where key = ${storedKey(key)} and window_ends_at > to_timestamp(${nowMs}::float8 / 1000)`);
-      const row = result.rows[0] as { points: number } | undefined;
+      const row = result.rows.at(0);
       return row ? Number(row.points) : 0;
     },
 

@@ -3,7 +3,7 @@
  * the background after the request has been answered, announced by e-mail, downloadable for
  * 7 days, then marked expired and its bytes dropped. Every rule of the feature is here.
  */
-import { DATA_EXPORT_EVERY_MS, DATA_EXPORT_TTL_MS, t, type DataExportStatus } from '@moodmap/core';
+import { DATA_EXPORT_EVERY_MS, DATA_EXPORT_TTL_MS, HOUR, SECOND, t, type DataExportStatus } from '@moodmap/core';
 import { and, eq, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
@@ -13,7 +13,7 @@ import { buildArchive } from './export-archive.ts';
 import { exportReadyMail } from './export-mail.ts';
 
 /** A preparation still pending after this was lost (the process stopped): a new request may start. */
-const STALE_PENDING_MS = 3_600_000;
+const STALE_PENDING_MS = HOUR;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -106,8 +106,8 @@ export function createExportJobs(ctx: AppContext, log: FastifyBaseLogger): Expor
       const row = await read(userId);
       if (claimed.length === 0 && row) {
         if (row.status === 'pending') throw conflict('export_pending');
-        const seconds = Math.max(1, Math.ceil((row.requestedAt.getTime() + DATA_EXPORT_EVERY_MS - now.getTime()) / 1000));
-        throw new AppError(429, 'export_rate_limited', t('export_rate_limited', { hours: Math.ceil(seconds / 3600) }), { 'retry-after': String(seconds) });
+        const seconds = Math.max(1, Math.ceil((row.requestedAt.getTime() + DATA_EXPORT_EVERY_MS - now.getTime()) / SECOND));
+        throw new AppError(429, 'export_rate_limited', t('export_rate_limited', { hours: Math.ceil(seconds / (HOUR / SECOND)) }), { 'retry-after': String(seconds) });
       }
       start(userId, now);
       return statusOf(row);

@@ -5,13 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { dataExportStatusSchema } from '@moodmap/core';
+import { dataExportStatusSchema, HOUR } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../auth/guard.ts';
 import { createExportJobs } from './export-jobs.ts';
 
 /** How often archives past their 7 days lose their bytes (reads expire them at once anyway). */
-const EXPIRE_EVERY_MS = 3_600_000;
+const EXPIRE_EVERY_MS = HOUR;
 
 export default async function exportRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = root.withTypeProvider<ZodTypeProvider>();

@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { eq, lt } from 'drizzle-orm';
-import { analyticsPathOf, type AnalyticsEventName, type ServerAnalyticsEventName } from '@moodmap/core';
+import { analyticsPathOf, HOUR, type AnalyticsEventName, type ServerAnalyticsEventName } from '@moodmap/core';
 import type { AnalyticsForwarder } from '../../adapters/analytics/index.ts';
 import { ipKey } from '../../adapters/rate-limit/limiter.ts';
 import type { Db } from '../../db/client.ts';
@@ -31,9 +31,8 @@ export interface AnalyticsRecorder {
 }
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
-const HOUR_MS = 3_600_000;
 /** Times are kept to the hour: enough for trends, too coarse to match an event to a row. */
-const hourOf = (date: Date) => new Date(Math.floor(date.getTime() / HOUR_MS) * HOUR_MS);
+const hourOf = (date: Date) => new Date(Math.floor(date.getTime() / HOUR) * HOUR);
 
 export function createAnalyticsRecorder(db: Db, now: () => Date, forwarder: AnalyticsForwarder | null, onError: (err: unknown) => void = () => {}): AnalyticsRecorder {
   let cached: { day: string; salt: string } | null = null;

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { analyticsEventSchema, statsQuerySchema, statsResponseSchema } from '@moodmap/core';
 import { ipKey } from '../../adapters/rate-limit/limiter.ts';
 import type { AppContext } from '../../context.ts';
-import { requireStaffRole } from '../costs/staff.ts';
+import { requireRole } from '../admin/access.ts';
 import { readStats } from './stats.ts';
 
 export default async function analyticsRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -30,7 +30,7 @@ export default async function analyticsRoutes(root: FastifyInstance, { ctx }: { 
   });
 
   app.get('/api/stats', { onRequest: app.authenticate, schema: { querystring: statsQuerySchema, response: { 200: statsResponseSchema } } }, async (request, reply) => {
-    await requireStaffRole(ctx, request, ['super_admin', 'admin'], 'Lecture des statistiques refusée (rôle insuffisant)');
+    await requireRole(ctx, request, ['super_admin', 'admin'], { description: 'Lecture des statistiques refusée (rôle insuffisant)', severity: 'medium' });
     return reply.header('cache-control', 'no-store').send(await readStats(ctx.database.db, ctx.now(), request.query.days));
   });
 }

@@ -5,15 +5,14 @@
  * Messages sent are the messages stored, not an event anyone reports.
  */
 import { and, count, countDistinct, gte, sql, sum } from 'drizzle-orm';
-import { ANALYTICS_EVENTS, POST_LIFETIME_MS, type AnalyticsEventName, type StatsDay, type StatsResponse } from '@moodmap/core';
+import { ANALYTICS_EVENTS, DAY, POST_LIFETIME_MS, type AnalyticsEventName, type StatsDay, type StatsResponse } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { analyticsEvents, messages, publications } from '../../db/schema.ts';
 
-const DAY_MS = 86_400_000;
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 export async function readStats(db: Db, now: Date, days: number): Promise<StatsResponse> {
-  const first = dayOf(new Date(now.getTime() - (days - 1) * DAY_MS));
+  const first = dayOf(new Date(now.getTime() - (days - 1) * DAY));
   const firstInstant = new Date(`${first}T00:00:00.000Z`);
   const [eventRows, visitorRows, messageRows, [live]] = await Promise.all([
     db.select({ day: analyticsEvents.day, name: analyticsEvents.name, n: count(), revenue: sum(analyticsEvents.revenueCents) })
@@ -26,7 +25,7 @@ export async function readStats(db: Db, now: Date, days: number): Promise<StatsR
   ]);
   const byDay = new Map<string, StatsDay>();
   for (let i = 0; i < days; i++) {
-    const day = dayOf(new Date(firstInstant.getTime() + i * DAY_MS));
+    const day = dayOf(new Date(firstInstant.getTime() + i * DAY));
     const events = Object.fromEntries(ANALYTICS_EVENTS.map((e) => [e, 0])) as Record<AnalyticsEventName, number>;
     byDay.set(day, { day, events, visitors: 0, revenueCents: 0, messages: 0 });
   }

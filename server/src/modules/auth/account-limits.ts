@@ -15,11 +15,10 @@
  * The IP counts as its /64 for IPv6 (ipKey).
  */
 import { createHash } from 'node:crypto';
+import { DAY, HOUR } from '@moodmap/core';
 import { AppError } from '../../errors.ts';
 import { ipKey, type RateLimiter } from '../../adapters/rate-limit/limiter.ts';
 
-const DAY = 24 * 60 * 60 * 1000;
-const HOUR = 60 * 60 * 1000;
 const KNOWN_DEVICE_MS = 30 * DAY;
 /** Reset mails an address receives per hour when asked from devices it never signed in from. */
 export const RESET_MAILS_PER_HOUR = 10;

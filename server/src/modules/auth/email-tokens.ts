@@ -3,6 +3,7 @@
  * Redemption is one conditional UPDATE, so of any number of concurrent clicks exactly one wins.
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { DAY, HOUR } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { authTokens } from '../../db/schema.ts';
 import { hashToken, randomToken } from './tokens.ts';
@@ -10,8 +11,8 @@ import { hashToken, randomToken } from './tokens.ts';
 export type EmailTokenKind = 'confirm' | 'recovery';
 
 export const EMAIL_TOKEN_TTL_MS: Record<EmailTokenKind, number> = {
-  confirm: 24 * 60 * 60 * 1000,
-  recovery: 60 * 60 * 1000,
+  confirm: DAY,
+  recovery: HOUR,
 };
 
 export async function createEmailToken(db: Db, userId: string, kind: EmailTokenKind, now: Date): Promise<string> {
@@ -46,5 +47,5 @@ export async function voidEmailTokens(db: Db, userId: string, kind: EmailTokenKi
 
 /** Drops tokens expired for a day (called now and then). */
 export async function purgeEmailTokens(db: Db, now: Date): Promise<void> {
-  await db.delete(authTokens).where(sql`${authTokens.expiresAt} < ${new Date(now.getTime() - 86_400_000)}`);
+  await db.delete(authTokens).where(sql`${authTokens.expiresAt} < ${new Date(now.getTime() - DAY)}`);
 }

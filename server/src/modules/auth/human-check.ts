@@ -9,10 +9,11 @@
  */
 import { randomInt as cryptoRandomInt, randomUUID } from 'node:crypto';
 import { EncryptJWT, jwtDecrypt } from 'jose';
+import { HOUR } from '@moodmap/core';
 import { numberAnswers } from './number-words.ts';
 
 /** Older challenges are refused: solve a fresh one. */
-export const CHALLENGE_TTL_MS = 60 * 60 * 1000;
+export const CHALLENGE_TTL_MS = HOUR;
 /** A correct answer sooner than this is "too fast" (accepted on the second such attempt). */
 export const TOO_FAST_MS = 1000;
 /** The timing token is not valid before this; the bot check scores it. */

@@ -21,6 +21,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { DAY } from '@moodmap/core';
 import { BUS_RESUMED, type EventBus } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
 import { authSessions, refreshTokens } from '../../db/schema.ts';
@@ -28,7 +29,7 @@ import type { LogSecurityEvent } from '../security/log.ts';
 import { publishSessionsRevoked, sessionsRevoked } from './session-events.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, hashToken, randomToken, signAccessToken, successorToken, verifyAccessToken, type AuthKeys } from './tokens.ts';
 
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const REFRESH_TOKEN_TTL_MS = 30 * DAY;
 export const REFRESH_GRACE_MS = 30_000;
 /** Expired refresh tokens are purged every this many rotations. */
 const PURGE_EVERY = 200;

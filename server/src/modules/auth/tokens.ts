@@ -18,7 +18,7 @@ export interface AuthKeys {
   challenge: Uint8Array;
   /** HMAC key deriving a refresh token's successor (see sessions.ts). */
   rotation: Buffer;
-  /** HMAC key of the appeal links mailed with a statement of reasons (moderation/appeal-link.ts). */
+  /** HMAC key of the appeal links mailed with a statement of reasons (moderation/appeal-token.ts). */
   appeal: Buffer;
   /** HMAC key of the reporter networks stored on post reports (reports/network.ts): no raw address is kept. */
   reportNetwork: Buffer;

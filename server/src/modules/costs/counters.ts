@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { and, eq, sql } from 'drizzle-orm';
-import { COST_METRICS, type CostMetric } from '@moodmap/core';
+import { COST_METRICS, DAY, SECOND, type CostMetric } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { costCounters } from '../../db/schema.ts';
 
@@ -39,7 +39,7 @@ export function createSqlCounterStore(db: Db): CounterStore {
   };
 }
 
-const DAY_TTL_S = 3 * 24 * 3600;
+const DAY_TTL_S = (3 * DAY) / SECOND;
 
 export function createRedisCounterStore(url: string, prefix: string): CounterStore {
   const redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });

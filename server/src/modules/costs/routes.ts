@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { costsResponseSchema, emergencyStatusResponseSchema, setEmergencySchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { requireStaffRole } from './staff.ts';
+import { requireRole } from '../admin/access.ts';
 
 export default async function costsRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -19,7 +19,7 @@ export default async function costsRoutes(root: FastifyInstance, { ctx }: { ctx:
   });
 
   app.get('/api/costs', { onRequest: app.authenticate, schema: { response: { 200: costsResponseSchema } } }, async (request, reply) => {
-    await requireStaffRole(ctx, request, ['super_admin', 'admin'], 'Lecture des coûts refusée (rôle insuffisant)');
+    await requireRole(ctx, request, ['super_admin', 'admin'], { description: 'Lecture des coûts refusée (rôle insuffisant)', severity: 'medium' });
     return reply.header('cache-control', 'no-store').send(await ctx.costs.report());
   });
 
@@ -28,7 +28,7 @@ export default async function costsRoutes(root: FastifyInstance, { ctx }: { ctx:
     onRequest: app.authenticate,
     schema: { body: setEmergencySchema, response: { 200: emergencyStatusResponseSchema } },
   }, async (request) => {
-    const userId = await requireStaffRole(ctx, request, ['super_admin'], "Changement du mode d'urgence refusé (rôle insuffisant)");
+    const { userId } = await requireRole(ctx, request, ['super_admin'], { description: "Changement du mode d'urgence refusé (rôle insuffisant)", severity: 'medium' });
     const { active, until } = await ctx.costs.setEmergency(request.body.active, userId);
     return { active, until };
   });

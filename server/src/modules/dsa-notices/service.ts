@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lte } from 'drizzle-orm';
-import { reportReasonLabel } from '@moodmap/core';
+import { HOUR, reportReasonLabel } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { dsaNotices, postReports } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../errors.ts';
@@ -14,7 +14,6 @@ import { findReportedPost } from '../reports/data.ts';
 import { snapshotOf } from '../reports/service.ts';
 
 export const DSA_CONFIRM_HOURS = 24;
-const HOUR_MS = 3_600_000;
 
 export type DsaNotice = typeof dsaNotices.$inferSelect;
 
@@ -48,10 +47,9 @@ export async function recordNotice(
   if (!post) throw notFound('post_not_found');
   if (notifier.id && post.userId === notifier.id) throw forbidden('report_own_post');
   // Unconfirmed notices past their link's life are dropped here, so they cannot pile up.
-  await db.delete(dsaNotices).where(and(isNull(dsaNotices.confirmedAt), lte(dsaNotices.createdAt, new Date(now.getTime() - DSA_CONFIRM_HOURS * HOUR_MS))));
+  await db.delete(dsaNotices).where(and(isNull(dsaNotices.confirmedAt), lte(dsaNotices.createdAt, new Date(now.getTime() - DSA_CONFIRM_HOURS * HOUR))));
   const token = notifier.confirmed ? null : randomBytes(32).toString('base64url');
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return db.transaction(async (t) => {
     const [notice] = await t.insert(dsaNotices).values({
       postId, postAuthorId: post.userId, notifierId: notifier.id, ...fields, postSnapshot: snapshotOf(post),
       confirmTokenHash: token ? hashToken(token) : null, createdAt: now, confirmedAt: token ? null : now,
@@ -64,12 +62,11 @@ export async function recordNotice(
 
 /** Confirms the notice the mailed token names and queues it; 404 for an unknown, used or expired token. */
 export async function confirmNotice(db: Db, token: string, now: Date): Promise<DsaNotice> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return db.transaction(async (t) => {
     const [notice] = await t.update(dsaNotices).set({ confirmedAt: now, confirmTokenHash: null })
       .where(and(
         eq(dsaNotices.confirmTokenHash, hashToken(token)), isNull(dsaNotices.confirmedAt),
-        gt(dsaNotices.createdAt, new Date(now.getTime() - DSA_CONFIRM_HOURS * HOUR_MS)),
+        gt(dsaNotices.createdAt, new Date(now.getTime() - DSA_CONFIRM_HOURS * HOUR)),
       ))
       .returning();
     if (!notice) throw notFound('dsa_confirm_invalid');

@@ -7,14 +7,13 @@
  *   - bytes that are none of those → the same 400
  *   - both allowed but different → 400 'Erreur de validation pour {file}' (the caller's error)
  *
- * Voice messages are not concerned: the rule is about images, and the voice check
- * reads the WebM header itself (audio.ts); browsers label the same recording `audio/webm`,
- * `video/webm` or nothing at all.
+ * Voice messages are not concerned (the caller skips them): the rule is about images, and the
+ * voice check reads the WebM header itself (audio.ts); browsers label the same recording
+ * `audio/webm`, `video/webm` or nothing at all.
  */
 import type { AppError } from '../../errors.ts';
 import { fail } from '../../errors.ts';
 import { detectImageType } from './images.ts';
-import type { UploadKind } from './upload.ts';
 
 /** Names browsers and old systems give to the four accepted types. */
 const ALIASES: Record<string, string> = {
@@ -31,8 +30,7 @@ export function normaliseMime(declared: string | undefined): string {
   return ALIASES[base] ?? base;
 }
 
-export async function checkDeclaredType(kind: UploadKind, declared: string | undefined, body: Buffer, mismatch: () => AppError): Promise<void> {
-  if (kind === 'audio') return;
+export async function checkDeclaredType(declared: string | undefined, body: Buffer, mismatch: () => AppError): Promise<void> {
   const type = normaliseMime(declared);
   if (!ACCEPTED.has(type)) throw fail(400, 'image_type_invalid');
   if ((await detectImageType(body)) !== type) throw mismatch();

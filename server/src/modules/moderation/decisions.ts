@@ -7,15 +7,13 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
-  APPEAL_WINDOW_DAYS, moderationActionLabel, moderationReasonLabel, outranks, RESTRICTING_ACTIONS,
+  APPEAL_WINDOW_DAYS, DAY, moderationActionLabel, moderationReasonLabel, outranks, RESTRICTING_ACTIONS,
   type DecisionInput, type ModerationAction, type ModerationReasonKey, type StaffRole,
 } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { moderationAppeals, moderationDecisions, moderationNotices, postReports, publications, users } from '../../db/schema.ts';
 import { conflict, fail, forbidden, notFound } from '../../errors.ts';
 import { getRole } from '../auth/users.ts';
-
-const DAY_MS = 86_400_000;
 
 export interface DecisionInputParsed {
   action: ModerationAction;
@@ -42,8 +40,7 @@ export interface Decider {
 /** Decides on every open report of `postId`; 404 when it has none, 403 on one's own post or an equal or higher role. */
 export async function decide(db: Db, decider: Decider, postId: string, input: DecisionInputParsed, now: Date): Promise<DecisionOutcome> {
   const moderatorId = decider.id;
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return db.transaction(async (t) => {
     const reports = await t.select({
       id: postReports.id, reportedBy: postReports.reportedBy, authorId: postReports.postAuthorId, snapshot: postReports.postSnapshot,
     }).from(postReports)
@@ -71,7 +68,7 @@ export async function decide(db: Db, decider: Decider, postId: string, input: De
       postSnapshot: first.snapshot,
       createdAt: now,
       // A dismissal is not a restriction: nothing to appeal.
-      appealUntil: dismiss ? now : new Date(now.getTime() + APPEAL_WINDOW_DAYS * DAY_MS),
+      appealUntil: dismiss ? now : new Date(now.getTime() + APPEAL_WINDOW_DAYS * DAY),
     }).returning();
     await t.update(postReports).set({ status: dismiss ? 'dismissed' : 'actioned', decisionId: decision!.id })
       .where(inArray(postReports.id, reports.map((r) => r.id)));
@@ -88,7 +85,7 @@ export async function decide(db: Db, decider: Decider, postId: string, input: De
       }
     }
     if (first.authorId && input.action === 'suspend') {
-      const until = new Date(now.getTime() + (input.days ?? 1) * DAY_MS);
+      const until = new Date(now.getTime() + (input.days ?? 1) * DAY);
       await t.update(users).set({ suspendedUntil: sql`greatest(coalesce(${users.suspendedUntil}, ${until.toISOString()}::timestamptz), ${until.toISOString()}::timestamptz)` })
         .where(eq(users.id, first.authorId));
     }
@@ -126,8 +123,7 @@ export interface AppealOutcome {
 
 /** Another moderator upholds or reverses; a reversal restores the post and lifts the restriction. */
 export async function decideAppeal(db: Db, moderatorId: string, appealId: string, outcome: 'uphold' | 'reverse', note: string, now: Date): Promise<AppealOutcome> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return db.transaction(async (t) => {
     const [row] = await t.select({ appeal: moderationAppeals, decision: moderationDecisions }).from(moderationAppeals)
       .innerJoin(moderationDecisions, eq(moderationDecisions.id, moderationAppeals.decisionId))
       .where(eq(moderationAppeals.id, appealId)).for('update');

@@ -6,13 +6,13 @@
  */
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import {
-  MESSAGES, moderationActionLabel, moderationReasonLabel, t, type ModerationAction, type ModerationNotice, type ModerationReasonKey,
+  DAY, MESSAGES, moderationActionLabel, moderationReasonLabel, t, type ModerationAction, type ModerationNotice, type ModerationReasonKey,
 } from '@moodmap/core';
 import type { MailMessage } from '../../adapters/mail/mailer.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { moderationAppeals, moderationDecisions, moderationNotices, users } from '../../db/schema.ts';
-import { appealLinkToken } from './appeal-link.ts';
+import { appealLinkToken } from './appeal-token.ts';
 import { frenchDateTime } from './restrictions.ts';
 
 const NOTICES_MAX = 50;
@@ -36,7 +36,7 @@ function statementLines(d: Decision, now: Date, appeal: Appeal | null): string[]
   ];
   if (d.note) lines.push(t('notice_statement_note', { note: d.note }));
   if (d.action === 'suspend' && d.suspendDays && !d.reversedAt) {
-    lines.push(t('notice_statement_suspended', { date: frenchDateTime(new Date(d.createdAt.getTime() + d.suspendDays * 86_400_000)) }));
+    lines.push(t('notice_statement_suspended', { date: frenchDateTime(new Date(d.createdAt.getTime() + d.suspendDays * DAY)) }));
   }
   if (canAppeal(d, appeal, now)) lines.push(t('notice_statement_appeal', { date: frenchDateTime(d.appealUntil) }));
   if (appeal?.status === 'open') lines.push(MESSAGES.appeal_pending);

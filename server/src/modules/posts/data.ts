@@ -157,21 +157,18 @@ export interface DeletedPost {
   mediaUrls: string[];
 }
 
-/** The delete's returned columns, typed by the schema. */
-type DeletedRow = Pick<Publication, 'id' | 'userId' | 'latitude' | 'longitude' | 'imageUrl' | 'thumbnailUrl' | 'audioUrl'>;
-
+/** A row of DELETED_COLUMNS, read from a raw query whose values the driver leaves untyped. */
 export function toDeletedPost(row: Record<string, unknown>): DeletedPost {
-  const r = row as unknown as { [K in keyof DeletedRow]: DeletedRow[K] };
   return {
-    id: String(r.id),
-    userId: String(r.userId),
-    latitude: Number(r.latitude),
-    longitude: Number(r.longitude),
-    mediaUrls: [r.imageUrl, r.thumbnailUrl, r.audioUrl].filter((u): u is string => Boolean(u)),
+    id: String(row.id),
+    userId: String(row.userId),
+    latitude: Number(row.latitude),
+    longitude: Number(row.longitude),
+    mediaUrls: [row.imageUrl, row.thumbnailUrl, row.audioUrl].filter((u): u is string => typeof u === 'string' && u !== ''),
   };
 }
 
-/** The columns a delete returns, as DeletedRow names them. */
+/** The columns a delete returns, as toDeletedPost names them. */
 export const DELETED_COLUMNS = sql.raw(
   'id, user_id as "userId", latitude, longitude, image_url as "imageUrl", thumbnail_url as "thumbnailUrl", audio_url as "audioUrl"');
 

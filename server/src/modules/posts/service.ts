@@ -73,8 +73,7 @@ export async function createPost({ db, isOnLand, approximate }: CreatePostDeps, 
   const published = input.approximate ? approximate(input.latitude, input.longitude) : input;
   const exact = input.approximate ? { exactLatitude: input.latitude, exactLongitude: input.longitude } : {};
 
-  const id = await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  const id = await db.transaction(async (t) => {
     await lockAuthor(t, userId);
     if (await hasLivePost(t, userId)) throw conflict('post_active_exists');
 

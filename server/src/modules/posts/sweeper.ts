@@ -8,17 +8,17 @@
  * instance sweeps (adapters/leader); the deletes stay idempotent all the same.
  */
 import { sql } from 'drizzle-orm';
-import { POST_LIFETIME_MS } from '@moodmap/core';
+import { HOUR, MINUTE, POST_LIFETIME_MS } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { publications } from '../../db/schema.ts';
 import { DELETED_COLUMNS, LIFETIME, toDeletedPost, type DeletedPost } from './data.ts';
 
 /** How late an expired post may still count in a zoomed-out cell (the points views are exact). */
 export const POST_SWEEP_EVERY_MS = 5_000;
-export const SWEEP_EVERY_MS = 60_000;
+export const SWEEP_EVERY_MS = MINUTE;
 
 /** Tombstones outlive the oldest cursor (a post's lifetime) by an hour; claimed uploads their post. */
-const LIFETIME_AND_AN_HOUR = sql.raw(`interval '${POST_LIFETIME_MS + 3_600_000} milliseconds'`);
+const LIFETIME_AND_AN_HOUR = sql.raw(`interval '${POST_LIFETIME_MS + HOUR} milliseconds'`);
 
 export interface SweepResult {
   /** Ids of the expired posts deleted. */

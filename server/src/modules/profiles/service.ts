@@ -5,7 +5,7 @@
  */
 import { and, eq, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import {
-  NICKNAME_COOLDOWN_DAYS, nextNicknameChangeAt, t,
+  nextNicknameChangeAt, nicknameCooldownCutoff, t,
   type PostDto, type PublicProfile, type PublicProfileResponse,
 } from '@moodmap/core';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
@@ -18,7 +18,6 @@ import { KEY_PREFIX } from '../media/index.ts';
 import { liveCardsOfUser, setAuthorPhoto } from '../posts/data.ts';
 import { toPostDto } from '../posts/dto.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The only columns a public read selects. */
@@ -88,7 +87,7 @@ export async function updateProfile(db: Db, userId: string, changes: ProfileChan
     return { nicknameChanged: false, username: current.username, photoUrl: current.profilePhotoUrl };
   }
 
-  const cutoff = new Date(now.getTime() - NICKNAME_COOLDOWN_DAYS * DAY_MS);
+  const cutoff = nicknameCooldownCutoff(now);
   const changed: PgUpdateSetSource<typeof profiles> = {};
   if (nickname !== undefined) {
     changed.username = nickname;
@@ -138,7 +137,7 @@ export async function replacePhoto(db: Db, userId: string, photo: { url: string;
       .where(eq(profiles.id, userId)).returning({ username: profiles.username });
     // The map's markers carry the author's photo: changed with the profile's, in this
     // transaction, before profile.updated drops the cached viewport answers.
-    await setAuthorPhoto(tx as unknown as Db, userId, photo?.url ?? null);
+    await setAuthorPhoto(tx, userId, photo?.url ?? null);
     return { username: updated.username, previous: [previous.photoUrl, previous.thumbUrl].filter((u): u is string => Boolean(u)) };
   });
 }

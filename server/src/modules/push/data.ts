@@ -30,8 +30,7 @@ export type SaveResult = { ok: true; row: PushSubscriptionRow; created: boolean 
  * subscriptions cannot pass the ceiling together.
  */
 export async function saveSubscription(db: Db, userId: string, input: NewSubscription, max: number): Promise<SaveResult> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return db.transaction(async (t) => {
     await t.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, userId)).for('update');
     const [others] = await t.select({ n: count() }).from(pushSubscriptions)
       .where(and(eq(pushSubscriptions.userId, userId), ne(pushSubscriptions.endpoint, input.endpoint)));

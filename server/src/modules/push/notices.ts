@@ -10,7 +10,7 @@
  */
 import { and, desc, eq, ne } from 'drizzle-orm';
 import {
-  MESSAGE_EVENTS, MESSAGES, MODERATION_NOTICE_EVENT, PUSH_PREVIEW_MAX, truncate,
+  DAY, MESSAGE_EVENTS, MESSAGES, MODERATION_NOTICE_EVENT, PUSH_PREVIEW_MAX, SECOND, truncate,
   type CommentDto, type MessageCreatedEvent, type ModerationNoticeEvent,
 } from '@moodmap/core';
 import type { RealtimeEvent } from '../../adapters/bus/types.ts';
@@ -20,7 +20,7 @@ import type { BlockRelations } from '../blocks/relations.ts';
 import { postOwner } from '../posts/data.ts';
 import type { Notice } from './sender.ts';
 
-const DAY_S = 86_400;
+const DAY_S = DAY / SECOND;
 /** Earlier commenters told of a new comment: the most recent ones, a thread's active people. */
 const THREAD_NOTIFY_MAX = 20;
 

@@ -15,8 +15,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  PUSH_DEVICES_MAX, pushDeletedResponseSchema, pushDeviceResponseSchema, pushDevicesResponseSchema, pushKeyResponseSchema,
-  pushPreviewBodySchema, pushSubscriptionBodySchema,
+  MINUTE, PUSH_DEVICES_MAX, pushDeletedResponseSchema, pushDeviceResponseSchema, pushDevicesResponseSchema, pushKeyResponseSchema,
+  pushPreviewBodySchema, pushSubscriptionBodySchema, SECOND,
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, conflict, fail, notFound } from '../../errors.ts';
@@ -31,7 +31,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Any string: an id that is not one names no device (404), like an unknown one. */
 const deviceParams = z.object({ id: z.string() });
 /** Subscriptions saved per person and window: a browser subscribes once per device. */
-const SUBSCRIBE_WINDOW_MS = 10 * 60_000;
+const SUBSCRIBE_WINDOW_MS = 10 * MINUTE;
 const SUBSCRIBE_PER_WINDOW = 20;
 const noStore = { 'cache-control': 'no-store' };
 
@@ -57,7 +57,7 @@ export function pushRoutes(ctx: AppContext, vapid: VapidKeys) {
       const { userId } = requireUser(request);
       const attempts = await ctx.limits.count('push_subscribe', `user:${userId}`, SUBSCRIBE_WINDOW_MS);
       if (attempts > SUBSCRIBE_PER_WINDOW) {
-        throw new AppError(429, 'push_rate_limited', undefined, { 'retry-after': String(SUBSCRIBE_WINDOW_MS / 1000) });
+        throw new AppError(429, 'push_rate_limited', undefined, { 'retry-after': String(SUBSCRIBE_WINDOW_MS / SECOND) });
       }
       const { endpoint, keys, label } = request.body;
       if (!endpointAllowed(endpoint, ctx.config.pushExtraOrigins)) throw badRequest('push_endpoint_invalid');

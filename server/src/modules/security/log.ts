@@ -6,6 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { and, count, eq, sql } from 'drizzle-orm';
+import { MINUTE } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { securityLogs } from '../../db/schema.ts';
 
@@ -26,7 +27,7 @@ export type LogSecurityEvent = (event: SecurityEventInput) => Promise<void>;
 
 const DESCRIPTION_MAX = 1000;
 /** Repeats of a kind from one source within this window share the window's first row. */
-export const SECURITY_LOG_WINDOW_MS = 10 * 60_000;
+export const SECURITY_LOG_WINDOW_MS = 10 * MINUTE;
 /** Distinct sources of a kind with a row of their own per window; the others share one row. */
 export const SECURITY_LOG_SOURCES_PER_WINDOW = 50;
 

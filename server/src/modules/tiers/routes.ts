@@ -6,9 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { setTierResponseSchema, setTierSchema, userIdParamsSchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { forbidden, notFound } from '../../errors.ts';
-import { requireUser } from '../auth/guard.ts';
-import { getRole } from '../auth/users.ts';
+import { notFound } from '../../errors.ts';
+import { requireRole } from '../admin/access.ts';
 import { setTier } from './service.ts';
 
 export default async function tiersRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -20,12 +19,7 @@ export default async function tiersRoutes(root: FastifyInstance, { ctx }: { ctx:
     onRequest: app.authenticate,
     schema: { params: userIdParamsSchema, body: setTierSchema, response: { 200: setTierResponseSchema } },
   }, async (request) => {
-    const { userId } = requireUser(request);
-    const role = await getRole(db, userId);
-    if (role !== 'super_admin' && role !== 'admin') {
-      await ctx.logSecurityEvent({ userId, eventType: 'permission_denied', description: 'Changement de niveau refusé (rôle insuffisant)', severity: 'medium', ip: request.ip });
-      throw forbidden();
-    }
+    const { userId } = await requireRole(ctx, request, ['super_admin', 'admin'], { description: 'Changement de niveau refusé (rôle insuffisant)', severity: 'medium' });
     const { id } = request.params;
     const { tier } = request.body;
     if (!(await setTier(db, id, tier))) throw notFound('profile_not_found');

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { MESSAGES, type MessageDto, TIMING, t } from '@moodmap/core';
+import { MESSAGES, MINUTE, type MessageDto, TIMING, t } from '@moodmap/core';
 import { Spinner } from '../../ui/Button.tsx';
 import { ChatIcon } from '../../ui/icons.tsx';
 import { ChatHeader } from './ChatHeader.tsx';
@@ -15,7 +15,7 @@ import { ParticipantAvatar, isDeletedAccount } from './ParticipantAvatar.tsx';
 import { RequestActions } from './RequestActions.tsx';
 
 /** Two messages of one sender this close together read as one group. */
-const GROUP_MS = 5 * 60_000;
+const GROUP_MS = 5 * MINUTE;
 
 const visible = () => typeof document === 'undefined' || document.visibilityState !== 'hidden';
 

@@ -1,5 +1,5 @@
 import { type UIEvent, useEffect, useState } from 'react';
-import { type ConversationSummaryDto, MESSAGES, type MessageDto, conversationListTime, t } from '@moodmap/core';
+import { type ConversationSummaryDto, MESSAGES, MINUTE, type MessageDto, conversationListTime, t } from '@moodmap/core';
 import { Spinner } from '../../ui/Button.tsx';
 import { ChatIcon } from '../../ui/icons.tsx';
 import { EmojiText } from './EmojiText.tsx';
@@ -12,7 +12,7 @@ import { useMessagesSelection } from './messages-store.ts';
 const LOAD_MORE_PX = 160;
 
 /** The clock the list's times follow, ticking every minute ('HH:mm' turns into 'Hier'). */
-export function useNow(everyMs = 60_000): Date {
+export function useNow(everyMs = MINUTE): Date {
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
     const timer = setInterval(() => setNow(new Date()), everyMs);

@@ -3,7 +3,7 @@
  * server enforces every rule; these hooks keep the caches in step.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { MESSAGES, type AppealLinkAnswer, type BlockedUser, type NoticesResponse } from '@moodmap/core';
+import { MESSAGES, MINUTE, type AppealLinkAnswer, type BlockedUser, type NoticesResponse } from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { useSessionStore } from '../auth/session-store.ts';
@@ -19,7 +19,7 @@ export function useBlocked() {
     queryKey: blocksKey,
     enabled: signedIn,
     queryFn: ({ signal }) => api<{ blocked: BlockedUser[] }>('/api/blocks', { signal }).then((r) => r.blocked),
-    staleTime: 60_000,
+    staleTime: MINUTE,
   });
 }
 

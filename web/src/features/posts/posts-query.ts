@@ -9,6 +9,7 @@
  * happens (onMarkerChange) instead of diffing 10^5 markers per new post.
  */
 import type { QueryClient } from '@tanstack/react-query';
+import { MINUTE } from '@moodmap/core';
 import { onRealtimeConnection, subscribeRealtime } from '../../lib/realtime.ts';
 import { inOrder } from '../../lib/schemas.ts';
 import { type MarkerDto, type PostDto, readMarker, toMarker } from './post-types.ts';
@@ -24,7 +25,7 @@ const EXTRA_MAX = 20;
 /** One post's card (`GET /api/posts/:id`), read when its popup opens. */
 export const cardKey = (id: string) => ['posts', 'card', id] as const;
 /** A card read once is shown again without a request for this long; realtime keeps its counts. */
-export const CARD_STALE_MS = 60_000;
+export const CARD_STALE_MS = MINUTE;
 
 export type MarkerChange = { kind: 'created'; post: MarkerDto } | { kind: 'deleted'; id: string };
 type Change = MarkerChange & { at: number };

@@ -7,8 +7,7 @@
  * return what they return (unknown fields dropped); test/viewport-answer.test.ts holds them to it.
  * Anything else is null: a malformed answer is refused, never trusted.
  */
-import { type ClusterDto, type Mood, MOODS } from '@moodmap/core';
-import type { MarkerDto } from './post-types.ts';
+import { type ClusterDto, type MarkerDto, type Mood, MOODS } from '@moodmap/core';
 
 type Fields = Record<string, unknown>;
 

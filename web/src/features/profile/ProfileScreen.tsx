@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import {
-  BIO_COUNTER_WARNING, BIO_MAX, MESSAGES, POST_LIFETIME_MS, PROFILE_PHOTO_MAX_BYTES,
+  BIO_COUNTER_WARNING, BIO_MAX, MESSAGES, MINUTE, POST_LIFETIME_MS, PROFILE_PHOTO_MAX_BYTES,
   bioSchema, expiresIn, frDate, nextNicknameChangeAt, nicknameSchema, t,
 } from '@moodmap/core';
 import { ModalPanel } from '../../ui/ModalPanel.tsx';
@@ -370,7 +370,7 @@ function MyPosts({ userId }: { userId: string }) {
   const posts = query.data?.posts ?? [];
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), 60_000);
+    const timer = setInterval(() => setNow(new Date()), MINUTE);
     return () => clearInterval(timer);
   }, []);
 

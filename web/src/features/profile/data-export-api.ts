@@ -1,7 +1,7 @@
 /** 'Télécharger mes données' (server/src/modules/account/export-routes.ts) and its query hooks. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DataExportStatus } from '@moodmap/core';
-import { SHELL_MESSAGES } from '@moodmap/core';
+import { MINUTE, SHELL_MESSAGES } from '@moodmap/core';
 import { api, ApiError } from '../../lib/api.ts';
 import { getAccessToken } from '../../lib/auth-tokens.ts';
 import { useSessionStore } from '../auth/session-store.ts';
@@ -57,5 +57,5 @@ export async function downloadDataExport(): Promise<void> {
   link.click();
   link.remove();
   // The browser has taken the file; the blob may go once the click is handled.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  setTimeout(() => URL.revokeObjectURL(url), MINUTE);
 }

@@ -10,7 +10,7 @@ import { ApiError } from '../../lib/api.ts';
 import { Spinner } from '../../ui/Button.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { PushSetupError, enablePush, forgetDevice, pushSupported, rememberOfferAnswer, thisDeviceId } from './browser-push.ts';
-import { pushDevicesKey, useDevices, useSetPreview } from './push-api.ts';
+import { pushDevicesKey, useDevices, useSetPreview } from './devices-query.ts';
 
 const SMALL =
   'inline-flex min-h-9 items-center justify-center gap-1.5 rounded-xl px-3 text-xs font-semibold text-brand-700 transition hover:bg-brand-50 disabled:opacity-50 dark:text-brand-300 dark:hover:bg-white/5';

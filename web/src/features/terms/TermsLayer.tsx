@@ -6,7 +6,7 @@
  */
 import { type ReactNode, useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { termsAt } from '@moodmap/core';
+import { MINUTE, termsAt } from '@moodmap/core';
 import { onApiRefusal } from '../../lib/api.ts';
 import { Deferred, lazyScreen } from '../../ui/lazy-screen.tsx';
 import { useSessionStore } from '../auth/session-store.ts';
@@ -21,7 +21,7 @@ export function TermsLayer() {
   const askedToAccept = useTermsUi((s) => s.mustAccept);
   const userId = useSessionStore((s) => s.user?.id ?? null);
   const queryClient = useQueryClient();
-  const terms = useQuery({ queryKey: termsKey(userId), queryFn: ({ signal }) => fetchTerms(signal), enabled: userId !== null, staleTime: 10 * 60_000 });
+  const terms = useQuery({ queryKey: termsKey(userId), queryFn: ({ signal }) => fetchTerms(signal), enabled: userId !== null, staleTime: 10 * MINUTE });
   const status = userId ? terms.data : undefined;
   const outdated = status?.mustAccept ?? false;
 
