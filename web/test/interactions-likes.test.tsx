@@ -32,10 +32,10 @@ afterEach(() => {
 });
 
 describe('likes in the popup', () => {
-  it('shows the count and my state, toggles optimistically on every cached copy, then refetches the post after 1 s', async () => {
+  it('shows the count and my state, likes with PUT optimistically on every cached copy, then refetches the post after 1 s', async () => {
     const answer = deferred<Response>();
     const api = fakeApi({
-      'POST /api/posts/p-1/like': () => answer.promise,
+      'PUT /api/posts/p-1/like': () => answer.promise,
       'GET /api/posts/p-1': () => json(200, { post: makePost({ likesCount: 6, isLikedByUser: true }) }),
     });
     const { client } = renderPopup(makePost({ likesCount: 4 }));
@@ -51,10 +51,10 @@ describe('likes in the popup', () => {
     expect(likeButton().getAttribute('aria-pressed')).toBe('true');
     expect(client.getQueryData<{ likesCount: number }>(MY_ACTIVE_POST_KEY)?.likesCount).toBe(5);
     expect(client.getQueryData<{ points: { likesCount: number; isLikedByUser: boolean }[] }>(['posts', 'viewport', 'x'])?.points[0]).toMatchObject({ likesCount: 5, isLikedByUser: true });
-    expect(api.callsTo('POST /api/posts/p-1/like')).toHaveLength(1);
+    expect(api.callsTo('PUT /api/posts/p-1/like')).toHaveLength(1);
 
     const answered = Date.now();
-    await act(async () => answer.resolve(json(200, { liked: true, likesCount: 5 })));
+    await act(async () => answer.resolve(json(200, { likesCount: 5, isLikedByUser: true })));
     expect(likeCount()).toBe('5');
     expect(api.callsTo('GET /api/posts/p-1')).toHaveLength(0);
     await waitFor(() => expect(api.callsTo('GET /api/posts/p-1')).toHaveLength(1), { timeout: 3000 });
@@ -62,17 +62,18 @@ describe('likes in the popup', () => {
     await waitFor(() => expect(likeCount()).toBe('6'));
   });
 
-  it('reverts on failure, says so, and refetches the post', async () => {
+  it('unlikes with DELETE; reverts on failure, says so, and refetches the post', async () => {
     const answer = deferred<Response>();
     const fresh = deferred<Response>();
     const api = fakeApi({
-      'POST /api/posts/p-1/like': () => answer.promise,
+      'DELETE /api/posts/p-1/like': () => answer.promise,
       'GET /api/posts/p-1': () => fresh.promise,
     });
     const { client } = renderPopup(makePost({ likesCount: 3, isLikedByUser: true }));
     fireEvent.click(likeButton());
     await waitFor(() => expect(likeCount()).toBe('2'));
     expect(likeButton().getAttribute('aria-pressed')).toBe('false');
+    expect(api.calls.filter((c) => c.url.endsWith('/like')).map((c) => c.method)).toEqual(['DELETE']);
     answer.resolve(json(500, { error: { code: 'internal_error', message: 'Une erreur est survenue. Veuillez réessayer.' } }));
     await waitFor(() => expect(likeButton().getAttribute('aria-pressed')).toBe('true'));
     expect(likeCount()).toBe('3');

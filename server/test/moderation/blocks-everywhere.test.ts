@@ -86,6 +86,14 @@ const CHECKED: Record<string, Check> = {
     expect((await get(t, `/api/profiles/${w.other.id.toUpperCase()}`, w.viewer)).statusCode).toBe(404);
     expect((await get(t, `/api/profiles/${w.other.id}`, w.third)).json().posts.map((p: { id: string }) => p.id)).toEqual([w.otherPost]);
   },
+  'PUT /api/posts/:id/like': async (t, w) => {
+    refused(await call(t, { method: 'PUT', url: `/api/posts/${w.otherPost}/like`, token: w.viewer.token }), 'like');
+    expect((await call(t, { method: 'PUT', url: `/api/posts/${w.otherPost}/like`, token: w.third.token })).statusCode).toBe(200);
+  },
+  'DELETE /api/posts/:id/like': async (t, w) => {
+    refused(await call(t, { method: 'DELETE', url: `/api/posts/${w.otherPost}/like`, token: w.viewer.token }), 'unlike');
+    expect((await call(t, { method: 'DELETE', url: `/api/posts/${w.otherPost}/like`, token: w.third.token })).statusCode).toBe(200);
+  },
   'POST /api/posts/:id/like': async (t, w) => {
     refused(await call(t, { method: 'POST', url: `/api/posts/${w.otherPost}/like`, token: w.viewer.token }), 'like');
     expect((await call(t, { method: 'POST', url: `/api/posts/${w.otherPost}/like`, token: w.third.token })).statusCode).toBe(200);

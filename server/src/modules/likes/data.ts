@@ -5,10 +5,10 @@ import type { Db } from '../../db/client.ts';
 import { likes, publications } from '../../db/schema.ts';
 import { LIVE, posts } from '../posts/service.ts';
 
-/** Locks a live post's row until the transaction ends; false when there is no such post. */
-export async function lockLivePost(tx: Db, postId: string): Promise<boolean> {
-  const rows = await tx.select({ id: posts.id }).from(posts).where(and(eq(posts.id, postId), LIVE)).for('update');
-  return rows.length > 0;
+/** Locks a live post's row until the transaction ends; its likes count, or null when there is no such post. */
+export async function lockLivePost(tx: Db, postId: string): Promise<number | null> {
+  const [row] = await tx.select({ likesCount: posts.likesCount }).from(posts).where(and(eq(posts.id, postId), LIVE)).for('update');
+  return row ? Number(row.likesCount) : null;
 }
 
 /** Removes the caller's like; whether there was one. */
@@ -17,8 +17,10 @@ export async function removeLike(tx: Db, postId: string, userId: string): Promis
   return removed.length > 0;
 }
 
-export async function addLike(tx: Db, postId: string, userId: string): Promise<void> {
-  await tx.insert(likes).values({ publicationId: postId, userId });
+/** Adds the caller's like; whether it is new (one like per person and post, by the primary key). */
+export async function addLike(tx: Db, postId: string, userId: string): Promise<boolean> {
+  const added = await tx.insert(likes).values({ publicationId: postId, userId }).onConflictDoNothing().returning({ userId: likes.userId });
+  return added.length > 0;
 }
 
 /** Moves the post's likes_count by `delta`; the new count, and the post's place and author for the realtime event. */
