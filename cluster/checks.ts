@@ -1,11 +1,11 @@
 /**
  * What the workload reads back once the faults are over, through the balancer: every write that
- * was acknowledged, each instance's answers about an expired post, and the fate of a socket
- * whose session was revoked on another instance.
+ * was acknowledged, what reached the sockets, and the fate of a socket whose session was revoked
+ * on another instance.
  */
 import http from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { messagePageSchema, postResponseSchema, postsFeedResponseSchema, viewportResponseSchema } from '@moodmap/core';
+import { messagePageSchema, postResponseSchema } from '@moodmap/core';
 import { LB, read } from './client.ts';
 import { type Failures, type Person, signIn } from './people.ts';
 import { RealtimeClient } from './sockets.ts';
@@ -106,7 +106,8 @@ export async function lostWrites(people: Person[], ledger: Ledger): Promise<Lost
     lost.historyDuplicates += [...seen.values()].filter((n) => n > 1).length;
     lost.messages += sent.filter((m) => !seen.has(m.id)).length;
   });
-  await inBatches(ledger.uploads, 20, async (url) => {
+  const expiredPhotos = new Set([...ledger.expired].map((id) => ledger.photoOf.get(id)));
+  await inBatches(ledger.uploads.filter((url) => !expiredPhotos.has(url)), 20, async (url) => {
     const status = await statusOf(url);
     if (status !== 200) missing(status, 'uploads');
   });
@@ -146,38 +147,6 @@ export function deliveries(clients: Map<number, RealtimeClient>, ledger: Ledger)
     if (received.get(partnerOf(message.sender))?.has(message.id)) figures.live++;
   }
   return figures;
-}
-
-/** Where instance `host` still shows `postId`: its card, the list of live posts, the map's view. */
-export async function shownOn(reader: Person, host: string, postId: string, near: { latitude: number; longitude: number }): Promise<string[]> {
-  const shown: string[] = [];
-  const card = await reader.browser.request('GET', `/api/posts/${postId}`, { token: reader.token, pin: host });
-  if (card.host !== host || card.status !== 404) shown.push(`${host} fiche (${card.host ?? '?'} ${card.status})`);
-  const feed = read(postsFeedResponseSchema, await reader.browser.request('GET', '/api/posts', { token: reader.token, pin: host }));
-  if (!feed || feed.posts.some((p) => p.id === postId)) shown.push(`${host} liste`);
-  const box = `west=${near.longitude - 0.05}&south=${near.latitude - 0.05}&east=${near.longitude + 0.05}&north=${near.latitude + 0.05}&zoom=12`;
-  const view = read(viewportResponseSchema, await reader.browser.request('GET', `/api/posts/viewport?${box}`, { pin: host }));
-  if (!view || view.points.some((p) => p.id === postId)) shown.push(`${host} carte`);
-  return shown;
-}
-
-export interface Expiry {
-  /** Milliseconds from `since` until no instance showed the post; null if one still did at the deadline. */
-  goneMs: number | null;
-  /** Where it was still shown at the last look before that. */
-  lastShown: string[];
-}
-
-/** Polls every instance in `hosts` every 250 ms, up to `timeoutMs` after `since`. */
-export async function expiryGone(reader: Person, hosts: string[], postId: string, near: { latitude: number; longitude: number }, since: number, timeoutMs: number): Promise<Expiry> {
-  let lastShown: string[] = [];
-  while (Date.now() - since < timeoutMs) {
-    const shown = (await Promise.all(hosts.map((h) => shownOn(reader, h, postId, near)))).flat();
-    if (shown.length === 0) return { goneMs: Date.now() - since, lastShown };
-    lastShown = shown;
-    await delay(250);
-  }
-  return { goneMs: null, lastShown };
 }
 
 export interface RevocationFigures {
@@ -228,11 +197,10 @@ export async function revocations(people: Person[], clients: Map<number, Realtim
     const endedAt = second.current()?.sessionEndedAt ?? null;
     figures.slowestMs = endedAt === null || figures.slowestMs === null ? null : Math.max(figures.slowestMs, endedAt - signedOutAt);
     const before = main.deliveries.length;
-    await sendMessage(partner, ledger, failures, run);
-    const sent = ledger.messages.at(-1);
+    const sent = (await sendMessage(partner, ledger, failures, run))?.sent;
     const deadline = Date.now() + 3_000;
-    while (Date.now() < deadline && !main.deliveries.slice(before).some((d) => d.messageId === sent?.id)) await delay(20);
-    if (main.deliveries.slice(before).some((d) => d.messageId === sent?.id)) figures.controlDelivered++;
+    while (sent && Date.now() < deadline && !main.deliveries.slice(before).some((d) => d.messageId === sent.id)) await delay(20);
+    if (sent && main.deliveries.slice(before).some((d) => d.messageId === sent.id)) figures.controlDelivered++;
     figures.leaked += second.deliveries.filter((d) => d.at > (endedAt ?? signedOutAt)).length;
     second.stop();
   }

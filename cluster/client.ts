@@ -2,12 +2,14 @@
  * HTTP as one person's browser would send it: from that person's own address (node:http's
  * `localAddress`), over its own keep-alive connections, to the load balancer. Every answer
  * says which instance served it (X-Cluster-Host, set by the balancer). A request may be pinned
- * to one instance by name, to read what each instance answers.
+ * to one instance by name (through the balancer, while it counts that instance up), or sent to
+ * an instance's own address, bypassing the balancer, to read what each instance answers.
  */
 import http from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
-import { HOST_HEADER } from './haproxy.ts';
-import { HOSTS } from './topology.ts';
+import { APP_PORT, HOST_HEADER } from './haproxy.ts';
+import { type AppHost, HOSTS } from './topology.ts';
 
 export const LB = `http://${HOSTS.lb}`;
 export const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
@@ -29,6 +31,10 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** An instance's name: the balancer sends the request there (while it is up). */
   pin?: string;
+  /** An instance whose own address gets the request, not the balancer's. */
+  direct?: AppHost;
+  /** Idle time after which the request is given up (no answer). */
+  timeoutMs?: number;
 }
 
 export class Browser {
@@ -57,11 +63,12 @@ export class Browser {
     if (body) headers['content-length'] = String(body.length);
     return new Promise((resolve) => {
       const failed = (): void => resolve({ status: 0, headers: {}, body: Buffer.alloc(0), host: null });
-      const req = http.request(`${LB}${path}`, { method, headers, agent: this.agent, timeout: TIMEOUT_MS }, (res) => {
+      const base = options.direct ? `http://${HOSTS[options.direct]}:${APP_PORT}` : LB;
+      const req = http.request(`${base}${path}`, { method, headers, agent: this.agent, timeout: options.timeoutMs ?? TIMEOUT_MS }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
-          const host = res.headers[HOST_HEADER];
+          const host = options.direct ?? res.headers[HOST_HEADER];
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), host: typeof host === 'string' ? host : null });
         });
         res.on('error', failed);
@@ -75,6 +82,16 @@ export class Browser {
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** The moment the balancer serves `host` again (a request pinned to it answered by it); null if not by `deadline`. */
+export async function servedByBalancer(browser: Browser, host: AppHost, deadline: number): Promise<number | null> {
+  while (Date.now() < deadline) {
+    const answer = await browser.request('GET', '/api/health', { pin: host, timeoutMs: 2_000 });
+    if (answer.status === 200 && answer.host === host) return Date.now();
+    await delay(100);
+  }
+  return null;
 }
 
 /** The answer's JSON body read through its schema; null when it is not that. */

@@ -11,6 +11,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import webpush from 'web-push';
 import { APP_PORT, haproxyConfig } from './haproxy.ts';
+import { KILLED } from './leader-log.ts';
 import { type AppHost, type HostName, HOSTS, namespaceOf } from './topology.ts';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,6 +57,7 @@ export class Hosts {
     const proc = this.procs.get(host);
     const at = Date.now();
     if (!proc || proc.child.exitCode !== null || proc.child.signalCode !== null) return at;
+    appendFileSync(proc.log, `${JSON.stringify({ time: at, msg: KILLED })}\n`);
     const gone = new Promise((resolve) => proc.child.once('exit', resolve));
     proc.child.kill('SIGKILL');
     await gone;
@@ -101,7 +103,12 @@ export async function startDatabase(hosts: Hosts): Promise<void> {
   appendFileSync(path.join(data, 'pg_hba.conf'), '\nhost all all 10.77.0.0/16 trust\n');
   const proc = hosts.start('db', 'runuser', ['-u', 'postgres', '--', path.join(PG_BIN, 'postgres'), '-D', data]);
   await waitForPort('db', 5432, 'PostgreSQL', 60_000, proc);
-  execFileSync('runuser', ['-u', 'postgres', '--', path.join(PG_BIN, 'psql'), '-h', data, '-c', `create database ${DATABASE}`], { stdio: 'ignore' });
+  psql(hosts, 'postgres', `create database ${DATABASE}`);
+}
+
+/** Runs SQL as `postgres` over the database host's local socket; stops on the first error. */
+export function psql(hosts: Hosts, database: string, sql: string): void {
+  execFileSync('runuser', ['-u', 'postgres', '--', path.join(PG_BIN, 'psql'), '-h', path.join(hosts.run, 'pg'), '-d', database, '-v', 'ON_ERROR_STOP=1', '-c', sql], { stdio: 'ignore' });
 }
 
 export async function startRedis(hosts: Hosts): Promise<void> {
@@ -141,7 +148,7 @@ export function makeSecrets(): Secrets {
   return { jwt: randomBytes(32).toString('base64url'), vapidPublic: vapid.publicKey, vapidPrivate: vapid.privateKey };
 }
 
-/** What every instance shares; `secrets` differ per host only to show what a split deployment breaks. */
+/** What every instance shares (controls.ts changes it to show what a deployment without it breaks). */
 export function appEnv(hosts: Hosts, host: AppHost, secrets: Secrets): NodeJS.ProcessEnv {
   const dataDir = path.join(hosts.run, host);
   mkdirSync(dataDir, { recursive: true });
@@ -175,7 +182,7 @@ export function appEnv(hosts: Hosts, host: AppHost, secrets: Secrets): NodeJS.Pr
   };
 }
 
-export async function startApp(hosts: Hosts, host: AppHost, secrets: Secrets): Promise<void> {
-  const proc = hosts.start(host, process.execPath, [path.join(root, 'server/src/main.ts')], appEnv(hosts, host, secrets));
+export async function startApp(hosts: Hosts, host: AppHost, env: NodeJS.ProcessEnv): Promise<void> {
+  const proc = hosts.start(host, process.execPath, [path.join(root, 'server/src/main.ts')], env);
   await waitForPort(host, APP_PORT, `MoodMap (${host})`, 300_000, proc);
 }

@@ -2,13 +2,16 @@
  * Who ran the periodic jobs when, from each instance's own log lines ("cette instance mène les
  * tâches périodiques" / "… ne mène plus …", pino JSON with `time` in epoch ms): the time during
  * which two instances both believed they led is what the advisory lock must keep at zero. The
- * hosts share one clock (namespaces of one machine), so their lines compare directly.
+ * hosts share one clock (namespaces of one machine), so their lines compare directly. The runner
+ * writes a KILLED line into a host's log as it sends SIGKILL: a process killed while leading
+ * leads no more from then (a restarted one appends to the same log).
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 const START = 'cette instance mène les tâches périodiques';
 const STOP = 'cette instance ne mène plus les tâches périodiques';
+export const KILLED = '[grappe] kill -9';
 const lineSchema = z.object({ time: z.number(), msg: z.string() });
 
 export interface Interval {
@@ -17,7 +20,7 @@ export interface Interval {
   to: number;
 }
 
-/** Leading intervals of one host; a host still leading at the end (or killed while leading) is closed at `endOf`. */
+/** Leading intervals of one host; one still open at the end is closed at `endAt`. */
 export function leadingIntervals(host: string, log: string, endAt: number): Interval[] {
   const intervals: Interval[] = [];
   let from: number | null = null;
@@ -32,7 +35,7 @@ export function leadingIntervals(host: string, log: string, endAt: number): Inte
     const line = lineSchema.safeParse(parsed);
     if (!line.success) continue;
     if (line.data.msg === START && from === null) from = line.data.time;
-    if (line.data.msg === STOP && from !== null) {
+    if ((line.data.msg === STOP || line.data.msg === KILLED) && from !== null) {
       intervals.push({ host, from, to: line.data.time });
       from = null;
     }

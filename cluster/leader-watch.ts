@@ -1,18 +1,21 @@
 /**
  * Watches, from the database host's own view, which instance holds the periodic jobs' advisory
  * lock: every 250 ms, the `moodmap_leader` backends whose advisory lock is granted, named by the
- * address they connect from. Also the workload's one direct use of the database besides that:
- * ageing a post past its lifetime, as the server's own tests do, since no clock can be moved in
- * a running deployment.
+ * address they connect from. Also the workload's other direct uses of the database: ageing a
+ * post past its lifetime, as the server's own tests do, since no clock can be moved in a running
+ * deployment, and reading when the leader's sweep deleted it (its tombstone's `deleted_at`, by
+ * the database's clock: the hosts are namespaces of one machine and share it).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { z } from 'zod';
 import { DATABASE } from './hosts.ts';
-import { APP_HOSTS, HOSTS } from './topology.ts';
+import { APP_HOSTS, type AppHost, appHostOf, HOSTS } from './topology.ts';
 
 const EVERY_MS = 250;
 const holdersSchema = z.array(z.object({ address: z.string() }));
 const waitsSchema = z.array(z.object({ what: z.string(), n: z.number() }));
+const sweptSchema = z.array(z.object({ at: z.number() }));
 
 export interface Sample {
   at: number;
@@ -72,9 +75,9 @@ export class LeaderWatch {
   }
 
   /** The lock's holder at the latest sample, if exactly one. */
-  leader(): string | null {
+  leader(): AppHost | null {
     const last = this.samples.at(-1);
-    return last?.holders.length === 1 ? last.holders[0] : null;
+    return last?.holders.length === 1 ? appHostOf(last.holders[0]) : null;
   }
 
   /** Time from `since` to the first sample where a host other than `previous` holds the lock. */
@@ -83,8 +86,18 @@ export class LeaderWatch {
     return found ? found.at - since : null;
   }
 
-  mostHoldersAtOnce(): number {
-    return Math.max(0, ...this.samples.map((s) => s.holders.length));
+  /** The most holders seen in one sample taken at or after `since`. */
+  mostHoldersAtOnce(since = 0): number {
+    return Math.max(0, ...this.samples.filter((s) => s.at >= since).map((s) => s.holders.length));
+  }
+
+  /** The hosts that held the lock in some sample taken at or after `since`. */
+  holdersSince(since: number): string[] {
+    return [...new Set(this.samples.filter((s) => s.at >= since).flatMap((s) => s.holders))];
+  }
+
+  samplesSince(since: number): number {
+    return this.samples.filter((s) => s.at >= since).length;
   }
 
   /** Ages a post past its 24 h lifetime: the leading instance's sweeper deletes it within seconds. */
@@ -92,9 +105,20 @@ export class LeaderWatch {
     await this.client.query(`update publications set created_at = now() - interval '25 hours' where id = $1`, [postId]);
   }
 
+  /** When the sweep deleted `postId` (epoch ms), once it has; null if not by `deadline`. */
+  async sweptAt(postId: string, deadline: number): Promise<number | null> {
+    while (Date.now() < deadline) {
+      const { rows } = await this.client.query(`select (extract(epoch from deleted_at) * 1000)::float8 as at from post_tombstones where post_id = $1`, [postId]);
+      const found = sweptSchema.parse(rows)[0];
+      if (found) return Math.round(found.at);
+      await delay(100);
+    }
+    return null;
+  }
+
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    while (this.busy) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (this.busy) await delay(20);
     await this.client.end();
   }
 }

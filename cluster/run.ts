@@ -3,21 +3,20 @@
  * load balancer, three MoodMap instances in production mode, PostgreSQL, Redis, an S3 store and
  * a mail peer — and the workload (workload.ts) run from a client host through the balancer
  * only. The workload asks this runner to kill an instance (SIGKILL) and to pull another's cable
- * for 10 s; the runner then reads the instances' logs for who led the periodic jobs when.
- * Everything it made is removed on exit, failure, SIGINT or SIGTERM.
- * CLUSTER_SPLIT_SECRETS=1 gives each instance its own JWT_SECRET: the deployment mistake the
- * production configuration exists to prevent, which the workload sees as 401s.
+ * for 10 s, and at the end to start the killed one again; the runner then reads the instances'
+ * logs for who led the periodic jobs when. Everything it made is removed on exit, failure,
+ * SIGINT or SIGTERM. CLUSTER_CONTROL runs a negative control (controls.ts), which must fail.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { faultRequestSchema, goal, printReport, workloadResultSchema, type WorkloadResult } from './control.ts';
-import { Hosts, makeSecrets, root, S3RVER, startApp, startBalancer, startDatabase, startMail, startRedis, startS3 } from './hosts.ts';
+import { type Fault, faultRequestSchema, goal, printReport, workloadResultSchema, type WorkloadResult } from './control.ts';
+import { type Control, CONTROL_TEXT, controlledEnv, controlOf, SHADOW_LOCKS_SQL } from './controls.ts';
+import { appEnv, DATABASE, Hosts, makeSecrets, psql, root, S3RVER, startApp, startBalancer, startDatabase, startMail, startRedis, startS3 } from './hosts.ts';
 import { leadingIntervals, overlapMs } from './leader-log.ts';
-import { APP_HOSTS, createTopology, deleteTopology, namespaceOf, namespacePids, ownNamespaces, setLink } from './topology.ts';
+import { APP_HOSTS, type AppHost, createTopology, deleteTopology, namespaceOf, namespacePids, ownNamespaces, setLink } from './topology.ts';
 
 const PEOPLE = Number(process.env.CLUSTER_PEOPLE ?? 200);
-const splitSecrets = process.env.CLUSTER_SPLIT_SECRETS === '1';
 
 function requirements(): string[] {
   const missing: string[] = [];
@@ -74,25 +73,47 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-async function startCluster(run: string): Promise<Hosts> {
+interface Cluster {
+  hosts: Hosts;
+  /** Each instance's environment, kept for its restart. */
+  envOf: (host: AppHost) => NodeJS.ProcessEnv;
+}
+
+async function startCluster(run: string, control: Control | null): Promise<Cluster> {
   const started = new Hosts(run);
   hosts = started;
   createTopology(PEOPLE);
   await Promise.all([startDatabase(started), startRedis(started), startS3(started), startMail(started)]);
+  if (control === 'sweepers') psql(started, DATABASE, SHADOW_LOCKS_SQL);
   const shared = makeSecrets();
-  const secretsOf = (i: number) => (splitSecrets ? { ...shared, jwt: makeSecrets().jwt } : shared);
+  const envOf = (host: AppHost) => controlledEnv(appEnv(started, host, shared), host, control);
   // The first instance migrates the fresh database; the others start on a migrated one.
-  await startApp(started, 'app1', secretsOf(0));
-  await Promise.all([startApp(started, 'app2', secretsOf(1)), startApp(started, 'app3', secretsOf(2))]);
+  await startApp(started, 'app1', envOf('app1'));
+  await Promise.all([startApp(started, 'app2', envOf('app2')), startApp(started, 'app3', envOf('app3'))]);
   await startBalancer(started);
-  return started;
+  return { hosts: started, envOf };
+}
+
+const FAULT_TEXT: Record<Fault, string> = { kill: 'kill -9', cut: 'câble coupé', restore: 'câble rebranché', restart: 'redémarrée' };
+
+/** Does what the workload asked; resolves with the moment it was done, null if it could not be. */
+async function doFault(cluster: Cluster, fault: Fault, host: AppHost): Promise<number | null> {
+  if (fault === 'kill') return cluster.hosts.kill(host);
+  if (fault === 'restart') {
+    return startApp(cluster.hosts, host, cluster.envOf(host)).then(() => Date.now(), (error: unknown) => {
+      console.error(`[grappe] ${host} ne redémarre pas : ${error instanceof Error ? error.message : error}`);
+      return null;
+    });
+  }
+  setLink(host, fault === 'restore');
+  return Date.now();
 }
 
 /** Runs the workload in the client host; answers its fault requests; resolves with its result. */
-function runWorkload(cluster: Hosts): Promise<WorkloadResult> {
+function runWorkload(cluster: Cluster): Promise<WorkloadResult> {
   const child = spawn('ip', ['netns', 'exec', namespaceOf('client'), process.execPath, path.join(root, 'cluster/workload.ts')], {
     cwd: root,
-    env: { ...process.env, CLUSTER_PEOPLE: String(PEOPLE), CLUSTER_RUN: cluster.run },
+    env: { ...process.env, CLUSTER_PEOPLE: String(PEOPLE) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   workload = child;
@@ -101,13 +122,10 @@ function runWorkload(cluster: Hosts): Promise<WorkloadResult> {
     const request = faultRequestSchema.safeParse(message);
     if (request.success) {
       const { id, fault, host } = request.data;
-      const done = (at: number) => child.send({ type: 'fault-done', id, at });
-      if (fault === 'kill') void cluster.kill(host).then(done);
-      else {
-        setLink(host, fault === 'restore');
-        done(Date.now());
-      }
-      console.log(`[grappe] ${fault === 'kill' ? 'kill -9' : fault === 'cut' ? 'câble coupé' : 'câble rebranché'} : ${host}`);
+      void doFault(cluster, fault, host).then((at) => {
+        if (child.connected) child.send({ type: 'fault-done', id, at });
+        console.log(`[grappe] ${FAULT_TEXT[fault]} : ${host}`);
+      });
       return;
     }
     const parsed = workloadResultSchema.safeParse(message);
@@ -128,21 +146,21 @@ async function main(): Promise<number> {
     console.error(`espaces réseau d'une exécution précédente (${ownNamespaces().join(', ')}) : supprimés`);
     sweepNamespaces();
   }
+  const control = controlOf(process.env.CLUSTER_CONTROL);
   const startedAt = Date.now();
   const run = mkdtempSync('/tmp/mmc-run-');
-  const cluster = await startCluster(run);
-  console.log(`[grappe] prête en ${((Date.now() - startedAt) / 1000).toFixed(1)} s${splitSecrets ? ' (un JWT_SECRET par instance)' : ''}`);
+  const cluster = await startCluster(run, control);
+  console.log(`[grappe] prête en ${((Date.now() - startedAt) / 1000).toFixed(1)} s${control ? ` (${CONTROL_TEXT[control]} : des objectifs doivent échouer)` : ''}`);
   const result = await runWorkload(cluster);
   const endAt = Date.now();
-  const intervals = APP_HOSTS.flatMap((host) => {
-    const end = result.killed?.host === host ? result.killed.at : endAt;
-    return leadingIntervals(host, cluster.logOf(host), end);
-  });
+  const intervals = APP_HOSTS.flatMap((host) => leadingIntervals(host, cluster.hosts.logOf(host), endAt));
   const overlap = overlapMs(intervals);
   const goals = [...result.goals, goal('instances menant les tâches périodiques en même temps (journaux)', `${overlap} ms à deux ou plus`, '0 ms', overlap === 0)];
   const figures = [...result.figures, `passages de meneur (journaux) : ${intervals.map((i) => `${i.host} ${new Date(i.from).toISOString().slice(11, 19)}–${new Date(i.to).toISOString().slice(11, 19)}`).join(', ')}`, `durée totale : ${((Date.now() - startedAt) / 1000).toFixed(0)} s`];
   printReport(goals, figures);
-  return goals.every((g) => g.ok) ? 0 : 1;
+  const failed = goals.filter((g) => !g.ok).length;
+  if (control) console.log(`${CONTROL_TEXT[control]} : ${failed} objectif(s) en échec${failed === 0 ? ', le contrôle ne montre rien' : ''}`);
+  return failed === 0 ? 0 : 1;
 }
 
 let code = 1;

@@ -45,11 +45,14 @@ export class RealtimeClient {
   private readonly address: string;
   private readonly tokenOf: () => string;
   private readonly reconnect: boolean;
+  private readonly pin: string | undefined;
 
-  constructor(address: string, tokenOf: () => string, options: { reconnect: boolean } = { reconnect: true }) {
+  /** `pin`: the instance the balancer must send the socket to (while it is up). */
+  constructor(address: string, tokenOf: () => string, options: { reconnect: boolean; pin?: string } = { reconnect: true }) {
     this.address = address;
     this.tokenOf = tokenOf;
     this.reconnect = options.reconnect;
+    this.pin = options.pin;
   }
 
   /** Resolves once the first connection is signed in (or rejects after 10 s). */
@@ -79,7 +82,9 @@ export class RealtimeClient {
     const index = this.connections.length;
     const connection: Connection = { host: null, openedAt: Date.now(), signedInAt: null, closedAt: null, sessionEndedAt: null };
     this.connections.push(connection);
-    const socket = new WebSocket(`ws://${HOSTS.lb}/api/realtime`, { localAddress: this.address, headers: { 'user-agent': USER_AGENT, origin: `http://${HOSTS.lb}` }, handshakeTimeout: 10_000 });
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, origin: `http://${HOSTS.lb}` };
+    if (this.pin) headers[HOST_HEADER] = this.pin;
+    const socket = new WebSocket(`ws://${HOSTS.lb}/api/realtime`, { localAddress: this.address, headers, handshakeTimeout: 10_000 });
     this.socket = socket;
     socket.on('upgrade', (response) => {
       const host = response.headers[HOST_HEADER];

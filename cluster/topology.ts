@@ -26,6 +26,7 @@ export const HOSTS = {
 export type HostName = keyof typeof HOSTS;
 export const APP_HOSTS = ['app1', 'app2', 'app3'] as const;
 export type AppHost = (typeof APP_HOSTS)[number];
+export const appHostOf = (name: string): AppHost | null => APP_HOSTS.find((h) => h === name) ?? null;
 
 /** The addresses of the workload's people: 10.77.1.1, 10.77.1.2, … */
 export function personAddress(index: number): string {

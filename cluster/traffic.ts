@@ -26,8 +26,10 @@ export class Ledger {
   readonly uploads: string[] = [];
   /** Conversation of each pair, by either person's index. */
   readonly conversationOf = new Map<number, string>();
-  /** Posts aged past their lifetime on purpose: owed gone, not kept. */
+  /** Posts aged past their lifetime on purpose: owed gone, not kept, and their photos with them. */
   readonly expired = new Set<string>();
+  /** The photo's address of each post published with one. */
+  readonly photoOf = new Map<string, string>();
   /** Per person: next sequence number of its messages, and the posts it already tried to like. */
   readonly nextSeq = new Map<number, number>();
   readonly triedLikes = new Map<number, Set<string>>();
@@ -49,7 +51,7 @@ async function jpeg(): Promise<Buffer> {
 
 const random = (from: number, to: number) => from + Math.random() * (to - from);
 
-export async function upload(person: Person, ledger: Ledger, failures: Failures): Promise<string | null> {
+export async function upload(person: Person, ledger: Ledger, failures: Failures): Promise<{ id: string; url: string } | null> {
   const answer = await person.browser.request('POST', '/api/uploads/post-image', { token: person.token, multipart: { field: 'file', filename: 'photo.jpg', type: 'image/jpeg', data: await jpeg() } });
   const body = read(imageUploadResponseSchema, answer);
   if (answer.status !== 201 || !body) {
@@ -57,17 +59,17 @@ export async function upload(person: Person, ledger: Ledger, failures: Failures)
     return null;
   }
   ledger.uploads.push(body.url);
-  return body.uploadId;
+  return { id: body.uploadId, url: body.url };
 }
 
 export async function publish(person: Person, ledger: Ledger, failures: Failures, withPhoto: boolean): Promise<string | null> {
-  const imageUploadId = withPhoto ? await upload(person, ledger, failures) : null;
+  const attached = withPhoto ? await upload(person, ledger, failures) : null;
   const answer = await person.browser.request('POST', '/api/posts', {
     token: person.token,
     json: {
       category: MOODS[person.index % MOODS.length], content: `Une belle journée à Paris (${person.index})`,
       latitude: random(VIEW.south + 0.15, VIEW.north - 0.15), longitude: random(VIEW.west + 0.2, VIEW.east - 0.2),
-      ...(imageUploadId ? { imageUploadId } : {}),
+      ...(attached ? { imageUploadId: attached.id } : {}),
     },
   });
   const body = read(postResponseSchema, answer);
@@ -77,6 +79,7 @@ export async function publish(person: Person, ledger: Ledger, failures: Failures
   }
   ledger.posts.set(body.post.id, person.index);
   ledger.places.set(body.post.id, { latitude: body.post.latitude, longitude: body.post.longitude });
+  if (attached) ledger.photoOf.set(body.post.id, attached.url);
   return body.post.id;
 }
 
@@ -98,18 +101,21 @@ async function like(person: Person, ledger: Ledger, failures: Failures): Promise
   ledger.likes.push({ postId, person: person.index });
 }
 
-export async function sendMessage(person: Person, ledger: Ledger, failures: Failures, run: string): Promise<void> {
+/** Sends the person's next message to its partner (through `pin` if given); null if not acknowledged. */
+export async function sendMessage(person: Person, ledger: Ledger, failures: Failures, run: string, pin?: string): Promise<{ sent: SentMessage; host: string | null } | null> {
   const conversationId = ledger.conversationOf.get(person.index);
-  if (!conversationId) return;
+  if (!conversationId) return null;
   const seq = ledger.nextSeq.get(person.index) ?? 0;
   ledger.nextSeq.set(person.index, seq + 1);
-  const answer = await person.browser.request('POST', `/api/conversations/${conversationId}/messages`, { token: person.token, json: { content: messageText(person.index, seq, run) } });
+  const answer = await person.browser.request('POST', `/api/conversations/${conversationId}/messages`, { token: person.token, json: { content: messageText(person.index, seq, run) }, pin });
   const body = read(sentMessageResponseSchema, answer);
   if (answer.status !== 201 || !body) {
     failures.note('message', answer);
-    return;
+    return null;
   }
-  ledger.messages.push({ id: body.message.id, conversationId, sender: person.index, seq });
+  const sent = { id: body.message.id, conversationId, sender: person.index, seq };
+  ledger.messages.push(sent);
+  return { sent, host: answer.host };
 }
 
 /** The pair's conversation: opened by the even person, whose first message the odd one accepts. */
