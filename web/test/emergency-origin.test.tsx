@@ -52,7 +52,7 @@ describe('emergency mode in the admin panel', () => {
       'GET /api/emergency': () => json(200, { active: costs.emergency.active, until: costs.emergency.until }),
     });
     applySession(sessionBody(1));
-    renderRoutes([{ path: '/', element: <StatsTab role="super_admin" /> }]);
+    renderRoutes([{ path: '/', element: <StatsTab staffRole="super_admin" /> }]);
     const origin = await screen.findByTestId('emergency-origin');
     expect(origin.textContent).toMatch(/^Déclenché automatiquement le .+ : Usage à 160 % du plafond : storage_operations 16000\/10000$/);
 

@@ -155,4 +155,20 @@ describe('search', () => {
     await waitFor(() => expect(useToastStore.getState().toasts.map((t) => t.message)).toContain('Publication introuvable'));
     expect(screen.getByTestId('where').textContent).toBe('/messages|null');
   });
+
+  it('opens a result that assistive technology focused with Enter, like a press', async () => {
+    fakeApi({
+      'GET /api/search': () => json(200, { results: RESULTS }),
+      'GET /api/posts/r-2': () => json(200, { post: RESULTS[1] }),
+    });
+    const { input } = renderSearch();
+    fireEvent.focus(input);
+    fireEvent.change(input, { target: { value: 'plage' } });
+    const options = await screen.findAllByRole('option', {}, { timeout: 2000 });
+    options[1]!.focus();
+    expect(document.activeElement).toBe(options[1]);
+    fireEvent.keyDown(options[1]!, { key: 'Enter' });
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/|{"focusPostId":"r-2"}'));
+    expect(screen.queryByTestId('search-results')).toBeNull();
+  });
 });

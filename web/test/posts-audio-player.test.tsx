@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { AudioPlayer } from '../src/ui/AudioPlayer.tsx';
 import { isPlayableUrl, mediaErrorMessage, playRejectionMessage } from '../src/ui/audio-errors.ts';
+import captions from '../src/ui/voice-no-transcript.vtt?raw';
 
 let playImpl: (this: HTMLMediaElement) => Promise<void>;
 
@@ -46,6 +47,15 @@ describe('audio player', () => {
     expect(screen.getByTestId('audio-player-duration').textContent).toBe('1:14');
     expect(screen.getByTestId('audio-player-current').textContent).toBe('0:00');
     expect(audio().getAttribute('preload')).toBe('none');
+  });
+
+  it('carries French captions saying that the voice message has no transcript', () => {
+    render(<AudioPlayer src="/media/voice.webm" />);
+    const track = audio().querySelector('track')!;
+    expect(track.getAttribute('kind')).toBe('captions');
+    expect(track.getAttribute('srclang')).toBe('fr');
+    expect(track.getAttribute('src')).toContain('voice-no-transcript');
+    expect(captions).toMatch(/^WEBVTT\n\n00:00:00\.000 --> 99:59:59\.999\n\[Message vocal enregistré par son auteur : aucune transcription disponible\]\n$/);
   });
 
   it("goes loading → playing → paused → playing, and back to the start at the end", async () => {

@@ -77,10 +77,9 @@ describe('single post popup', () => {
   it('enlarges the image, and a backdrop click closes it', () => {
     renderCard(post());
     fireEvent.click(screen.getByTestId('post-image'));
-    const preview = screen.getByTestId('image-preview');
     fireEvent.click(screen.getByTestId('image-preview-img'));
     expect(screen.getByTestId('image-preview')).toBeTruthy();
-    fireEvent.click(preview);
+    fireEvent.click(screen.getByTestId('image-preview-backdrop'));
     expect(screen.queryByTestId('image-preview')).toBeNull();
   });
 

@@ -145,6 +145,8 @@ describe('/profile', () => {
     applySession(sessionBody(1));
     renderAt('/profile');
     fireEvent.click(screen.getByTestId('nickname-edit'));
+    // The button it replaces is gone: the focus is in the field.
+    expect(document.activeElement).toBe(screen.getByTestId('nickname-input'));
     fireEvent.change(screen.getByTestId('nickname-input'), { target: { value: '2024' } });
     fireEvent.click(screen.getByTestId('nickname-save'));
     expect(screen.getByTestId('nickname-error').textContent).toBe('Le pseudo ne peut pas être composé uniquement de chiffres');
@@ -170,6 +172,7 @@ describe('/profile', () => {
     expect(screen.getByTestId('bio-edit').textContent).toBe('Modifier la bio');
     fireEvent.click(screen.getByTestId('bio-edit'));
     const input = screen.getByTestId('bio-input');
+    expect(document.activeElement).toBe(input);
     const counter = () => screen.getByTestId('bio-counter');
     fireEvent.change(input, { target: { value: 'a'.repeat(450) } });
     expect(counter().textContent).toBe('450/500');

@@ -3,6 +3,8 @@ import { AUDIO_LOAD_TIMEOUT_MS, MESSAGES, playerTime } from '@moodmap/core';
 import { isPlayableUrl, mediaErrorMessage, playRejectionMessage, probeAudioError } from './audio-errors.ts';
 import { Spinner } from './Button.tsx';
 import { AlertIcon, PauseIcon, PlayIcon, RetryIcon } from './icons.tsx';
+// A file of its own, not inlined as a data: URL, which the CSP's media-src refuses.
+import noTranscriptCaptions from './voice-no-transcript.vtt?url&no-inline';
 
 export type PlayerState = 'idle' | 'loading' | 'playing' | 'paused' | 'error';
 
@@ -193,7 +195,10 @@ export function AudioPlayer({
           setState('idle');
         }}
         onError={() => void onMediaError()}
-      />
+      >
+        {/* Voice messages are recorded in the browser and never transcribed: their captions can only say so. */}
+        <track kind="captions" src={noTranscriptCaptions} srcLang="fr" label="Français" default />
+      </audio>
     </div>
   );
 }

@@ -17,14 +17,13 @@ export function ImagePreview({ src, alt = '', onClose }: { src: string; alt?: st
       tabIndex={-1}
       data-testid="image-preview"
       className="fixed inset-0 z-[70] flex animate-fade-in items-center justify-center bg-ink-900/85 p-4 outline-none backdrop-blur-sm md:p-10"
-      onClick={(event) => {
-        if (event.target === event.currentTarget) onClose();
-      }}
     >
+      {/* The backdrop, under the image: a pointer shortcut only, Escape and ✕ close it for everyone else. */}
+      <button type="button" tabIndex={-1} aria-hidden="true" onClick={onClose} className="absolute inset-0 cursor-default" data-testid="image-preview-backdrop" />
       <img
         src={src}
         alt={alt}
-        className="max-h-full max-w-full animate-pop-in rounded-2xl object-contain shadow-2xl"
+        className="relative max-h-full max-w-full animate-pop-in rounded-2xl object-contain shadow-2xl"
         data-testid="image-preview-img"
       />
       <button

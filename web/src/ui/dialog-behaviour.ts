@@ -66,8 +66,9 @@ export function useDialogBehaviour(ref: RefObject<HTMLElement | null>, onClose: 
         return;
       }
       if (event.key !== 'Tab' || !ref.current) return;
+      // tabindex -1 (a backdrop, a honeypot field) is out of the Tab order, in a dialog too.
       const items = Array.from(ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-        (el) => el.offsetParent !== null || el === document.activeElement,
+        (el) => el.tabIndex >= 0 && (el.offsetParent !== null || el === document.activeElement),
       );
       if (items.length === 0) return;
       const first = items[0]!;

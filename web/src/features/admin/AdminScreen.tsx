@@ -50,7 +50,7 @@ function Panel({ role, onRefresh, refreshing }: { role: string; onRefresh: () =>
           </button>
         ))}
       </div>
-      <div role="tabpanel">{current ? <current.Panel role={role} /> : null}</div>
+      <div role="tabpanel">{current ? <current.Panel staffRole={role} /> : null}</div>
     </div>
   );
 }

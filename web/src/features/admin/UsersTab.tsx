@@ -11,11 +11,11 @@ import { Table, cell } from './Table.tsx';
 
 const FR_DATE = new Intl.DateTimeFormat('fr-FR');
 
-export function UsersTab({ role }: { role: string }) {
+export function UsersTab({ staffRole }: { staffRole: string }) {
   const [q, setQ] = useState('');
   const users = useAdminUsers(q.trim());
   const setRole = useSetRole();
-  const canChange = (ROLE_CHANGE_ROLES as readonly string[]).includes(role);
+  const canChange = (ROLE_CHANGE_ROLES as readonly string[]).includes(staffRole);
   const rows = users.data?.pages.flatMap((p) => p.users) ?? [];
   return (
     <div className="space-y-3">

@@ -14,7 +14,8 @@ export interface AdminTab {
   id: string;
   roles: readonly StaffRole[];
   Label: () => ReactNode;
-  Panel: (props: { role: string }) => ReactNode;
+  /** `staffRole` is the viewer's staff role (not an ARIA role). */
+  Panel: (props: { staffRole: string }) => ReactNode;
   /** The tab button's test id (default `admin-tab-<id>`). */
   testId?: string;
 }

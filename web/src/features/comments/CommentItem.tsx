@@ -68,17 +68,17 @@ export function CommentItem({
           </p>
         )}
         {mine && !pending && mode === 'view' ? (
-          <div className="mt-1 flex items-center gap-3" role="group" aria-label={MESSAGES.comment_actions}>
+          <fieldset className="mt-1 flex min-w-0 items-center gap-3" aria-label={MESSAGES.comment_actions}>
             <button type="button" onClick={() => setMode('edit')} className={`${LINK} text-slate-500 dark:text-slate-400`} data-testid="comment-edit">
               {MESSAGES.comment_edit}
             </button>
             <button type="button" onClick={() => setMode('confirm-delete')} className={`${LINK} text-rose-600 dark:text-rose-300`} data-testid="comment-delete">
               {MESSAGES.post_delete}
             </button>
-          </div>
+          </fieldset>
         ) : null}
         {mode === 'confirm-delete' ? (
-          <div className="mt-1.5 flex flex-wrap items-center gap-2 rounded-lg bg-rose-50 px-2 py-1.5 dark:bg-rose-500/10" role="group" aria-label={MESSAGES.comment_delete_confirm}>
+          <fieldset className="mt-1.5 flex min-w-0 flex-wrap items-center gap-2 rounded-lg bg-rose-50 px-2 py-1.5 dark:bg-rose-500/10" aria-label={MESSAGES.comment_delete_confirm}>
             <span className="text-[11px] font-semibold text-rose-700 dark:text-rose-200">{MESSAGES.comment_delete_confirm}</span>
             <span className="ml-auto flex items-center gap-1.5">
               <button
@@ -100,7 +100,7 @@ export function CommentItem({
                 {MESSAGES.post_delete}
               </button>
             </span>
-          </div>
+          </fieldset>
         ) : null}
       </div>
     </li>

@@ -38,8 +38,10 @@ export function MessageToast() {
 
   return (
     <div className="toast-region pointer-events-none z-[75] flex justify-end">
-      <div
-        // Announced by the app's persistent live region (ui/announcer.tsx), not by this late-mounted one.
+      <section
+        // Announced by the app's persistent live region (ui/announcer.tsx), not by this late-mounted one;
+        // a named region so that it can still be found from the landmarks.
+        aria-label={SHELL_MESSAGES.message_toast_title}
         data-testid="message-toast"
         data-conversation-id={toast.conversationId}
         data-leaving={leaving ? 'true' : undefined}
@@ -81,7 +83,7 @@ export function MessageToast() {
           </span>
         </button>
         <CloseButton onClose={hide} size="sm" testId="message-toast-close" className="absolute top-2 right-2" />
-      </div>
+      </section>
     </div>
   );
 }

@@ -67,12 +67,11 @@ export function MoodFilter() {
       </button>
 
       {open ? (
-        <div
+        <fieldset
           id={panelId}
-          role="group"
           aria-label={SHELL_MESSAGES.mood_filter}
           aria-describedby={hintId}
-          className="absolute top-[calc(100%+0.6rem)] right-0 z-30 w-64 animate-pop-in rounded-2xl bg-white p-2 shadow-2xl ring-1 ring-black/5 dark:bg-ink-800 dark:ring-white/10"
+          className="absolute top-[calc(100%+0.6rem)] right-0 z-30 w-64 min-w-0 animate-pop-in rounded-2xl bg-white p-2 shadow-2xl ring-1 ring-black/5 dark:bg-ink-800 dark:ring-white/10"
         >
           <p className="px-2.5 pt-1.5 pb-2 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
             {SHELL_MESSAGES.mood_filter}
@@ -129,7 +128,7 @@ export function MoodFilter() {
               {SHELL_MESSAGES.mood_filter_last_hint}
             </p>
           </div>
-        </div>
+        </fieldset>
       ) : null}
     </div>
   );

@@ -22,7 +22,7 @@ export function DeletePostButton({ postId, onDeleted, compact = false }: { postI
     );
   }
   return (
-    <div className="flex flex-wrap items-center gap-2" role="group" aria-label={MESSAGES.post_delete_confirm}>
+    <fieldset className="flex min-w-0 flex-wrap items-center gap-2" aria-label={MESSAGES.post_delete_confirm}>
       <span className="text-xs font-semibold text-ink-900 dark:text-white">{MESSAGES.post_delete_confirm}</span>
       <button
         type="button"
@@ -44,6 +44,6 @@ export function DeletePostButton({ postId, onDeleted, compact = false }: { postI
       >
         {deleting ? <Spinner className="size-3.5" /> : <TrashIcon size={compact ? 15 : 17} />} {MESSAGES.post_delete}
       </button>
-    </div>
+    </fieldset>
   );
 }

@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { MESSAGES, type UpdateProfileInput } from '@moodmap/core';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
@@ -47,7 +47,8 @@ export function useProfileFieldEdit(saved: string, savedMessage: string) {
 /**
  * The open editor: the field's label, the field and what goes under it, then the save and cancel
  * pair. `name` makes the test ids `{name}-form` and `{name}-save`, and the label names the field
- * among `children` with the id `{name}-input`.
+ * among `children` with the id `{name}-input`. The form replaces the button that opened it, so
+ * the focus moves on to that field rather than falling back to the page.
  */
 export function InlineEditForm({
   name,
@@ -66,8 +67,13 @@ export function InlineEditForm({
   onCancel: () => void;
   children: ReactNode;
 }) {
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    form.current?.querySelector<HTMLElement>(`#${name}-input`)?.focus();
+  }, [name]);
   return (
     <form
+      ref={form}
       className={className}
       data-testid={`${name}-form`}
       onSubmit={(event) => {

@@ -251,7 +251,6 @@ function NicknameEditor({ user }: { user: SessionUser }) {
           id="nickname-input"
           className={INPUT}
           value={value}
-          autoFocus
           maxLength={80}
           aria-invalid={error ? true : undefined}
           onChange={(event) => setValue(event.target.value)}
@@ -315,7 +314,6 @@ function BioEditor({ user }: { user: SessionUser }) {
           id="bio-input"
           className={`${INPUT} min-h-28 resize-y`}
           value={value}
-          autoFocus
           placeholder={MESSAGES.bio_placeholder}
           onChange={(event) => setValue(event.target.value)}
           data-testid="bio-input"

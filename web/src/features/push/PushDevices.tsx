@@ -83,6 +83,7 @@ export function PushDevices() {
                     id={previewId}
                     type="checkbox"
                     role="switch"
+                    aria-checked={device.preview}
                     className="size-4 accent-brand-700"
                     checked={device.preview}
                     disabled={setPreview.isPending}

@@ -36,8 +36,7 @@ export function PushOffer() {
   };
 
   return (
-    <div
-      role="region"
+    <section
       aria-label={MESSAGES.push_devices_title}
       data-testid="push-offer"
       className="mx-3 mb-2 flex flex-wrap items-center gap-2 rounded-xl bg-brand-50 px-3 py-2 text-sm text-ink-800 ring-1 ring-brand-100 md:mx-4 dark:bg-white/5 dark:text-slate-100 dark:ring-white/10"
@@ -62,6 +61,6 @@ export function PushOffer() {
       >
         {MESSAGES.push_offer_later}
       </button>
-    </div>
+    </section>
   );
 }

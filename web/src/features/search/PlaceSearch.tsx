@@ -23,7 +23,7 @@ export function PlaceSearch({ onPick }: { onPick: (place: PlaceDto) => void }) {
     inputRef.current?.blur();
     onPick(place);
   };
-  const { setOpen, shown, highlight, setHighlight, containerRef, onKeyDown } = useCombobox<HTMLDivElement>({
+  const { setOpen, shown, highlight, setHighlight, containerRef, onKeyDown } = useCombobox<HTMLElement>({
     active,
     count: places.length,
     waiting,
@@ -41,7 +41,7 @@ export function PlaceSearch({ onPick }: { onPick: (place: PlaceDto) => void }) {
 
   const state = error ? 'error' : waiting && places.length === 0 ? 'loading' : answer && places.length === 0 ? 'empty' : null;
   return (
-    <div ref={containerRef} role="search" className="relative" data-testid="place-search">
+    <search ref={containerRef} className="relative block" data-testid="place-search">
       <label htmlFor={id} className="sr-only">
         {SHELL_MESSAGES.place_search_placeholder}
       </label>
@@ -68,11 +68,11 @@ export function PlaceSearch({ onPick }: { onPick: (place: PlaceDto) => void }) {
             text={error ? SHELL_MESSAGES.search_failed : fill(SHELL_MESSAGES.place_search_no_result, { query: answer?.query ?? query.trim() })}
             testIdPrefix="place-search"
           />
-          <ul id={listId} role="listbox" aria-label={SHELL_MESSAGES.search_places_heading} className={places.length === 0 ? 'hidden' : undefined}>
+          <div id={listId} role="listbox" aria-label={SHELL_MESSAGES.search_places_heading} className={places.length === 0 ? 'hidden' : undefined}>
             <PlaceOptions listId={listId} places={places} highlight={highlight} waiting={waiting} onHighlight={setHighlight} onPick={pick} />
-          </ul>
+          </div>
         </SearchDropdown>
       ) : null}
-    </div>
+    </search>
   );
 }

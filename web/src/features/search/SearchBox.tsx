@@ -48,7 +48,7 @@ export function SearchBox() {
     flyToPlace(place);
   };
 
-  const { setOpen, shown, highlight, setHighlight, containerRef, onKeyDown } = useCombobox<HTMLFormElement>({
+  const { setOpen, shown, highlight, setHighlight, containerRef, onKeyDown } = useCombobox<HTMLElement>({
     active,
     count: places.length + results.length,
     waiting: waiting || placeSearch.waiting,
@@ -63,56 +63,58 @@ export function SearchBox() {
   const errorText = error ? (error instanceof ApiError && error.status !== 0 && error.status < 500 ? error.message : SHELL_MESSAGES.search_failed) : null;
 
   return (
-    <form ref={containerRef} role="search" className="min-w-0 flex-1" onSubmit={(e) => e.preventDefault()}>
-      <div className="relative">
-        <label htmlFor={id} className="sr-only">
-          {SHELL_MESSAGES.search_placeholder}
-        </label>
-        <SearchIcon size={18} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400" />
-        <ComboboxInput
-          ref={inputRef}
-          id={id}
-          expanded={shown}
-          controls={places.length > 0 ? `${listId}-places ${listId}` : listId}
-          activeDescendant={shown ? highlighted : undefined}
-          value={query}
-          maxLength={SEARCH_MAX}
-          placeholder={SHELL_MESSAGES.search_placeholder}
-          testId="search-input"
-          className="h-11 w-full rounded-xl border border-transparent bg-slate-900/[0.05] pr-8 pl-9 text-[14px] text-ellipsis md:pr-9 md:pl-9.5 md:text-[15px] text-ink-900 outline-none transition placeholder:text-slate-500 focus:border-brand-500/60 focus:bg-white focus:ring-4 focus:ring-brand-500/15 dark:bg-white/[0.06] dark:text-slate-100 dark:placeholder:text-slate-400 dark:focus:bg-ink-800 [&::-webkit-search-cancel-button]:hidden"
-          onValue={setQuery}
-          onOpen={() => setOpen(true)}
-          onKeyDown={onKeyDown}
-        />
-        {query ? (
-          <button
-            type="button"
-            onClick={() => {
-              setQuery('');
-              inputRef.current?.focus();
-            }}
-            aria-label={SHELL_MESSAGES.search_clear}
-            className="absolute top-1/2 right-1.5 flex size-8 -translate-y-1/2 items-center justify-center rounded-lg text-slate-400 hover:bg-black/5 hover:text-slate-700 dark:hover:bg-white/10 dark:hover:text-white"
-          >
-            <CloseIcon size={16} />
-          </button>
+    <search ref={containerRef} className="min-w-0 flex-1">
+      <form onSubmit={(e) => e.preventDefault()}>
+        <div className="relative">
+          <label htmlFor={id} className="sr-only">
+            {SHELL_MESSAGES.search_placeholder}
+          </label>
+          <SearchIcon size={18} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400" />
+          <ComboboxInput
+            ref={inputRef}
+            id={id}
+            expanded={shown}
+            controls={places.length > 0 ? `${listId}-places ${listId}` : listId}
+            activeDescendant={shown ? highlighted : undefined}
+            value={query}
+            maxLength={SEARCH_MAX}
+            placeholder={SHELL_MESSAGES.search_placeholder}
+            testId="search-input"
+            className="h-11 w-full rounded-xl border border-transparent bg-slate-900/[0.05] pr-8 pl-9 text-[14px] text-ellipsis md:pr-9 md:pl-9.5 md:text-[15px] text-ink-900 outline-none transition placeholder:text-slate-500 focus:border-brand-500/60 focus:bg-white focus:ring-4 focus:ring-brand-500/15 dark:bg-white/[0.06] dark:text-slate-100 dark:placeholder:text-slate-400 dark:focus:bg-ink-800 [&::-webkit-search-cancel-button]:hidden"
+            onValue={setQuery}
+            onOpen={() => setOpen(true)}
+            onKeyDown={onKeyDown}
+          />
+          {query ? (
+            <button
+              type="button"
+              onClick={() => {
+                setQuery('');
+                inputRef.current?.focus();
+              }}
+              aria-label={SHELL_MESSAGES.search_clear}
+              className="absolute top-1/2 right-1.5 flex size-8 -translate-y-1/2 items-center justify-center rounded-lg text-slate-400 hover:bg-black/5 hover:text-slate-700 dark:hover:bg-white/10 dark:hover:text-white"
+            >
+              <CloseIcon size={16} />
+            </button>
+          ) : null}
+        </div>
+        {shown ? (
+          <SearchResults
+            listId={listId}
+            query={answer?.query ?? query.trim()}
+            places={places}
+            results={results}
+            hasAnswer={answer !== undefined}
+            waiting={waiting}
+            errorText={errorText}
+            highlight={highlight}
+            onHighlight={setHighlight}
+            onPick={pickPost}
+            onPickPlace={pickPlace}
+          />
         ) : null}
-      </div>
-      {shown ? (
-        <SearchResults
-          listId={listId}
-          query={answer?.query ?? query.trim()}
-          places={places}
-          results={results}
-          hasAnswer={answer !== undefined}
-          waiting={waiting}
-          errorText={errorText}
-          highlight={highlight}
-          onHighlight={setHighlight}
-          onPick={pickPost}
-          onPickPlace={pickPlace}
-        />
-      ) : null}
-    </form>
+      </form>
+    </search>
   );
 }

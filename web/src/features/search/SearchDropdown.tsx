@@ -65,7 +65,8 @@ export function SearchStatus({ state, text, testIdPrefix }: { state: 'loading' |
 
 /**
  * One option of a results list: hovering highlights it, a press picks it without taking the
- * focus from the box (so the keyboard keeps working).
+ * focus from the box (so the keyboard keeps working). The box's arrows and Enter drive the list;
+ * an option focused by assistive technology picks itself with Enter or Space.
  */
 export function SearchOption({
   id,
@@ -88,19 +89,25 @@ export function SearchOption({
   children: ReactNode;
 }) {
   return (
-    <li
+    <div
       id={id}
       role="option"
       aria-selected={active}
+      tabIndex={-1}
       data-testid={testId}
       {...data}
       onMouseDown={(e) => e.preventDefault()}
       onMouseEnter={onHover}
       onClick={onPick}
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter' && e.key !== ' ') return;
+        e.preventDefault();
+        onPick();
+      }}
       className={`flex cursor-pointer items-center gap-3 rounded-xl px-2.5 py-2 transition ${active ? 'bg-brand-50 dark:bg-white/10' : 'hover:bg-slate-50 dark:hover:bg-white/5'} ${dimmed ? 'opacity-60' : ''}`}
     >
       {children}
-    </li>
+    </div>
   );
 }
 

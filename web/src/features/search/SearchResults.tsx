@@ -49,9 +49,9 @@ export function SearchResults({
       {places.length > 0 ? (
         <>
           <ResultsHeading id={`${listId}-places-heading`}>{SHELL_MESSAGES.search_places_heading}</ResultsHeading>
-          <ul id={`${listId}-places`} role="listbox" aria-labelledby={`${listId}-places-heading`} data-testid="search-places">
+          <div id={`${listId}-places`} role="listbox" aria-labelledby={`${listId}-places-heading`} data-testid="search-places">
             <PlaceOptions listId={listId} places={places} highlight={highlight} waiting={waiting} onHighlight={onHighlight} onPick={onPickPlace} />
-          </ul>
+          </div>
           <ResultsHeading id={`${listId}-posts-heading`}>{SHELL_MESSAGES.search_posts_heading}</ResultsHeading>
         </>
       ) : null}
@@ -60,7 +60,7 @@ export function SearchResults({
         text={errorText ?? fill(SHELL_MESSAGES.search_no_result, { query })}
         testIdPrefix="search"
       />
-      <ul id={listId} role="listbox" aria-label={SHELL_MESSAGES.search_results_label} aria-busy={waiting} className={results.length === 0 || errorText ? 'hidden' : undefined}>
+      <div id={listId} role="listbox" aria-label={SHELL_MESSAGES.search_results_label} aria-busy={waiting} className={results.length === 0 || errorText ? 'hidden' : undefined}>
         {errorText
           ? null
           : results.map((post, index) => {
@@ -102,7 +102,7 @@ export function SearchResults({
                 </SearchOption>
               );
             })}
-      </ul>
+      </div>
     </SearchDropdown>
   );
 }

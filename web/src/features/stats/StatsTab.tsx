@@ -157,7 +157,7 @@ function Charts({ stats, dark }: { stats: StatsResponse; dark: boolean }) {
   );
 }
 
-export function StatsTab({ role }: { role: string }) {
+export function StatsTab({ staffRole }: { staffRole: string }) {
   const [range, setRange] = useState<StatsRange>(7);
   const dark = useThemeStore((s) => s.theme === 'dark');
   const stats = useQuery({ queryKey: ['stats', range], queryFn: ({ signal }) => fetchStats(range, signal), staleTime: 30_000 });
@@ -166,7 +166,7 @@ export function StatsTab({ role }: { role: string }) {
   return (
     <div className="space-y-4" data-testid="stats-tab">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <div role="group" className="inline-flex gap-1 rounded-xl bg-slate-100 p-1 dark:bg-ink-800">
+        <fieldset className="inline-flex min-w-0 gap-1 rounded-xl bg-slate-100 p-1 dark:bg-ink-800">
           {([7, 30, 90] as const).map((days) => (
             <button
               key={days}
@@ -178,7 +178,7 @@ export function StatsTab({ role }: { role: string }) {
               {statsText('stats_range', { days })}
             </button>
           ))}
-        </div>
+        </fieldset>
         <Button variant="secondary" disabled={!stats.data} data-testid="stats-export" onClick={() => stats.data && downloadCsv(`moodmap-statistiques-${range}j.csv`, statsCsv(stats.data.days))}>
           {STATS_TEXTS.stats_export_csv}
         </Button>
@@ -187,7 +187,7 @@ export function StatsTab({ role }: { role: string }) {
         <p role="alert" className="text-sm text-rose-600 dark:text-rose-400">{t('admin_load_error', { message: error.message })}</p>
       ) : null}
       {stats.data ? <Charts stats={stats.data} dark={dark} /> : stats.isPending ? <Spinner className="size-6 text-brand-500" /> : null}
-      {costs.data ? <Costs costs={costs.data} superAdmin={role === 'super_admin'} /> : null}
+      {costs.data ? <Costs costs={costs.data} superAdmin={staffRole === 'super_admin'} /> : null}
     </div>
   );
 }

@@ -82,7 +82,7 @@ export function PostListPanel() {
         <p className="text-xs text-slate-600 dark:text-slate-300" aria-live="polite" data-testid="post-list-count">
           {fillCount(SHELL_MESSAGES, 'list_count', posts.length)}
         </p>
-        <div className="mt-2 flex flex-wrap items-center gap-2" role="group" aria-label={SHELL_MESSAGES.list_sort_label}>
+        <fieldset className="mt-2 flex min-w-0 flex-wrap items-center gap-2" aria-label={SHELL_MESSAGES.list_sort_label}>
           <span className="text-xs font-semibold text-slate-600 dark:text-slate-300" aria-hidden="true">
             {SHELL_MESSAGES.list_sort_label}
           </span>
@@ -103,7 +103,7 @@ export function PostListPanel() {
               {SHELL_MESSAGES.list_show_all}
             </button>
           ) : null}
-        </div>
+        </fieldset>
       </div>
       {posts.length === 0 ? (
         <p className="px-4 py-6 text-sm text-slate-600 dark:text-slate-300" data-testid="post-list-empty">

@@ -14,10 +14,9 @@ export function ViewToggle() {
   const show = useListStore((s) => s.show);
   const hide = useListStore((s) => s.hide);
   return (
-    <div
-      role="group"
+    <fieldset
       aria-label={SHELL_MESSAGES.view_toggle_label}
-      className="glass absolute top-[calc(max(env(safe-area-inset-top),0.75rem)+4.5rem)] left-3 z-20 flex gap-1 rounded-2xl p-1 md:left-5"
+      className="glass absolute top-[calc(max(env(safe-area-inset-top),0.75rem)+4.5rem)] left-3 z-20 flex min-w-0 gap-1 rounded-2xl p-1 md:left-5"
       data-testid="view-toggle"
       data-map-overlay=""
     >
@@ -27,6 +26,6 @@ export function ViewToggle() {
       <button type="button" aria-pressed={open} onClick={() => show()} data-testid="view-list" className={`${SEGMENT} ${open ? ON : OFF}`}>
         {SHELL_MESSAGES.view_list}
       </button>
-    </div>
+    </fieldset>
   );
 }

@@ -27,6 +27,7 @@ export function ApproximateOption({ enabled, onToggle }: { enabled: boolean; onT
         id={id}
         type="checkbox"
         role="switch"
+        aria-checked={enabled}
         aria-describedby={`${id}-hint`}
         className="peer sr-only"
         checked={enabled}
