@@ -34,6 +34,8 @@ import tiersRoutes from './modules/tiers/routes.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import { relativizeLocalMediaUrls } from './modules/media/relative-urls.ts';
 import postsRoutes from './modules/posts/routes.ts';
+import { startPostSweepers } from './modules/posts/sweep-jobs.ts';
+import { assemblePostsParts } from './posts-parts.ts';
 import profilesRoutes from './modules/profiles/routes.ts';
 import reportsRoutes from './modules/reports/routes.ts';
 import searchRoutes from './modules/search/routes.ts';
@@ -111,9 +113,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await installRealtime(app, ctx.bus, ctx.auth.identify, blockRelations(ctx.database.db, ctx.bus));
   await app.register(multipart);
   await app.register(mediaRoutes, { storage: ctx.storage });
-  // The feature modules: each a plugin given the context, registered in this order.
+  // Posts first: their parts are assembled here (posts-parts.ts), their sweepers run on the leader's timers.
+  await app.register(postsRoutes, { ctx, parts: assemblePostsParts(ctx) });
+  const stopSweepers = startPostSweepers(ctx);
+  app.addHook('onClose', stopSweepers);
+  // The other feature modules: each a plugin given the context, registered in this order.
   const features = [
-    postsRoutes, likesRoutes, commentsRoutes, reportsRoutes, searchRoutes, profilesRoutes, messagesRoutes, paymentsRoutes,
+    likesRoutes, commentsRoutes, reportsRoutes, searchRoutes, profilesRoutes, messagesRoutes, paymentsRoutes,
     tiersRoutes, blocksRoutes, adminRoutes, moderationRoutes, dsaNoticesRoutes, termsRoutes, analyticsRoutes, costsRoutes,
     pushFeature, accountDeletionRoutes, exportRoutes,
   ];

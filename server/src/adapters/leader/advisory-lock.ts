@@ -19,18 +19,12 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
+import { answeredWithin, APPLICATION_NAME, acquireLock, prepareLink, watchLink, type Backend } from './lock-link.ts';
 
-/** 'moodmap' in ASCII: one lock per database, so deployments on separate databases lead apart. */
-const LOCK_KEY = '30803296678404464';
-const APPLICATION_NAME = 'moodmap_leader';
 const CONNECT_TIMEOUT_MS = 2000;
 const CHECK_INTERVAL_MS = 2000;
-const LOCK_WAIT_MS = 5000;
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 500;
-/** The server's side of the link gives up on a silent peer after ~10 s (idle 4 s + 3 probes 2 s apart). */
-const SESSION_SETTINGS = 'set tcp_keepalives_idle = 4; set tcp_keepalives_interval = 2; set tcp_keepalives_count = 3; set tcp_user_timeout = 10000';
-const LOCK_NOT_AVAILABLE = '55P03';
 
 export interface Leadership {
   leading(): boolean;
@@ -46,21 +40,22 @@ export interface AdvisoryLockOptions {
   onError?: (error: unknown) => void;
 }
 
-interface Backend {
-  pid: number;
-  started: string;
+/**
+ * Runs `session` again each time it ends, until `stop` aborts: at once after it led or waited,
+ * then waits that double from FIRST_RETRY_MS up to MAX_RETRY_MS while it keeps failing.
+ */
+async function reconnecting(session: () => Promise<void>, stop: AbortSignal, ended: () => void, failed: (error: unknown) => void): Promise<void> {
+  let retryMs = FIRST_RETRY_MS;
+  while (!stop.aborted) {
+    await session().then(() => {
+      retryMs = FIRST_RETRY_MS;
+    }, failed);
+    ended();
+    if (stop.aborted) break;
+    await delay(retryMs, undefined, { signal: stop }).catch(() => {});
+    retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+  }
 }
-
-/** Rejects when `promise` has not settled within `ms`: the link is taken for dead. */
-function answeredWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from PostgreSQL within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-const isLockTimeout = (error: unknown) => error instanceof pg.DatabaseError && error.code === LOCK_NOT_AVAILABLE;
 
 /**
  * Starts competing for the lock; resolves once the first attempt is settled (this instance leads,
@@ -86,47 +81,6 @@ export async function holdAdvisoryLock(connectionString: string, options: Adviso
     for (const listener of listeners) listener(value);
   }
 
-  async function prepare(session: pg.Client): Promise<void> {
-    await answeredWithin(session.query(SESSION_SETTINGS), checkMs);
-    if (previous) {
-      // Best effort: a backend already gone, or one this role may not end, leaves nothing to do.
-      await answeredWithin(session.query(
-        'select pg_terminate_backend(pid) from pg_stat_activity where pid = $1 and backend_start::text = $2 and application_name = $3',
-        [previous.pid, previous.started, APPLICATION_NAME],
-      ), checkMs).catch(() => {});
-    }
-    const { rows } = await answeredWithin(session.query<{ pid: number; started: string }>(
-      'select pid, backend_start::text as started from pg_stat_activity where pid = pg_backend_pid()',
-    ), checkMs);
-    previous = rows[0] ?? null;
-  }
-
-  /** True once the lock is held; false when closing. */
-  async function acquire(session: pg.Client): Promise<boolean> {
-    const { rows } = await answeredWithin(session.query<{ held: boolean }>('select pg_try_advisory_lock($1::bigint) as held', [LOCK_KEY]), checkMs);
-    firstAttempt();
-    if (rows[0]?.held) return true;
-    await answeredWithin(session.query(`set lock_timeout = ${LOCK_WAIT_MS}`), checkMs);
-    while (!stop.signal.aborted) {
-      try {
-        await answeredWithin(session.query('select pg_advisory_lock($1::bigint)', [LOCK_KEY]), LOCK_WAIT_MS + checkMs);
-        return true;
-      } catch (error) {
-        if (!isLockTimeout(error)) throw error;
-      }
-    }
-    return false;
-  }
-
-  /** Resolves when the leadership must end: closing, or a check unanswered. */
-  async function watch(session: pg.Client, ended: () => boolean): Promise<void> {
-    while (!ended()) {
-      await delay(checkMs, undefined, { signal: stop.signal }).catch(() => {});
-      if (ended()) return;
-      await answeredWithin(session.query('select 1'), checkMs);
-    }
-  }
-
   /** One connection's life: connect, wait for the lock, lead until the link or the process ends. */
   async function session(): Promise<void> {
     const current = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, application_name: APPLICATION_NAME });
@@ -143,11 +97,11 @@ export async function holdAdvisoryLock(connectionString: string, options: Adviso
     });
     try {
       await current.connect();
-      await prepare(current);
+      previous = await prepareLink(current, previous, checkMs);
       failing = false;
-      if (!(await acquire(current))) return;
+      if (!(await acquireLock(current, checkMs, stop.signal, firstAttempt))) return;
       setLeading(true);
-      const watching = watch(current, () => dropped || stop.signal.aborted);
+      const watching = watchLink(current, checkMs, stop.signal, () => dropped || stop.signal.aborted);
       watching.catch(() => {});
       await Promise.race([lost, watching]);
     } finally {
@@ -157,21 +111,10 @@ export async function holdAdvisoryLock(connectionString: string, options: Adviso
     }
   }
 
-  const running = (async () => {
-    let retryMs = FIRST_RETRY_MS;
-    while (!stop.signal.aborted) {
-      await session().then(() => {
-        retryMs = FIRST_RETRY_MS;
-      }, (error: unknown) => {
-        if (!failing && !stop.signal.aborted) options.onError?.(error);
-        failing = true;
-      });
-      firstAttempt();
-      if (stop.signal.aborted) break;
-      await delay(retryMs, undefined, { signal: stop.signal }).catch(() => {});
-      retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
-    }
-  })();
+  const running = reconnecting(session, stop.signal, firstAttempt, (error) => {
+    if (!failing && !stop.signal.aborted) options.onError?.(error);
+    failing = true;
+  });
   await settled;
 
   return {

@@ -42,17 +42,22 @@ export function amzDate(date: Date): string {
   return date.toISOString().replace(/[-:]|\.\d{3}/g, '');
 }
 
-export function createS3Storage(s3: S3Config, options: S3StorageOptions = {}): MediaStorage {
+/** An S3 answer that is no success, as the error a caller sees. */
+async function failure(method: string, key: string, response: Response): Promise<StorageError> {
+  return new StorageError(`S3 ${method} ${key}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`, response.status);
+}
+
+/** Signed requests on the bucket's objects; a server error (5xx) or a network failure is tried once more. */
+function s3Requests(s3: S3Config, options: S3StorageOptions) {
   const doFetch = options.fetch ?? fetch;
   const now = options.now ?? (() => new Date());
   const timeoutMs = options.timeoutMs ?? 30_000;
   const objectBase = bucketBaseUrl(s3);
-  const publicBase = (s3.publicUrl ?? objectBase).replace(/\/+$/, '');
   const credentials = { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey };
   // Derived signing keys, shared by every request of this store (one per day).
   const cache = new Map<string, ArrayBuffer>();
 
-  async function send(method: 'PUT' | 'GET' | 'DELETE', key: string, body?: Buffer, extra: Record<string, string> = {}): Promise<Response> {
+  return async function send(method: 'PUT' | 'GET' | 'DELETE', key: string, body?: Buffer, extra: Record<string, string> = {}): Promise<Response> {
     assertValidKey(key);
     const url = `${objectBase}/${encodeKey(key)}`;
     const payload = body ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength) : undefined;
@@ -79,13 +84,18 @@ export function createS3Storage(s3: S3Config, options: S3StorageOptions = {}): M
           signal: AbortSignal.timeout(timeoutMs),
         });
         if (response.status < 500) return response;
-        lastError = new StorageError(`S3 ${method} ${key}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`, response.status);
+        lastError = await failure(method, key, response);
       } catch (error) {
         lastError = error;
       }
     }
     throw lastError instanceof StorageError ? lastError : new StorageError(`S3 ${method} ${key}: ${String((lastError as Error)?.message ?? lastError)}`);
-  }
+  };
+}
+
+export function createS3Storage(s3: S3Config, options: S3StorageOptions = {}): MediaStorage {
+  const send = s3Requests(s3, options);
+  const publicBase = (s3.publicUrl ?? bucketBaseUrl(s3)).replace(/\/+$/, '');
 
   return {
     kind: 's3',
@@ -94,17 +104,13 @@ export function createS3Storage(s3: S3Config, options: S3StorageOptions = {}): M
         'content-type': contentType,
         'cache-control': MEDIA_CACHE_CONTROL,
       });
-      if (!response.ok) {
-        throw new StorageError(`S3 PUT ${key}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`, response.status);
-      }
+      if (!response.ok) throw await failure('PUT', key, response);
       await response.arrayBuffer();
     },
     async delete(key) {
       const response = await send('DELETE', key);
       // 404: already gone, which is what a delete wants.
-      if (!response.ok && response.status !== 404) {
-        throw new StorageError(`S3 DELETE ${key}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`, response.status);
-      }
+      if (!response.ok && response.status !== 404) throw await failure('DELETE', key, response);
       await response.arrayBuffer();
     },
     async read(key) {
@@ -113,9 +119,7 @@ export function createS3Storage(s3: S3Config, options: S3StorageOptions = {}): M
         await response.arrayBuffer();
         return null;
       }
-      if (!response.ok) {
-        throw new StorageError(`S3 GET ${key}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`, response.status);
-      }
+      if (!response.ok) throw await failure('GET', key, response);
       return Buffer.from(await response.arrayBuffer());
     },
     url: (key) => {

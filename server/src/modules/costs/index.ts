@@ -8,7 +8,8 @@ import type { Database } from '../../db/client.ts';
 import { staffRoles } from '../../db/schema.ts';
 import type { LogSecurityEvent } from '../security/log.ts';
 import { createRedisCounterStore, createSqlCounterStore } from './counters.ts';
-import { createCostMonitor, type CostMonitor, type EmergencyState } from './monitor.ts';
+import type { EmergencyState } from './emergency.ts';
+import { createCostMonitor, type CostMonitor } from './monitor.ts';
 
 export type { CostMonitor } from './monitor.ts';
 

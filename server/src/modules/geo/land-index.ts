@@ -25,6 +25,7 @@
  */
 import Flatbush from 'flatbush';
 import { MAP } from '@moodmap/core';
+import { coastWithin, insidePolygon, type LandView, type Nearness } from './land-queries.ts';
 
 /** [longitude, latitude] in degrees. */
 export type Position = [number, number];
@@ -206,52 +207,13 @@ function treeOf(bytes: Uint8Array): Flatbush {
 
 /** The index on its arrays (views on the land file, or fresh ones from buildLandIndexArrays). */
 export function openLandIndex(arrays: LandIndexArrays): LandIndex {
-  const { xs, ys, chunkFrom, chunkEdges, chunkPolygon, chunkCoast, polygonBoxes, landmarkXs, landmarkYs } = arrays;
-  const chunks = treeOf(arrays.chunkTree);
+  const { chunkEdges, polygonBoxes, landmarkXs, landmarkYs } = arrays;
+  const land: LandView = { ...arrays, chunks: treeOf(arrays.chunkTree) };
   const polygons = treeOf(arrays.polygonTree);
   const landmarks = arrays.landmarkTree.length > 0 ? treeOf(arrays.landmarkTree) : undefined;
   const polygonCount = polygonBoxes.length / 4;
   let edgeCount = 0;
   for (let c = 0; c < chunkEdges.length; c++) edgeCount += chunkEdges[c];
-
-  /**
-   * Even-odd count of this polygon's edges met by a ray to the nearest side of its box.
-   * Half-open along the ray's cross axis ((y1 > y) !== (y2 > y)) so a vertex on the ray counts
-   * once, and inclusive (>= 0) along it: a point on an edge is read as lying a hair behind the
-   * ray's start, i.e. inside the polygon whose box side it sits on. That matters on the
-   * antimeridian, where some land is cut in two along x = ±180 (Chukotka, Fiji, Antarctica's
-   * closure): lon ±180 exactly is then inside one of the two halves.
-   */
-  function insidePolygon(p: number, x: number, y: number): boolean {
-    const minX = polygonBoxes[p * 4], minY = polygonBoxes[p * 4 + 1];
-    const maxX = polygonBoxes[p * 4 + 2], maxY = polygonBoxes[p * 4 + 3];
-    const east = maxX - x, west = x - minX, north = maxY - y, south = y - minY;
-    const shortest = Math.min(east, west, north, south);
-    let inside = false;
-
-    if (shortest === east || shortest === west) {
-      const dir = shortest === east ? 1 : -1;
-      chunks.search(dir > 0 ? x : minX, y, dir > 0 ? maxX : x, y, (c) => {
-        if (chunkPolygon[c] !== p) return false;
-        for (let i = chunkFrom[c], end = i + chunkEdges[c]; i < end; i++) {
-          const x1 = xs[i], y1 = ys[i], x2 = xs[i + 1], y2 = ys[i + 1];
-          if (y1 > y !== y2 > y && (x1 + ((y - y1) * (x2 - x1)) / (y2 - y1) - x) * dir >= 0) inside = !inside;
-        }
-        return false; // counted here; no result array needed
-      });
-    } else {
-      const dir = shortest === north ? 1 : -1;
-      chunks.search(x, dir > 0 ? y : minY, x, dir > 0 ? maxY : y, (c) => {
-        if (chunkPolygon[c] !== p) return false;
-        for (let i = chunkFrom[c], end = i + chunkEdges[c]; i < end; i++) {
-          const x1 = xs[i], y1 = ys[i], x2 = xs[i + 1], y2 = ys[i + 1];
-          if (x1 > x !== x2 > x && (y1 + ((x - x1) * (y2 - y1)) / (x2 - x1) - y) * dir >= 0) inside = !inside;
-        }
-        return false;
-      });
-    }
-    return inside;
-  }
 
   return {
     stats: { polygons: polygonCount, edges: edgeCount, landmarks: landmarkXs.length },
@@ -263,46 +225,26 @@ export function openLandIndex(arrays: LandIndexArrays): LandIndex {
       return SHIFTS.some((shift) => {
         const x = lon * UNITS_PER_DEGREE + shift;
         if (x < polygons.minX || x > polygons.maxX) return false;
-        return polygons.collides(x, y, x, y, (p) => insidePolygon(p, x, y));
+        return polygons.collides(x, y, x, y, (p) => insidePolygon(land, p, x, y));
       });
     },
 
     isNearLand(lat, lon, km) {
       // Local equirectangular projection around the point: good to well under 1% at 5 km.
       const cosLat = Math.max(Math.cos((lat * Math.PI) / 180), 1e-6);
-      const kx = cosLat * KM_PER_UNIT;
+      const near: Nearness = { kx: cosLat * KM_PER_UNIT, ky: KM_PER_UNIT, maxSq: km * km };
       const dy = km / KM_PER_UNIT;
-      const dx = Math.min(km / kx, 180 * UNITS_PER_DEGREE);
-      const maxSq = km * km;
+      const dx = Math.min(km / near.kx, 180 * UNITS_PER_DEGREE);
       const y = lat * UNITS_PER_DEGREE;
       return SHIFTS.some((shift) => {
         const x = lon * UNITS_PER_DEGREE + shift;
-        const nearCoast = chunkFrom.length > 0 && x + dx >= chunks.minX && x - dx <= chunks.maxX
-          && chunks.collides(x - dx, y - dy, x + dx, y + dy, (c) => {
-            if (chunkCoast[c] === 0) return false;
-            for (let i = chunkFrom[c], end = i + chunkEdges[c]; i < end; i++) {
-              const ax = (xs[i] - x) * kx, ay = (ys[i] - y) * KM_PER_UNIT;
-              const bx = (xs[i + 1] - x) * kx, by = (ys[i + 1] - y) * KM_PER_UNIT;
-              if (squaredDistanceToSegment(ax, ay, bx, by) <= maxSq) return true;
-            }
-            return false;
-          });
-        return nearCoast || (landmarks?.collides(x - dx, y - dy, x + dx, y + dy, (m) => {
-          const ax = (landmarkXs[m] - x) * kx, ay = (landmarkYs[m] - y) * KM_PER_UNIT;
-          return ax * ax + ay * ay <= maxSq;
+        return coastWithin(land, x, y, dx, dy, near) || (landmarks?.collides(x - dx, y - dy, x + dx, y + dy, (m) => {
+          const ax = (landmarkXs[m] - x) * near.kx, ay = (landmarkYs[m] - y) * near.ky;
+          return ax * ax + ay * ay <= near.maxSq;
         }) ?? false);
       });
     },
   };
-}
-
-/** Squared distance from the origin to segment a–b. */
-function squaredDistanceToSegment(ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax, dy = by - ay;
-  const lengthSq = dx * dx + dy * dy;
-  const t = lengthSq === 0 ? 0 : Math.min(1, Math.max(0, -(ax * dx + ay * dy) / lengthSq));
-  const cx = ax + t * dx, cy = ay + t * dy;
-  return cx * cx + cy * cy;
 }
 
 /** An index built in memory (the build script, tests' fixtures). */

@@ -10,34 +10,9 @@
  * Every loop advances by at least one byte and stops at the end of the buffer, so hostile
  * input costs at most one pass over it.
  */
+import { children, ID, readFloat, readHeader, readSize, readString, readUint, type Header } from './ebml-elements.ts';
 
 export const EBML_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
-
-export const ID = {
-  EBML: 0x1a45dfa3,
-  DocType: 0x4282,
-  Segment: 0x18538067,
-  SeekHead: 0x114d9b74,
-  Info: 0x1549a966,
-  TimecodeScale: 0x2ad7b1,
-  Duration: 0x4489,
-  Tracks: 0x1654ae6b,
-  TrackEntry: 0xae,
-  TrackNumber: 0xd7,
-  TrackType: 0x83,
-  CodecID: 0x86,
-  Cluster: 0x1f43b675,
-  Timecode: 0xe7,
-  SimpleBlock: 0xa3,
-  BlockGroup: 0xa0,
-  Block: 0xa1,
-  BlockDuration: 0x9b,
-  Cues: 0x1c53bb6b,
-  Chapters: 0x1043a770,
-  Tags: 0x1254c367,
-  Attachments: 0x1941a469,
-  Void: 0xec,
-} as const;
 
 /** Children of Segment: inside an unknown-size Cluster, one of these ends the Cluster. */
 const SEGMENT_CHILDREN = new Set<number>([ID.SeekHead, ID.Info, ID.Tracks, ID.Cluster, ID.Cues, ID.Chapters, ID.Tags, ID.Attachments, ID.EBML, ID.Segment]);
@@ -45,80 +20,6 @@ const SEGMENT_CHILDREN = new Set<number>([ID.SeekHead, ID.Info, ID.Tracks, ID.Cl
 export const DEFAULT_TIMECODE_SCALE_NS = 1_000_000;
 
 export class EbmlError extends Error {}
-
-interface Header {
-  id: number;
-  /** Payload size in bytes; null when the size is "unknown" (all value bits set: live streams). */
-  size: number | null;
-  /** Offset of the payload. */
-  start: number;
-}
-
-/** An element ID: 1 to 4 bytes, marker bits kept (0x1A45DFA3). */
-function readId(buf: Buffer, pos: number): { id: number; length: number } | null {
-  if (pos >= buf.length) return null;
-  const first = buf[pos];
-  const length = first >= 0x80 ? 1 : first >= 0x40 ? 2 : first >= 0x20 ? 3 : first >= 0x10 ? 4 : 0;
-  if (length === 0 || pos + length > buf.length) return null;
-  let id = 0;
-  for (let i = 0; i < length; i++) id = id * 256 + buf[pos + i];
-  return { id, length };
-}
-
-/** A data size: 1 to 8 bytes; all value bits set means unknown. */
-function readSize(buf: Buffer, pos: number): { size: number | null; length: number } | null {
-  if (pos >= buf.length) return null;
-  const first = buf[pos];
-  let length = 1;
-  while (length <= 8 && !(first & (0x80 >> (length - 1)))) length++;
-  if (length > 8 || pos + length > buf.length) return null;
-  let value = first & (0xff >> length);
-  let allOnes = value === 0xff >> length;
-  for (let i = 1; i < length; i++) {
-    const byte = buf[pos + i];
-    value = value * 256 + byte;
-    if (byte !== 0xff) allOnes = false;
-  }
-  return { size: allOnes ? null : value, length };
-}
-
-function readHeader(buf: Buffer, pos: number): Header | null {
-  const id = readId(buf, pos);
-  if (!id) return null;
-  const size = readSize(buf, pos + id.length);
-  if (!size) return null;
-  return { id: id.id, size: size.size, start: pos + id.length + size.length };
-}
-
-function readUint(buf: Buffer, start: number, size: number): number {
-  let value = 0;
-  for (let i = 0; i < Math.min(size, 8); i++) value = value * 256 + buf[start + i];
-  return value;
-}
-
-function readFloat(buf: Buffer, start: number, size: number): number | null {
-  if (size === 4) return buf.readFloatBE(start);
-  if (size === 8) return buf.readDoubleBE(start);
-  return null;
-}
-
-function readString(buf: Buffer, start: number, size: number): string {
-  return buf.toString('latin1', start, start + size).replace(/\0+$/, '');
-}
-
-/** Calls `visit` for each child of [start, end); returns where iteration stopped. */
-function children(buf: Buffer, start: number, end: number, visit: (h: Header, end: number) => boolean | void): number {
-  let pos = start;
-  while (pos < end) {
-    const h = readHeader(buf, pos);
-    if (!h) break;
-    const childEnd = h.size === null ? end : h.start + h.size;
-    if (childEnd > end) break; // truncated child: stop here
-    if (visit(h, childEnd) === false) break;
-    pos = childEnd;
-  }
-  return pos;
-}
 
 export interface WebmTrack {
   number: number;
@@ -151,125 +52,149 @@ export function readDocType(buf: Buffer): { docType: string; end: number } {
   return { docType, end };
 }
 
-export function scanWebm(buf: Buffer): WebmScan {
-  const { docType, end: headerEnd } = readDocType(buf);
-  let pos = headerEnd;
-  // Void elements may sit between the header and the Segment.
-  let segment = readHeader(buf, pos);
-  while (segment && segment.id === ID.Void && segment.size !== null) {
-    pos = segment.start + segment.size;
-    segment = readHeader(buf, pos);
-  }
-  if (!segment || segment.id !== ID.Segment) throw new EbmlError('no Segment');
-  const segmentEnd = segment.size === null ? buf.length : Math.min(buf.length, segment.start + segment.size);
-
-  let timecodeScaleNs = DEFAULT_TIMECODE_SCALE_NS;
-  let declaredDuration: number | null = null;
-  const tracks: WebmTrack[] = [];
-  // Block times are collected in timecode units and scaled at the end: Info may follow Clusters.
-  let blockCount = 0;
+/** Block times in timecode units, collected as the Clusters are read; scaled at the end, since Info may follow the Clusters. */
+function createBlockSpan() {
+  let count = 0;
   let minStart = Infinity;
   let maxStart = -Infinity;
   let maxEnd = -Infinity;
   let lastGap = 0;
   let previous: number | null = null;
-
-  const addBlock = (time: number, duration: number | null) => {
-    blockCount++;
-    if (previous !== null && time > previous) lastGap = time - previous;
-    previous = time;
-    minStart = Math.min(minStart, time);
-    maxStart = Math.max(maxStart, time);
-    if (duration !== null) maxEnd = Math.max(maxEnd, time + duration);
+  return {
+    add(time: number, duration: number | null): void {
+      count++;
+      if (previous !== null && time > previous) lastGap = time - previous;
+      previous = time;
+      minStart = Math.min(minStart, time);
+      maxStart = Math.max(maxStart, time);
+      if (duration !== null) maxEnd = Math.max(maxEnd, time + duration);
+    },
+    count: () => count,
+    /** From the first block's start to the last block's end (0 without blocks). */
+    units(): number {
+      if (count === 0) return 0;
+      // With BlockDurations, blocks end where they say; without (SimpleBlocks), the last block
+      // lasts as long as the gap before it: one codec frame.
+      const end = maxEnd > -Infinity ? Math.max(maxEnd, maxStart) : maxStart + lastGap;
+      return end - minStart;
+    },
   };
+}
 
-  /** Track number vint, then the signed 16-bit timecode relative to the Cluster's. */
-  const blockTimecode = (start: number, size: number): number | null => {
-    const track = readSize(buf, start);
-    if (!track || track.size === null || track.length + 3 > size) return null;
-    return buf.readInt16BE(start + track.length);
-  };
+type BlockSpan = ReturnType<typeof createBlockSpan>;
 
-  /** Scans a Cluster's children; for an unknown size, stops at the next Segment-level element. */
-  const scanCluster = (start: number, end: number, unknownSize: boolean): number => {
-    let clusterTime = 0;
-    let p = start;
-    while (p < end) {
-      const h = readHeader(buf, p);
-      if (!h) return end;
-      if (unknownSize && SEGMENT_CHILDREN.has(h.id)) return p;
-      if (h.size === null) return end; // only Segment and Cluster may be live-sized
-      const childEnd = h.start + h.size;
-      if (childEnd > end) return end; // truncated last element of a stream
-      if (h.id === ID.Timecode) clusterTime = readUint(buf, h.start, h.size);
-      else if (h.id === ID.SimpleBlock) {
-        const rel = blockTimecode(h.start, h.size);
-        if (rel !== null) addBlock(clusterTime + rel, null);
-      } else if (h.id === ID.BlockGroup) {
-        let rel: number | null = null;
-        let duration: number | null = null;
-        children(buf, h.start, childEnd, (c) => {
-          if (c.size === null) return false;
-          if (c.id === ID.Block) rel = blockTimecode(c.start, c.size);
-          else if (c.id === ID.BlockDuration) duration = readUint(buf, c.start, c.size);
-        });
-        if (rel !== null) addBlock(clusterTime + rel, duration);
-      }
-      p = childEnd;
+/** Track number vint, then the signed 16-bit timecode relative to the Cluster's. */
+function blockTimecode(buf: Buffer, start: number, size: number): number | null {
+  const track = readSize(buf, start);
+  if (!track || track.size === null || track.length + 3 > size) return null;
+  return buf.readInt16BE(start + track.length);
+}
+
+/** A BlockGroup's block: its relative timecode and BlockDuration. */
+function readBlockGroup(buf: Buffer, start: number, end: number): { rel: number | null; duration: number | null } {
+  let rel: number | null = null;
+  let duration: number | null = null;
+  children(buf, start, end, (c) => {
+    if (c.size === null) return false;
+    if (c.id === ID.Block) rel = blockTimecode(buf, c.start, c.size);
+    else if (c.id === ID.BlockDuration) duration = readUint(buf, c.start, c.size);
+  });
+  return { rel, duration };
+}
+
+/** Scans a Cluster's children; for an unknown size, stops at the next Segment-level element. Returns where it stopped. */
+function scanCluster(buf: Buffer, start: number, end: number, unknownSize: boolean, blocks: BlockSpan): number {
+  let clusterTime = 0;
+  let p = start;
+  while (p < end) {
+    const h = readHeader(buf, p);
+    if (!h) return end;
+    if (unknownSize && SEGMENT_CHILDREN.has(h.id)) return p;
+    if (h.size === null) return end; // only Segment and Cluster may be live-sized
+    const childEnd = h.start + h.size;
+    if (childEnd > end) return end; // truncated last element of a stream
+    if (h.id === ID.Timecode) clusterTime = readUint(buf, h.start, h.size);
+    else if (h.id === ID.SimpleBlock) {
+      const rel = blockTimecode(buf, h.start, h.size);
+      if (rel !== null) blocks.add(clusterTime + rel, null);
+    } else if (h.id === ID.BlockGroup) {
+      const { rel, duration } = readBlockGroup(buf, h.start, childEnd);
+      if (rel !== null) blocks.add(clusterTime + rel, duration);
     }
-    return end;
-  };
+    p = childEnd;
+  }
+  return end;
+}
 
-  pos = segment.start;
+interface Info {
+  timecodeScaleNs: number;
+  declaredDuration: number | null;
+}
+
+function readInfo(buf: Buffer, start: number, end: number, info: Info): void {
+  children(buf, start, end, (c) => {
+    if (c.size === null) return false;
+    if (c.id === ID.TimecodeScale && c.size > 0) info.timecodeScaleNs = readUint(buf, c.start, c.size) || DEFAULT_TIMECODE_SCALE_NS;
+    else if (c.id === ID.Duration) info.declaredDuration = readFloat(buf, c.start, c.size);
+  });
+}
+
+function readTracks(buf: Buffer, start: number, end: number, tracks: WebmTrack[]): void {
+  children(buf, start, end, (entry, entryEnd) => {
+    if (entry.id !== ID.TrackEntry || entry.size === null) return;
+    const track: WebmTrack = { number: 0, type: null, codecId: null };
+    children(buf, entry.start, entryEnd, (c) => {
+      if (c.size === null) return false;
+      if (c.id === ID.TrackNumber) track.number = readUint(buf, c.start, c.size);
+      else if (c.id === ID.TrackType) track.type = readUint(buf, c.start, c.size);
+      else if (c.id === ID.CodecID) track.codecId = readString(buf, c.start, c.size);
+    });
+    tracks.push(track);
+  });
+}
+
+/** The Segment after the EBML header; Void elements may sit between them. */
+function findSegment(buf: Buffer, headerEnd: number): Header {
+  let segment = readHeader(buf, headerEnd);
+  while (segment && segment.id === ID.Void && segment.size !== null) segment = readHeader(buf, segment.start + segment.size);
+  if (!segment || segment.id !== ID.Segment) throw new EbmlError('no Segment');
+  return segment;
+}
+
+export function scanWebm(buf: Buffer): WebmScan {
+  const { docType, end: headerEnd } = readDocType(buf);
+  const segment = findSegment(buf, headerEnd);
+  const segmentEnd = segment.size === null ? buf.length : Math.min(buf.length, segment.start + segment.size);
+  const info: Info = { timecodeScaleNs: DEFAULT_TIMECODE_SCALE_NS, declaredDuration: null };
+  const tracks: WebmTrack[] = [];
+  const blocks = createBlockSpan();
+
+  let pos = segment.start;
   while (pos < segmentEnd) {
     const h = readHeader(buf, pos);
     if (!h) break;
     if (h.id === ID.Cluster) {
       const end = h.size === null ? segmentEnd : Math.min(segmentEnd, h.start + h.size);
-      const next = scanCluster(h.start, end, h.size === null);
+      const next = scanCluster(buf, h.start, end, h.size === null, blocks);
       pos = h.size === null ? next : h.start + h.size;
       continue;
     }
     if (h.size === null) break; // an unknown-size element we cannot skip
     const end = h.start + h.size;
     if (end > segmentEnd) break;
-    if (h.id === ID.Info) {
-      children(buf, h.start, end, (c) => {
-        if (c.size === null) return false;
-        if (c.id === ID.TimecodeScale && c.size > 0) timecodeScaleNs = readUint(buf, c.start, c.size) || DEFAULT_TIMECODE_SCALE_NS;
-        else if (c.id === ID.Duration) declaredDuration = readFloat(buf, c.start, c.size);
-      });
-    } else if (h.id === ID.Tracks) {
-      children(buf, h.start, end, (entry, entryEnd) => {
-        if (entry.id !== ID.TrackEntry || entry.size === null) return;
-        const track: WebmTrack = { number: 0, type: null, codecId: null };
-        children(buf, entry.start, entryEnd, (c) => {
-          if (c.size === null) return false;
-          if (c.id === ID.TrackNumber) track.number = readUint(buf, c.start, c.size);
-          else if (c.id === ID.TrackType) track.type = readUint(buf, c.start, c.size);
-          else if (c.id === ID.CodecID) track.codecId = readString(buf, c.start, c.size);
-        });
-        tracks.push(track);
-      });
-    }
+    if (h.id === ID.Info) readInfo(buf, h.start, end, info);
+    else if (h.id === ID.Tracks) readTracks(buf, h.start, end, tracks);
     pos = end;
   }
 
-  const toSeconds = (units: number) => (units * timecodeScaleNs) / 1e9;
-  let scannedSeconds = 0;
-  if (blockCount > 0) {
-    // With BlockDurations, blocks end where they say; without (SimpleBlocks), the last block
-    // lasts as long as the gap before it: one codec frame.
-    const end = maxEnd > -Infinity ? Math.max(maxEnd, maxStart) : maxStart + lastGap;
-    scannedSeconds = toSeconds(end - minStart);
-  }
-  const declared: number | null = declaredDuration;
+  const toSeconds = (units: number) => (units * info.timecodeScaleNs) / 1e9;
+  const declared = info.declaredDuration;
   return {
     docType,
-    timecodeScaleNs,
+    timecodeScaleNs: info.timecodeScaleNs,
     declaredSeconds: declared !== null && Number.isFinite(declared) ? toSeconds(declared) : null,
     tracks,
-    blockCount,
-    scannedSeconds,
+    blockCount: blocks.count(),
+    scannedSeconds: toSeconds(blocks.units()),
   };
 }

@@ -32,90 +32,98 @@ export interface SegmentedLru<K, V> {
   readonly weight: number;
 }
 
-export function createSegmentedLru<K, V>(maxWeight: number): SegmentedLru<K, V> {
-  interface Slot {
-    value: V;
-    weight: number;
-  }
-  const probation = new Map<K, Slot>();
-  const protectedKeys = new Map<K, Slot>();
-  let weight = 0;
-  let protectedWeight = 0;
+interface Slot<V> {
+  value: V;
+  weight: number;
+}
 
-  const oldest = (segment: Map<K, Slot>): [K, Slot] => segment.entries().next().value!;
+/** One segment: its keys from least to most recently used, and their total weight. */
+class Segment<K, V> {
+  readonly slots = new Map<K, Slot<V>>();
+  weight = 0;
+
+  /** Files the key as the most recent. */
+  add(key: K, slot: Slot<V>): void {
+    this.slots.set(key, slot);
+    this.weight += slot.weight;
+  }
+
+  remove(key: K): Slot<V> | undefined {
+    const slot = this.slots.get(key);
+    if (!slot) return undefined;
+    this.slots.delete(key);
+    this.weight -= slot.weight;
+    return slot;
+  }
+
+  /** Takes out the least recently used key (the segment is not empty). */
+  removeOldest(): [K, Slot<V>] {
+    const key: K = this.slots.keys().next().value!;
+    return [key, this.remove(key)!];
+  }
+
+  clear(): void {
+    this.slots.clear();
+    this.weight = 0;
+  }
+}
+
+export function createSegmentedLru<K, V>(maxWeight: number): SegmentedLru<K, V> {
+  const probation = new Segment<K, V>();
+  const protectedKeys = new Segment<K, V>();
+  const total = () => probation.weight + protectedKeys.weight;
+
   const balance = () => {
-    while (protectedWeight > maxWeight * PROTECTED_SHARE) {
-      const [key, slot] = oldest(protectedKeys);
-      protectedKeys.delete(key);
-      protectedWeight -= slot.weight;
-      probation.set(key, slot);
-    }
-    while (weight > maxWeight) {
-      const segment = probation.size ? probation : protectedKeys;
-      const [key, slot] = oldest(segment);
-      segment.delete(key);
-      weight -= slot.weight;
-      if (segment === protectedKeys) protectedWeight -= slot.weight;
-    }
+    while (protectedKeys.weight > maxWeight * PROTECTED_SHARE) probation.add(...protectedKeys.removeOldest());
+    while (total() > maxWeight) (probation.slots.size ? probation : protectedKeys).removeOldest();
   };
   const lru: SegmentedLru<K, V> = {
     get(key) {
-      const kept = protectedKeys.get(key);
+      const kept = protectedKeys.remove(key);
       if (kept) {
-        protectedKeys.delete(key);
-        protectedKeys.set(key, kept);
+        protectedKeys.add(key, kept);
         return kept.value;
       }
-      const probed = probation.get(key);
+      const probed = probation.remove(key);
       if (!probed) return undefined;
-      probation.delete(key);
-      protectedKeys.set(key, probed);
-      protectedWeight += probed.weight;
+      protectedKeys.add(key, probed);
       balance();
       return probed.value;
     },
     peek(key) {
-      return (protectedKeys.get(key) ?? probation.get(key))?.value;
+      return (protectedKeys.slots.get(key) ?? probation.slots.get(key))?.value;
     },
-    set(key, value, slotWeight) {
+    set(key, value, weight) {
       lru.delete(key);
-      probation.set(key, { value, weight: slotWeight });
-      weight += slotWeight;
+      probation.add(key, { value, weight });
       balance();
     },
-    update(key, value, slotWeight) {
-      const slot = protectedKeys.get(key) ?? probation.get(key);
+    update(key, value, weight) {
+      const segment = protectedKeys.slots.has(key) ? protectedKeys : probation;
+      const slot = segment.slots.get(key);
       if (!slot) return;
-      weight += slotWeight - slot.weight;
-      if (protectedKeys.has(key)) protectedWeight += slotWeight - slot.weight;
+      segment.weight += weight - slot.weight;
       slot.value = value;
-      slot.weight = slotWeight;
+      slot.weight = weight;
       balance();
     },
     delete(key) {
-      const kept = protectedKeys.get(key);
-      const slot = kept ?? probation.get(key);
-      if (!slot) return;
-      (kept ? protectedKeys : probation).delete(key);
-      weight -= slot.weight;
-      if (kept) protectedWeight -= slot.weight;
+      if (!protectedKeys.remove(key)) probation.remove(key);
     },
     *entries() {
       for (const segment of [probation, protectedKeys]) {
-        for (const [key, slot] of segment) yield [key, slot.value];
+        for (const [key, slot] of segment.slots) yield [key, slot.value];
       }
     },
     clear() {
       probation.clear();
       protectedKeys.clear();
-      weight = 0;
-      protectedWeight = 0;
     },
     get size() {
-      return probation.size + protectedKeys.size;
+      return probation.slots.size + protectedKeys.slots.size;
     },
     get weight() {
-      return weight;
+      return total();
     },
   };
   return lru;

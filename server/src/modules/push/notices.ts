@@ -18,7 +18,7 @@ import type { Db } from '../../db/client.ts';
 import { comments } from '../../db/schema.ts';
 import type { BlockRelations } from '../blocks/relations.ts';
 import { postOwner } from '../posts/data.ts';
-import type { Notice } from './sender.ts';
+import type { Notice } from './delivery.ts';
 
 const DAY_S = DAY / SECOND;
 /** Earlier commenters told of a new comment: the most recent ones, a thread's active people. */

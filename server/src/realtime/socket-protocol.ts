@@ -1,0 +1,58 @@
+/** One socket's side of the protocol (hub.ts): the frames it sends, and what each one does. */
+import type { Duplex } from 'node:stream';
+import type { RawData, WebSocket } from 'ws';
+import { forbiddenTextCode } from '../http/nul-guard.ts';
+import type { Clients } from './clients.ts';
+import type { TokenVerifier } from './socket-identities.ts';
+import { parseView } from './view.ts';
+
+/**
+ * A client frame: a JSON object, or nothing (`null`, `7`, `[]`, broken JSON and text no route
+ * accepts, a NUL or a lone surrogate, are ignored).
+ */
+function parseFrame(raw: unknown): { type?: unknown; token?: unknown } | null {
+  try {
+    const value: unknown = JSON.parse(String(raw));
+    if (forbiddenTextCode(value)) return null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A socket just upgraded; `connection`: the upgraded request's, which the WebSocket writes to. */
+export function openSocket(clients: Clients, verifyToken: TokenVerifier, socket: WebSocket, connection: Duplex): void {
+  clients.sockets.add(socket);
+  clients.writes.attach(socket, connection);
+  clients.alive.set(socket, true);
+  socket.on('pong', () => clients.alive.set(socket, true));
+  socket.on('close', () => clients.forget(socket));
+  socket.on('message', (raw) => onFrame(clients, verifyToken, socket, raw));
+  socket.send(JSON.stringify({ type: 'ready', userId: null }));
+}
+
+async function onFrame(clients: Clients, verifyToken: TokenVerifier, socket: WebSocket, raw: RawData): Promise<void> {
+  const message = parseFrame(raw);
+  if (!message) return;
+  if (message.type === 'auth') {
+    await authenticate(clients, verifyToken, socket, message.token);
+  } else if (message.type === 'view') {
+    // A malformed view is ignored: the socket keeps the view it had (or none).
+    const view = parseView(message);
+    if (view) clients.watching.set(socket, view);
+  } else if (message.type === 'ping') {
+    socket.send(JSON.stringify({ type: 'pong' }));
+  }
+}
+
+async function authenticate(clients: Clients, verifyToken: TokenVerifier, socket: WebSocket, token: unknown): Promise<void> {
+  // A failed check (the database away) must not reject this listener's promise: an
+  // unhandled rejection ends the process. The socket stays a visitor until the next auth.
+  const verified = typeof token === 'string' ? await verifyToken(token).catch(() => null) : null;
+  if (!clients.sockets.has(socket)) return; // closed while the token was being checked
+  const identity = clients.identities.accept(verified);
+  clients.identities.set(socket, identity);
+  if (identity) await clients.identities.loadHidden(socket, identity.userId);
+  if (socket.readyState !== socket.OPEN) return;
+  socket.send(JSON.stringify({ type: 'ready', userId: identity?.userId ?? null }));
+}
