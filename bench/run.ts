@@ -11,7 +11,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const only = process.argv[2];
 const benches = readdirSync(here)
   .filter((d) => statSync(path.join(here, d)).isDirectory() && d !== 'results' && d !== 'node_modules')
-  .flatMap((d) => readdirSync(path.join(here, d)).filter((f) => f.endsWith('.bench.ts')).map((f) => path.join(d, f)))
+  .flatMap((d) =>
+    readdirSync(path.join(here, d))
+      .filter((f) => f.endsWith('.bench.ts'))
+      .map((f) => path.join(d, f)),
+  )
   .filter((f) => !only || f.includes(only));
 
 let failed = 0;

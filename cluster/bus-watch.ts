@@ -12,7 +12,10 @@ import { type AppHost, HOSTS } from './topology.ts';
 const EVERY_MS = 50;
 
 export class BusWatch {
-  private readonly redis = new Redis(`redis://${HOSTS.redis}:6379`, { lazyConnect: true, connectionName: 'cluster_observer' });
+  private readonly redis = new Redis(`redis://${HOSTS.redis}:6379`, {
+    lazyConnect: true,
+    connectionName: 'cluster_observer',
+  });
 
   async start(): Promise<void> {
     await this.redis.connect();
@@ -21,12 +24,25 @@ export class BusWatch {
   /** Ids of `host`'s subscribed bus connections. */
   async subscriptions(host: AppHost): Promise<string[]> {
     const list = await this.redis.client('LIST', 'TYPE', 'PUBSUB');
-    const fields = String(list).split('\n').filter(Boolean).map((line) => new Map(line.split(' ').map((pair) => {
-      const at = pair.indexOf('=');
-      return [pair.slice(0, at), pair.slice(at + 1)] as const;
-    })));
+    const fields = String(list)
+      .split('\n')
+      .filter(Boolean)
+      .map(
+        (line) =>
+          new Map(
+            line.split(' ').map((pair) => {
+              const at = pair.indexOf('=');
+              return [pair.slice(0, at), pair.slice(at + 1)] as const;
+            }),
+          ),
+      );
     return fields
-      .filter((f) => f.get('addr')?.startsWith(`${HOSTS[host]}:`) && f.get('name')?.startsWith('moodmap_bus@') && Number(f.get('sub')) > 0)
+      .filter(
+        (f) =>
+          f.get('addr')?.startsWith(`${HOSTS[host]}:`) &&
+          f.get('name')?.startsWith('moodmap_bus@') &&
+          Number(f.get('sub')) > 0,
+      )
       .map((f) => f.get('id') ?? '');
   }
 

@@ -14,7 +14,8 @@ import { type Ledger, parseMessageText, partnerOf, sendMessage } from './traffic
 /** Runs `job` over `items`, `width` at a time. */
 export async function inBatches<T, R>(items: T[], width: number, job: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
-  for (let i = 0; i < items.length; i += width) results.push(...(await Promise.all(items.slice(i, i + width).map(job))));
+  for (let i = 0; i < items.length; i += width)
+    results.push(...(await Promise.all(items.slice(i, i + width).map(job))));
   return results;
 }
 
@@ -28,7 +29,12 @@ export interface Reconnections {
 }
 
 /** The sockets on `host` when it failed at `at`, and how soon each was signed in again elsewhere. */
-export function reconnections(clients: Map<number, RealtimeClient>, host: string, at: number, goalMs: number): Reconnections {
+export function reconnections(
+  clients: Map<number, RealtimeClient>,
+  host: string,
+  at: number,
+  goalMs: number,
+): Reconnections {
   const result: Reconnections = { affected: 0, within: 0, slowestMs: 0 };
   for (const client of clients.values()) {
     const was = client.connections.filter((c) => c.openedAt <= at && (c.closedAt === null || c.closedAt >= at)).at(-1);
@@ -56,17 +62,27 @@ export interface LostWrites {
 
 function statusOf(url: string): Promise<number> {
   return new Promise((resolve) => {
-    http.get(url, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    }).on('error', () => resolve(0));
+    http
+      .get(url, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+      .on('error', () => resolve(0));
   });
 }
 
 export async function lostWrites(people: Person[], ledger: Ledger): Promise<LostWrites> {
   const byIndex = new Map(people.map((p) => [p.index, p]));
   const reader = people[0];
-  const lost: LostWrites = { posts: 0, likes: 0, messages: 0, uploads: 0, unreadable: 0, historyDuplicates: 0, historyDisorder: 0 };
+  const lost: LostWrites = {
+    posts: 0,
+    likes: 0,
+    messages: 0,
+    uploads: 0,
+    unreadable: 0,
+    historyDuplicates: 0,
+    historyDisorder: 0,
+  };
   /** A 404 (or a 200 without the write) is a loss; anything else is a read that failed. */
   const missing = (status: number, field: 'posts' | 'likes' | 'messages' | 'uploads', count = 1) => {
     if (status === 200 || status === 404) lost[field] += count;
@@ -87,7 +103,11 @@ export async function lostWrites(people: Person[], ledger: Ledger): Promise<Lost
   for (const [index, id] of ledger.conversationOf) conversations.set(id, index);
   await inBatches([...conversations], 20, async ([conversationId, index]) => {
     const person = byIndex.get(index);
-    const answer = person ? await person.browser.request('GET', `/api/conversations/${conversationId}/messages?limit=200`, { token: person.token }) : null;
+    const answer = person
+      ? await person.browser.request('GET', `/api/conversations/${conversationId}/messages?limit=200`, {
+          token: person.token,
+        })
+      : null;
     const page = answer ? read(messagePageSchema, answer) : null;
     const sent = ledger.messages.filter((m) => m.conversationId === conversationId);
     if (!page) {
@@ -107,10 +127,14 @@ export async function lostWrites(people: Person[], ledger: Ledger): Promise<Lost
     lost.messages += sent.filter((m) => !seen.has(m.id)).length;
   });
   const expiredPhotos = new Set([...ledger.expired].map((id) => ledger.photoOf.get(id)));
-  await inBatches(ledger.uploads.filter((url) => !expiredPhotos.has(url)), 20, async (url) => {
-    const status = await statusOf(url);
-    if (status !== 200) missing(status, 'uploads');
-  });
+  await inBatches(
+    ledger.uploads.filter((url) => !expiredPhotos.has(url)),
+    20,
+    async (url) => {
+      const status = await statusOf(url);
+      if (status !== 200) missing(status, 'uploads');
+    },
+  );
   return lost;
 }
 
@@ -166,7 +190,14 @@ export interface RevocationFigures {
  * than the socket's; the socket must lose its identity at once, and the partner's next message
  * must reach only the person's other socket.
  */
-export async function revocations(people: Person[], clients: Map<number, RealtimeClient>, ledger: Ledger, failures: Failures, run: string, alive: string[]): Promise<RevocationFigures> {
+export async function revocations(
+  people: Person[],
+  clients: Map<number, RealtimeClient>,
+  ledger: Ledger,
+  failures: Failures,
+  run: string,
+  alive: string[],
+): Promise<RevocationFigures> {
   const figures: RevocationFigures = { tried: 0, crossHost: 0, slowestMs: 0, leaked: 0, controlDelivered: 0 };
   const byIndex = new Map(people.map((p) => [p.index, p]));
   for (const person of people) {
@@ -176,7 +207,12 @@ export async function revocations(people: Person[], clients: Map<number, Realtim
     const session = await signIn(person.browser, person.email, failures);
     if (!session) continue;
     const second = new RealtimeClient(person.browser.address, () => session.token, { reconnect: false });
-    if (!(await second.start().then(() => true, () => false))) {
+    if (
+      !(await second.start().then(
+        () => true,
+        () => false,
+      ))
+    ) {
       failures.count('WebSocket non connectée (révocation)');
       second.stop();
       continue;
@@ -190,16 +226,21 @@ export async function revocations(people: Person[], clients: Map<number, Realtim
     figures.tried++;
     // Timed from the sign-out's sending: the socket's news may arrive before the answer does.
     const signedOutAt = Date.now();
-    const logout = await person.browser.request('POST', '/api/auth/logout', { pin: other, headers: { cookie: `moodmap_refresh=${session.refresh}`, 'x-requested-with': 'moodmap', origin: LB } });
+    const logout = await person.browser.request('POST', '/api/auth/logout', {
+      pin: other,
+      headers: { cookie: `moodmap_refresh=${session.refresh}`, 'x-requested-with': 'moodmap', origin: LB },
+    });
     if (logout.status !== 204) failures.note('déconnexion', logout);
     if (logout.host !== socketHost) figures.crossHost++;
     while (!second.current()?.sessionEndedAt && Date.now() - signedOutAt < 5_000) await delay(10);
     const endedAt = second.current()?.sessionEndedAt ?? null;
-    figures.slowestMs = endedAt === null || figures.slowestMs === null ? null : Math.max(figures.slowestMs, endedAt - signedOutAt);
+    figures.slowestMs =
+      endedAt === null || figures.slowestMs === null ? null : Math.max(figures.slowestMs, endedAt - signedOutAt);
     const before = main.deliveries.length;
     const sent = (await sendMessage(partner, ledger, failures, run))?.sent;
     const deadline = Date.now() + 3_000;
-    while (sent && Date.now() < deadline && !main.deliveries.slice(before).some((d) => d.messageId === sent.id)) await delay(20);
+    while (sent && Date.now() < deadline && !main.deliveries.slice(before).some((d) => d.messageId === sent.id))
+      await delay(20);
     if (sent && main.deliveries.slice(before).some((d) => d.messageId === sent.id)) figures.controlDelivered++;
     figures.leaked += second.deliveries.filter((d) => d.at > (endedAt ?? signedOutAt)).length;
     second.stop();

@@ -12,7 +12,8 @@ import { APP_PORT, HOST_HEADER } from './haproxy.ts';
 import { type AppHost, HOSTS } from './topology.ts';
 
 export const LB = `http://${HOSTS.lb}`;
-export const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+export const USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 const TIMEOUT_MS = 30_000;
 
 export interface Answer {
@@ -46,7 +47,11 @@ export class Browser {
   }
 
   request(method: string, path: string, options: RequestOptions = {}): Promise<Answer> {
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json', ...options.headers };
+    const headers: Record<string, string> = {
+      'user-agent': USER_AGENT,
+      accept: 'application/json',
+      ...options.headers,
+    };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.pin) headers[HOST_HEADER] = options.pin;
     let body: Buffer | undefined;
@@ -64,15 +69,24 @@ export class Browser {
     return new Promise((resolve) => {
       const failed = (): void => resolve({ status: 0, headers: {}, body: Buffer.alloc(0), host: null });
       const base = options.direct ? `http://${HOSTS[options.direct]}:${APP_PORT}` : LB;
-      const req = http.request(`${base}${path}`, { method, headers, agent: this.agent, timeout: options.timeoutMs ?? TIMEOUT_MS }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const host = options.direct ?? res.headers[HOST_HEADER];
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), host: typeof host === 'string' ? host : null });
-        });
-        res.on('error', failed);
-      });
+      const req = http.request(
+        `${base}${path}`,
+        { method, headers, agent: this.agent, timeout: options.timeoutMs ?? TIMEOUT_MS },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const host = options.direct ?? res.headers[HOST_HEADER];
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks),
+              host: typeof host === 'string' ? host : null,
+            });
+          });
+          res.on('error', failed);
+        },
+      );
       req.on('timeout', () => req.destroy());
       req.on('error', failed);
       req.end(body);

@@ -11,7 +11,12 @@ export const FAULTS = ['kill', 'cut', 'restore', 'restart'] as const;
 export type Fault = (typeof FAULTS)[number];
 
 /** Workload → runner: do this to that host; the answer carries the moment it was done. */
-export const faultRequestSchema = z.object({ type: z.literal('fault'), id: z.number(), fault: z.enum(FAULTS), host: z.enum(APP_HOSTS) });
+export const faultRequestSchema = z.object({
+  type: z.literal('fault'),
+  id: z.number(),
+  fault: z.enum(FAULTS),
+  host: z.enum(APP_HOSTS),
+});
 export type FaultRequest = z.infer<typeof faultRequestSchema>;
 /** `at` is null when it could not be done (an instance that did not start again). */
 export const faultDoneSchema = z.object({ type: z.literal('fault-done'), id: z.number(), at: z.number().nullable() });

@@ -44,7 +44,13 @@ const shadowed = (host: AppHost) => host !== APP_HOSTS[0];
 /** An instance's environment under `control`. */
 export function controlledEnv(env: NodeJS.ProcessEnv, host: AppHost, control: Control | null): NodeJS.ProcessEnv {
   if (control === 'secrets') {
-    return { ...env, NODE_ENV: 'development', JWT_SECRET: undefined, VAPID_PUBLIC_KEY: undefined, VAPID_PRIVATE_KEY: undefined };
+    return {
+      ...env,
+      NODE_ENV: 'development',
+      JWT_SECRET: undefined,
+      VAPID_PUBLIC_KEY: undefined,
+      VAPID_PRIVATE_KEY: undefined,
+    };
   }
   if (control === 'sweepers' && shadowed(host)) {
     const options = encodeURIComponent(`-c search_path=${SHADOW_SCHEMA},pg_catalog,public`);

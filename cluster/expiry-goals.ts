@@ -36,10 +36,21 @@ export interface Expiring {
 }
 
 /** Every instance in `hosts` shows the post now, its cached view included: what the expiry has to undo. */
-export async function shownBefore(ctx: ExpiryContext, hosts: AppHost[], postId: string, near: Place, what: string): Promise<Goal> {
+export async function shownBefore(
+  ctx: ExpiryContext,
+  hosts: AppHost[],
+  postId: string,
+  near: Place,
+  what: string,
+): Promise<Goal> {
   const looks = await looksEverywhere(ctx.reader, hosts, postId, near);
   const shown = looks.filter((l) => l.shown === true).length;
-  return goal(`${what}, montrée par chaque instance avant`, `${shown}/${looks.length} réponses`, String(looks.length), looks.length > 0 && shown === looks.length);
+  return goal(
+    `${what}, montrée par chaque instance avant`,
+    `${shown}/${looks.length} réponses`,
+    String(looks.length),
+    looks.length > 0 && shown === looks.length,
+  );
 }
 
 /** Ages the post past its lifetime; times its sweep and its leaving the instances in `hosts`. */
@@ -47,7 +58,12 @@ export async function expire(ctx: ExpiryContext, hosts: AppHost[], postId: strin
   ctx.ledger.expired.add(postId);
   await ctx.watch.expire(postId);
   const deadline = Date.now() + WATCH_MS;
-  return { postId, near, swept: ctx.watch.sweptAt(postId, deadline), gone: watchGone(ctx.reader, hosts, postId, near, deadline) };
+  return {
+    postId,
+    near,
+    swept: ctx.watch.sweptAt(postId, deadline),
+    gone: watchGone(ctx.reader, hosts, postId, near, deadline),
+  };
 }
 
 /** From `from` to `gone`, as printed: a post already gone by then reads as such. */
@@ -61,22 +77,36 @@ const stillShown = (gone: Gone, since: number | null) => {
   const sources = since === null ? [] : shownSince(gone, since);
   if (sources.length > 0) return `encore montrée après par : ${sources.join(', ')}`;
   const last = lastShown(gone);
-  return last && since !== null ? `dernière réponse la montrant : ${last.source}, ${since - last.at} ms avant` : 'montrée par aucune réponse depuis son expiration';
+  return last && since !== null
+    ? `dernière réponse la montrant : ${last.source}, ${since - last.at} ms avant`
+    : 'montrée par aucune réponse depuis son expiration';
 };
 
 /** Instances that heard the sweep: the post gone from all of them within GOAL_MS of it. */
 export async function goneAfterSweep(expiring: Expiring, hosts: AppHost[], what: string): Promise<Goal> {
   const [sweptAt, gone] = await Promise.all([expiring.swept, expiring.gone]);
   const ok = sweptAt !== null && gone.at !== null && gone.at - sweptAt <= GOAL_MS;
-  const value = sweptAt === null ? 'jamais balayée' : `${after(gone.at, sweptAt)} après le balayage (${stillShown(gone, sweptAt)})`;
-  return goal(`${what}, absente de ${hosts.join(' et ')} (réponses et caches) après le balayage du meneur`, value, `≤ ${GOAL_MS} ms`, ok);
+  const value =
+    sweptAt === null ? 'jamais balayée' : `${after(gone.at, sweptAt)} après le balayage (${stillShown(gone, sweptAt)})`;
+  return goal(
+    `${what}, absente de ${hosts.join(' et ')} (réponses et caches) après le balayage du meneur`,
+    value,
+    `≤ ${GOAL_MS} ms`,
+    ok,
+  );
 }
 
 /**
  * The cut-off instance, watched from the moment its cable is back: when it listens on the bus
  * again (Redis's view), when the balancer serves it again, and when it stops showing the post.
  */
-export function watchReturn(ctx: ExpiryContext, host: AppHost, expiring: Expiring, restoredAt: number, busBefore: string[]): () => Promise<Goal> {
+export function watchReturn(
+  ctx: ExpiryContext,
+  host: AppHost,
+  expiring: Expiring,
+  restoredAt: number,
+  busBefore: string[],
+): () => Promise<Goal> {
   const deadline = restoredAt + WATCH_MS;
   const busBack = ctx.bus.back(host, busBefore, deadline);
   const balancerBack = servedByBalancer(ctx.reader.browser, host, deadline);
@@ -86,8 +116,14 @@ export function watchReturn(ctx: ExpiryContext, host: AppHost, expiring: Expirin
     // Back before the sweep, it heard the sweep like the others.
     const from = back === null || sweptAt === null ? null : Math.max(back, sweptAt);
     const ok = from !== null && goneFromHost.at !== null && goneFromHost.at - from <= GOAL_MS;
-    const since = (at: number | null) => (at === null ? 'jamais' : `${at < restoredAt ? '−' : '+'}${seconds(Math.abs(at - restoredAt))}`);
+    const since = (at: number | null) =>
+      at === null ? 'jamais' : `${at < restoredAt ? '−' : '+'}${seconds(Math.abs(at - restoredAt))}`;
     const value = `${after(goneFromHost.at, from)} après ${from === back ? 'son retour sur le bus' : 'le balayage'} (${stillShown(goneFromHost, from)} ; depuis le rebranchement : bus ${since(back)}, balayage ${since(sweptAt)}, répartiteur ${since(served)})`;
-    return goal(`même publication, absente de ${host} (coupée, n’entend pas le balayage) après son retour sur le bus`, value, `≤ ${GOAL_MS} ms`, ok);
+    return goal(
+      `même publication, absente de ${host} (coupée, n’entend pas le balayage) après son retour sur le bus`,
+      value,
+      `≤ ${GOAL_MS} ms`,
+      ok,
+    );
   };
 }

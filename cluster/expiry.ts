@@ -40,8 +40,17 @@ export async function looksOn(reader: Person, host: AppHost, postId: string, nea
   const box = `west=${near.longitude - 0.05}&south=${near.latitude - 0.05}&east=${near.longitude + 0.05}&north=${near.latitude + 0.05}&zoom=12`;
   return Promise.all([
     look('fiche', `/api/posts/${postId}`, (answer) => answer.status === 404, reader.token),
-    look('liste', '/api/posts', (answer) => read(postsFeedResponseSchema, answer)?.posts.every((p) => p.id !== postId) === true, reader.token),
-    look('carte', `/api/posts/viewport?${box}`, (answer) => read(viewportResponseSchema, answer)?.points.every((p) => p.id !== postId) === true),
+    look(
+      'liste',
+      '/api/posts',
+      (answer) => read(postsFeedResponseSchema, answer)?.posts.every((p) => p.id !== postId) === true,
+      reader.token,
+    ),
+    look(
+      'carte',
+      `/api/posts/viewport?${box}`,
+      (answer) => read(viewportResponseSchema, answer)?.points.every((p) => p.id !== postId) === true,
+    ),
   ]);
 }
 
@@ -57,7 +66,13 @@ export interface Gone {
 }
 
 /** Asks every instance in `hosts` again and again until one round finds the post nowhere, or `deadline` passes. */
-export async function watchGone(reader: Person, hosts: AppHost[], postId: string, near: Place, deadline: number): Promise<Gone> {
+export async function watchGone(
+  reader: Person,
+  hosts: AppHost[],
+  postId: string,
+  near: Place,
+  deadline: number,
+): Promise<Gone> {
   const lastShownAt = new Map<string, number>();
   const goneSince = new Map<string, number>();
   while (Date.now() < deadline) {

@@ -15,7 +15,10 @@ export const APP_PORT = 3000;
 export const HOST_HEADER = 'x-cluster-host';
 
 export function haproxyConfig(): string {
-  const servers = APP_HOSTS.map((name) => `  server ${name} ${HOSTS[name]}:${APP_PORT} check inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions`);
+  const servers = APP_HOSTS.map(
+    (name) =>
+      `  server ${name} ${HOSTS[name]}:${APP_PORT} check inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions`,
+  );
   const pinned = APP_HOSTS.map((name) => `  use-server ${name} if { req.hdr(${HOST_HEADER}) -m str ${name} }`);
   return [
     'global',

@@ -17,9 +17,12 @@ import { type AppHost, type HostName, HOSTS, namespaceOf } from './topology.ts';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PG_BIN = process.env.CLUSTER_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 /** s3rver: CLUSTER_S3RVER, else the project's node_modules, else installed apart (`npm install --prefix /tmp/s3peer s3rver`). */
-export const S3RVER = process.env.CLUSTER_S3RVER
-  ?? [path.join(root, 'node_modules/s3rver/bin/s3rver.js'), '/tmp/s3peer/node_modules/s3rver/bin/s3rver.js'].find((file) => existsSync(file))
-  ?? '/tmp/s3peer/node_modules/s3rver/bin/s3rver.js';
+export const S3RVER =
+  process.env.CLUSTER_S3RVER ??
+  [path.join(root, 'node_modules/s3rver/bin/s3rver.js'), '/tmp/s3peer/node_modules/s3rver/bin/s3rver.js'].find((file) =>
+    existsSync(file),
+  ) ??
+  '/tmp/s3peer/node_modules/s3rver/bin/s3rver.js';
 export const S3_BUCKET = 'moodmap';
 export const S3_KEY = 'S3RVER';
 export const DATABASE = 'moodmap';
@@ -45,7 +48,11 @@ export class Hosts {
   start(host: HostName, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Proc {
     const log = this.logOf(host);
     const fd = openSync(log, 'a');
-    const child = spawn('ip', ['netns', 'exec', namespaceOf(host), command, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+    const child = spawn('ip', ['netns', 'exec', namespaceOf(host), command, ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', fd, fd],
+    });
     const proc = { host, child, log };
     child.once('exit', (code, signal) => appendFileSync(log, `\n[cluster] process exited (${code ?? signal})\n`));
     this.procs.set(host, proc);
@@ -67,26 +74,40 @@ export class Hosts {
   /** Every process: SIGTERM, then SIGKILL after 5 s. */
   async stopAll(): Promise<void> {
     const alive = [...this.procs.values()].filter((p) => p.child.exitCode === null && p.child.signalCode === null);
-    await Promise.all(alive.map(async (p) => {
-      const gone = new Promise((resolve) => p.child.once('exit', resolve));
-      p.child.kill('SIGTERM');
-      const timer = setTimeout(() => p.child.kill('SIGKILL'), 5_000);
-      await gone;
-      clearTimeout(timer);
-    }));
+    await Promise.all(
+      alive.map(async (p) => {
+        const gone = new Promise((resolve) => p.child.once('exit', resolve));
+        p.child.kill('SIGTERM');
+        const timer = setTimeout(() => p.child.kill('SIGKILL'), 5_000);
+        await gone;
+        clearTimeout(timer);
+      }),
+    );
   }
 }
 
 /** Polls a TCP port from the client host until it accepts (bash's /dev/tcp: no process per probe besides bash). */
-export async function waitForPort(host: HostName, port: number, label: string, timeoutMs = 120_000, proc?: Proc): Promise<void> {
+export async function waitForPort(
+  host: HostName,
+  port: number,
+  label: string,
+  timeoutMs = 120_000,
+  proc?: Proc,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      execFileSync('ip', ['netns', 'exec', namespaceOf('client'), 'bash', '-c', `exec 3<>/dev/tcp/${HOSTS[host]}/${port}`], { stdio: 'ignore' });
+      execFileSync(
+        'ip',
+        ['netns', 'exec', namespaceOf('client'), 'bash', '-c', `exec 3<>/dev/tcp/${HOSTS[host]}/${port}`],
+        { stdio: 'ignore' },
+      );
       return;
     } catch {
-      if (proc && (proc.child.exitCode !== null || proc.child.signalCode !== null)) throw new Error(`${label} s'est arrêté avant d'écouter (voir ${proc.log})`);
-      if (Date.now() > deadline) throw new Error(`${label} n'écoute pas sur ${HOSTS[host]}:${port} après ${timeoutMs / 1000} s`);
+      if (proc && (proc.child.exitCode !== null || proc.child.signalCode !== null))
+        throw new Error(`${label} s'est arrêté avant d'écouter (voir ${proc.log})`);
+      if (Date.now() > deadline)
+        throw new Error(`${label} n'écoute pas sur ${HOSTS[host]}:${port} après ${timeoutMs / 1000} s`);
       await delay(250);
     }
   }
@@ -98,8 +119,15 @@ export async function startDatabase(hosts: Hosts): Promise<void> {
   mkdirSync(data);
   chmodSync(hosts.run, 0o755);
   execFileSync('chown', ['postgres', data]);
-  execFileSync('runuser', ['-u', 'postgres', '--', path.join(PG_BIN, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'], { stdio: 'ignore' });
-  appendFileSync(path.join(data, 'postgresql.conf'), `\nlisten_addresses = '${HOSTS.db}'\nport = 5432\nunix_socket_directories = '${data}'\nmax_connections = 200\n`);
+  execFileSync(
+    'runuser',
+    ['-u', 'postgres', '--', path.join(PG_BIN, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'],
+    { stdio: 'ignore' },
+  );
+  appendFileSync(
+    path.join(data, 'postgresql.conf'),
+    `\nlisten_addresses = '${HOSTS.db}'\nport = 5432\nunix_socket_directories = '${data}'\nmax_connections = 200\n`,
+  );
   appendFileSync(path.join(data, 'pg_hba.conf'), '\nhost all all 10.77.0.0/16 trust\n');
   const proc = hosts.start('db', 'runuser', ['-u', 'postgres', '--', path.join(PG_BIN, 'postgres'), '-D', data]);
   await waitForPort('db', 5432, 'PostgreSQL', 60_000, proc);
@@ -108,25 +136,68 @@ export async function startDatabase(hosts: Hosts): Promise<void> {
 
 /** Runs SQL as `postgres` over the database host's local socket; stops on the first error. */
 export function psql(hosts: Hosts, database: string, sql: string): void {
-  execFileSync('runuser', ['-u', 'postgres', '--', path.join(PG_BIN, 'psql'), '-h', path.join(hosts.run, 'pg'), '-d', database, '-v', 'ON_ERROR_STOP=1', '-c', sql], { stdio: 'ignore' });
+  execFileSync(
+    'runuser',
+    [
+      '-u',
+      'postgres',
+      '--',
+      path.join(PG_BIN, 'psql'),
+      '-h',
+      path.join(hosts.run, 'pg'),
+      '-d',
+      database,
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-c',
+      sql,
+    ],
+    { stdio: 'ignore' },
+  );
 }
 
 export async function startRedis(hosts: Hosts): Promise<void> {
   const dir = path.join(hosts.run, 'redis');
   mkdirSync(dir);
-  const proc = hosts.start('redis', 'redis-server', ['--bind', HOSTS.redis, '--port', '6379', '--save', '', '--appendonly', 'no', '--protected-mode', 'no', '--dir', dir]);
+  const proc = hosts.start('redis', 'redis-server', [
+    '--bind',
+    HOSTS.redis,
+    '--port',
+    '6379',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--protected-mode',
+    'no',
+    '--dir',
+    dir,
+  ]);
   await waitForPort('redis', 6379, 'Redis', 30_000, proc);
 }
 
 export async function startS3(hosts: Hosts): Promise<void> {
   const dir = path.join(hosts.run, 's3');
   mkdirSync(dir);
-  const proc = hosts.start('s3', process.execPath, [S3RVER, '-d', dir, '-a', HOSTS.s3, '-p', '4568', '-s', '--configure-bucket', S3_BUCKET]);
+  const proc = hosts.start('s3', process.execPath, [
+    S3RVER,
+    '-d',
+    dir,
+    '-a',
+    HOSTS.s3,
+    '-p',
+    '4568',
+    '-s',
+    '--configure-bucket',
+    S3_BUCKET,
+  ]);
   await waitForPort('s3', 4568, 's3rver', 60_000, proc);
 }
 
 export async function startMail(hosts: Hosts): Promise<void> {
-  const proc = hosts.start('mail', process.execPath, [path.join(root, 'cluster/mail-sink.ts')], { MAIL_SINK_HOST: HOSTS.mail });
+  const proc = hosts.start('mail', process.execPath, [path.join(root, 'cluster/mail-sink.ts')], {
+    MAIL_SINK_HOST: HOSTS.mail,
+  });
   await waitForPort('mail', 8025, 'le puits SMTP', 60_000, proc);
 }
 

@@ -46,7 +46,12 @@ export function leadingIntervals(host: string, log: string, endAt: number): Inte
 
 /** Milliseconds during which two or more hosts led at once. */
 export function overlapMs(intervals: Interval[]): number {
-  const edges = intervals.flatMap((i) => [{ at: i.from, step: 1 }, { at: i.to, step: -1 }]).sort((a, b) => a.at - b.at || a.step - b.step);
+  const edges = intervals
+    .flatMap((i) => [
+      { at: i.from, step: 1 },
+      { at: i.to, step: -1 },
+    ])
+    .sort((a, b) => a.at - b.at || a.step - b.step);
   let leaders = 0;
   let since = 0;
   let total = 0;

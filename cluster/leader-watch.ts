@@ -26,7 +26,10 @@ const hostOf = (address: string) => APP_HOSTS.find((h) => HOSTS[h] === address) 
 
 export class LeaderWatch {
   readonly samples: Sample[] = [];
-  private readonly client = new pg.Client({ connectionString: `postgres://postgres@${HOSTS.db}:5432/${DATABASE}`, application_name: 'cluster_observer' });
+  private readonly client = new pg.Client({
+    connectionString: `postgres://postgres@${HOSTS.db}:5432/${DATABASE}`,
+    application_name: 'cluster_observer',
+  });
   private timer: NodeJS.Timeout | null = null;
   private busy = false;
   /** Samples the database did not answer (it is never cut off: this stays 0 in a sound run). */
@@ -71,7 +74,10 @@ export class LeaderWatch {
 
   /** The waits seen with the most backends at once, most first. */
   topWaits(count: number): string[] {
-    return [...this.waits].sort((a, b) => b[1] - a[1]).slice(0, count).map(([what, n]) => `${n}× ${what}`);
+    return [...this.waits]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([what, n]) => `${n}× ${what}`);
   }
 
   /** The lock's holder at the latest sample, if exactly one. */
@@ -108,7 +114,10 @@ export class LeaderWatch {
   /** When the sweep deleted `postId` (epoch ms), once it has; null if not by `deadline`. */
   async sweptAt(postId: string, deadline: number): Promise<number | null> {
     while (Date.now() < deadline) {
-      const { rows } = await this.client.query(`select (extract(epoch from deleted_at) * 1000)::float8 as at from post_tombstones where post_id = $1`, [postId]);
+      const { rows } = await this.client.query(
+        `select (extract(epoch from deleted_at) * 1000)::float8 as at from post_tombstones where post_id = $1`,
+        [postId],
+      );
       const found = sweptSchema.parse(rows)[0];
       if (found) return Math.round(found.at);
       await delay(100);

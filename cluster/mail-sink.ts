@@ -12,7 +12,9 @@ const linksTo = new Map<string, string[]>();
 
 /** Quoted-printable soft breaks and =XX bytes undone, so links read as sent. */
 function decodeQuotedPrintable(raw: string): string {
-  const bytes = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  const bytes = raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
@@ -36,11 +38,13 @@ const smtp = new SMTPServer({
 });
 smtp.listen(25, host);
 
-http.createServer((request, response) => {
-  const url = new URL(request.url ?? '/', 'http://sink');
-  const to = (url.searchParams.get('to') ?? '').toLowerCase();
-  response.setHeader('content-type', 'application/json');
-  response.end(JSON.stringify(linksTo.get(to) ?? []));
-}).listen(8025, host);
+http
+  .createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://sink');
+    const to = (url.searchParams.get('to') ?? '').toLowerCase();
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(linksTo.get(to) ?? []));
+  })
+  .listen(8025, host);
 
 process.on('SIGTERM', () => process.exit(0));

@@ -48,14 +48,16 @@ const linksSchema = z.array(z.string());
 /** The links of the mails the mail host received for `email`, asked over plain HTTP from the client host. */
 function mailLinks(email: string): Promise<string[]> {
   return new Promise((resolve) => {
-    http.get(`http://${HOSTS.mail}:8025/links?to=${encodeURIComponent(email)}`, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const parsed = linksSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        resolve(parsed.success ? parsed.data : []);
-      });
-    }).on('error', () => resolve([]));
+    http
+      .get(`http://${HOSTS.mail}:8025/links?to=${encodeURIComponent(email)}`, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const parsed = linksSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          resolve(parsed.success ? parsed.data : []);
+        });
+      })
+      .on('error', () => resolve([]));
   });
 }
 
@@ -68,7 +70,11 @@ async function confirmationLink(email: string): Promise<string | null> {
   return null;
 }
 
-export async function signIn(browser: Browser, email: string, failures: Failures): Promise<{ id: string; token: string; refresh: string } | null> {
+export async function signIn(
+  browser: Browser,
+  email: string,
+  failures: Failures,
+): Promise<{ id: string; token: string; refresh: string } | null> {
   const answer = await browser.request('POST', '/api/auth/login', { json: { email, password: PASSWORD } });
   const session = read(authSessionBodySchema, answer);
   const refresh = cookieOf(answer, REFRESH_COOKIE);
@@ -79,7 +85,12 @@ export async function signIn(browser: Browser, email: string, failures: Failures
   return { id: session.user.id, token: session.accessToken, refresh };
 }
 
-export async function signUp(index: number, address: string, runId: string, failures: Failures): Promise<Person | null> {
+export async function signUp(
+  index: number,
+  address: string,
+  runId: string,
+  failures: Failures,
+): Promise<Person | null> {
   const browser = new Browser(address);
   const firstName = FIRST_NAMES[index % FIRST_NAMES.length];
   const lastName = LAST_NAMES[Math.floor(index / FIRST_NAMES.length) % LAST_NAMES.length];
@@ -95,7 +106,17 @@ export async function signUp(index: number, address: string, runId: string, fail
   // A person reads the question before answering: the server refuses an answer under 1 s.
   await delay(Math.max(0, HUMAN_DELAY_MS - (Date.now() - shownAt)));
   const signup = await browser.request('POST', '/api/auth/signup', {
-    json: { email, password: PASSWORD, firstName, lastName, challengeToken: challenge.token, challengeAnswer: solveChallenge(challenge.question), website: '', fax: '', termsVersion: terms.current.version },
+    json: {
+      email,
+      password: PASSWORD,
+      firstName,
+      lastName,
+      challengeToken: challenge.token,
+      challengeAnswer: solveChallenge(challenge.question),
+      website: '',
+      fax: '',
+      termsVersion: terms.current.version,
+    },
   });
   if (signup.status !== 201) {
     failures.note('inscription', signup);

@@ -39,7 +39,10 @@ function pairOf(r: RejoinRun): [Person, Person] | null {
 /** A socket of `person` that the balancer sends to `host`; null if it did not sign in there. */
 async function socketOn(person: Person, host: AppHost): Promise<RealtimeClient | null> {
   const socket = new RealtimeClient(person.browser.address, () => person.token, { reconnect: false, pin: host });
-  const signedIn = await socket.start().then(() => true, () => false);
+  const signedIn = await socket.start().then(
+    () => true,
+    () => false,
+  );
   if (signedIn && socket.current()?.host === host) return socket;
   socket.stop();
   return null;
@@ -66,17 +69,27 @@ async function busGoal(r: RejoinRun, host: AppHost, other: AppHost, name: string
   const outbound = a && onOther ? await relayed(r, a, host, onOther) : null;
   onHost?.stop();
   onOther?.stop();
-  const value = !pair ? 'pas de paire en conversation'
+  const value = !pair
+    ? 'pas de paire en conversation'
     : `message par ${other} → socket sur ${host} : ${onHost ? millis(inbound) : 'socket non ouverte'} ; par ${host} → socket sur ${other} : ${onOther ? millis(outbound) : 'socket non ouverte'}`;
-  return goal(`${name} : événements du bus, reçus et envoyés`, value, `reçus en ≤ ${DELIVERY_MS} ms`, inbound !== null && outbound !== null);
+  return goal(
+    `${name} : événements du bus, reçus et envoyés`,
+    value,
+    `reçus en ≤ ${DELIVERY_MS} ms`,
+    inbound !== null && outbound !== null,
+  );
 }
 
 async function balancerGoal(r: RejoinRun, host: AppHost, listeningAt: number, name: string): Promise<Goal> {
   const browser = r.people[0]?.browser;
   const served = browser ? await servedByBalancer(browser, host, listeningAt + 30_000) : null;
   let share = 0;
-  for (let i = 0; browser && served !== null && i < UNPINNED; i++) if ((await browser.request('GET', '/api/health')).host === host) share++;
-  const value = served === null ? 'jamais servie' : `${seconds(served - listeningAt)} après son démarrage, ${share}/${UNPINNED} requêtes sans consigne`;
+  for (let i = 0; browser && served !== null && i < UNPINNED; i++)
+    if ((await browser.request('GET', '/api/health')).host === host) share++;
+  const value =
+    served === null
+      ? 'jamais servie'
+      : `${seconds(served - listeningAt)} après son démarrage, ${share}/${UNPINNED} requêtes sans consigne`;
   return goal(`${name} : servie par le répartiteur`, value, 'oui, dans le tourniquet', served !== null && share > 0);
 }
 
@@ -84,7 +97,12 @@ function leaderGoal(r: RejoinRun, host: AppHost, listeningAt: number, name: stri
   const most = r.watch.mostHoldersAtOnce(listeningAt);
   const holders = r.watch.holdersSince(listeningAt);
   const value = `${most} détenteur(s) au plus sur ${r.watch.samplesSince(listeningAt)} relevés depuis son démarrage (${holders.join(', ') || 'personne'})`;
-  return goal(`${name} : pas de second meneur (pg_locks)`, value, `exactement 1, pas ${host}`, most === 1 && !holders.includes(host));
+  return goal(
+    `${name} : pas de second meneur (pg_locks)`,
+    value,
+    `exactement 1, pas ${host}`,
+    most === 1 && !holders.includes(host),
+  );
 }
 
 export async function rejoinGoals(r: RejoinRun, host: AppHost, alive: AppHost[]): Promise<Goal[]> {

@@ -10,11 +10,41 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { type Fault, faultRequestSchema, goal, printReport, workloadResultSchema, type WorkloadResult } from './control.ts';
+import {
+  type Fault,
+  faultRequestSchema,
+  goal,
+  printReport,
+  workloadResultSchema,
+  type WorkloadResult,
+} from './control.ts';
 import { type Control, CONTROL_TEXT, controlledEnv, controlOf, SHADOW_LOCKS_SQL } from './controls.ts';
-import { appEnv, DATABASE, Hosts, makeSecrets, psql, root, S3RVER, startApp, startBalancer, startDatabase, startMail, startRedis, startS3 } from './hosts.ts';
+import {
+  appEnv,
+  DATABASE,
+  Hosts,
+  makeSecrets,
+  psql,
+  root,
+  S3RVER,
+  startApp,
+  startBalancer,
+  startDatabase,
+  startMail,
+  startRedis,
+  startS3,
+} from './hosts.ts';
 import { leadingIntervals, overlapMs } from './leader-log.ts';
-import { APP_HOSTS, type AppHost, createTopology, deleteTopology, namespaceOf, namespacePids, ownNamespaces, setLink } from './topology.ts';
+import {
+  APP_HOSTS,
+  type AppHost,
+  createTopology,
+  deleteTopology,
+  namespaceOf,
+  namespacePids,
+  ownNamespaces,
+  setLink,
+} from './topology.ts';
 
 const PEOPLE = Number(process.env.CLUSTER_PEOPLE ?? 200);
 
@@ -25,10 +55,15 @@ function requirements(): string[] {
     try {
       execFileSync('which', [tool], { stdio: 'ignore' });
     } catch {
-      missing.push(`${tool} introuvable (apt-get install -y ${tool === 'ip' ? 'iproute2' : tool === 'redis-server' ? 'redis-server' : tool})`);
+      missing.push(
+        `${tool} introuvable (apt-get install -y ${tool === 'ip' ? 'iproute2' : tool === 'redis-server' ? 'redis-server' : tool})`,
+      );
     }
   }
-  if (!existsSync(S3RVER)) missing.push(`s3rver introuvable (${S3RVER}) : npm install --prefix /tmp/s3peer s3rver, ou CLUSTER_S3RVER=<chemin de bin/s3rver.js>`);
+  if (!existsSync(S3RVER))
+    missing.push(
+      `s3rver introuvable (${S3RVER}) : npm install --prefix /tmp/s3peer s3rver, ou CLUSTER_S3RVER=<chemin de bin/s3rver.js>`,
+    );
   return missing;
 }
 
@@ -57,7 +92,8 @@ function cleanup(keepLogs: boolean): Promise<void> {
     }
     sweepNamespaces();
     if (hosts) {
-      for (const dir of ['pg', 'redis', 's3', ...APP_HOSTS]) rmSync(path.join(hosts.run, dir), { recursive: true, force: true });
+      for (const dir of ['pg', 'redis', 's3', ...APP_HOSTS])
+        rmSync(path.join(hosts.run, dir), { recursive: true, force: true });
       if (!keepLogs) rmSync(hosts.run, { recursive: true, force: true });
     }
     const left = ownNamespaces();
@@ -94,16 +130,24 @@ async function startCluster(run: string, control: Control | null): Promise<Clust
   return { hosts: started, envOf };
 }
 
-const FAULT_TEXT: Record<Fault, string> = { kill: 'kill -9', cut: 'câble coupé', restore: 'câble rebranché', restart: 'redémarrée' };
+const FAULT_TEXT: Record<Fault, string> = {
+  kill: 'kill -9',
+  cut: 'câble coupé',
+  restore: 'câble rebranché',
+  restart: 'redémarrée',
+};
 
 /** Does what the workload asked; resolves with the moment it was done, null if it could not be. */
 async function doFault(cluster: Cluster, fault: Fault, host: AppHost): Promise<number | null> {
   if (fault === 'kill') return cluster.hosts.kill(host);
   if (fault === 'restart') {
-    return startApp(cluster.hosts, host, cluster.envOf(host)).then(() => Date.now(), (error: unknown) => {
-      console.error(`[grappe] ${host} ne redémarre pas : ${error instanceof Error ? error.message : error}`);
-      return null;
-    });
+    return startApp(cluster.hosts, host, cluster.envOf(host)).then(
+      () => Date.now(),
+      (error: unknown) => {
+        console.error(`[grappe] ${host} ne redémarre pas : ${error instanceof Error ? error.message : error}`);
+        return null;
+      },
+    );
   }
   setLink(host, fault === 'restore');
   return Date.now();
@@ -111,11 +155,15 @@ async function doFault(cluster: Cluster, fault: Fault, host: AppHost): Promise<n
 
 /** Runs the workload in the client host; answers its fault requests; resolves with its result. */
 function runWorkload(cluster: Cluster): Promise<WorkloadResult> {
-  const child = spawn('ip', ['netns', 'exec', namespaceOf('client'), process.execPath, path.join(root, 'cluster/workload.ts')], {
-    cwd: root,
-    env: { ...process.env, CLUSTER_PEOPLE: String(PEOPLE) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = spawn(
+    'ip',
+    ['netns', 'exec', namespaceOf('client'), process.execPath, path.join(root, 'cluster/workload.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, CLUSTER_PEOPLE: String(PEOPLE) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   workload = child;
   let result: WorkloadResult | null = null;
   child.on('message', (message: unknown) => {
@@ -132,7 +180,9 @@ function runWorkload(cluster: Cluster): Promise<WorkloadResult> {
     if (parsed.success) result = parsed.data;
   });
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`la charge s'est arrêtée (${code}) sans résultat`))));
+    child.once('exit', (code) =>
+      result ? resolve(result) : reject(new Error(`la charge s'est arrêtée (${code}) sans résultat`)),
+    );
   });
 }
 
@@ -150,16 +200,33 @@ async function main(): Promise<number> {
   const startedAt = Date.now();
   const run = mkdtempSync('/tmp/mmc-run-');
   const cluster = await startCluster(run, control);
-  console.log(`[grappe] prête en ${((Date.now() - startedAt) / 1000).toFixed(1)} s${control ? ` (${CONTROL_TEXT[control]} : des objectifs doivent échouer)` : ''}`);
+  console.log(
+    `[grappe] prête en ${((Date.now() - startedAt) / 1000).toFixed(1)} s${control ? ` (${CONTROL_TEXT[control]} : des objectifs doivent échouer)` : ''}`,
+  );
   const result = await runWorkload(cluster);
   const endAt = Date.now();
   const intervals = APP_HOSTS.flatMap((host) => leadingIntervals(host, cluster.hosts.logOf(host), endAt));
   const overlap = overlapMs(intervals);
-  const goals = [...result.goals, goal('instances menant les tâches périodiques en même temps (journaux)', `${overlap} ms à deux ou plus`, '0 ms', overlap === 0)];
-  const figures = [...result.figures, `passages de meneur (journaux) : ${intervals.map((i) => `${i.host} ${new Date(i.from).toISOString().slice(11, 19)}–${new Date(i.to).toISOString().slice(11, 19)}`).join(', ')}`, `durée totale : ${((Date.now() - startedAt) / 1000).toFixed(0)} s`];
+  const goals = [
+    ...result.goals,
+    goal(
+      'instances menant les tâches périodiques en même temps (journaux)',
+      `${overlap} ms à deux ou plus`,
+      '0 ms',
+      overlap === 0,
+    ),
+  ];
+  const figures = [
+    ...result.figures,
+    `passages de meneur (journaux) : ${intervals.map((i) => `${i.host} ${new Date(i.from).toISOString().slice(11, 19)}–${new Date(i.to).toISOString().slice(11, 19)}`).join(', ')}`,
+    `durée totale : ${((Date.now() - startedAt) / 1000).toFixed(0)} s`,
+  ];
   printReport(goals, figures);
   const failed = goals.filter((g) => !g.ok).length;
-  if (control) console.log(`${CONTROL_TEXT[control]} : ${failed} objectif(s) en échec${failed === 0 ? ', le contrôle ne montre rien' : ''}`);
+  if (control)
+    console.log(
+      `${CONTROL_TEXT[control]} : ${failed} objectif(s) en échec${failed === 0 ? ', le contrôle ne montre rien' : ''}`,
+    );
   return failed === 0 ? 0 : 1;
 }
 

@@ -15,7 +15,12 @@ const RETRY_MS = 250;
 /** The map the people look at: Paris and around. */
 export const VIEW = { type: 'view', west: 2.0, south: 48.6, east: 2.7, north: 49.1 } as const;
 
-const frameSchema = z.object({ type: z.string(), data: z.unknown().optional(), userId: z.string().nullable().optional(), reason: z.string().optional() });
+const frameSchema = z.object({
+  type: z.string(),
+  data: z.unknown().optional(),
+  userId: z.string().nullable().optional(),
+  reason: z.string().optional(),
+});
 const messageEventSchema = z.object({ message: messageDtoSchema });
 
 export interface Delivery {
@@ -48,7 +53,11 @@ export class RealtimeClient {
   private readonly pin: string | undefined;
 
   /** `pin`: the instance the balancer must send the socket to (while it is up). */
-  constructor(address: string, tokenOf: () => string, options: { reconnect: boolean; pin?: string } = { reconnect: true }) {
+  constructor(
+    address: string,
+    tokenOf: () => string,
+    options: { reconnect: boolean; pin?: string } = { reconnect: true },
+  ) {
     this.address = address;
     this.tokenOf = tokenOf;
     this.reconnect = options.reconnect;
@@ -71,7 +80,8 @@ export class RealtimeClient {
     return new Promise((resolve, reject) => {
       const check = () => {
         if (this.connections[n]?.signedInAt) return resolve();
-        if (Date.now() > deadline) return reject(new Error(`realtime: connection ${n} not signed in after ${timeoutMs} ms`));
+        if (Date.now() > deadline)
+          return reject(new Error(`realtime: connection ${n} not signed in after ${timeoutMs} ms`));
         setTimeout(check, 20);
       };
       check();
@@ -80,11 +90,21 @@ export class RealtimeClient {
 
   private open(): void {
     const index = this.connections.length;
-    const connection: Connection = { host: null, openedAt: Date.now(), signedInAt: null, closedAt: null, sessionEndedAt: null };
+    const connection: Connection = {
+      host: null,
+      openedAt: Date.now(),
+      signedInAt: null,
+      closedAt: null,
+      sessionEndedAt: null,
+    };
     this.connections.push(connection);
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, origin: `http://${HOSTS.lb}` };
     if (this.pin) headers[HOST_HEADER] = this.pin;
-    const socket = new WebSocket(`ws://${HOSTS.lb}/api/realtime`, { localAddress: this.address, headers, handshakeTimeout: 10_000 });
+    const socket = new WebSocket(`ws://${HOSTS.lb}/api/realtime`, {
+      localAddress: this.address,
+      headers,
+      handshakeTimeout: 10_000,
+    });
     this.socket = socket;
     socket.on('upgrade', (response) => {
       const host = response.headers[HOST_HEADER];

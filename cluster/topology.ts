@@ -43,7 +43,10 @@ function ip(args: string[]): string {
 
 /** Namespaces this tool owns (its prefix), e.g. left by a run that was killed. */
 export function ownNamespaces(): string[] {
-  return ip(['netns', 'list']).split('\n').map((line) => line.split(' ')[0]).filter((name) => name.startsWith(PREFIX));
+  return ip(['netns', 'list'])
+    .split('\n')
+    .map((line) => line.split(' ')[0])
+    .filter((name) => name.startsWith(PREFIX));
 }
 
 export function createTopology(people: number): void {
@@ -64,7 +67,8 @@ export function createTopology(people: number): void {
     ip(['-n', ns, 'link', 'set', 'eth0', 'up']);
   }
   const client = namespaceOf('client');
-  for (let i = 0; i < people; i++) ip(['-n', client, 'addr', 'add', `${personAddress(i)}/${SUBNET_BITS}`, 'dev', 'eth0']);
+  for (let i = 0; i < people; i++)
+    ip(['-n', client, 'addr', 'add', `${personAddress(i)}/${SUBNET_BITS}`, 'dev', 'eth0']);
 }
 
 /** Pulls (`false`) or plugs back (`true`) a host's cable, at the bridge. */
@@ -87,7 +91,10 @@ export function deleteTopology(): void {
     try {
       ip(['netns', 'del', ns]);
     } catch (error) {
-      console.error(`suppression de l'espace réseau ${ns} impossible :`, error instanceof Error ? error.message : error);
+      console.error(
+        `suppression de l'espace réseau ${ns} impossible :`,
+        error instanceof Error ? error.message : error,
+      );
     }
   }
 }

@@ -6,7 +6,14 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import sharp from 'sharp';
-import { conversationResponseSchema, imageUploadResponseSchema, likeToggleResultSchema, MOODS, postResponseSchema, sentMessageResponseSchema } from '@moodmap/core';
+import {
+  conversationResponseSchema,
+  imageUploadResponseSchema,
+  likeToggleResultSchema,
+  MOODS,
+  postResponseSchema,
+  sentMessageResponseSchema,
+} from '@moodmap/core';
 import { read } from './client.ts';
 import { type Failures, type Person, signIn } from './people.ts';
 import { VIEW } from './sockets.ts';
@@ -45,14 +52,23 @@ export function parseMessageText(content: string): { sender: number; seq: number
 let photo: Buffer | null = null;
 /** A small real JPEG, made once. */
 async function jpeg(): Promise<Buffer> {
-  photo ??= await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 230, g: 120, b: 40 } } }).jpeg({ quality: 80 }).toBuffer();
+  photo ??= await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 230, g: 120, b: 40 } } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
   return photo;
 }
 
 const random = (from: number, to: number) => from + Math.random() * (to - from);
 
-export async function upload(person: Person, ledger: Ledger, failures: Failures): Promise<{ id: string; url: string } | null> {
-  const answer = await person.browser.request('POST', '/api/uploads/post-image', { token: person.token, multipart: { field: 'file', filename: 'photo.jpg', type: 'image/jpeg', data: await jpeg() } });
+export async function upload(
+  person: Person,
+  ledger: Ledger,
+  failures: Failures,
+): Promise<{ id: string; url: string } | null> {
+  const answer = await person.browser.request('POST', '/api/uploads/post-image', {
+    token: person.token,
+    multipart: { field: 'file', filename: 'photo.jpg', type: 'image/jpeg', data: await jpeg() },
+  });
   const body = read(imageUploadResponseSchema, answer);
   if (answer.status !== 201 || !body) {
     failures.note('photo envoyée', answer);
@@ -62,13 +78,20 @@ export async function upload(person: Person, ledger: Ledger, failures: Failures)
   return { id: body.uploadId, url: body.url };
 }
 
-export async function publish(person: Person, ledger: Ledger, failures: Failures, withPhoto: boolean): Promise<string | null> {
+export async function publish(
+  person: Person,
+  ledger: Ledger,
+  failures: Failures,
+  withPhoto: boolean,
+): Promise<string | null> {
   const attached = withPhoto ? await upload(person, ledger, failures) : null;
   const answer = await person.browser.request('POST', '/api/posts', {
     token: person.token,
     json: {
-      category: MOODS[person.index % MOODS.length], content: `Une belle journée à Paris (${person.index})`,
-      latitude: random(VIEW.south + 0.15, VIEW.north - 0.15), longitude: random(VIEW.west + 0.2, VIEW.east - 0.2),
+      category: MOODS[person.index % MOODS.length],
+      content: `Une belle journée à Paris (${person.index})`,
+      latitude: random(VIEW.south + 0.15, VIEW.north - 0.15),
+      longitude: random(VIEW.west + 0.2, VIEW.east - 0.2),
       ...(attached ? { imageUploadId: attached.id } : {}),
     },
   });
@@ -86,7 +109,9 @@ export async function publish(person: Person, ledger: Ledger, failures: Failures
 async function like(person: Person, ledger: Ledger, failures: Failures): Promise<void> {
   const tried = ledger.triedLikes.get(person.index) ?? new Set<string>();
   ledger.triedLikes.set(person.index, tried);
-  const candidates = [...ledger.posts].filter(([id, author]) => author !== person.index && !tried.has(id) && !ledger.expired.has(id));
+  const candidates = [...ledger.posts].filter(
+    ([id, author]) => author !== person.index && !tried.has(id) && !ledger.expired.has(id),
+  );
   const pick = candidates[Math.floor(Math.random() * candidates.length)];
   if (!pick) return;
   const [postId] = pick;
@@ -102,12 +127,22 @@ async function like(person: Person, ledger: Ledger, failures: Failures): Promise
 }
 
 /** Sends the person's next message to its partner (through `pin` if given); null if not acknowledged. */
-export async function sendMessage(person: Person, ledger: Ledger, failures: Failures, run: string, pin?: string): Promise<{ sent: SentMessage; host: string | null } | null> {
+export async function sendMessage(
+  person: Person,
+  ledger: Ledger,
+  failures: Failures,
+  run: string,
+  pin?: string,
+): Promise<{ sent: SentMessage; host: string | null } | null> {
   const conversationId = ledger.conversationOf.get(person.index);
   if (!conversationId) return null;
   const seq = ledger.nextSeq.get(person.index) ?? 0;
   ledger.nextSeq.set(person.index, seq + 1);
-  const answer = await person.browser.request('POST', `/api/conversations/${conversationId}/messages`, { token: person.token, json: { content: messageText(person.index, seq, run) }, pin });
+  const answer = await person.browser.request('POST', `/api/conversations/${conversationId}/messages`, {
+    token: person.token,
+    json: { content: messageText(person.index, seq, run) },
+    pin,
+  });
   const body = read(sentMessageResponseSchema, answer);
   if (answer.status !== 201 || !body) {
     failures.note('message', answer);
@@ -119,7 +154,13 @@ export async function sendMessage(person: Person, ledger: Ledger, failures: Fail
 }
 
 /** The pair's conversation: opened by the even person, whose first message the odd one accepts. */
-export async function openConversation(a: Person, b: Person, ledger: Ledger, failures: Failures, run: string): Promise<void> {
+export async function openConversation(
+  a: Person,
+  b: Person,
+  ledger: Ledger,
+  failures: Failures,
+  run: string,
+): Promise<void> {
   const opened = await a.browser.request('POST', '/api/conversations', { token: a.token, json: { userId: b.id } });
   const conversation = read(conversationResponseSchema, opened);
   if (!conversation || (opened.status !== 201 && opened.status !== 200)) {
@@ -138,7 +179,13 @@ export async function openConversation(a: Person, b: Person, ledger: Ledger, fai
 }
 
 /** One person's activity until `until`: its post within the first 10 s, then an action every 2–5 s. */
-export async function act(person: Person, ledger: Ledger, failures: Failures, run: string, until: number): Promise<void> {
+export async function act(
+  person: Person,
+  ledger: Ledger,
+  failures: Failures,
+  run: string,
+  until: number,
+): Promise<void> {
   // One live post per person (the server's rule): those who posted already only act otherwise.
   let posted = [...ledger.posts.values()].includes(person.index);
   let signedInAgain = false;

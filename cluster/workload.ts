@@ -63,7 +63,9 @@ interface Timeline {
 /** Sign-ups and sign-ins, a socket each, a conversation per pair. */
 async function enrol(run: Omit<Run, 'people' | 'clients'>): Promise<Run> {
   let t = Date.now();
-  const people = (await inBatches([...Array(PEOPLE).keys()], 25, (i) => signUp(i, personAddress(i), RUN, run.failures))).filter((p): p is Person => p !== null);
+  const people = (
+    await inBatches([...Array(PEOPLE).keys()], 25, (i) => signUp(i, personAddress(i), RUN, run.failures))
+  ).filter((p): p is Person => p !== null);
   run.figures.push(`inscriptions confirmées et connexions : ${people.length}/${PEOPLE} en ${seconds(Date.now() - t)}`);
   t = Date.now();
   const clients = new Map<number, RealtimeClient>();
@@ -73,13 +75,20 @@ async function enrol(run: Omit<Run, 'people' | 'clients'>): Promise<Run> {
     await client.start().catch(() => run.failures.count('WebSocket non connectée'));
   });
   const spread = new Map<string, number>();
-  for (const c of clients.values()) spread.set(c.current()?.host ?? '?', (spread.get(c.current()?.host ?? '?') ?? 0) + 1);
-  run.figures.push(`WebSockets ouvertes : ${clients.size} en ${seconds(Date.now() - t)} (${[...spread].map(([h, n]) => `${h} ${n}`).join(', ')})`);
+  for (const c of clients.values())
+    spread.set(c.current()?.host ?? '?', (spread.get(c.current()?.host ?? '?') ?? 0) + 1);
+  run.figures.push(
+    `WebSockets ouvertes : ${clients.size} en ${seconds(Date.now() - t)} (${[...spread].map(([h, n]) => `${h} ${n}`).join(', ')})`,
+  );
   const byIndex = new Map(people.map((p) => [p.index, p]));
-  await inBatches(people.filter((p) => p.index % 2 === 0), 25, async (a) => {
-    const b = byIndex.get(partnerOf(a.index));
-    if (b) await openConversation(a, b, run.ledger, run.failures, RUN);
-  });
+  await inBatches(
+    people.filter((p) => p.index % 2 === 0),
+    25,
+    async (a) => {
+      const b = byIndex.get(partnerOf(a.index));
+      if (b) await openConversation(a, b, run.ledger, run.failures, RUN);
+    },
+  );
   return { ...run, people, clients };
 }
 
@@ -145,36 +154,110 @@ async function writeGoals(run: Run): Promise<void> {
   const { ledger } = run;
   const lost = await lostWrites(run.people, ledger);
   const expiredPhotos = [...ledger.expired].filter((id) => ledger.photoOf.has(id)).length;
-  const writes = ledger.posts.size - ledger.expired.size + ledger.likes.length + ledger.messages.length + ledger.uploads.length - expiredPhotos;
+  const writes =
+    ledger.posts.size -
+    ledger.expired.size +
+    ledger.likes.length +
+    ledger.messages.length +
+    ledger.uploads.length -
+    expiredPhotos;
   const lostTotal = lost.posts + lost.likes + lost.messages + lost.uploads;
-  run.figures.push(`écritures acquittées : ${ledger.posts.size} publications, ${ledger.likes.length} j’aime, ${ledger.messages.length} messages, ${ledger.uploads.length} photos`);
-  run.goals.push(goal('écritures acquittées (2xx) perdues', `${lostTotal} sur ${writes} (publications ${lost.posts}, j’aime ${lost.likes}, messages ${lost.messages}, photos ${lost.uploads}), ${lost.unreadable} relectures en échec`, '0', lostTotal + lost.unreadable === 0 && writes > 0));
-  run.goals.push(goal('messages en double ou désordonnés dans l’historique', `${lost.historyDuplicates} doubles, ${lost.historyDisorder} désordonnés`, '0', lost.historyDuplicates + lost.historyDisorder === 0));
+  run.figures.push(
+    `écritures acquittées : ${ledger.posts.size} publications, ${ledger.likes.length} j’aime, ${ledger.messages.length} messages, ${ledger.uploads.length} photos`,
+  );
+  run.goals.push(
+    goal(
+      'écritures acquittées (2xx) perdues',
+      `${lostTotal} sur ${writes} (publications ${lost.posts}, j’aime ${lost.likes}, messages ${lost.messages}, photos ${lost.uploads}), ${lost.unreadable} relectures en échec`,
+      '0',
+      lostTotal + lost.unreadable === 0 && writes > 0,
+    ),
+  );
+  run.goals.push(
+    goal(
+      'messages en double ou désordonnés dans l’historique',
+      `${lost.historyDuplicates} doubles, ${lost.historyDisorder} désordonnés`,
+      '0',
+      lost.historyDuplicates + lost.historyDisorder === 0,
+    ),
+  );
 }
 
 function realtimeGoals(run: Run, timeline: Timeline): void {
   const delivered = deliveries(run.clients, run.ledger);
-  run.figures.push(`messages reçus en direct par le partenaire : ${delivered.live}/${delivered.owed} (${percent(delivered.live, delivered.owed)}; les autres arrivaient pendant une reconnexion)`);
-  run.goals.push(goal('messages reçus deux fois ou désordonnés (WebSocket, par conversation)', `${delivered.duplicates} doubles, ${delivered.outOfOrder} désordonnés`, '0', delivered.duplicates + delivered.outOfOrder === 0));
-  for (const [host, at, how] of [[timeline.killed, timeline.killedAt, 'kill -9'], [timeline.cut, timeline.cutAt, 'câble coupé']] as const) {
+  run.figures.push(
+    `messages reçus en direct par le partenaire : ${delivered.live}/${delivered.owed} (${percent(delivered.live, delivered.owed)}; les autres arrivaient pendant une reconnexion)`,
+  );
+  run.goals.push(
+    goal(
+      'messages reçus deux fois ou désordonnés (WebSocket, par conversation)',
+      `${delivered.duplicates} doubles, ${delivered.outOfOrder} désordonnés`,
+      '0',
+      delivered.duplicates + delivered.outOfOrder === 0,
+    ),
+  );
+  for (const [host, at, how] of [
+    [timeline.killed, timeline.killedAt, 'kill -9'],
+    [timeline.cut, timeline.cutAt, 'câble coupé'],
+  ] as const) {
     const r = reconnections(run.clients, host, at, RECONNECT_GOAL_MS);
-    run.goals.push(goal(`WebSockets de ${host} (${how}) reconnectées par le répartiteur en ≤ 10 s`, `${r.within}/${r.affected} (${percent(r.within, r.affected)}), la plus lente ${seconds(r.slowestMs)}`, '100 %', r.affected > 0 && r.within === r.affected));
+    run.goals.push(
+      goal(
+        `WebSockets de ${host} (${how}) reconnectées par le répartiteur en ≤ 10 s`,
+        `${r.within}/${r.affected} (${percent(r.within, r.affected)}), la plus lente ${seconds(r.slowestMs)}`,
+        '100 %',
+        r.affected > 0 && r.within === r.affected,
+      ),
+    );
   }
 }
 
 function leaderGoals(run: Run, timeline: Timeline): void {
   const { watch } = run;
   const takeover = timeline.leader ? watch.takeoverMs(timeline.killedAt, timeline.leader) : null;
-  run.goals.push(goal(`reprise des tâches périodiques après le kill -9 du meneur (${timeline.leader ?? 'aucun meneur vu'})`, seconds(takeover), `≤ ${seconds(TAKEOVER_GOAL_MS)}`, takeover !== null && takeover <= TAKEOVER_GOAL_MS));
-  run.figures.push(`reprise du verrou après la coupure du meneur ${timeline.cut} : ${seconds(watch.takeoverMs(timeline.cutAt, timeline.cut))} (PostgreSQL libère le verrou d’un pair muet en ~10 s)`);
+  run.goals.push(
+    goal(
+      `reprise des tâches périodiques après le kill -9 du meneur (${timeline.leader ?? 'aucun meneur vu'})`,
+      seconds(takeover),
+      `≤ ${seconds(TAKEOVER_GOAL_MS)}`,
+      takeover !== null && takeover <= TAKEOVER_GOAL_MS,
+    ),
+  );
+  run.figures.push(
+    `reprise du verrou après la coupure du meneur ${timeline.cut} : ${seconds(watch.takeoverMs(timeline.cutAt, timeline.cut))} (PostgreSQL libère le verrou d’un pair muet en ~10 s)`,
+  );
   const most = watch.mostHoldersAtOnce();
-  run.goals.push(goal('détenteurs du verrou des tâches périodiques à la fois (pg_locks, toutes les 250 ms)', `${most} au plus, ${watch.samples.length} relevés, ${watch.failedSamples} sans réponse`, 'exactement 1', most === 1 && watch.failedSamples === 0));
+  run.goals.push(
+    goal(
+      'détenteurs du verrou des tâches périodiques à la fois (pg_locks, toutes les 250 ms)',
+      `${most} au plus, ${watch.samples.length} relevés, ${watch.failedSamples} sans réponse`,
+      'exactement 1',
+      most === 1 && watch.failedSamples === 0,
+    ),
+  );
 }
 
 async function revocationGoals(run: Run, alive: string[]): Promise<void> {
   const revoked = await revocations(run.people.slice(2, 12), run.clients, run.ledger, run.failures, RUN, alive);
-  run.goals.push(goal('socket d’une session révoquée sur une autre instance : fin de session', `${revoked.crossHost}/${revoked.tried} d’une instance à l’autre, la plus lente ${revoked.slowestMs === null ? 'jamais' : `${revoked.slowestMs} ms`}`, `≤ ${REVOCATION_GOAL_MS} ms`, revoked.tried > 0 && revoked.crossHost === revoked.tried && revoked.slowestMs !== null && revoked.slowestMs <= REVOCATION_GOAL_MS));
-  run.goals.push(goal('événements privés reçus ensuite par ces sockets', `${revoked.leaked} (l’autre session en a reçu ${revoked.controlDelivered}/${revoked.tried})`, '0', revoked.tried > 0 && revoked.leaked === 0 && revoked.controlDelivered === revoked.tried));
+  run.goals.push(
+    goal(
+      'socket d’une session révoquée sur une autre instance : fin de session',
+      `${revoked.crossHost}/${revoked.tried} d’une instance à l’autre, la plus lente ${revoked.slowestMs === null ? 'jamais' : `${revoked.slowestMs} ms`}`,
+      `≤ ${REVOCATION_GOAL_MS} ms`,
+      revoked.tried > 0 &&
+        revoked.crossHost === revoked.tried &&
+        revoked.slowestMs !== null &&
+        revoked.slowestMs <= REVOCATION_GOAL_MS,
+    ),
+  );
+  run.goals.push(
+    goal(
+      'événements privés reçus ensuite par ces sockets',
+      `${revoked.leaked} (l’autre session en a reçu ${revoked.controlDelivered}/${revoked.tried})`,
+      '0',
+      revoked.tried > 0 && revoked.leaked === 0 && revoked.controlDelivered === revoked.tried,
+    ),
+  );
 }
 
 async function main(): Promise<WorkloadResult> {
@@ -182,7 +265,8 @@ async function main(): Promise<WorkloadResult> {
   const bus = new BusWatch();
   await Promise.all([watch.start(), bus.start()]);
   const run = await enrol({ failures: new Failures(), ledger: new Ledger(), watch, bus, figures: [], goals: [] });
-  if (run.people.length < 4) throw new Error(`trop peu de personnes inscrites (${run.people.length}) : ${run.failures.summary()}`);
+  if (run.people.length < 4)
+    throw new Error(`trop peu de personnes inscrites (${run.people.length}) : ${run.failures.summary()}`);
   const timeline = await trafficWithFaults(run);
   await calmExpiry(run, timeline.alive);
   await writeGoals(run);
@@ -191,10 +275,21 @@ async function main(): Promise<WorkloadResult> {
   await revocationGoals(run, timeline.alive);
   run.goals.push(...(await rejoinGoals({ ...run, run: RUN }, timeline.killed, timeline.alive)));
   const { failures, people, goals, figures } = run;
-  goals.push(goal('réponses 401 inattendues', String(failures.unauthorized.count), '0', failures.unauthorized.count === 0));
-  goals.push(goal('personnes inscrites, confirmées et connectées', `${people.length}/${PEOPLE}`, String(PEOPLE), people.length === PEOPLE));
+  goals.push(
+    goal('réponses 401 inattendues', String(failures.unauthorized.count), '0', failures.unauthorized.count === 0),
+  );
+  goals.push(
+    goal(
+      'personnes inscrites, confirmées et connectées',
+      `${people.length}/${PEOPLE}`,
+      String(PEOPLE),
+      people.length === PEOPLE,
+    ),
+  );
   figures.push(`réponses en erreur : ${failures.summary()}`);
-  figures.push(`attentes des instances dans PostgreSQL (le plus de requêtes à la fois) : ${watch.topWaits(5).join(' ; ') || 'aucune'}`);
+  figures.push(
+    `attentes des instances dans PostgreSQL (le plus de requêtes à la fois) : ${watch.topWaits(5).join(' ; ') || 'aucune'}`,
+  );
   for (const client of run.clients.values()) client.stop();
   for (const person of people) person.browser.close();
   await Promise.all([watch.stop(), bus.stop()]);

@@ -11,12 +11,24 @@ requireNode();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Vite's own script, run by this Node: through npx, a SIGTERM would stop npm and leave Vite running.
-const vite = path.join(path.dirname(createRequire(path.join(root, 'web', 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
+const vite = path.join(
+  path.dirname(createRequire(path.join(root, 'web', 'package.json')).resolve('vite/package.json')),
+  'bin',
+  'vite.js',
+);
 const children = [
-  spawn(process.execPath, ['--watch', 'server/src/main.ts'], { cwd: root, stdio: 'inherit', env: { ...process.env, PORT: '3001', WEB_DIST: '/nonexistent' } }),
+  spawn(process.execPath, ['--watch', 'server/src/main.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PORT: '3001', WEB_DIST: '/nonexistent' },
+  }),
   spawn(process.execPath, [vite, '--port', '3000', '--strictPort'], { cwd: path.join(root, 'web'), stdio: 'inherit' }),
 ];
 const stop = () => children.forEach((c) => c.kill('SIGTERM'));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-for (const child of children) child.on('exit', (code) => { stop(); process.exitCode = code ?? 0; });
+for (const child of children)
+  child.on('exit', (code) => {
+    stop();
+    process.exitCode = code ?? 0;
+  });

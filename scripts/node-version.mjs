@@ -5,6 +5,8 @@ export const NODE_MAJOR = 24;
 
 export function requireNode() {
   if (Number(process.versions.node.split('.')[0]) >= NODE_MAJOR) return;
-  console.error(`MoodMap demande Node ${NODE_MAJOR} (celui-ci : ${process.version}). Lancez-le par npm (« npm start », « npm test ») après « npm install », qui l'installe sur Linux x64 ; ailleurs, installez Node ${NODE_MAJOR}.`);
+  console.error(
+    `MoodMap demande Node ${NODE_MAJOR} (celui-ci : ${process.version}). Lancez-le par npm (« npm start », « npm test ») après « npm install », qui l'installe sur Linux x64 ; ailleurs, installez Node ${NODE_MAJOR}.`,
+  );
   process.exit(1);
 }

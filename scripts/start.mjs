@@ -27,10 +27,16 @@ function newestMtime(target) {
 }
 
 const checkStarted = performance.now();
-const sources = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'core/src'].map((p) => path.join(root, p));
+const sources = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'core/src'].map((p) =>
+  path.join(root, p),
+);
 const builtAt = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
 if (builtAt < Math.max(...sources.map(newestMtime))) {
-  console.log(builtAt ? 'Application web plus ancienne que ses sources : construction…' : 'Application web pas encore construite : construction…');
+  console.log(
+    builtAt
+      ? 'Application web plus ancienne que ses sources : construction…'
+      : 'Application web pas encore construite : construction…',
+  );
   const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
   console.log(`Application web : ${Math.round(performance.now() - checkStarted)} ms (construite)`);

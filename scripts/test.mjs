@@ -20,7 +20,10 @@ if (only !== undefined && !TIERS.includes(only)) {
   console.error(`Niveau de tests inconnu : « ${only} » (attendu : ${TIERS.join(', ')}).`);
   process.exit(2);
 }
-let passed = 0, failed = 0, skipped = 0, broken = false;
+let passed = 0,
+  failed = 0,
+  skipped = 0,
+  broken = false;
 
 function run(cmd, args, env = {}) {
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -31,17 +34,28 @@ function run(cmd, args, env = {}) {
 // out (server/geodata is its own package).
 const geodataModules = path.join(root, 'server', 'geodata', 'node_modules');
 if ((only === undefined || only === 'unit' || only === 'api') && !existsSync(geodataModules)) {
-  console.log("Installation des paquets de données géographiques (server/geodata) : les tests géo reconstruisent les fichiers embarqués à partir d'eux.");
+  console.log(
+    "Installation des paquets de données géographiques (server/geodata) : les tests géo reconstruisent les fichiers embarqués à partir d'eux.",
+  );
   if (run('npm', ['ci', '--prefix', 'server/geodata', '--no-audit', '--no-fund']) !== 0) broken = true;
 }
 
 if (only !== 'e2e' && only !== 'cluster') {
   const json = path.join(out, 'vitest.json');
   const project = only ? [`--project=${only}`] : [];
-  const code = run('npx', ['vitest', 'run', ...project, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]);
+  const code = run('npx', [
+    'vitest',
+    'run',
+    ...project,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${json}`,
+  ]);
   if (existsSync(json)) {
     const r = JSON.parse(readFileSync(json, 'utf8'));
-    passed += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + r.numTodoTests;
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+    skipped += r.numPendingTests + r.numTodoTests;
     // A suite that failed to load counts as a failure even with no test inside it.
     if (code !== 0 && r.numFailedTests === 0) broken = true;
   } else broken = true;
@@ -55,10 +69,14 @@ if (only === undefined || only === 'e2e') {
     broken = true;
   } else {
     const json = path.join(out, 'playwright.json');
-    const code = run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: json });
+    const code = run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: json,
+    });
     if (existsSync(json)) {
       const s = JSON.parse(readFileSync(json, 'utf8')).stats;
-      passed += s.expected + s.flaky; failed += s.unexpected; skipped += s.skipped;
+      passed += s.expected + s.flaky;
+      failed += s.unexpected;
+      skipped += s.skipped;
       if (code !== 0 && s.unexpected === 0) broken = true;
     } else broken = true;
   }
@@ -70,7 +88,8 @@ if (only === 'cluster' || (only === undefined && process.env.CLUSTER === '1')) {
   const code = run(process.execPath, ['cluster/run.ts'], { CLUSTER_SUMMARY_FILE: summary });
   if (existsSync(summary)) {
     const r = JSON.parse(readFileSync(summary, 'utf8'));
-    passed += r.passed; failed += r.failed;
+    passed += r.passed;
+    failed += r.failed;
     if (code !== 0 && r.failed === 0) broken = true;
   } else broken = true;
 }

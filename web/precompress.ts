@@ -26,9 +26,15 @@ export function precompressDir(dir: string): string[] {
   for (const file of files(dir)) {
     if (!TEXT.test(file) || statSync(file).size < MIN_BYTES) continue;
     const body = readFileSync(file);
-    writeFileSync(`${file}.br`, brotliCompressSync(body, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-    }));
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(body, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+          [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
+      }),
+    );
     writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
     done.push(file);
   }

@@ -32,20 +32,32 @@ async function seed(url: string): Promise<void> {
   await client.connect();
   const started = performance.now();
   // Users spread over two years of sign-ups; nicknames 'membre<n>'; one in 50 staff.
-  await client.query(`insert into users (id, email, password_hash, created_at)
+  await client.query(
+    `insert into users (id, email, password_hash, created_at)
     select md5('u' || g)::uuid, 'u' || g || '@bench.test', 'x', now() - (g || ' minutes')::interval * 10
-    from generate_series(1, $1::int) g`, [USERS]);
-  await client.query(`insert into profiles (id, username, created_at)
-    select md5('u' || g)::uuid, 'membre' || g, now() - (g || ' minutes')::interval * 10 from generate_series(1, $1::int) g`, [USERS]);
-  await client.query(`insert into staff_roles (user_id, role)
-    select md5('u' || g)::uuid, 'moderator' from generate_series(50, $1::int, 50) g`, [USERS]);
-  await client.query(`insert into security_logs (user_id, event_type, event_description, severity, created_at)
+    from generate_series(1, $1::int) g`,
+    [USERS],
+  );
+  await client.query(
+    `insert into profiles (id, username, created_at)
+    select md5('u' || g)::uuid, 'membre' || g, now() - (g || ' minutes')::interval * 10 from generate_series(1, $1::int) g`,
+    [USERS],
+  );
+  await client.query(
+    `insert into staff_roles (user_id, role)
+    select md5('u' || g)::uuid, 'moderator' from generate_series(50, $1::int, 50) g`,
+    [USERS],
+  );
+  await client.query(
+    `insert into security_logs (user_id, event_type, event_description, severity, created_at)
     select md5('u' || (1 + g % $2::int))::uuid,
       (array['login_failed','role_check','admin_access','post_reported','rate_limited','permission_denied'])[1 + g % 6],
       'Événement de test n°' || g,
       (array['low','low','low','medium','medium','high','critical'])[1 + g % 7],
       now() - (g || ' seconds')::interval
-    from generate_series(1, $1::int) g`, [LOGS, USERS]);
+    from generate_series(1, $1::int) g`,
+    [LOGS, USERS],
+  );
   // As autovacuum leaves a table in production: visibility map set, so counts read the index only.
   await client.query('vacuum analyze');
   console.log(`seeded ${USERS} users and ${LOGS} log rows in ${Math.round((performance.now() - started) / 1000)} s`);
@@ -89,7 +101,8 @@ async function main() {
     // The cursors of a page DEPTH pages deep, found once.
     const deep = async (path: string) => {
       let cursor: string | null = null;
-      for (let i = 0; i < DEPTH; i++) cursor = (await get(`${path}${path.includes('?') ? '&' : '?'}${cursor ? `cursor=${cursor}` : ''}`)).nextCursor;
+      for (let i = 0; i < DEPTH; i++)
+        cursor = (await get(`${path}${path.includes('?') ? '&' : '?'}${cursor ? `cursor=${cursor}` : ''}`)).nextCursor;
       return `${path}${path.includes('?') ? '&' : '?'}cursor=${cursor}`;
     };
     const pages: Record<string, string> = {
@@ -109,19 +122,26 @@ async function main() {
     const loads: string[] = [loadLine()];
     for (let r = 0; r < ROUNDS; r++) {
       // A/B alternation: the reference, then every page, each round.
-      p95s['select 1 (reference)']!.push(percentile(await timed(SAMPLES, () => bare.query('select 1').then(() => {})), 95));
-      for (const [name, path] of Object.entries(pages)) p95s[name]!.push(percentile(await timed(SAMPLES, () => get(path).then(() => {})), 95));
+      p95s['select 1 (reference)']!.push(
+        percentile(await timed(SAMPLES, () => bare.query('select 1').then(() => {})), 95),
+      );
+      for (const [name, path] of Object.entries(pages))
+        p95s[name]!.push(percentile(await timed(SAMPLES, () => get(path).then(() => {})), 95));
       loads.push(loadLine());
     }
     await bare.end();
-    console.log(`\nadmin lists at ${USERS} users / ${LOGS} log rows, PostgreSQL, ${SAMPLES} requests per page per round, ${ROUNDS} rounds`);
+    console.log(
+      `\nadmin lists at ${USERS} users / ${LOGS} log rows, PostgreSQL, ${SAMPLES} requests per page per round, ${ROUNDS} rounds`,
+    );
     console.log(`load (1/5/15 min) before and after each round: ${loads.join(' | ')}`);
     console.log('page | p95 ms, median of rounds (min–max)');
     const figures: Record<string, unknown> = {};
     for (const [name, values] of Object.entries(p95s)) {
       const s = spread(values);
       console.log(`${name.padEnd(42)} | ${formatSpread(s, ' ms')}`);
-      figures[name] = { p95Ms: { median: sig(s.median), min: sig(s.min), max: sig(s.max), rounds: s.rounds.map((v) => sig(v)) } };
+      figures[name] = {
+        p95Ms: { median: sig(s.median), min: sig(s.min), max: sig(s.max), rounds: s.rounds.map((v) => sig(v)) },
+      };
     }
     writeResults(RESULTS, run, { users: USERS, logs: LOGS, samples: SAMPLES, rounds: ROUNDS, loads, pages: figures });
   } finally {

@@ -82,7 +82,15 @@ const VIEW = { ...PARIS, zoom: 12 };
 const MARKER_LAYERS = ['mm-markers', 'mm-aggregates', 'mm-highlight'];
 const ALL_OUR_LAYERS = [...MARKER_LAYERS, 'mm-pulse-a', 'mm-pulse-b'];
 const TRACE_DIR = process.env.BENCH_TRACE;
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'gpu', 'disabled-by-default-devtools.timeline.stack'];
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'disabled-by-default-v8.cpu_profiler',
+  'blink.user_timing',
+  'gpu',
+  'disabled-by-default-devtools.timeline.stack',
+];
 /** Runs `body` under a Chrome trace written to BENCH_TRACE/<name>.json when asked (once per name). */
 const traced = new Set<string>();
 async function withTrace<T>(browser: Browser, page: Page, name: string, body: () => Promise<T>): Promise<T> {
@@ -111,21 +119,25 @@ interface Marker {
 
 /** City density in central Paris: posts by the seeded authors, gaussian around the centre. */
 async function seedParis(database: Awaited<ReturnType<typeof openDatabase>>, count: number): Promise<void> {
-  await database.db.execute(sql.raw(`
+  await database.db.execute(
+    sql.raw(`
     insert into publications (user_id, category, content, latitude, longitude, nickname, created_at, media_urls, has_pulse_effect)
     select md5('bench-user-' || u)::uuid, (array['happy','angry','party','money','love'])[1 + floor(random() * 5)::int],
            'Un café en terrasse, rien de mieux',
            ${PARIS.latitude} + g * cos(a) * 0.012, ${PARIS.longitude} + g * sin(a) * 0.018,
            'membre_' || u, now() - (60 + random() * 80000) * interval '1 second', '[]'::jsonb, random() < 0.05
     from (select i, 1 + (i % ${Math.min(POSTS, 20_000)}) as u, sqrt(-2 * ln(1 - random())) as g, 2 * pi() * random() as a
-          from generate_series(1, ${count}) i) s`));
+          from generate_series(1, ${count}) i) s`),
+  );
   await database.db.execute(sql.raw('analyze publications'));
 }
 
 /** The seeded posts as the map's markers (what a viewport answer's `points` hold), pulse off. */
 async function allMarkers(database: Awaited<ReturnType<typeof openDatabase>>): Promise<Marker[]> {
-  const { rows } = await database.db.execute(sql.raw(`
-    select id, user_id, category, latitude, longitude, nickname, author_photo_url, created_at from publications`));
+  const { rows } = await database.db.execute(
+    sql.raw(`
+    select id, user_id, category, latitude, longitude, nickname, author_photo_url, created_at from publications`),
+  );
   return (rows as Array<Record<string, unknown>>).map((r) => ({
     id: String(r.id),
     userId: String(r.user_id),
@@ -141,7 +153,12 @@ async function allMarkers(database: Awaited<ReturnType<typeof openDatabase>>): P
 
 async function phone(browser: Browser): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
   const context = await browser.newContext({
-    viewport: { width: 390, height: 844 }, deviceScaleFactor: DPR, isMobile: true, hasTouch: true, locale: 'fr-FR', timezoneId: 'Europe/Paris',
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: DPR,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'fr-FR',
+    timezoneId: 'Europe/Paris',
   });
   await context.addInitScript((view) => {
     localStorage.setItem('moodmap.mapLocation', JSON.stringify(view));
@@ -153,7 +170,12 @@ async function phone(browser: Browser): Promise<{ context: BrowserContext; page:
         observer.disconnect();
         // Ready = the map quiet ('idle') with its markers laid out: its first idle may come before
         // the viewport answer is drawn, a basemap without a single post.
-        type BenchMap = { getSource(id: string): unknown; querySourceFeatures(id: string): unknown[]; on(e: string, f: () => void): void; off(e: string, f: () => void): void };
+        type BenchMap = {
+          getSource(id: string): unknown;
+          querySourceFeatures(id: string): unknown[];
+          on(e: string, f: () => void): void;
+          off(e: string, f: () => void): void;
+        };
         const map = (window as unknown as { __MOODMAP_MAP__: BenchMap }).__MOODMAP_MAP__;
         const drawn = () => Boolean(map.getSource('mm-markers')) && map.querySourceFeatures('mm-markers').length > 0;
         if (drawn()) bench.mapReadyAt = bench.mapLoadedAt;
@@ -177,66 +199,111 @@ async function phone(browser: Browser): Promise<{ context: BrowserContext; page:
 
 /** The map is drawn, still, with markers, and its tiles are in. */
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction((layer) => {
-    const map = window.__MOODMAP_MAP__;
-    return Boolean(map?.isStyleLoaded() && map.areTilesLoaded() && !map.isMoving() && map.getLayer(layer) && map.queryRenderedFeatures({ layers: [layer] }).length > 0);
-  }, 'mm-markers', { timeout: 120_000, polling: 250 });
+  await page.waitForFunction(
+    (layer) => {
+      const map = window.__MOODMAP_MAP__;
+      return Boolean(
+        map?.isStyleLoaded() &&
+          map.areTilesLoaded() &&
+          !map.isMoving() &&
+          map.getLayer(layer) &&
+          map.queryRenderedFeatures({ layers: [layer] }).length > 0,
+      );
+    },
+    'mm-markers',
+    { timeout: 120_000, polling: 250 },
+  );
 }
 
 /** Posts on screen and the single-post markers a tap would hit first, nearest the centre first. */
 async function tappable(page: Page): Promise<{ posts: number; targets: Array<{ pid: string; x: number; y: number }> }> {
-  return page.evaluate((layers) => {
-    const map = window.__MOODMAP_MAP__!;
-    const { width, height } = map.getCanvas().getBoundingClientRect();
-    const present = ['mm-markers', 'mm-aggregates'].filter((id) => map.getLayer(id));
-    const inside = (f: { geometry: unknown }) => {
-      const p = map.project((f.geometry as { coordinates: [number, number] }).coordinates);
-      return p.x >= 0 && p.y >= 0 && p.x <= width && p.y <= height;
-    };
-    // Every post on screen: alone, in its 100 m group, or counted in a server aggregate (source
-    // features, one per id: the rendered-feature query undercounts symbols at a high pixel ratio).
-    const seen = new Map<string, number>();
-    for (const source of present) {
-      for (const f of map.querySourceFeatures(source)) if (inside(f)) seen.set(`${source}:${f.id ?? f.properties.cluster_id}`, Number(f.properties.n ?? f.properties.point_count ?? 1));
-    }
-    const posts = [...seen.values()].reduce((n, v) => n + v, 0);
-    const features = map.queryRenderedFeatures({ layers: ['mm-markers'] }).filter(inside);
-    const targets: Array<{ pid: string; x: number; y: number }> = [];
-    for (const f of features) {
-      if (f.properties.k !== 'p') continue;
-      const { x, y } = map.project((f.geometry as unknown as { coordinates: [number, number] }).coordinates);
-      // Clear of the top bar, the floating buttons and the bottom navigation.
-      if (x < 40 || x > width - 80 || y < 140 || y > height - 180) continue;
-      const top = map.queryRenderedFeatures([x, y], { layers: layers.filter((id) => map.getLayer(id)) })[0];
-      if (top?.properties.pid === f.properties.pid) targets.push({ pid: String(f.properties.pid), x, y });
-    }
-    targets.sort((a, b) => Math.hypot(a.x - width / 2, a.y - height / 2) - Math.hypot(b.x - width / 2, b.y - height / 2));
-    return { posts, targets };
-  }, ['mm-highlight', 'mm-aggregates', 'mm-markers']);
+  return page.evaluate(
+    (layers) => {
+      const map = window.__MOODMAP_MAP__!;
+      const { width, height } = map.getCanvas().getBoundingClientRect();
+      const present = ['mm-markers', 'mm-aggregates'].filter((id) => map.getLayer(id));
+      const inside = (f: { geometry: unknown }) => {
+        const p = map.project((f.geometry as { coordinates: [number, number] }).coordinates);
+        return p.x >= 0 && p.y >= 0 && p.x <= width && p.y <= height;
+      };
+      // Every post on screen: alone, in its 100 m group, or counted in a server aggregate (source
+      // features, one per id: the rendered-feature query undercounts symbols at a high pixel ratio).
+      const seen = new Map<string, number>();
+      for (const source of present) {
+        for (const f of map.querySourceFeatures(source))
+          if (inside(f))
+            seen.set(
+              `${source}:${f.id ?? f.properties.cluster_id}`,
+              Number(f.properties.n ?? f.properties.point_count ?? 1),
+            );
+      }
+      const posts = [...seen.values()].reduce((n, v) => n + v, 0);
+      const features = map.queryRenderedFeatures({ layers: ['mm-markers'] }).filter(inside);
+      const targets: Array<{ pid: string; x: number; y: number }> = [];
+      for (const f of features) {
+        if (f.properties.k !== 'p') continue;
+        const { x, y } = map.project((f.geometry as unknown as { coordinates: [number, number] }).coordinates);
+        // Clear of the top bar, the floating buttons and the bottom navigation.
+        if (x < 40 || x > width - 80 || y < 140 || y > height - 180) continue;
+        const top = map.queryRenderedFeatures([x, y], { layers: layers.filter((id) => map.getLayer(id)) })[0];
+        if (top?.properties.pid === f.properties.pid) targets.push({ pid: String(f.properties.pid), x, y });
+      }
+      targets.sort(
+        (a, b) => Math.hypot(a.x - width / 2, a.y - height / 2) - Math.hypot(b.x - width / 2, b.y - height / 2),
+      );
+      return { posts, targets };
+    },
+    ['mm-highlight', 'mm-aggregates', 'mm-markers'],
+  );
 }
 
 /** One tap: pointerdown's timestamp → the popup in the DOM, then a frame (rAF) and a task after it. */
-async function tapToPopup(page: Page, target: { pid: string; x: number; y: number }): Promise<{ ms: number; cardMs: number }> {
+async function tapToPopup(
+  page: Page,
+  target: { pid: string; x: number; y: number },
+): Promise<{ ms: number; cardMs: number }> {
   await page.evaluate((pid) => {
     const tap = { down: 0, painted: 0, card: 0 };
     (window as unknown as { __tap: typeof tap }).__tap = tap;
-    addEventListener('pointerdown', (e) => { tap.down = e.timeStamp; }, { capture: true, once: true });
+    addEventListener(
+      'pointerdown',
+      (e) => {
+        tap.down = e.timeStamp;
+      },
+      { capture: true, once: true },
+    );
     const observer = new MutationObserver(() => {
       const popup = document.querySelector(`[data-testid="post-popup"][data-post-id="${pid}"]`);
-      if (popup && !tap.painted) requestAnimationFrame(() => setTimeout(() => { tap.painted ||= performance.now(); }, 0));
+      if (popup && !tap.painted)
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            tap.painted ||= performance.now();
+          }, 0),
+        );
       if (popup && popup.getAttribute('aria-busy') !== 'true' && !tap.card) {
         tap.card = performance.now();
         observer.disconnect();
       }
     });
-    observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
+    observer.observe(document.body, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['aria-busy'],
+    });
   }, target.pid);
   const box = (await page.locator('[data-testid="map-canvas"] canvas').first().boundingBox())!;
   await page.touchscreen.tap(box.x + target.x, box.y + target.y);
-  const tap = await page.waitForFunction(() => {
-    const t = (window as unknown as { __tap: { down: number; painted: number; card: number } }).__tap;
-    return t.painted && t.card ? t : null;
-  }, undefined, { timeout: 30_000, polling: 100 }).then((h) => h.jsonValue() as Promise<{ down: number; painted: number; card: number }>);
+  const tap = await page
+    .waitForFunction(
+      () => {
+        const t = (window as unknown as { __tap: { down: number; painted: number; card: number } }).__tap;
+        return t.painted && t.card ? t : null;
+      },
+      undefined,
+      { timeout: 30_000, polling: 100 },
+    )
+    .then((h) => h.jsonValue() as Promise<{ down: number; painted: number; card: number }>);
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => !document.querySelector('[data-testid="post-popup"]'));
   return { ms: tap.painted - tap.down, cardMs: tap.card - tap.down };
@@ -256,7 +323,12 @@ async function panFrames(page: Page): Promise<number[]> {
   });
   const cx = 195;
   const cy = 430;
-  for (const [dx, dy] of [[150, 0], [-150, 0], [0, 150], [0, -150]]) {
+  for (const [dx, dy] of [
+    [150, 0],
+    [-150, 0],
+    [0, 150],
+    [0, -150],
+  ]) {
     await page.mouse.move(cx - dx / 2, cy - dy / 2);
     await page.mouse.down();
     for (let i = 1; i <= 30; i++) {
@@ -274,10 +346,14 @@ async function panFrames(page: Page): Promise<number[]> {
 }
 
 async function setMarkersVisible(page: Page, visible: boolean): Promise<void> {
-  await page.evaluate(([layers, v]) => {
-    const map = window.__MOODMAP_MAP__!;
-    for (const id of layers as string[]) if (map.getLayer(id)) map.setLayoutProperty(id, 'visibility', v ? 'visible' : 'none');
-  }, [ALL_OUR_LAYERS, visible] as const);
+  await page.evaluate(
+    ([layers, v]) => {
+      const map = window.__MOODMAP_MAP__!;
+      for (const id of layers as string[])
+        if (map.getLayer(id)) map.setLayoutProperty(id, 'visibility', v ? 'visible' : 'none');
+    },
+    [ALL_OUR_LAYERS, visible] as const,
+  );
 }
 
 const taskMs = async (cdp: CDPSession) => {
@@ -307,16 +383,29 @@ async function firstLoadRound(browser: Browser, base: string, maplibreGzip: numb
     page.on('response', (response) => {
       const url = response.url();
       if (!counting || !url.startsWith(base) || !/\.m?js(\?|$)/.test(new URL(url).pathname)) return;
-      scripts.push(response.body().then((b) => gzipSync(b, { level: 9 }).length, () => 0));
+      scripts.push(
+        response.body().then(
+          (b) => gzipSync(b, { level: 9 }).length,
+          () => 0,
+        ),
+      );
     });
     await page.goto(`${base}/`);
-    await page.waitForFunction(() => (window as unknown as { __bench: { mapReadyAt: number } }).__bench.mapReadyAt > 0, undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { __bench: { mapReadyAt: number } }).__bench.mapReadyAt > 0,
+      undefined,
+      { timeout: 120_000 },
+    );
     counting = false;
-    const marks = await page.evaluate(() => (window as unknown as { __bench: { mapLoadedAt: number; mapReadyAt: number } }).__bench);
+    const marks = await page.evaluate(
+      () => (window as unknown as { __bench: { mapLoadedAt: number; mapReadyAt: number } }).__bench,
+    );
     const mapReadyS = marks.mapReadyAt / 1000;
     const mapLoadedS = marks.mapLoadedAt / 1000;
     const fetchedJsGzip = (await Promise.all(scripts)).reduce((s, n) => s + n, 0);
-    console.log(`  map ready (idle with its markers) ${mapReadyS.toFixed(2)} s (data-map-loaded at ${mapLoadedS.toFixed(2)} s); JS fetched by then ${(fetchedJsGzip / 1000).toFixed(1)} kB gzip (${(fetchedJsGzip / maplibreGzip).toFixed(3)} of MapLibre)`);
+    console.log(
+      `  map ready (idle with its markers) ${mapReadyS.toFixed(2)} s (data-map-loaded at ${mapLoadedS.toFixed(2)} s); JS fetched by then ${(fetchedJsGzip / 1000).toFixed(1)} kB gzip (${(fetchedJsGzip / maplibreGzip).toFixed(3)} of MapLibre)`,
+    );
 
     await settled(page);
     await sleep(1000);
@@ -336,11 +425,19 @@ async function firstLoadRound(browser: Browser, base: string, maplibreGzip: numb
       cards.push(cardMs);
     }
     if (process.env.BENCH_SHOT) await page.screenshot({ path: process.env.BENCH_SHOT });
-    const cam = await page.evaluate(() => ({ ...window.__MOODMAP_MAP__!.getCenter(), zoom: window.__MOODMAP_MAP__!.getZoom() }));
+    const cam = await page.evaluate(() => ({
+      ...window.__MOODMAP_MAP__!.getCenter(),
+      zoom: window.__MOODMAP_MAP__!.getZoom(),
+    }));
     console.log(`  camera ${cam.lat.toFixed(4)}, ${cam.lng.toFixed(4)} z${cam.zoom.toFixed(2)}`);
-    console.log(`  ${postsOnScreen} posts on screen; taps → popup painted ${taps.map((t) => t.toFixed(0)).join(', ')} ms; → card ${cards.map((t) => t.toFixed(0)).join(', ')} ms`);
+    console.log(
+      `  ${postsOnScreen} posts on screen; taps → popup painted ${taps.map((t) => t.toFixed(0)).join(', ')} ms; → card ${cards.map((t) => t.toFixed(0)).join(', ')} ms`,
+    );
 
-    await page.evaluate((v) => window.__MOODMAP_MAP__!.jumpTo({ center: [v.longitude, v.latitude], zoom: v.zoom }), VIEW);
+    await page.evaluate(
+      (v) => window.__MOODMAP_MAP__!.jumpTo({ center: [v.longitude, v.latitude], zoom: v.zoom }),
+      VIEW,
+    );
     await settled(page);
     await sleep(500);
     const deltas = await withTrace(browser, page, 'pan', () => panFrames(page));
@@ -351,8 +448,21 @@ async function firstLoadRound(browser: Browser, base: string, maplibreGzip: numb
     await setMarkersVisible(page, true);
     const panP95 = percentile(deltas, 95);
     const panP95Bare = percentile(bare, 95);
-    console.log(`  pan: ${deltas.length} frames, p95 ${panP95.toFixed(1)} ms (max ${Math.max(...deltas).toFixed(0)}); markers hidden: p95 ${panP95Bare.toFixed(1)} ms`);
-    return { mapReadyS, mapLoadedS, fetchedJsGzip, tapMs: median(taps), cardMs: median(cards), taps, postsOnScreen, panP95, panP95Bare, frames: deltas.length };
+    console.log(
+      `  pan: ${deltas.length} frames, p95 ${panP95.toFixed(1)} ms (max ${Math.max(...deltas).toFixed(0)}); markers hidden: p95 ${panP95Bare.toFixed(1)} ms`,
+    );
+    return {
+      mapReadyS,
+      mapLoadedS,
+      fetchedJsGzip,
+      tapMs: median(taps),
+      cardMs: median(cards),
+      taps,
+      postsOnScreen,
+      panP95,
+      panP95Bare,
+      frames: deltas.length,
+    };
   } finally {
     await context.close();
   }
@@ -367,7 +477,13 @@ interface AddPostRound {
   drawn: boolean;
 }
 
-async function addPostRound(browser: Browser, base: string, markers: Marker[], user: { token: string; ip: string }, n: number): Promise<AddPostRound> {
+async function addPostRound(
+  browser: Browser,
+  base: string,
+  markers: Marker[],
+  user: { token: string; ip: string },
+  n: number,
+): Promise<AddPostRound> {
   const { context, page, cdp } = await phone(browser);
   try {
     // Every seeded post in the map's answers: the map holds them all.
@@ -375,25 +491,40 @@ async function addPostRound(browser: Browser, base: string, markers: Marker[], u
       const headers = { ...route.request().headers() };
       delete headers['if-none-match'];
       const real = (await (await route.fetch({ headers })).json()) as Record<string, unknown>;
-      await route.fulfill({ status: 200, headers: { 'cache-control': 'no-store' }, json: { ...real, points: markers, clusters: [] } });
+      await route.fulfill({
+        status: 200,
+        headers: { 'cache-control': 'no-store' },
+        json: { ...real, points: markers, clusters: [] },
+      });
     });
     // The socket's own handler time for post.created frames, and the long tasks.
     await context.addInitScript(() => {
       const stats = { handlerMs: 0, frames: 0, longTasks: 0, arrived: 0 };
       (window as unknown as { __add: typeof stats }).__add = stats;
       const add = WebSocket.prototype.addEventListener;
-      WebSocket.prototype.addEventListener = function (this: WebSocket, type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions) {
+      WebSocket.prototype.addEventListener = function (
+        this: WebSocket,
+        type: string,
+        listener: EventListenerOrEventListenerObject,
+        options?: boolean | AddEventListenerOptions,
+      ) {
         if (type !== 'message' || typeof listener !== 'function') return add.call(this, type, listener, options);
-        return add.call(this, type, (event: Event) => {
-          const created = typeof (event as MessageEvent).data === 'string' && (event as MessageEvent).data.includes('post.created');
-          const t = performance.now();
-          listener.call(this, event);
-          if (created) {
-            stats.handlerMs += performance.now() - t;
-            stats.frames++;
-            stats.arrived = t;
-          }
-        }, options);
+        return add.call(
+          this,
+          type,
+          (event: Event) => {
+            const created =
+              typeof (event as MessageEvent).data === 'string' && (event as MessageEvent).data.includes('post.created');
+            const t = performance.now();
+            listener.call(this, event);
+            if (created) {
+              stats.handlerMs += performance.now() - t;
+              stats.frames++;
+              stats.arrived = t;
+            }
+          },
+          options,
+        );
       } as typeof WebSocket.prototype.addEventListener;
       const onmessage = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage')!;
       Object.defineProperty(WebSocket.prototype, 'onmessage', {
@@ -407,7 +538,8 @@ async function addPostRound(browser: Browser, base: string, markers: Marker[], u
         const seen = new Map<unknown, number>();
         for (const f of window.__MOODMAP_MAP__!.queryRenderedFeatures({ layers: ['mm-markers'] })) {
           const [x, y] = (f.geometry as unknown as { coordinates: [number, number] }).coordinates;
-          if (Math.hypot((y - lat) * 111_320, (x - lng) * 111_320 * Math.cos((lat * Math.PI) / 180)) <= 150) seen.set(f.id, Number(f.properties.n ?? 1));
+          if (Math.hypot((y - lat) * 111_320, (x - lng) * 111_320 * Math.cos((lat * Math.PI) / 180)) <= 150)
+            seen.set(f.id, Number(f.properties.n ?? 1));
         }
         return [...seen.values()].reduce((a, b) => a + b, 0);
       };
@@ -423,7 +555,10 @@ async function addPostRound(browser: Browser, base: string, markers: Marker[], u
     await sleep(5000);
     // Read before the windows, so that this read's own main-thread time is in neither.
     const latitude = PARIS.latitude + 0.002 * (n + 1);
-    const postsBefore = await page.evaluate(([lat, lng]) => window.__postsNear!(lat, lng), [latitude, PARIS.longitude] as const);
+    const postsBefore = await page.evaluate(([lat, lng]) => window.__postsNear!(lat, lng), [
+      latitude,
+      PARIS.longitude,
+    ] as const);
     const WINDOW = 2000;
     const t0 = await taskMs(cdp);
     await sleep(WINDOW);
@@ -433,23 +568,56 @@ async function addPostRound(browser: Browser, base: string, markers: Marker[], u
     const t1 = await taskMs(cdp);
     const res = await fetch(`${base}/api/posts`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', 'x-forwarded-for': user.ip },
-      body: JSON.stringify({ category: 'party', content: 'Concert improvisé place de la République !', latitude, longitude: PARIS.longitude }),
+      headers: {
+        authorization: `Bearer ${user.token}`,
+        'content-type': 'application/json',
+        'x-forwarded-for': user.ip,
+      },
+      body: JSON.stringify({
+        category: 'party',
+        content: 'Concert improvisé place de la République !',
+        latitude,
+        longitude: PARIS.longitude,
+      }),
     });
     if (res.status !== 201) throw new Error(`post: ${res.status} ${await res.text()}`);
     const { post } = (await res.json()) as { post: { id: string } };
     await sleep(WINDOW);
     const windowMs = (await taskMs(cdp)) - t1;
     await windowDone;
-    const after = await page.evaluate(() => ({ ...(window as unknown as { __add: { handlerMs: number; frames: number; longTasks: number } }).__add }));
+    const after = await page.evaluate(() => ({
+      ...(window as unknown as { __add: { handlerMs: number; frames: number; longTasks: number } }).__add,
+    }));
     // Drawn as its own marker, or counted in the 100 m group it joined (at city density about
     // one post in two lands within 100 m of another: a group's feature carries no post id).
-    const drawn = await page.waitForFunction(([pid, near]) => window.__MOODMAP_MAP__!.queryRenderedFeatures({ layers: ['mm-markers'] }).some((f) => f.properties.pid === pid)
-      || window.__postsNear!(near.latitude, near.longitude) > near.before, [post.id, { latitude, longitude: PARIS.longitude, before: postsBefore }] as const, { timeout: 20_000, polling: 500 })
-      .then(() => true, () => false);
-    await fetch(`${base}/api/posts/${post.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${user.token}`, 'x-forwarded-for': user.ip } });
-    const r = { mainThreadMs: windowMs - idleMs, windowMs, idleMs, handlerMs: after.handlerMs, longTasksMs: after.longTasks - before.longTasks, drawn };
-    console.log(`  add one post to ${markers.length} held: main thread ${r.mainThreadMs.toFixed(1)} ms (window ${windowMs.toFixed(1)} − idle ${idleMs.toFixed(1)}); socket handler ${r.handlerMs.toFixed(2)} ms over ${after.frames} frame(s); long tasks ${r.longTasksMs.toFixed(0)} ms; drawn: ${drawn}`);
+    const drawn = await page
+      .waitForFunction(
+        ([pid, near]) =>
+          window
+            .__MOODMAP_MAP__!.queryRenderedFeatures({ layers: ['mm-markers'] })
+            .some((f) => f.properties.pid === pid) || window.__postsNear!(near.latitude, near.longitude) > near.before,
+        [post.id, { latitude, longitude: PARIS.longitude, before: postsBefore }] as const,
+        { timeout: 20_000, polling: 500 },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    await fetch(`${base}/api/posts/${post.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${user.token}`, 'x-forwarded-for': user.ip },
+    });
+    const r = {
+      mainThreadMs: windowMs - idleMs,
+      windowMs,
+      idleMs,
+      handlerMs: after.handlerMs,
+      longTasksMs: after.longTasks - before.longTasks,
+      drawn,
+    };
+    console.log(
+      `  add one post to ${markers.length} held: main thread ${r.mainThreadMs.toFixed(1)} ms (window ${windowMs.toFixed(1)} − idle ${idleMs.toFixed(1)}); socket handler ${r.handlerMs.toFixed(2)} ms over ${after.frames} frame(s); long tasks ${r.longTasksMs.toFixed(0)} ms; drawn: ${drawn}`,
+    );
     return r;
   } finally {
     await context.close();
@@ -457,11 +625,14 @@ async function addPostRound(browser: Browser, base: string, markers: Marker[], u
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(join(WEB_DIST, 'index.html'))) throw new Error('web/dist is missing: run `npm run build -w web` first');
+  if (!existsSync(join(WEB_DIST, 'index.html')))
+    throw new Error('web/dist is missing: run `npm run build -w web` first');
   const run = startRun();
   process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
   const manifest = measureFirstLoad(WEB_DIST);
-  console.log(`first load from the build manifest: ${(manifest.firstLoadGzip / 1000).toFixed(1)} kB gzip ÷ MapLibre ${(manifest.maplibreGzip / 1000).toFixed(1)} kB = ${manifest.ratio.toFixed(3)}`);
+  console.log(
+    `first load from the build manifest: ${(manifest.firstLoadGzip / 1000).toFixed(1)} kB gzip ÷ MapLibre ${(manifest.maplibreGzip / 1000).toFixed(1)} kB = ${manifest.ratio.toFixed(3)}`,
+  );
   const jwtSecret = randomBytes(32).toString('base64url');
   const { url, drop } = await createPostgresDatabase();
   const loads = [`start ${loadLine()}`];
@@ -469,7 +640,18 @@ async function main(): Promise<void> {
   const adds: AddPostRound[] = [];
   let held = 0;
   try {
-    const server = forkServer(APP, { BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: url, BENCH_POSTS: String(POSTS), BENCH_JWT_SECRET: jwtSecret, BENCH_WEB_DIST: WEB_DIST }, [], true);
+    const server = forkServer(
+      APP,
+      {
+        BENCH_ENGINE: 'postgres',
+        BENCH_DATABASE_URL: url,
+        BENCH_POSTS: String(POSTS),
+        BENCH_JWT_SECRET: jwtSecret,
+        BENCH_WEB_DIST: WEB_DIST,
+      },
+      [],
+      true,
+    );
     const { port, seedSeconds } = await server.next<{ port: number; seedSeconds: number }>('listening');
     const base = `http://127.0.0.1:${port}`;
     const database = await openDatabase({ databaseUrl: url, poolSize: 2 });
@@ -478,11 +660,15 @@ async function main(): Promise<void> {
     const seeded = await seedUsers(database, ROUNDS, jwtSecret);
     // seedUsers's session ids, read back: each user has one password session.
     const { rows } = await database.db.execute(sql.raw(`select user_id, id from auth_sessions`));
-    const sessions = new Map((rows as Array<{ user_id: string; id: string }>).map((s) => [String(s.user_id), String(s.id)]));
+    const sessions = new Map(
+      (rows as Array<{ user_id: string; id: string }>).map((s) => [String(s.user_id), String(s.id)]),
+    );
     const users = seeded.map((u) => ({ id: u.id, ip: u.ip, sessionId: sessions.get(u.id)! }));
     const markers = await allMarkers(database);
     held = markers.length;
-    console.log(`server on ${base}: ${POSTS} posts seeded in ${seedSeconds.toFixed(1)} s, ${CITY_POSTS} more in Paris; phone 390×844 DPR ${DPR}, CPU ÷${CPU_RATE}`);
+    console.log(
+      `server on ${base}: ${POSTS} posts seeded in ${seedSeconds.toFixed(1)} s, ${CITY_POSTS} more in Paris; phone 390×844 DPR ${DPR}, CPU ÷${CPU_RATE}`,
+    );
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     try {
       for (let r = 0; r < ROUNDS; r++) {
@@ -491,7 +677,11 @@ async function main(): Promise<void> {
         // The round's author with a token signed just before: a round takes minutes on a loaded
         // machine and an access token lives 15.
         const user = users[r]!;
-        const token = await signAccessToken(keys, { userId: user.id, email: `bench.${r}@bench.invalid`, sessionId: user.sessionId }, new Date());
+        const token = await signAccessToken(
+          keys,
+          { userId: user.id, email: `bench.${r}@bench.invalid`, sessionId: user.sessionId },
+          new Date(),
+        );
         adds.push(await addPostRound(browser, base, markers, { token, ip: user.ip }, r));
         loads.push(`round ${r + 1} ${loadLine()}`);
       }
@@ -522,19 +712,53 @@ async function main(): Promise<void> {
     addPostLongTasksMs: spread(adds.map((r) => r.longTasksMs)),
   };
   const rows = [
-    ['tap → popup painted (ms)', formatSpread(figures.tapToPopupMs), `card filled: ${formatSpread(references.tapToCardMs)}`],
-    ['pan frame p95, Paris z12 (ms)', formatSpread(figures.panFrameP95Ms), `markers hidden (MapLibre + basemap): ${formatSpread(references.panFrameP95MarkersHiddenMs)}`],
-    [`add one post to ${held} held, main thread (ms)`, formatSpread(figures.addPostMainThreadMs), `socket handler ${formatSpread(references.addPostSocketHandlerMs)}; long tasks ${formatSpread(references.addPostLongTasksMs)}`],
-    ['first-load JS gzip ÷ MapLibre gzip', formatSpread(figures.firstLoadJsRatio), `MapLibre ${(manifest.maplibreGzip / 1000).toFixed(1)} kB; build manifest ratio ${manifest.ratio.toFixed(3)}`],
-    ['map ready after navigation, markers drawn (s)', formatSpread(figures.mapReadyS), `data-map-loaded: ${formatSpread(references.mapLoadedAttributeS)}`],
+    [
+      'tap → popup painted (ms)',
+      formatSpread(figures.tapToPopupMs),
+      `card filled: ${formatSpread(references.tapToCardMs)}`,
+    ],
+    [
+      'pan frame p95, Paris z12 (ms)',
+      formatSpread(figures.panFrameP95Ms),
+      `markers hidden (MapLibre + basemap): ${formatSpread(references.panFrameP95MarkersHiddenMs)}`,
+    ],
+    [
+      `add one post to ${held} held, main thread (ms)`,
+      formatSpread(figures.addPostMainThreadMs),
+      `socket handler ${formatSpread(references.addPostSocketHandlerMs)}; long tasks ${formatSpread(references.addPostLongTasksMs)}`,
+    ],
+    [
+      'first-load JS gzip ÷ MapLibre gzip',
+      formatSpread(figures.firstLoadJsRatio),
+      `MapLibre ${(manifest.maplibreGzip / 1000).toFixed(1)} kB; build manifest ratio ${manifest.ratio.toFixed(3)}`,
+    ],
+    [
+      'map ready after navigation, markers drawn (s)',
+      formatSpread(figures.mapReadyS),
+      `data-map-loaded: ${formatSpread(references.mapLoadedAttributeS)}`,
+    ],
   ].map(([figure, measured, reference]) => ({ figure, measured, reference }));
   console.table(rows);
   writeResults(RESULTS, run, {
-    setup: { posts: POSTS, cityPosts: CITY_POSTS, held, viewport: '390×844', deviceScaleFactor: DPR, cpuThrottlingRate: CPU_RATE, chromium: CHROMIUM, compositing: COMPOSITING, taps: TAPS, rounds: ROUNDS },
+    setup: {
+      posts: POSTS,
+      cityPosts: CITY_POSTS,
+      held,
+      viewport: '390×844',
+      deviceScaleFactor: DPR,
+      cpuThrottlingRate: CPU_RATE,
+      chromium: CHROMIUM,
+      compositing: COMPOSITING,
+      taps: TAPS,
+      rounds: ROUNDS,
+    },
     loads,
     figures,
     references,
-    rounds: { firstLoad: first.map((r) => ({ ...r, mapReadyS: round(r.mapReadyS, 3), mapLoadedS: round(r.mapLoadedS, 3) })), addPost: adds },
+    rounds: {
+      firstLoad: first.map((r) => ({ ...r, mapReadyS: round(r.mapReadyS, 3), mapLoadedS: round(r.mapLoadedS, 3) })),
+      addPost: adds,
+    },
   });
 }
 

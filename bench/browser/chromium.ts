@@ -10,9 +10,17 @@
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const E2E_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-gl=angle',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
 ];
 export const COMPOSITING: 'software' | 'gpu' = process.env.BENCH_COMPOSITING === 'gpu' ? 'gpu' : 'software';
 export const CHROMIUM_ARGS = COMPOSITING === 'gpu' ? E2E_ARGS.filter((flag) => flag !== '--disable-gpu') : E2E_ARGS;

@@ -58,7 +58,12 @@ interface Load {
 
 async function firstLoad(browser: Browser, base: string, trace: string | null, profile: string | null): Promise<Load> {
   const context = await browser.newContext({
-    viewport: { width: 390, height: 844 }, deviceScaleFactor: DPR, isMobile: true, hasTouch: true, locale: 'fr-FR', timezoneId: 'Europe/Paris',
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: DPR,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'fr-FR',
+    timezoneId: 'Europe/Paris',
   });
   try {
     await context.addInitScript((view) => {
@@ -70,7 +75,13 @@ async function firstLoad(browser: Browser, base: string, trace: string | null, p
         if (!document.querySelector('[data-testid="map-canvas"][data-map-loaded="true"]')) return;
         bench.mapLoadedAt = performance.now();
         observer.disconnect();
-        type ProbeMap = { getSource(id: string): unknown; querySourceFeatures(id: string): unknown[]; listImages(): string[]; on(e: string, f: () => void): void; off(e: string, f: () => void): void };
+        type ProbeMap = {
+          getSource(id: string): unknown;
+          querySourceFeatures(id: string): unknown[];
+          listImages(): string[];
+          on(e: string, f: () => void): void;
+          off(e: string, f: () => void): void;
+        };
         const map = (window as unknown as { __MOODMAP_MAP__: ProbeMap }).__MOODMAP_MAP__;
         const check = () => {
           bench.markers = map.getSource('mm-markers') ? map.querySourceFeatures('mm-markers').length : 0;
@@ -92,13 +103,25 @@ async function firstLoad(browser: Browser, base: string, trace: string | null, p
         // exposeMap (map-store.ts) defines the hook with Object.defineProperty once the map exists.
         const define = Object.defineProperty;
         Object.defineProperty = ((target: object, key: PropertyKey, descriptor: PropertyDescriptor) => {
-          if (target === window && key === '__MOODMAP_MAP__' && descriptor.value && !marks.some(([n]) => n === 'map exposed')) {
+          if (
+            target === window &&
+            key === '__MOODMAP_MAP__' &&
+            descriptor.value &&
+            !marks.some(([n]) => n === 'map exposed')
+          ) {
             mark('map exposed');
-            const map = descriptor.value as { on: (e: string, f: (e: { sourceId?: string; isSourceLoaded?: boolean }) => void) => void; once: (e: string, f: () => void) => void };
+            const map = descriptor.value as {
+              on: (e: string, f: (e: { sourceId?: string; isSourceLoaded?: boolean }) => void) => void;
+              once: (e: string, f: () => void) => void;
+            };
             for (const name of ['style.load', 'load', 'idle']) map.once(name, () => mark(name));
             // The first quiet map with its markers laid out (an earlier 'idle' may have none yet).
             const withMarkers = () => {
-              const m = map as unknown as { getSource: (id: string) => unknown; querySourceFeatures: (id: string) => unknown[]; off: (e: string, f: () => void) => void };
+              const m = map as unknown as {
+                getSource: (id: string) => unknown;
+                querySourceFeatures: (id: string) => unknown[];
+                off: (e: string, f: () => void) => void;
+              };
               if (!m.getSource('mm-markers') || m.querySourceFeatures('mm-markers').length === 0) return;
               mark('idle with markers');
               m.off('idle', withMarkers);
@@ -113,7 +136,10 @@ async function firstLoad(browser: Browser, base: string, trace: string | null, p
             map.on('sourcedata', (e) => {
               if (!e.sourceId || seen.has(e.sourceId)) return;
               if (!e.isSourceLoaded) {
-                if (!seen.has(`~${e.sourceId}`)) { seen.add(`~${e.sourceId}`); mark(`source ${e.sourceId} data`); }
+                if (!seen.has(`~${e.sourceId}`)) {
+                  seen.add(`~${e.sourceId}`);
+                  mark(`source ${e.sourceId} data`);
+                }
                 return;
               }
               seen.add(e.sourceId);
@@ -132,7 +158,17 @@ async function firstLoad(browser: Browser, base: string, trace: string | null, p
       cdp.on('Tracing.dataCollected', (e: { value: unknown[] }) => traced.push(...e.value));
       await cdp.send('Tracing.start', {
         transferMode: 'ReportEvents',
-        traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-devtools.timeline.frame', 'toplevel'] },
+        traceConfig: {
+          includedCategories: [
+            'devtools.timeline',
+            'disabled-by-default-devtools.timeline',
+            'v8.execute',
+            'blink.user_timing',
+            'loading',
+            'disabled-by-default-devtools.timeline.frame',
+            'toplevel',
+          ],
+        },
       });
     }
     if (profile) {
@@ -147,21 +183,51 @@ async function firstLoad(browser: Browser, base: string, trace: string | null, p
       if (!counting) return;
       const url = request.url();
       if (url.startsWith(base) && /\.m?js$/.test(new URL(url).pathname)) {
-        scripts.push(request.response().then((r) => r!.body()).then((b) => gzipSync(b, { level: 9 }).length, () => 0));
+        scripts.push(
+          request
+            .response()
+            .then((r) => r!.body())
+            .then(
+              (b) => gzipSync(b, { level: 9 }).length,
+              () => 0,
+            ),
+        );
       }
       if (TIMELINE) {
         const t = request.timing();
-        requests.push(request.sizes().then((s) => ({ url: url.replace(base, ''), start: t.startTime, end: t.startTime + t.responseEnd, bytes: s.responseBodySize }), () => ({ url, start: t.startTime, end: t.startTime + t.responseEnd, bytes: 0 })));
+        requests.push(
+          request.sizes().then(
+            (s) => ({
+              url: url.replace(base, ''),
+              start: t.startTime,
+              end: t.startTime + t.responseEnd,
+              bytes: s.responseBodySize,
+            }),
+            () => ({ url, start: t.startTime, end: t.startTime + t.responseEnd, bytes: 0 }),
+          ),
+        );
       }
     });
     await page.goto(`${base}/`);
-    await page.waitForFunction(() => (window as unknown as { __bench: { mapReadyAt: number } }).__bench.mapReadyAt > 0, undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { __bench: { mapReadyAt: number } }).__bench.mapReadyAt > 0,
+      undefined,
+      { timeout: 120_000 },
+    );
     counting = false;
-    const { mapReadyAt, mapLoadedAt, markers, images, origin } = await page.evaluate(() => ({ ...(window as unknown as { __bench: { mapLoadedAt: number; mapReadyAt: number; markers: number; images: number } }).__bench, origin: performance.timeOrigin }));
+    const { mapReadyAt, mapLoadedAt, markers, images, origin } = await page.evaluate(() => ({
+      ...(
+        window as unknown as { __bench: { mapLoadedAt: number; mapReadyAt: number; markers: number; images: number } }
+      ).__bench,
+      origin: performance.timeOrigin,
+    }));
     const jsGzip = (await Promise.all(scripts)).reduce((s, n) => s + n, 0);
     const timeline = (await Promise.all(requests))
       .sort((a, b) => a.start - b.start)
-      .map((r) => `${String(Math.round(r.start - origin)).padStart(6)} → ${String(Math.round(r.end - origin)).padStart(6)} ms  ${String(r.bytes).padStart(8)} B  ${r.url.slice(0, 110)}`);
+      .map(
+        (r) =>
+          `${String(Math.round(r.start - origin)).padStart(6)} → ${String(Math.round(r.end - origin)).padStart(6)} ms  ${String(r.bytes).padStart(8)} B  ${r.url.slice(0, 110)}`,
+      );
     if (profile) {
       const { profile: cpu } = await cdp.send('Profiler.stop');
       writeFileSync(profile, JSON.stringify(cpu));
@@ -193,18 +259,30 @@ async function main(): Promise<void> {
     const bases: string[] = [];
     for (const [i, dist] of DISTS.entries()) {
       // The first server seeds the shared database; the others serve the same posts.
-      const server = forkServer(APP, { BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: url, BENCH_POSTS: String(i === 0 ? POSTS : 0), BENCH_WEB_DIST: dist }, [], true);
+      const server = forkServer(
+        APP,
+        {
+          BENCH_ENGINE: 'postgres',
+          BENCH_DATABASE_URL: url,
+          BENCH_POSTS: String(i === 0 ? POSTS : 0),
+          BENCH_WEB_DIST: dist,
+        },
+        [],
+        true,
+      );
       servers.push(server);
       bases.push(`http://127.0.0.1:${(await server.next<{ port: number }>('listening')).port}`);
     }
     const database = await openDatabase({ databaseUrl: url, poolSize: 1 });
-    await database.db.execute(sql.raw(`
+    await database.db.execute(
+      sql.raw(`
       insert into publications (user_id, category, content, latitude, longitude, nickname, created_at, media_urls, has_pulse_effect)
       select md5('bench-user-' || (1 + i % 1000))::uuid, (array['happy','angry','party','money','love'])[1 + floor(random() * 5)::int],
              'Un café en terrasse, rien de mieux',
              ${PARIS.latitude} + g * cos(a) * 0.012, ${PARIS.longitude} + g * sin(a) * 0.018,
              'membre_' || (1 + i % 1000), now() - (60 + random() * 80000) * interval '1 second', '[]'::jsonb, random() < 0.05
-      from (select i, sqrt(-2 * ln(1 - random())) as g, 2 * pi() * random() as a from generate_series(1, ${CITY_POSTS}) i) s`));
+      from (select i, sqrt(-2 * ln(1 - random())) as g, 2 * pi() * random() as a from generate_series(1, ${CITY_POSTS}) i) s`),
+    );
     await database.db.execute(sql.raw('analyze publications'));
     await database.close();
     if (TRACE_DIR) mkdirSync(TRACE_DIR, { recursive: true });
@@ -222,7 +300,9 @@ async function main(): Promise<void> {
           const profile = PROFILE_DIR && r === ROUNDS - 1 ? join(PROFILE_DIR, `build-${i}.cpuprofile`) : null;
           const load = await firstLoad(browser, bases[i]!, trace, profile);
           results[i]!.push(load);
-          console.log(`round ${r + 1} build ${i}: map ready ${load.mapReadyS.toFixed(2)} s (data-map-loaded ${load.mapLoadedS.toFixed(2)} s), JS ${(load.jsGzip / 1000).toFixed(1)} kB gzip, ${load.markers} marker features and ${load.images} pictures then (load ${loadLine().split(' ')[0]})`);
+          console.log(
+            `round ${r + 1} build ${i}: map ready ${load.mapReadyS.toFixed(2)} s (data-map-loaded ${load.mapLoadedS.toFixed(2)} s), JS ${(load.jsGzip / 1000).toFixed(1)} kB gzip, ${load.markers} marker features and ${load.images} pictures then (load ${loadLine().split(' ')[0]})`,
+          );
           if (TIMELINE || MARKS) console.log(load.timeline.map((l) => `    ${l}`).join('\n'));
         }
       }
@@ -236,7 +316,9 @@ async function main(): Promise<void> {
   loads.push(`end ${loadLine()}`);
   for (const [i, dist] of DISTS.entries()) {
     const rounds = results[i]!;
-    console.log(`build ${i} ${dist}: map ready ${formatSpread(spread(rounds.map((l) => l.mapReadyS)), ' s')} (data-map-loaded ${formatSpread(spread(rounds.map((l) => l.mapLoadedS)), ' s')}); JS ${formatSpread(spread(rounds.map((l) => l.jsGzip / 1000)), ' kB')}`);
+    console.log(
+      `build ${i} ${dist}: map ready ${formatSpread(spread(rounds.map((l) => l.mapReadyS)), ' s')} (data-map-loaded ${formatSpread(spread(rounds.map((l) => l.mapLoadedS)), ' s')}); JS ${formatSpread(spread(rounds.map((l) => l.jsGzip / 1000)), ' kB')}`,
+    );
   }
   console.log(loads.join('\n'));
 }

@@ -48,7 +48,8 @@ function mulberry(seed: number): () => number {
 function measure(name: string): void {
   const start = performance.now();
   const { data, coastToleranceKm } = CHECKS[name];
-  const index = data === 'precise' ? readLandFile() : buildLandIndex(getLandPolygons('10m').map((rings) => ({ rings })));
+  const index =
+    data === 'precise' ? readLandFile() : buildLandIndex(getLandPolygons('10m').map((rings) => ({ rings })));
   const check = createLandChecker(index, { coastToleranceKm, cacheSize: 0 });
   const buildMs = performance.now() - start;
   globalThis.gc?.();
@@ -96,6 +97,9 @@ if (only) {
   });
   console.table(rows);
   mkdirSync(dirname(RESULTS), { recursive: true });
-  writeFileSync(RESULTS, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, places: COASTAL_PLACES.length, results: rows }, null, 2)}\n`);
+  writeFileSync(
+    RESULTS,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, places: COASTAL_PLACES.length, results: rows }, null, 2)}\n`,
+  );
   console.log(`written ${RESULTS}`);
 }

@@ -21,7 +21,11 @@ const figuresOf = (file: string): Figures => {
       if (!String(r.case).startsWith('bare')) f.set(`feed ${name} · ÷ hello`, Number(r['ratio to hello-world']));
     }
   } else {
-    for (const r of json.results as Array<{ case: string; paced: { p50: number; p99: number }; saturated: { deliveriesPerSecond: number } | null }>) {
+    for (const r of json.results as Array<{
+      case: string;
+      paced: { p50: number; p99: number };
+      saturated: { deliveriesPerSecond: number } | null;
+    }>) {
       f.set(`messages ${r.case} · p50 ms`, r.paced.p50);
       f.set(`messages ${r.case} · p99 ms`, r.paced.p99);
       if (r.saturated) f.set(`messages ${r.case} · max deliveries/s`, r.saturated.deliveriesPerSecond);
@@ -31,23 +35,41 @@ const figuresOf = (file: string): Figures => {
 };
 const loadOf = (file: string) => {
   const path = join(dir, file.replace('.json', '.load'));
-  return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').filter((l) => !l.startsWith('exit')).map((l) => l.split(' ').slice(0, 4).join(' ')).join(' → ') : '';
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('exit'))
+        .map((l) => l.split(' ').slice(0, 4).join(' '))
+        .join(' → ')
+    : '';
 };
 
 const lines: string[] = [];
 for (const bench of ['feed', 'messages']) {
-  const sides = { before: runs.filter((f) => f.startsWith(`${bench}-before-`)).sort(), after: runs.filter((f) => f.startsWith(`${bench}-after-`)).sort() };
+  const sides = {
+    before: runs.filter((f) => f.startsWith(`${bench}-before-`)).sort(),
+    after: runs.filter((f) => f.startsWith(`${bench}-after-`)).sort(),
+  };
   if (!sides.before.length || !sides.after.length) continue;
   const before = sides.before.map(figuresOf);
   const after = sides.after.map(figuresOf);
-  lines.push(`## ${bench} (${sides.before.length} rounds before, ${sides.after.length} after)`, '', '| figure | before: median (min–max) | after: median (min–max) | after ÷ before |', '|---|---|---|---|');
+  lines.push(
+    `## ${bench} (${sides.before.length} rounds before, ${sides.after.length} after)`,
+    '',
+    '| figure | before: median (min–max) | after: median (min–max) | after ÷ before |',
+    '|---|---|---|---|',
+  );
   for (const key of before[0].keys()) {
     const b = spread(before.map((f) => f.get(key) ?? Number.NaN));
     const a = spread(after.map((f) => f.get(key) ?? Number.NaN));
     lines.push(`| ${key} | ${formatSpread(b)} | ${formatSpread(a)} | ${sig(a.median / b.median)} |`);
   }
   lines.push('', 'Load (/proc/loadavg 1/5/15 min, before → after each run):', '');
-  for (const file of [...sides.before, ...sides.after].sort((x, y) => x.split('-').pop()!.localeCompare(y.split('-').pop()!))) lines.push(`- ${file.replace('.json', '')}: ${loadOf(file)}`);
+  for (const file of [...sides.before, ...sides.after].sort((x, y) =>
+    x.split('-').pop()!.localeCompare(y.split('-').pop()!),
+  ))
+    lines.push(`- ${file.replace('.json', '')}: ${loadOf(file)}`);
   lines.push('');
 }
 writeFileSync(out, `${lines.join('\n')}\n`);

@@ -45,8 +45,16 @@ const TILE_RADIUS = 3;
 
 type Kind = 'health' | 'tiles' | 'hostile';
 
-interface Stats { loopMaxMs: number; loopP99Ms: number }
-interface Listening { port: number; routes: Route[]; ids: WorldIds; token: string }
+interface Stats {
+  loopMaxMs: number;
+  loopP99Ms: number;
+}
+interface Listening {
+  port: number;
+  routes: Route[];
+  ids: WorldIds;
+  token: string;
+}
 
 /** Every z/x/y within TILE_RADIUS of a city at each zoom, shuffled (fixed seed), the first `count`. */
 function crawlTiles(count: number): string[] {
@@ -69,7 +77,8 @@ function crawlTiles(count: number): string[] {
     const j = Math.floor(next() * (i + 1));
     [list[i], list[j]] = [list[j], list[i]];
   }
-  if (list.length < count) throw new Error(`only ${list.length} distinct tiles around the cities; BENCH_TILES=${count}`);
+  if (list.length < count)
+    throw new Error(`only ${list.length} distinct tiles around the cities; BENCH_TILES=${count}`);
   return list.slice(0, count);
 }
 
@@ -83,10 +92,12 @@ async function getAll(port: number, paths: string[]): Promise<Record<number, num
       const status = await new Promise<number>((resolve) => {
         // A client address per request, so per-IP limits count as for many visitors.
         const headers = { 'accept-encoding': 'gzip', 'x-forwarded-for': `198.51.${(i >> 8) & 255}.${i & 255}` };
-        http.get({ host: '127.0.0.1', port, path: paths[i], agent, headers }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        }).on('error', () => resolve(0));
+        http
+          .get({ host: '127.0.0.1', port, path: paths[i], agent, headers }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          })
+          .on('error', () => resolve(0));
       });
       statuses[status] = (statuses[status] ?? 0) + 1;
     }
@@ -104,7 +115,10 @@ async function sendHostile(port: number, requests: FuzzRequest[], token: string)
     for (let i = next++; i < requests.length; i = next++) {
       const request = requests[i];
       const sent = { ...request, headers: { 'x-forwarded-for': request.ip, ...request.headers } };
-      const status = await wireExchange(port, sent, i % 2 === 1 ? token : undefined).then((a) => a.status, () => 0);
+      const status = await wireExchange(port, sent, i % 2 === 1 ? token : undefined).then(
+        (a) => a.status,
+        () => 0,
+      );
       statuses[status] = (statuses[status] ?? 0) + 1;
     }
   };
@@ -112,7 +126,16 @@ async function sendHostile(port: number, requests: FuzzRequest[], token: string)
   return statuses;
 }
 
-interface RunResult { kind: Kind; round: number; requests: number; seconds: number; loopMaxMs: number; loopP99Ms: number; statuses: Record<number, number>; load1: number }
+interface RunResult {
+  kind: Kind;
+  round: number;
+  requests: number;
+  seconds: number;
+  loopMaxMs: number;
+  loopP99Ms: number;
+  statuses: Record<number, number>;
+  load1: number;
+}
 
 async function main() {
   const runInfo = startRun();
@@ -122,14 +145,28 @@ async function main() {
   const tiles = crawlTiles(TILES);
   try {
     const hostile = fc.sample(requestArbitrary(listening.routes, listening.ids), { seed: SEED, numRuns: REQUESTS });
-    console.log(`${TILES} distinct tiles z0–z${GEO_TILE_MAX_ZOOM} over ${ROUNDS} rounds, ${HEALTH} health and ${REQUESTS} hostile requests per round, concurrency ${CONCURRENCY} (load ${loadLine()})`);
+    console.log(
+      `${TILES} distinct tiles z0–z${GEO_TILE_MAX_ZOOM} over ${ROUNDS} rounds, ${HEALTH} health and ${REQUESTS} hostile requests per round, concurrency ${CONCURRENCY} (load ${loadLine()})`,
+    );
     for (let r = 1; r <= ROUNDS; r++) {
       // Each round its own tiles: every one a first cut.
       const roundTiles = tiles.filter((_, i) => i % ROUNDS === r - 1).map((t) => `/api/geo/tiles/${t}.pbf`);
       const runs: Array<[Kind, number, () => Promise<Record<number, number>>]> = [
-        ['health', HEALTH, () => getAll(listening.port, Array.from({ length: HEALTH }, () => '/api/health'))],
+        [
+          'health',
+          HEALTH,
+          () =>
+            getAll(
+              listening.port,
+              Array.from({ length: HEALTH }, () => '/api/health'),
+            ),
+        ],
         ['tiles', roundTiles.length, () => getAll(listening.port, roundTiles)],
-        ['hostile', hostile.length, async () => sendHostile(listening.port, hostile, (await server.ask<{ token: string }>('token')).token)],
+        [
+          'hostile',
+          hostile.length,
+          async () => sendHostile(listening.port, hostile, (await server.ask<{ token: string }>('token')).token),
+        ],
       ];
       for (const [kind, requests, send] of runs) {
         await server.ask('reset');
@@ -137,9 +174,20 @@ async function main() {
         const statuses = await send();
         const seconds = (performance.now() - started) / 1000;
         const stats = await server.ask<Stats>('stats');
-        const result = { kind, round: r, requests, seconds: round(seconds), loopMaxMs: round(stats.loopMaxMs), loopP99Ms: round(stats.loopP99Ms), statuses, load1: round(os.loadavg()[0], 2) };
+        const result = {
+          kind,
+          round: r,
+          requests,
+          seconds: round(seconds),
+          loopMaxMs: round(stats.loopMaxMs),
+          loopP99Ms: round(stats.loopP99Ms),
+          statuses,
+          load1: round(os.loadavg()[0], 2),
+        };
         results.push(result);
-        console.log(`round ${r} ${kind.padEnd(7)} ${String(requests).padStart(5)} requests ${result.seconds} s  loop max ${result.loopMaxMs} ms p99 ${result.loopP99Ms} ms  statuses ${JSON.stringify(statuses)}  load ${result.load1}`);
+        console.log(
+          `round ${r} ${kind.padEnd(7)} ${String(requests).padStart(5)} requests ${result.seconds} s  loop max ${result.loopMaxMs} ms p99 ${result.loopP99Ms} ms  statuses ${JSON.stringify(statuses)}  load ${result.load1}`,
+        );
       }
     }
   } finally {
@@ -152,13 +200,31 @@ async function main() {
   };
   const summary = { health: summarise('health'), tiles: summarise('tiles'), hostile: summarise('hostile') };
   console.log('\nevent-loop delay, median (min–max) over rounds');
-  console.table(Object.fromEntries(Object.entries(summary).map(([kind, s]) => [kind, { 'loop max': formatSpread(s.loopMaxMs, ' ms'), 'loop p99': formatSpread(s.loopP99Ms, ' ms') }])));
+  console.table(
+    Object.fromEntries(
+      Object.entries(summary).map(([kind, s]) => [
+        kind,
+        { 'loop max': formatSpread(s.loopMaxMs, ' ms'), 'loop p99': formatSpread(s.loopP99Ms, ' ms') },
+      ]),
+    ),
+  );
   const worst = Math.max(...results.filter((r) => r.kind !== 'health').map((r) => r.loopMaxMs));
   const met = worst <= GOAL_MS;
-  console.log(`goal: event-loop max ≤ ${GOAL_MS} ms while crawling tiles and under hostile input — ${met ? 'met' : 'NOT met'} (worst ${worst} ms; health reference ${summary.health.loopMaxMs.median} ms)`);
+  console.log(
+    `goal: event-loop max ≤ ${GOAL_MS} ms while crawling tiles and under hostile input — ${met ? 'met' : 'NOT met'} (worst ${worst} ms; health reference ${summary.health.loopMaxMs.median} ms)`,
+  );
   writeResults(RESULTS, runInfo, {
-    tiles: TILES, tileZooms: `0-${GEO_TILE_MAX_ZOOM}`, healthPerRound: HEALTH, hostilePerRound: REQUESTS, concurrency: CONCURRENCY, rounds: ROUNDS, seed: SEED,
-    loadAtEnd: loadLine(), goal: { loopMaxMs: GOAL_MS, met, worstLoopMaxMs: worst }, summary, runs: results,
+    tiles: TILES,
+    tileZooms: `0-${GEO_TILE_MAX_ZOOM}`,
+    healthPerRound: HEALTH,
+    hostilePerRound: REQUESTS,
+    concurrency: CONCURRENCY,
+    rounds: ROUNDS,
+    seed: SEED,
+    loadAtEnd: loadLine(),
+    goal: { loopMaxMs: GOAL_MS, met, worstLoopMaxMs: worst },
+    summary,
+    runs: results,
   });
 }
 

@@ -57,7 +57,11 @@ const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 const load = (base: string, paths: (() => string) | null, opts: { duration?: number; amount?: number }) =>
   runLoad(base, paths, { connections: CONNECTIONS, headers: BROWSER_HEADERS, ...opts });
 
-async function start(script: string, env: Record<string, string>, execArgv: string[] = []): Promise<{ base: string; server: ServerProcess; seedSeconds: number }> {
+async function start(
+  script: string,
+  env: Record<string, string>,
+  execArgv: string[] = [],
+): Promise<{ base: string; server: ServerProcess; seedSeconds: number }> {
   const server = forkServer(script, env, execArgv, true);
   const { port, seedSeconds } = await server.next<{ port: number; seedSeconds?: number }>('listening');
   return { base: `http://127.0.0.1:${port}`, server, seedSeconds: seedSeconds ?? 0 };
@@ -113,7 +117,14 @@ interface CaseResult {
    */
   probe: { p50: Spread; p99: Spread; coldP50: Spread };
   cold: { rps: Spread; ratio: Spread; p50: Spread; p99: Spread };
-  sql: { views: number; postsPerView: number; vacuumed: boolean; firstP95Ms: number; replayP50Ms: number; replayP95Ms: number } | null;
+  sql: {
+    views: number;
+    postsPerView: number;
+    vacuumed: boolean;
+    firstP95Ms: number;
+    replayP50Ms: number;
+    replayP95Ms: number;
+  } | null;
   load: string[];
 }
 
@@ -122,7 +133,11 @@ async function measureCase(engine: 'pglite' | 'postgres', posts: number, hello: 
   const loads = [`start ${loadLine()}`];
   try {
     const profile = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : [];
-    const { base, server, seedSeconds } = await start(APP, { BENCH_ENGINE: engine, BENCH_DATABASE_URL: db?.url ?? '', BENCH_POSTS: String(posts) }, profile);
+    const { base, server, seedSeconds } = await start(
+      APP,
+      { BENCH_ENGINE: engine, BENCH_DATABASE_URL: db?.url ?? '', BENCH_POSTS: String(posts) },
+      profile,
+    );
     console.log(`${engine} ${posts}: seeded in ${round(seedSeconds)} s`);
     try {
       // The viewport SQL on ~1 000-post views, first thing, while no answer is cached.
@@ -138,17 +153,28 @@ async function measureCase(engine: 'pglite' | 'postgres', posts: number, hello: 
             if (!res.ok) throw new Error(`${v.path}: ${res.status}`);
             await res.arrayBuffer();
           }
-          const { first, replays } = await server.ask<{ first: Array<{ ms: number }>; replays: Array<{ ms: number[] }> }>('sql-replay');
+          const { first, replays } = await server.ask<{
+            first: Array<{ ms: number }>;
+            replays: Array<{ ms: number[] }>;
+          }>('sql-replay');
           const all = replays.flatMap((r) => r.ms);
           sqlResult = {
             views: views.length,
             postsPerView: Math.round(views.reduce((s, v) => s + v.posts, 0) / views.length),
             vacuumed: VACUUM,
-            firstP95Ms: round(percentile(first.map((f) => f.ms), 95), 2),
+            firstP95Ms: round(
+              percentile(
+                first.map((f) => f.ms),
+                95,
+              ),
+              2,
+            ),
             replayP50Ms: round(percentile(all, 50), 2),
             replayP95Ms: round(percentile(all, 95), 2),
           };
-          console.log(`  viewport SQL, ${views.length} views of ~${sqlResult.postsPerView} posts: p95 ${sqlResult.replayP95Ms} ms (first run p95 ${sqlResult.firstP95Ms} ms)`);
+          console.log(
+            `  viewport SQL, ${views.length} views of ~${sqlResult.postsPerView} posts: p95 ${sqlResult.replayP95Ms} ms (first run p95 ${sqlResult.firstP95Ms} ms)`,
+          );
         }
       }
       const mix = viewMix(VIEWS, 1);
@@ -172,14 +198,32 @@ async function measureCase(engine: 'pglite' | 'postgres', posts: number, hello: 
         let c = 0;
         coldRuns.push(await load(base, () => cold[c++ % cold.length].path, { amount: cold.length }));
         loads.push(`round ${r + 1} ${loadLine()}`);
-        console.log(`  round ${r + 1}: hello ${round(helloRuns[r].rps, 0)} req/s, warm ${round(warmRuns[r].rps, 0)} req/s (p50 ${warmRuns[r].p50} ms; one client p50 ${round(percentile(probes[r], 50), 3)} ms, first asks ${round(percentile(coldProbes[r], 50), 3)} ms), cold ${round(coldRuns[r].rps, 0)} req/s (p50 ${coldRuns[r].p50} ms) · load ${loadLine()}`);
+        console.log(
+          `  round ${r + 1}: hello ${round(helloRuns[r].rps, 0)} req/s, warm ${round(warmRuns[r].rps, 0)} req/s (p50 ${warmRuns[r].p50} ms; one client p50 ${round(percentile(probes[r], 50), 3)} ms, first asks ${round(percentile(coldProbes[r], 50), 3)} ms), cold ${round(coldRuns[r].rps, 0)} req/s (p50 ${coldRuns[r].p50} ms) · load ${loadLine()}`,
+        );
       }
       const ratio = (runs: Load[]) => spread(runs.map((run, i) => run.rps / helloRuns[i].rps));
-      const figures = (runs: Load[]) => ({ rps: spread(runs.map((x) => x.rps)), ratio: ratio(runs), p50: spread(runs.map((x) => x.p50)), p99: spread(runs.map((x) => x.p99)) });
-      return { engine, posts, seedSeconds: round(seedSeconds), hello: spread(helloRuns.map((x) => x.rps)), warm: figures(warmRuns), cold: figures(coldRuns),
-        probe: { p50: spread(probes.map((p) => round(percentile(p, 50), 3))), p99: spread(probes.map((p) => round(percentile(p, 99), 3))),
-          coldP50: spread(coldProbes.map((p) => round(percentile(p, 50), 3))) },
-        sql: sqlResult, load: loads };
+      const figures = (runs: Load[]) => ({
+        rps: spread(runs.map((x) => x.rps)),
+        ratio: ratio(runs),
+        p50: spread(runs.map((x) => x.p50)),
+        p99: spread(runs.map((x) => x.p99)),
+      });
+      return {
+        engine,
+        posts,
+        seedSeconds: round(seedSeconds),
+        hello: spread(helloRuns.map((x) => x.rps)),
+        warm: figures(warmRuns),
+        cold: figures(coldRuns),
+        probe: {
+          p50: spread(probes.map((p) => round(percentile(p, 50), 3))),
+          p99: spread(probes.map((p) => round(percentile(p, 99), 3))),
+          coldP50: spread(coldProbes.map((p) => round(percentile(p, 50), 3))),
+        },
+        sql: sqlResult,
+        load: loads,
+      };
     } finally {
       await server.close();
     }
@@ -197,7 +241,9 @@ async function main(): Promise<void> {
     for (const engine of engines) {
       for (const posts of SIZES) {
         if (engine === 'pglite' && posts > PGLITE_MAX) {
-          console.log(`pglite ${posts}: skipped (BENCH_PGLITE_MAX=${PGLITE_MAX}; seeding and scanning 10^6 rows in PGlite takes too long here)`);
+          console.log(
+            `pglite ${posts}: skipped (BENCH_PGLITE_MAX=${PGLITE_MAX}; seeding and scanning 10^6 rows in PGlite takes too long here)`,
+          );
           continue;
         }
         results.push(await measureCase(engine, posts, hello.base));
@@ -206,20 +252,24 @@ async function main(): Promise<void> {
   } finally {
     await hello.server.close();
   }
-  console.log(`\nFeed: ${CONNECTIONS} connections, ${DURATION_S} s per warm run, ${COLD_VIEWS} cold views per round, ${ROUNDS} rounds; median (min–max)`);
-  console.table(results.map((r) => ({
-    engine: r.engine,
-    posts: r.posts,
-    'hello req/s': formatSpread(r.hello),
-    'warm req/s': formatSpread(r.warm.rps),
-    'warm ÷ hello': formatSpread(r.warm.ratio),
-    'warm p50 ms': formatSpread(r.warm.p50),
-    'one client p50 ms (warm / first asks)': `${formatSpread(r.probe.p50)} / ${formatSpread(r.probe.coldP50)}`,
-    'cold req/s': formatSpread(r.cold.rps),
-    'cold ÷ hello': formatSpread(r.cold.ratio),
-    'cold p50 ms': formatSpread(r.cold.p50),
-    'SQL p95 ms (~1k posts)': r.sql ? r.sql.replayP95Ms : '-',
-  })));
+  console.log(
+    `\nFeed: ${CONNECTIONS} connections, ${DURATION_S} s per warm run, ${COLD_VIEWS} cold views per round, ${ROUNDS} rounds; median (min–max)`,
+  );
+  console.table(
+    results.map((r) => ({
+      engine: r.engine,
+      posts: r.posts,
+      'hello req/s': formatSpread(r.hello),
+      'warm req/s': formatSpread(r.warm.rps),
+      'warm ÷ hello': formatSpread(r.warm.ratio),
+      'warm p50 ms': formatSpread(r.warm.p50),
+      'one client p50 ms (warm / first asks)': `${formatSpread(r.probe.p50)} / ${formatSpread(r.probe.coldP50)}`,
+      'cold req/s': formatSpread(r.cold.rps),
+      'cold ÷ hello': formatSpread(r.cold.ratio),
+      'cold p50 ms': formatSpread(r.cold.p50),
+      'SQL p95 ms (~1k posts)': r.sql ? r.sql.replayP95Ms : '-',
+    })),
+  );
   const mix = viewMix(VIEWS, 1);
   writeResults(RESULTS, run, {
     reference: 'bare Fastify hello route, own process, same default log level, alternated with each feed run',
@@ -242,7 +292,9 @@ async function main(): Promise<void> {
   const small = pgOrLite(Math.min(...SIZES));
   const large = pgOrLite(Math.max(...SIZES));
   if (small && large && small !== large) {
-    console.log(`feed p50 at ${large.posts} ÷ at ${small.posts} (${large.engine}, one client): first asks ${sig(large.probe.coldP50.median / small.probe.coldP50.median)}, warm mix ${sig(large.probe.p50.median / small.probe.p50.median)}`);
+    console.log(
+      `feed p50 at ${large.posts} ÷ at ${small.posts} (${large.engine}, one client): first asks ${sig(large.probe.coldP50.median / small.probe.coldP50.median)}, warm mix ${sig(large.probe.p50.median / small.probe.p50.median)}`,
+    );
   }
 }
 

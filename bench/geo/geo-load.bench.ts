@@ -36,12 +36,20 @@ const STEPS: Record<Kind, () => unknown> = {
   'from packages': () => {
     const extract = readGshhgExtract();
     const places = getPlaces();
-    const land = buildLandArrays(buildPreciseLand(loadBaseLand(), extract), { islands: extract.islands.length, windows: extract.windows.length }, places);
+    const land = buildLandArrays(
+      buildPreciseLand(loadBaseLand(), extract),
+      { islands: extract.islands.length, windows: extract.windows.length },
+      places,
+    );
     return createGeoEngine(openLandIndex(land.arrays), buildPlaceIndex(places));
   },
 };
 
-interface Run { cpuMs: number; rssGrowthMb: number; rssMb: number }
+interface Run {
+  cpuMs: number;
+  rssGrowthMb: number;
+  rssMb: number;
+}
 
 /** In the child: one step, measured; prints one JSON line. */
 function measure(kind: Kind): void {
@@ -52,7 +60,11 @@ function measure(kind: Kind): void {
   const used = process.cpuUsage(cpu);
   globalThis.gc?.();
   const rss = process.memoryUsage().rss;
-  const run: Run = { cpuMs: (used.user + used.system) / 1000, rssGrowthMb: (rss - rssBefore) / 2 ** 20, rssMb: rss / 2 ** 20 };
+  const run: Run = {
+    cpuMs: (used.user + used.system) / 1000,
+    rssGrowthMb: (rss - rssBefore) / 2 ** 20,
+    rssMb: rss / 2 ** 20,
+  };
   console.log(JSON.stringify({ ...run, kept: kept !== undefined }));
 }
 
@@ -74,14 +86,21 @@ if (only) {
       runs[kind].push(JSON.parse(line));
     }
   }
-  const figures = Object.fromEntries(KINDS.map((kind) => [kind, {
-    cpuMs: spread(runs[kind].map((x) => round(x.cpuMs, 0))),
-    rssGrowthMb: spread(runs[kind].map((x) => round(x.rssGrowthMb, 0))),
-    rssMb: spread(runs[kind].map((x) => round(x.rssMb, 0))),
-  }]));
+  const figures = Object.fromEntries(
+    KINDS.map((kind) => [
+      kind,
+      {
+        cpuMs: spread(runs[kind].map((x) => round(x.cpuMs, 0))),
+        rssGrowthMb: spread(runs[kind].map((x) => round(x.rssGrowthMb, 0))),
+        rssMb: spread(runs[kind].map((x) => round(x.rssMb, 0))),
+      },
+    ]),
+  );
   for (const kind of KINDS) {
     const f = figures[kind];
-    console.log(`${kind.padEnd(14)} CPU ${formatSpread(f.cpuMs, ' ms')}, RSS +${formatSpread(f.rssGrowthMb, ' MB')} (process ${formatSpread(f.rssMb, ' MB')})`);
+    console.log(
+      `${kind.padEnd(14)} CPU ${formatSpread(f.cpuMs, ' ms')}, RSS +${formatSpread(f.rssGrowthMb, ' MB')} (process ${formatSpread(f.rssMb, ' MB')})`,
+    );
   }
   console.log(`load after: ${loadLine()}`);
   writeResults(resultsFile('geo-load.json'), run, { rounds: ROUNDS, loadAfter: loadLine(), ...figures });

@@ -69,7 +69,10 @@ function benchLand(name: string, load: () => LandIndex | Parameters<typeof build
 
   const inside = perPoint(points, (lat, lon) => index.contains(lat, lon));
   const uncached = perPoint(points, createLandChecker(index, { cacheSize: 0 }).isOnLand);
-  const archipelago = perPoint(randomPoints(POINTS, 3, ARCHIPELAGO), createLandChecker(index, { cacheSize: 0 }).isOnLand);
+  const archipelago = perPoint(
+    randomPoints(POINTS, 3, ARCHIPELAGO),
+    createLandChecker(index, { cacheSize: 0 }).isOnLand,
+  );
 
   // Cached: a working set that fits the cache, asked over and over.
   const cachedChecker = createLandChecker(index, { cacheSize: CACHED_KEYS });

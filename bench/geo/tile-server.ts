@@ -25,4 +25,10 @@ answerParent({
     await database.close();
   },
 });
-sendToParent({ type: 'listening', port: (app.server.address() as { port: number }).port, prepareMs, rssMb: rss / 1e6, heapMb: heapUsed / 1e6 });
+sendToParent({
+  type: 'listening',
+  port: (app.server.address() as { port: number }).port,
+  prepareMs,
+  rssMb: rss / 1e6,
+  heapMb: heapUsed / 1e6,
+});

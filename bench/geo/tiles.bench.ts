@@ -80,7 +80,13 @@ async function measureView(base: string, view: TileView): Promise<ViewBytes> {
     const sizes = await Promise.all(urls.slice(i, i + 6).map((u) => bytesOf(u)));
     bytes += sizes.reduce((a, b) => a + b, 0);
   }
-  return { view: view.name, tiles: urls.length, gzipBytes: bytes, coldMs: round(performance.now() - started), beforePlacesGzipBytes: BEFORE_PLACES[view.name] ?? null };
+  return {
+    view: view.name,
+    tiles: urls.length,
+    gzipBytes: bytes,
+    coldMs: round(performance.now() - started),
+    beforePlacesGzipBytes: BEFORE_PLACES[view.name] ?? null,
+  };
 }
 
 async function start(script: string, execArgv: string[] = []) {
@@ -95,15 +101,27 @@ async function main(): Promise<void> {
   const hello = await start(HELLO);
   const loads = [`start ${loadLine()}`];
   try {
-    console.log(`tile server: geo assets prepared in ${round(tiles.info.prepareMs ?? 0)} ms, rss ${round(tiles.info.rssMb ?? 0)} MB (heap ${round(tiles.info.heapMb ?? 0)} MB) after it`);
+    console.log(
+      `tile server: geo assets prepared in ${round(tiles.info.prepareMs ?? 0)} ms, rss ${round(tiles.info.rssMb ?? 0)} MB (heap ${round(tiles.info.heapMb ?? 0)} MB) after it`,
+    );
     // Bytes first, while nothing is cached: the first viewer's view.
     const views: ViewBytes[] = [];
     for (const view of [...FIRST_VIEWS, ...CITY_VIEWS]) views.push(await measureView(tiles.base, view));
     const geojson = {
-      identityBytes: (await bytesOf(`${tiles.base}/api/map/land.geojson`, IDENTITY)) + (await bytesOf(`${tiles.base}/api/map/borders.geojson`, IDENTITY)),
-      gzipBytes: (await bytesOf(`${tiles.base}/api/map/land.geojson`)) + (await bytesOf(`${tiles.base}/api/map/borders.geojson`)),
+      identityBytes:
+        (await bytesOf(`${tiles.base}/api/map/land.geojson`, IDENTITY)) +
+        (await bytesOf(`${tiles.base}/api/map/borders.geojson`, IDENTITY)),
+      gzipBytes:
+        (await bytesOf(`${tiles.base}/api/map/land.geojson`)) +
+        (await bytesOf(`${tiles.base}/api/map/borders.geojson`)),
     };
-    console.table(views.map((v) => ({ ...v, 'old world GeoJSON (gzip)': geojson.gzipBytes, 'old world GeoJSON (identity)': geojson.identityBytes })));
+    console.table(
+      views.map((v) => ({
+        ...v,
+        'old world GeoJSON (gzip)': geojson.gzipBytes,
+        'old world GeoJSON (identity)': geojson.identityBytes,
+      })),
+    );
 
     const mix = tileMix(VIEWS, 1);
     let k = 0;
@@ -119,24 +137,37 @@ async function main(): Promise<void> {
       let c = 0;
       coldRuns.push(await load(tiles.base, () => cold[c++ % cold.length], { amount: cold.length }));
       loads.push(`round ${r + 1} ${loadLine()}`);
-      console.log(`round ${r + 1}: hello ${round(helloRuns[r].rps, 0)} req/s, warm ${round(warmRuns[r].rps, 0)} req/s (p50 ${warmRuns[r].p50} ms), cold ${round(coldRuns[r].rps, 0)} req/s (p50 ${coldRuns[r].p50} ms, p99 ${coldRuns[r].p99} ms) · load ${loadLine()}`);
+      console.log(
+        `round ${r + 1}: hello ${round(helloRuns[r].rps, 0)} req/s, warm ${round(warmRuns[r].rps, 0)} req/s (p50 ${warmRuns[r].p50} ms), cold ${round(coldRuns[r].rps, 0)} req/s (p50 ${coldRuns[r].p50} ms, p99 ${coldRuns[r].p99} ms) · load ${loadLine()}`,
+      );
     }
     const ratio = (runs: Load[]) => spread(runs.map((x, i) => x.rps / helloRuns[i].rps));
-    const figures = (runs: Load[]) => ({ rps: spread(runs.map((x) => x.rps)), ratio: ratio(runs), p50: spread(runs.map((x) => x.p50)), p99: spread(runs.map((x) => x.p99)) });
+    const figures = (runs: Load[]) => ({
+      rps: spread(runs.map((x) => x.rps)),
+      ratio: ratio(runs),
+      p50: spread(runs.map((x) => x.p50)),
+      p99: spread(runs.map((x) => x.p99)),
+    });
     const warm = figures(warmRuns);
     const cold = figures(coldRuns);
     const hellos: Spread = spread(helloRuns.map((x) => x.rps));
-    console.log(`\nTiles: ${CONNECTIONS} connections, ${DURATION_S} s per warm run, ${COLD_VIEWS} cold views per round, ${ROUNDS} rounds; median (min–max)`);
-    console.table([{
-      'hello req/s': formatSpread(hellos),
-      'warm req/s': formatSpread(warm.rps),
-      'warm ÷ hello': formatSpread(warm.ratio),
-      'warm p50 ms': formatSpread(warm.p50),
-      'cold req/s': formatSpread(cold.rps),
-      'cold ÷ hello': formatSpread(cold.ratio),
-      'cold p99 ms': formatSpread(cold.p99),
-    }]);
-    const overBudget = views.filter((v) => FIRST_VIEWS.some((f) => f.name === v.view) && v.gzipBytes > FIRST_VIEW_BUDGET_BYTES);
+    console.log(
+      `\nTiles: ${CONNECTIONS} connections, ${DURATION_S} s per warm run, ${COLD_VIEWS} cold views per round, ${ROUNDS} rounds; median (min–max)`,
+    );
+    console.table([
+      {
+        'hello req/s': formatSpread(hellos),
+        'warm req/s': formatSpread(warm.rps),
+        'warm ÷ hello': formatSpread(warm.ratio),
+        'warm p50 ms': formatSpread(warm.p50),
+        'cold req/s': formatSpread(cold.rps),
+        'cold ÷ hello': formatSpread(cold.ratio),
+        'cold p99 ms': formatSpread(cold.p99),
+      },
+    ]);
+    const overBudget = views.filter(
+      (v) => FIRST_VIEWS.some((f) => f.name === v.view) && v.gzipBytes > FIRST_VIEW_BUDGET_BYTES,
+    );
     writeResults(RESULTS, run, {
       reference: 'bare Fastify hello route, own process, same default log level, alternated with each tile run',
       rounds: ROUNDS,
@@ -144,7 +175,11 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       mix: { views: VIEWS, urls: mix.length, distinctUrls: new Set(mix).size },
       coldViewsPerRound: COLD_VIEWS,
-      server: { prepareMs: round(tiles.info.prepareMs ?? 0), rssMbAfterPrepare: round(tiles.info.rssMb ?? 0), heapMbAfterPrepare: round(tiles.info.heapMb ?? 0) },
+      server: {
+        prepareMs: round(tiles.info.prepareMs ?? 0),
+        rssMbAfterPrepare: round(tiles.info.rssMb ?? 0),
+        heapMbAfterPrepare: round(tiles.info.heapMb ?? 0),
+      },
       firstViewBudgetBytes: FIRST_VIEW_BUDGET_BYTES,
       views,
       oldWorldGeoJSON: geojson,
@@ -154,7 +189,9 @@ async function main(): Promise<void> {
       load: loads,
     });
     if (overBudget.length) {
-      console.error(`over the first view's budget (${FIRST_VIEW_BUDGET_BYTES} B): ${overBudget.map((v) => `${v.view} ${v.gzipBytes} B`).join(', ')}`);
+      console.error(
+        `over the first view's budget (${FIRST_VIEW_BUDGET_BYTES} B): ${overBudget.map((v) => `${v.view} ${v.gzipBytes} B`).join(', ')}`,
+      );
       process.exitCode = 1;
     }
   } finally {

@@ -48,8 +48,18 @@ const RESULTS = resultsFile(ENGINE === 'postgres' ? 'hostile-postgres.json' : 'h
 // ---------------------------------------------------------------------------------------------
 // The server process
 
-interface Stats { loopMaxMs: number; loopP99Ms: number; loopMeanMs: number; cpuMs: number }
-interface Listening { port: number; routes: Route[]; ids: WorldIds; token: string }
+interface Stats {
+  loopMaxMs: number;
+  loopP99Ms: number;
+  loopMeanMs: number;
+  cpuMs: number;
+}
+interface Listening {
+  port: number;
+  routes: Route[];
+  ids: WorldIds;
+  token: string;
+}
 
 async function startServer(env: Record<string, string>) {
   const server = forkServer(LAUNCHER, env);
@@ -68,10 +78,24 @@ type Server = Awaited<ReturnType<typeof startServer>>;
 // Requests
 
 const get = (route: string, path: string, query = ''): FuzzRequest => ({
-  route: { method: 'GET', url: route }, method: 'GET', path, query, headers: {}, contentType: null, body: null, ip: '192.0.2.1',
+  route: { method: 'GET', url: route },
+  method: 'GET',
+  path,
+  query,
+  headers: {},
+  contentType: null,
+  body: null,
+  ip: '192.0.2.1',
 });
 const post = (route: string, path: string, value: unknown): FuzzRequest => ({
-  route: { method: 'POST', url: route }, method: 'POST', path, query: '', headers: {}, contentType: 'application/json', body: { kind: 'json', value }, ip: '192.0.2.1',
+  route: { method: 'POST', url: route },
+  method: 'POST',
+  path,
+  query: '',
+  headers: {},
+  contentType: 'application/json',
+  body: { kind: 'json', value },
+  ip: '192.0.2.1',
 });
 
 /** The everyday mix: what the web app asks while people use it. */
@@ -93,14 +117,22 @@ function benignRequests(ids: WorldIds, count: number): FuzzRequest[] {
     post('/api/auth/login', '/api/auth/login', { email: 'personne@example.fr', password: 'Mauvais2024' }),
   ];
   // Distinct client addresses, so per-IP limits answer as for that many visitors.
-  return Array.from({ length: count }, (_, i) => ({ ...mix[i % mix.length], ip: `192.0.${(i >> 8) & 255}.${i & 255}` }));
+  return Array.from({ length: count }, (_, i) => ({
+    ...mix[i % mix.length],
+    ip: `192.0.${(i >> 8) & 255}.${i & 255}`,
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------
 // A run: the load, and the health prober beside it
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 interface RunResult {
   kind: 'benign' | 'hostile';
@@ -125,10 +157,12 @@ async function probeHealth(port: number, stop: { done: boolean }): Promise<numbe
   while (!stop.done) {
     const started = performance.now();
     await new Promise<void>((resolve) => {
-      http.get({ host: '127.0.0.1', port, path: '/api/health', agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve());
-      }).on('error', () => resolve());
+      http
+        .get({ host: '127.0.0.1', port, path: '/api/health', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        })
+        .on('error', () => resolve());
     });
     latencies.push(performance.now() - started);
     await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
@@ -137,7 +171,12 @@ async function probeHealth(port: number, stop: { done: boolean }): Promise<numbe
   return latencies;
 }
 
-async function run(server: Server, kind: 'benign' | 'hostile', roundNo: number, requests: FuzzRequest[]): Promise<RunResult> {
+async function run(
+  server: Server,
+  kind: 'benign' | 'hostile',
+  roundNo: number,
+  requests: FuzzRequest[],
+): Promise<RunResult> {
   const token = await server.token();
   await server.reset();
   const stop = { done: false };
@@ -166,10 +205,19 @@ async function run(server: Server, kind: 'benign' | 'hostile', roundNo: number, 
   const health = (await prober).sort((a, b) => a - b);
   const stats = await server.stats();
   return {
-    kind, round: roundNo, requests: requests.length, seconds: round(seconds), serverErrors, unanswered,
-    loopMaxMs: round(stats.loopMaxMs), loopP99Ms: round(stats.loopP99Ms),
-    healthP50Ms: round(percentile(health, 50)), healthP99Ms: round(percentile(health, 99)), healthMaxMs: round(health.at(-1) ?? 0),
-    healthSamples: health.length, load1: round(os.loadavg()[0], 2),
+    kind,
+    round: roundNo,
+    requests: requests.length,
+    seconds: round(seconds),
+    serverErrors,
+    unanswered,
+    loopMaxMs: round(stats.loopMaxMs),
+    loopP99Ms: round(stats.loopP99Ms),
+    healthP50Ms: round(percentile(health, 50)),
+    healthP99Ms: round(percentile(health, 99)),
+    healthMaxMs: round(health.at(-1) ?? 0),
+    healthSamples: health.length,
+    load1: round(os.loadavg()[0], 2),
   };
 }
 
@@ -178,7 +226,10 @@ async function worstCase(server: Server, spaces: number) {
   await server.reset();
   const request = post('/api/auth/login', '/api/auth/login', { email: `'${' '.repeat(spaces)}`, password: 'x' });
   const started = performance.now();
-  const answer = await wireExchange(server.port, { ...request, headers: { 'x-forwarded-for': `198.18.0.${spaces % 250}` } });
+  const answer = await wireExchange(server.port, {
+    ...request,
+    headers: { 'x-forwarded-for': `198.18.0.${spaces % 250}` },
+  });
   const ms = performance.now() - started;
   const stats = await server.stats();
   return { emailLength: spaces + 1, status: answer.status, ms: round(ms), loopMaxMs: round(stats.loopMaxMs) };
@@ -201,10 +252,17 @@ async function worstRequests(server: Server, requests: FuzzRequest[], top = 10) 
   for (const [i, request] of requests.entries()) {
     await server.reset();
     const signedIn = i % 2 === 1;
-    const answer = await wireExchange(server.port, { ...request, headers: { 'x-forwarded-for': request.ip, ...request.headers } }, signedIn ? token : undefined)
-      .catch(() => ({ status: 0 }));
+    const answer = await wireExchange(
+      server.port,
+      { ...request, headers: { 'x-forwarded-for': request.ip, ...request.headers } },
+      signedIn ? token : undefined,
+    ).catch(() => ({ status: 0 }));
     const stats = await server.stats();
-    measured.push({ loopMaxMs: round(stats.loopMaxMs), status: answer.status, request: describeRequest(request, signedIn).replace(/\n\s*/g, ' | ').slice(0, 400) });
+    measured.push({
+      loopMaxMs: round(stats.loopMaxMs),
+      status: answer.status,
+      request: describeRequest(request, signedIn).replace(/\n\s*/g, ' | ').slice(0, 400),
+    });
   }
   return measured.sort((a, b) => b.loopMaxMs - a.loopMaxMs).slice(0, top);
 }
@@ -228,12 +286,19 @@ async function main() {
   try {
     const hostile = fc.sample(requestArbitrary(server.routes, server.ids), { seed: SEED, numRuns: REQUESTS });
     const benign = benignRequests(server.ids, REQUESTS);
-    console.log(`engine ${ENGINE}, ${server.routes.length} routes, ${REQUESTS} requests per run, concurrency ${CONCURRENCY}, ${ROUNDS} rounds (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+    console.log(
+      `engine ${ENGINE}, ${server.routes.length} routes, ${REQUESTS} requests per run, concurrency ${CONCURRENCY}, ${ROUNDS} rounds (load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
+    );
     for (let r = 1; r <= ROUNDS; r++) {
       for (const kind of ['benign', 'hostile'] as const) {
         const result = await run(server, kind, r, kind === 'benign' ? benign : hostile);
         results.push(result);
-        console.log(`round ${r} ${kind.padEnd(7)} ${result.seconds} s  loop max ${result.loopMaxMs} ms p99 ${result.loopP99Ms} ms  health p50 ${result.healthP50Ms} p99 ${result.healthP99Ms} max ${result.healthMaxMs} ms  5xx ${result.serverErrors}  load ${result.load1}`);
+        console.log(
+          `round ${r} ${kind.padEnd(7)} ${result.seconds} s  loop max ${result.loopMaxMs} ms p99 ${result.loopP99Ms} ms  health p50 ${result.healthP50Ms} p99 ${result.healthP99Ms} max ${result.healthMaxMs} ms  5xx ${result.serverErrors}  load ${result.load1}`,
+        );
       }
     }
     worst = [await worstCase(server, 30_000), await worstCase(server, 40_000)];
@@ -249,18 +314,33 @@ async function main() {
       const values = runs.map((r) => Number(r[key]));
       return { median: round(median(values)), spread: round(Math.max(...values) - Math.min(...values)) };
     };
-    return { kind, loopMaxMs: figure('loopMaxMs'), loopP99Ms: figure('loopP99Ms'), healthP50Ms: figure('healthP50Ms'), healthP99Ms: figure('healthP99Ms'), healthMaxMs: figure('healthMaxMs'), serverErrors: runs.reduce((n, r) => n + r.serverErrors, 0) };
+    return {
+      kind,
+      loopMaxMs: figure('loopMaxMs'),
+      loopP99Ms: figure('loopP99Ms'),
+      healthP50Ms: figure('healthP50Ms'),
+      healthP99Ms: figure('healthP99Ms'),
+      healthMaxMs: figure('healthMaxMs'),
+      serverErrors: runs.reduce((n, r) => n + r.serverErrors, 0),
+    };
   });
   console.log('\nmedian (spread) over rounds, ms');
-  console.table(Object.fromEntries(summary.map((s) => [s.kind, {
-    'loop max': `${s.loopMaxMs.median} (±${s.loopMaxMs.spread})`,
-    'loop p99': `${s.loopP99Ms.median} (±${s.loopP99Ms.spread})`,
-    'health p50': `${s.healthP50Ms.median} (±${s.healthP50Ms.spread})`,
-    'health p99': `${s.healthP99Ms.median} (±${s.healthP99Ms.spread})`,
-    'health max': `${s.healthMaxMs.median} (±${s.healthMaxMs.spread})`,
-    '5xx': s.serverErrors,
-  }])));
-  console.log('single requests: POST /api/auth/login, e-mail = \' + spaces');
+  console.table(
+    Object.fromEntries(
+      summary.map((s) => [
+        s.kind,
+        {
+          'loop max': `${s.loopMaxMs.median} (±${s.loopMaxMs.spread})`,
+          'loop p99': `${s.loopP99Ms.median} (±${s.loopP99Ms.spread})`,
+          'health p50': `${s.healthP50Ms.median} (±${s.healthP50Ms.spread})`,
+          'health p99': `${s.healthP99Ms.median} (±${s.healthP99Ms.spread})`,
+          'health max': `${s.healthMaxMs.median} (±${s.healthMaxMs.spread})`,
+          '5xx': s.serverErrors,
+        },
+      ]),
+    ),
+  );
+  console.log("single requests: POST /api/auth/login, e-mail = ' + spaces");
   console.table(worst);
   const sanitiser = [sanitiserAlone(30_000), sanitiserAlone(40_000)];
   console.log('the sanitiser alone (isCritical) on the same e-mails, in this process');
@@ -269,14 +349,28 @@ async function main() {
     console.log('hostile requests that block the loop longest, each sent alone');
     for (const b of blockers) console.log(`${String(b.loopMaxMs).padStart(7)} ms  ${b.status}  ${b.request}`);
   }
-  const hostileWorst = Math.max(...results.filter((r) => r.kind === 'hostile').map((r) => r.loopMaxMs), ...worst.map((w) => w.loopMaxMs));
+  const hostileWorst = Math.max(
+    ...results.filter((r) => r.kind === 'hostile').map((r) => r.loopMaxMs),
+    ...worst.map((w) => w.loopMaxMs),
+  );
   const met = hostileWorst <= GOAL_MS;
-  console.log(`goal: event-loop max ≤ ${GOAL_MS} ms during hostile input — ${met ? 'met' : 'NOT met'} (worst ${hostileWorst} ms)`);
+  console.log(
+    `goal: event-loop max ≤ ${GOAL_MS} ms during hostile input — ${met ? 'met' : 'NOT met'} (worst ${hostileWorst} ms)`,
+  );
 
   writeResults(RESULTS, runInfo, {
-    engine: ENGINE, requestsPerRun: REQUESTS, concurrency: CONCURRENCY, rounds: ROUNDS, seed: SEED, loadAverageAtEnd: round(os.loadavg()[0], 2),
+    engine: ENGINE,
+    requestsPerRun: REQUESTS,
+    concurrency: CONCURRENCY,
+    rounds: ROUNDS,
+    seed: SEED,
+    loadAverageAtEnd: round(os.loadavg()[0], 2),
     goal: { loopMaxMs: GOAL_MS, met, worstLoopMaxMs: hostileWorst },
-    summary, runs: results, loginWorstCases: worst, sanitiserAlone: sanitiser, worstHostileRequests: blockers,
+    summary,
+    runs: results,
+    loginWorstCases: worst,
+    sanitiserAlone: sanitiser,
+    worstHostileRequests: blockers,
   });
 }
 

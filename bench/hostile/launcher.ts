@@ -25,7 +25,13 @@ const config = testConfig({
 });
 const app = await buildApp(config);
 await app.ready();
-const world = await createWorld({ app, database: app.ctx.database, config, clock: createClock(), close: () => app.close() });
+const world = await createWorld({
+  app,
+  database: app.ctx.database,
+  config,
+  clock: createClock(),
+  close: () => app.close(),
+});
 // As main.ts does before it listens.
 prepareGeoAssets();
 await app.listen({ host: '127.0.0.1', port: 0 });
@@ -42,4 +48,10 @@ answerParent({
   },
 });
 
-send({ type: 'listening', port: (app.server.address() as { port: number }).port, routes: listRoutes(app), ids: world.ids, token: world.token() });
+send({
+  type: 'listening',
+  port: (app.server.address() as { port: number }).port,
+  routes: listRoutes(app),
+  ids: world.ids,
+  token: world.token(),
+});

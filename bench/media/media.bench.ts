@@ -31,7 +31,9 @@ async function photoLike(width: number, height: number, format: 'jpeg' | 'png'):
   }
   const image = sharp(raw, { raw: { width, height, channels: 3 } });
   // Orientation 6, as most phone photos taken upright: the rotation is part of the cost.
-  return format === 'jpeg' ? image.jpeg({ quality: 90 }).withMetadata({ orientation: 6 }).toBuffer() : image.png().toBuffer();
+  return format === 'jpeg'
+    ? image.jpeg({ quality: 90 }).withMetadata({ orientation: 6 }).toBuffer()
+    : image.png().toBuffer();
 }
 
 async function measure(run: () => Promise<unknown>): Promise<{ medianMs: number; minMs: number }> {
@@ -51,7 +53,10 @@ const png3 = await photoLike(2000, 1500, 'png');
 const voice60 = recording(60);
 
 const rows: Array<Record<string, string | number>> = [];
-for (const [input, label] of [[jpeg12, '12 MP JPEG'], [png3, '3 MP PNG']] as const) {
+for (const [input, label] of [
+  [jpeg12, '12 MP JPEG'],
+  [png3, '3 MP PNG'],
+] as const) {
   for (const kind of ['post', 'avatar', 'chat'] as ImageKind[]) {
     const sample = await processImage(input, kind);
     const { medianMs, minMs } = await measure(() => processImage(input, kind));
@@ -67,7 +72,14 @@ for (const [input, label] of [[jpeg12, '12 MP JPEG'], [png3, '3 MP PNG']] as con
   }
 }
 const voice = await measure(() => checkVoiceMessage(voice60));
-rows.push({ input: '60 s live WebM', inputKB: Math.round(voice60.length / 1024), kind: 'voice', output: 'duration from clusters', outputKB: 0, ...voice });
+rows.push({
+  input: '60 s live WebM',
+  inputKB: Math.round(voice60.length / 1024),
+  kind: 'voice',
+  output: 'duration from clusters',
+  outputKB: 0,
+  ...voice,
+});
 
 console.table(rows);
 mkdirSync(dirname(RESULTS), { recursive: true });

@@ -64,34 +64,46 @@ export interface LoadResult {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const partner = (i: number) => i ^ 1;
 
-function postJson(base: string, path: string, user: BenchUser, body: unknown): Promise<{ status: number; json: unknown }> {
+function postJson(
+  base: string,
+  path: string,
+  user: BenchUser,
+  body: unknown,
+): Promise<{ status: number; json: unknown }> {
   const payload = JSON.stringify(body);
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      agent, method: 'POST', host: url.hostname, port: url.port, path: url.pathname,
-      headers: {
-        authorization: `Bearer ${user.token}`,
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(payload),
-        'x-forwarded-for': user.ip,
-        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0',
+    const req = http.request(
+      {
+        agent,
+        method: 'POST',
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        headers: {
+          authorization: `Bearer ${user.token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          'x-forwarded-for': user.ip,
+          'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0',
+        },
       },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        let json: unknown = null;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = text;
-        }
-        resolve({ status: res.statusCode ?? 0, json });
-      });
-      res.on('error', reject);
-    });
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          let json: unknown = null;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = text;
+          }
+          resolve({ status: res.statusCode ?? 0, json });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -100,9 +112,11 @@ function postJson(base: string, path: string, user: BenchUser, body: unknown): P
 /** Runs `task(i)` for i in [0, count) with at most `limit` at once. */
 async function pool(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, count) }, async () => {
-    while (next < count) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, count) }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -132,7 +146,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await pool(users.length / 2, 20, async (p) => {
     const i = 2 * p;
     const res = await postJson(baseOf(i), '/api/conversations', users[i], { userId: users[partner(i)].id });
-    if (res.status !== 200 && res.status !== 201) throw new Error(`POST /api/conversations: ${res.status} ${JSON.stringify(res.json)}`);
+    if (res.status !== 200 && res.status !== 201)
+      throw new Error(`POST /api/conversations: ${res.status} ${JSON.stringify(res.json)}`);
     const { conversation } = res.json as { conversation: ConversationDto };
     conversationOf[i] = conversationOf[partner(i)] = conversation.id;
   });
@@ -147,10 +162,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       const i = n % users.length;
       const t0 = performance.now();
       phase.lastSend = t0;
-      return postJson(baseOf(i), `/api/conversations/${conversationOf[i]}/messages`, users[i], { content: `Coucou, message n° ${n}` }).then(
+      return postJson(baseOf(i), `/api/conversations/${conversationOf[i]}/messages`, users[i], {
+        content: `Coucou, message n° ${n}`,
+      }).then(
         (res) => {
           phase.lastAnswer = performance.now();
-          if (res.status !== 201) return fail(`HTTP ${res.status} ${(res.json as { error?: { code?: string } })?.error?.code ?? ''}`.trim());
+          if (res.status !== 201)
+            return fail(`HTTP ${res.status} ${(res.json as { error?: { code?: string } })?.error?.code ?? ''}`.trim());
           phase.sent.set((res.json as { message: MessageDto }).message.id, t0);
         },
         (error: NodeJS.ErrnoException) => {
@@ -282,19 +300,24 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     return { clients: users.length, paced: pacedResult, saturated };
   } finally {
     closing = true;
-    await Promise.all(sockets.map((socket) => new Promise<void>((resolve) => {
-      if (!socket || socket.readyState === WebSocket.CLOSED) return resolve();
-      socket.on('error', () => {});
-      const timer = setTimeout(() => {
-        socket.terminate();
-        resolve();
-      }, 3000);
-      socket.once('close', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      socket.close();
-    })));
+    await Promise.all(
+      sockets.map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            if (!socket || socket.readyState === WebSocket.CLOSED) return resolve();
+            socket.on('error', () => {});
+            const timer = setTimeout(() => {
+              socket.terminate();
+              resolve();
+            }, 3000);
+            socket.once('close', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            socket.close();
+          }),
+      ),
+    );
   }
 }
 

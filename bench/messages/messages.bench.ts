@@ -61,7 +61,6 @@ const ROUNDS = envPositiveInt('BENCH_ROUNDS', 3);
 /** Where the app keeps its rate-limit counters: Redis when a URL is given, else PostgreSQL. */
 const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.REDIS_URL || '';
 
-
 // ---------------------------------------------------------------------------------------------
 // Server processes
 
@@ -106,12 +105,14 @@ export async function seedUsers(database: Database, count: number, jwtSecret: st
       insert into auth_sessions (id, user_id, kind) select s, u, 'password' from x`);
   }
   const now = new Date();
-  return Promise.all(rows.map(async ({ u, s, n }) => ({
-    id: u,
-    token: await signAccessToken(keys, { userId: u, email: `bench.${n}@bench.invalid`, sessionId: s }, now),
-    // TEST-NET-3 and beyond: one address per user.
-    ip: `203.${Math.floor(n / 65536) % 256}.${Math.floor(n / 256) % 256}.${n % 256}`,
-  })));
+  return Promise.all(
+    rows.map(async ({ u, s, n }) => ({
+      id: u,
+      token: await signAccessToken(keys, { userId: u, email: `bench.${n}@bench.invalid`, sessionId: s }, now),
+      // TEST-NET-3 and beyond: one address per user.
+      ip: `203.${Math.floor(n / 65536) % 256}.${Math.floor(n / 256) % 256}.${n % 256}`,
+    })),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -124,7 +125,9 @@ export async function seedUsers(database: Database, count: number, jwtSecret: st
 async function backendCpu(database: Database): Promise<Map<number, number> | null> {
   const host = new URL(database.connectionString ?? 'x://remote').hostname;
   if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host) || !existsSync('/proc/self/stat')) return null;
-  const { rows } = await database.db.execute(sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+  const { rows } = await database.db.execute(
+    sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+  );
   const cpu = new Map<number, number>();
   for (const { pid } of rows as Array<{ pid: number }>) {
     try {
@@ -174,7 +177,12 @@ interface CaseResult extends LoadResult {
  * One case: its servers started one after the other (each app instance runs the migrations at
  * start-up), measured, then closed whatever happened.
  */
-async function runCase(name: string, envs: Array<Record<string, string>>, users: BenchUser[], database: Database | null): Promise<CaseResult> {
+async function runCase(
+  name: string,
+  envs: Array<Record<string, string>>,
+  users: BenchUser[],
+  database: Database | null,
+): Promise<CaseResult> {
   const servers: ServerProcess[] = [];
   try {
     for (const env of envs) servers.push(await startServer(env));
@@ -185,15 +193,29 @@ async function runCase(name: string, envs: Array<Record<string, string>>, users:
 }
 
 /** Runs the load on the case's servers, client i talking to server i mod n. */
-async function measure(name: string, servers: ServerProcess[], users: BenchUser[], database: Database | null): Promise<CaseResult> {
-  console.log(`${name}: ${users.length} clients, ${WARMUP} warm-up + ${MESSAGES} messages at ${RATE}/s`
-    + (SATURATION ? `, then ${SATURATION} with ${CONCURRENCY} in flight` : ''));
+async function measure(
+  name: string,
+  servers: ServerProcess[],
+  users: BenchUser[],
+  database: Database | null,
+): Promise<CaseResult> {
+  console.log(
+    `${name}: ${users.length} clients, ${WARMUP} warm-up + ${MESSAGES} messages at ${RATE}/s` +
+      (SATURATION ? `, then ${SATURATION} with ${CONCURRENCY} in flight` : ''),
+  );
   let stats: Array<{ cpuMs: number; loopP99Ms: number }> = [];
   let pgBefore: Map<number, number> | null = null;
   let pgMs: number | null = null;
   const result = await runLoad({
-    users, baseOf: (i) => servers[i % servers.length].base, messages: MESSAGES, warmup: WARMUP, rate: RATE, waveMs: WAVE_MS, deliveryTimeoutMs: DELIVERY_TIMEOUT_MS,
-    saturationMessages: SATURATION, concurrency: CONCURRENCY,
+    users,
+    baseOf: (i) => servers[i % servers.length].base,
+    messages: MESSAGES,
+    warmup: WARMUP,
+    rate: RATE,
+    waveMs: WAVE_MS,
+    deliveryTimeoutMs: DELIVERY_TIMEOUT_MS,
+    saturationMessages: SATURATION,
+    concurrency: CONCURRENCY,
     beforeRun: async () => {
       await Promise.all(servers.map((s) => s.reset()));
       pgBefore = database && (await backendCpu(database));
@@ -206,7 +228,8 @@ async function measure(name: string, servers: ServerProcess[], users: BenchUser[
   });
   const serverCpuMs = stats.reduce((a, s) => a + s.cpuMs, 0);
   if (result.paced.errors) console.log(`  errors at ${RATE}/s: ${JSON.stringify(result.paced.errorKinds)}`);
-  if (result.saturated?.errors) console.log(`  errors with ${CONCURRENCY} in flight: ${JSON.stringify(result.saturated.errorKinds)}`);
+  if (result.saturated?.errors)
+    console.log(`  errors with ${CONCURRENCY} in flight: ${JSON.stringify(result.saturated.errorKinds)}`);
   return {
     case: name,
     round: 0,
@@ -247,7 +270,9 @@ async function main(): Promise<void> {
   const perUser = Math.ceil((WARMUP + MESSAGES + SATURATION) / CLIENTS);
   if (CLIENTS % 2) throw new Error('BENCH_CLIENTS must be even (pairs)');
   if (perUser >= RATE_LIMITS.message_send.points) {
-    throw new Error(`${perUser} messages per user per case would hit message_send (${RATE_LIMITS.message_send.points}/h): more clients or fewer messages`);
+    throw new Error(
+      `${perUser} messages per user per case would hit message_send (${RATE_LIMITS.message_send.points}/h): more clients or fewer messages`,
+    );
   }
   process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
   const jwtSecret = randomBytes(32).toString('base64url');
@@ -259,12 +284,16 @@ async function main(): Promise<void> {
     database = await openDatabase({ databaseUrl: url, poolSize: 4 });
     const t = performance.now();
     const users = await seedUsers(database, CLIENTS, jwtSecret);
-    console.log(`${CLIENTS} users, profiles and sessions seeded, tokens signed in ${round((performance.now() - t) / 1000, 2)} s`);
+    console.log(
+      `${CLIENTS} users, profiles and sessions seeded, tokens signed in ${round((performance.now() - t) / 1000, 2)} s`,
+    );
     // Each case starts from no conversation, no message and fresh rate-limit counters (a table
     // in PostgreSQL, or keys under a prefix of the case's own in Redis).
     let cases = 0;
     const appEnv = () => ({
-      BENCH_SERVER: 'app', BENCH_DATABASE_URL: url, BENCH_JWT_SECRET: jwtSecret,
+      BENCH_SERVER: 'app',
+      BENCH_DATABASE_URL: url,
+      BENCH_JWT_SECRET: jwtSecret,
       BENCH_REDIS_URL: REDIS_URL,
       BENCH_REDIS_PREFIX: `${redisPrefix}${++cases}:`,
     });
@@ -273,7 +302,9 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`round ${round} of ${ROUNDS} · load ${loadLine()}`);
       if (CASES.has('relay')) {
-        results.push(inRound(round, await runCase('bare ws (node:http + ws relay)', [{ BENCH_SERVER: 'relay' }], users, null)));
+        results.push(
+          inRound(round, await runCase('bare ws (node:http + ws relay)', [{ BENCH_SERVER: 'relay' }], users, null)),
+        );
       }
 
       if (CASES.has('one')) {
@@ -294,31 +325,38 @@ async function main(): Promise<void> {
     if (REDIS_URL) await dropRedisKeys(REDIS_URL, redisPrefix);
   }
 
-  console.table(results.map((r) => ({
-    round: r.round,
-    case: r.case,
-    clients: r.clients,
-    messages: r.paced.sent,
-    'rate /s': r.paced.sendRate,
-    'deliveries/s': r.paced.deliveriesPerSecond,
-    'p50 ms': r.paced.p50,
-    'p95 ms': r.paced.p95,
-    'p99 ms': r.paced.p99,
-    'max ms': r.paced.max,
-    errors: r.paced.errors + (r.saturated?.errors ?? 0),
-    [`max deliveries/s (${CONCURRENCY} in flight)`]: r.saturated?.deliveriesPerSecond ?? '-',
-    'server CPU ms/msg': r.serverCpuMsPerMessage,
-    'PG CPU ms/msg': r.postgresCpuMsPerMessage ?? '-',
-  })));
+  console.table(
+    results.map((r) => ({
+      round: r.round,
+      case: r.case,
+      clients: r.clients,
+      messages: r.paced.sent,
+      'rate /s': r.paced.sendRate,
+      'deliveries/s': r.paced.deliveriesPerSecond,
+      'p50 ms': r.paced.p50,
+      'p95 ms': r.paced.p95,
+      'p99 ms': r.paced.p99,
+      'max ms': r.paced.max,
+      errors: r.paced.errors + (r.saturated?.errors ?? 0),
+      [`max deliveries/s (${CONCURRENCY} in flight)`]: r.saturated?.deliveriesPerSecond ?? '-',
+      'server CPU ms/msg': r.serverCpuMsPerMessage,
+      'PG CPU ms/msg': r.postgresCpuMsPerMessage ?? '-',
+    })),
+  );
   const summary = summarise(results);
   console.log(`\nOver ${ROUNDS} rounds, median (min–max):`);
-  console.table(summary.cases.map((c) => ({
-    case: c.case,
-    'p50 ms': formatSpread(c.p50),
-    'p99 ms': formatSpread(c.p99),
-    'max deliveries/s': c.maxDeliveries ? formatSpread(c.maxDeliveries) : '-',
-  })));
-  if (summary.twoToRelayDeliveries) console.log(`max deliveries/s, two instances ÷ bare relay (same round): ${formatSpread(summary.twoToRelayDeliveries)}`);
+  console.table(
+    summary.cases.map((c) => ({
+      case: c.case,
+      'p50 ms': formatSpread(c.p50),
+      'p99 ms': formatSpread(c.p99),
+      'max deliveries/s': c.maxDeliveries ? formatSpread(c.maxDeliveries) : '-',
+    })),
+  );
+  if (summary.twoToRelayDeliveries)
+    console.log(
+      `max deliveries/s, two instances ÷ bare relay (same round): ${formatSpread(summary.twoToRelayDeliveries)}`,
+    );
   writeResults(RESULTS, run, {
     rounds: ROUNDS,
     summary,

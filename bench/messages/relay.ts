@@ -48,7 +48,10 @@ export async function startRelay(): Promise<RelayServer> {
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+    });
     res.end(text);
   };
 
@@ -74,10 +77,18 @@ export async function startRelay(): Promise<RelayServer> {
       const conversation = match && req.method === 'POST' ? conversations.get(match[1]) : undefined;
       if (!conversation) return send(res, 404, { error: { code: 'not_found' } });
       const message = {
-        id: randomUUID(), conversationId: conversation.id, senderId: userId,
-        content: String(body.content ?? ''), imageUrl: null, read: false, createdAt: new Date().toISOString(),
+        id: randomUUID(),
+        conversationId: conversation.id,
+        senderId: userId,
+        content: String(body.content ?? ''),
+        imageUrl: null,
+        read: false,
+        createdAt: new Date().toISOString(),
       };
-      const frame = JSON.stringify({ type: 'message.created', data: { message, sender: { id: userId, nickname: 'membre', profilePhotoUrl: null } } });
+      const frame = JSON.stringify({
+        type: 'message.created',
+        data: { message, sender: { id: userId, nickname: 'membre', profilePhotoUrl: null } },
+      });
       for (const participant of [conversation.participant1Id, conversation.participant2Id]) {
         for (const socket of socketsOf.get(participant) ?? []) socket.send(frame);
       }

@@ -56,7 +56,12 @@ async function main(): Promise<void> {
   const paris = requestedView(PARIS.latitude, PARIS.longitude, 12, 390, 844);
   const loads = [`start ${loadLine()}`];
   try {
-    const server = forkServer(APP, { BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: url, BENCH_POSTS: String(POSTS), BENCH_JWT_SECRET: jwtSecret }, [], true);
+    const server = forkServer(
+      APP,
+      { BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: url, BENCH_POSTS: String(POSTS), BENCH_JWT_SECRET: jwtSecret },
+      [],
+      true,
+    );
     const { port } = await server.next<{ port: number }>('listening');
     const base = `http://127.0.0.1:${port}`;
     const database = await openDatabase({ databaseUrl: url, poolSize: 2 });
@@ -88,14 +93,25 @@ async function main(): Promise<void> {
         for (let i = 0; i < CREATED; i++) {
           const user = users[r * CREATED + i];
           const here = i % IN_VIEW_EVERY === 0;
-          const [, cLat, cLon] = here ? ['Paris', PARIS.latitude, PARIS.longitude] : elsewhere[Math.floor(next() * elsewhere.length)];
+          const [, cLat, cLon] = here
+            ? ['Paris', PARIS.latitude, PARIS.longitude]
+            : elsewhere[Math.floor(next() * elsewhere.length)];
           const spreadDeg = here ? 0.01 : 0.02;
           const latitude = cLat + (next() - 0.5) * spreadDeg;
           const longitude = cLon + (next() - 0.5) * spreadDeg;
           const res = await fetch(`${base}/api/posts`, {
             method: 'POST',
-            headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', 'x-forwarded-for': user.ip },
-            body: JSON.stringify({ category: MOODS[i % MOODS.length], content: 'Un café en terrasse, rien de mieux', latitude, longitude }),
+            headers: {
+              authorization: `Bearer ${user.token}`,
+              'content-type': 'application/json',
+              'x-forwarded-for': user.ip,
+            },
+            body: JSON.stringify({
+              category: MOODS[i % MOODS.length],
+              content: 'Un café en terrasse, rien de mieux',
+              latitude,
+              longitude,
+            }),
           });
           const body = (await res.json()) as { post?: { id: string } };
           if (res.status !== 201 || !body.post) continue; // e.g. a jittered point the land check puts at sea
@@ -105,23 +121,40 @@ async function main(): Promise<void> {
         // Let the last events arrive (or not, on a server that scopes them).
         await new Promise((r) => setTimeout(r, 1500));
         const socketBytes = bytesRead() - startBytes;
-        const socketInViewBytes = frames.slice(startFrames)
+        const socketInViewBytes = frames
+          .slice(startFrames)
           .filter((f) => [...inViewIds].some((id) => f.includes(id)) && f.includes('post.created'))
           .reduce((s, f) => s + Buffer.byteLength(f), 0);
         socket.close();
 
-        const params = new URLSearchParams({ since: first.cursor, west: String(west), south: String(south), east: String(east), north: String(north) });
+        const params = new URLSearchParams({
+          since: first.cursor,
+          west: String(west),
+          south: String(south),
+          east: String(east),
+          north: String(north),
+        });
         const pollText = await (await fetch(`${base}/api/posts/changes?${params}`)).text();
         const poll = JSON.parse(pollText) as { created: Array<{ id: string }> };
-        const pollInViewBytes = poll.created.filter((p) => inViewIds.has(p.id)).reduce((s, p) => s + Buffer.byteLength(JSON.stringify(p)), 0);
+        const pollInViewBytes = poll.created
+          .filter((p) => inViewIds.has(p.id))
+          .reduce((s, p) => s + Buffer.byteLength(JSON.stringify(p)), 0);
         const pollBytes = Buffer.byteLength(pollText);
         const result = {
-          created, inView: inViewIds.size, socketBytes, socketInViewBytes, socketRatio: socketBytes / socketInViewBytes,
-          pollBytes, pollInViewBytes, pollRatio: pollBytes / pollInViewBytes,
+          created,
+          inView: inViewIds.size,
+          socketBytes,
+          socketInViewBytes,
+          socketRatio: socketBytes / socketInViewBytes,
+          pollBytes,
+          pollInViewBytes,
+          pollRatio: pollBytes / pollInViewBytes,
         };
         rounds.push(result);
         loads.push(`round ${r + 1} ${loadLine()}`);
-        console.log(`round ${r + 1}: ${created} posts created, ${inViewIds.size} in view · socket ${socketBytes} B for ${socketInViewBytes} B in view (${round(result.socketRatio, 2)}) · poll ${pollBytes} B for ${pollInViewBytes} B (${round(result.pollRatio, 2)})`);
+        console.log(
+          `round ${r + 1}: ${created} posts created, ${inViewIds.size} in view · socket ${socketBytes} B for ${socketInViewBytes} B in view (${round(result.socketRatio, 2)}) · poll ${pollBytes} B for ${pollInViewBytes} B (${round(result.pollRatio, 2)})`,
+        );
       }
     } finally {
       await server.close();
@@ -132,14 +165,29 @@ async function main(): Promise<void> {
   const socket = spread(rounds.map((r) => r.socketRatio));
   const poll = spread(rounds.map((r) => r.pollRatio));
   console.table([
-    { figure: 'idle viewer bytes ÷ in-view post payload, socket', 'median (min–max)': formatSpread(socket), reference: 'the post.created frames of the posts in its view' },
-    { figure: 'idle viewer bytes ÷ in-view post payload, changes poll', 'median (min–max)': formatSpread(poll), reference: 'the in-view entries of the same answer' },
+    {
+      figure: 'idle viewer bytes ÷ in-view post payload, socket',
+      'median (min–max)': formatSpread(socket),
+      reference: 'the post.created frames of the posts in its view',
+    },
+    {
+      figure: 'idle viewer bytes ÷ in-view post payload, changes poll',
+      'median (min–max)': formatSpread(poll),
+      reference: 'the in-view entries of the same answer',
+    },
   ]);
   writeResults(RESULTS, run, {
-    reference: 'bytes of what the viewer shows: post.created frames (socket) and created entries (poll) of the posts inside its view',
+    reference:
+      'bytes of what the viewer shows: post.created frames (socket) and created entries (poll) of the posts inside its view',
     view: { device: 'mobile 390×844', zoom: 12, bbox: paris.bbox },
-    posts: POSTS, createdPerRound: CREATED, inViewEvery: IN_VIEW_EVERY, rounds,
-    socketRatio: socket, pollRatio: poll, load: loads, loadAverageAtEnd: loadLine(),
+    posts: POSTS,
+    createdPerRound: CREATED,
+    inViewEvery: IN_VIEW_EVERY,
+    rounds,
+    socketRatio: socket,
+    pollRatio: poll,
+    load: loads,
+    loadAverageAtEnd: loadLine(),
   });
 }
 

@@ -16,6 +16,8 @@ export function cpuSeconds(pid: number): number {
 
 /** Resident set size in MB (VmRSS). */
 export function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return line ? Number(line.split(/\s+/)[1]) / 1024 : Number.NaN;
 }

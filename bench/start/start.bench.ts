@@ -44,7 +44,8 @@ const ROUNDS = envPositiveInt('BENCH_ROUNDS', 3);
 const POLL_MS = envPositiveInt('BENCH_POLL_MS', 20);
 const QUIET_MS = envPositiveInt('BENCH_QUIET_MS', 1000);
 const START_TIMEOUT_MS = envPositiveInt('BENCH_START_TIMEOUT_MS', 120_000);
-const NODE_ARGS = process.env.BENCH_NODE_ARGS === undefined ? SERVER_NODE_ARGS : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean);
+const NODE_ARGS =
+  process.env.BENCH_NODE_ARGS === undefined ? SERVER_NODE_ARGS : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean);
 
 /** 'app': a first start (PGlite created and migrated); 'restart': the same on a data directory started once before. */
 type Kind = 'reference' | 'app' | 'restart';
@@ -75,16 +76,31 @@ async function unusedPort(): Promise<number> {
 /** The environment of `npm start` with nothing configured: every engine embedded. */
 function embeddedEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, BENCH_PAGE: PAGE };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'PUBLIC_URL', 'WEB_DIST', 'MAP_PMTILES', 'HOST', 'LOG_LEVEL', 'NODE_ENV', 'S3_BUCKET', 'SMTP_URL']) delete env[name];
+  for (const name of [
+    'DATABASE_URL',
+    'REDIS_URL',
+    'PUBLIC_URL',
+    'WEB_DIST',
+    'MAP_PMTILES',
+    'HOST',
+    'LOG_LEVEL',
+    'NODE_ENV',
+    'S3_BUCKET',
+    'SMTP_URL',
+  ])
+    delete env[name];
   return env;
 }
 
 /** Status of GET / (0 while nothing listens). */
 function firstPageStatus(port: number): Promise<number> {
-  return fetch(`http://127.0.0.1:${port}/`).then(async (res) => {
-    await res.arrayBuffer();
-    return res.status;
-  }, () => 0);
+  return fetch(`http://127.0.0.1:${port}/`).then(
+    async (res) => {
+      await res.arrayBuffer();
+      return res.status;
+    },
+    () => 0,
+  );
 }
 
 /** Waits until the process has used no CPU tick for QUIET_MS: its memory then is its idle size. */
@@ -138,7 +154,8 @@ async function startOnce(kind: Kind, roundNo: number, keptDataDir?: string): Pro
     let status = 0;
     while (status !== 200) {
       if (child.exitCode !== null) throw new Error(`${kind} exited (${child.exitCode}) before its first page`);
-      if (performance.now() - started > START_TIMEOUT_MS) throw new Error(`${kind}: no first page after ${START_TIMEOUT_MS} ms`);
+      if (performance.now() - started > START_TIMEOUT_MS)
+        throw new Error(`${kind}: no first page after ${START_TIMEOUT_MS} ms`);
       status = await firstPageStatus(port);
       if (status !== 200 && status !== 0) throw new Error(`${kind}: GET / answered ${status} (is web/dist built?)`);
       if (status !== 200) await pause(POLL_MS);
@@ -172,33 +189,51 @@ function ensureWebBuild(): void {
   if (build.status !== 0) throw new Error('web build failed');
 }
 
-const figure = (runs: Run[], kind: Kind, pick: (r: Run) => number) => spread(runs.filter((r) => r.kind === kind).map((r) => round(pick(r), 2)));
+const figure = (runs: Run[], kind: Kind, pick: (r: Run) => number) =>
+  spread(runs.filter((r) => r.kind === kind).map((r) => round(pick(r), 2)));
 
 async function main() {
   ensureWebBuild();
   const runInfo = startRun();
   const loads = [loadLine()];
-  console.log(`start bench: ${ROUNDS} rounds, Node ${process.version}${NODE_ARGS.length ? ` ${NODE_ARGS.join(' ')}` : ''} (load ${loads[0]})`);
+  console.log(
+    `start bench: ${ROUNDS} rounds, Node ${process.version}${NODE_ARGS.length ? ` ${NODE_ARGS.join(' ')}` : ''} (load ${loads[0]})`,
+  );
   const runs: Run[] = [];
   for (let r = 1; r <= ROUNDS; r++) {
     const order: Kind[] = r % 2 === 1 ? ['reference', 'app', 'restart'] : ['restart', 'app', 'reference'];
     for (const kind of order) {
       const run = kind === 'restart' ? await restartOnce(r) : await startOnce(kind, r);
       runs.push(run);
-      const steps = Object.entries(run.steps).map(([label, ms]) => `${label} ${ms} ms`).join(', ');
-      console.log(`round ${r} ${kind.padEnd(9)} cpu ${run.cpuS.toFixed(2)} s  wall ${run.wallS.toFixed(2)} s  idle rss ${run.idleRssMb.toFixed(0)} MB  load ${run.load1.toFixed(2)}${steps ? `  [${steps}]` : ''}`);
+      const steps = Object.entries(run.steps)
+        .map(([label, ms]) => `${label} ${ms} ms`)
+        .join(', ');
+      console.log(
+        `round ${r} ${kind.padEnd(9)} cpu ${run.cpuS.toFixed(2)} s  wall ${run.wallS.toFixed(2)} s  idle rss ${run.idleRssMb.toFixed(0)} MB  load ${run.load1.toFixed(2)}${steps ? `  [${steps}]` : ''}`,
+      );
     }
     loads.push(loadLine());
   }
 
-  const ratios = (kind: Kind) => Array.from({ length: ROUNDS }, (_, i) => {
-    const app = runs.find((x) => x.kind === kind && x.round === i + 1);
-    const ref = runs.find((x) => x.kind === 'reference' && x.round === i + 1);
-    return app && ref ? sig(app.cpuS / ref.cpuS) : Number.NaN;
-  });
+  const ratios = (kind: Kind) =>
+    Array.from({ length: ROUNDS }, (_, i) => {
+      const app = runs.find((x) => x.kind === kind && x.round === i + 1);
+      const ref = runs.find((x) => x.kind === 'reference' && x.round === i + 1);
+      return app && ref ? sig(app.cpuS / ref.cpuS) : Number.NaN;
+    });
   const stepLabels = [...new Set(runs.flatMap((r) => Object.keys(r.steps)))];
-  const stepsOf = (kind: Kind): Record<string, Spread> => Object.fromEntries(stepLabels.map((label) => [label, spread(runs.filter((r) => r.kind === kind).map((r) => r.steps[label] ?? Number.NaN))]));
-  const of = (kind: Kind) => ({ cpuS: figure(runs, kind, (r) => r.cpuS), wallS: figure(runs, kind, (r) => r.wallS), idleRssMb: figure(runs, kind, (r) => r.idleRssMb) });
+  const stepsOf = (kind: Kind): Record<string, Spread> =>
+    Object.fromEntries(
+      stepLabels.map((label) => [
+        label,
+        spread(runs.filter((r) => r.kind === kind).map((r) => r.steps[label] ?? Number.NaN)),
+      ]),
+    );
+  const of = (kind: Kind) => ({
+    cpuS: figure(runs, kind, (r) => r.cpuS),
+    wallS: figure(runs, kind, (r) => r.wallS),
+    idleRssMb: figure(runs, kind, (r) => r.idleRssMb),
+  });
   const summary = {
     app: of('app'),
     restart: of('restart'),
@@ -211,14 +246,29 @@ async function main() {
   console.log('\nmedian (min–max) over the rounds');
   for (const kind of ['app', 'restart', 'reference'] as const) {
     const s = summary[kind];
-    console.log(`${kind.padEnd(9)} cpu ${formatSpread(s.cpuS, ' s')}  wall ${formatSpread(s.wallS, ' s')}  idle rss ${formatSpread(s.idleRssMb, ' MB')}`);
+    console.log(
+      `${kind.padEnd(9)} cpu ${formatSpread(s.cpuS, ' s')}  wall ${formatSpread(s.wallS, ' s')}  idle rss ${formatSpread(s.idleRssMb, ' MB')}`,
+    );
   }
-  console.log(`app cpu ÷ reference cpu: ${formatSpread(summary.cpuRatio)}; restart cpu ÷ reference cpu: ${formatSpread(summary.restartCpuRatio)}`);
-  for (const [kind, steps] of [['app', summary.stepsMs], ['restart', summary.restartStepsMs]] as const) {
+  console.log(
+    `app cpu ÷ reference cpu: ${formatSpread(summary.cpuRatio)}; restart cpu ÷ reference cpu: ${formatSpread(summary.restartCpuRatio)}`,
+  );
+  for (const [kind, steps] of [
+    ['app', summary.stepsMs],
+    ['restart', summary.restartStepsMs],
+  ] as const) {
     for (const [label, s] of Object.entries(steps)) console.log(`  ${kind} ${label}: ${formatSpread(s, ' ms')}`);
   }
   console.log(`load at end ${loadLine()}`);
-  writeResults(RESULTS, runInfo, { rounds: ROUNDS, nodeArgs: NODE_ARGS, pollMs: POLL_MS, quietMs: QUIET_MS, loads, summary, runs });
+  writeResults(RESULTS, runInfo, {
+    rounds: ROUNDS,
+    nodeArgs: NODE_ARGS,
+    pollMs: POLL_MS,
+    quietMs: QUIET_MS,
+    loads,
+    summary,
+    runs,
+  });
 }
 
 await main();

@@ -36,7 +36,8 @@ const originalQuery = pg.Client.prototype.query as unknown as QueryFn;
   const first = args[0];
   const text = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
   const values = (Array.isArray(args[1]) ? args[1] : (first as { values?: unknown[] } | null)?.values) ?? [];
-  if (!capture || !text || !/^\s*(select|with)\b/i.test(text) || !/\bpublications\b/.test(text)) return originalQuery.apply(this, args);
+  if (!capture || !text || !/^\s*(select|with)\b/i.test(text) || !/\bpublications\b/.test(text))
+    return originalQuery.apply(this, args);
   const list = capture;
   const start = performance.now();
   const done = () => list.push({ text, values, ms: performance.now() - start });
@@ -64,14 +65,17 @@ if (posts > 0) {
   await seedLivePosts(database.db, posts);
   seedSeconds = (performance.now() - t) / 1000;
 }
-const app = await buildApp(testConfig({
-  // The default level (info: a line per request), as deployed, not the tests' silence.
-  logLevel: loadConfig({}).logLevel,
-  databaseUrl,
-  jwtSecret: process.env.BENCH_JWT_SECRET,
-  trustProxy: true,
-  webDist: process.env.BENCH_WEB_DIST || null,
-}), { database });
+const app = await buildApp(
+  testConfig({
+    // The default level (info: a line per request), as deployed, not the tests' silence.
+    logLevel: loadConfig({}).logLevel,
+    databaseUrl,
+    jwtSecret: process.env.BENCH_JWT_SECRET,
+    trustProxy: true,
+    webDist: process.env.BENCH_WEB_DIST || null,
+  }),
+  { database },
+);
 // As main.ts does: the tiles' indexes and the land index are built before listening, so the
 // first tile a bench asks for does not pay their build, as no production request does.
 prepareGeoAssets();
@@ -105,4 +109,9 @@ answerParent({
     }
   },
 });
-send({ type: 'listening', port: (app.server.address() as { port: number }).port, seedSeconds, engine: database.engine });
+send({
+  type: 'listening',
+  port: (app.server.address() as { port: number }).port,
+  seedSeconds,
+  engine: database.engine,
+});

@@ -38,7 +38,13 @@ export function answerParent({ close, resolutionMs = 10, extra }: ChildOptions):
       sendToParent({ type });
     } else if (type === 'stats') {
       const cpu = process.cpuUsage(cpuFrom);
-      sendToParent({ type, cpuMs: (cpu.user + cpu.system) / 1000, loopMaxMs: ms(delay.max), loopP99Ms: ms(delay.percentile(99)), loopMeanMs: ms(delay.mean) });
+      sendToParent({
+        type,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        loopMaxMs: ms(delay.max),
+        loopP99Ms: ms(delay.percentile(99)),
+        loopMeanMs: ms(delay.mean),
+      });
     } else if (type === 'close') {
       await shutdown();
       sendToParent({ type: 'closed' });

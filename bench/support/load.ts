@@ -92,7 +92,12 @@ export async function load(base: string, paths: (() => string) | null, opts: Loa
   const total = result['2xx'];
   // A fixed amount: the rate up to its last response (autocannon's own end waits for its ticker).
   const seconds = (lastResponse - started) / 1000;
-  return { rps: opts.amount ? total / seconds : result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: total };
+  return {
+    rps: opts.amount ? total / seconds : result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: total,
+  };
 }
 
 /**
@@ -101,14 +106,23 @@ export async function load(base: string, paths: (() => string) | null, opts: Loa
  * each on a path of the mix, the body read to its end. What a lone viewer waits for an answer,
  * without the queueing of a loaded run; its p50 is the one that shows growth with the data.
  */
-export async function probeLatency(base: string, paths: () => string, count: number, headers: Record<string, string> = {}): Promise<number[]> {
+export async function probeLatency(
+  base: string,
+  paths: () => string,
+  count: number,
+  headers: Record<string, string> = {},
+): Promise<number[]> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const one = (path: string) =>
     new Promise<number>((resolve, reject) => {
       const start = process.hrtime.bigint();
       const req = http.get(new URL(path, base), { agent, headers }, (res) => {
         res.on('data', () => {});
-        res.on('end', () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - start) / 1e6) : reject(new Error(`${path}: ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(Number(process.hrtime.bigint() - start) / 1e6)
+            : reject(new Error(`${path}: ${res.statusCode}`)),
+        );
         res.on('error', reject);
       });
       req.on('error', reject);

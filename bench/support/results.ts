@@ -17,18 +17,29 @@ export function startRun(): { loadBefore: number; started: number } {
 }
 
 /** Writes the figures after the machine's description; returns the run's duration in seconds. */
-export function writeResults(file: string, run: { loadBefore: number; started: number }, figures: Record<string, unknown>): number {
+export function writeResults(
+  file: string,
+  run: { loadBefore: number; started: number },
+  figures: Record<string, unknown>,
+): number {
   const totalSeconds = round((performance.now() - run.started) / 1000);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({
-    date: new Date().toISOString(),
-    node: process.version,
-    cpus: os.cpus().length,
-    cpu: os.cpus()[0]?.model,
-    loadAverageAtStart: round(run.loadBefore, 2),
-    ...figures,
-    totalSeconds,
-  }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model,
+        loadAverageAtStart: round(run.loadBefore, 2),
+        ...figures,
+        totalSeconds,
+      },
+      null,
+      2,
+    )}\n`,
+  );
   console.log(`written ${file} (${totalSeconds} s)`);
   return totalSeconds;
 }

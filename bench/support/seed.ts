@@ -42,7 +42,8 @@ export async function seedLivePosts(db: Db, count: number): Promise<void> {
   for (const statement of setup) await db.execute(sql.raw(statement));
   for (let from = 1; from <= count; from += CHUNK) {
     const to = Math.min(count, from + CHUNK - 1);
-    await db.execute(sql.raw(`
+    await db.execute(
+      sql.raw(`
       insert into publications (user_id, category, content, latitude, longitude, nickname, created_at,
                                 image_url, thumbnail_url, media_urls, has_pulse_effect)
       select md5('bench-user-' || u)::uuid, (array['${MOODS.join("','")}'])[1 + floor(r4 * 5)::int],
@@ -64,7 +65,8 @@ export async function seedLivePosts(db: Db, count: number): Promise<void> {
         ) g
         cross join lateral (select lat, lon from bench_cities where cum >= g.r1 order by cum limit 1) c
         cross join lateral (select s, w, n, e from bench_boxes where cum >= g.r1 order by cum limit 1) b
-      ) p`));
+      ) p`),
+    );
   }
   await db.execute(sql.raw('drop table bench_cities, bench_boxes'));
   await db.execute(sql.raw('analyze users'));

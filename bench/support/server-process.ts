@@ -23,21 +23,32 @@ export interface ServerProcess {
  * default level still formats and writes each line (that cost is measured), without flooding the
  * bench's own output.
  */
-export function forkServer(script: string, env: Record<string, string>, execArgv: string[] = [], quietStdout = false): ServerProcess {
-  const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: ['ignore', quietStdout ? 'ignore' : 'inherit', 'inherit', 'ipc'] });
+export function forkServer(
+  script: string,
+  env: Record<string, string>,
+  execArgv: string[] = [],
+  quietStdout = false,
+): ServerProcess {
+  const child = fork(script, [], {
+    execArgv,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', quietStdout ? 'ignore' : 'inherit', 'inherit', 'ipc'],
+  });
   children.add(child);
   child.on('exit', () => children.delete(child));
-  const next = <T>(type: string) => new Promise<T>((resolve, reject) => {
-    const onMessage = (message: { type: string }) => {
-      if (message.type !== type) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(message as T);
-    };
-    const onExit = (code: number | null) => reject(new Error(`server process exited (${code}) while waiting for '${type}'`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
+  const next = <T>(type: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (message: { type: string }) => {
+        if (message.type !== type) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(message as T);
+      };
+      const onExit = (code: number | null) =>
+        reject(new Error(`server process exited (${code}) while waiting for '${type}'`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
   return {
     next,
     ask<T>(type: string, data?: unknown) {

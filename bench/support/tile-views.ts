@@ -26,7 +26,10 @@ export interface TileView {
 }
 
 /** `z/x/y` of every tile the view draws. */
-export function viewTiles({ latitude, longitude, zoom, width, height }: TileView, maxZoom = GEO_TILE_MAX_ZOOM): string[] {
+export function viewTiles(
+  { latitude, longitude, zoom, width, height }: TileView,
+  maxZoom = GEO_TILE_MAX_ZOOM,
+): string[] {
   const z = Math.max(0, Math.min(maxZoom, Math.floor(zoom)));
   const world = TILE_PX * 2 ** zoom;
   const n = 2 ** z;
@@ -70,7 +73,11 @@ export function tileMix(count: number, seed: number): string[] {
   const weights = CITIES.map((c) => c[3]);
   const urls: string[] = [];
   for (let i = 0; i < count; i++) {
-    const { width, height } = pick(DEVICES, DEVICES.map((d) => d.weight), next());
+    const { width, height } = pick(
+      DEVICES,
+      DEVICES.map((d) => d.weight),
+      next(),
+    );
     const [, lat, lon] = pick(CITIES, weights, next());
     const r = next();
     let view: Omit<TileView, 'name' | 'width' | 'height'>;

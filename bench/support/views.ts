@@ -36,11 +36,23 @@ export interface View {
   path: string;
 }
 
-export function requestedView(lat: number, lon: number, zoom: number, width: number, height: number): { bbox: Bbox; zoom: number; path: string } {
+export function requestedView(
+  lat: number,
+  lon: number,
+  zoom: number,
+  width: number,
+  height: number,
+): { bbox: Bbox; zoom: number; path: string } {
   const bbox = roundBounds(padBounds(mapBounds(lat, lon, zoom, width, height)), zoom);
   const z = Math.floor(zoom);
   const [west, south, east, north] = bbox;
-  const params = new URLSearchParams({ west: String(west), south: String(south), east: String(east), north: String(north), zoom: String(z) });
+  const params = new URLSearchParams({
+    west: String(west),
+    south: String(south),
+    east: String(east),
+    north: String(north),
+    zoom: String(z),
+  });
   return { bbox, zoom: z, path: `/api/posts/viewport?${params}` };
 }
 
@@ -61,7 +73,11 @@ export function viewMix(count: number, seed: number): View[] {
   const cityWeights = CITIES.map((c) => c[3]);
   const views: View[] = [];
   for (let i = 0; i < count; i++) {
-    const { device, width, height } = pick(DEVICES, DEVICES.map((d) => d.weight), next());
+    const { device, width, height } = pick(
+      DEVICES,
+      DEVICES.map((d) => d.weight),
+      next(),
+    );
     const [, cLat, cLon] = pick(CITIES, cityWeights, next());
     const r = next();
     let kind: View['kind'];

@@ -2,7 +2,19 @@
  * The web app's routes as analytics stores them: a template, never the page's own path, so no
  * member id (`/user/<id>`) or token is kept. Any other path counts in one bucket.
  */
-export const ANALYTICS_PATHS = ['/', '/profile', '/user/:id', '/create', '/messages', '/admin', '/appeal', '/reset-password', '/pulse/retour', '/signalement-illicite', '/signalement-illicite/confirmer'] as const;
+export const ANALYTICS_PATHS = [
+  '/',
+  '/profile',
+  '/user/:id',
+  '/create',
+  '/messages',
+  '/admin',
+  '/appeal',
+  '/reset-password',
+  '/pulse/retour',
+  '/signalement-illicite',
+  '/signalement-illicite/confirmer',
+] as const;
 export const OTHER_ANALYTICS_PATH = '/*';
 export type AnalyticsPath = (typeof ANALYTICS_PATHS)[number] | typeof OTHER_ANALYTICS_PATH;
 

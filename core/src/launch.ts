@@ -22,7 +22,7 @@ export const RATE_LIMIT_ACTION_LABELS: Partial<Record<string, string>> = {
   post_create: 'publication',
   message_send: 'envoi de messages',
   search: 'recherche',
-  file_upload: "envoi de fichiers",
+  file_upload: 'envoi de fichiers',
   security_violation: 'sécurité',
   password_reset: 'réinitialisation du mot de passe',
   comment_write: 'commentaire',
@@ -31,7 +31,8 @@ export const RATE_LIMIT_ACTION_LABELS: Partial<Record<string, string>> = {
   post_report: 'signalement',
   post_report_ip: 'signalement',
 };
-export const rateLimitActionLabel = (action: string): string => (Object.hasOwn(RATE_LIMIT_ACTION_LABELS, action) ? (RATE_LIMIT_ACTION_LABELS[action] ?? action) : action);
+export const rateLimitActionLabel = (action: string): string =>
+  Object.hasOwn(RATE_LIMIT_ACTION_LABELS, action) ? (RATE_LIMIT_ACTION_LABELS[action] ?? action) : action;
 
 /** A role's French name; an unknown role reads as itself. */
 export function roleLabel(role: string): string {
@@ -53,7 +54,10 @@ export const TERMS_VERSIONS = [
 export type TermsVersion = { version: string; effectiveAt: string };
 
 /** The version in force at `now` and the next one when it is within its notice period. */
-export function termsAt(now: Date, versions: readonly TermsVersion[] = TERMS_VERSIONS): { current: TermsVersion; upcoming: TermsVersion | null } {
+export function termsAt(
+  now: Date,
+  versions: readonly TermsVersion[] = TERMS_VERSIONS,
+): { current: TermsVersion; upcoming: TermsVersion | null } {
   const t = now.getTime();
   const applied = versions.filter((v) => Date.parse(v.effectiveAt) <= t);
   const current = applied.at(-1) ?? versions[0];
@@ -68,8 +72,22 @@ export function termsAt(now: Date, versions: readonly TermsVersion[] = TERMS_VER
  * no client can claim them.
  */
 export const CLIENT_ANALYTICS_EVENTS = ['search', 'map_interaction'] as const;
-export const SERVER_ANALYTICS_EVENTS = ['signup', 'login', 'post_created', 'message_sent', 'premium_conversion'] as const;
-export const ANALYTICS_EVENTS = ['signup', 'login', 'post_created', 'message_sent', 'search', 'map_interaction', 'premium_conversion'] as const;
+export const SERVER_ANALYTICS_EVENTS = [
+  'signup',
+  'login',
+  'post_created',
+  'message_sent',
+  'premium_conversion',
+] as const;
+export const ANALYTICS_EVENTS = [
+  'signup',
+  'login',
+  'post_created',
+  'message_sent',
+  'search',
+  'map_interaction',
+  'premium_conversion',
+] as const;
 export type AnalyticsEventName = (typeof ANALYTICS_EVENTS)[number];
 export type ClientAnalyticsEventName = (typeof CLIENT_ANALYTICS_EVENTS)[number];
 export type ServerAnalyticsEventName = (typeof SERVER_ANALYTICS_EVENTS)[number];
@@ -86,7 +104,12 @@ export const ANALYTICS_LABELS: Record<AnalyticsEventName, string> = {
 /** The cost monitor's daily usage caps (docs/product.md, Roles and staff). */
 export const COST_METRICS = ['geocoding', 'map_loads', 'backend_requests', 'storage_operations'] as const;
 export type CostMetric = (typeof COST_METRICS)[number];
-export const COST_CAPS: Record<CostMetric, number> = { geocoding: 2000, map_loads: 50_000, backend_requests: 100_000, storage_operations: 10_000 };
+export const COST_CAPS: Record<CostMetric, number> = {
+  geocoding: 2000,
+  map_loads: 50_000,
+  backend_requests: 100_000,
+  storage_operations: 10_000,
+};
 export const COST_LABELS: Record<CostMetric, string> = {
   geocoding: 'Géocodage',
   map_loads: 'Chargements de carte',
@@ -119,7 +142,7 @@ export const STATS_TEXTS = {
   stats_posts_live: 'Publications en ligne',
   stats_day: 'Jour',
   stats_total: 'Total',
-  stats_costs_title: "Coûts du jour",
+  stats_costs_title: 'Coûts du jour',
   stats_estimated_cost: 'Coût quotidien estimé',
   stats_cost_level: 'Niveau : {level}',
   stats_level_normal: 'normal',

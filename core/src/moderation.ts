@@ -13,7 +13,16 @@ export const SUSPENSION_DAYS = [1, 7, 30] as const;
 export type SuspensionDays = (typeof SUSPENSION_DAYS)[number];
 
 export const MODERATION_REASON_KEYS = [
-  'spam', 'harassment', 'hate', 'violence', 'sexual', 'illegal', 'misinformation', 'privacy', 'no_violation', 'other',
+  'spam',
+  'harassment',
+  'hate',
+  'violence',
+  'sexual',
+  'illegal',
+  'misinformation',
+  'privacy',
+  'no_violation',
+  'other',
 ] as const;
 export type ModerationReasonKey = (typeof MODERATION_REASON_KEYS)[number];
 
@@ -45,7 +54,9 @@ export const ADMIN_COUNT_MAX = 10_000;
 
 /** '42', or '10 000+' past ADMIN_COUNT_MAX. */
 export function adminCount(total: number): string {
-  return total > ADMIN_COUNT_MAX ? `${ADMIN_COUNT_MAX.toLocaleString('fr-FR').replace(/\u202f/g, ' ')}+` : String(total);
+  return total > ADMIN_COUNT_MAX
+    ? `${ADMIN_COUNT_MAX.toLocaleString('fr-FR').replace(/\u202f/g, ' ')}+`
+    : String(total);
 }
 
 /** Who may do what in the panel (docs/product.md, Roles and staff). */

@@ -12,7 +12,10 @@ export type ReportReasonKey = (typeof REPORT_REASONS)[number]['key'];
 
 const [firstReason, ...otherReasons] = REPORT_REASONS;
 /** Non-empty, as z.enum wants it. */
-export const REPORT_REASON_KEYS: readonly [ReportReasonKey, ...ReportReasonKey[]] = [firstReason.key, ...otherReasons.map((r) => r.key)];
+export const REPORT_REASON_KEYS: readonly [ReportReasonKey, ...ReportReasonKey[]] = [
+  firstReason.key,
+  ...otherReasons.map((r) => r.key),
+];
 
 /** The reason whose details are mandatory. */
 export const REPORT_REASON_OTHER: ReportReasonKey = 'other';

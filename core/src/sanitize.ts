@@ -39,18 +39,101 @@ export interface SanitizeResult extends RiskAssessment {
  * ("one = two", "oncle = tonton") are not attacks; families end in \w* or \w+.
  */
 const HANDLER_NAMES = [
-  'abort', 'activate', 'after\\w+', 'animation\\w+', 'auxclick', 'before\\w+', 'begin', 'blur', 'bounce',
-  'cancel', 'canplay\\w*', 'change', 'click', 'close', 'command', 'content\\w+', 'context\\w+', 'copy',
-  'cuechange', 'cut', 'dblclick', 'deactivate', 'drag\\w*', 'drop', 'durationchange', 'emptied', 'encrypted',
-  'end', 'ended', 'error', 'filterchange', 'finish', 'focus\\w*', 'formdata', 'freeze', 'fullscreen\\w+',
-  'gotpointercapture', 'hashchange', 'help', 'input', 'invalid', 'key\\w+', 'languagechange', 'load\\w*',
-  'losecapture', 'lostpointercapture', 'message\\w*', 'mouse\\w+', 'moz\\w+', 'move\\w*', 'ms\\w+',
-  'offline', 'online', 'page\\w+', 'paste', 'pause', 'play\\w*', 'pointer\\w+', 'popstate', 'prerenderingchange',
-  'progress', 'propertychange', 'ratechange', 'readystatechange', 'rejectionhandled', 'repeat', 'reset',
-  'resize', 'resume', 'scroll\\w*', 'search', 'securitypolicyviolation', 'seeked', 'seeking', 'select\\w*',
-  'show', 'slotchange', 'stalled', 'start', 'storage', 'submit', 'suspend', 'svg\\w+', 'timeupdate', 'toggle',
-  'touch\\w+', 'transition\\w+', 'unhandledrejection', 'unload', 'visibilitychange', 'volumechange',
-  'waiting\\w*', 'webkit\\w+', 'wheel', 'zoom',
+  'abort',
+  'activate',
+  'after\\w+',
+  'animation\\w+',
+  'auxclick',
+  'before\\w+',
+  'begin',
+  'blur',
+  'bounce',
+  'cancel',
+  'canplay\\w*',
+  'change',
+  'click',
+  'close',
+  'command',
+  'content\\w+',
+  'context\\w+',
+  'copy',
+  'cuechange',
+  'cut',
+  'dblclick',
+  'deactivate',
+  'drag\\w*',
+  'drop',
+  'durationchange',
+  'emptied',
+  'encrypted',
+  'end',
+  'ended',
+  'error',
+  'filterchange',
+  'finish',
+  'focus\\w*',
+  'formdata',
+  'freeze',
+  'fullscreen\\w+',
+  'gotpointercapture',
+  'hashchange',
+  'help',
+  'input',
+  'invalid',
+  'key\\w+',
+  'languagechange',
+  'load\\w*',
+  'losecapture',
+  'lostpointercapture',
+  'message\\w*',
+  'mouse\\w+',
+  'moz\\w+',
+  'move\\w*',
+  'ms\\w+',
+  'offline',
+  'online',
+  'page\\w+',
+  'paste',
+  'pause',
+  'play\\w*',
+  'pointer\\w+',
+  'popstate',
+  'prerenderingchange',
+  'progress',
+  'propertychange',
+  'ratechange',
+  'readystatechange',
+  'rejectionhandled',
+  'repeat',
+  'reset',
+  'resize',
+  'resume',
+  'scroll\\w*',
+  'search',
+  'securitypolicyviolation',
+  'seeked',
+  'seeking',
+  'select\\w*',
+  'show',
+  'slotchange',
+  'stalled',
+  'start',
+  'storage',
+  'submit',
+  'suspend',
+  'svg\\w+',
+  'timeupdate',
+  'toggle',
+  'touch\\w+',
+  'transition\\w+',
+  'unhandledrejection',
+  'unload',
+  'visibilitychange',
+  'volumechange',
+  'waiting\\w*',
+  'webkit\\w+',
+  'wheel',
+  'zoom',
 ];
 const HANDLER = `\\bon(?:${HANDLER_NAMES.join('|')})\\s*=`;
 const EVENT_HANDLER = new RegExp(HANDLER, 'i');
@@ -78,7 +161,9 @@ const CRITICAL_PATTERNS: ReadonlyArray<readonly [string, RegExp]> = [
   ['sql_functions', /\b(?:xp_cmdshell|waitfor\s+delay|pg_sleep\s*\(|sleep\s*\(\s*\d+\s*\)|benchmark\s*\()/i],
 ];
 
-const NAMED_ENTITIES = new Map(Object.entries({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&', colon: ':', tab: '\t', newline: '\n', sol: '/' }));
+const NAMED_ENTITIES = new Map(
+  Object.entries({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&', colon: ':', tab: '\t', newline: '\n', sol: '/' }),
+);
 const ENTITY_NAME = /([a-z]+);/iy;
 
 /** The value of a hexadecimal or decimal digit, or -1. */
@@ -105,7 +190,11 @@ function decodeForMatching(input: string): string {
       end += hex ? 2 : 1;
       const first = end;
       let value = 0;
-      for (let digit = digitValue(input.charCodeAt(end), hex); digit >= 0; digit = digitValue(input.charCodeAt(++end), hex)) {
+      for (
+        let digit = digitValue(input.charCodeAt(end), hex);
+        digit >= 0;
+        digit = digitValue(input.charCodeAt(++end), hex)
+      ) {
         value = Math.min(value * (hex ? 16 : 10) + digit, 0x110000);
       }
       if (end > first) char = value <= 0x10ffff ? String.fromCodePoint(value) : '\ufffd';
@@ -170,8 +259,16 @@ const MAX_PASSES = 4;
  * one too, so no stretch of text is searched twice.
  */
 function removeBlocks(text: string): string {
-  const closers: Record<string, RegExp> = { script: /<\s*\/\s*script\s*>/gi, style: /<\s*\/\s*style\s*>/gi, comment: /-->/g };
-  const openers: Record<string, string> = { script: '<\\s*script\\b[^<>]*>', style: '<\\s*style\\b[^<>]*>', comment: '<!--' };
+  const closers: Record<string, RegExp> = {
+    script: /<\s*\/\s*script\s*>/gi,
+    style: /<\s*\/\s*style\s*>/gi,
+    comment: /-->/g,
+  };
+  const openers: Record<string, string> = {
+    script: '<\\s*script\\b[^<>]*>',
+    style: '<\\s*style\\b[^<>]*>',
+    comment: '<!--',
+  };
   const kinds = Object.keys(openers);
   let out = '';
   let from = 0;
@@ -295,7 +392,9 @@ export function stripMarkup(input: string, maxLength = SANITISED_TEXT_MAX): stri
   // UTF-16 units, so the first 2 × maxLength units hold them). Cutting a tail cannot form a tag
   // or a handler, and neutralising keeps the length.
   if (text.length > maxLength) {
-    text = Array.from(text.slice(0, 2 * maxLength)).slice(0, maxLength).join('');
+    text = Array.from(text.slice(0, 2 * maxLength))
+      .slice(0, maxLength)
+      .join('');
   }
   return neutralise(text);
 }

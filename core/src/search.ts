@@ -42,7 +42,10 @@ export const SEARCH_FOLD_FROM = GROUPS.map(([, from]) => from).join('') + COMBIN
 export const SEARCH_FOLD_TO = GROUPS.map(([to, from]) => to.repeat(Array.from(from).length)).join('');
 
 /** Replaced after translate(): ligatures read as their two letters ("coeur" finds "cœur"). */
-export const SEARCH_FOLD_LIGATURES: ReadonlyArray<readonly [string, string]> = [['œ', 'oe'], ['æ', 'ae']];
+export const SEARCH_FOLD_LIGATURES: ReadonlyArray<readonly [string, string]> = [
+  ['œ', 'oe'],
+  ['æ', 'ae'],
+];
 
 const FOLD_MAP = new Map<string, string>();
 {
@@ -75,5 +78,7 @@ export function parseMoodSelection(value: unknown): Mood[] {
 export function moodsMatchingQuery(query: string, moods: readonly Mood[]): Mood[] {
   const folded = foldForSearch(query.trim());
   if (!folded) return [];
-  return moods.filter(isMood).filter((m) => foldForSearch(MOOD_INFO[m].label).includes(folded) || MOOD_INFO[m].emoji === query.trim());
+  return moods
+    .filter(isMood)
+    .filter((m) => foldForSearch(MOOD_INFO[m].label).includes(folded) || MOOD_INFO[m].emoji === query.trim());
 }

@@ -21,5 +21,10 @@ export function roundBounds([west, south, east, north]: Bbox, zoom: number): Bbo
   const down = (v: number) => Math.floor(v / step) * step;
   const up = (v: number) => Math.ceil(v / step) * step;
   const r = (v: number) => Math.round(v * 1e6) / 1e6;
-  return [r(Math.max(-180, down(west))), r(Math.max(-90, down(south))), r(Math.min(180, up(east))), r(Math.min(90, up(north)))];
+  return [
+    r(Math.max(-180, down(west))),
+    r(Math.max(-90, down(south))),
+    r(Math.min(180, up(east))),
+    r(Math.min(90, up(north))),
+  ];
 }

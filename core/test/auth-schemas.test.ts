@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MESSAGES, emailSchema, forgotPasswordSchema, passwordSchema, resetPasswordFormSchema, signInSchema, signUpFormSchema, signUpSchema,
+  MESSAGES,
+  emailSchema,
+  forgotPasswordSchema,
+  passwordSchema,
+  resetPasswordFormSchema,
+  signInSchema,
+  signUpFormSchema,
+  signUpSchema,
 } from '../src/index.ts';
 import { firstMessage, validSignUp } from './support.ts';
 
@@ -80,11 +87,19 @@ describe('sign-up', () => {
     expect(firstMessage(signUpSchema, { ...valid, firstName: '<i>L</i>' })).toBe(MESSAGES.first_name_length);
   });
   it('refuses attack input in names', () => {
-    expect(firstMessage(signUpSchema, { ...valid, firstName: '<script>x</script>' })).toBe(MESSAGES.first_name_critical);
+    expect(firstMessage(signUpSchema, { ...valid, firstName: '<script>x</script>' })).toBe(
+      MESSAGES.first_name_critical,
+    );
     expect(firstMessage(signUpSchema, { ...valid, lastName: '<img onerror=x>' })).toBe(MESSAGES.last_name_critical);
   });
   it('checks the confirmation on the form', () => {
-    const form = { email: valid.email, password: valid.password, confirmPassword: valid.password, firstName: 'Léa', lastName: 'Martin' };
+    const form = {
+      email: valid.email,
+      password: valid.password,
+      confirmPassword: valid.password,
+      firstName: 'Léa',
+      lastName: 'Martin',
+    };
     expect(signUpFormSchema.safeParse(form).success).toBe(true);
     expect(firstMessage(signUpFormSchema, { ...form, confirmPassword: 'Soleil2025' })).toBe(MESSAGES.password_mismatch);
   });
@@ -92,8 +107,14 @@ describe('sign-up', () => {
 
 describe('reset-password form', () => {
   it('applies the password rules and the confirmation', () => {
-    expect(firstMessage(resetPasswordFormSchema, { password: 'court', confirmPassword: 'court' })).toBe(MESSAGES.password_too_short);
-    expect(firstMessage(resetPasswordFormSchema, { password: 'Soleil2024', confirmPassword: 'Soleil2025' })).toBe(MESSAGES.password_mismatch);
-    expect(resetPasswordFormSchema.safeParse({ password: 'Soleil2024', confirmPassword: 'Soleil2024' }).success).toBe(true);
+    expect(firstMessage(resetPasswordFormSchema, { password: 'court', confirmPassword: 'court' })).toBe(
+      MESSAGES.password_too_short,
+    );
+    expect(firstMessage(resetPasswordFormSchema, { password: 'Soleil2024', confirmPassword: 'Soleil2025' })).toBe(
+      MESSAGES.password_mismatch,
+    );
+    expect(resetPasswordFormSchema.safeParse({ password: 'Soleil2024', confirmPassword: 'Soleil2024' }).success).toBe(
+      true,
+    );
   });
 });

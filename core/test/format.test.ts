@@ -2,8 +2,18 @@ import { formatDistanceStrict } from 'date-fns';
 import { fr } from 'date-fns/locale';
 import { describe, expect, it } from 'vitest';
 import {
-  badgeCount, bubbleTime, conversationListTime, expiresIn, playerTime, securityEventLabel,
-  shortId, truncate, relativeTime, POST_LIFETIME_MS, euros, PULSE_PRICE_LABEL,
+  badgeCount,
+  bubbleTime,
+  conversationListTime,
+  expiresIn,
+  playerTime,
+  securityEventLabel,
+  shortId,
+  truncate,
+  relativeTime,
+  POST_LIFETIME_MS,
+  euros,
+  PULSE_PRICE_LABEL,
 } from '../src/index.ts';
 
 const now = new Date(2026, 10, 22, 15, 30); // local time, like the browser
@@ -39,7 +49,7 @@ describe('conversationListTime', () => {
 });
 
 describe('bubbleTime', () => {
-  it("follows HH:mm / Hier HH:mm / Il y a Nj HH:mm / dd/MM HH:mm", () => {
+  it('follows HH:mm / Hier HH:mm / Il y a Nj HH:mm / dd/MM HH:mm', () => {
     expect(bubbleTime(new Date(2026, 10, 22, 8, 0), now)).toBe('08:00');
     expect(bubbleTime(new Date(2026, 10, 21, 8, 0), now)).toBe('Hier 08:00');
     expect(bubbleTime(new Date(2026, 10, 18, 8, 0), now)).toBe('Il y a 4j 08:00');

@@ -14,7 +14,9 @@ describe('launch texts', () => {
   });
 
   it('names rate-limited actions in French', () => {
-    expect(t('rate_too_many', { action: rateLimitActionLabel('login'), minutes: 5 })).toBe('Trop de tentatives pour connexion. Bloqué pour 5 minutes.');
+    expect(t('rate_too_many', { action: rateLimitActionLabel('login'), minutes: 5 })).toBe(
+      'Trop de tentatives pour connexion. Bloqué pour 5 minutes.',
+    );
     expect(rateLimitActionLabel('register')).toBe('inscription');
     expect(rateLimitActionLabel('post_create')).toBe('publication');
     expect(rateLimitActionLabel('constructor')).toBe('constructor');
@@ -32,7 +34,8 @@ describe('launch texts', () => {
     const { current, upcoming } = termsAt(now);
     expect(TERMS_VERSIONS).toContainEqual(current);
     expect(Date.parse(current.effectiveAt)).toBeLessThanOrEqual(now.getTime());
-    if (upcoming) expect(Date.parse(upcoming.effectiveAt) - now.getTime()).toBeLessThanOrEqual(TERMS_NOTICE_DAYS * 86_400_000);
+    if (upcoming)
+      expect(Date.parse(upcoming.effectiveAt) - now.getTime()).toBeLessThanOrEqual(TERMS_NOTICE_DAYS * 86_400_000);
   });
 
   it('lists its versions oldest first', () => {

@@ -23,7 +23,9 @@ describe('mood filter', () => {
 
 describe('catalogue', () => {
   it('fills placeholders', () => {
-    expect(t('rate_too_many', { action: 'login', minutes: 5 })).toBe('Trop de tentatives pour login. Bloqué pour 5 minutes.');
+    expect(t('rate_too_many', { action: 'login', minutes: 5 })).toBe(
+      'Trop de tentatives pour login. Bloqué pour 5 minutes.',
+    );
     expect(t('search_no_result', { query: 'chat' })).toBe('Aucune publication trouvée pour "chat"');
   });
 });

@@ -6,12 +6,25 @@ import fc from 'fast-check';
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import {
-  MESSAGES, bioSchema, commentInputSchema, createConversationSchema, createPostSchema, emailSchema, forgotPasswordSchema,
-  messageContentSchema, nicknameSchema, passwordSchema, reportPostSchema, resetPasswordFormSchema, searchQuerySchema, signInSchema,
-  signUpFormSchema, signUpSchema, updateProfileSchema,
+  MESSAGES,
+  bioSchema,
+  commentInputSchema,
+  createConversationSchema,
+  createPostSchema,
+  emailSchema,
+  forgotPasswordSchema,
+  messageContentSchema,
+  nicknameSchema,
+  passwordSchema,
+  reportPostSchema,
+  resetPasswordFormSchema,
+  searchQuerySchema,
+  signInSchema,
+  signUpFormSchema,
+  signUpSchema,
+  updateProfileSchema,
 } from '../src/index.ts';
 import { firstMessage, validSignUp } from './support.ts';
-
 
 /** An attack that would be flagged if it were scanned, padded past the field's maximum. */
 const longAttack = (length: number) => `<script>alert(1)</script>${'a'.repeat(length)}`;
@@ -23,9 +36,13 @@ describe('lengths are checked before the attack scan', () => {
   it('refuses an over-long value for its length, not as an attack', () => {
     expect(firstMessage(emailSchema, `${longAttack(300)}@x.fr`)).toBe(MESSAGES.email_invalid);
     expect(firstMessage(passwordSchema, longAttack(200))).toBe(MESSAGES.password_too_long);
-    expect(firstMessage(signUpSchema, { ...validSignUp, firstName: longAttack(1000) })).toBe(MESSAGES.first_name_length);
+    expect(firstMessage(signUpSchema, { ...validSignUp, firstName: longAttack(1000) })).toBe(
+      MESSAGES.first_name_length,
+    );
     expect(firstMessage(commentInputSchema, { content: longAttack(500) })).toBe(MESSAGES.comment_too_long);
-    expect(firstMessage(reportPostSchema, { reason: 'other', details: longAttack(500) })).toBe(MESSAGES.report_details_too_long);
+    expect(firstMessage(reportPostSchema, { reason: 'other', details: longAttack(500) })).toBe(
+      MESSAGES.report_details_too_long,
+    );
     expect(firstMessage(messageContentSchema, longAttack(1000))).toBe(MESSAGES.message_too_long);
     expect(firstMessage(bioSchema, longAttack(500))).toBe(MESSAGES.bio_too_long);
   });
@@ -38,12 +55,18 @@ describe('lengths are checked before the attack scan', () => {
     expect(firstMessage(bioSchema, '<img onerror=x>')).toBe(MESSAGES.content_forbidden);
   });
 
-  it('answers at once for the login that froze the server', () => {
-    const email = "'" + ' '.repeat(1_000_000) + 'x@x.fr';
-    expect(firstMessage(signInSchema, { email, password: 'x' })).toBe(MESSAGES.email_invalid);
-    expect(firstMessage(forgotPasswordSchema, { email })).toBe(MESSAGES.email_invalid);
-    expect(firstMessage(signUpSchema, { ...validSignUp, lastName: "'" + ' '.repeat(1_000_000) + '--' })).toBe(MESSAGES.last_name_length);
-  }, NEVER_ENDS);
+  it(
+    'answers at once for the login that froze the server',
+    () => {
+      const email = "'" + ' '.repeat(1_000_000) + 'x@x.fr';
+      expect(firstMessage(signInSchema, { email, password: 'x' })).toBe(MESSAGES.email_invalid);
+      expect(firstMessage(forgotPasswordSchema, { email })).toBe(MESSAGES.email_invalid);
+      expect(firstMessage(signUpSchema, { ...validSignUp, lastName: "'" + ' '.repeat(1_000_000) + '--' })).toBe(
+        MESSAGES.last_name_length,
+      );
+    },
+    NEVER_ENDS,
+  );
 });
 
 describe('honeypots', () => {
@@ -101,7 +124,17 @@ const SCHEMAS: ReadonlyArray<readonly [string, z.ZodType]> = [
 /** Text with NUL and other control characters, markup and lone surrogates. */
 const nastyString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 60 }),
-  fc.constantFrom('\u0000', 'a\u0000b@x.fr', '<script>', "' or 1=1 --", '\ud800', '__proto__', 'constructor', '&constructor;', `&#${'9'.repeat(400)};`),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b@x.fr',
+    '<script>',
+    "' or 1=1 --",
+    '\ud800',
+    '__proto__',
+    'constructor',
+    '&constructor;',
+    `&#${'9'.repeat(400)};`,
+  ),
 );
 /** Any JSON value, with the nasty strings as keys and values, nested up to 20 deep. */
 const jsonish = fc.letrec((tie) => ({
@@ -119,19 +152,42 @@ const jsonish = fc.letrec((tie) => ({
 
 /** Objects with the schemas' own keys, so that every field's checks are reached. */
 const FIELDS = [
-  'email', 'password', 'confirmPassword', 'firstName', 'lastName', 'challengeToken', 'challengeAnswer', 'website', 'fax', 'category',
-  'content', 'latitude', 'longitude', 'imageUploadId', 'audioUploadId', 'usePulseEffect', 'reason', 'details', 'q', 'moods', 'userId',
-  'nickname', 'bio',
+  'email',
+  'password',
+  'confirmPassword',
+  'firstName',
+  'lastName',
+  'challengeToken',
+  'challengeAnswer',
+  'website',
+  'fax',
+  'category',
+  'content',
+  'latitude',
+  'longitude',
+  'imageUploadId',
+  'audioUploadId',
+  'usePulseEffect',
+  'reason',
+  'details',
+  'q',
+  'moods',
+  'userId',
+  'nickname',
+  'bio',
 ];
 const shapedObject = fc.dictionary(fc.constantFrom(...FIELDS), fc.oneof(jsonish, nastyString), { maxKeys: 10 });
 
 describe('no JSON value makes a schema throw (fast-check, fixed seed)', () => {
   it.each(SCHEMAS)('%s', (_, schema) => {
     fc.assert(
-      fc.property(fc.oneof(fc.anything({ maxDepth: 5, withNullPrototype: true, withObjectString: true }), jsonish, shapedObject), (value) => {
-        const result = schema.safeParse(value);
-        expect(typeof result.success).toBe('boolean');
-      }),
+      fc.property(
+        fc.oneof(fc.anything({ maxDepth: 5, withNullPrototype: true, withObjectString: true }), jsonish, shapedObject),
+        (value) => {
+          const result = schema.safeParse(value);
+          expect(typeof result.success).toBe('boolean');
+        },
+      ),
       { seed: 42, numRuns: 300 },
     );
   });

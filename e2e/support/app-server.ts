@@ -27,7 +27,10 @@ export interface AppServer {
 }
 
 async function healthy(base: string): Promise<boolean> {
-  return fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+  return fetch(`${base}/api/health`).then(
+    (r) => r.ok,
+    () => false,
+  );
 }
 
 export async function startAppServer(): Promise<AppServer> {
@@ -57,10 +60,12 @@ export async function startAppServer(): Promise<AppServer> {
   });
   child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   let exited: string | undefined;
-  const gone = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
-    exited = `the e2e server exited (${code ?? signal}) before answering ${base}/api/health`;
-    resolve();
-  }));
+  const gone = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = `the e2e server exited (${code ?? signal}) before answering ${base}/api/health`;
+      resolve();
+    }),
+  );
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {

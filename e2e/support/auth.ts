@@ -34,7 +34,9 @@ async function readOutbox(to: string): Promise<OutboxMail[]> {
 /** A staff role from the dev route, which answers unrelayed requests only: Node's own fetch, as for the outbox. */
 export async function grantRole(email: string, role: 'moderator' | 'admin' | 'super_admin'): Promise<void> {
   const response = await fetch(`http://127.0.0.1:${process.env.E2E_PORT}/dev/role`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, role }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, role }),
   });
   if (!response.ok) throw new Error(`dev role: ${response.status} ${await response.text()}`);
 }
@@ -85,7 +87,17 @@ export async function createConfirmedAccount(
   const terms = (await (await request.get('/api/terms')).json()) as { current: { version: string } };
   await humanDelayPassed(shownAt);
   const signup = await request.post('/api/auth/signup', {
-    data: { email, password, firstName, lastName, challengeToken: challenge.token, challengeAnswer: solveChallenge(challenge.question), website: '', fax: '', termsVersion: terms.current.version },
+    data: {
+      email,
+      password,
+      firstName,
+      lastName,
+      challengeToken: challenge.token,
+      challengeAnswer: solveChallenge(challenge.question),
+      website: '',
+      fax: '',
+      termsVersion: terms.current.version,
+    },
   });
   // A fixed address (the admin's) may exist already when the suite reuses a data directory.
   if (allowExisting && signup.status() === 409) return;
@@ -144,7 +156,12 @@ export async function expectSignedIn(page: Page, signedIn: boolean): Promise<voi
 /** Fills the registration form of the open auth modal and answers its human check (on screen already). */
 export async function fillSignUpForm(
   modal: Locator,
-  { firstName, lastName, email, password = PASSWORD }: { firstName: string; lastName: string; email: string; password?: string },
+  {
+    firstName,
+    lastName,
+    email,
+    password = PASSWORD,
+  }: { firstName: string; lastName: string; email: string; password?: string },
 ): Promise<void> {
   await modal.getByLabel('Prénom').fill(firstName);
   await modal.getByLabel('Nom', { exact: true }).fill(lastName);

@@ -16,16 +16,24 @@ export async function waitForMap(page: Page): Promise<void> {
   // Let the land source tile and paint once the style is there. The style, sources and tiles are
   // asked for, not `loaded()`: a pulse ring's animation repaints every frame, so the map as a
   // whole is never idle while one is on screen.
-  await page.waitForFunction(() => {
-    const map = window.__MOODMAP_MAP__;
-    return Boolean(map?.isStyleLoaded() && map.areTilesLoaded());
-  }, undefined, { timeout: 45_000 });
+  await page.waitForFunction(
+    () => {
+      const map = window.__MOODMAP_MAP__;
+      return Boolean(map?.isStyleLoaded() && map.areTilesLoaded());
+    },
+    undefined,
+    { timeout: 45_000 },
+  );
 }
 
 /** The paint colours of the current style: sea (background) and land fill. */
 export async function styleColours(page: Page): Promise<{ sea: string; land: string }> {
   return page.evaluate(() => {
-    const layers = window.__MOODMAP_MAP__!.getStyle().layers as Array<{ id: string; type: string; paint?: Record<string, unknown> }>;
+    const layers = window.__MOODMAP_MAP__!.getStyle().layers as Array<{
+      id: string;
+      type: string;
+      paint?: Record<string, unknown>;
+    }>;
     const background = layers.find((l) => l.type === 'background');
     const land = layers.find((l) => l.type === 'fill');
     return { sea: String(background?.paint?.['background-color']), land: String(land?.paint?.['fill-color']) };
@@ -56,7 +64,10 @@ export async function colourShares(page: Page, colours: Record<string, string>):
 }
 
 /** Opens the app on a view stored under the map's location key before the app reads it. */
-export async function openMapAt(page: Page, view: { latitude: number; longitude: number; zoom: number }): Promise<void> {
+export async function openMapAt(
+  page: Page,
+  view: { latitude: number; longitude: number; zoom: number },
+): Promise<void> {
   await page.goto('/');
   await page.evaluate((v) => localStorage.setItem('moodmap.mapLocation', JSON.stringify(v)), view);
   await page.reload();
@@ -118,7 +129,17 @@ export async function drawnMarkers(page: Page): Promise<DrawnMarker[]> {
     const seen = new Set<string>();
     const out: DrawnMarker[] = [];
     for (const f of map.queryRenderedFeatures({ layers: present })) {
-      const p = f.properties as { k?: string; n?: number; pid?: string; mood?: string; pulse?: number; color?: string; icon?: string; cluster?: boolean; point_count?: number };
+      const p = f.properties as {
+        k?: string;
+        n?: number;
+        pid?: string;
+        mood?: string;
+        pulse?: number;
+        color?: string;
+        icon?: string;
+        cluster?: boolean;
+        point_count?: number;
+      };
       const [lon, lat] = (f.geometry as { coordinates: [number, number] }).coordinates;
       const key = `${f.source}:${f.id ?? p.pid ?? `${lon},${lat}`}`;
       if (seen.has(key)) continue;
@@ -126,9 +147,18 @@ export async function drawnMarkers(page: Page): Promise<DrawnMarker[]> {
       const { x, y } = map.project([lon, lat]);
       if (x < 0 || y < 0 || x > width || y > height) continue;
       const kind = p.cluster || p.k === 's' ? 'c' : p.k === 'g' ? 'g' : 'p';
-      out.push({ x, y, kind, n: Number(p.n ?? p.point_count ?? 1), pid: kind === 'p' ? p.pid : undefined, mood: p.mood, pulse: p.pulse === undefined ? undefined : p.pulse === 1, color: p.color,
+      out.push({
+        x,
+        y,
+        kind,
+        n: Number(p.n ?? p.point_count ?? 1),
+        pid: kind === 'p' ? p.pid : undefined,
+        mood: p.mood,
+        pulse: p.pulse === undefined ? undefined : p.pulse === 1,
+        color: p.color,
         // The icon key is `<mood>:<initials>:<photo URL>` (web/src/features/map/markers/marker-images.ts).
-        photo: typeof p.icon === 'string' ? p.icon.split(':').slice(2).join(':') || null : undefined });
+        photo: typeof p.icon === 'string' ? p.icon.split(':').slice(2).join(':') || null : undefined,
+      });
     }
     return out;
   }, MARKER_LAYERS);
@@ -140,8 +170,17 @@ export async function postMarker(page: Page, postId: string): Promise<DrawnMarke
 }
 
 /** Waits until the post's marker is drawn on screen (or, with `drawn: false`, until it is not). */
-export async function expectPostMarker(page: Page, postId: string, { drawn = true, timeout = 15_000 } = {}): Promise<DrawnMarker | undefined> {
-  await expect.poll(async () => (await postMarker(page, postId)) !== undefined, { timeout, message: `post ${postId} drawn on the map` }).toBe(drawn);
+export async function expectPostMarker(
+  page: Page,
+  postId: string,
+  { drawn = true, timeout = 15_000 } = {},
+): Promise<DrawnMarker | undefined> {
+  await expect
+    .poll(async () => (await postMarker(page, postId)) !== undefined, {
+      timeout,
+      message: `post ${postId} drawn on the map`,
+    })
+    .toBe(drawn);
   return postMarker(page, postId);
 }
 
@@ -178,7 +217,14 @@ export async function pulsingPosts(page: Page): Promise<string[]> {
       const { x, y } = map.project((f.geometry as { coordinates: [number, number] }).coordinates);
       return x >= 0 && y >= 0 && x <= width && y <= height;
     };
-    return [...new Set(map.queryRenderedFeatures({ layers: present }).filter(inside).map((f) => String(f.properties.pid)))];
+    return [
+      ...new Set(
+        map
+          .queryRenderedFeatures({ layers: present })
+          .filter(inside)
+          .map((f) => String(f.properties.pid)),
+      ),
+    ];
   }, PULSE_LAYERS);
 }
 
@@ -186,7 +232,12 @@ export async function pulsingPosts(page: Page): Promise<string[]> {
  * Share of the pixels in a square around a point of the canvas that are close to a colour: the
  * marker's mood ring as drawn, not as configured.
  */
-export async function colourShareAround(page: Page, point: { x: number; y: number }, css: string, radius = 30): Promise<number> {
+export async function colourShareAround(
+  page: Page,
+  point: { x: number; y: number },
+  css: string,
+  radius = 30,
+): Promise<number> {
   const canvas = page.locator('[data-testid="map-canvas"] canvas').first();
   const box = (await canvas.boundingBox())!;
   const clip = { x: box.x + point.x - radius, y: box.y + point.y - radius, width: radius * 2, height: radius * 2 };
@@ -194,7 +245,8 @@ export async function colourShareAround(page: Page, point: { x: number; y: numbe
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const [r, g, b] = parseColour(css);
   let near = 0;
-  for (let i = 0; i < data.length; i += 3) if (Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) < 40) near++;
+  for (let i = 0; i < data.length; i += 3)
+    if (Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) < 40) near++;
   return near / (info.width * info.height);
 }
 

@@ -32,7 +32,8 @@ export async function startPmtilesServer(): Promise<PmtilesServer> {
     TRUST_PROXY: '1',
     MAP_PMTILES: archive,
   };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'MAP_STYLE_URL', 'MAP_STYLE_URL_DARK', 'PUBLIC_URL']) delete env[name];
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'MAP_STYLE_URL', 'MAP_STYLE_URL_DARK', 'PUBLIC_URL'])
+    delete env[name];
   const child: ChildProcess = spawn(process.execPath, [path.join(root, 'server/src/main.ts')], {
     cwd: root,
     env,

@@ -9,7 +9,8 @@ import type { Page } from '@playwright/test';
 import { settle } from './map.ts';
 
 const enabled = process.env.E2E_SCREENSHOTS === '1';
-const dir = process.env.E2E_SCREENSHOTS_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
+const dir =
+  process.env.E2E_SCREENSHOTS_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
 
 /** Saves the page once its transitions and the map's camera are still, when screenshots are asked for. */
 export async function shot(page: Page, name: string): Promise<void> {

@@ -4,7 +4,14 @@
  * the map of Marc, a visitor watching it, and her address no longer signs in. The dialog is
  * photographed in the light and the dark theme.
  */
-import { appReady, createConfirmedAccount, expectSignedIn, PASSWORD, signInFromHome, uniqueEmail } from '../support/auth.ts';
+import {
+  appReady,
+  createConfirmedAccount,
+  expectSignedIn,
+  PASSWORD,
+  signInFromHome,
+  uniqueEmail,
+} from '../support/auth.ts';
 import { expectPostMarker, openMapAt } from '../support/map.ts';
 import { shot } from '../support/screens.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
@@ -12,7 +19,11 @@ import { clientAddresses, expect, test } from '../support/test.ts';
 const REUNION = { latitude: -21.0667, longitude: 55.2167 };
 const clientAddress = clientAddresses('203.0.113', 120);
 
-test('Léa deletes her account: her post leaves the map and her sign-in is refused', async ({ page, request, browser }) => {
+test('Léa deletes her account: her post leaves the map and her sign-in is refused', async ({
+  page,
+  request,
+  browser,
+}) => {
   const email = uniqueEmail('lea-suppression');
   await createConfirmedAccount(request, { email, firstName: 'Léa' });
   const session = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
@@ -26,7 +37,11 @@ test('Léa deletes her account: her post leaves the map and her sign-in is refus
   const postId = ((await created.json()) as { post: { id: string } }).post.id;
 
   // Marc, a visitor in another browser, watches La Réunion.
-  const marc = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'fr-FR', extraHTTPHeaders: clientAddress() });
+  const marc = await browser.newPage({
+    viewport: { width: 1280, height: 800 },
+    locale: 'fr-FR',
+    extraHTTPHeaders: clientAddress(),
+  });
   await openMapAt(marc, { ...REUNION, zoom: 11 });
   await expectPostMarker(marc, postId);
 
@@ -56,6 +71,8 @@ test('Léa deletes her account: her post leaves the map and her sign-in is refus
 
   const again = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
   expect(again.status()).toBe(400);
-  expect(((await again.json()) as { error: { message: string } }).error.message).toBe('Email ou mot de passe incorrect');
+  expect(((await again.json()) as { error: { message: string } }).error.message).toBe(
+    'Email ou mot de passe incorrect',
+  );
   await marc.close();
 });

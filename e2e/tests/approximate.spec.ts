@@ -35,19 +35,30 @@ test('an approximate post shows "Position approximative" and hides the picked po
   // The picker moved over the Paris region (as a person pans), then a tap well inland.
   const before = await picker.getAttribute('data-latitude');
   await page.waitForFunction(() => Boolean((window as unknown as PickerHook).__MOODMAP_PICKER_MAP__?.loaded()));
-  const at = await page.evaluate(([lat, lon]) => {
-    const map = (window as unknown as PickerHook).__MOODMAP_PICKER_MAP__!;
-    map.jumpTo({ center: [lon, lat], zoom: 9 });
-    return map.project([lon, lat]);
-  }, [INLAND.latitude, INLAND.longitude]);
-  await picker.locator('canvas').first().click({ position: { x: at.x, y: at.y } });
+  const at = await page.evaluate(
+    ([lat, lon]) => {
+      const map = (window as unknown as PickerHook).__MOODMAP_PICKER_MAP__!;
+      map.jumpTo({ center: [lon, lat], zoom: 9 });
+      return map.project([lon, lat]);
+    },
+    [INLAND.latitude, INLAND.longitude],
+  );
+  await picker
+    .locator('canvas')
+    .first()
+    .click({ position: { x: at.x, y: at.y } });
   await expect(picker).not.toHaveAttribute('data-latitude', before ?? '');
-  const picked = { latitude: Number(await picker.getAttribute('data-latitude')), longitude: Number(await picker.getAttribute('data-longitude')) };
+  const picked = {
+    latitude: Number(await picker.getAttribute('data-latitude')),
+    longitude: Number(await picker.getAttribute('data-longitude')),
+  };
   await toggle.click();
   await expect(switchInput).toBeChecked();
   await toggle.scrollIntoViewIfNeeded();
 
-  const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/posts');
+  const created = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/posts',
+  );
   const postId = await publishOnLand(page);
   const sent = (await created).request().postDataJSON() as Record<string, unknown>;
   expect(sent).toMatchObject({ approximate: true, ...picked });
@@ -57,7 +68,9 @@ test('an approximate post shows "Position approximative" and hides the picked po
   await expect(popup.getByTestId('post-approximate')).toHaveText('Position approximative');
 
   // What anyone reads of the post: its cell's point, never the picked one.
-  const card = (await (await request.get(`/api/posts/${postId}`)).json()) as { post: { latitude: number; longitude: number; approximate: boolean } };
+  const card = (await (await request.get(`/api/posts/${postId}`)).json()) as {
+    post: { latitude: number; longitude: number; approximate: boolean };
+  };
   expect(card.post.approximate).toBe(true);
   expect({ latitude: card.post.latitude, longitude: card.post.longitude }).not.toEqual(picked);
 

@@ -33,7 +33,10 @@ async function signOutFromProfile(page: Page): Promise<void> {
 }
 
 test.describe('accounts', () => {
-  test('register with the human check, confirm by e-mail, stay signed in across a reload, sign out', async ({ page, request }) => {
+  test('register with the human check, confirm by e-mail, stay signed in across a reload, sign out', async ({
+    page,
+    request,
+  }) => {
     const email = uniqueEmail('inscription');
     await page.goto('/');
     await appReady(page);
@@ -71,7 +74,9 @@ test.describe('accounts', () => {
     await modal.getByLabel('Email').fill(email);
     await modal.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD);
     await modal.getByRole('button', { name: 'Se connecter' }).click();
-    await expect(modal.getByRole('alert')).toHaveText('Veuillez vérifier votre email et cliquer sur le lien de confirmation');
+    await expect(modal.getByRole('alert')).toHaveText(
+      'Veuillez vérifier votre email et cliquer sur le lien de confirmation',
+    );
 
     const mail = await waitForMail(request, email, CONFIRM_SUBJECT);
     const link = mail.links.find((l) => l.includes('/api/auth/verify?type=signup'));
@@ -105,17 +110,24 @@ test.describe('accounts', () => {
     await expectSignedIn(page, false);
     // The server cleared the cookie and revoked the session: its refresh token no longer works.
     await expect.poll(() => refreshCookieOf(page)).toBeUndefined();
-    const replay = await request.post('/api/auth/refresh', { headers: { cookie: `${REFRESH_COOKIE}=${tokenAfterReload}`, 'x-requested-with': 'moodmap' } });
+    const replay = await request.post('/api/auth/refresh', {
+      headers: { cookie: `${REFRESH_COOKIE}=${tokenAfterReload}`, 'x-requested-with': 'moodmap' },
+    });
     expect(replay.status()).toBe(401);
     // Without the CSRF header the endpoint does not even look at the cookie.
-    const forged = await request.post('/api/auth/refresh', { headers: { cookie: `${REFRESH_COOKIE}=${tokenAfterReload}` } });
+    const forged = await request.post('/api/auth/refresh', {
+      headers: { cookie: `${REFRESH_COOKIE}=${tokenAfterReload}` },
+    });
     expect(forged.status()).toBe(403);
     await page.reload();
     await appReady(page);
     await expectSignedIn(page, false);
   });
 
-  test('forgot password: the e-mailed link opens /reset-password, the new password signs in', async ({ page, request }) => {
+  test('forgot password: the e-mailed link opens /reset-password, the new password signs in', async ({
+    page,
+    request,
+  }) => {
     const email = uniqueEmail('oubli');
     const newPassword = 'Nouveau2025Mot';
     await createConfirmedAccount(request, { email });
@@ -158,7 +170,9 @@ test.describe('accounts', () => {
     // The link served once.
     await page.goto(link!);
     await appReady(page);
-    await expect(page.getByRole('alert')).toHaveText('Lien de réinitialisation invalide ou expiré. Veuillez demander un nouveau lien.');
+    await expect(page.getByRole('alert')).toHaveText(
+      'Lien de réinitialisation invalide ou expiré. Veuillez demander un nouveau lien.',
+    );
     await page.getByRole('link', { name: "Retour à l'accueil" }).click();
     await appReady(page);
 
@@ -179,7 +193,10 @@ test.describe('accounts', () => {
 });
 
 test.describe('two tabs', () => {
-  test('share the cookie session: a sign-in in one signs the other in, a sign-out signs it out', async ({ page, request }) => {
+  test('share the cookie session: a sign-in in one signs the other in, a sign-out signs it out', async ({
+    page,
+    request,
+  }) => {
     const email = uniqueEmail('onglets');
     await createConfirmedAccount(request, { email });
     await page.goto('/');
@@ -198,7 +215,16 @@ test.describe('two tabs', () => {
     // Both tabs refresh at once with the same cookie: the rotation grace keeps both signed in.
     const refreshed = await Promise.all(
       [page, other].map((p) =>
-        p.evaluate(async () => (await fetch('/api/auth/refresh', { method: 'POST', credentials: 'same-origin', headers: { 'X-Requested-With': 'moodmap' } })).status),
+        p.evaluate(
+          async () =>
+            (
+              await fetch('/api/auth/refresh', {
+                method: 'POST',
+                credentials: 'same-origin',
+                headers: { 'X-Requested-With': 'moodmap' },
+              })
+            ).status,
+        ),
       ),
     );
     expect(refreshed).toEqual([200, 200]);
@@ -213,7 +239,10 @@ test.describe('two tabs', () => {
 });
 
 test.describe('admin account', () => {
-  test("the admin address sees 'Admin' instead of 'Publier'; without a staff role /admin refuses it", async ({ page, request }) => {
+  test("the admin address sees 'Admin' instead of 'Publier'; without a staff role /admin refuses it", async ({
+    page,
+    request,
+  }) => {
     // ADMIN_EMAIL of the test server (playwright.config.ts).
     const email = 'admin@moodmap.test';
     await createConfirmedAccount(request, { email, firstName: 'Alex', lastName: 'Admin', allowExisting: true });

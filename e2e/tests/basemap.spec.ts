@@ -38,7 +38,9 @@ async function drawnNames(page: Page, hook: MapHook = '__MOODMAP_MAP__'): Promis
     ([layers, name]) => {
       const map = window[name as MapHook];
       if (!map || !layers.every((id) => map.getLayer(id))) return [];
-      return [...new Set(map.queryRenderedFeatures({ layers }).map((f) => String(f.properties.name ?? '')))].filter(Boolean);
+      return [...new Set(map.queryRenderedFeatures({ layers }).map((f) => String(f.properties.name ?? '')))].filter(
+        Boolean,
+      );
     },
     [LABEL_LAYERS, hook] as const,
   );
@@ -46,10 +48,14 @@ async function drawnNames(page: Page, hook: MapHook = '__MOODMAP_MAP__'): Promis
 
 /** Waits for a map's tiles and camera to settle. */
 async function mapSettled(page: Page, hook: MapHook): Promise<void> {
-  await page.waitForFunction((name) => {
-    const map = window[name as MapHook];
-    return Boolean(map?.isStyleLoaded() && map.areTilesLoaded() && !map.isMoving());
-  }, hook, { timeout: 45_000 });
+  await page.waitForFunction(
+    (name) => {
+      const map = window[name as MapHook];
+      return Boolean(map?.isStyleLoaded() && map.areTilesLoaded() && !map.isMoving());
+    },
+    hook,
+    { timeout: 45_000 },
+  );
 }
 
 /** Share of an element's pixels painted in the label colour: the text itself, not only its feature. */
@@ -58,7 +64,8 @@ async function labelInk(page: Page, selector: string, theme: keyof typeof LABEL_
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const [r, g, b] = LABEL_COLOUR[theme];
   let near = 0;
-  for (let i = 0; i < data.length; i += 3) if (Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) < 30) near++;
+  for (let i = 0; i < data.length; i += 3)
+    if (Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) < 30) near++;
   return near / (info.width * info.height);
 }
 
@@ -71,7 +78,10 @@ async function drawnCount(page: Page, layer: string): Promise<number> {
 }
 
 const kmBetween = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) =>
-  Math.hypot((a.latitude - b.latitude) * 111.2, (a.longitude - b.longitude) * 111.2 * Math.cos((a.latitude * Math.PI) / 180));
+  Math.hypot(
+    (a.latitude - b.latitude) * 111.2,
+    (a.longitude - b.longitude) * 111.2 * Math.cos((a.latitude * Math.PI) / 180),
+  );
 
 test.describe('embedded basemap: place names', () => {
   for (const [name, viewport] of VIEWPORTS) {
@@ -87,10 +97,13 @@ test.describe('embedded basemap: place names', () => {
           // Paris, and around it other towns (zoomed out) or its neighbours (a city view).
           const enough = zoom < 14 ? 3 : 1;
           await expect
-            .poll(async () => {
-              const names = await drawnNames(page);
-              return names.includes('Paris') && names.length >= enough ? 'named' : names.join(', ');
-            }, { message: `names at zoom ${zoom}`, timeout: 20_000 })
+            .poll(
+              async () => {
+                const names = await drawnNames(page);
+                return names.includes('Paris') && names.length >= enough ? 'named' : names.join(', ');
+              },
+              { message: `names at zoom ${zoom}`, timeout: 20_000 },
+            )
             .toBe('named');
           expect(await drawnCount(page, 'rivers'), `rivers at zoom ${zoom}`).toBeGreaterThan(0);
           await settle(page);
@@ -115,10 +128,13 @@ test.describe('place search', () => {
     await place.click();
     await expect(results).toHaveCount(0);
     await expect
-      .poll(async () => {
-        const at = await camera(page);
-        return kmBetween(at, LYON) < 5 && at.zoom >= 10;
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          const at = await camera(page);
+          return kmBetween(at, LYON) < 5 && at.zoom >= 10;
+        },
+        { timeout: 20_000 },
+      )
       .toBe(true);
     await waitForMap(page);
     await expect.poll(() => drawnNames(page), { timeout: 20_000 }).toContain('Lyon');
@@ -141,15 +157,21 @@ test.describe('place search', () => {
     await expect(page.getByTestId('place-search-results')).toHaveCount(0);
     // The picker flies there and its pin follows, to be refined by a tap.
     await expect
-      .poll(async () => {
-        const at = await page.evaluate(() => {
-          const map = window.__MOODMAP_PICKER_MAP__!;
-          return { latitude: map.getCenter().lat, longitude: map.getCenter().lng, zoom: map.getZoom() };
-        });
-        return kmBetween(at, BESANCON) < 5 && at.zoom >= 10;
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          const at = await page.evaluate(() => {
+            const map = window.__MOODMAP_PICKER_MAP__!;
+            return { latitude: map.getCenter().lat, longitude: map.getCenter().lng, zoom: map.getZoom() };
+          });
+          return kmBetween(at, BESANCON) < 5 && at.zoom >= 10;
+        },
+        { timeout: 20_000 },
+      )
       .toBe(true);
-    const pin = { latitude: Number(await picker.getAttribute('data-latitude')), longitude: Number(await picker.getAttribute('data-longitude')) };
+    const pin = {
+      latitude: Number(await picker.getAttribute('data-latitude')),
+      longitude: Number(await picker.getAttribute('data-longitude')),
+    };
     expect(kmBetween(pin, BESANCON)).toBeLessThan(5);
     await mapSettled(page, '__MOODMAP_PICKER_MAP__');
     await expect.poll(() => drawnNames(page, '__MOODMAP_PICKER_MAP__'), { timeout: 20_000 }).toContain('Besançon');

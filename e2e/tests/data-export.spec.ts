@@ -18,7 +18,9 @@ test('Léa downloads the archive of her data from her profile', async ({ page, r
   const section = page.getByTestId('data-export');
   await expect(section).toContainText('Mes données');
   await section.getByRole('button', { name: 'Télécharger mes données' }).click();
-  await expect(page.getByText("Demande enregistrée : vous serez prévenu par e-mail quand l'archive sera prête.")).toBeVisible();
+  await expect(
+    page.getByText("Demande enregistrée : vous serez prévenu par e-mail quand l'archive sera prête."),
+  ).toBeVisible();
 
   // Prepared in the background: the section follows it until it is ready.
   await expect(section.getByTestId('data-export-status')).toContainText('Votre archive est prête', { timeout: 30_000 });
@@ -36,5 +38,7 @@ test('Léa downloads the archive of her data from her profile', async ({ page, r
   expect(strFromU8(files['README.txt'])).toContain('profil.json');
   const profile = JSON.parse(strFromU8(files['profil.json'])) as { account: { email: string } };
   expect(profile.account.email).toBe(email);
-  expect(Object.keys(files)).toEqual(expect.arrayContaining(['publications.json', 'messages.json', 'consentements.json']));
+  expect(Object.keys(files)).toEqual(
+    expect.arrayContaining(['publications.json', 'messages.json', 'consentements.json']),
+  );
 });

@@ -5,7 +5,15 @@
  * 'Signalements' marked as a DSA notice, with the notifier's name and explanation.
  */
 import type { Browser, Page } from '@playwright/test';
-import { PASSWORD, appReady, createConfirmedAccount, grantRole, signInFromHome, uniqueEmail, waitForMail } from '../support/auth.ts';
+import {
+  PASSWORD,
+  appReady,
+  createConfirmedAccount,
+  grantRole,
+  signInFromHome,
+  uniqueEmail,
+  waitForMail,
+} from '../support/auth.ts';
 import { openMapAt, tapPost } from '../support/map.ts';
 import { shotBothThemes } from '../support/screens.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
@@ -14,11 +22,19 @@ const LYON = { latitude: 45.764, longitude: 4.8357 };
 const clientAddress = clientAddresses('203.0.122');
 
 async function desktopPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', extraHTTPHeaders: clientAddress() });
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    locale: 'fr-FR',
+    extraHTTPHeaders: clientAddress(),
+  });
   return context.newPage();
 }
 
-test('a visitor notifies a post as illegal, confirms by e-mail, and a moderator sees it marked', async ({ browser, playwright, baseURL }) => {
+test('a visitor notifies a post as illegal, confirms by e-mail, and a moderator sees it marked', async ({
+  browser,
+  playwright,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const author = uniqueEmail('auteur-dsa');
   const moderator = uniqueEmail('moderateur-dsa');
@@ -33,7 +49,10 @@ test('a visitor notifies a post as illegal, confirms by e-mail, and a moderator 
   const login = await api.post('/api/auth/login', { data: { email: author, password: PASSWORD } });
   expect(login.status(), await login.text()).toBe(200);
   const { accessToken } = (await login.json()) as { accessToken: string };
-  const created = await api.post('/api/posts', { headers: { Authorization: `Bearer ${accessToken}` }, data: { category: 'angry', content: 'Publication notifiée comme illicite', ...LYON } });
+  const created = await api.post('/api/posts', {
+    headers: { Authorization: `Bearer ${accessToken}` },
+    data: { category: 'angry', content: 'Publication notifiée comme illicite', ...LYON },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const postId = ((await created.json()) as { post: { id: string } }).post.id;
   await api.dispose();
@@ -61,7 +80,9 @@ test('a visitor notifies a post as illegal, confirms by e-mail, and a moderator 
   const url = new URL(link!);
   await visitor.goto(url.pathname + url.search);
   // The page loads the map and the answer's schemas first: slow on a busy machine.
-  await expect(visitor.getByTestId('dsa-confirmed')).toContainText('Votre notification est confirmée', { timeout: 45_000 });
+  await expect(visitor.getByTestId('dsa-confirmed')).toContainText('Votre notification est confirmée', {
+    timeout: 45_000,
+  });
   await waitForMail(visitor.request, notifier, /accusé de réception/);
 
   // The moderator sees it in the queue, marked as a DSA notice.

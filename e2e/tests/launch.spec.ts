@@ -16,7 +16,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
-import { CONFIRM_SUBJECT, PASSWORD, appReady, createConfirmedAccount, expectSignedIn, fillSignUpForm, signInFromHome, uniqueEmail, verifyLink, waitForMail } from '../support/auth.ts';
+import {
+  CONFIRM_SUBJECT,
+  PASSWORD,
+  appReady,
+  createConfirmedAccount,
+  expectSignedIn,
+  fillSignUpForm,
+  signInFromHome,
+  uniqueEmail,
+  verifyLink,
+  waitForMail,
+} from '../support/auth.ts';
 import { humanDelayPassed } from '../support/challenge.ts';
 import { fillPostForm, publishOnLand } from '../support/create.ts';
 import { freePort } from '../support/free-port.ts';
@@ -43,11 +54,23 @@ async function startServer(): Promise<ChildProcess> {
   const child = spawn(process.execPath, [path.join(root, 'server/src/main.ts')], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseURL, NODE_ENV: 'development', LOG_LEVEL: 'warn', TRUST_PROXY: '1' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: baseURL,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY: '1',
+    },
   });
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const ok = await fetch(`${baseURL}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseURL}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return child;
     if (Date.now() > deadline || child.exitCode !== null) throw new Error('launch server did not start');
     await new Promise((r) => setTimeout(r, 300));
@@ -97,7 +120,13 @@ let memberPage: Page;
 let postId = '';
 
 test('register: the CGU link opens the 14 sections, and acceptance is required', async ({ browser }) => {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 }, locale: 'fr-FR', colorScheme: 'light', extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.19' } });
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1440, height: 900 },
+    locale: 'fr-FR',
+    colorScheme: 'light',
+    extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.19' },
+  });
   memberPage = await context.newPage();
   const page = memberPage;
   await page.goto('/');
@@ -148,7 +177,10 @@ test('the member posts and sends a message through the app', async () => {
   // A conversation with the super_admin, then one message typed and sent in the chat.
   const member = await apiLogin(MEMBER);
   const boss = await apiLogin(BOSS);
-  const opened = await api.post('/api/conversations', { data: { userId: boss.id }, headers: { Authorization: `Bearer ${member.token}` } });
+  const opened = await api.post('/api/conversations', {
+    data: { userId: boss.id },
+    headers: { Authorization: `Bearer ${member.token}` },
+  });
   expect(opened.ok(), await opened.text()).toBe(true);
   await page.goto('/messages');
   await appReady(page);
@@ -158,8 +190,16 @@ test('the member posts and sends a message through the app', async () => {
   await expect(page.getByTestId('message-bubble')).toHaveCount(1);
 });
 
-test("a super_admin sees the day's counts in 'Statistiques' (both themes), and switches emergency mode", async ({ browser }) => {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 }, locale: 'fr-FR', colorScheme: 'light', extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.20' } });
+test("a super_admin sees the day's counts in 'Statistiques' (both themes), and switches emergency mode", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1440, height: 900 },
+    locale: 'fr-FR',
+    colorScheme: 'light',
+    extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.20' },
+  });
   const page = await context.newPage();
   await signInFromHome(page, BOSS);
   await page.goto('/admin');

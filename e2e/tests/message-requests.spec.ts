@@ -16,7 +16,10 @@ const NEXT = 'Parfait, à tout à l’heure !';
 const SPOT = { latitude: -20.8789, longitude: 55.4481, zoom: 13 };
 
 async function apiLogin(request: APIRequestContext, email: string): Promise<{ token: string; id: string }> {
-  const response = await request.post('/api/auth/login', { data: { email, password: PASSWORD }, headers: clientAddress() });
+  const response = await request.post('/api/auth/login', {
+    data: { email, password: PASSWORD },
+    headers: clientAddress(),
+  });
   expect(response.status(), await response.text()).toBe(200);
   const body = (await response.json()) as { accessToken: string; user: { id: string } };
   return { token: body.accessToken, id: body.user.id };
@@ -29,7 +32,10 @@ test('a request is accepted, then answered in real time', async ({ browser, requ
   await createConfirmedAccount(request, { email: zoeEmail, firstName: 'Zoé', lastName: 'Grondin' });
   const lea = await apiLogin(request, leaEmail);
   const zoe = await apiLogin(request, zoeEmail);
-  const opened = await request.post('/api/conversations', { data: { userId: lea.id }, headers: { Authorization: `Bearer ${zoe.token}`, ...clientAddress() } });
+  const opened = await request.post('/api/conversations', {
+    data: { userId: lea.id },
+    headers: { Authorization: `Bearer ${zoe.token}`, ...clientAddress() },
+  });
   expect(opened.status(), await opened.text()).toBe(201);
   const conversationId = ((await opened.json()) as { conversation: { id: string } }).conversation.id;
 
@@ -38,7 +44,10 @@ test('a request is accepted, then answered in real time', async ({ browser, requ
   const zoeCtx = await browser.newContext({ ...options, extraHTTPHeaders: clientAddress() });
   const leaPage = await leaCtx.newPage();
   const zoePage = await zoeCtx.newPage();
-  for (const [page, email] of [[leaPage, leaEmail], [zoePage, zoeEmail]] as const) {
+  for (const [page, email] of [
+    [leaPage, leaEmail],
+    [zoePage, zoeEmail],
+  ] as const) {
     await openMapAt(page, SPOT);
     await signInThroughModal(page, email, PASSWORD);
     await expectSignedIn(page, true);
@@ -54,7 +63,9 @@ test('a request is accepted, then answered in real time', async ({ browser, requ
   await expect(leaPage.getByTestId('box-requests')).toHaveText('Demandes (1)', { timeout: 10_000 });
   await expect(leaPage.getByTestId('message-toast')).toHaveCount(0);
   await expect(leaPage.getByTestId('nav-messages').getByTestId('unread-badge')).toHaveCount(0);
-  await expect(leaPage.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`)).toHaveCount(0);
+  await expect(
+    leaPage.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`),
+  ).toHaveCount(0);
 
   // Léa opens the request: its message, and the three choices instead of the composer.
   await leaPage.getByTestId('box-requests').click();
@@ -88,7 +99,10 @@ test('a request is accepted, then answered in real time', async ({ browser, requ
   await expect(item).toBeVisible();
 
   // Zoé deletes her account: Léa keeps what she received, from 'Compte supprimé', and cannot answer.
-  const deleted = await request.post('/api/account/delete', { data: { password: PASSWORD }, headers: { Authorization: `Bearer ${zoe.token}`, ...clientAddress() } });
+  const deleted = await request.post('/api/account/delete', {
+    data: { password: PASSWORD },
+    headers: { Authorization: `Bearer ${zoe.token}`, ...clientAddress() },
+  });
   expect(deleted.status(), await deleted.text()).toBe(204);
   await expect(item).toContainText('Compte supprimé', { timeout: 10_000 });
   await item.click();

@@ -40,34 +40,48 @@ function watch(page: Page): { requests: Request[]; archive: Response[] } {
 async function drawnNames(page: Page, layers: string[]): Promise<string[]> {
   return page.evaluate((ids) => {
     const map = window.__MOODMAP_MAP__!;
-    return map.queryRenderedFeatures({ layers: ids.filter((id) => map.getLayer(id)) }).map((f) => String(f.properties.name ?? ''));
+    return map
+      .queryRenderedFeatures({ layers: ids.filter((id) => map.getLayer(id)) })
+      .map((f) => String(f.properties.name ?? ''));
   }, layers);
 }
 
 test.describe('MAP_PMTILES street map', () => {
-  test('draws the archive in the Protomaps style, light then dark, from our server alone', async ({ page, pmtiles }) => {
+  test('draws the archive in the Protomaps style, light then dark, from our server alone', async ({
+    page,
+    pmtiles,
+  }) => {
     const seen = watch(page);
     await page.emulateMedia({ colorScheme: 'light' });
     await openMapAt(page, VIEW);
 
     const style = await page.evaluate(() => {
       const s = window.__MOODMAP_MAP__!.getStyle();
-      return { sources: s.sources as Record<string, { url?: string }>, layers: s.layers.map((l) => l.id), glyphs: s.glyphs, sprite: s.sprite };
+      return {
+        sources: s.sources as Record<string, { url?: string }>,
+        layers: s.layers.map((l) => l.id),
+        glyphs: s.glyphs,
+        sprite: s.sprite,
+      };
     });
     expect(style.sources.protomaps?.url).toBe(`pmtiles://${pmtiles.base}${ARCHIVE}`);
-    expect(style.layers).toEqual(expect.arrayContaining(['earth', 'water', 'roads_major', 'roads_highway', 'places_locality']));
+    expect(style.layers).toEqual(
+      expect.arrayContaining(['earth', 'water', 'roads_major', 'roads_highway', 'places_locality']),
+    );
     expect(style.glyphs).toBeUndefined();
     expect(style.sprite).toBeUndefined();
 
     // The archive's own features are on screen: its streets, its river, its place name.
-    await expect.poll(() => drawnNames(page, ['roads_major', 'roads_highway', 'roads_minor'])).toContain('Rue de Rivoli');
+    await expect
+      .poll(() => drawnNames(page, ['roads_major', 'roads_highway', 'roads_minor']))
+      .toContain('Rue de Rivoli');
     await expect.poll(() => drawnNames(page, ['water'])).toContain('Seine');
     await expect.poll(() => drawnNames(page, ['places_locality'])).toContain('Paris');
 
     // Read by byte ranges: every answer a 206, the header's and the tiles' beyond it.
     expect(seen.archive.length).toBeGreaterThanOrEqual(2);
     for (const response of seen.archive) {
-      expect(response.status(), await response.headerValue('content-range') ?? '').toBe(206);
+      expect(response.status(), (await response.headerValue('content-range')) ?? '').toBe(206);
       expect(await response.request().headerValue('range')).toMatch(/^bytes=\d+-\d+$/);
     }
     expect(seen.archive.some((r) => !r.request().headers().range?.startsWith('bytes=0-'))).toBe(true);
@@ -91,7 +105,9 @@ test.describe('MAP_PMTILES street map', () => {
     await shot(page, 'pmtiles-paris-dark');
 
     // Offline by construction: no glyph, sprite or tile request left this machine.
-    const elsewhere = seen.requests.map((r) => r.url()).filter((url) => !url.startsWith(pmtiles.base) && !/^(data|blob):/.test(url));
+    const elsewhere = seen.requests
+      .map((r) => r.url())
+      .filter((url) => !url.startsWith(pmtiles.base) && !/^(data|blob):/.test(url));
     expect(elsewhere).toEqual([]);
   });
 

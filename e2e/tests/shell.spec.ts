@@ -81,7 +81,9 @@ test.describe('map shell', () => {
     await expect(page.getByTestId('mood-option-happy').locator('input')).not.toBeChecked();
   });
 
-  test('a recovery link with tokens in the hash is forced to /reset-password, tokens moved to the query', async ({ page }) => {
+  test('a recovery link with tokens in the hash is forced to /reset-password, tokens moved to the query', async ({
+    page,
+  }) => {
     await page.goto('/some/where?keep=1#access_token=aaa&refresh_token=bbb&type=recovery');
     await expect(page).toHaveURL(/\/reset-password\?/);
     const url = new URL(page.url());
@@ -97,13 +99,18 @@ test.describe('map shell', () => {
 
   test('a reset link without tokens explains it is invalid', async ({ page }) => {
     await page.goto('/reset-password');
-    await expect(page.getByText('Lien de réinitialisation invalide ou expiré. Veuillez demander un nouveau lien.')).toBeVisible();
+    await expect(
+      page.getByText('Lien de réinitialisation invalide ou expiré. Veuillez demander un nouveau lien.'),
+    ).toBeVisible();
   });
 });
 
 // The screens people look at (E2E_SCREENSHOTS=1 saves them: support/screens.ts).
 test.describe('each theme and size', () => {
-  for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 390, height: 844 }]] as const) {
+  for (const [name, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['mobile', { width: 390, height: 844 }],
+  ] as const) {
     for (const scheme of ['light', 'dark'] as const) {
       test(`${name} ${scheme}`, async ({ page }) => {
         await page.setViewportSize(viewport);

@@ -64,7 +64,8 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const database =
+    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const app = Fastify({
     // Tokens in URLs and SQL parameters (e-mail addresses) never reach the logs.
     logger: config.logLevel === 'silent' ? false : loggerOptions(config.logLevel),
@@ -119,13 +120,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', stopSweepers);
   // The other feature modules: each a plugin given the context, registered in this order.
   const features = [
-    likesRoutes, commentsRoutes, reportsRoutes, searchRoutes, profilesRoutes, messagesRoutes, paymentsRoutes,
-    tiersRoutes, blocksRoutes, adminRoutes, moderationRoutes, dsaNoticesRoutes, termsRoutes, analyticsRoutes, costsRoutes,
-    pushFeature, accountDeletionRoutes, exportRoutes,
+    likesRoutes,
+    commentsRoutes,
+    reportsRoutes,
+    searchRoutes,
+    profilesRoutes,
+    messagesRoutes,
+    paymentsRoutes,
+    tiersRoutes,
+    blocksRoutes,
+    adminRoutes,
+    moderationRoutes,
+    dsaNoticesRoutes,
+    termsRoutes,
+    analyticsRoutes,
+    costsRoutes,
+    pushFeature,
+    accountDeletionRoutes,
+    exportRoutes,
   ];
   for (const routes of features) await app.register(routes, { ctx });
   // The dev outbox's pages, so a newcomer can open confirmation links without SMTP.
-  if (config.env !== 'production' && ctx.mailer.outbox) await app.register(devMailRoutes, { outbox: ctx.mailer.outbox });
+  if (config.env !== 'production' && ctx.mailer.outbox)
+    await app.register(devMailRoutes, { outbox: ctx.mailer.outbox });
   await installWebApp(app, config.webDist);
 
   app.addHook('onClose', async () => {

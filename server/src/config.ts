@@ -13,7 +13,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 
 const optionalString = z.string().trim().min(1).optional().catch(undefined);
-const bool = z.enum(['1', 'true', 'yes', '0', 'false', 'no', '']).default('').transform((v) => ['1', 'true', 'yes'].includes(v));
+const bool = z
+  .enum(['1', 'true', 'yes', '0', 'false', 'no', ''])
+  .default('')
+  .transform((v) => ['1', 'true', 'yes'].includes(v));
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -45,7 +48,11 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   WEB_DIST: optionalString,
   GEOCODER_MAPBOX_TOKEN: optionalString,
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   // A whole request, uploads included: a 10 MB photo needs about 1.4 Mbit/s to arrive in 60 s.
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(MINUTE),
@@ -90,7 +97,14 @@ export interface Config {
   mapStyleUrlDark?: string;
   /** A PMTiles basemap (MAP_PMTILES): a local archive the server serves, or an archive's URL. */
   mapPmtiles?: BasemapArchive;
-  s3?: { endpoint?: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; publicUrl?: string };
+  s3?: {
+    endpoint?: string;
+    region: string;
+    bucket: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    publicUrl?: string;
+  };
   stripe?: { secretKey: string; webhookSecret: string };
   /** Optional reverse geocoder refining the offline land check. */
   geocoderMapboxToken?: string;
@@ -124,7 +138,8 @@ export class ConfigError extends Error {}
 function basemapArchive(value: string | undefined): BasemapArchive | undefined {
   if (!value) return undefined;
   if (!/^https?:\/\//i.test(value)) return { kind: 'file', path: path.resolve(value) };
-  if (!URL.canParse(value)) throw new ConfigError(`Configuration invalide:\n  MAP_PMTILES: URL invalide / invalid URL (${value})`);
+  if (!URL.canParse(value))
+    throw new ConfigError(`Configuration invalide:\n  MAP_PMTILES: URL invalide / invalid URL (${value})`);
   return { kind: 'url', url: value };
 }
 
@@ -132,7 +147,9 @@ function basemapArchive(value: string | undefined): BasemapArchive | undefined {
 function busUrl(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (/^rediss?:\/\//i.test(value) && URL.canParse(value)) return value;
-  throw new ConfigError(`Configuration invalide:\n  BUS_URL: une URL redis:// ou rediss:// est attendue (${value.split('@').at(-1)})`);
+  throw new ConfigError(
+    `Configuration invalide:\n  BUS_URL: une URL redis:// ou rediss:// est attendue (${value.split('@').at(-1)})`,
+  );
 }
 
 type Env = z.infer<typeof envSchema>;
@@ -153,14 +170,20 @@ function productionRefusals(e: Env): string[] {
     ['S3_SECRET_ACCESS_KEY', 'le stockage partagé des médias (S3)'],
     ['SMTP_URL', "le serveur d'envoi des e-mails (smtp:// ou smtps://)"],
   ];
-  return required.filter(([name]) => e[name] === undefined).map(([name, what]) => `${name}: requis en production — ${what}`);
+  return required
+    .filter(([name]) => e[name] === undefined)
+    .map(([name, what]) => `${name}: requis en production — ${what}`);
 }
 
 /** Stand-in push services skip the address check: a production server must have none. */
 function pushExtraOrigins(text: string | undefined, env: Config['env']): string[] {
   if (!text) return [];
-  if (env === 'production') throw new ConfigError('PUSH_EXTRA_ORIGINS est réservé aux tests : retirez-le en production.');
-  const origins = text.split(',').map((origin) => origin.trim()).filter(Boolean);
+  if (env === 'production')
+    throw new ConfigError('PUSH_EXTRA_ORIGINS est réservé aux tests : retirez-le en production.');
+  const origins = text
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   const invalid = origins.find((origin) => !URL.canParse(origin));
   if (invalid) throw new ConfigError(`PUSH_EXTRA_ORIGINS : origine invalide « ${invalid} ».`);
   return origins;
@@ -176,12 +199,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const extraOrigins = pushExtraOrigins(e.PUSH_EXTRA_ORIGINS, e.NODE_ENV);
   const refusals = e.NODE_ENV === 'production' ? productionRefusals(e) : [];
   if (refusals.length > 0) throw new ConfigError(`Configuration invalide:\n  ${refusals.join('\n  ')}`);
-  const s3 = e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
-    ? { endpoint: e.S3_ENDPOINT, region: e.S3_REGION ?? 'us-east-1', bucket: e.S3_BUCKET, accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY, publicUrl: e.S3_PUBLIC_URL }
-    : undefined;
-  const stripe = e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
-    ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET }
-    : undefined;
+  const s3 =
+    e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+      ? {
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION ?? 'us-east-1',
+          bucket: e.S3_BUCKET,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          publicUrl: e.S3_PUBLIC_URL,
+        }
+      : undefined;
+  const stripe =
+    e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET }
+      : undefined;
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -217,7 +249,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Behind a proxy every connection comes from the proxy's address: no ceiling unless asked.
     maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP ?? (e.TRUST_PROXY ? 0 : 100),
     moderationHideThreshold: e.MODERATION_HIDE_THRESHOLD,
-    plausible: e.PLAUSIBLE_URL && e.PLAUSIBLE_DOMAIN ? { url: e.PLAUSIBLE_URL.replace(/\/$/, ''), domain: e.PLAUSIBLE_DOMAIN } : undefined,
+    plausible:
+      e.PLAUSIBLE_URL && e.PLAUSIBLE_DOMAIN
+        ? { url: e.PLAUSIBLE_URL.replace(/\/$/, ''), domain: e.PLAUSIBLE_DOMAIN }
+        : undefined,
     costUnitPrices: parseCostPrices(e.COST_UNIT_PRICES_EUR),
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
     pushExtraOrigins: extraOrigins,

@@ -71,8 +71,12 @@ export async function createContext(
   const costs = createCosts(config, database, now, logSecurityEvent, log, bus);
   costs.followLeader(leader);
   const storage = countStorageOperations(createStorage(config), costs);
-  const analytics = createAnalyticsRecorder(database.db, now, createAnalyticsForwarder(config, (err) => log.warn({ err }, 'analytics forwarding failed')),
-    (err) => log.warn({ err }, 'analytics event not stored'));
+  const analytics = createAnalyticsRecorder(
+    database.db,
+    now,
+    createAnalyticsForwarder(config, (err) => log.warn({ err }, 'analytics forwarding failed')),
+    (err) => log.warn({ err }, 'analytics event not stored'),
+  );
   const sessions = createSessions({ db: database.db, keys, now, logSecurityEvent, bus, log });
   return {
     config,

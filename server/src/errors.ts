@@ -10,7 +10,13 @@ export class AppError extends Error {
   readonly headers: Record<string, string>;
   /** Extra fields of the error object beside code and message (a 409's `nextAllowedAt`). */
   readonly details: Record<string, unknown>;
-  constructor(status: number, code: string, message?: string, headers: Record<string, string> = {}, details: Record<string, unknown> = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message?: string,
+    headers: Record<string, string> = {},
+    details: Record<string, unknown> = {},
+  ) {
     super(message ?? (code in MESSAGES ? MESSAGES[code as MessageKey] : code));
     this.status = status;
     this.code = code;

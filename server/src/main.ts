@@ -33,12 +33,25 @@ async function main() {
   const configStarted = performance.now();
   const config = readConfig();
   const log = createLogger(config.logLevel);
-  log.info({ node: process.version }, `Démarrage de MoodMap (Node ${process.version}, ${config.env}) : code chargé en ${loadedMs} ms`);
+  log.info(
+    { node: process.version },
+    `Démarrage de MoodMap (Node ${process.version}, ${config.env}) : code chargé en ${loadedMs} ms`,
+  );
   logStep(log, 'Configuration', elapsedMs(configStarted));
 
-  const database = await step(log, 'Base de données et migrations', () => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }), () => describeDatabase(config));
+  const database = await step(
+    log,
+    'Base de données et migrations',
+    () => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+    () => describeDatabase(config),
+  );
   // A basemap archive that is missing or not one (MAP_PMTILES) is found while the app is built.
-  const app = await step(log, 'Moteurs et routes', () => buildApp(config, { database }), (built) => describeEngines(built.ctx)).catch(exitOnConfigError);
+  const app = await step(
+    log,
+    'Moteurs et routes',
+    () => buildApp(config, { database }),
+    (built) => describeEngines(built.ctx),
+  ).catch(exitOnConfigError);
   const noWebApp = missingWebApp(config.webDist);
   if (noWebApp) log.warn(noWebApp);
 
@@ -61,7 +74,11 @@ async function main() {
 
   // The basemap archive is opened and the world GeoJSON prepared now, not by the first requests.
   await step(log, 'Données géographiques', () => prepareGeoAssets());
-  await app.listen({ port: config.port, host: config.host, listenTextResolver: (address) => `À l'écoute sur ${address}` });
+  await app.listen({
+    port: config.port,
+    host: config.host,
+    listenTextResolver: (address) => `À l'écoute sur ${address}`,
+  });
   const bound = app.server.address();
   if (bound === null || typeof bound === 'string') throw new Error(`adresse d'écoute inattendue : ${bound}`);
   // `url` also as a field: what a script waiting for the server reads from the JSON line.

@@ -27,11 +27,16 @@ export function assemblePostsParts(ctx: AppContext): PostsParts {
 function landDecision(ctx: AppContext): PostsParts['isOnLand'] {
   const land = ctx.geo.land;
   const geocoder = ctx.config.geocoderMapboxToken ? createMapboxGeocoder(ctx.config.geocoderMapboxToken) : null;
-  const verdict = geocoder ? withVerdictCache({
-    reverse: (lat, lon) => {
-      ctx.costs.count('geocoding', GEOCODING_CALL_UNITS);
-      return geocoder.reverse(lat, lon);
-    },
-  }) : undefined;
-  return createLandDecision((lat, lon) => land.isOnLand(lat, lon), verdict && (async (lat, lon) => (ctx.costs.geocoderAllowed() ? verdict(lat, lon) : 'unknown')));
+  const verdict = geocoder
+    ? withVerdictCache({
+        reverse: (lat, lon) => {
+          ctx.costs.count('geocoding', GEOCODING_CALL_UNITS);
+          return geocoder.reverse(lat, lon);
+        },
+      })
+    : undefined;
+  return createLandDecision(
+    (lat, lon) => land.isOnLand(lat, lon),
+    verdict && (async (lat, lon) => (ctx.costs.geocoderAllowed() ? verdict(lat, lon) : 'unknown')),
+  );
 }

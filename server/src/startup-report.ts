@@ -15,7 +15,8 @@ export const seconds = (ms: number) => `${decimal.format(ms / 1000)} s`;
 
 /** The database's engine and where it lives; never a connection string's credentials. */
 export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
-  if (config.databaseUrl) return `PostgreSQL ${URL.canParse(config.databaseUrl) ? new URL(config.databaseUrl).host : ''}`.trim();
+  if (config.databaseUrl)
+    return `PostgreSQL ${URL.canParse(config.databaseUrl) ? new URL(config.databaseUrl).host : ''}`.trim();
   return config.dataDir ? `PGlite dans ${path.join(config.dataDir, 'pglite')}` : 'PGlite en mémoire';
 }
 
@@ -34,7 +35,8 @@ export function missingWebApp(webDist: string | null): string | null {
 }
 
 /** host:port as in a URL (an IPv6 address in brackets). */
-const hostPort = ({ address, port, family }: AddressInfo) => (family === 'IPv6' ? `[${address}]:${port}` : `${address}:${port}`);
+const hostPort = ({ address, port, family }: AddressInfo) =>
+  family === 'IPv6' ? `[${address}]:${port}` : `${address}:${port}`;
 
 /**
  * The URL to open on this machine: a server bound to every interface (0.0.0.0, ::) answers on

@@ -17,7 +17,12 @@ export const elapsedMs = (started: number) => Math.round(performance.now() - sta
  * Runs one step and logs its line; `detail` adds what the step found, in parentheses.
  * A step that throws logs its failure and the error goes on to the caller.
  */
-export async function step<T>(log: StepLog, label: string, run: () => T | Promise<T>, detail?: (result: T) => string): Promise<T> {
+export async function step<T>(
+  log: StepLog,
+  label: string,
+  run: () => T | Promise<T>,
+  detail?: (result: T) => string,
+): Promise<T> {
   const started = performance.now();
   let result: T;
   try {

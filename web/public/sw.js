@@ -36,14 +36,15 @@ self.addEventListener('fetch', (event) => {
         if (response.ok && response.type === 'basic') {
           const copy = response.clone();
           const key = request.mode === 'navigate' ? '/' : request;
-          caches.open(CACHE).then((cache) => cache.put(key, copy)).catch(() => {});
+          caches
+            .open(CACHE)
+            .then((cache) => cache.put(key, copy))
+            .catch(() => {});
         }
         return response;
       })
       .catch(() =>
-        caches
-          .match(request.mode === 'navigate' ? '/' : request)
-          .then((cached) => cached || Response.error()),
+        caches.match(request.mode === 'navigate' ? '/' : request).then((cached) => cached || Response.error()),
       ),
   );
 });

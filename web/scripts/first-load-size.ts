@@ -76,7 +76,10 @@ export function firstLoadFiles(manifest: Manifest): string[] {
   if (entries.length === 0) throw new Error('manifest has no entry');
   for (const [key] of entries) visit(key);
   // By path suffix too: a checkout whose core is reached through a symlink names it by its real path.
-  for (const src of FIRST_LOAD_DYNAMIC_ENTRIES) visit(manifest[src] ? src : (Object.keys(manifest).find((key) => key.endsWith(src.replace(/^(\.\.\/)+/, '/'))) ?? src));
+  for (const src of FIRST_LOAD_DYNAMIC_ENTRIES)
+    visit(
+      manifest[src] ? src : (Object.keys(manifest).find((key) => key.endsWith(src.replace(/^(\.\.\/)+/, '/'))) ?? src),
+    );
   return [...files];
 }
 
@@ -85,7 +88,9 @@ export function measureFirstLoad(distDir = path.join(webRoot, 'dist')): FirstLoa
   const files = firstLoadFiles(manifest).map((file) => sized(path.join(distDir, file), file));
   const require = createRequire(path.join(webRoot, 'package.json'));
   const dist = path.dirname(require.resolve('maplibre-gl/dist/maplibre-gl.mjs'));
-  const maplibre = ['maplibre-gl.mjs', 'maplibre-gl-worker.mjs'].map((name) => sized(path.join(dist, name), `maplibre-gl/dist/${name}`));
+  const maplibre = ['maplibre-gl.mjs', 'maplibre-gl-worker.mjs'].map((name) =>
+    sized(path.join(dist, name), `maplibre-gl/dist/${name}`),
+  );
   const firstLoadGzip = files.reduce((sum, f) => sum + f.gzip, 0);
   const maplibreGzip = maplibre.reduce((sum, f) => sum + f.gzip, 0);
   return { files, firstLoadGzip, maplibre, maplibreGzip, ratio: firstLoadGzip / maplibreGzip };
@@ -97,8 +102,11 @@ function kB(bytes: number): string {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const report = measureFirstLoad(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
-  for (const f of [...report.files].sort((a, b) => b.gzip - a.gzip)) console.log(`${kB(f.gzip).padStart(10)}  ${f.file}`);
+  for (const f of [...report.files].sort((a, b) => b.gzip - a.gzip))
+    console.log(`${kB(f.gzip).padStart(10)}  ${f.file}`);
   console.log(`first-load JS gzip   ${kB(report.firstLoadGzip)}`);
-  console.log(`MapLibre's own gzip  ${kB(report.maplibreGzip)} (${report.maplibre.map((f) => `${f.file} ${kB(f.gzip)}`).join(' + ')})`);
+  console.log(
+    `MapLibre's own gzip  ${kB(report.maplibreGzip)} (${report.maplibre.map((f) => `${f.file} ${kB(f.gzip)}`).join(' + ')})`,
+  );
   console.log(`ratio                ${report.ratio.toFixed(3)}`);
 }

@@ -25,7 +25,10 @@ startThemeSync();
 // while the shell waits for the config answer, instead of when the map is created. One worker
 // load: fetching its script ahead as well would download it twice when the two overlap.
 void preloadMapView().catch(() => undefined);
-void import('./features/map/maplibre.ts').then(({ maplibregl }) => maplibregl.prewarm(), () => undefined);
+void import('./features/map/maplibre.ts').then(
+  ({ maplibregl }) => maplibregl.prewarm(),
+  () => undefined,
+);
 
 const queryClient = createQueryClient();
 // The config decides the map's style, so the map is created once it is known: asked now (the

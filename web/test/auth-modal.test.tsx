@@ -15,18 +15,28 @@ function openModal(mode: 'login' | 'register' | 'forgot') {
   return within(screen.getByTestId('auth-modal'));
 }
 
-const submitRegister = (modal: ReturnType<typeof within>) => fireEvent.click(modal.getByRole('button', { name: 'Créer un compte' }));
+const submitRegister = (modal: ReturnType<typeof within>) =>
+  fireEvent.click(modal.getByRole('button', { name: 'Créer un compte' }));
 /** Ticks « J'accepte les conditions d'utilisation ». */
 const acceptTerms = (modal: ReturnType<typeof within>) => fireEvent.click(modal.getByTestId('terms-checkbox'));
 const alertText = (modal: ReturnType<typeof within>) => modal.getByRole('alert').textContent;
 
-function fill(modal: ReturnType<typeof within>, values: Partial<Record<'Prénom' | 'Nom' | 'Email' | 'Mot de passe' | 'Confirmer le mot de passe', string>>) {
+function fill(
+  modal: ReturnType<typeof within>,
+  values: Partial<Record<'Prénom' | 'Nom' | 'Email' | 'Mot de passe' | 'Confirmer le mot de passe', string>>,
+) {
   for (const [label, value] of Object.entries(values)) {
     fireEvent.change(modal.getByLabelText(label, { exact: true }), { target: { value } });
   }
 }
 
-const VALID = { Prénom: 'Camille', Nom: 'Martin', Email: 'camille@exemple.fr', 'Mot de passe': 'Secret123', 'Confirmer le mot de passe': 'Secret123' };
+const VALID = {
+  Prénom: 'Camille',
+  Nom: 'Martin',
+  Email: 'camille@exemple.fr',
+  'Mot de passe': 'Secret123',
+  'Confirmer le mot de passe': 'Secret123',
+};
 
 describe('register mode: the fields, the human check and the trap fields', () => {
   let challenges: number;
@@ -45,7 +55,10 @@ describe('register mode: the fields, the human check and the trap fields', () =>
     return fakeApi({
       'GET /api/auth/challenge': () => {
         challenges += 1;
-        return json(200, { token: `T${challenges}`, question: challenges === 1 ? 'Combien font 3 + 4 ?' : 'Combien font 6 × 7 ?' });
+        return json(200, {
+          token: `T${challenges}`,
+          question: challenges === 1 ? 'Combien font 3 + 4 ?' : 'Combien font 6 × 7 ?',
+        });
       },
       'POST /api/auth/signup': signup,
     });
@@ -74,8 +87,14 @@ describe('register mode: the fields, the human check and the trap fields', () =>
       [{}, 'Veuillez remplir tous les champs'],
       [{ ...VALID, Nom: '' }, 'Veuillez remplir tous les champs'],
       [{ ...VALID, Email: 'camille.exemple.fr' }, 'Veuillez entrer une adresse email valide'],
-      [{ ...VALID, 'Mot de passe': 'Sec1', 'Confirmer le mot de passe': 'Sec1' }, 'Le mot de passe doit contenir au moins 8 caractères'],
-      [{ ...VALID, 'Mot de passe': 'secret123', 'Confirmer le mot de passe': 'secret123' }, 'Le mot de passe doit contenir au moins une majuscule, une minuscule et un chiffre'],
+      [
+        { ...VALID, 'Mot de passe': 'Sec1', 'Confirmer le mot de passe': 'Sec1' },
+        'Le mot de passe doit contenir au moins 8 caractères',
+      ],
+      [
+        { ...VALID, 'Mot de passe': 'secret123', 'Confirmer le mot de passe': 'secret123' },
+        'Le mot de passe doit contenir au moins une majuscule, une minuscule et un chiffre',
+      ],
       [{ ...VALID, 'Confirmer le mot de passe': 'Secret124' }, 'Les mots de passe ne correspondent pas'],
       [{ ...VALID, Prénom: 'C' }, 'Le prénom doit contenir entre 2 et 50 caractères'],
       [{ ...VALID, Nom: 'Martin-de-la-Fontaine' }, 'Le nom doit contenir entre 2 et 18 caractères'],
@@ -126,11 +145,14 @@ describe('register mode: the fields, the human check and the trap fields', () =>
     let answers = 0;
     const server = serverWith(() => {
       answers += 1;
-      if (answers === 1) return error(400, 'human_check_failed', 'Réponse incorrecte à la vérification anti-robot. Veuillez réessayer.');
+      if (answers === 1)
+        return error(400, 'human_check_failed', 'Réponse incorrecte à la vérification anti-robot. Veuillez réessayer.');
       return error(400, 'human_check_too_fast', 'Réponse trop rapide, prenez votre temps (1/2)');
     });
     const modal = await registerAnswering('8');
-    await waitFor(() => expect(alertText(modal)).toBe('Réponse incorrecte à la vérification anti-robot. Veuillez réessayer.'));
+    await waitFor(() =>
+      expect(alertText(modal)).toBe('Réponse incorrecte à la vérification anti-robot. Veuillez réessayer.'),
+    );
     const next = await modal.findByLabelText('Combien font 6 × 7 ?');
     expect((next as HTMLInputElement).value).toBe('');
     expect(server.callsTo('GET /api/auth/challenge')).toHaveLength(2);
@@ -179,7 +201,9 @@ describe('login and forgot-password modes', () => {
     let calls = 0;
     const server = fakeApi({
       'POST /api/auth/recover': () =>
-        ++calls === 1 ? json(200, { status: 'sent' }) : error(429, 'reset_rate_limited', 'Trop de demandes. Veuillez patienter avant de réessayer.'),
+        ++calls === 1
+          ? json(200, { status: 'sent' })
+          : error(429, 'reset_rate_limited', 'Trop de demandes. Veuillez patienter avant de réessayer.'),
     });
     const modal = openModal('login');
     fireEvent.change(modal.getByLabelText('Email'), { target: { value: 'camille@exemple.fr' } });

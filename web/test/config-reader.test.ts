@@ -8,13 +8,26 @@ import { readConfig } from '../src/lib/config.ts';
 
 const answers: Array<[string, unknown]> = [
   ['the embedded basemap', { mapStyleUrl: null, mapStyleUrlDark: null, mapPmtilesUrl: null, isAdmin: false }],
-  ['styles by URL', { mapStyleUrl: 'https://tiles.example/light.json', mapStyleUrlDark: 'https://tiles.example/dark.json', isAdmin: true }],
-  ['a PMTiles archive', { mapStyleUrl: null, mapStyleUrlDark: null, mapPmtilesUrl: '/api/geo/basemap.pmtiles', isAdmin: false }],
+  [
+    'styles by URL',
+    {
+      mapStyleUrl: 'https://tiles.example/light.json',
+      mapStyleUrlDark: 'https://tiles.example/dark.json',
+      isAdmin: true,
+    },
+  ],
+  [
+    'a PMTiles archive',
+    { mapStyleUrl: null, mapStyleUrlDark: null, mapPmtilesUrl: '/api/geo/basemap.pmtiles', isAdmin: false },
+  ],
   ['empty URLs', { mapStyleUrl: '', mapStyleUrlDark: '', mapPmtilesUrl: '', isAdmin: false }],
   ['extra fields', { mapStyleUrl: null, mapStyleUrlDark: null, isAdmin: false, other: 1 }],
   ['a missing style field', { mapStyleUrlDark: null, isAdmin: false }],
   ['a number for a URL', { mapStyleUrl: 3, mapStyleUrlDark: null, isAdmin: false }],
-  ['a PMTiles URL that is not a string', { mapStyleUrl: null, mapStyleUrlDark: null, mapPmtilesUrl: {}, isAdmin: false }],
+  [
+    'a PMTiles URL that is not a string',
+    { mapStyleUrl: null, mapStyleUrlDark: null, mapPmtilesUrl: {}, isAdmin: false },
+  ],
   ['no isAdmin', { mapStyleUrl: null, mapStyleUrlDark: null }],
   ['an error body', { error: { code: 'internal_error', message: 'Une erreur est survenue. Veuillez réessayer.' } }],
   ['null', null],

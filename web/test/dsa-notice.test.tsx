@@ -15,10 +15,26 @@ import { fakeApi } from './support/auth-fixtures.ts';
 import { popupViewerEachTest } from './support/popup-viewer.ts';
 
 const POST: PostDto = {
-  id: '5b0c7d2e-1f3a-4b5c-8d9e-0a1b2c3d4e5f', userId: 'author-1', category: 'angry', content: 'Texte', isVoiceOnly: false,
-  latitude: 48.85, longitude: 2.35, nickname: 'Marc', createdAt: '2026-03-01T10:00:00.000Z', imageUrl: null, thumbnailUrl: null,
-  mediaUrls: [], audioUrl: null, audioDuration: null, hasPulseEffect: false, commentsCount: 0, likesCount: 0, isLikedByUser: false,
-  approximate: false, author: { username: 'Marc', photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
+  id: '5b0c7d2e-1f3a-4b5c-8d9e-0a1b2c3d4e5f',
+  userId: 'author-1',
+  category: 'angry',
+  content: 'Texte',
+  isVoiceOnly: false,
+  latitude: 48.85,
+  longitude: 2.35,
+  nickname: 'Marc',
+  createdAt: '2026-03-01T10:00:00.000Z',
+  imageUrl: null,
+  thumbnailUrl: null,
+  mediaUrls: [],
+  audioUrl: null,
+  audioDuration: null,
+  hasPulseEffect: false,
+  commentsCount: 0,
+  likesCount: 0,
+  isLikedByUser: false,
+  approximate: false,
+  author: { username: 'Marc', photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
 };
 
 function renderAt(path: string) {
@@ -38,7 +54,8 @@ function renderAt(path: string) {
   return router;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 popupViewerEachTest(null);
 
@@ -61,12 +78,19 @@ describe('notice of illegal content', () => {
     fireEvent.click(screen.getByTestId('dsa-submit'));
     expect((await screen.findByTestId('dsa-sent')).textContent).toBe(MESSAGES.dsa_sent_confirm);
     expect(api.callsTo('POST /api/dsa-notices')[0]?.body).toEqual({
-      explanation: 'Incitation à la haine', location: POST.id, name: 'Camille Durand', email: 'camille@example.fr', goodFaith: true,
+      explanation: 'Incitation à la haine',
+      location: POST.id,
+      name: 'Camille Durand',
+      email: 'camille@example.fr',
+      goodFaith: true,
     });
   });
 
   it("shows the server's French refusal", async () => {
-    fakeApi({ 'POST /api/dsa-notices': () => json(400, { error: { code: 'dsa_good_faith_required', message: MESSAGES.dsa_good_faith_required } }) });
+    fakeApi({
+      'POST /api/dsa-notices': () =>
+        json(400, { error: { code: 'dsa_good_faith_required', message: MESSAGES.dsa_good_faith_required } }),
+    });
     renderAt(`/signalement-illicite?post=${POST.id}`);
     fireEvent.click(await screen.findByTestId('dsa-submit'));
     expect((await screen.findByTestId('dsa-error')).textContent).toBe(MESSAGES.dsa_good_faith_required);

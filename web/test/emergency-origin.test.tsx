@@ -16,7 +16,8 @@ import { renderRoutes } from './support/render-routes.tsx';
 
 // The charts are uPlot's canvas work, not this test's subject: jsdom has no canvas, so a 2D
 // context that accepts every call and draws nothing.
-const noCanvas = (): unknown => new Proxy(() => {}, { get: (_t, key) => (key === 'width' ? 0 : noCanvas()), apply: () => noCanvas() });
+const noCanvas = (): unknown =>
+  new Proxy(() => {}, { get: (_t, key) => (key === 'width' ? 0 : noCanvas()), apply: () => noCanvas() });
 
 freshSessionEachTest();
 beforeEach(() => {
@@ -31,15 +32,29 @@ const counters: CostsResponse['counters'] = [
   { metric: 'storage_operations', units: 16_000, cap: 10_000, ratio: 1.6, unitPriceEur: 0.0005, costEur: 8 },
 ];
 const automatic: CostsResponse = {
-  day: '2026-11-24', level: 'emergency', counters, estimatedDailyCostEur: 8,
+  day: '2026-11-24',
+  level: 'emergency',
+  counters,
+  estimatedDailyCostEur: 8,
   emergency: {
-    active: true, until: '2026-11-24T18:00:00.000Z', manual: false, startedAt: '2026-11-24T14:00:00.000Z',
-    startedBy: null, startedByName: null, reason: 'Usage à 160 % du plafond : storage_operations 16000/10000',
+    active: true,
+    until: '2026-11-24T18:00:00.000Z',
+    manual: false,
+    startedAt: '2026-11-24T14:00:00.000Z',
+    startedBy: null,
+    startedByName: null,
+    reason: 'Usage à 160 % du plafond : storage_operations 16000/10000',
   },
 };
 const byStaff: CostsResponse = {
   ...automatic,
-  emergency: { ...automatic.emergency, manual: true, startedBy: 'awa-1', startedByName: 'Awa', reason: 'Décision d’un super_admin' },
+  emergency: {
+    ...automatic.emergency,
+    manual: true,
+    startedBy: 'awa-1',
+    startedByName: 'Awa',
+    reason: 'Décision d’un super_admin',
+  },
 };
 
 describe('emergency mode in the admin panel', () => {
@@ -54,7 +69,9 @@ describe('emergency mode in the admin panel', () => {
     applySession(sessionBody(1));
     renderRoutes([{ path: '/', element: <StatsTab staffRole="super_admin" /> }]);
     const origin = await screen.findByTestId('emergency-origin');
-    expect(origin.textContent).toMatch(/^Déclenché automatiquement le .+ : Usage à 160 % du plafond : storage_operations 16000\/10000$/);
+    expect(origin.textContent).toMatch(
+      /^Déclenché automatiquement le .+ : Usage à 160 % du plafond : storage_operations 16000\/10000$/,
+    );
 
     // A change announced to staff over the socket: the card asks again and shows who did it.
     costs = byStaff;

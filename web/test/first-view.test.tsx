@@ -17,18 +17,23 @@ const { resetFirstViewForTests, useFirstView } = await import('../src/app/first-
 const { useMapStore } = await import('../src/features/map/map-store.ts');
 const { useSessionStore } = await import('../src/features/auth/session-store.ts');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const asked: string[] = [];
 
 beforeEach(() => {
   asked.length = 0;
-  vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
-    const url = new URL(String(input), 'http://localhost');
-    asked.push(url.pathname);
-    if (url.pathname === '/api/config') return json(200, { mapStyleUrl: null, mapStyleUrlDark: null, isAdmin: false });
-    if (url.pathname === '/api/emergency') return json(200, { active: true, until: '2026-11-24T18:00:00.000Z' });
-    return json(404, { error: { code: 'not_found', message: 'Ressource introuvable' } });
-  }));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://localhost');
+      asked.push(url.pathname);
+      if (url.pathname === '/api/config')
+        return json(200, { mapStyleUrl: null, mapStyleUrlDark: null, isAdmin: false });
+      if (url.pathname === '/api/emergency') return json(200, { active: true, until: '2026-11-24T18:00:00.000Z' });
+      return json(404, { error: { code: 'not_found', message: 'Ressource introuvable' } });
+    }),
+  );
   resetFirstViewForTests();
   useMapStore.setState({ map: null });
   useSessionStore.setState({ user: null, status: 'ready' });
@@ -71,7 +76,9 @@ describe('first view', () => {
 
     act(fireIdle);
     expect(useFirstView.getState().drawn).toBe(true);
-    expect((await screen.findByTestId('emergency-banner')).textContent).toBe('Mode de protection activé : la publication est temporairement suspendue.');
+    expect((await screen.findByTestId('emergency-banner')).textContent).toBe(
+      'Mode de protection activé : la publication est temporairement suspendue.',
+    );
     expect(asked).toContain('/api/emergency');
   });
 

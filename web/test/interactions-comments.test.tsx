@@ -14,9 +14,28 @@ const items = () => screen.queryAllByTestId('comment');
 const byId = (id: string) => screen.getAllByTestId('comment').find((el) => el.getAttribute('data-comment-id') === id)!;
 
 const SERVER_COMMENTS = [
-  makeComment({ id: 'c-1', userId: 'marc', content: 'Premier !', createdAt: '2026-03-01T10:01:00.000Z', author: { username: 'Marc', isPlus: true, isMulti: true } }),
-  makeComment({ id: 'c-2', userId: 'me', content: 'Je passe ce soir', createdAt: '2026-03-01T10:02:00.000Z', author: { username: 'Moi' } }),
-  makeComment({ id: 'c-3', userId: 'ines', content: 'Belle photo', createdAt: '2026-03-01T10:03:00.000Z', isEdited: true, author: { username: 'Inès', isPremium: true } }),
+  makeComment({
+    id: 'c-1',
+    userId: 'marc',
+    content: 'Premier !',
+    createdAt: '2026-03-01T10:01:00.000Z',
+    author: { username: 'Marc', isPlus: true, isMulti: true },
+  }),
+  makeComment({
+    id: 'c-2',
+    userId: 'me',
+    content: 'Je passe ce soir',
+    createdAt: '2026-03-01T10:02:00.000Z',
+    author: { username: 'Moi' },
+  }),
+  makeComment({
+    id: 'c-3',
+    userId: 'ines',
+    content: 'Belle photo',
+    createdAt: '2026-03-01T10:03:00.000Z',
+    isEdited: true,
+    author: { username: 'Inès', isPremium: true },
+  }),
 ];
 
 function open(post = makePost({ commentsCount: 3 })) {
@@ -33,7 +52,11 @@ describe('comments in the popup', () => {
     open();
     await waitFor(() => expect(items()).toHaveLength(3));
     expect(screen.getByTestId('comments-count').textContent).toBe('3 commentaires');
-    expect(items().map((el) => within(el).getByTestId('comment-text').textContent)).toEqual(['Premier !', 'Je passe ce soir', 'Belle photo']);
+    expect(items().map((el) => within(el).getByTestId('comment-text').textContent)).toEqual([
+      'Premier !',
+      'Je passe ce soir',
+      'Belle photo',
+    ]);
     // Multi wins over Plus (multi, plus, pro, premium).
     expect(within(byId('c-1')).getByTestId('tier-badge').textContent).toBe('Multi');
     expect(within(byId('c-3')).getByTestId('tier-badge').textContent).toBe('Premium');
@@ -66,17 +89,22 @@ describe('comments in the popup', () => {
     expect(input.value).toBe('Je passe ce soir');
     fireEvent.change(input, { target: { value: 'Je passe demain finalement' } });
     fireEvent.click(within(byId('c-2')).getByTestId('comment-edit-form-submit'));
-    await waitFor(() => expect(within(byId('c-2')).getByTestId('comment-text').textContent).toBe('Je passe demain finalement'));
+    await waitFor(() =>
+      expect(within(byId('c-2')).getByTestId('comment-text').textContent).toBe('Je passe demain finalement'),
+    );
     expect(within(byId('c-2')).getByTestId('comment-edited')).toBeTruthy();
     expect(api.callsTo('PATCH /api/comments/c-2')[0]!.body).toEqual({ content: 'Je passe demain finalement' });
-    saved.resolve(json(200, { comment: { ...SERVER_COMMENTS[1], content: 'Je passe demain finalement', isEdited: true } }));
+    saved.resolve(
+      json(200, { comment: { ...SERVER_COMMENTS[1], content: 'Je passe demain finalement', isEdited: true } }),
+    );
     await waitFor(() => expect(within(byId('c-2')).getByTestId('comment-edited')).toBeTruthy());
   });
 
   it('rolls an edit back when the server refuses it, and refetches', async () => {
     const api = fakeApi({
       'GET /api/posts/p-1/comments': () => json(200, { comments: SERVER_COMMENTS }),
-      'PATCH /api/comments/c-2': () => json(403, { error: { code: 'forbidden', message: 'Accès refusé : permissions insuffisantes' } }),
+      'PATCH /api/comments/c-2': () =>
+        json(403, { error: { code: 'forbidden', message: 'Accès refusé : permissions insuffisantes' } }),
       'GET /api/posts/p-1': () => json(200, { post: makePost({ commentsCount: 3 }) }),
     });
     open();
@@ -116,12 +144,18 @@ describe('comments in the popup', () => {
       'GET /api/posts/p-1/comments': () => json(200, { comments: stored }),
       'POST /api/posts/p-1/comments': () => {
         calls += 1;
-        return calls === 1 ? first.promise : json(429, { error: { code: 'comment_rate_limited', message: 'Trop de commentaires. Veuillez patienter.' } });
+        return calls === 1
+          ? first.promise
+          : json(429, {
+              error: { code: 'comment_rate_limited', message: 'Trop de commentaires. Veuillez patienter.' },
+            });
       },
       'GET /api/posts/p-1': () => json(200, { post: makePost({ commentsCount: 1 }) }),
     });
     const { client } = open(makePost({ commentsCount: 0 }));
-    await waitFor(() => expect(screen.getByTestId('comments-empty').textContent).toBe('Aucun commentaire pour le moment.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('comments-empty').textContent).toBe('Aucun commentaire pour le moment.'),
+    );
     const input = screen.getByTestId('comment-form-input') as HTMLTextAreaElement;
     const submit = screen.getByTestId('comment-form-submit') as HTMLButtonElement;
     expect(submit.disabled).toBe(true);

@@ -12,7 +12,13 @@ import { makePost, renderPopup } from './support/interactions.tsx';
 import { popupViewerEachTest } from './support/popup-viewer.ts';
 
 const toasts = () => useToastStore.getState().toasts.map((t) => t.message);
-const CONVERSATION = { id: 'c0nv-1', participant1Id: 'author-1', participant2Id: 'me', createdAt: '2026-03-01T10:00:00.000Z', updatedAt: '2026-03-01T10:00:00.000Z' };
+const CONVERSATION = {
+  id: 'c0nv-1',
+  participant1Id: 'author-1',
+  participant2Id: 'me',
+  createdAt: '2026-03-01T10:00:00.000Z',
+  updatedAt: '2026-03-01T10:00:00.000Z',
+};
 
 popupViewerEachTest(null);
 beforeEach(() => useMessagesSelection.getState().clear());
@@ -29,7 +35,12 @@ describe("'Contacter' on a post", () => {
 
   it('opens the conversation with the author, lands on /messages with a draft quoting 50 characters, and /messages keeps it', async () => {
     useSessionStore.setState({ user: { id: 'me', email: 'me@x.fr', nickname: 'Moi' } });
-    const summary = { ...CONVERSATION, otherParticipant: { id: 'author-1', nickname: 'Léa', profilePhotoUrl: null }, lastMessage: null, unread: false };
+    const summary = {
+      ...CONVERSATION,
+      otherParticipant: { id: 'author-1', nickname: 'Léa', profilePhotoUrl: null },
+      lastMessage: null,
+      unread: false,
+    };
     const api = fakeApi({
       'POST /api/conversations': () => json(201, { conversation: CONVERSATION }),
       'GET /api/conversations': () => json(200, { conversations: [], nextCursor: null }),
@@ -45,18 +56,24 @@ describe("'Contacter' on a post", () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(router.state.location.pathname).toBe('/messages');
     expect(router.state.location.state).toBeNull();
-    const draft = 'Bonjour, je vous contacte au sujet de votre publication : "Grand soleil sur la plage de Boucan Canot, venez p..."';
+    const draft =
+      'Bonjour, je vous contacte au sujet de votre publication : "Grand soleil sur la plage de Boucan Canot, venez p..."';
     expect(useMessagesSelection.getState()).toMatchObject({ conversationId: 'c0nv-1', draft, otherNickname: 'Léa' });
     expect(screen.getByTestId('messages-screen').getAttribute('data-conversation-id')).toBe('c0nv-1');
     // The new, empty conversation opens with the draft in the composer.
     const input = (await screen.findByTestId('message-input')) as HTMLTextAreaElement;
     expect(input.value).toBe(draft);
-    expect((await screen.findByTestId('conversation-empty')).textContent).toContain('Commencez votre conversation avec Léa');
+    expect((await screen.findByTestId('conversation-empty')).textContent).toContain(
+      'Commencez votre conversation avec Léa',
+    );
   });
 
   it("says 'Erreur: {message}' with the server's reason when it fails, and stays on the map", async () => {
     useSessionStore.setState({ user: { id: 'me', email: 'me@x.fr', nickname: 'Moi' } });
-    fakeApi({ 'POST /api/conversations': () => json(404, { error: { code: 'profile_not_found', message: 'Profil introuvable' } }) });
+    fakeApi({
+      'POST /api/conversations': () =>
+        json(404, { error: { code: 'profile_not_found', message: 'Profil introuvable' } }),
+    });
     const { router } = renderPopup(makePost());
     fireEvent.click(screen.getByTestId('post-contact'));
     await waitFor(() => expect(toasts()).toContain('Erreur: Profil introuvable'));
@@ -65,16 +82,23 @@ describe("'Contacter' on a post", () => {
 
   it("says 'Impossible de créer la conversation' when there is no reason to give (contact from the map)", async () => {
     useSessionStore.setState({ user: { id: 'me', email: 'me@x.fr', nickname: 'Moi' } });
-    fakeApi({ 'POST /api/conversations': () => json(500, { error: { code: 'internal_error', message: 'Une erreur est survenue. Veuillez réessayer.' } }) });
+    fakeApi({
+      'POST /api/conversations': () =>
+        json(500, { error: { code: 'internal_error', message: 'Une erreur est survenue. Veuillez réessayer.' } }),
+    });
     renderPopup(makePost());
     fireEvent.click(screen.getByTestId('post-contact'));
     await waitFor(() => expect(toasts()).toContain('Impossible de créer la conversation'));
   });
 
   it('quotes at most 50 characters, and nothing for a voice message', () => {
-    expect(contactPrefill({ content: 'Court', isVoiceOnly: false })).toBe('Bonjour, je vous contacte au sujet de votre publication : "Court"');
+    expect(contactPrefill({ content: 'Court', isVoiceOnly: false })).toBe(
+      'Bonjour, je vous contacte au sujet de votre publication : "Court"',
+    );
     const quote = /"(.*)\.\.\."$/.exec(contactPrefill({ content: 'é'.repeat(80), isVoiceOnly: false }))![1]!;
     expect(Array.from(quote)).toHaveLength(50);
-    expect(contactPrefill({ content: 'Message vocal', isVoiceOnly: true })).toBe('Bonjour, je vous contacte au sujet de votre publication.');
+    expect(contactPrefill({ content: 'Message vocal', isVoiceOnly: true })).toBe(
+      'Bonjour, je vous contacte au sujet de votre publication.',
+    );
   });
 });

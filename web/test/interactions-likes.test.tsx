@@ -50,7 +50,10 @@ describe('likes in the popup', () => {
     await waitFor(() => expect(likeCount()).toBe('5'));
     expect(likeButton().getAttribute('aria-pressed')).toBe('true');
     expect(client.getQueryData<{ likesCount: number }>(MY_ACTIVE_POST_KEY)?.likesCount).toBe(5);
-    expect(client.getQueryData<{ points: { likesCount: number; isLikedByUser: boolean }[] }>(['posts', 'viewport', 'x'])?.points[0]).toMatchObject({ likesCount: 5, isLikedByUser: true });
+    expect(
+      client.getQueryData<{ points: { likesCount: number; isLikedByUser: boolean }[] }>(['posts', 'viewport', 'x'])
+        ?.points[0],
+    ).toMatchObject({ likesCount: 5, isLikedByUser: true });
     expect(api.callsTo('PUT /api/posts/p-1/like')).toHaveLength(1);
 
     // The refetch waits LIKE_REFETCH_MS after the answer: the clock is moved, not waited for.
@@ -82,10 +85,15 @@ describe('likes in the popup', () => {
     await waitFor(() => expect(likeCount()).toBe('2'));
     expect(likeButton().getAttribute('aria-pressed')).toBe('false');
     expect(api.calls.filter((c) => c.url.endsWith('/like')).map((c) => c.method)).toEqual(['DELETE']);
-    answer.resolve(json(500, { error: { code: 'internal_error', message: 'Une erreur est survenue. Veuillez réessayer.' } }));
+    answer.resolve(
+      json(500, { error: { code: 'internal_error', message: 'Une erreur est survenue. Veuillez réessayer.' } }),
+    );
     await waitFor(() => expect(likeButton().getAttribute('aria-pressed')).toBe('true'));
     expect(likeCount()).toBe('3');
-    expect(toasts().map((t) => [t.type, t.message])).toContainEqual(['error', "Impossible d'enregistrer votre J'aime. Veuillez réessayer."]);
+    expect(toasts().map((t) => [t.type, t.message])).toContainEqual([
+      'error',
+      "Impossible d'enregistrer votre J'aime. Veuillez réessayer.",
+    ]);
     // On failure the like is reverted by a refetch.
     await waitFor(() => expect(api.callsTo('GET /api/posts/p-1')).toHaveLength(1));
     // Someone else liked it meanwhile: the server's count wins.
@@ -106,7 +114,6 @@ describe('likes in the popup', () => {
   });
 });
 
-
 describe('live likes and comments', () => {
   it("applies other people's likes and comments to the cache, keeping my own like state", async () => {
     installFakeWebSocket();
@@ -125,11 +132,21 @@ describe('live likes and comments', () => {
     const added = makeComment({ id: 'c-2', content: 'Magnifique', createdAt: '2026-03-01T10:03:00.000Z' });
     socket.receive({ type: 'post.commented', data: { postId: 'p-1', commentsCount: 2, comment: added } });
     // The comment is read with core's schema, fetched on first use: it lands a moment later.
-    await vi.waitFor(() => expect(client.getQueryData<{ id: string }[]>(commentsKey('p-1'))?.map((c) => c.id)).toEqual(['c-1', 'c-2']));
+    await vi.waitFor(() =>
+      expect(client.getQueryData<{ id: string }[]>(commentsKey('p-1'))?.map((c) => c.id)).toEqual(['c-1', 'c-2']),
+    );
     expect(cachedPost(client)?.commentsCount).toBe(2);
 
-    socket.receive({ type: 'post.commented', data: { postId: 'p-1', commentsCount: 2, comment: { ...added, content: 'Magnifique !', isEdited: true } } });
-    await vi.waitFor(() => expect(client.getQueryData<{ content: string; isEdited: boolean }[]>(commentsKey('p-1'))?.[1]).toMatchObject({ content: 'Magnifique !', isEdited: true }));
+    socket.receive({
+      type: 'post.commented',
+      data: { postId: 'p-1', commentsCount: 2, comment: { ...added, content: 'Magnifique !', isEdited: true } },
+    });
+    await vi.waitFor(() =>
+      expect(client.getQueryData<{ content: string; isEdited: boolean }[]>(commentsKey('p-1'))?.[1]).toMatchObject({
+        content: 'Magnifique !',
+        isEdited: true,
+      }),
+    );
 
     socket.receive({ type: 'post.commented', data: { postId: 'p-1', commentsCount: 1, removedCommentId: 'c-1' } });
     await vi.waitFor(() => expect(cachedPost(client)?.commentsCount).toBe(1));

@@ -11,7 +11,8 @@ import { popupViewerEachTest } from './support/popup-viewer.ts';
 const toasts = () => useToastStore.getState().toasts.map((t) => [t.type, t.message]);
 const submit = () => screen.getByTestId('report-submit') as HTMLButtonElement;
 const details = () => screen.getByTestId('report-details') as HTMLTextAreaElement;
-const choose = (label: string) => fireEvent.click(within(screen.getByTestId('report-dialog')).getByRole('radio', { name: label }));
+const choose = (label: string) =>
+  fireEvent.click(within(screen.getByTestId('report-dialog')).getByRole('radio', { name: label }));
 
 /** The dialog is a chunk of its own, fetched when the flag is pressed. */
 function openDialog() {
@@ -39,8 +40,16 @@ describe('report dialog', () => {
   it("offers the six reasons with their labels; 'Autre motif' needs details; the counter stops at 500; submit waits until valid", async () => {
     const dialog = await openDialog();
     expect(within(dialog).getByRole('heading').textContent).toBe('Signaler la publication');
-    expect(within(dialog).getAllByRole('radio').map((r) => r.closest('label')!.textContent)).toEqual(REPORT_REASONS.map((r) => r.label));
-    expect(within(dialog).getAllByRole('radio').map((r) => (r as HTMLInputElement).value)).toEqual(['spam', 'inappropriate', 'harassment', 'fake', 'illegal', 'other']);
+    expect(
+      within(dialog)
+        .getAllByRole('radio')
+        .map((r) => r.closest('label')!.textContent),
+    ).toEqual(REPORT_REASONS.map((r) => r.label));
+    expect(
+      within(dialog)
+        .getAllByRole('radio')
+        .map((r) => (r as HTMLInputElement).value),
+    ).toEqual(['spam', 'inappropriate', 'harassment', 'fake', 'illegal', 'other']);
     expect(submit().disabled).toBe(true);
     expect(screen.getByTestId('report-counter').textContent).toBe('0/500');
 
@@ -73,12 +82,21 @@ describe('report dialog', () => {
     fireEvent.change(details(), { target: { value: 'Photo volée à un ami' } });
     fireEvent.click(submit());
     await waitFor(() => expect(screen.queryByTestId('report-dialog')).toBeNull());
-    expect(api.callsTo('POST /api/posts/p-1/report')[0]!.body).toEqual({ reason: 'other', details: 'Photo volée à un ami' });
-    expect(toasts()).toContainEqual(['success', 'Publication signalée avec succès. Merci de nous aider à maintenir une communauté saine.']);
+    expect(api.callsTo('POST /api/posts/p-1/report')[0]!.body).toEqual({
+      reason: 'other',
+      details: 'Photo volée à un ami',
+    });
+    expect(toasts()).toContainEqual([
+      'success',
+      'Publication signalée avec succès. Merci de nous aider à maintenir une communauté saine.',
+    ]);
   });
 
   it("shows the server's message on a refusal, and 'Erreur lors du signalement' otherwise", async () => {
-    fakeApi({ 'POST /api/posts/p-1/report': () => json(409, { error: { code: 'report_duplicate', message: 'Vous avez déjà signalé cette publication' } }) });
+    fakeApi({
+      'POST /api/posts/p-1/report': () =>
+        json(409, { error: { code: 'report_duplicate', message: 'Vous avez déjà signalé cette publication' } }),
+    });
     await openDialog();
     choose('Harcèlement');
     fireEvent.click(submit());
@@ -86,9 +104,12 @@ describe('report dialog', () => {
 
     cleanup();
     useToastStore.setState({ toasts: [] });
-    vi.stubGlobal('fetch', vi.fn(async () => {
-      throw new TypeError('Failed to fetch');
-    }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
     await openDialog();
     choose('Contenu illégal');
     fireEvent.click(submit());

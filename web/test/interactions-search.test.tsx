@@ -36,7 +36,12 @@ function renderSearch(initial = '/messages') {
 }
 
 const RESULTS: PostDto[] = [
-  makePost({ id: 'r-1', nickname: 'Léa', category: 'party', content: 'Soirée sur la plage de Boucan Canot avec toute la bande ce soir' }),
+  makePost({
+    id: 'r-1',
+    nickname: 'Léa',
+    category: 'party',
+    content: 'Soirée sur la plage de Boucan Canot avec toute la bande ce soir',
+  }),
   makePost({ id: 'r-2', nickname: 'Marc', category: 'love', content: 'La plage au lever du soleil' }),
 ];
 
@@ -98,7 +103,9 @@ describe('search', () => {
     const empty = await screen.findByTestId('search-empty', {}, { timeout: 2000 });
     expect(empty.textContent).toBe('Aucune publication trouvée pour "kitesurf"');
     expect(client.getQueryData(['search', 'kitesurf', MOODS.join(',')])).toEqual({ query: 'kitesurf', results: [] });
-    expect(client.getQueryCache().find({ queryKey: ['search', 'kitesurf', MOODS.join(',')] })?.options).toMatchObject({ staleTime: 300_000 });
+    expect(client.getQueryCache().find({ queryKey: ['search', 'kitesurf', MOODS.join(',')] })?.options).toMatchObject({
+      staleTime: 300_000,
+    });
     expect(api.callsTo('GET /api/search')).toHaveLength(1);
   });
 
@@ -152,7 +159,9 @@ describe('search', () => {
     fireEvent.click(first!);
     await waitFor(() => expect(document.body.textContent).not.toContain('focusPostId'));
     const { useToastStore } = await import('../src/ui/toasts/toast-store.ts');
-    await waitFor(() => expect(useToastStore.getState().toasts.map((t) => t.message)).toContain('Publication introuvable'));
+    await waitFor(() =>
+      expect(useToastStore.getState().toasts.map((t) => t.message)).toContain('Publication introuvable'),
+    );
     expect(screen.getByTestId('where').textContent).toBe('/messages|null');
   });
 

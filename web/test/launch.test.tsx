@@ -21,7 +21,8 @@ freshSessionEachTest();
 describe('terms notices', () => {
   it('announces a new version with its date, and opens the 14 sections', async () => {
     fakeApi({
-      'GET /api/terms': () => json(200, { current: CURRENT, upcoming: NEXT, acceptedVersion: CURRENT.version, mustAccept: false }),
+      'GET /api/terms': () =>
+        json(200, { current: CURRENT, upcoming: NEXT, acceptedVersion: CURRENT.version, mustAccept: false }),
       'GET /api/emergency': () => json(200, { active: false, until: null }),
     });
     applySession(sessionBody(1));
@@ -36,7 +37,13 @@ describe('terms notices', () => {
   it('asks a member to accept the version in force, and stops asking once accepted', async () => {
     let accepted = false;
     const api = fakeApi({
-      'GET /api/terms': () => json(200, { current: CURRENT, upcoming: null, acceptedVersion: accepted ? CURRENT.version : null, mustAccept: !accepted }),
+      'GET /api/terms': () =>
+        json(200, {
+          current: CURRENT,
+          upcoming: null,
+          acceptedVersion: accepted ? CURRENT.version : null,
+          mustAccept: !accepted,
+        }),
       'POST /api/terms/accept': () => {
         accepted = true;
         return json(200, { version: CURRENT.version, acceptedAt: new Date().toISOString() });
@@ -45,7 +52,9 @@ describe('terms notices', () => {
     });
     applySession(sessionBody(1));
     renderLayer();
-    expect((await screen.findByTestId('terms-notice')).textContent).toContain("Nos conditions d'utilisation ont changé. Acceptez-les pour continuer.");
+    expect((await screen.findByTestId('terms-notice')).textContent).toContain(
+      "Nos conditions d'utilisation ont changé. Acceptez-les pour continuer.",
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Lire et accepter' }));
     fireEvent.click(await screen.findByTestId('terms-accept'));
     await waitFor(() => expect(screen.queryByTestId('terms-notice')).toBeNull());
@@ -57,7 +66,9 @@ describe('emergency banner', () => {
   it('shows while the server says emergency mode is on', async () => {
     fakeApi({ 'GET /api/emergency': () => json(200, { active: true, until: '2026-11-24T18:00:00.000Z' }) });
     renderLayer();
-    expect((await screen.findByTestId('emergency-banner')).textContent).toBe('Mode de protection activé : la publication est temporairement suspendue.');
+    expect((await screen.findByTestId('emergency-banner')).textContent).toBe(
+      'Mode de protection activé : la publication est temporairement suspendue.',
+    );
   });
 });
 
@@ -82,6 +93,9 @@ describe('analytics', () => {
     window.history.pushState(null, '', '/une/page/inconnue');
     track('search');
     window.history.pushState(null, '', '/');
-    expect(api.callsTo('POST /api/analytics/events').map((c) => c.body)).toEqual([{ name: 'search', path: '/user/:id' }, { name: 'search', path: '/*' }]);
+    expect(api.callsTo('POST /api/analytics/events').map((c) => c.body)).toEqual([
+      { name: 'search', path: '/user/:id' },
+      { name: 'search', path: '/*' },
+    ]);
   });
 });

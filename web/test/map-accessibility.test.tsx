@@ -24,9 +24,13 @@ const NOW = new Date('2026-03-01T10:05:00.000Z');
 const marker = (id: string, over: Parameters<typeof makePost>[0] = {}) => toMarker(makePost({ id, ...over }));
 
 describe('marker names', () => {
-  it("names a post by author, mood and relative time, and a group by its count", () => {
-    expect(markerName(marker('a', { nickname: 'Léa', category: 'happy', createdAt: '2026-03-01T10:00:00.000Z' }), NOW)).toBe('Publication de Léa, Joyeux, il y a 5 minutes');
-    expect(markerName(marker('b', { nickname: 'Marc', category: 'angry', createdAt: '2026-03-01T08:05:00.000Z' }), NOW)).toBe('Publication de Marc, En colère, il y a 2 heures');
+  it('names a post by author, mood and relative time, and a group by its count', () => {
+    expect(
+      markerName(marker('a', { nickname: 'Léa', category: 'happy', createdAt: '2026-03-01T10:00:00.000Z' }), NOW),
+    ).toBe('Publication de Léa, Joyeux, il y a 5 minutes');
+    expect(
+      markerName(marker('b', { nickname: 'Marc', category: 'angry', createdAt: '2026-03-01T08:05:00.000Z' }), NOW),
+    ).toBe('Publication de Marc, En colère, il y a 2 heures');
     expect(groupName(12)).toBe('12 publications ici');
   });
 });
@@ -51,24 +55,54 @@ describe('reading order and list sorting', () => {
     const south = marker('s', { latitude: -1, longitude: 0 });
     const west = marker('w', { latitude: 0, longitude: -1 });
     const east = marker('e', { latitude: 0, longitude: 1 });
-    expect(byDistanceFrom([south, east, west, north], { latitude: 0, longitude: 0 }).map((m) => m.id)).toEqual(['n', 'w', 'e', 's']);
+    expect(byDistanceFrom([south, east, west, north], { latitude: 0, longitude: 0 }).map((m) => m.id)).toEqual([
+      'n',
+      'w',
+      'e',
+      's',
+    ]);
   });
 });
 
 function item(key: string, name: string, count = 1): NavItem {
-  return { key, name, latitude: 0, longitude: 0, count, postId: count === 1 ? key : undefined, target: { kind: 'group', featureId: 1 } };
+  return {
+    key,
+    name,
+    latitude: 0,
+    longitude: 0,
+    count,
+    postId: count === 1 ? key : undefined,
+    target: { kind: 'group', featureId: 1 },
+  };
 }
 
 describe('the keyboard layer over the map', () => {
   it('lists the markers as buttons by name, Enter activates one, and the rest lead to the list', () => {
-    const items = [item('p1', 'Publication de Léa, Joyeux, il y a 5 minutes'), item('g1', '12 publications ici', 12), item('p2', 'Publication de Noa, Fête, il y a 1 heure'), item('p3', 'Publication de Sam, Amour, il y a 2 heures')];
+    const items = [
+      item('p1', 'Publication de Léa, Joyeux, il y a 5 minutes'),
+      item('g1', '12 publications ici', 12),
+      item('p2', 'Publication de Noa, Fête, il y a 1 heure'),
+      item('p3', 'Publication de Sam, Amour, il y a 2 heures'),
+    ];
     const activated: string[] = [];
     const focused: (string | null)[] = [];
     const more = vi.fn();
-    render(<MarkerNav items={items} max={2} project={() => ({ x: 40, y: 60 })} onActivate={(i) => activated.push(i.key)} onFocusItem={(i) => focused.push(i?.key ?? null)} onMore={more} />);
+    render(
+      <MarkerNav
+        items={items}
+        max={2}
+        project={() => ({ x: 40, y: 60 })}
+        onActivate={(i) => activated.push(i.key)}
+        onFocusItem={(i) => focused.push(i?.key ?? null)}
+        onMore={more}
+      />,
+    );
     const nav = screen.getByRole('navigation', { name: 'Publications sur la carte' });
     const buttons = screen.getAllByTestId('marker-button');
-    expect(buttons.map((b) => b.textContent)).toEqual(['Publication de Léa, Joyeux, il y a 5 minutes', '12 publications ici']);
+    expect(buttons.map((b) => b.textContent)).toEqual([
+      'Publication de Léa, Joyeux, il y a 5 minutes',
+      '12 publications ici',
+    ]);
     expect(nav.querySelector('ol')).not.toBeNull();
     // Hidden until focused; then drawn at the marker's pixel.
     expect(buttons[0]!.className).toContain('sr-only');
@@ -94,13 +128,30 @@ describe('dialogs keep and give back the focus', () => {
     const [busy, setBusy] = useState(false);
     return (
       <>
-        <button type="button" data-testid="opener" disabled={busy} onClick={() => { setBusy(true); setOpen(true); }}>
+        <button
+          type="button"
+          data-testid="opener"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            setOpen(true);
+          }}
+        >
           Ouvrir
         </button>
         {open ? (
-          <Dialog title="Aide" onClose={() => { setOpen(false); setBusy(false); }} testId="dialog">
+          <Dialog
+            title="Aide"
+            onClose={() => {
+              setOpen(false);
+              setBusy(false);
+            }}
+            testId="dialog"
+          >
             <input data-testid="first" autoFocus />
-            <button type="button" data-testid="last">OK</button>
+            <button type="button" data-testid="last">
+              OK
+            </button>
           </Dialog>
         ) : null}
       </>
@@ -128,7 +179,12 @@ describe('reduced motion', () => {
   function fakeMap() {
     return { flyTo: vi.fn(), easeTo: vi.fn(), jumpTo: vi.fn() };
   }
-  const prefers = (reduce: boolean) => vi.stubGlobal('matchMedia', (q: string) => ({ matches: reduce && q.includes('reduce'), addEventListener() {}, removeEventListener() {} }));
+  const prefers = (reduce: boolean) =>
+    vi.stubGlobal('matchMedia', (q: string) => ({
+      matches: reduce && q.includes('reduce'),
+      addEventListener() {},
+      removeEventListener() {},
+    }));
 
   it('flies when motion is allowed and jumps when it is reduced', () => {
     prefers(false);

@@ -67,7 +67,12 @@ describe('postponeRepaint', () => {
     const container = new EventTarget();
     const map = Object.assign(fakeMap(), { getCanvasContainer: () => container as HTMLElement });
     const touch = (type: string, x: number, down: boolean) =>
-      container.dispatchEvent(Object.assign(new Event(type), { touches: down ? [{ clientX: x, clientY: 100 }] : [], changedTouches: [{ clientX: x, clientY: 100 }] }));
+      container.dispatchEvent(
+        Object.assign(new Event(type), {
+          touches: down ? [{ clientX: x, clientY: 100 }] : [],
+          changedTouches: [{ clientX: x, clientY: 100 }],
+        }),
+      );
     // MapLibre's own touchend listener, registered first, asks for the frame.
     container.addEventListener('touchend', () => map.triggerRepaint());
     const stop = postponeTapRepaints(map);

@@ -25,7 +25,8 @@ function fakeMap() {
   const fire = (type: string, event?: unknown) => {
     for (const fn of listeners.get(type) ?? []) fn(event);
   };
-  const pointer = (x: number, buttons = 0) => fire('mousemove', { point: { x, y: 0 }, originalEvent: { buttons } } as unknown as MapMouseEvent);
+  const pointer = (x: number, buttons = 0) =>
+    fire('mousemove', { point: { x, y: 0 }, originalEvent: { buttons } } as unknown as MapMouseEvent);
   return { map: map as unknown as HoverMap, canvas, state, fire, pointer, listeners };
 }
 

@@ -5,7 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import {
-  AGGREGATES_SOURCE, AGGREGATE_BELOW_ZOOM, MARKERS_SOURCE, type DrawnAggregates, sameAggregates, syncAggregates, syncClustering,
+  AGGREGATES_SOURCE,
+  AGGREGATE_BELOW_ZOOM,
+  MARKERS_SOURCE,
+  type DrawnAggregates,
+  sameAggregates,
+  syncAggregates,
+  syncClustering,
 } from '../src/features/map/markers/marker-layers.ts';
 import type { ServerCluster } from '../src/features/posts/viewport-query.ts';
 
@@ -30,7 +36,13 @@ function recordingMap(zoom: number, clustered: boolean) {
   return { map, clusterCalls, setData, zoomTo: (z: number) => void (state.zoom = z) };
 }
 
-const cluster = (id: string, count: number, latitude = 48.8, longitude = 2.3): ServerCluster => ({ id, count, latitude, longitude, moods: {} });
+const cluster = (id: string, count: number, latitude = 48.8, longitude = 2.3): ServerCluster => ({
+  id,
+  count,
+  latitude,
+  longitude,
+  moods: {},
+});
 
 describe('syncClustering: the markers source clusters only below zoom 9', () => {
   it('turns clustering off when the map zooms in to 9 and on again below it, once per crossing', () => {
@@ -70,7 +82,12 @@ describe('syncAggregates: the aggregates source is set only when they change', (
     drawn = syncAggregates(map, [cluster('a', 3), cluster('b', 6)], drawn);
     drawn = syncAggregates(map, [cluster('a', 3), cluster('b', 6, 48.81)], drawn);
     expect(setData).toHaveLength(4);
-    expect(setData[3]).toMatchObject({ features: [{ properties: { n: 3, pid: 'a' } }, { properties: { n: 6, pid: 'b' }, geometry: { coordinates: [2.3, 48.81] } }] });
+    expect(setData[3]).toMatchObject({
+      features: [
+        { properties: { n: 3, pid: 'a' } },
+        { properties: { n: 6, pid: 'b' }, geometry: { coordinates: [2.3, 48.81] } },
+      ],
+    });
   });
 
   it('sets them again on another map (the screen mounted again), and waits for the source', () => {

@@ -3,7 +3,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { type Context, type Drawn, parseImageId, postImageId, provideImage } from '../src/features/map/markers/marker-images.ts';
+import {
+  type Context,
+  type Drawn,
+  parseImageId,
+  postImageId,
+  provideImage,
+} from '../src/features/map/markers/marker-images.ts';
 import { PostPopup } from '../src/features/map/markers/PostPopup.tsx';
 import { toMarker } from '../src/features/posts/post-types.ts';
 import { prefetchPostCard } from '../src/features/posts/post-card-query.ts';
@@ -22,12 +28,31 @@ function recordingCanvas() {
   const make = (width: number, height: number): Context => {
     const noop = () => undefined;
     return {
-      beginPath: noop, arc: noop, fill: noop, stroke: noop, save: noop, restore: noop, clip: noop, scale: noop,
+      beginPath: noop,
+      arc: noop,
+      fill: noop,
+      stroke: noop,
+      save: noop,
+      restore: noop,
+      clip: noop,
+      scale: noop,
       drawImage: ((image: unknown) => void images.push(image)) as Context['drawImage'],
       fillText: ((text: string) => void texts.push(text)) as Context['fillText'],
       createLinearGradient: (() => ({ addColorStop: noop })) as unknown as Context['createLinearGradient'],
-      getImageData: (() => ({ data: new Uint8ClampedArray(width * height * 4), width, height })) as unknown as Context['getImageData'],
-      fillStyle: '', strokeStyle: '', lineWidth: 1, font: '', textAlign: '', textBaseline: '', shadowColor: '', shadowBlur: 0, shadowOffsetY: 0,
+      getImageData: (() => ({
+        data: new Uint8ClampedArray(width * height * 4),
+        width,
+        height,
+      })) as unknown as Context['getImageData'],
+      fillStyle: '',
+      strokeStyle: '',
+      lineWidth: 1,
+      font: '',
+      textAlign: '',
+      textBaseline: '',
+      shadowColor: '',
+      shadowBlur: 0,
+      shadowOffsetY: 0,
     };
   };
   return { make, texts, images };
@@ -49,7 +74,13 @@ function fakeAtlas() {
 describe('marker pictures drawn into the atlas on demand', () => {
   it('reads every id it writes, URLs with colons included', () => {
     const id = postImageId('dark', 'love', 'Léa Hoarau', 'https://cdn.example/u/1.webp');
-    expect(parseImageId(id)).toEqual({ kind: 'post', theme: 'dark', mood: 'love', initials: 'LH', photoUrl: 'https://cdn.example/u/1.webp' });
+    expect(parseImageId(id)).toEqual({
+      kind: 'post',
+      theme: 'dark',
+      mood: 'love',
+      initials: 'LH',
+      photoUrl: 'https://cdn.example/u/1.webp',
+    });
     expect(parseImageId('mmg:light:12')).toEqual({ kind: 'group', theme: 'light', count: 12 });
     expect(parseImageId('mma:dark:15400')).toEqual({ kind: 'aggregate', theme: 'dark', count: 15400 });
     expect(parseImageId('road-sign')).toBeNull();
@@ -87,11 +118,21 @@ describe('marker pictures drawn into the atlas on demand', () => {
 
 describe('the popup paints from the marker, then shows the card read on open', () => {
   it('shows nickname and mood at once, then the text from GET /api/posts/:id, read once', async () => {
-    const card = makePost({ id: 'p-9', nickname: 'Léa', content: 'Concert ce soir au Barachois', author: makeAuthor('Léa') });
+    const card = makePost({
+      id: 'p-9',
+      nickname: 'Léa',
+      content: 'Concert ce soir au Barachois',
+      author: makeAuthor('Léa'),
+    });
     const answer = deferred<Response>();
     const api = fakeApi({ 'GET /api/posts/p-9': () => answer.promise });
     const client = new QueryClient();
-    const router = createMemoryRouter([{ path: '/', element: <PostPopup marker={toMarker(card)} now={new Date('2026-03-01T10:05:00Z')} onClose={() => undefined} /> }]);
+    const router = createMemoryRouter([
+      {
+        path: '/',
+        element: <PostPopup marker={toMarker(card)} now={new Date('2026-03-01T10:05:00Z')} onClose={() => undefined} />,
+      },
+    ]);
     render(
       <QueryClientProvider client={client}>
         <RouterProvider router={router} />
@@ -108,14 +149,24 @@ describe('the popup paints from the marker, then shows the card read on open', (
   });
 
   it('shows the card whose request started with the tap, before the popup existed: one request', async () => {
-    const card = makePost({ id: 'p-7', nickname: 'Noa', content: 'Marché de nuit à Saint-Pierre', author: makeAuthor('Noa') });
+    const card = makePost({
+      id: 'p-7',
+      nickname: 'Noa',
+      content: 'Marché de nuit à Saint-Pierre',
+      author: makeAuthor('Noa'),
+    });
     const answer = deferred<Response>();
     const api = fakeApi({ 'GET /api/posts/p-7': () => answer.promise });
     const client = new QueryClient();
     prefetchPostCard(client, 'p-7');
     await act(async () => undefined);
     expect(api.callsTo('GET /api/posts/p-7')).toHaveLength(1);
-    const router = createMemoryRouter([{ path: '/', element: <PostPopup marker={toMarker(card)} now={new Date('2026-03-01T10:05:00Z')} onClose={() => undefined} /> }]);
+    const router = createMemoryRouter([
+      {
+        path: '/',
+        element: <PostPopup marker={toMarker(card)} now={new Date('2026-03-01T10:05:00Z')} onClose={() => undefined} />,
+      },
+    ]);
     render(
       <QueryClientProvider client={client}>
         <RouterProvider router={router} />

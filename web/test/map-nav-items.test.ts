@@ -21,8 +21,12 @@ function fakeMap(zoom: number, rendered: unknown[] = []) {
   const map = {
     getZoom: () => zoom,
     getBounds: () => ({
-      getWest: () => VIEW.west, getSouth: () => VIEW.south, getEast: () => VIEW.east, getNorth: () => VIEW.north,
-      contains: ([lng, lat]: [number, number]) => lng >= VIEW.west && lng <= VIEW.east && lat >= VIEW.south && lat <= VIEW.north,
+      getWest: () => VIEW.west,
+      getSouth: () => VIEW.south,
+      getEast: () => VIEW.east,
+      getNorth: () => VIEW.north,
+      contains: ([lng, lat]: [number, number]) =>
+        lng >= VIEW.west && lng <= VIEW.east && lat >= VIEW.south && lat <= VIEW.north,
     }),
     getCenter: () => ({ lng: 2.35, lat: 48.855 }),
     getLayer: (id: string) => (id === MARKERS_LAYER ? { id } : undefined),
@@ -34,13 +38,27 @@ function fakeMap(zoom: number, rendered: unknown[] = []) {
   return { map, queried };
 }
 
-const cluster = (id: string, longitude: number, latitude: number, count: number): ServerCluster => ({ id, latitude, longitude, count, moods: {} });
+const cluster = (id: string, longitude: number, latitude: number, count: number): ServerCluster => ({
+  id,
+  latitude,
+  longitude,
+  count,
+  moods: {},
+});
 
 describe('the keyboard markers', () => {
   it('from zoom 9: the groups and server aggregates on screen, from data, without a rendered-feature query', () => {
     const groups = new MarkerGroups();
     groups.reset([
-      toMarker(makePost({ id: 'in', nickname: 'Léa', latitude: 48.855, longitude: 2.35, createdAt: '2026-03-01T10:00:00.000Z' })),
+      toMarker(
+        makePost({
+          id: 'in',
+          nickname: 'Léa',
+          latitude: 48.855,
+          longitude: 2.35,
+          createdAt: '2026-03-01T10:00:00.000Z',
+        }),
+      ),
       toMarker(makePost({ id: 'out', latitude: 45.76, longitude: 4.83 })),
     ]);
     const { map, queried } = fakeMap(12);
@@ -53,7 +71,12 @@ describe('the keyboard markers', () => {
   });
 
   it("below zoom 9: MapLibre's clusters are read from its layer", () => {
-    const rendered = [{ geometry: { type: 'Point', coordinates: [2.33, 48.85] }, properties: { cluster: true, cluster_id: 7, point_count: 12 } }];
+    const rendered = [
+      {
+        geometry: { type: 'Point', coordinates: [2.33, 48.85] },
+        properties: { cluster: true, cluster_id: 7, point_count: 12 },
+      },
+    ];
     const { map, queried } = fakeMap(6, rendered);
     const items = readNavItems(map, new MarkerGroups(), [], NOW);
     expect(items.map((i) => [i.key, i.count, i.target])).toEqual([['c:7', 12, { kind: 'cluster', clusterId: 7 }]]);
@@ -67,7 +90,12 @@ describe('the keyboard markers', () => {
     const first = readNavItems(map, groups, [cluster('c', 2.38, 48.86, 40)], NOW);
     expect(sameNavItems(first, readNavItems(map, groups, [cluster('c', 2.38, 48.86, 40)], NOW))).toBe(true);
     expect(sameNavItems(first, readNavItems(map, groups, [cluster('c', 2.38, 48.86, 41)], NOW))).toBe(false);
-    expect(sameNavItems(first, readNavItems(map, groups, [cluster('c', 2.38, 48.86, 40)], new Date('2026-03-01T12:05:00.000Z')))).toBe(false);
+    expect(
+      sameNavItems(
+        first,
+        readNavItems(map, groups, [cluster('c', 2.38, 48.86, 40)], new Date('2026-03-01T12:05:00.000Z')),
+      ),
+    ).toBe(false);
     groups.add(toMarker(makePost({ id: 'b', latitude: 48.845, longitude: 2.31 })));
     expect(sameNavItems(first, readNavItems(map, groups, [cluster('c', 2.38, 48.86, 40)], NOW))).toBe(false);
   });

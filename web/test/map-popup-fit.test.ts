@@ -1,11 +1,23 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Box, CARD_WAIT_MS, fitPopup, panToFit, roomFor } from '../src/features/map/markers/popup-fit.ts';
 
-const rect = (left: number, top: number, right: number, bottom: number): Box => ({ left, top, right, bottom, width: right - left, height: bottom - top });
+const rect = (left: number, top: number, right: number, bottom: number): Box => ({
+  left,
+  top,
+  right,
+  bottom,
+  width: right - left,
+  height: bottom - top,
+});
 
 /** A 390×844 phone as the map page draws it: top bar, 'Carte / Liste', floating buttons, bottom bar. */
 const PHONE = rect(0, 0, 390, 844);
-const PHONE_OVERLAYS = [rect(12, 12, 378, 72), rect(12, 84, 163, 130), rect(330, 538, 378, 760), rect(0, 776, 390, 844)];
+const PHONE_OVERLAYS = [
+  rect(12, 12, 378, 72),
+  rect(12, 84, 163, 130),
+  rect(330, 538, 378, 760),
+  rect(0, 776, 390, 844),
+];
 
 describe('popup fit', () => {
   it("moves a phone's post popup out from under the 'Carte / Liste' toggle, not only the top bar", () => {
@@ -57,20 +69,25 @@ describe('when an open popup is fitted (fitPopup)', () => {
     vi.useFakeTimers();
     vi.stubGlobal('requestAnimationFrame', (f: () => void) => frames.push(f));
     vi.stubGlobal('cancelAnimationFrame', () => undefined);
-    vi.stubGlobal('ResizeObserver', class {
-      private readonly fn: () => void;
-      constructor(fn: () => void) {
-        this.fn = fn;
-      }
-      observe() {
-        resized.push(this.fn);
-      }
-      disconnect() {
-        resized = resized.filter((f) => f !== this.fn);
-      }
-    });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        private readonly fn: () => void;
+        constructor(fn: () => void) {
+          this.fn = fn;
+        }
+        observe() {
+          resized.push(this.fn);
+        }
+        disconnect() {
+          resized = resized.filter((f) => f !== this.fn);
+        }
+      },
+    );
     const state = { busy };
-    const popup = { querySelector: (selector: string) => (selector === '[aria-busy="true"]' && state.busy ? {} : null) } as unknown as Element;
+    const popup = {
+      querySelector: (selector: string) => (selector === '[aria-busy="true"]' && state.busy ? {} : null),
+    } as unknown as Element;
     const reveal = vi.fn();
     const stop = fitPopup(popup, reveal);
     resize(); // the observer's first call, with the popup's first frame

@@ -26,7 +26,12 @@ function fakeMap() {
     getCanvasContainer: () => container,
     getLayer: (id: string) => (id === PULSE_LAYER && state.layer ? {} : undefined),
     queryRenderedFeatures: ({ layers }: { layers: string[] }) =>
-      layers.includes(PULSE_LAYER) ? state.features.map((f) => ({ properties: { pid: f.pid, color: f.color }, geometry: { type: 'Point', coordinates: [f.lng, f.lat] } })) : [],
+      layers.includes(PULSE_LAYER)
+        ? state.features.map((f) => ({
+            properties: { pid: f.pid, color: f.color },
+            geometry: { type: 'Point', coordinates: [f.lng, f.lat] },
+          }))
+        : [],
     project: ([lng, lat]: [number, number]) => ({ x: lng * 10 + state.dx, y: lat * 10 }),
     on: (type: string, fn: () => void) => void (handlers.get(type) ?? handlers.set(type, new Set()).get(type)!).add(fn),
     off: (type: string, fn: () => void) => void handlers.get(type)?.delete(fn),
@@ -120,19 +125,39 @@ describe('pulse rings over the map, played by the compositor, not by redrawing t
 describe('highlighted markers (a source of their own)', () => {
   it('copies the groups as features with their ids, so a tap on the larger marker finds its group', () => {
     const data: unknown[] = [];
-    const map = { getSource: (id: string) => (id === HIGHLIGHT_SOURCE ? { setData: (d: unknown) => void data.push(d) } : undefined) } as unknown as MapLibreMap;
+    const map = {
+      getSource: (id: string) => (id === HIGHLIGHT_SOURCE ? { setData: (d: unknown) => void data.push(d) } : undefined),
+    } as unknown as MapLibreMap;
     const group: MarkerGroup = {
       id: 42,
       latitude: 48.85,
       longitude: 2.35,
-      members: [{ id: 'p1', userId: 'u1', category: 'love', latitude: 48.85, longitude: 2.35, nickname: 'Léa', photoUrl: null, hasPulseEffect: true, createdAt: '2026-01-01T00:00:00.000Z' }],
+      members: [
+        {
+          id: 'p1',
+          userId: 'u1',
+          category: 'love',
+          latitude: 48.85,
+          longitude: 2.35,
+          nickname: 'Léa',
+          photoUrl: null,
+          hasPulseEffect: true,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
+      ],
     };
     setHighlighted(map, [group]);
     setHighlighted(map, []);
     expect(data).toEqual([
       {
         type: 'FeatureCollection',
-        features: [expect.objectContaining({ id: 42, geometry: { type: 'Point', coordinates: [2.35, 48.85] }, properties: expect.objectContaining({ k: 'p', pid: 'p1', pulse: 1 }) })],
+        features: [
+          expect.objectContaining({
+            id: 42,
+            geometry: { type: 'Point', coordinates: [2.35, 48.85] },
+            properties: expect.objectContaining({ k: 'p', pid: 'p1', pulse: 1 }),
+          }),
+        ],
       },
       { type: 'FeatureCollection', features: [] },
     ]);

@@ -19,15 +19,23 @@ describe('chooseStyle with MAP_PMTILES', () => {
     const light = chooseStyle('light', archive, new Set());
     const dark = chooseStyle('dark', archive, new Set());
     expect(light).toMatchObject({ embedded: false, theme: 'light' });
-    expect(light.style).toBe(`moodmap-pmtiles://light?archive=${encodeURIComponent(`${origin}/api/geo/basemap.pmtiles`)}`);
+    expect(light.style).toBe(
+      `moodmap-pmtiles://light?archive=${encodeURIComponent(`${origin}/api/geo/basemap.pmtiles`)}`,
+    );
     expect(light.key).toBe(light.style);
     expect(dark.style).toBe(pmtilesStyleUrl('dark', '/api/geo/basemap.pmtiles'));
     expect(dark.key).not.toBe(light.key);
   });
 
   it('keeps an archive URL on another host as it is', () => {
-    const remote = chooseStyle('light', { ...none, mapPmtilesUrl: 'https://tiles.example.org/france.pmtiles' }, new Set());
-    expect(remote.style).toBe(`moodmap-pmtiles://light?archive=${encodeURIComponent('https://tiles.example.org/france.pmtiles')}`);
+    const remote = chooseStyle(
+      'light',
+      { ...none, mapPmtilesUrl: 'https://tiles.example.org/france.pmtiles' },
+      new Set(),
+    );
+    expect(remote.style).toBe(
+      `moodmap-pmtiles://light?archive=${encodeURIComponent('https://tiles.example.org/france.pmtiles')}`,
+    );
   });
 
   it('lets MAP_STYLE_URL win, and falls from it to the archive, then to the embedded basemap', () => {
@@ -50,10 +58,16 @@ describe('the Protomaps style', () => {
   const url = 'http://127.0.0.1:3000/api/geo/basemap.pmtiles';
   const light = protomapsStyle('light', url);
   const dark = protomapsStyle('dark', url);
-  const byId = (style: typeof light, id: string) => style.layers.find((l) => l.id === id) as LayerSpecification & { layout?: Record<string, unknown>; paint?: Record<string, unknown> };
+  const byId = (style: typeof light, id: string) =>
+    style.layers.find((l) => l.id === id) as LayerSpecification & {
+      layout?: Record<string, unknown>;
+      paint?: Record<string, unknown>;
+    };
 
   it('reads the archive through the pmtiles protocol', () => {
-    expect(light.sources).toEqual({ [PROTOMAPS_SOURCE]: expect.objectContaining({ type: 'vector', url: `pmtiles://${url}` }) });
+    expect(light.sources).toEqual({
+      [PROTOMAPS_SOURCE]: expect.objectContaining({ type: 'vector', url: `pmtiles://${url}` }),
+    });
     const ids = light.layers.map((l) => l.id);
     expect(ids).toEqual(expect.arrayContaining(['background', 'earth', 'water', 'roads_major', 'places_locality']));
   });
@@ -79,7 +93,9 @@ describe('the Protomaps style', () => {
 
   it('has a light and a dark palette over the same layers', () => {
     expect(dark.layers.map((l) => l.id)).toEqual(light.layers.map((l) => l.id));
-    expect(byId(dark, 'background').paint?.['background-color']).not.toBe(byId(light, 'background').paint?.['background-color']);
+    expect(byId(dark, 'background').paint?.['background-color']).not.toBe(
+      byId(light, 'background').paint?.['background-color'],
+    );
     expect(byId(dark, 'earth').paint?.['fill-color']).not.toBe(byId(light, 'earth').paint?.['fill-color']);
   });
 });

@@ -68,12 +68,23 @@ describe('map style', () => {
   it('draws sea, land and borders from our API, with light and dark palettes', () => {
     const light = basemapStyle('light');
     const dark = basemapStyle('dark');
-    expect(light.layers.map((l) => l.id).filter((id) => ['sea', 'land', 'coastline', 'borders'].includes(id))).toEqual(['sea', 'land', 'coastline', 'borders']);
+    expect(light.layers.map((l) => l.id).filter((id) => ['sea', 'land', 'coastline', 'borders'].includes(id))).toEqual([
+      'sea',
+      'land',
+      'coastline',
+      'borders',
+    ]);
     expect(dark.layers.map((l) => l.id)).toEqual(light.layers.map((l) => l.id));
     expect(light.glyphs).toBeUndefined();
     // Vector tiles for the view, not world GeoJSON.
-    expect(light.sources).toEqual({ basemap: expect.objectContaining({ type: 'vector', tiles: [expect.stringMatching(/\/api\/geo\/tiles\/\{z\}\/\{x\}\/\{y\}\.pbf$/)] }) });
-    const sea = (s: typeof light) => (s.layers[0] as unknown as { paint: Record<string, string> }).paint['background-color'];
+    expect(light.sources).toEqual({
+      basemap: expect.objectContaining({
+        type: 'vector',
+        tiles: [expect.stringMatching(/\/api\/geo\/tiles\/\{z\}\/\{x\}\/\{y\}\.pbf$/)],
+      }),
+    });
+    const sea = (s: typeof light) =>
+      (s.layers[0] as unknown as { paint: Record<string, string> }).paint['background-color'];
     expect(sea(light)).not.toBe(sea(dark));
   });
 
@@ -93,7 +104,9 @@ describe('map style', () => {
     // No glyph server: MapLibre draws the text with the browser's fonts.
     expect('glyphs' in light).toBe(false);
     expect('glyphs' in basemapStyle('dark')).toBe(false);
-    const sourceLayers = new Set(light.layers.map((l) => (l as { 'source-layer'?: string })['source-layer']).filter(Boolean));
+    const sourceLayers = new Set(
+      light.layers.map((l) => (l as { 'source-layer'?: string })['source-layer']).filter(Boolean),
+    );
     expect([...sourceLayers].sort()).toEqual(['admin', 'borders', 'land', 'places', 'rivers', 'roads', 'water']);
   });
 
@@ -115,15 +128,22 @@ describe('map style', () => {
     const shape = (s: typeof light) => s.layers.map(({ paint: _paint, ...rest }) => rest);
     expect(shape(dark)).toEqual(shape(light));
     expect(dark.sources).toEqual(light.sources);
-    const paintOf = (s: typeof light, id: string) => s.layers.find((l) => l.id === id)!.paint as Record<string, unknown>;
+    const paintOf = (s: typeof light, id: string) =>
+      s.layers.find((l) => l.id === id)!.paint as Record<string, unknown>;
     for (const id of ['water', 'place-labels']) expect(paintOf(dark, id)).not.toEqual(paintOf(light, id));
   });
 
   it('uses a configured style URL per theme, and the embedded one when it failed', () => {
-    const urls = { ...config, mapStyleUrl: 'https://tiles.example/light.json', mapStyleUrlDark: 'https://tiles.example/dark.json' };
+    const urls = {
+      ...config,
+      mapStyleUrl: 'https://tiles.example/light.json',
+      mapStyleUrlDark: 'https://tiles.example/dark.json',
+    };
     expect(chooseStyle('light', urls, new Set()).style).toBe('https://tiles.example/light.json');
     expect(chooseStyle('dark', urls, new Set()).style).toBe('https://tiles.example/dark.json');
-    expect(chooseStyle('dark', { ...urls, mapStyleUrlDark: null }, new Set()).style).toBe('https://tiles.example/light.json');
+    expect(chooseStyle('dark', { ...urls, mapStyleUrlDark: null }, new Set()).style).toBe(
+      'https://tiles.example/light.json',
+    );
     const fallback = chooseStyle('dark', urls, new Set(['https://tiles.example/dark.json']));
     expect(fallback.embedded).toBe(true);
     expect(fallback.key).toBe('embedded:dark');

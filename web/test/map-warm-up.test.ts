@@ -18,7 +18,11 @@ function fakeMap() {
       return map;
     },
   };
-  return { map: map as unknown as Pick<MapLibreMap, 'once' | 'off'>, fireIdle: () => [...idle].forEach((listener) => listener()), listening: () => idle.size };
+  return {
+    map: map as unknown as Pick<MapLibreMap, 'once' | 'off'>,
+    fireIdle: () => [...idle].forEach((listener) => listener()),
+    listening: () => idle.size,
+  };
 }
 
 beforeEach(() => {

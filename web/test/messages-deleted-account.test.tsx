@@ -25,7 +25,16 @@ const LEA = { id: 'lea-id', nickname: 'Léa', profilePhotoUrl: '/media/lea.webp'
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
 function message(over: Partial<MessageDto>): MessageDto {
-  return { id: 'm', conversationId: 'c-1', senderId: null, content: '', imageUrl: null, read: true, createdAt: ago(60_000), ...over };
+  return {
+    id: 'm',
+    conversationId: 'c-1',
+    senderId: null,
+    content: '',
+    imageUrl: null,
+    read: true,
+    createdAt: ago(60_000),
+    ...over,
+  };
 }
 
 /** Léa's side of the thread before and after her account went: her photo is removed, her text stays. */
@@ -34,9 +43,17 @@ const before = [
   message({ id: 'b', senderId: 'lea-id', imageUrl: '/media/plage.webp', createdAt: ago(200_000) }),
   message({ id: 'c', senderId: 'lea-id', content: 'Je pars, au revoir', createdAt: ago(100_000) }),
 ];
-const after = [before[0]!, message({ id: 'b', createdAt: ago(200_000) }), message({ id: 'c', content: 'Je pars, au revoir', createdAt: ago(100_000) })];
+const after = [
+  before[0]!,
+  message({ id: 'b', createdAt: ago(200_000) }),
+  message({ id: 'c', content: 'Je pars, au revoir', createdAt: ago(100_000) }),
+];
 
-function summary(other: ConversationSummaryDto['otherParticipant'], last: MessageDto, over: Partial<ConversationSummaryDto> = {}): ConversationSummaryDto {
+function summary(
+  other: ConversationSummaryDto['otherParticipant'],
+  last: MessageDto,
+  over: Partial<ConversationSummaryDto> = {},
+): ConversationSummaryDto {
   return {
     id: 'c-1',
     participant1Id: ME,
@@ -75,7 +92,8 @@ afterEach(() => stopRealtime());
 describe("a conversation with a deleted account ('Compte supprimé')", () => {
   it('keeps their messages, without profile link, and says the conversation cannot be answered', async () => {
     const api = fakeApi({
-      'GET /api/conversations': () => json(200, { conversations: [summary(GONE, after[2]!, { unread: true })], nextCursor: null }),
+      'GET /api/conversations': () =>
+        json(200, { conversations: [summary(GONE, after[2]!, { unread: true })], nextCursor: null }),
       'GET /api/conversations/unread': () => json(200, { conversationIds: ['c-1'] }),
       'GET /api/conversations/requests': () => json(200, { conversations: [], nextCursor: null }),
       'GET /api/conversations/c-1/messages': () => json(200, { messages: after, hasMore: false }),
@@ -148,7 +166,8 @@ describe("a conversation with a deleted account ('Compte supprimé')", () => {
   it("turns the open chat as soon as the socket says the account was deleted ('conversation.closed')", async () => {
     let gone = false;
     const api = fakeApi({
-      'GET /api/conversations': () => json(200, { conversations: [summary(gone ? GONE : LEA, before[2]!)], nextCursor: null }),
+      'GET /api/conversations': () =>
+        json(200, { conversations: [summary(gone ? GONE : LEA, before[2]!)], nextCursor: null }),
       'GET /api/conversations/unread': () => json(200, { conversationIds: [] }),
       'GET /api/conversations/requests': () => json(200, { conversations: [], nextCursor: null }),
       'GET /api/conversations/c-1': () => json(200, { conversation: summary(GONE, after[2]!) }),
@@ -167,9 +186,13 @@ describe("a conversation with a deleted account ('Compte supprimé')", () => {
     await waitFor(() => expect(screen.getByTestId('chat-deleted-account').textContent).toBe('Compte supprimé'));
     expect(screen.queryByTestId('chat-profile')).toBeNull();
     expect(within(composer()).getByTestId('composer-closed').textContent).toBe('Ce compte a été supprimé.');
-    expect(within(screen.getByTestId('conversation-item')).getByTestId('conversation-nickname').textContent).toBe('Compte supprimé');
+    expect(within(screen.getByTestId('conversation-item')).getByTestId('conversation-nickname').textContent).toBe(
+      'Compte supprimé',
+    );
     // The thread is read again whole: her photo is gone from it.
-    await waitFor(() => expect(within(bubbles()[1]!).getByTestId('message-removed').textContent).toBe('Photo supprimée'));
+    await waitFor(() =>
+      expect(within(bubbles()[1]!).getByTestId('message-removed').textContent).toBe('Photo supprimée'),
+    );
     expect(api.callsTo('GET /api/conversations/c-1')).toHaveLength(1);
   });
 });

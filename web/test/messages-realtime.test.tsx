@@ -23,7 +23,16 @@ const ME = 'me';
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
 function message(over: Partial<MessageDto> = {}): MessageDto {
-  return { id: 'm-1', conversationId: 'c-1', senderId: 'lea-id', content: 'Salut !', imageUrl: null, read: false, createdAt: ago(60_000), ...over };
+  return {
+    id: 'm-1',
+    conversationId: 'c-1',
+    senderId: 'lea-id',
+    content: 'Salut !',
+    imageUrl: null,
+    read: false,
+    createdAt: ago(60_000),
+    ...over,
+  };
 }
 
 function conversation(id: string, nickname: string, last: MessageDto | null, unread = false): ConversationSummaryDto {
@@ -40,8 +49,14 @@ function conversation(id: string, nickname: string, last: MessageDto | null, unr
   };
 }
 
-function created(msg: MessageDto, sender: Partial<MessageCreatedEvent['sender']> = {}): { type: string; data: MessageCreatedEvent } {
-  return { type: 'message.created', data: { message: msg, sender: { id: msg.senderId, nickname: 'Léa', profilePhotoUrl: null, ...sender } } };
+function created(
+  msg: MessageDto,
+  sender: Partial<MessageCreatedEvent['sender']> = {},
+): { type: string; data: MessageCreatedEvent } {
+  return {
+    type: 'message.created',
+    data: { message: msg, sender: { id: msg.senderId, nickname: 'Léa', profilePhotoUrl: null, ...sender } },
+  };
 }
 
 /** The shell's part of messaging: the hook, the bottom navigation and the toast, around the routes. */
@@ -104,7 +119,8 @@ describe('unread badge in the bottom navigation', () => {
     const last = message({ id: 'l-1' });
     fakeApi({
       'GET /api/conversations/unread': () => json(200, { conversationIds: ids(10) }),
-      'GET /api/conversations': () => json(200, { conversations: [conversation('c-1', 'Léa', last, true)], nextCursor: null }),
+      'GET /api/conversations': () =>
+        json(200, { conversations: [conversation('c-1', 'Léa', last, true)], nextCursor: null }),
       'GET /api/conversations/c-1/messages': () => json(200, { messages: [last], hasMore: false }),
       // The read mark fails here, so only the open state leaves it out.
       'POST /api/conversations/c-1/read': () => json(500, { error: { code: 'internal_error', message: 'x' } }),
@@ -139,9 +155,22 @@ describe('unread badge in the bottom navigation', () => {
     const read = deferred<Response>();
     const api = fakeApi({
       'GET /api/conversations/unread': () => json(200, { conversationIds: [] }),
-      'GET /api/conversations': () => json(200, { conversations: [conversation('c-1', 'Léa', message({ read: true }))], nextCursor: null }),
-      'GET /api/conversations/c-2': () => json(200, { conversation: conversation('c-2', 'Marc', message({ id: 'n-1', conversationId: 'c-2', senderId: 'marc-id', content: 'Yo' }), true) }),
-      'GET /api/conversations/c-2/messages': () => json(200, { messages: [message({ id: 'n-1', conversationId: 'c-2', senderId: 'marc-id', content: 'Yo' })], hasMore: false }),
+      'GET /api/conversations': () =>
+        json(200, { conversations: [conversation('c-1', 'Léa', message({ read: true }))], nextCursor: null }),
+      'GET /api/conversations/c-2': () =>
+        json(200, {
+          conversation: conversation(
+            'c-2',
+            'Marc',
+            message({ id: 'n-1', conversationId: 'c-2', senderId: 'marc-id', content: 'Yo' }),
+            true,
+          ),
+        }),
+      'GET /api/conversations/c-2/messages': () =>
+        json(200, {
+          messages: [message({ id: 'n-1', conversationId: 'c-2', senderId: 'marc-id', content: 'Yo' })],
+          hasMore: false,
+        }),
       'POST /api/conversations/c-2/read': () => read.promise,
     });
     const { router } = renderApp('/');
@@ -168,7 +197,13 @@ describe('realtime in the open chat', () => {
     const api = fakeApi({
       'GET /api/conversations/unread': () => json(200, { conversationIds: [] }),
       'GET /api/conversations': () =>
-        json(200, { conversations: [conversation('c-2', 'Marc', message({ id: 'x', conversationId: 'c-2', createdAt: ago(1000) })), conversation('c-1', 'Léa', message())], nextCursor: null }),
+        json(200, {
+          conversations: [
+            conversation('c-2', 'Marc', message({ id: 'x', conversationId: 'c-2', createdAt: ago(1000) })),
+            conversation('c-1', 'Léa', message()),
+          ],
+          nextCursor: null,
+        }),
       'GET /api/conversations/c-1/messages': () => json(200, { messages: [message()], hasMore: false }),
       'POST /api/conversations/c-1/read': () => json(200, { updated: 1 }),
       'POST /api/conversations/c-1/messages': () => json(201, { message: mine }),
@@ -187,8 +222,12 @@ describe('realtime in the open chat', () => {
 
     // Léa answers: one more bubble, no toast (the chat is in front of me), and it is marked read.
     const reads = api.callsTo('POST /api/conversations/c-1/read').length;
-    socket().receive(created(message({ id: 'lea-2', content: 'Super', createdAt: new Date(Date.now() + 1000).toISOString() })));
-    socket().receive(created(message({ id: 'lea-2', content: 'Super', createdAt: new Date(Date.now() + 1000).toISOString() })));
+    socket().receive(
+      created(message({ id: 'lea-2', content: 'Super', createdAt: new Date(Date.now() + 1000).toISOString() })),
+    );
+    socket().receive(
+      created(message({ id: 'lea-2', content: 'Super', createdAt: new Date(Date.now() + 1000).toISOString() })),
+    );
     await waitFor(() => expect(bubbles()).toHaveLength(3));
     expect(bubbles().map((b) => b.getAttribute('data-message-id'))).toEqual(['m-1', 'mine-1', 'lea-2']);
     expect(screen.queryByTestId('message-toast')).toBeNull();
@@ -200,25 +239,58 @@ describe('realtime in the open chat', () => {
   });
 
   it("brings in a conversation the list does not show yet ('conversation.updated', or a first message), asking for it once", async () => {
-    const first = message({ id: 'z-1', conversationId: 'c-new', senderId: 'c-new-other', content: 'Enchantée !', createdAt: new Date().toISOString() });
+    const first = message({
+      id: 'z-1',
+      conversationId: 'c-new',
+      senderId: 'c-new-other',
+      content: 'Enchantée !',
+      createdAt: new Date().toISOString(),
+    });
     const later = new Date(Date.now() + 1000).toISOString();
     const api = fakeApi({
       'GET /api/conversations/unread': () => json(200, { conversationIds: [] }),
-      'GET /api/conversations': () => json(200, { conversations: [conversation('c-1', 'Léa', message())], nextCursor: null }),
-      'GET /api/conversations/c-new': () => json(200, { conversation: { ...conversation('c-new', 'Zoé', null), updatedAt: new Date().toISOString() } }),
-      'GET /api/conversations/c-2': () => json(200, { conversation: conversation('c-2', 'Marc', { ...first, id: 'y-1', conversationId: 'c-2', senderId: 'c-2-other', content: 'Coucou', createdAt: later }, true) }),
+      'GET /api/conversations': () =>
+        json(200, { conversations: [conversation('c-1', 'Léa', message())], nextCursor: null }),
+      'GET /api/conversations/c-new': () =>
+        json(200, { conversation: { ...conversation('c-new', 'Zoé', null), updatedAt: new Date().toISOString() } }),
+      'GET /api/conversations/c-2': () =>
+        json(200, {
+          conversation: conversation(
+            'c-2',
+            'Marc',
+            { ...first, id: 'y-1', conversationId: 'c-2', senderId: 'c-2-other', content: 'Coucou', createdAt: later },
+            true,
+          ),
+        }),
     });
     renderApp('/messages');
     socket().open();
     await waitFor(() => expect(screen.getAllByTestId('conversation-item')).toHaveLength(1));
-    socket().receive({ type: 'conversation.updated', data: { conversationId: 'c-new', updatedAt: new Date().toISOString() } });
-    await waitFor(() => expect(screen.getAllByTestId('conversation-item').map((el) => el.getAttribute('data-conversation-id'))).toEqual(['c-new', 'c-1']));
+    socket().receive({
+      type: 'conversation.updated',
+      data: { conversationId: 'c-new', updatedAt: new Date().toISOString() },
+    });
+    await waitFor(() =>
+      expect(screen.getAllByTestId('conversation-item').map((el) => el.getAttribute('data-conversation-id'))).toEqual([
+        'c-new',
+        'c-1',
+      ]),
+    );
     // Its first message: applied to the entry now known, no new request.
     socket().receive(created(first, { nickname: 'Zoé' }));
-    await waitFor(() => expect(within(screen.getAllByTestId('conversation-item')[0]!).getByTestId('conversation-preview').textContent).toBe('Enchantée !'));
+    await waitFor(() =>
+      expect(
+        within(screen.getAllByTestId('conversation-item')[0]!).getByTestId('conversation-preview').textContent,
+      ).toBe('Enchantée !'),
+    );
     expect(api.callsTo('GET /api/conversations/c-new')).toHaveLength(1);
     // A message in a conversation never seen: fetched, shown on top with its dot.
-    socket().receive(created({ ...first, id: 'y-1', conversationId: 'c-2', senderId: 'c-2-other', content: 'Coucou', createdAt: later }, { nickname: 'Marc' }));
+    socket().receive(
+      created(
+        { ...first, id: 'y-1', conversationId: 'c-2', senderId: 'c-2-other', content: 'Coucou', createdAt: later },
+        { nickname: 'Marc' },
+      ),
+    );
     await waitFor(() => expect(screen.getAllByTestId('conversation-item')).toHaveLength(3));
     const top = screen.getAllByTestId('conversation-item')[0]!;
     expect(top.getAttribute('data-conversation-id')).toBe('c-2');
@@ -230,28 +302,39 @@ describe('realtime in the open chat', () => {
     const mine = message({ id: 'mine-1', senderId: ME, content: 'Tu as vu ?', createdAt: ago(5_000) });
     fakeApi({
       'GET /api/conversations/unread': () => json(200, { conversationIds: [] }),
-      'GET /api/conversations': () => json(200, { conversations: [conversation('c-1', 'Léa', mine)], nextCursor: null }),
-      'GET /api/conversations/c-1/messages': () => json(200, { messages: [message({ read: true }), mine], hasMore: false }),
+      'GET /api/conversations': () =>
+        json(200, { conversations: [conversation('c-1', 'Léa', mine)], nextCursor: null }),
+      'GET /api/conversations/c-1/messages': () =>
+        json(200, { messages: [message({ read: true }), mine], hasMore: false }),
       'POST /api/conversations/c-1/read': () => json(200, { updated: 0 }),
     });
     renderApp('/messages?conversation=c-1');
     socket().open();
     await waitFor(() => expect(bubbles()).toHaveLength(2));
     expect(screen.queryByTestId('message-seen')).toBeNull();
-    socket().receive({ type: 'message.read', data: { conversationId: 'c-1', readerId: 'c-1-other', upTo: new Date().toISOString() } });
+    socket().receive({
+      type: 'message.read',
+      data: { conversationId: 'c-1', readerId: 'c-1-other', upTo: new Date().toISOString() },
+    });
     await waitFor(() => expect(within(bubbles()[1]!).getByTestId('message-seen').textContent).toBe('Vu'));
   });
 
   it('catches up the open thread after a reconnect with after=<last id>, page after page, and refetches the list and the badge', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
-    const first = [message({ id: 'a', createdAt: ago(60_000), read: true }), message({ id: 'b', createdAt: ago(50_000), read: true })];
+    const first = [
+      message({ id: 'a', createdAt: ago(60_000), read: true }),
+      message({ id: 'b', createdAt: ago(50_000), read: true }),
+    ];
     const api = fakeApi({
       'GET /api/conversations/unread': () => json(200, { conversationIds: [] }),
-      'GET /api/conversations': () => json(200, { conversations: [conversation('c-1', 'Léa', first[1]!)], nextCursor: null }),
+      'GET /api/conversations': () =>
+        json(200, { conversations: [conversation('c-1', 'Léa', first[1]!)], nextCursor: null }),
       'GET /api/conversations/c-1/messages': (call) => {
         const after = new URL(call.url, 'http://x').searchParams.get('after');
-        if (after === 'b') return json(200, { messages: [message({ id: 'c', createdAt: ago(40_000), read: true })], hasMore: true });
-        if (after === 'c') return json(200, { messages: [message({ id: 'd', createdAt: ago(30_000), read: true })], hasMore: false });
+        if (after === 'b')
+          return json(200, { messages: [message({ id: 'c', createdAt: ago(40_000), read: true })], hasMore: true });
+        if (after === 'c')
+          return json(200, { messages: [message({ id: 'd', createdAt: ago(30_000), read: true })], hasMore: false });
         return json(200, { messages: first, hasMore: false });
       },
       'POST /api/conversations/c-1/read': () => json(200, { updated: 0 }),
@@ -266,7 +349,9 @@ describe('realtime in the open chat', () => {
     await waitFor(() => expect(FakeWebSocket.sockets).toHaveLength(2));
     act(() => socket().open());
     await waitFor(() => expect(bubbles().map((b) => b.getAttribute('data-message-id'))).toEqual(['a', 'b', 'c', 'd']));
-    const afters = api.callsTo('GET /api/conversations/c-1/messages').map((c) => new URL(c.url, 'http://x').searchParams.get('after'));
+    const afters = api
+      .callsTo('GET /api/conversations/c-1/messages')
+      .map((c) => new URL(c.url, 'http://x').searchParams.get('after'));
     expect(afters).toEqual([null, 'b', 'c']);
     await waitFor(() => expect(api.callsTo('GET /api/conversations').length).toBe(listCalls + 1));
     expect(api.callsTo('GET /api/conversations/unread').length).toBe(unreadCalls + 1);
@@ -275,7 +360,8 @@ describe('realtime in the open chat', () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
     const api = fakeApi({
       'GET /api/conversations/unread': () => json(200, { conversationIds: ['c-2'] }),
-      'GET /api/conversations': () => json(200, { conversations: [conversation('c-2', 'Noa', last, true)], nextCursor: null }),
+      'GET /api/conversations': () =>
+        json(200, { conversations: [conversation('c-2', 'Noa', last, true)], nextCursor: null }),
     });
     renderApp('/');
     socket().open();
@@ -286,7 +372,9 @@ describe('realtime in the open chat', () => {
   }
 
   it('after a reconnect, announces the latest message missed during the cut when it is under 60 s old', async () => {
-    await reconnectWith(message({ id: 'missed', conversationId: 'c-2', content: 'Tu es là ?', createdAt: ago(20_000) }));
+    await reconnectWith(
+      message({ id: 'missed', conversationId: 'c-2', content: 'Tu es là ?', createdAt: ago(20_000) }),
+    );
     const toast = await screen.findByTestId('message-toast');
     expect(toast.getAttribute('data-conversation-id')).toBe('c-2');
     expect(within(toast).getByTestId('message-toast-sender').textContent).toBe('Noa');
@@ -294,7 +382,9 @@ describe('realtime in the open chat', () => {
   });
 
   it('after a reconnect, does not announce a missed message older than 60 s', async () => {
-    await reconnectWith(message({ id: 'old', conversationId: 'c-2', content: 'Il y a longtemps', createdAt: ago(61_000) }));
+    await reconnectWith(
+      message({ id: 'old', conversationId: 'c-2', content: 'Il y a longtemps', createdAt: ago(61_000) }),
+    );
     await act(async () => new Promise((resolve) => setTimeout(resolve, 30)));
     expect(screen.queryByTestId('message-toast')).toBeNull();
   });
@@ -321,12 +411,25 @@ describe("'Nouveau message' toast", () => {
   it('shows the sender, the content cut to 60 characters, and opens the conversation on click', async () => {
     const { router } = openHome();
     const long = 'Bonjour ! Je passe à la plage de Boucan Canot cet après-midi, tu viens avec nous ?';
-    socket().receive(created(message({ id: 't-1', conversationId: 'c-7', content: long }), { nickname: 'Léa', profilePhotoUrl: '/media/lea.webp' }));
+    socket().receive(
+      created(message({ id: 't-1', conversationId: 'c-7', content: long }), {
+        nickname: 'Léa',
+        profilePhotoUrl: '/media/lea.webp',
+      }),
+    );
     const toast = screen.getByTestId('message-toast');
     expect(within(toast).getByTestId('message-toast-title').textContent).toBe('Nouveau message');
     expect(within(toast).getByTestId('message-toast-sender').textContent).toBe('Léa');
-    expect(within(toast).getByTestId('message-toast-content').textContent).toBe(`${Array.from(long).slice(0, 60).join('').trimEnd()}...`);
-    expect(Array.from(within(toast).getByTestId('message-toast-content').textContent!.replace(/\.\.\.$/, ''))).toHaveLength(60);
+    expect(within(toast).getByTestId('message-toast-content').textContent).toBe(
+      `${Array.from(long).slice(0, 60).join('').trimEnd()}...`,
+    );
+    expect(
+      Array.from(
+        within(toast)
+          .getByTestId('message-toast-content')
+          .textContent!.replace(/\.\.\.$/, ''),
+      ),
+    ).toHaveLength(60);
     expect(toast.textContent).toContain("À l'instant");
     expect(toast.textContent).toContain('Cliquez pour répondre');
     expect(within(toast).getByTestId('message-toast-avatar').getAttribute('src')).toBe('/media/lea.webp');
@@ -340,7 +443,9 @@ describe("'Nouveau message' toast", () => {
   it("reads '📷 Photo' for an image alone and 'Utilisateur' without a name, with the default icon; a newer message replaces it; none for my own", () => {
     openHome();
     socket().receive(created(message({ id: 't-1', content: 'Premier' })));
-    socket().receive(created(message({ id: 't-2', conversationId: 'c-8', content: '', imageUrl: '/media/p.webp' }), { nickname: '' }));
+    socket().receive(
+      created(message({ id: 't-2', conversationId: 'c-8', content: '', imageUrl: '/media/p.webp' }), { nickname: '' }),
+    );
     expect(screen.getAllByTestId('message-toast')).toHaveLength(1);
     const toast = screen.getByTestId('message-toast');
     expect(toast.getAttribute('data-conversation-id')).toBe('c-8');

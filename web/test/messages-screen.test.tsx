@@ -16,10 +16,24 @@ const at = (local: string) => new Date(local).toISOString();
 const ME = 'me';
 
 function message(over: Partial<MessageDto> = {}): MessageDto {
-  return { id: 'm-1', conversationId: 'c-1', senderId: 'lea', content: 'Salut !', imageUrl: null, read: false, createdAt: at('2026-03-10T09:05:00'), ...over };
+  return {
+    id: 'm-1',
+    conversationId: 'c-1',
+    senderId: 'lea',
+    content: 'Salut !',
+    imageUrl: null,
+    read: false,
+    createdAt: at('2026-03-10T09:05:00'),
+    ...over,
+  };
 }
 
-function conversation(id: string, nickname: string, last: Partial<MessageDto> | null, over: Partial<ConversationSummaryDto> = {}): ConversationSummaryDto {
+function conversation(
+  id: string,
+  nickname: string,
+  last: Partial<MessageDto> | null,
+  over: Partial<ConversationSummaryDto> = {},
+): ConversationSummaryDto {
   const other = `${nickname.toLowerCase()}-id`;
   const lastMessage = last ? message({ id: `${id}-last`, conversationId: id, senderId: other, ...last }) : null;
   return {
@@ -57,11 +71,23 @@ function renderMessages(path = '/messages', state?: unknown) {
 /** A thread of `n` messages alternating between Léa and me, one minute apart, today. */
 function thread(n: number, conversationId = 'c-1'): MessageDto[] {
   return Array.from({ length: n }, (_, i) =>
-    message({ id: `t-${i + 1}`, conversationId, senderId: i % 2 ? ME : 'lea-id', content: `Message ${i + 1}`, createdAt: at(`2026-03-10T10:${String(i).padStart(2, '0')}:00`), read: true }),
+    message({
+      id: `t-${i + 1}`,
+      conversationId,
+      senderId: i % 2 ? ME : 'lea-id',
+      content: `Message ${i + 1}`,
+      createdAt: at(`2026-03-10T10:${String(i).padStart(2, '0')}:00`),
+      read: true,
+    }),
   );
 }
 
-const LEA = conversation('c-1', 'Léa', { senderId: 'léa-id', content: 'Salut !', createdAt: at('2026-03-10T09:05:00') }, { unread: true });
+const LEA = conversation(
+  'c-1',
+  'Léa',
+  { senderId: 'léa-id', content: 'Salut !', createdAt: at('2026-03-10T09:05:00') },
+  { unread: true },
+);
 
 messagingViewerEachTest(ME);
 beforeEach(() => {
@@ -72,10 +98,25 @@ beforeEach(() => {
 describe('/messages: the conversation list', () => {
   it('shows each conversation with its photo or fallback, nickname, list time and preview, and a blue dot for unread ones', async () => {
     const list = [
-      conversation('c-1', 'Léa', { content: '  Salut !\n  ça va ?', createdAt: at('2026-03-10T09:05:00') }, { unread: true, otherParticipant: { id: 'lea-id', nickname: 'Léa', profilePhotoUrl: '/media/lea.webp' } }),
+      conversation(
+        'c-1',
+        'Léa',
+        { content: '  Salut !\n  ça va ?', createdAt: at('2026-03-10T09:05:00') },
+        { unread: true, otherParticipant: { id: 'lea-id', nickname: 'Léa', profilePhotoUrl: '/media/lea.webp' } },
+      ),
       conversation('c-2', 'Marc', { senderId: ME, content: 'À demain', createdAt: at('2026-03-09T20:00:00') }),
-      conversation('c-3', 'Zoé', { content: '', imageUrl: '/media/a.webp', createdAt: at('2026-03-07T08:00:00') }, { unread: true }),
-      conversation('c-4', 'Hugo', { senderId: ME, content: 'Regarde ça', imageUrl: '/media/b.webp', createdAt: at('2026-02-26T08:00:00') }),
+      conversation(
+        'c-3',
+        'Zoé',
+        { content: '', imageUrl: '/media/a.webp', createdAt: at('2026-03-07T08:00:00') },
+        { unread: true },
+      ),
+      conversation('c-4', 'Hugo', {
+        senderId: ME,
+        content: 'Regarde ça',
+        imageUrl: '/media/b.webp',
+        createdAt: at('2026-02-26T08:00:00'),
+      }),
       conversation('c-5', 'Inès', null, { updatedAt: at('2026-01-05T08:00:00') }),
     ];
     fakeApi({ 'GET /api/conversations': () => json(200, { conversations: list, nextCursor: null }) });
@@ -102,15 +143,21 @@ describe('/messages: the conversation list', () => {
     expect(item('c-1').querySelector('img')?.getAttribute('src')).toBe('/media/lea.webp');
     expect(item('c-2').querySelector('img')).toBeNull();
     expect(item('c-2').querySelector('span[aria-hidden="true"]')?.textContent).toBe('M');
-    expect(screen.getByTestId('messages-chat').textContent).toBe('Sélectionnez une conversation pour commencer à discuter');
+    expect(screen.getByTestId('messages-chat').textContent).toBe(
+      'Sélectionnez une conversation pour commencer à discuter',
+    );
   });
 
   it("says 'Aucun message' with the hint when there is no conversation", async () => {
     fakeApi({ 'GET /api/conversations': () => json(200, { conversations: [], nextCursor: null }) });
     renderMessages();
     const empty = await screen.findByTestId('messages-empty');
-    expect(empty.textContent).toBe("Aucun messageCommencez une conversation en cliquant sur 'Contacter' sur une publication");
-    expect(screen.getByTestId('messages-chat').textContent).toBe('Sélectionnez une conversation pour commencer à discuter');
+    expect(empty.textContent).toBe(
+      "Aucun messageCommencez une conversation en cliquant sur 'Contacter' sur une publication",
+    );
+    expect(screen.getByTestId('messages-chat').textContent).toBe(
+      'Sélectionnez une conversation pour commencer à discuter',
+    );
   });
 
   it('asks a visitor to sign in, without calling the server', () => {
@@ -136,7 +183,14 @@ describe('/messages: the chat', () => {
   it('selects ?conversation=, rewrites the address to /messages, shows the thread and marks it read', async () => {
     const messages = [
       message({ id: 'a', senderId: 'lea-id', content: 'Coucou', createdAt: at('2026-03-09T18:30:00'), read: true }),
-      message({ id: 'b', senderId: ME, content: 'Hello !', imageUrl: '/media/photo.webp', createdAt: at('2026-03-10T09:00:00'), read: true }),
+      message({
+        id: 'b',
+        senderId: ME,
+        content: 'Hello !',
+        imageUrl: '/media/photo.webp',
+        createdAt: at('2026-03-10T09:00:00'),
+        read: true,
+      }),
       message({ id: 'c', senderId: 'lea-id', content: 'On se voit ?', createdAt: at('2026-03-10T09:05:00') }),
     ];
     const api = threadApi(messages);
@@ -163,7 +217,7 @@ describe('/messages: the chat', () => {
     expect(input().placeholder).toBe('Écrivez votre message...');
   });
 
-  it("opens a conversation from the list, and the back button returns to the list", async () => {
+  it('opens a conversation from the list, and the back button returns to the list', async () => {
     threadApi(thread(2));
     renderMessages();
     await waitFor(() => expect(items()).toHaveLength(1));
@@ -172,7 +226,9 @@ describe('/messages: the chat', () => {
     expect(item('c-1').getAttribute('aria-current')).toBe('true');
     fireEvent.click(screen.getByRole('button', { name: 'Retour aux conversations' }));
     expect(useMessagesSelection.getState().conversationId).toBeNull();
-    expect(screen.getByTestId('messages-chat').textContent).toBe('Sélectionnez une conversation pour commencer à discuter');
+    expect(screen.getByTestId('messages-chat').textContent).toBe(
+      'Sélectionnez une conversation pour commencer à discuter',
+    );
   });
 
   it("opens an empty conversation from 'Contacter' with the draft, asking the server for it when the list lacks it", async () => {
@@ -184,7 +240,9 @@ describe('/messages: the chat', () => {
       'POST /api/conversations/c-9/read': () => json(200, { updated: 0 }),
     });
     renderMessages('/messages?conversation=c-9', { prefill: 'Bonjour !', nickname: 'Nina' });
-    expect((await screen.findByTestId('conversation-empty')).textContent).toContain('Commencez votre conversation avec Nina');
+    expect((await screen.findByTestId('conversation-empty')).textContent).toContain(
+      'Commencez votre conversation avec Nina',
+    );
     expect(input().value).toBe('Bonjour !');
     expect(input().placeholder).toBe('Écrivez votre premier message...');
     expect(api.callsTo('GET /api/conversations/c-9')).toHaveLength(1);
@@ -195,7 +253,8 @@ describe('/messages: the chat', () => {
   it("says 'Conversation introuvable' for a conversation that is not mine", async () => {
     fakeApi({
       'GET /api/conversations': () => json(200, { conversations: [], nextCursor: null }),
-      'GET /api/conversations/x': () => json(404, { error: { code: 'conversation_not_found', message: 'Conversation introuvable' } }),
+      'GET /api/conversations/x': () =>
+        json(404, { error: { code: 'conversation_not_found', message: 'Conversation introuvable' } }),
     });
     renderMessages('/messages?conversation=x');
     expect((await screen.findByTestId('conversation-not-found')).textContent).toContain('Conversation introuvable');
@@ -203,17 +262,31 @@ describe('/messages: the chat', () => {
 
   it("loads the previous page with 'Afficher les messages précédents'", async () => {
     const latest = thread(3).map((m, i) => ({ ...m, id: `new-${i}` }));
-    const older = [message({ id: 'old-1', senderId: 'lea-id', content: 'Tout premier', createdAt: at('2026-03-01T08:00:00'), read: true })];
+    const older = [
+      message({
+        id: 'old-1',
+        senderId: 'lea-id',
+        content: 'Tout premier',
+        createdAt: at('2026-03-01T08:00:00'),
+        read: true,
+      }),
+    ];
     const api = fakeApi({
       'GET /api/conversations': () => json(200, { conversations: [LEA], nextCursor: null }),
       'GET /api/conversations/c-1/messages': (call) =>
-        call.url.includes('before=') ? json(200, { messages: older, hasMore: false }) : json(200, { messages: latest, hasMore: true }),
+        call.url.includes('before=')
+          ? json(200, { messages: older, hasMore: false })
+          : json(200, { messages: latest, hasMore: true }),
       'POST /api/conversations/c-1/read': () => json(200, { updated: 0 }),
     });
     renderMessages('/messages?conversation=c-1');
     fireEvent.click(await screen.findByRole('button', { name: 'Afficher les messages précédents' }));
     await waitFor(() => expect(bubbles()).toHaveLength(4));
-    expect(api.callsTo('GET /api/conversations/c-1/messages').map((c) => new URL(c.url, 'http://x').searchParams.get('before'))).toEqual([null, 'new-0']);
+    expect(
+      api
+        .callsTo('GET /api/conversations/c-1/messages')
+        .map((c) => new URL(c.url, 'http://x').searchParams.get('before')),
+    ).toEqual([null, 'new-0']);
     expect(bubbles()[0]!.textContent).toContain('Tout premier');
     expect(screen.queryByTestId('messages-load-older')).toBeNull();
   });
@@ -259,7 +332,9 @@ describe('/messages: the composer, its image and its sending', () => {
   });
 
   it("keeps the text when sending fails, and says why (the server's French message)", async () => {
-    await openChat(() => json(429, { error: { code: 'rate_limited', message: 'Trop de messages. Veuillez patienter.' } }));
+    await openChat(() =>
+      json(429, { error: { code: 'rate_limited', message: 'Trop de messages. Veuillez patienter.' } }),
+    );
     fireEvent.change(input(), { target: { value: 'Encore un' } });
     fireEvent.click(send());
     await waitFor(() => expect(toasts()).toContain('Trop de messages. Veuillez patienter.'));
@@ -282,7 +357,12 @@ describe('/messages: the composer, its image and its sending', () => {
     let fail = true;
     const api = await openChat(() =>
       fail
-        ? json(400, { error: { code: 'image_type_invalid', message: 'Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.' } })
+        ? json(400, {
+            error: {
+              code: 'image_type_invalid',
+              message: 'Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.',
+            },
+          })
         : json(201, { message: { ...SENT, content: '', imageUrl: '/media/x.webp' } }),
     );
     const picker = screen.getByTestId('message-image-input') as HTMLInputElement;
@@ -312,7 +392,9 @@ describe('/messages: the composer, its image and its sending', () => {
     fireEvent.click(send());
     await waitFor(() => expect(toasts()).toContain('Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.'));
     expect(screen.getByTestId('message-image-preview')).toBeTruthy();
-    const init = api.fetchMock.mock.calls.find(([url, options]) => String(url) === '/api/conversations/c-1/messages' && options?.method === 'POST')![1]!;
+    const init = api.fetchMock.mock.calls.find(
+      ([url, options]) => String(url) === '/api/conversations/c-1/messages' && options?.method === 'POST',
+    )![1]!;
     const form = init.body as FormData;
     expect(form).toBeInstanceOf(FormData);
     expect((form.get('file') as File).name).toBe('photo.jpg');

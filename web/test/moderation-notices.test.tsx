@@ -17,8 +17,15 @@ import { freshSessionEachTest } from './support/fresh-session.ts';
 import { renderRoutes } from './support/render-routes.tsx';
 
 const STATEMENT = {
-  id: 'n1', kind: 'statement', title: 'Exposé des motifs', createdAt: '2026-03-05T10:00:00.000Z', read: false, decisionId: 'd1',
-  lines: ['Ce qui a été décidé : Retirer la publication.', 'Pourquoi : Spam ou publicité.'], canAppeal: true, appealStatus: null,
+  id: 'n1',
+  kind: 'statement',
+  title: 'Exposé des motifs',
+  createdAt: '2026-03-05T10:00:00.000Z',
+  read: false,
+  decisionId: 'd1',
+  lines: ['Ce qui a été décidé : Retirer la publication.', 'Pourquoi : Spam ou publicité.'],
+  canAppeal: true,
+  appealStatus: null,
 };
 const OTHER = 'b0000000-0000-4000-8000-000000000000';
 
@@ -33,10 +40,21 @@ describe('moderation in the own profile', () => {
   it('shows the statement of reasons and the suspension, and sends an appeal once', async () => {
     let appealed = false;
     const server = fakeApi({
-      'GET /api/moderation/notices': () => json(200, {
-        notices: [appealed ? { ...STATEMENT, canAppeal: false, appealStatus: 'open', lines: [...STATEMENT.lines, "Recours en cours d'examen"] } : STATEMENT],
-        unread: 1, suspendedUntil: '2026-12-24T14:00:00.000Z',
-      }),
+      'GET /api/moderation/notices': () =>
+        json(200, {
+          notices: [
+            appealed
+              ? {
+                  ...STATEMENT,
+                  canAppeal: false,
+                  appealStatus: 'open',
+                  lines: [...STATEMENT.lines, "Recours en cours d'examen"],
+                }
+              : STATEMENT,
+          ],
+          unread: 1,
+          suspendedUntil: '2026-12-24T14:00:00.000Z',
+        }),
       'POST /api/moderation/decisions/d1/appeal': () => {
         appealed = true;
         return json(201, { appeal: {} });
@@ -50,8 +68,12 @@ describe('moderation in the own profile', () => {
     fireEvent.change(within(notice).getByTestId('appeal-text'), { target: { value: "C'était une blague" } });
     fireEvent.click(within(notice).getByTestId('appeal-submit'));
     await waitFor(() => expect(server.callsTo('POST /api/moderation/decisions/d1/appeal')).toHaveLength(1));
-    expect(server.callsTo('POST /api/moderation/decisions/d1/appeal')[0]!.body).toEqual({ statement: "C'était une blague" });
-    await waitFor(() => expect(screen.getByTestId('moderation-notice').textContent).toContain("Recours en cours d'examen"));
+    expect(server.callsTo('POST /api/moderation/decisions/d1/appeal')[0]!.body).toEqual({
+      statement: "C'était une blague",
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('moderation-notice').textContent).toContain("Recours en cours d'examen"),
+    );
     expect(screen.queryByTestId('appeal-open')).toBeNull();
   });
 
@@ -60,10 +82,13 @@ describe('moderation in the own profile', () => {
     useSessionStore.setState({ status: 'ready' });
     let appealed = false;
     const server = fakeApi({
-      'GET /api/moderation/appeal-link': () => json(200, {
-        title: 'Exposé des motifs', lines: ["Ce qui a été décidé : Bannir l'auteur.", ...(appealed ? ["Recours en cours d'examen"] : [])],
-        canAppeal: !appealed, appealStatus: appealed ? 'open' : null,
-      }),
+      'GET /api/moderation/appeal-link': () =>
+        json(200, {
+          title: 'Exposé des motifs',
+          lines: ["Ce qui a été décidé : Bannir l'auteur.", ...(appealed ? ["Recours en cours d'examen"] : [])],
+          canAppeal: !appealed,
+          appealStatus: appealed ? 'open' : null,
+        }),
       'POST /api/moderation/appeal-link': () => {
         appealed = true;
         return json(201, { status: 'filed' });
@@ -76,13 +101,19 @@ describe('moderation in the own profile', () => {
     fireEvent.change(within(page).getByTestId('appeal-text'), { target: { value: "Je n'ai rien fait d'illégal" } });
     fireEvent.click(within(page).getByTestId('appeal-submit'));
     await waitFor(() => expect(server.callsTo('POST /api/moderation/appeal-link')).toHaveLength(1));
-    expect(server.callsTo('POST /api/moderation/appeal-link')[0]!.body).toEqual({ token: 'd1.mac', statement: "Je n'ai rien fait d'illégal" });
+    expect(server.callsTo('POST /api/moderation/appeal-link')[0]!.body).toEqual({
+      token: 'd1.mac',
+      statement: "Je n'ai rien fait d'illégal",
+    });
     await waitFor(() => expect(screen.getByTestId('appeal-link').textContent).toContain("Recours en cours d'examen"));
     expect(screen.queryByTestId('appeal-submit')).toBeNull();
   });
 
   it('says so when the appeal link is not valid', async () => {
-    fakeApi({ 'GET /api/moderation/appeal-link': () => json(404, { error: { code: 'appeal_link_invalid', message: "Ce lien de recours n'est pas valide" } }) });
+    fakeApi({
+      'GET /api/moderation/appeal-link': () =>
+        json(404, { error: { code: 'appeal_link_invalid', message: "Ce lien de recours n'est pas valide" } }),
+    });
     renderRoutes([{ path: '/appeal', element: <AppealLinkScreen /> }], '/appeal?token=faux');
     expect((await screen.findByTestId('appeal-link-error')).textContent).toBe("Ce lien de recours n'est pas valide");
   });
@@ -109,7 +140,12 @@ describe('moderation in the own profile', () => {
       'GET /api/blocks': () => json(200, { blocked: [] }),
       [`PUT /api/blocks/${OTHER}`]: () => json(200, { userId: OTHER, blocked: true }),
     });
-    render(<><BlockButton userId={OTHER} /><BlockButton userId={useSessionStore.getState().user!.id} /></>);
+    render(
+      <>
+        <BlockButton userId={OTHER} />
+        <BlockButton userId={useSessionStore.getState().user!.id} />
+      </>,
+    );
     const buttons = await screen.findAllByTestId('block-user');
     expect(buttons).toHaveLength(1);
     await waitFor(() => expect((buttons[0] as HTMLButtonElement).disabled).toBe(false));

@@ -37,7 +37,14 @@ function renderIn(element: React.ReactNode, path = '/create') {
 }
 
 const created = (over: Partial<PostDto> = {}) =>
-  makePost({ id: 'p-new', userId: 'u-1', latitude: MAP.pickerInitial.latitude, longitude: MAP.pickerInitial.longitude, createdAt: new Date().toISOString(), ...over });
+  makePost({
+    id: 'p-new',
+    userId: 'u-1',
+    latitude: MAP.pickerInitial.latitude,
+    longitude: MAP.pickerInitial.longitude,
+    createdAt: new Date().toISOString(),
+    ...over,
+  });
 
 function routes() {
   return fakeApi({
@@ -58,7 +65,10 @@ async function publish() {
 beforeEach(() => {
   localStorage.clear();
   window.HTMLElement.prototype.scrollIntoView = vi.fn();
-  useSessionStore.setState({ status: 'ready', user: { id: 'u-1', email: 'lea@exemple.fr', nickname: 'Léa', pulseCredits: 0 } });
+  useSessionStore.setState({
+    status: 'ready',
+    user: { id: 'u-1', email: 'lea@exemple.fr', nickname: 'Léa', pulseCredits: 0 },
+  });
 });
 
 afterEach(() => {
@@ -94,7 +104,11 @@ describe("create page: 'Position approximative'", () => {
     expect(toggle().checked).toBe(true);
     await publish();
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(api.callsTo('POST /api/posts')[0]!.body).toMatchObject({ category: 'happy', content: 'Depuis chez moi', approximate: true });
+    expect(api.callsTo('POST /api/posts')[0]!.body).toMatchObject({
+      category: 'happy',
+      content: 'Depuis chez moi',
+      approximate: true,
+    });
     cleanup();
 
     // Turned off again: remembered off.

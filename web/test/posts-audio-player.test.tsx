@@ -55,10 +55,12 @@ describe('audio player', () => {
     expect(track.getAttribute('kind')).toBe('captions');
     expect(track.getAttribute('srclang')).toBe('fr');
     expect(track.getAttribute('src')).toContain('voice-no-transcript');
-    expect(captions).toMatch(/^WEBVTT\n\n00:00:00\.000 --> 99:59:59\.999\n\[Message vocal enregistré par son auteur : aucune transcription disponible\]\n$/);
+    expect(captions).toMatch(
+      /^WEBVTT\n\n00:00:00\.000 --> 99:59:59\.999\n\[Message vocal enregistré par son auteur : aucune transcription disponible\]\n$/,
+    );
   });
 
-  it("goes loading → playing → paused → playing, and back to the start at the end", async () => {
+  it('goes loading → playing → paused → playing, and back to the start at the end', async () => {
     await renderAndPlay('/media/voice.webm', 14);
     expect(player().dataset.state).toBe('loading');
     act(() => void fireEvent(audio(), new Event('playing')));
@@ -119,10 +121,13 @@ describe('audio player', () => {
     await renderAndPlay('/media/voice.webm');
     await act(async () => failWith(4));
     expect(screen.getByRole('alert').textContent).toBe(text);
-    expect(fetchMock).toHaveBeenCalledWith(expect.stringContaining('/media/voice.webm'), expect.objectContaining({ method: 'HEAD' }));
+    expect(fetchMock).toHaveBeenCalledWith(
+      expect.stringContaining('/media/voice.webm'),
+      expect.objectContaining({ method: 'HEAD' }),
+    );
   });
 
-  it("says the browser blocked playback when play() is refused", async () => {
+  it('says the browser blocked playback when play() is refused', async () => {
     playImpl = () => Promise.reject(new DOMException('no gesture', 'NotAllowedError'));
     await renderAndPlay('/media/voice.webm');
     expect(screen.getByRole('alert').textContent).toBe('Lecture audio bloquée par le navigateur');

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { findCachedPost, putPostInCache, updateCachedPost, updatePostIn } from '../src/features/posts/posts-cache.ts';
-import { EXTRA_POSTS_KEY, MY_ACTIVE_POST_KEY, POSTS_KEY, cardKey, findCachedMarker, resetPostsRealtimeForTests } from '../src/features/posts/posts-query.ts';
+import {
+  EXTRA_POSTS_KEY,
+  MY_ACTIVE_POST_KEY,
+  POSTS_KEY,
+  cardKey,
+  findCachedMarker,
+  resetPostsRealtimeForTests,
+} from '../src/features/posts/posts-query.ts';
 import type { PostsFeed } from '../src/features/posts/post-types.ts';
 import { feedOf, makePost } from './support/interactions.tsx';
 
@@ -18,7 +25,9 @@ describe('every cached copy of a post, whatever the cache shape', () => {
     const viewport = { points: [a], clusters: [{ id: 'k', count: 3 }], cursor: 'c' };
     expect((updatePostIn(viewport, 'a', like) as typeof viewport).points[0]!.likesCount).toBe(9);
     expect((updatePostIn(viewport, 'a', like) as typeof viewport).clusters).toBe(viewport.clusters);
-    expect((updatePostIn({ created: [a], deleted: [] }, 'a', like) as { created: (typeof a)[] }).created[0]!.likesCount).toBe(9);
+    expect(
+      (updatePostIn({ created: [a], deleted: [] }, 'a', like) as { created: (typeof a)[] }).created[0]!.likesCount,
+    ).toBe(9);
     expect((updatePostIn(a, 'a', like) as typeof a).likesCount).toBe(9);
     expect(updatePostIn(null, 'a', like)).toBeNull();
   });
@@ -35,7 +44,11 @@ describe('every cached copy of a post, whatever the cache shape', () => {
     putPostInCache(client, makePost({ id: 'mine', likesCount: 2 }));
     // The map draws its marker (pinned beside the viewport) and the card is cached for its popup.
     expect(findCachedMarker(client, 'mine')).toMatchObject({ id: 'mine', photoUrl: null });
-    expect(client.getQueryData<{ posts: { id: string; likesCount?: number }[] }>(EXTRA_POSTS_KEY)?.posts.map((p) => [p.id, p.likesCount])).toEqual([['mine', undefined]]);
+    expect(
+      client
+        .getQueryData<{ posts: { id: string; likesCount?: number }[] }>(EXTRA_POSTS_KEY)
+        ?.posts.map((p) => [p.id, p.likesCount]),
+    ).toEqual([['mine', undefined]]);
     expect(client.getQueryData<{ likesCount: number }>(cardKey('mine'))?.likesCount).toBe(2);
     expect(client.getQueryData<{ likesCount: number }>(MY_ACTIVE_POST_KEY)?.likesCount).toBe(2);
 

@@ -84,13 +84,21 @@ describe('single post popup', () => {
   });
 
   it("never shows the 'Message vocal' placeholder of a voice-only post, but plays its audio", () => {
-    renderCard(post({ isVoiceOnly: true, content: 'Message vocal', imageUrl: null, audioUrl: '/media/v.webm', audioDuration: 12 }));
+    renderCard(
+      post({
+        isVoiceOnly: true,
+        content: 'Message vocal',
+        imageUrl: null,
+        audioUrl: '/media/v.webm',
+        audioDuration: 12,
+      }),
+    );
     expect(screen.queryByTestId('post-text')).toBeNull();
     expect(screen.getByTestId('post-audio')).toBeTruthy();
     expect(screen.getByTestId('post-audio-duration').textContent).toBe('0:12');
   });
 
-  it("asks a visitor to sign in to contact, and to comment", () => {
+  it('asks a visitor to sign in to contact, and to comment', () => {
     renderCard(post());
     fireEvent.click(screen.getByTestId('post-contact'));
     expect(toasts()).toContain('Veuillez vous connecter pour contacter cet utilisateur');
@@ -104,7 +112,21 @@ describe('single post popup', () => {
 
   it('takes a signed-in reader to the conversation in Messages, and the name to the profile', async () => {
     useSessionStore.setState({ user: { id: 'me', email: 'me@x.fr', nickname: 'Moi' } });
-    fakeApi({ 'POST /api/conversations': () => new Response(JSON.stringify({ conversation: { id: 'c-1', participant1Id: 'u-a', participant2Id: 'u-b', createdAt: '2026-11-24T10:00:00.000Z', updatedAt: '2026-11-24T10:00:00.000Z' } }), { status: 200 }) });
+    fakeApi({
+      'POST /api/conversations': () =>
+        new Response(
+          JSON.stringify({
+            conversation: {
+              id: 'c-1',
+              participant1Id: 'u-a',
+              participant2Id: 'u-b',
+              createdAt: '2026-11-24T10:00:00.000Z',
+              updatedAt: '2026-11-24T10:00:00.000Z',
+            },
+          }),
+          { status: 200 },
+        ),
+    });
     const { router } = renderCard(post());
     fireEvent.click(screen.getByTestId('post-contact'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/messages'));
@@ -114,7 +136,7 @@ describe('single post popup', () => {
     expect(useUiStore.getState().profileModalUserId).toBe('author-1');
   });
 
-  it("lets the author delete their post after a confirmation", async () => {
+  it('lets the author delete their post after a confirmation', async () => {
     useSessionStore.setState({ user: { id: 'author-1', email: 'marc@x.fr', nickname: 'Marc' } });
     const api = fakeApi({ 'DELETE /api/posts/p-1': () => new Response(null, { status: 204 }) });
     const { client, onClose } = renderCard(post());

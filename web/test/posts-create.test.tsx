@@ -9,7 +9,13 @@ import { makePost } from './support/posts.ts';
 
 // WebGL does not exist in jsdom: the picker is a stand-in that moves the pin on demand.
 vi.mock('../src/features/posts/create/LocationPicker.tsx', () => ({
-  default: ({ value, onChange }: { value: { latitude: number; longitude: number } | null; onChange: (v: { latitude: number; longitude: number }) => void }) => (
+  default: ({
+    value,
+    onChange,
+  }: {
+    value: { latitude: number; longitude: number } | null;
+    onChange: (v: { latitude: number; longitude: number }) => void;
+  }) => (
     <div data-testid="location-picker" data-latitude={value?.latitude} data-longitude={value?.longitude}>
       <button type="button" onClick={() => onChange({ latitude: -35, longitude: 70 })}>
         pick-sea
@@ -47,13 +53,21 @@ function renderCreate() {
 }
 
 function signIn(pulseCredits = 0) {
-  useSessionStore.setState({ status: 'ready', user: { id: 'u-1', email: 'lea@exemple.fr', nickname: 'Léa', pulseCredits } });
+  useSessionStore.setState({
+    status: 'ready',
+    user: { id: 'u-1', email: 'lea@exemple.fr', nickname: 'Léa', pulseCredits },
+  });
 }
 
 function post(over: Partial<PostDto> = {}): PostDto {
   return makePost({
-    id: 'p-new', userId: 'u-1', category: 'party', content: 'Bonjour',
-    latitude: MAP.pickerInitial.latitude, longitude: MAP.pickerInitial.longitude, createdAt: new Date().toISOString(),
+    id: 'p-new',
+    userId: 'u-1',
+    category: 'party',
+    content: 'Bonjour',
+    latitude: MAP.pickerInitial.latitude,
+    longitude: MAP.pickerInitial.longitude,
+    createdAt: new Date().toISOString(),
     ...over,
   });
 }
@@ -88,7 +102,9 @@ describe('create page', () => {
     useSessionStore.setState({ status: 'ready', user: null });
     fakeApi(baseRoutes);
     renderCreate();
-    expect(screen.getByTestId('modal-panel').textContent).toContain('Veuillez vous connecter pour créer une publication');
+    expect(screen.getByTestId('modal-panel').textContent).toContain(
+      'Veuillez vous connecter pour créer une publication',
+    );
     expect(screen.queryByTestId('create-form')).toBeNull();
   });
 
@@ -105,7 +121,9 @@ describe('create page', () => {
     });
     renderCreate();
     const block = await screen.findByTestId('create-active-block');
-    expect(block.textContent).toContain("Vous avez déjà une publication active. Supprimez-la avant d'en créer une nouvelle.");
+    expect(block.textContent).toContain(
+      "Vous avez déjà une publication active. Supprimez-la avant d'en créer une nouvelle.",
+    );
     expect(block.textContent).toContain('Ma publication du jour');
     expect(screen.queryByTestId('create-form')).toBeNull();
 
@@ -117,7 +135,10 @@ describe('create page', () => {
 
   it('validates in the form’s order: mood, then something to say, then the land', async () => {
     signIn();
-    const api = fakeApi({ ...baseRoutes, 'GET /api/geo/land': (call) => json(200, { onLand: !call.url.includes('lat=-35') }) });
+    const api = fakeApi({
+      ...baseRoutes,
+      'GET /api/geo/land': (call) => json(200, { onLand: !call.url.includes('lat=-35') }),
+    });
     renderCreate();
     await screen.findByTestId('create-form');
     submit();
@@ -129,7 +150,9 @@ describe('create page', () => {
     fireEvent.change(screen.getByTestId('create-content'), { target: { value: 'Une belle journée' } });
     fireEvent.click(screen.getByText('pick-sea'));
     await waitFor(() => expect(screen.getByTestId('land-status').dataset.state).toBe('sea'));
-    expect(screen.getByTestId('land-status').textContent).toContain('Publications autorisées uniquement sur terre (îles comprises)');
+    expect(screen.getByTestId('land-status').textContent).toContain(
+      'Publications autorisées uniquement sur terre (îles comprises)',
+    );
     submit();
     expect(errorText()).toBe('Publications autorisées uniquement sur terre (îles comprises)');
     expect(api.callsTo('POST /api/posts')).toHaveLength(0);
@@ -164,15 +187,21 @@ describe('create page', () => {
     renderCreate();
     const input = (await screen.findByTestId('create-image-input')) as HTMLInputElement;
     fireEvent.change(input, { target: { files: [new File(['<svg/>'], 'x.svg', { type: 'image/svg+xml' })] } });
-    expect(screen.getByTestId('create-image-error').textContent).toBe('Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.');
+    expect(screen.getByTestId('create-image-error').textContent).toBe(
+      'Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.',
+    );
     fireEvent.change(input, { target: { files: [png('big.png', 10 * 1024 * 1024 + 1)] } });
     expect(screen.getByTestId('create-image-error').textContent).toBe("La taille de l'image ne doit pas dépasser 10MB");
     fireEvent.change(input, { target: { files: [png('a.png'), png('b.png')] } });
-    expect(screen.getByTestId('create-image-error').textContent).toBe('Vous ne pouvez sélectionner que 1 fichiers maximum');
+    expect(screen.getByTestId('create-image-error').textContent).toBe(
+      'Vous ne pouvez sélectionner que 1 fichiers maximum',
+    );
     expect(screen.queryByTestId('create-image-preview')).toBeNull();
     fireEvent.change(input, { target: { files: [png('ok.png')] } });
     expect(screen.queryByTestId('create-image-error')).toBeNull();
-    expect(screen.getByTestId('create-image-preview').querySelector('img')?.getAttribute('src')).toBe('blob:http://localhost/preview');
+    expect(screen.getByTestId('create-image-preview').querySelector('img')?.getAttribute('src')).toBe(
+      'blob:http://localhost/preview',
+    );
     fireEvent.click(screen.getByTestId('create-image-remove'));
     expect(screen.queryByTestId('create-image-preview')).toBeNull();
   });
@@ -181,7 +210,12 @@ describe('create page', () => {
     signIn();
     const api = fakeApi({
       ...baseRoutes,
-      'POST /api/uploads/post-image': () => json(201, { uploadId: '11111111-1111-4111-8111-111111111111', url: '/media/a.webp', thumbnailUrl: '/media/a-thumb.webp' }),
+      'POST /api/uploads/post-image': () =>
+        json(201, {
+          uploadId: '11111111-1111-4111-8111-111111111111',
+          url: '/media/a.webp',
+          thumbnailUrl: '/media/a-thumb.webp',
+        }),
       'POST /api/posts': () => json(201, { post: post({ id: 'p-42', imageUrl: '/media/a.webp' }) }),
     });
     const { router } = renderCreate();
@@ -210,7 +244,8 @@ describe('create page', () => {
     let attempts = 0;
     const api = fakeApi({
       ...baseRoutes,
-      'POST /api/uploads/post-image': () => json(201, { uploadId: '11111111-1111-4111-8111-111111111111', url: '/media/a.webp', thumbnailUrl: null }),
+      'POST /api/uploads/post-image': () =>
+        json(201, { uploadId: '11111111-1111-4111-8111-111111111111', url: '/media/a.webp', thumbnailUrl: null }),
       'POST /api/posts': () =>
         ++attempts === 1
           ? json(429, { error: { code: 'post_rate_limited', message: 'Trop de publications. Veuillez patienter.' } })
@@ -242,7 +277,12 @@ describe('create page', () => {
       'GET /api/posts/mine/active': () => json(200, { post: live ? post() : null }),
       'POST /api/posts': () => {
         live = true;
-        return json(409, { error: { code: 'post_active_exists', message: "Vous avez déjà une publication active. Supprimez-la avant d'en créer une nouvelle." } });
+        return json(409, {
+          error: {
+            code: 'post_active_exists',
+            message: "Vous avez déjà une publication active. Supprimez-la avant d'en créer une nouvelle.",
+          },
+        });
       },
     });
     renderCreate();
@@ -255,7 +295,10 @@ describe('create page', () => {
 
   it('offers the pulse purchase box at 2,50 € without credits, the toggle with credits', async () => {
     signIn(0);
-    const api = fakeApi({ ...baseRoutes, 'POST /api/posts': () => json(201, { post: post({ hasPulseEffect: true }) }) });
+    const api = fakeApi({
+      ...baseRoutes,
+      'POST /api/posts': () => json(201, { post: post({ hasPulseEffect: true }) }),
+    });
     renderCreate();
     const box = await screen.findByTestId('pulse-purchase');
     expect(box.textContent).toContain('2,50 €');
@@ -291,11 +334,20 @@ describe('create page', () => {
 });
 
 describe('create rules without the page', () => {
-  const base = { category: 'happy', content: 'x', hasImage: false, hasVoice: false, location: { latitude: 1, longitude: 2 }, onLand: null };
+  const base = {
+    category: 'happy',
+    content: 'x',
+    hasImage: false,
+    hasVoice: false,
+    location: { latitude: 1, longitude: 2 },
+    onLand: null,
+  };
 
   it('needs a location and valid coordinates', () => {
     expect(validateCreateForm({ ...base, location: null })).toBe('Veuillez sélectionner une position sur la carte');
-    expect(validateCreateForm({ ...base, location: { latitude: 91, longitude: 0 } })).toBe('Coordonnées de localisation invalides');
+    expect(validateCreateForm({ ...base, location: { latitude: 91, longitude: 0 } })).toBe(
+      'Coordonnées de localisation invalides',
+    );
     expect(validateCreateForm({ ...base, category: 'sad' })).toBe('Catégorie invalide');
     expect(validateCreateForm({ ...base, content: '   ', hasVoice: true })).toBeNull();
     expect(validateCreateForm({ ...base, content: '<script>alert(1)</script>' })).toBe('Contenu non autorisé détecté');
@@ -330,11 +382,23 @@ describe('create rules without the page', () => {
       createPost: vi.fn(async (): Promise<PostDto> => post()),
     };
     const voice = new Blob(['x']);
-    const input = { category: 'happy' as const, content: '', image: png(), voice, location: { latitude: 1, longitude: 2 }, usePulseEffect: false };
+    const input = {
+      category: 'happy' as const,
+      content: '',
+      image: png(),
+      voice,
+      location: { latitude: 1, longitude: 2 },
+      usePulseEffect: false,
+    };
     const memo = {};
     const result = await submitPost(input, memo, deps);
     expect(calls).toEqual(['image', 'voice']);
-    expect(result).toEqual({ ok: false, step: 'voice', code: 'audio_too_small', message: 'Erreur upload audio : Fichier audio trop petit ou corrompu' });
+    expect(result).toEqual({
+      ok: false,
+      step: 'voice',
+      code: 'audio_too_small',
+      message: 'Erreur upload audio : Fichier audio trop petit ou corrompu',
+    });
     expect(deps.createPost).not.toHaveBeenCalled();
 
     deps.uploadVoice.mockImplementation(async () => ({ uploadId: 'v', url: '', duration: 3 }));

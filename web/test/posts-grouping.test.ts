@@ -134,20 +134,31 @@ describe('100 m grouping', () => {
 
 function post(id: number, at: GeoPoint, category: PostDto['category'] = 'happy'): PostDto {
   return makePost({
-    id: `p${id}`, userId: `u${id}`, category, content: `post ${id}`, latitude: at.latitude, longitude: at.longitude,
-    nickname: `User ${id}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(), author: makeAuthor(`User ${id}`),
+    id: `p${id}`,
+    userId: `u${id}`,
+    category,
+    content: `post ${id}`,
+    latitude: at.latitude,
+    longitude: at.longitude,
+    nickname: `User ${id}`,
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(),
+    author: makeAuthor(`User ${id}`),
   });
 }
 
 /** The groups as sorted id lists, to compare an incremental index with a fresh grouping. */
 function partition(groups: MarkerGroups): string[][] {
-  return [...groups.allGroups()].map((g) => g.members.map((m) => m.id).sort()).sort((a, b) => a[0]!.localeCompare(b[0]!));
+  return [...groups.allGroups()]
+    .map((g) => g.members.map((m) => m.id).sort())
+    .sort((a, b) => a[0]!.localeCompare(b[0]!));
 }
 function fresh(posts: PostDto[]): string[][] {
-  return groupWithinRadius(posts).map((g) => g.items.map((p) => p.id).sort()).sort((a, b) => a[0]!.localeCompare(b[0]!));
+  return groupWithinRadius(posts)
+    .map((g) => g.items.map((p) => p.id).sort())
+    .sort((a, b) => a[0]!.localeCompare(b[0]!));
 }
 
-describe('the map\'s 100 m groups, kept one marker at a time', () => {
+describe("the map's 100 m groups, kept one marker at a time", () => {
   it('adds a lone post as one new feature and leaves every other group alone', () => {
     const groups = new MarkerGroups();
     groups.reset([post(1, PARIS), post(2, offset(PARIS, 40, 0)), post(3, offset(PARIS, 0, 2000))].map(toMarker));
@@ -176,19 +187,25 @@ describe('the map\'s 100 m groups, kept one marker at a time', () => {
   it('a new answer keeps the feature ids of the groups it draws the same, and diffs only the rest', () => {
     const groups = new MarkerGroups();
     const far = offset(PARIS, 0, 3000);
-    const first = groups.reset([post(1, PARIS), post(2, offset(PARIS, 40, 0)), post(3, far), post(4, offset(PARIS, 0, 6000))].map(toMarker));
+    const first = groups.reset(
+      [post(1, PARIS), post(2, offset(PARIS, 40, 0)), post(3, far), post(4, offset(PARIS, 0, 6000))].map(toMarker),
+    );
     expect(first.remove).toEqual([]);
     expect(first.add).toHaveLength(3);
     const pair = groups.groupOf('p1')!.id;
     const lone = groups.groupOf('p3')!.id;
     const gone = groups.groupOf('p4')!.id;
     // The next answer (fresh objects): the pair unchanged, p4 gone, p5 joins p3 within 100 m.
-    const next = groups.reset([post(1, PARIS), post(2, offset(PARIS, 40, 0)), post(3, far), post(5, offset(far, 30, 0))].map(toMarker));
+    const next = groups.reset(
+      [post(1, PARIS), post(2, offset(PARIS, 40, 0)), post(3, far), post(5, offset(far, 30, 0))].map(toMarker),
+    );
     expect(groups.groupOf('p1')!.id).toBe(pair);
     expect(next.remove.sort()).toEqual([gone, lone].sort());
     expect(next.add.map((g) => g.members.map((m) => m.id))).toEqual([['p5', 'p3']]);
     // A changed look (the pulse bought) is a new feature too.
-    const pulsed = groups.reset([post(1, PARIS), { ...post(2, offset(PARIS, 40, 0)), hasPulseEffect: true }].map(toMarker));
+    const pulsed = groups.reset(
+      [post(1, PARIS), { ...post(2, offset(PARIS, 40, 0)), hasPulseEffect: true }].map(toMarker),
+    );
     expect(pulsed.remove).toContain(pair);
     expect(pulsed.add.map((g) => g.members.map((m) => m.id).sort())).toEqual([['p1', 'p2']]);
   });
@@ -233,27 +250,41 @@ describe('the map\'s 100 m groups, kept one marker at a time', () => {
     for (let i = 400; i < 700; i++) groups.add(toMarker(around(i)));
     for (let i = 0; i < 700; i += 3) groups.remove(`p${i}`);
     const views: Array<[number, number, number, number]> = [
-      [2.30, 48.83, 2.40, 48.88],
+      [2.3, 48.83, 2.4, 48.88],
       [2.349, 48.855, 2.356, 48.858],
       [2.0, 48.6, 2.7, 49.1],
       [-180, -85, 180, 85],
       [10, 10, 11, 11],
     ];
     const everyGroup = (w: number, s: number, e: number, n: number) =>
-      [...groups.allGroups()].filter((g) => g.latitude >= s && g.latitude <= n && g.longitude >= w && g.longitude <= e).map((g) => g.id).sort();
-    for (const [w, s, e, n] of views) expect(groups.groupsIn(w, s, e, n).map((g) => g.id).sort()).toEqual(everyGroup(w, s, e, n));
-    expect(groups.groupsIn(2.30, 48.83, 2.40, 48.88).length).toBeGreaterThan(10);
+      [...groups.allGroups()]
+        .filter((g) => g.latitude >= s && g.latitude <= n && g.longitude >= w && g.longitude <= e)
+        .map((g) => g.id)
+        .sort();
+    for (const [w, s, e, n] of views)
+      expect(
+        groups
+          .groupsIn(w, s, e, n)
+          .map((g) => g.id)
+          .sort(),
+      ).toEqual(everyGroup(w, s, e, n));
+    expect(groups.groupsIn(2.3, 48.83, 2.4, 48.88).length).toBeGreaterThan(10);
     groups.reset([]);
     expect(groups.groupsIn(-180, -85, 180, 85)).toEqual([]);
   });
 
   it('adds one post to 100 000 loaded by touching only its own group', () => {
     const rand = random(3);
-    const posts = Array.from({ length: 100_000 }, (_, i) => toMarker(post(i, { latitude: 30 + rand() * 30, longitude: -10 + rand() * 40 })));
+    const posts = Array.from({ length: 100_000 }, (_, i) =>
+      toMarker(post(i, { latitude: 30 + rand() * 30, longitude: -10 + rand() * 40 })),
+    );
     const groups = new MarkerGroups();
     groups.reset(posts);
     const diff = groups.add(toMarker(post(100_001, { latitude: 0.5, longitude: 0.5 })));
-    expect(diff).toEqual({ remove: [], add: [expect.objectContaining({ members: [expect.objectContaining({ id: 'p100001' })] })] });
+    expect(diff).toEqual({
+      remove: [],
+      add: [expect.objectContaining({ members: [expect.objectContaining({ id: 'p100001' })] })],
+    });
     expect(groups.size).toBe(100_001);
   });
 });

@@ -4,13 +4,26 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
-import { addPostToCache, derivedFrom, findCachedMarker, removePostFromCache, resetPostsRealtimeForTests } from '../src/features/posts/posts-query.ts';
+import {
+  addPostToCache,
+  derivedFrom,
+  findCachedMarker,
+  removePostFromCache,
+  resetPostsRealtimeForTests,
+} from '../src/features/posts/posts-query.ts';
 import { type MarkerDto, toMarker } from '../src/features/posts/post-types.ts';
 import { makePost } from './support/posts.ts';
 
 afterEach(() => resetPostsRealtimeForTests());
 
-type Answer = { points: MarkerDto[]; clusters: unknown[]; cursor: string; serverTime: string; bbox: [number, number, number, number]; zoom: number };
+type Answer = {
+  points: MarkerDto[];
+  clusters: unknown[];
+  cursor: string;
+  serverTime: string;
+  bbox: [number, number, number, number];
+  zoom: number;
+};
 const KEY = ['posts', 'viewport', [50, -30, 60, -10], 12, 'all'] as const;
 const BBOX: Answer['bbox'] = [50, -30, 60, -10];
 
@@ -30,7 +43,11 @@ function countedAnswer(count: number): { answer: Answer; reads: () => number; id
       return Reflect.get(target, key, receiver);
     },
   });
-  return { answer: { points, clusters: [], cursor: 'c', serverTime: '2026-03-01T10:00:00.000Z', bbox: BBOX, zoom: 12 }, reads: () => reads, idReads: () => idReads };
+  return {
+    answer: { points, clusters: [], cursor: 'c', serverTime: '2026-03-01T10:00:00.000Z', bbox: BBOX, zoom: 12 },
+    reads: () => reads,
+    idReads: () => idReads,
+  };
 }
 
 /** A cache holding `answer` under a viewport key, watched as the map watches it (useViewportFeed: no structural sharing). */
@@ -44,7 +61,10 @@ function clientWith(answer: Answer, updatedAt = 1_000): QueryClient {
 const viewport = (client: QueryClient) => client.getQueryData<Answer>(KEY)!;
 
 /** The list as the one-change-at-a-time code made it. */
-function naive(points: readonly MarkerDto[], changes: ReadonlyArray<{ add: MarkerDto } | { remove: string }>): MarkerDto[] {
+function naive(
+  points: readonly MarkerDto[],
+  changes: ReadonlyArray<{ add: MarkerDto } | { remove: string }>,
+): MarkerDto[] {
   let list = [...points];
   for (const change of changes) {
     if ('add' in change) list = [change.add, ...list.filter((p) => p.id !== change.add.id)];

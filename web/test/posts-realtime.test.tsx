@@ -7,23 +7,46 @@ import { REALTIME_VIEW_DEBOUNCE_MS } from '@moodmap/core';
 import { BACKOFF_MAX_MS, backoffDelay, setRealtimeView, stopRealtime, useRealtimeStore } from '../src/lib/realtime.ts';
 import { applySession, resetTokenStateForTests } from '../src/lib/auth-tokens.ts';
 import { POSTS_KEY, bridgePostsRealtime, resetPostsRealtimeForTests } from '../src/features/posts/posts-query.ts';
-import { type Bbox, fetchViewport, pollChanges, resetViewportForTests, useViewportFeed, viewportKey } from '../src/features/posts/viewport-query.ts';
+import {
+  type Bbox,
+  fetchViewport,
+  pollChanges,
+  resetViewportForTests,
+  useViewportFeed,
+  viewportKey,
+} from '../src/features/posts/viewport-query.ts';
 import { type MarkerDto, toMarker } from '../src/features/posts/post-types.ts';
 import { deferred, json } from './support/auth-fixtures.ts';
 import { FakeWebSocket, installFakeWebSocket } from './support/fake-websocket.ts';
 import { makeAuthor, makePost } from './support/posts.ts';
 
-
 const last = () => FakeWebSocket.sockets[FakeWebSocket.sockets.length - 1]!;
 
 function post(id: string): PostDto {
-  return makePost({ id, userId: 'u', category: 'love', content: id, latitude: 10, longitude: 20, nickname: 'Nina', createdAt: new Date().toISOString(), author: makeAuthor('Nina') });
+  return makePost({
+    id,
+    userId: 'u',
+    category: 'love',
+    content: id,
+    latitude: 10,
+    longitude: 20,
+    nickname: 'Nina',
+    createdAt: new Date().toISOString(),
+    author: makeAuthor('Nina'),
+  });
 }
 
 const marker = (id: string): MarkerDto => toMarker(post(id));
 const VIEW: { bbox: Bbox; zoom: number } = { bbox: [19, 9, 21, 11], zoom: 12 };
 const VIEW_KEY = viewportKey(VIEW.bbox, VIEW.zoom, []);
-const answer = (...ids: string[]) => ({ points: ids.map(marker), clusters: [], cursor: 'c0', serverTime: new Date().toISOString(), bbox: VIEW.bbox, zoom: 12 });
+const answer = (...ids: string[]) => ({
+  points: ids.map(marker),
+  clusters: [],
+  cursor: 'c0',
+  serverTime: new Date().toISOString(),
+  bbox: VIEW.bbox,
+  zoom: 12,
+});
 const ids = (client: QueryClient) => client.getQueryData<{ points: MarkerDto[] }>(VIEW_KEY)?.points.map((p) => p.id);
 
 beforeEach(() => {
@@ -127,16 +150,30 @@ describe('realtime client', () => {
     bridgePostsRealtime(client);
     last().open();
     const pending = deferred<Response>();
-    vi.stubGlobal('fetch', vi.fn(() => pending.promise));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => pending.promise),
+    );
     const fetching = fetchViewport(VIEW.bbox, VIEW.zoom, []);
     last().receive({ type: 'post.created', data: { post: marker('new') } });
-    pending.resolve(json(200, { points: [marker('old')], clusters: [], cursor: 'c1', serverTime: new Date().toISOString() }));
+    pending.resolve(
+      json(200, { points: [marker('old')], clusters: [], cursor: 'c1', serverTime: new Date().toISOString() }),
+    );
     expect((await fetching).points.map((p) => p.id)).toEqual(['new', 'old']);
   });
 
   it('polls the changes every 5 s only while the socket is down, and refetches on the refreshPosts event', async () => {
     vi.useFakeTimers();
-    const fetchMock = vi.fn(async (_url: string) => json(200, { points: [], clusters: [], created: [], deleted: [], cursor: 'c1', serverTime: new Date().toISOString() }));
+    const fetchMock = vi.fn(async (_url: string) =>
+      json(200, {
+        points: [],
+        clusters: [],
+        created: [],
+        deleted: [],
+        cursor: 'c1',
+        serverTime: new Date().toISOString(),
+      }),
+    );
     vi.stubGlobal('fetch', fetchMock);
     const calls = (path: string) => fetchMock.mock.calls.filter(([url]) => String(url).includes(path)).length;
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -203,7 +240,13 @@ describe('the view frame: a socket hears only the posts in its view', () => {
     await fetchViewport(VIEW.bbox, VIEW.zoom, []);
     await pollChanges(client);
     const url = new URL(String(fetchMock.mock.calls[1]![0]), 'http://x');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ since: 'c1', west: '19', south: '9', east: '21', north: '11' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      since: 'c1',
+      west: '19',
+      south: '9',
+      east: '21',
+      north: '11',
+    });
     expect(ids(client)).toEqual(['n']);
   });
 });

@@ -133,7 +133,9 @@ describe('voice recorder', () => {
     await startRecording();
     expect(root().dataset.status).toBe('idle');
     expect(root().dataset.permission).toBe('denied');
-    expect(screen.getByTestId('voice-error').textContent).toBe('Permission microphone requise pour enregistrer un message vocal');
+    expect(screen.getByTestId('voice-error').textContent).toBe(
+      'Permission microphone requise pour enregistrer un message vocal',
+    );
     const retry = screen.getByTestId('voice-record');
     expect(retry.getAttribute('aria-label')).toBe("Réessayer d'autoriser le microphone");
     await startRecording();

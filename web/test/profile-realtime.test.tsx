@@ -20,8 +20,14 @@ const NEW_PHOTO = '/media/avatars/noa-2.webp';
 
 function conversation(id: string, other: string, nickname: string): ConversationSummaryDto {
   return {
-    id, participant1Id: 'me', participant2Id: other, createdAt: '2026-03-01T10:00:00.000Z', updatedAt: '2026-03-01T10:00:00.000Z',
-    otherParticipant: { id: other, nickname, profilePhotoUrl: null }, lastMessage: null, unread: false,
+    id,
+    participant1Id: 'me',
+    participant2Id: other,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    updatedAt: '2026-03-01T10:00:00.000Z',
+    otherParticipant: { id: other, nickname, profilePhotoUrl: null },
+    lastMessage: null,
+    unread: false,
   } as ConversationSummaryDto;
 }
 
@@ -38,7 +44,10 @@ function seeded(): QueryClient {
     makeComment({ id: 'c-noa', userId: NOA, author: { username: 'Noa' } }),
     makeComment({ id: 'c-lea', userId: LEA, author: { username: 'Léa' } }),
   ]);
-  client.setQueryData<ConversationListResult>(LIST_KEY, { conversations: [conversation('k-noa', NOA, 'Noa'), conversation('k-lea', LEA, 'Léa')], nextCursor: null });
+  client.setQueryData<ConversationListResult>(LIST_KEY, {
+    conversations: [conversation('k-noa', NOA, 'Noa'), conversation('k-lea', LEA, 'Léa')],
+    nextCursor: null,
+  });
   client.setQueryData(conversationKey('k-noa'), conversation('k-noa', NOA, 'Noa'));
   client.setQueryData(profileKey(NOA), { profile: { id: NOA, username: 'Noa' }, posts: [] });
   return client;
@@ -78,7 +87,9 @@ describe("someone's new nickname or photo, live", () => {
     const list = client.getQueryData<ConversationListResult>(LIST_KEY)!.conversations;
     expect(list[0]!.otherParticipant).toEqual({ id: NOA, nickname: 'Noa Payet', profilePhotoUrl: NEW_PHOTO });
     expect(list[1]).toBe(before.leaChat);
-    expect(client.getQueryData<ConversationSummaryDto>(conversationKey('k-noa'))!.otherParticipant.nickname).toBe('Noa Payet');
+    expect(client.getQueryData<ConversationSummaryDto>(conversationKey('k-noa'))!.otherParticipant.nickname).toBe(
+      'Noa Payet',
+    );
     expect(client.getQueryState(profileKey(NOA))!.isInvalidated).toBe(true);
 
     // A removed photo, and a malformed event, are handled too.
@@ -92,7 +103,11 @@ describe("someone's new nickname or photo, live", () => {
   it('reloads my own profile when the change came from another of my tabs', () => {
     const client = seeded();
     const reloadUser = vi.fn(async () => undefined);
-    useSessionStore.setState({ status: 'ready', user: { id: NOA, email: 'noa@exemple.fr', nickname: 'Noa', profilePhotoUrl: null, pulseCredits: 0 }, reloadUser });
+    useSessionStore.setState({
+      status: 'ready',
+      user: { id: NOA, email: 'noa@exemple.fr', nickname: 'Noa', profilePhotoUrl: null, pulseCredits: 0 },
+      reloadUser,
+    });
     const stop = bridgeProfileRealtime(client);
     socket().open();
     socket().receive({ type: 'profile.updated', data: { userId: NOA, username: 'Noa', photoUrl: null } });

@@ -20,8 +20,15 @@ const DAY = 24 * 60 * 60 * 1000;
 
 function post(id: string, overrides: Partial<PostDto> = {}) {
   return makePost({
-    id, userId: OTHER, category: 'party', content: `Texte de ${id}`, latitude: -21.06, longitude: 55.21, nickname: 'Noa',
-    createdAt: new Date(Date.now() - 2.5 * 60 * 60 * 1000).toISOString(), author: makeAuthor('Noa'),
+    id,
+    userId: OTHER,
+    category: 'party',
+    content: `Texte de ${id}`,
+    latitude: -21.06,
+    longitude: 55.21,
+    nickname: 'Noa',
+    createdAt: new Date(Date.now() - 2.5 * 60 * 60 * 1000).toISOString(),
+    author: makeAuthor('Noa'),
     ...overrides,
   });
 }
@@ -113,7 +120,9 @@ describe('tier badge precedence', () => {
   });
 
   it('shows each precedence where it belongs: modal Multi, page Plus for the same user', async () => {
-    fakeApi({ [`GET /api/profiles/${OTHER}`]: () => json(200, publicProfile(OTHER, [], { isMulti: true, isPlus: true })) });
+    fakeApi({
+      [`GET /api/profiles/${OTHER}`]: () => json(200, publicProfile(OTHER, [], { isMulti: true, isPlus: true })),
+    });
     renderAt(`/user/${OTHER}`);
     const page = await screen.findByTestId('public-profile');
     expect(within(page).getByTestId('tier-badge').textContent).toBe('Plus');
@@ -133,14 +142,17 @@ describe('/profile', () => {
     renderAt('/profile');
     const blocked = screen.getByTestId('nickname-blocked');
     expect(blocked.textContent).toContain('Vous avez déjà modifié votre pseudo ce mois-ci.');
-    expect(screen.getByTestId('nickname-next-date').textContent).toBe(`Prochain changement possible le ${frDate(new Date(last.getTime() + 30 * DAY))}`);
+    expect(screen.getByTestId('nickname-next-date').textContent).toBe(
+      `Prochain changement possible le ${frDate(new Date(last.getTime() + 30 * DAY))}`,
+    );
     expect(screen.queryByTestId('nickname-edit')).toBeNull();
   });
 
   it('validates the nickname with the core rules, then saves it', async () => {
     const server = fakeApi({
       'GET /api/profiles/u-1': () => json(200, publicProfile('u-1')),
-      'PATCH /api/profiles/me': () => json(200, { user: apiUser({}, { username: 'Camille_974', lastUsernameChange: new Date().toISOString() }) }),
+      'PATCH /api/profiles/me': () =>
+        json(200, { user: apiUser({}, { username: 'Camille_974', lastUsernameChange: new Date().toISOString() }) }),
     });
     applySession(sessionBody(1));
     renderAt('/profile');
@@ -149,7 +161,9 @@ describe('/profile', () => {
     expect(document.activeElement).toBe(screen.getByTestId('nickname-input'));
     fireEvent.change(screen.getByTestId('nickname-input'), { target: { value: '2024' } });
     fireEvent.click(screen.getByTestId('nickname-save'));
-    expect(screen.getByTestId('nickname-error').textContent).toBe('Le pseudo ne peut pas être composé uniquement de chiffres');
+    expect(screen.getByTestId('nickname-error').textContent).toBe(
+      'Le pseudo ne peut pas être composé uniquement de chiffres',
+    );
     fireEvent.change(screen.getByTestId('nickname-input'), { target: { value: 'x' } });
     fireEvent.click(screen.getByTestId('nickname-save'));
     expect(screen.getByTestId('nickname-error').textContent).toBe('Le pseudo doit contenir entre 2 et 50 caractères');
@@ -191,15 +205,25 @@ describe('/profile', () => {
   });
 
   it('pre-checks the photo type and size with their French texts', () => {
-    expect(photoProblem({ type: 'image/svg+xml', size: 10 })).toBe('Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.');
-    expect(photoProblem({ type: 'image/png', size: 5 * 1024 * 1024 + 1 })).toBe("La taille de l'image ne doit pas dépasser 5MB");
+    expect(photoProblem({ type: 'image/svg+xml', size: 10 })).toBe(
+      'Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.',
+    );
+    expect(photoProblem({ type: 'image/png', size: 5 * 1024 * 1024 + 1 })).toBe(
+      "La taille de l'image ne doit pas dépasser 5MB",
+    );
     expect(photoProblem({ type: 'image/webp', size: 5 * 1024 * 1024 })).toBeNull();
   });
 
   it("lists my live posts with countdown, pulse badge and 'Voir sur carte'", async () => {
     fakeApi({
       'GET /api/profiles/u-1': () =>
-        json(200, publicProfile('u-1', [post('p1', { userId: 'u-1', hasPulseEffect: true, imageUrl: '/media/p1.jpg' }), post('p2', { userId: 'u-1', isVoiceOnly: true, content: 'Message vocal' })])),
+        json(
+          200,
+          publicProfile('u-1', [
+            post('p1', { userId: 'u-1', hasPulseEffect: true, imageUrl: '/media/p1.jpg' }),
+            post('p2', { userId: 'u-1', isVoiceOnly: true, content: 'Message vocal' }),
+          ]),
+        ),
     });
     applySession(sessionBody(1));
     const router = renderAt('/profile');
@@ -217,7 +241,9 @@ describe('/profile', () => {
 
 describe('profile modal', () => {
   it('hides "Envoyer un message" from a visitor and from oneself, and shows 6 posts with 3 thumbnails', async () => {
-    const posts = Array.from({ length: 8 }, (_, i) => post(`p${i}`, { mediaUrls: ['/a.jpg', '/b.jpg', '/c.jpg', '/d.jpg'] }));
+    const posts = Array.from({ length: 8 }, (_, i) =>
+      post(`p${i}`, { mediaUrls: ['/a.jpg', '/b.jpg', '/c.jpg', '/d.jpg'] }),
+    );
     fakeApi({
       [`GET /api/profiles/${OTHER}`]: () => json(200, publicProfile(OTHER, posts)),
       'GET /api/profiles/u-1': () => json(200, publicProfile('u-1')),
@@ -228,7 +254,9 @@ describe('profile modal', () => {
     await within(modal).findByTestId('profile-modal-body');
     expect(within(modal).getByText('Profil utilisateur')).toBeTruthy();
     expect(within(modal).getByText('Surfeuse à Saint-Leu')).toBeTruthy();
-    expect(within(modal).getByTestId('profile-member-since').textContent).toBe(`Membre depuis ${frDate('2025-03-04T10:00:00.000Z')}`);
+    expect(within(modal).getByTestId('profile-member-since').textContent).toBe(
+      `Membre depuis ${frDate('2025-03-04T10:00:00.000Z')}`,
+    );
     expect(within(modal).queryByTestId('profile-send-message')).toBeNull();
     const items = within(modal).getAllByTestId('profile-modal-post');
     expect(items).toHaveLength(6);
@@ -246,7 +274,16 @@ describe('profile modal', () => {
   it('shows "Envoyer un message" to another signed-in user, which opens the conversation', async () => {
     const server = fakeApi({
       [`GET /api/profiles/${OTHER}`]: () => json(200, publicProfile(OTHER)),
-      'POST /api/conversations': () => json(201, { conversation: { id: 'c-9', participant1Id: 'u-a', participant2Id: 'u-b', createdAt: '2026-11-24T10:00:00.000Z', updatedAt: '2026-11-24T10:00:00.000Z' } }),
+      'POST /api/conversations': () =>
+        json(201, {
+          conversation: {
+            id: 'c-9',
+            participant1Id: 'u-a',
+            participant2Id: 'u-b',
+            createdAt: '2026-11-24T10:00:00.000Z',
+            updatedAt: '2026-11-24T10:00:00.000Z',
+          },
+        }),
     });
     applySession(sessionBody(1));
     const router = renderAt('/');
@@ -272,7 +309,10 @@ describe('profile modal', () => {
 
 describe('/user/:userId', () => {
   it('shows the header, À propos and a grid whose items go back to the map centred on the post', async () => {
-    fakeApi({ [`GET /api/profiles/${OTHER}`]: () => json(200, publicProfile(OTHER, [post('p1'), post('p2', { thumbnailUrl: '/t.jpg' })])) });
+    fakeApi({
+      [`GET /api/profiles/${OTHER}`]: () =>
+        json(200, publicProfile(OTHER, [post('p1'), post('p2', { thumbnailUrl: '/t.jpg' })])),
+    });
     applySession(sessionBody(1));
     const router = renderAt(`/user/${OTHER}`);
     const page = await screen.findByTestId('public-profile');

@@ -72,8 +72,17 @@ describe('Pulse purchase flow', () => {
 
   it('answers with the product’s French texts: session missing, the server’s error or the generic one, missing URL', async () => {
     const cases: Array<[() => Response, string]> = [
-      [() => json(401, { error: { code: 'not_authenticated', message: 'User not authenticated' } }), 'Session non trouvée. Veuillez vous reconnecter.'],
-      [() => json(503, { error: { code: 'payment_unavailable', message: 'Le paiement par carte n’est pas configuré sur ce serveur' } }), 'Le paiement par carte n’est pas configuré sur ce serveur'],
+      [
+        () => json(401, { error: { code: 'not_authenticated', message: 'User not authenticated' } }),
+        'Session non trouvée. Veuillez vous reconnecter.',
+      ],
+      [
+        () =>
+          json(503, {
+            error: { code: 'payment_unavailable', message: 'Le paiement par carte n’est pas configuré sur ce serveur' },
+          }),
+        'Le paiement par carte n’est pas configuré sur ce serveur',
+      ],
       [() => new Response('oops', { status: 500 }), 'Erreur lors de la création de la session de paiement'],
       [() => json(200, { url: '', sessionId: 'x' }), 'URL de redirection manquante'],
     ];

@@ -23,7 +23,8 @@ function renderAt(path: string) {
 
 const newPassword = () => screen.getByLabelText('Nouveau mot de passe');
 const confirmation = () => screen.getByLabelText('Confirmer le mot de passe');
-const submit = () => screen.getByRole('button', { name: /Changer le mot de passe|Modification en cours/ }) as HTMLButtonElement;
+const submit = () =>
+  screen.getByRole('button', { name: /Changer le mot de passe|Modification en cours/ }) as HTMLButtonElement;
 
 describe('reset-password screen', () => {
   // The answer's session is read by schemas fetched on first use: a module load the fake clock
@@ -41,7 +42,10 @@ describe('reset-password screen', () => {
   beforeEach(() => {
     localStorage.clear();
     resetSessionForTests();
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { status: 200 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{}', { status: 200 })),
+    );
   });
 
   it.each([
@@ -51,16 +55,13 @@ describe('reset-password screen', () => {
     // A used or expired link, after the URL-forcing rule moved `type` into the query.
     '/reset-password?type=recovery#error=link_invalid',
     '/reset-password?type=recovery&error=link_invalid',
-  ])(
-    'refuses an incomplete link %s',
-    (path) => {
-      renderAt(path);
-      expect(screen.getByRole('alert').textContent).toBe(
-        'Lien de réinitialisation invalide ou expiré. Veuillez demander un nouveau lien.',
-      );
-      expect(screen.getByRole('link', { name: /Retour à l'accueil/ }).getAttribute('href')).toBe('/');
-    },
-  );
+  ])('refuses an incomplete link %s', (path) => {
+    renderAt(path);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Lien de réinitialisation invalide ou expiré. Veuillez demander un nouveau lien.',
+    );
+    expect(screen.getByRole('link', { name: /Retour à l'accueil/ }).getAttribute('href')).toBe('/');
+  });
 
   it('disables submit while a field is empty or they differ, with an inline mismatch text', () => {
     renderAt(VALID);
@@ -100,7 +101,10 @@ describe('reset-password screen', () => {
     ['weak_password', 'Mot de passe trop faible. Veuillez choisir un mot de passe plus fort.'],
     ['something_else', 'Une erreur est survenue lors de la réinitialisation'],
   ])('maps the failure %s to its text', async (code, text) => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ error: { code, message: 'x' } }), { status: 400 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ error: { code, message: 'x' } }), { status: 400 })),
+    );
     renderAt(VALID);
     fireEvent.change(newPassword(), { target: { value: 'Secret123' } });
     fireEvent.change(confirmation(), { target: { value: 'Secret123' } });

@@ -7,7 +7,9 @@ const at = (pathname: string, search = '', hash = '') => ({ pathname, search, ha
 describe('reset-password URL forcing rule', () => {
   it('forces /reset-password for a recovery type in the query, keeping the query', () => {
     expect(resetRedirectTarget(at('/', '?type=recovery'))).toBe('/reset-password?type=recovery');
-    expect(resetRedirectTarget(at('/profile', '?type=recovery&lang=fr', '#top'))).toBe('/reset-password?type=recovery&lang=fr#top');
+    expect(resetRedirectTarget(at('/profile', '?type=recovery&lang=fr', '#top'))).toBe(
+      '/reset-password?type=recovery&lang=fr#top',
+    );
   });
 
   it('forces it for both tokens in the query, without a type', () => {
@@ -18,7 +20,9 @@ describe('reset-password URL forcing rule', () => {
 
   it('moves tokens and type found in the hash into the query string', () => {
     expect(
-      resetRedirectTarget(at('/', '?x=1', '#access_token=A&expires_in=3600&refresh_token=R&token_type=bearer&type=recovery')),
+      resetRedirectTarget(
+        at('/', '?x=1', '#access_token=A&expires_in=3600&refresh_token=R&token_type=bearer&type=recovery'),
+      ),
     ).toBe('/reset-password?x=1&type=recovery&access_token=A&refresh_token=R#expires_in=3600&token_type=bearer');
     expect(resetRedirectTarget(at('/', '', '#access_token=A&refresh_token=R'))).toBe(
       '/reset-password?access_token=A&refresh_token=R',

@@ -25,7 +25,16 @@ const LYON: PlaceDto = {
   population: 522969,
   zoom: 11,
 };
-const LYONS: PlaceDto = { ...LYON, id: '2997577', name: 'Lyons-la-Forêt', region: 'Normandie', latitude: 49.39929, longitude: 1.47689, population: 743, zoom: 14 };
+const LYONS: PlaceDto = {
+  ...LYON,
+  id: '2997577',
+  name: 'Lyons-la-Forêt',
+  region: 'Normandie',
+  latitude: 49.39929,
+  longitude: 1.47689,
+  population: 743,
+  zoom: 14,
+};
 const POSTS: PostDto[] = [makePost({ id: 'p-1', nickname: 'Léa', content: 'Fête des lumières à Lyon ce soir' })];
 
 function Where() {
@@ -83,7 +92,10 @@ describe('top bar place search', () => {
   it("lists the places found under 'Lieux', above the posts under 'Publications', from one debounced request each", async () => {
     const { api } = typeInTopBar('LYON', POSTS, [LYON, LYONS]);
     const places = await screen.findAllByTestId('place-result', {}, { timeout: 2000 });
-    expect(places.map((p) => p.textContent)).toEqual(['LyonAuvergne-Rhône-Alpes, France', 'Lyons-la-ForêtNormandie, France']);
+    expect(places.map((p) => p.textContent)).toEqual([
+      'LyonAuvergne-Rhône-Alpes, France',
+      'Lyons-la-ForêtNormandie, France',
+    ]);
     const post = await screen.findByTestId('search-result');
     const placesHeading = screen.getByText('Lieux');
     const postsHeading = screen.getByText('Publications');
@@ -107,7 +119,9 @@ describe('top bar place search', () => {
     expect((await screen.findByTestId('search-empty')).textContent).toBe('Aucune publication trouvée pour "lyon"');
     fireEvent.click(second!);
     expect(flyTo).toHaveBeenCalledTimes(1);
-    expect(flyTo).toHaveBeenCalledWith(expect.objectContaining({ center: [LYONS.longitude, LYONS.latitude], zoom: 14 }));
+    expect(flyTo).toHaveBeenCalledWith(
+      expect.objectContaining({ center: [LYONS.longitude, LYONS.latitude], zoom: 14 }),
+    );
     expect(screen.queryByTestId('search-results')).toBeNull();
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/'));
   });
@@ -129,7 +143,11 @@ describe('top bar place search', () => {
   });
 
   it('keeps the posts when the place search fails', async () => {
-    typeInTopBar('lyon', POSTS, json(500, { error: { code: 'internal_error', message: 'Une erreur est survenue. Veuillez réessayer.' } }));
+    typeInTopBar(
+      'lyon',
+      POSTS,
+      json(500, { error: { code: 'internal_error', message: 'Une erreur est survenue. Veuillez réessayer.' } }),
+    );
     await screen.findByTestId('search-result', {}, { timeout: 2000 });
     expect(screen.queryByText('Lieux')).toBeNull();
     expect(screen.queryByTestId('search-error')).toBeNull();
@@ -159,6 +177,8 @@ describe('the location picker’s place search', () => {
     const input = screen.getByTestId('place-search-input');
     fireEvent.focus(input);
     fireEvent.change(input, { target: { value: 'zzyzx' } });
-    expect((await screen.findByTestId('place-search-empty', {}, { timeout: 2000 })).textContent).toBe('Aucun lieu trouvé pour "zzyzx"');
+    expect((await screen.findByTestId('place-search-empty', {}, { timeout: 2000 })).textContent).toBe(
+      'Aucun lieu trouvé pour "zzyzx"',
+    );
   });
 });

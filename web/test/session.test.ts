@@ -24,7 +24,8 @@ function expectCookieCall(call: Call | undefined) {
   expect(call!.requestedWith).toBe('moodmap');
 }
 
-const refused = () => json(401, { error: { code: 'session_expired', message: 'Session expirée. Veuillez vous reconnecter.' } });
+const refused = () =>
+  json(401, { error: { code: 'session_expired', message: 'Session expirée. Veuillez vous reconnecter.' } });
 
 function signedInWith(n: number) {
   applySession(sessionBody(n));
@@ -58,7 +59,13 @@ describe('session restore at start-up', () => {
     await done;
     const { status, user } = useSessionStore.getState();
     expect(status).toBe('ready');
-    expect(user).toMatchObject({ id: 'u-1', email: 'camille@exemple.fr', nickname: 'Camille', role: 'user', isAdmin: false });
+    expect(user).toMatchObject({
+      id: 'u-1',
+      email: 'camille@exemple.fr',
+      nickname: 'Camille',
+      role: 'user',
+      isAdmin: false,
+    });
     // The rotation happened in the cookie: the marker is unchanged; the access token stays in memory only.
     expect(localStorage.getItem(SESSION_KEY)).toBe('sid-1');
     expect(getAccessToken()).toBe('A2');
@@ -102,7 +109,10 @@ describe('session restore at start-up', () => {
     localStorage.setItem(SESSION_KEY, 'sid-1');
     localStorage.setItem(USER_KEY, JSON.stringify({ id: 'u-1', email: 'camille@exemple.fr', nickname: 'Camille' }));
     vi.useFakeTimers();
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     const done = useSessionStore.getState().initialise(new QueryClient());
     await vi.advanceTimersByTimeAsync(2_000); // the config query's one retry
     await done;
@@ -110,7 +120,9 @@ describe('session restore at start-up', () => {
     expect(localStorage.getItem(SESSION_KEY)).toBe('sid-1');
 
     // Back online: the planned retry signs in for real.
-    const server = fakeApi({ 'POST /api/auth/refresh': () => json(200, sessionBody(2, apiUser({}, { username: 'Camille2' }))) });
+    const server = fakeApi({
+      'POST /api/auth/refresh': () => json(200, sessionBody(2, apiUser({}, { username: 'Camille2' }))),
+    });
     await vi.advanceTimersByTimeAsync(30_000);
     expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1);
     expect(useSessionStore.getState().user?.nickname).toBe('Camille2');
@@ -129,7 +141,9 @@ describe('session restore at start-up', () => {
     await useSessionStore.getState().initialise(new QueryClient());
     expectCookieCall(server.callsTo('POST /api/auth/refresh')[0]);
     expect(useSessionStore.getState().user?.email).toBe('camille@exemple.fr');
-    expect(useToastStore.getState().toasts.map((t) => [t.type, t.message])).toEqual([['success', 'Adresse email confirmée : vous êtes connecté.']]);
+    expect(useToastStore.getState().toasts.map((t) => [t.type, t.message])).toEqual([
+      ['success', 'Adresse email confirmée : vous êtes connecté.'],
+    ]);
   });
 
   it('reports a used or expired confirmation link', async () => {
@@ -139,7 +153,9 @@ describe('session restore at start-up', () => {
     fakeApi({ 'GET /api/config': () => json(200, CONFIG) });
     await useSessionStore.getState().initialise(new QueryClient());
     expect(useSessionStore.getState().user).toBeNull();
-    expect(useToastStore.getState().toasts.map((t) => [t.type, t.message])).toEqual([['error', 'Lien de confirmation invalide ou expiré.']]);
+    expect(useToastStore.getState().toasts.map((t) => [t.type, t.message])).toEqual([
+      ['error', 'Lien de confirmation invalide ou expiré.'],
+    ]);
   });
 });
 
@@ -166,7 +182,10 @@ describe('api() and the access token', () => {
   it('shares one refresh between concurrent 401s, then retries each call with the new token', async () => {
     const refresh = deferred<Response>();
     const server = fakeApi({
-      'GET /api/things': ({ authorization }) => (authorization === 'Bearer A2' || authorization === 'Bearer A3' ? json(200, { ok: true }) : json(401, { error: { code: 'not_authenticated', message: 'User not authenticated' } })),
+      'GET /api/things': ({ authorization }) =>
+        authorization === 'Bearer A2' || authorization === 'Bearer A3'
+          ? json(200, { ok: true })
+          : json(401, { error: { code: 'not_authenticated', message: 'User not authenticated' } }),
       'POST /api/auth/refresh': () => refresh.promise,
     });
     signedInWith(1);
@@ -177,7 +196,12 @@ describe('api() and the access token', () => {
     expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1);
     expectCookieCall(server.callsTo('POST /api/auth/refresh')[0]);
     expect(server.callsTo('GET /api/things').map((c) => c.authorization)).toEqual([
-      'Bearer A1', 'Bearer A1', 'Bearer A1', 'Bearer A2', 'Bearer A2', 'Bearer A2',
+      'Bearer A1',
+      'Bearer A1',
+      'Bearer A1',
+      'Bearer A2',
+      'Bearer A2',
+      'Bearer A2',
     ]);
 
     // A call sent with the old token that fails after the renewal reuses the new token.
@@ -204,7 +228,9 @@ describe('api() and the access token', () => {
     expect(useSessionStore.getState().user).toBeNull();
     expect(localStorage.getItem(SESSION_KEY)).toBeNull();
     expect(getAccessToken()).toBeNull();
-    expect(useToastStore.getState().toasts.map((t) => t.message)).toEqual(['Session expirée. Veuillez vous reconnecter.']);
+    expect(useToastStore.getState().toasts.map((t) => t.message)).toEqual([
+      'Session expirée. Veuillez vous reconnecter.',
+    ]);
   });
 
   it('renews the access token silently a minute before it expires', async () => {
@@ -251,7 +277,7 @@ describe('api() and the access token', () => {
     expect(JSON.stringify({ ...localStorage })).not.toContain('A2');
   });
 
-  it("follows other tabs: their sign-out signs this tab out, their sign-in signs it in", async () => {
+  it('follows other tabs: their sign-out signs this tab out, their sign-in signs it in', async () => {
     const stop = startTokenSync();
     try {
       const server = fakeApi({ 'POST /api/auth/refresh': () => json(200, sessionBody(5)) });
@@ -297,15 +323,19 @@ describe('sign-in and sign-out sequences', () => {
   });
 
   it('signs in: user set, location asked with a 5 s timeout, data refetched', async () => {
-    const getCurrentPosition = vi.fn((ok: PositionCallback, _err?: PositionErrorCallback | null, _o?: PositionOptions) =>
-      ok({ coords: { latitude: 48.85, longitude: 2.35 } } as GeolocationPosition),
+    const getCurrentPosition = vi.fn(
+      (ok: PositionCallback, _err?: PositionErrorCallback | null, _o?: PositionOptions) =>
+        ok({ coords: { latitude: 48.85, longitude: 2.35 } } as GeolocationPosition),
     );
     vi.stubGlobal('navigator', { ...navigator, geolocation: { getCurrentPosition } });
     const server = fakeApi({ 'POST /api/auth/login': () => json(200, sessionBody(1)) });
     const invalidate = vi.spyOn(client, 'invalidateQueries');
     vi.useFakeTimers();
     await expect(useSessionStore.getState().signIn('camille@exemple.fr', 'Secret123')).resolves.toEqual({ ok: true });
-    expect(server.callsTo('POST /api/auth/login')[0]!.body).toEqual({ email: 'camille@exemple.fr', password: 'Secret123' });
+    expect(server.callsTo('POST /api/auth/login')[0]!.body).toEqual({
+      email: 'camille@exemple.fr',
+      password: 'Secret123',
+    });
     expect(useSessionStore.getState().user?.nickname).toBe('Camille');
     // The sign-in is marked for the next start and for other tabs.
     expect(localStorage.getItem(SESSION_KEY)).not.toBeNull();
@@ -319,13 +349,24 @@ describe('sign-in and sign-out sequences', () => {
   });
 
   it("returns the server's message when sign-in fails, and 'Erreur de connexion.' with a hint offline", async () => {
-    fakeApi({ 'POST /api/auth/login': () => json(403, { error: { code: 'email_not_confirmed', message: 'Veuillez vérifier votre email et cliquer sur le lien de confirmation' } }) });
+    fakeApi({
+      'POST /api/auth/login': () =>
+        json(403, {
+          error: {
+            code: 'email_not_confirmed',
+            message: 'Veuillez vérifier votre email et cliquer sur le lien de confirmation',
+          },
+        }),
+    });
     await expect(useSessionStore.getState().signIn('a@b.fr', 'Secret123')).resolves.toMatchObject({
       ok: false,
       code: 'email_not_confirmed',
       message: 'Veuillez vérifier votre email et cliquer sur le lien de confirmation',
     });
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('offline'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('offline'))),
+    );
     await expect(useSessionStore.getState().signIn('a@b.fr', 'Secret123')).resolves.toMatchObject({
       ok: false,
       message: 'Erreur de connexion. Vérifiez votre connexion internet puis réessayez.',
@@ -373,7 +414,10 @@ describe('sign-in and sign-out sequences', () => {
   });
 
   it("ends this browser's push subscription at sign-out, so the next person gets no notification", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('offline'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('offline'))),
+    );
     const unsubscribe = vi.fn(async () => true);
     const subscription = { unsubscribe };
     vi.stubGlobal('PushManager', class {});
@@ -394,7 +438,10 @@ describe('sign-in and sign-out sequences', () => {
   });
 
   it('signs out locally even when the server cannot be reached', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('offline'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('offline'))),
+    );
     signedInWith(1);
     await useSessionStore.getState().signOut();
     expect(useSessionStore.getState().user).toBeNull();
@@ -407,8 +454,13 @@ describe('current user mapping', () => {
     expect((await toSessionUser(apiUser()))?.nickname).toBe('Camille');
     expect((await toSessionUser(apiUser({}, { username: '  ' })))?.nickname).toBe('Camille');
     expect((await toSessionUser(apiUser({}, { username: null, firstName: null })))?.nickname).toBe('camille');
-    expect((await toSessionUser({ id: 'u', email: 'x@y.fr', role: 'user', isAdmin: false }))?.nickname).toBe('Chargement...');
-    expect(await toSessionUser(apiUser({ role: 'moderator', isAdmin: true }))).toMatchObject({ role: 'moderator', isAdmin: true });
+    expect((await toSessionUser({ id: 'u', email: 'x@y.fr', role: 'user', isAdmin: false }))?.nickname).toBe(
+      'Chargement...',
+    );
+    expect(await toSessionUser(apiUser({ role: 'moderator', isAdmin: true }))).toMatchObject({
+      role: 'moderator',
+      isAdmin: true,
+    });
     expect((await toSessionUser(apiUser({ role: 'pirate' })))?.role).toBe('user');
     expect(await toSessionUser({ email: 'x@y.fr' })).toBeNull();
   });

@@ -17,7 +17,8 @@ function json(status: number, body: unknown) {
 const fetchMock = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) => {
   const url = String(input);
   if (url.endsWith('/api/config')) return json(200, { mapStyleUrl: null, mapStyleUrlDark: null, isAdmin: false });
-  if (url.endsWith('/api/auth/login')) return json(401, { error: { code: 'invalid_credentials', message: 'Email ou mot de passe incorrect' } });
+  if (url.endsWith('/api/auth/login'))
+    return json(401, { error: { code: 'invalid_credentials', message: 'Email ou mot de passe incorrect' } });
   return json(404, { error: { code: 'not_found', message: 'Ressource introuvable' } });
 });
 

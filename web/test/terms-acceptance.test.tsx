@@ -14,7 +14,12 @@ import { freshSessionEachTest } from './support/fresh-session.ts';
 import { renderRoutes } from './support/render-routes.tsx';
 
 const CURRENT = { version: '2026-11-24', effectiveAt: '2026-11-24T00:00:00.000Z' };
-const REFUSED = { error: { code: 'terms_not_accepted', message: "Vous devez accepter les conditions d'utilisation en vigueur pour continuer." } };
+const REFUSED = {
+  error: {
+    code: 'terms_not_accepted',
+    message: "Vous devez accepter les conditions d'utilisation en vigueur pour continuer.",
+  },
+};
 const renderLayer = () => renderRoutes([{ path: '/', element: <LaunchLayer /> }]);
 
 freshSessionEachTest();
@@ -23,7 +28,13 @@ describe('terms acceptance screen', () => {
   it('opens when a write is refused for the terms, and lets the member accept and carry on', async () => {
     let accepted = false;
     const calls = fakeApi({
-      'GET /api/terms': () => json(200, { current: CURRENT, upcoming: null, acceptedVersion: accepted ? CURRENT.version : '2020-01-01', mustAccept: false }),
+      'GET /api/terms': () =>
+        json(200, {
+          current: CURRENT,
+          upcoming: null,
+          acceptedVersion: accepted ? CURRENT.version : '2020-01-01',
+          mustAccept: false,
+        }),
       'POST /api/terms/accept': () => {
         accepted = true;
         return json(200, { version: CURRENT.version, acceptedAt: new Date().toISOString() });
@@ -36,7 +47,9 @@ describe('terms acceptance screen', () => {
     await waitFor(() => expect(calls.callsTo('GET /api/terms').length).toBeGreaterThan(0));
     expect(screen.queryByTestId('terms-modal')).toBeNull();
 
-    const refused = await api('/api/posts', { method: 'POST', body: { content: 'Bonjour' } }).catch((error: unknown) => error);
+    const refused = await api('/api/posts', { method: 'POST', body: { content: 'Bonjour' } }).catch(
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(ApiError);
     expect(await screen.findAllByTestId('terms-section')).toHaveLength(14);
     fireEvent.click(await screen.findByTestId('terms-accept'));
@@ -48,7 +61,8 @@ describe('terms acceptance screen', () => {
 
   it('opens by itself when the session says the acceptance is outdated', async () => {
     fakeApi({
-      'GET /api/terms': () => json(200, { current: CURRENT, upcoming: null, acceptedVersion: '2020-01-01', mustAccept: true }),
+      'GET /api/terms': () =>
+        json(200, { current: CURRENT, upcoming: null, acceptedVersion: '2020-01-01', mustAccept: true }),
       'GET /api/emergency': () => json(200, { active: false, until: null }),
     });
     applySession(sessionBody(1));

@@ -24,15 +24,25 @@ beforeEach(() => useTermsUi.getState().hide());
 /** Signs a member in and shows the layer while the server announces `upcoming`. */
 function renderAnnouncing(upcoming: typeof NEXT) {
   fakeApi({
-    'GET /api/terms': () => json(200, { current: CURRENT, upcoming, acceptedVersion: CURRENT.version, mustAccept: false }),
+    'GET /api/terms': () =>
+      json(200, { current: CURRENT, upcoming, acceptedVersion: CURRENT.version, mustAccept: false }),
     'GET /api/emergency': () => json(200, { active: false, until: null }),
   });
   applySession(sessionBody(1));
   const { client } = renderRoutes([{ path: '/', element: <LaunchLayer /> }]);
-  return { answered: () => client.getQueryCache().findAll({ queryKey: ['terms'] }).some((q) => q.state.status === 'success') };
+  return {
+    answered: () =>
+      client
+        .getQueryCache()
+        .findAll({ queryKey: ['terms'] })
+        .some((q) => q.state.status === 'success'),
+  };
 }
 
-const allText = (version: string) => termsSections(version).flatMap((s) => s.paragraphs.map((p) => p.text)).join('\n');
+const allText = (version: string) =>
+  termsSections(version)
+    .flatMap((s) => s.paragraphs.map((p) => p.text))
+    .join('\n');
 
 describe('the next version of the terms', () => {
   it('is announced with its date, and its link opens the new text with its additions marked', async () => {
@@ -44,13 +54,17 @@ describe('the next version of the terms', () => {
     const modal = await screen.findByTestId('terms-modal');
     expect(within(modal).getAllByTestId('terms-section')).toHaveLength(14);
     expect(within(modal).getByTestId('terms-version').textContent).toContain('applicable à partir du 28 décembre 2026');
-    const added = within(modal).getAllByTestId('terms-new-paragraph').map((p) => p.textContent);
+    const added = within(modal)
+      .getAllByTestId('terms-new-paragraph')
+      .map((p) => p.textContent);
     expect(added.some((text) => text?.startsWith('Nouveau ') && text.includes('Télécharger mes données'))).toBe(true);
     expect(within(modal).queryByTestId('terms-accept')).toBeNull();
 
     // The version in force, one click away: without the additions.
     fireEvent.click(within(modal).getByRole('button', { name: 'Voir la version en vigueur' }));
-    expect(within(modal).getByTestId('terms-version').textContent).toContain('Version en vigueur depuis le 24 novembre 2026.');
+    expect(within(modal).getByTestId('terms-version').textContent).toContain(
+      'Version en vigueur depuis le 24 novembre 2026.',
+    );
     expect(within(modal).queryAllByTestId('terms-new-paragraph')).toHaveLength(0);
     expect(modal.textContent).not.toContain('Télécharger mes données');
   });
@@ -88,13 +102,22 @@ describe('the text of each version', () => {
   it('keeps the first version as it was accepted, and gives the next one its own clauses', () => {
     const first = allText(CURRENT.version);
     const next = allText(NEXT.version);
-    for (const clause of ['Compte supprimé', 'Télécharger mes données', 'Signaler un contenu illicite', '« Demandes »']) {
+    for (const clause of [
+      'Compte supprimé',
+      'Télécharger mes données',
+      'Signaler un contenu illicite',
+      '« Demandes »',
+    ]) {
       expect(first).not.toContain(clause);
       expect(next).toContain(clause);
     }
     expect(first).toContain('Tout membre peut signaler une publication. Notre équipe');
     expect(next).not.toContain('Tout membre peut signaler une publication. Notre équipe');
-    expect(termsSections(CURRENT.version).flatMap((s) => s.paragraphs).some((p) => p.isNew)).toBe(false);
+    expect(
+      termsSections(CURRENT.version)
+        .flatMap((s) => s.paragraphs)
+        .some((p) => p.isNew),
+    ).toBe(false);
     expect(termsSections(NEXT.version)).toHaveLength(14);
   });
 });

@@ -107,12 +107,30 @@ describe('toasts and open dialogs', () => {
     // jsdom lays nothing out: each header says where it ends.
     vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
       const bottom = this.querySelector('h2')?.textContent === 'Deuxième' ? 180 : 96.4;
-      return { bottom, top: 0, left: 0, right: window.innerWidth - 300, width: 0, height: bottom, x: 0, y: 0, toJSON: () => ({}) } as DOMRect;
+      return {
+        bottom,
+        top: 0,
+        left: 0,
+        right: window.innerWidth - 300,
+        width: 0,
+        height: bottom,
+        x: 0,
+        y: 0,
+        toJSON: () => ({}),
+      } as DOMRect;
     });
     const root = document.documentElement.style;
-    const first = render(<Dialog title="Premier" onClose={() => undefined}><p>un</p></Dialog>);
+    const first = render(
+      <Dialog title="Premier" onClose={() => undefined}>
+        <p>un</p>
+      </Dialog>,
+    );
     expect(root.getPropertyValue('--dialog-header-bottom')).toBe('97px');
-    const second = render(<Dialog title="Deuxième" onClose={() => undefined}><p>deux</p></Dialog>);
+    const second = render(
+      <Dialog title="Deuxième" onClose={() => undefined}>
+        <p>deux</p>
+      </Dialog>,
+    );
     expect(root.getPropertyValue('--dialog-header-bottom')).toBe('180px');
     second.unmount();
     expect(root.getPropertyValue('--dialog-header-bottom')).toBe('97px');
@@ -122,9 +140,24 @@ describe('toasts and open dialogs', () => {
 
   it('leaves the toasts at the top when the dialog ends left of their column', () => {
     vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(
-      () => ({ bottom: 96, top: 0, left: 0, right: window.innerWidth - 500, width: 0, height: 96, x: 0, y: 0, toJSON: () => ({}) }) as DOMRect,
+      () =>
+        ({
+          bottom: 96,
+          top: 0,
+          left: 0,
+          right: window.innerWidth - 500,
+          width: 0,
+          height: 96,
+          x: 0,
+          y: 0,
+          toJSON: () => ({}),
+        }) as DOMRect,
     );
-    render(<Dialog title="Étroit" onClose={() => undefined}><p>un</p></Dialog>);
+    render(
+      <Dialog title="Étroit" onClose={() => undefined}>
+        <p>un</p>
+      </Dialog>,
+    );
     expect(document.documentElement.style.getPropertyValue('--dialog-header-bottom')).toBe('');
   });
 });

@@ -19,7 +19,13 @@ const marker = {
   createdAt: '2026-11-25T03:00:00.000Z',
   photoUrl: null,
 };
-const cluster = { id: 'c1', latitude: 10, longitude: 20, count: 7, moods: { happy: 3, angry: 0, party: 2, money: 1, love: 1 } };
+const cluster = {
+  id: 'c1',
+  latitude: 10,
+  longitude: 20,
+  count: 7,
+  moods: { happy: 3, angry: 0, party: 2, money: 1, love: 1 },
+};
 const viewport = { points: [marker], clusters: [cluster], cursor: 'cur', serverTime: '2026-11-25T03:00:01.000Z' };
 const changes = { created: [marker], deleted: ['p2'], cursor: 'cur', serverTime: '2026-11-25T03:00:01.000Z' };
 
@@ -92,7 +98,13 @@ describe('map feed readers (features/posts/viewport-answer.ts)', () => {
 describe("the map's viewport request (features/posts/viewport-query.ts)", () => {
   afterEach(() => vi.unstubAllGlobals());
   const answering = (body: unknown) =>
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+      ),
+    );
 
   it('draws what a valid answer holds', async () => {
     answering(viewport);
@@ -103,6 +115,10 @@ describe("the map's viewport request (features/posts/viewport-query.ts)", () => 
 
   it('refuses a malformed answer as a failure (500, the generic French text) instead of drawing it', async () => {
     answering({ ...viewport, points: [{ ...marker, latitude: 'x' }] });
-    await expect(fetchViewport([2, 48, 3, 49], 12, [])).rejects.toMatchObject({ status: 500, code: 'internal_error', message: 'Une erreur est survenue. Veuillez réessayer.' });
+    await expect(fetchViewport([2, 48, 3, 49], 12, [])).rejects.toMatchObject({
+      status: 500,
+      code: 'internal_error',
+      message: 'Une erreur est survenue. Veuillez réessayer.',
+    });
   });
 });

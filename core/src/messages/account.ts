@@ -4,9 +4,11 @@ export const ACCOUNT_MESSAGES = {
   account_delete_title: 'Supprimer mon compte',
   account_delete_intro: 'La suppression est immédiate et définitive.',
   account_delete_goes_title: 'Ce qui est supprimé',
-  account_delete_goes: 'Votre profil et votre photo, vos publications et leurs médias, vos commentaires et vos « j’aime », les images que vous avez envoyées en message, vos conversations pour vous, vos blocages, vos signalements, vos appareils de notification, vos achats en attente et toutes vos sessions.',
+  account_delete_goes:
+    'Votre profil et votre photo, vos publications et leurs médias, vos commentaires et vos « j’aime », les images que vous avez envoyées en message, vos conversations pour vous, vos blocages, vos signalements, vos appareils de notification, vos achats en attente et toutes vos sessions.',
   account_delete_stays_title: 'Ce qui est conservé',
-  account_delete_stays: 'Le texte des messages que vous avez envoyés reste chez leurs destinataires, signé « Compte supprimé », sans votre nom, votre photo ni lien vers votre profil. Vos paiements sont conservés 10 ans sans votre identité (obligation comptable). Les décisions de modération et le journal de sécurité sont conservés sous un pseudonyme (obligations légales). Votre adresse email pourra servir à créer un nouveau compte.',
+  account_delete_stays:
+    'Le texte des messages que vous avez envoyés reste chez leurs destinataires, signé « Compte supprimé », sans votre nom, votre photo ni lien vers votre profil. Vos paiements sont conservés 10 ans sans votre identité (obligation comptable). Les décisions de modération et le journal de sécurité sont conservés sous un pseudonyme (obligations légales). Votre adresse email pourra servir à créer un nouveau compte.',
   account_delete_password_label: 'Mot de passe actuel',
   account_delete_confirm: 'Supprimer définitivement',
   account_delete_wrong_password: 'Mot de passe incorrect',

@@ -8,7 +8,12 @@ export function fill(text: string, params: Record<string, string | number> = {})
  * ('1 publication'), `key` otherwise ('2 publications'). Takes the catalogue part it reads, so
  * the first load can use it on the shell's texts.
  */
-export function fillCount<T extends Record<string, string>>(texts: T, key: keyof T & string, count: number, params: Record<string, string | number> = {}): string {
+export function fillCount<T extends Record<string, string>>(
+  texts: T,
+  key: keyof T & string,
+  count: number,
+  params: Record<string, string | number> = {},
+): string {
   const one = texts[`${key}_one`];
   return fill(Math.abs(count) < 2 && one !== undefined ? one : texts[key], { ...params, count });
 }

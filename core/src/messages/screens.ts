@@ -66,7 +66,7 @@ export const SCREEN_MESSAGES = {
   reset_link_invalid: 'Lien de réinitialisation invalide ou expiré. Veuillez demander un nouveau lien.',
   reset_session_expired: 'Session de récupération expirée. Veuillez demander un nouveau lien.',
   reset_weak_password: 'Mot de passe trop faible. Veuillez choisir un mot de passe plus fort.',
-  reset_failed: "Une erreur est survenue lors de la réinitialisation",
+  reset_failed: 'Une erreur est survenue lors de la réinitialisation',
   reset_tokens_missing: 'Tokens de réinitialisation manquants',
   reset_session_invalid: 'Session de récupération invalide ou expirée',
   show_password: 'Afficher le mot de passe',
@@ -190,9 +190,11 @@ export const SCREEN_MESSAGES = {
   auth_forgot_intro: 'Entrez votre adresse email pour recevoir un lien de réinitialisation.',
   auth_forgot_submit: 'Envoyer le lien',
   auth_reset_sent_title: 'Email envoyé',
-  auth_reset_sent: 'Si un compte existe pour cette adresse, vous allez recevoir un lien pour choisir un nouveau mot de passe.',
+  auth_reset_sent:
+    'Si un compte existe pour cette adresse, vous allez recevoir un lien pour choisir un nouveau mot de passe.',
   auth_register_sent_title: 'Vérifiez votre email',
-  auth_register_sent: "Un lien de confirmation vient de vous être envoyé. Il peut mettre jusqu'à 5 minutes pour arriver : cliquez dessus, puis connectez-vous.",
+  auth_register_sent:
+    "Un lien de confirmation vient de vous être envoyé. Il peut mettre jusqu'à 5 minutes pour arriver : cliquez dessus, puis connectez-vous.",
 
   // Web shell: navigation, search, filter, map
   profile_posts_count: 'Publications ({count})',
@@ -205,13 +207,17 @@ export const SCREEN_MESSAGES = {
   help_tab_tutorial: 'Tutoriel',
   help_tab_contact: 'Contact',
   tutorial_welcome_title: 'Bienvenue sur MoodMap',
-  tutorial_welcome_text: "Découvrez l'humeur du monde en direct : chaque publication est épinglée sur la carte pendant 24 heures. Filtrez les humeurs en haut de l'écran.",
+  tutorial_welcome_text:
+    "Découvrez l'humeur du monde en direct : chaque publication est épinglée sur la carte pendant 24 heures. Filtrez les humeurs en haut de l'écran.",
   tutorial_create_title: 'Créer une publication',
-  tutorial_create_text: 'Touchez « Publier », choisissez votre humeur, écrivez un message, ajoutez une photo ou un message vocal, puis placez-la sur la terre ferme.',
+  tutorial_create_text:
+    'Touchez « Publier », choisissez votre humeur, écrivez un message, ajoutez une photo ou un message vocal, puis placez-la sur la terre ferme.',
   tutorial_chat_title: 'Discuter avec les autres',
-  tutorial_chat_text: 'Aimez et commentez les publications, ou touchez « Contacter » pour démarrer une conversation privée avec leur auteur.',
+  tutorial_chat_text:
+    'Aimez et commentez les publications, ou touchez « Contacter » pour démarrer une conversation privée avec leur auteur.',
   tutorial_profile_title: 'Gérer votre profil',
-  tutorial_profile_text: 'Dans « Profil », modifiez votre pseudo, votre bio et votre photo, et retrouvez votre publication active.',
+  tutorial_profile_text:
+    'Dans « Profil », modifiez votre pseudo, votre bio et votre photo, et retrouvez votre publication active.',
   tutorial_previous: 'Précédent',
   tutorial_next: 'Suivant',
   tutorial_step: 'Étape {n} sur {total}',
@@ -231,13 +237,15 @@ export const SCREEN_MESSAGES = {
   // Auth e-mails: plain text and HTML share these lines
   mail_greeting: 'Bonjour {name},',
   mail_confirm_subject: 'Confirmez votre adresse email',
-  mail_confirm_intro: 'Bienvenue sur MoodMap ! Pour activer votre compte, confirmez votre adresse email en ouvrant ce lien :',
+  mail_confirm_intro:
+    'Bienvenue sur MoodMap ! Pour activer votre compte, confirmez votre adresse email en ouvrant ce lien :',
   mail_confirm_action: 'Confirmer mon adresse email',
-  mail_confirm_expiry: 'Ce lien est valable 24 heures et ne peut servir qu\'une fois.',
+  mail_confirm_expiry: "Ce lien est valable 24 heures et ne peut servir qu'une fois.",
   mail_recovery_subject: 'Réinitialisation de votre mot de passe',
-  mail_recovery_intro: 'Vous avez demandé à réinitialiser le mot de passe de votre compte MoodMap. Pour en choisir un nouveau, ouvrez ce lien :',
+  mail_recovery_intro:
+    'Vous avez demandé à réinitialiser le mot de passe de votre compte MoodMap. Pour en choisir un nouveau, ouvrez ce lien :',
   mail_recovery_action: 'Choisir un nouveau mot de passe',
-  mail_recovery_expiry: 'Ce lien est valable 1 heure et ne peut servir qu\'une fois.',
+  mail_recovery_expiry: "Ce lien est valable 1 heure et ne peut servir qu'une fois.",
   mail_ignore: "Si vous n'êtes pas à l'origine de cette demande, ignorez simplement cet email.",
   mail_signature: "L'équipe MoodMap",
   dev_outbox_title: "Boîte d'envoi de développement",
@@ -310,7 +318,7 @@ export const SCREEN_MESSAGES = {
   // Posts on the map, web
   cancel: 'Annuler',
   create_message_label: 'Votre message',
-  create_message_placeholder: "Quoi de neuf ? Partagez ce que vous ressentez ici et maintenant...",
+  create_message_placeholder: 'Quoi de neuf ? Partagez ce que vous ressentez ici et maintenant...',
   create_warning_repeated: "Évitez de répéter le même caractère plus de 10 fois d'affilée.",
   create_warning_capitals: "Votre message est presque entièrement en majuscules : pensez à l'écrire normalement.",
   create_image_label: 'Image',
@@ -333,7 +341,8 @@ export const SCREEN_MESSAGES = {
   pulse_toggle_hint: 'Votre publication scintille sur la carte pendant 24h (1 crédit)',
   pulse_credits: 'Crédits : {count}',
   pulse_price_per_credit: '{price} le crédit',
-  pulse_purchase_text: 'Faites briller votre publication sur la carte pendant 24h. Le paiement se fait par carte bancaire sur une page sécurisée.',
+  pulse_purchase_text:
+    'Faites briller votre publication sur la carte pendant 24h. Le paiement se fait par carte bancaire sur une page sécurisée.',
   pulse_buy: 'Acheter des crédits Pulse',
   audio_play: 'Lire le message vocal',
   audio_pause: 'Mettre en pause',
@@ -355,7 +364,8 @@ export const SCREEN_MESSAGES = {
   create_use_my_position: 'Ma position actuelle',
 
   // Profiles: nickname and profile refusals
-  nickname_invalid_chars: 'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)',
+  nickname_invalid_chars:
+    'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)',
   nickname_numeric: 'Le pseudo ne peut pas être composé uniquement de chiffres',
   nickname_separators_only: "Le pseudo ne peut pas être composé uniquement d'espaces, de tirets ou de tirets bas",
   nickname_unchanged: "Le nouveau pseudo doit être différent de l'actuel",
@@ -403,7 +413,8 @@ export const SCREEN_MESSAGES = {
   requests_tab: 'Demandes',
   conversations_tab: 'Conversations',
   requests_empty: 'Aucune demande de message',
-  request_intro: "{nickname} souhaite vous écrire. Cette personne ne saura pas que vous avez vu sa demande tant que vous ne l'aurez pas acceptée.",
+  request_intro:
+    "{nickname} souhaite vous écrire. Cette personne ne saura pas que vous avez vu sa demande tant que vous ne l'aurez pas acceptée.",
   request_accept: 'Accepter',
   request_delete: 'Supprimer',
   request_block_report: 'Bloquer et signaler',
@@ -429,7 +440,7 @@ export const SCREEN_MESSAGES = {
   pulse_popup_blocked: 'La fenêtre de paiement a été bloquée. Autorisez les fenêtres surgissantes puis réessayez.',
   pulse_purchase_success: 'Paiement confirmé : {count} crédits Pulse ajoutés',
   pulse_purchase_success_one: 'Paiement confirmé : {count} crédit Pulse ajouté',
-  pulse_purchase_pending: "Paiement non confirmé. Si vous avez payé, vos crédits apparaîtront dans quelques instants.",
+  pulse_purchase_pending: 'Paiement non confirmé. Si vous avez payé, vos crédits apparaîtront dans quelques instants.',
   pulse_purchase_cancelled: 'Paiement annulé',
   pulse_history_title: 'Historique des achats',
   pulse_history_empty: 'Aucun achat pour le moment',
@@ -535,10 +546,11 @@ export const SCREEN_MESSAGES = {
   mod_appeal_reverse: 'Annuler la décision',
   mod_appeal_decided: 'Recours traité',
   mod_decided_by_you: 'Vous avez pris la décision initiale : un autre modérateur doit examiner ce recours.',
-  account_suspended: "Votre compte est suspendu jusqu'au {date}. Vous ne pouvez ni publier, ni commenter, ni envoyer de message.",
+  account_suspended:
+    "Votre compte est suspendu jusqu'au {date}. Vous ne pouvez ni publier, ni commenter, ni envoyer de message.",
   account_suspended_notice: "Compte suspendu jusqu'au {date}",
   account_banned: 'Votre compte a été banni pour non-respect des règles de la communauté.',
-  user_blocked_you: "Vous ne pouvez pas interagir avec cette personne",
+  user_blocked_you: 'Vous ne pouvez pas interagir avec cette personne',
   block_user: 'Bloquer',
   unblock_user: 'Débloquer',
   block_done: 'Utilisateur bloqué',
@@ -549,18 +561,22 @@ export const SCREEN_MESSAGES = {
   notices_title: 'Avis de modération',
   notices_empty: 'Aucun avis',
   notice_report_outcome_title: 'Suite donnée à votre signalement',
-  notice_report_outcome_actioned: 'Merci pour votre signalement. Après examen, la publication a été retirée : « {reason} ».',
-  notice_report_outcome_dismissed: "Merci pour votre signalement. Après examen, nous n'avons pas relevé d'infraction aux règles : la publication reste en ligne.",
+  notice_report_outcome_actioned:
+    'Merci pour votre signalement. Après examen, la publication a été retirée : « {reason} ».',
+  notice_report_outcome_dismissed:
+    "Merci pour votre signalement. Après examen, nous n'avons pas relevé d'infraction aux règles : la publication reste en ligne.",
   notice_statement_title: 'Exposé des motifs',
   notice_statement_what: 'Ce qui a été décidé : {action}.',
   notice_statement_why: 'Pourquoi : {reason}.',
   notice_statement_rule: 'Règle concernée : les règles de la communauté MoodMap ({reason}).',
   notice_statement_note: 'Précision du modérateur : {note}',
   notice_statement_suspended: "Votre compte est suspendu jusqu'au {date}.",
-  notice_statement_appeal: "Vous pouvez contester cette décision une fois, jusqu'au {date}, avec le bouton « Faire appel ». Un autre modérateur examinera votre recours.",
+  notice_statement_appeal:
+    "Vous pouvez contester cette décision une fois, jusqu'au {date}, avec le bouton « Faire appel ». Un autre modérateur examinera votre recours.",
   notice_appeal_outcome_title: 'Décision sur votre recours',
   notice_appeal_upheld: 'Après un nouvel examen par un autre modérateur, la décision est maintenue.',
-  notice_appeal_reversed: 'Après un nouvel examen par un autre modérateur, la décision est annulée : votre publication est rétablie et toute suspension est levée.',
+  notice_appeal_reversed:
+    'Après un nouvel examen par un autre modérateur, la décision est annulée : votre publication est rétablie et toute suspension est levée.',
   appeal_button: 'Faire appel',
   appeal_label: 'Expliquez pourquoi cette décision devrait être revue',
   appeal_submit: 'Envoyer le recours',
@@ -568,7 +584,7 @@ export const SCREEN_MESSAGES = {
   appeal_required: 'Veuillez expliquer votre recours',
   appeal_too_long: 'Le recours ne doit pas dépasser 2000 caractères',
   appeal_already: 'Vous avez déjà fait appel de cette décision',
-  appeal_expired: "Le délai de recours de 6 mois est dépassé",
+  appeal_expired: 'Le délai de recours de 6 mois est dépassé',
   appeal_not_allowed: "Cette décision ne peut pas faire l'objet d'un recours",
   appeal_pending: "Recours en cours d'examen",
   mail_moderation_subject: 'MoodMap : décision de modération',
@@ -582,7 +598,7 @@ export const SCREEN_MESSAGES = {
   push_offer_later: 'Plus tard',
   push_enabled: 'Notifications activées sur cet appareil',
   push_denied: 'Les notifications sont bloquées par le navigateur. Autorisez-les dans ses réglages pour les activer.',
-  push_unsupported: "Ce navigateur ne permet pas les notifications",
+  push_unsupported: 'Ce navigateur ne permet pas les notifications',
   push_failed: "Impossible d'activer les notifications. Veuillez réessayer.",
   push_devices_title: 'Notifications',
   push_devices_empty: 'Aucun appareil ne reçoit de notifications.',
@@ -590,7 +606,7 @@ export const SCREEN_MESSAGES = {
   push_device_this: 'Cet appareil',
   push_device_unknown: 'Appareil inconnu',
   push_device_since: 'Depuis le {date}',
-  push_device_preview: "Afficher un aperçu du texte",
+  push_device_preview: 'Afficher un aperçu du texte',
   push_device_remove: 'Retirer',
   push_device_removed: 'Appareil retiré',
   push_device_not_found: 'Appareil introuvable',
@@ -600,7 +616,8 @@ export const SCREEN_MESSAGES = {
   push_keys_invalid: "Les clés de l'abonnement aux notifications ne sont pas valides",
   push_label_invalid: "Le nom de l'appareil ne doit pas dépasser 60 caractères",
   push_label_markup: "Le nom de l'appareil ne peut pas contenir les caractères < et >",
-  push_endpoint_taken: "Cet appareil reçoit déjà les notifications d'un autre compte. Déconnectez-le de cet appareil, puis réessayez.",
+  push_endpoint_taken:
+    "Cet appareil reçoit déjà les notifications d'un autre compte. Déconnectez-le de cet appareil, puis réessayez.",
   push_message_generic: 'Vous a envoyé un message',
   push_message_photo: 'Vous a envoyé une photo',
   push_comment_on_post: 'A commenté votre publication',
@@ -610,7 +627,8 @@ export const SCREEN_MESSAGES = {
   create_approximate_hint: 'Votre publication est placée à environ 1 km près, jamais à votre position exacte',
   // 'Télécharger mes données': the profile's section, the API's refusals and the e-mail.
   export_title: 'Mes données',
-  export_intro: 'Recevez une archive ZIP de vos publications, commentaires, messages, likes, signalements, achats et réglages. Elle est préparée en quelques minutes et reste disponible 7 jours.',
+  export_intro:
+    'Recevez une archive ZIP de vos publications, commentaires, messages, likes, signalements, achats et réglages. Elle est préparée en quelques minutes et reste disponible 7 jours.',
   export_request: 'Télécharger mes données',
   export_requested: "Demande enregistrée : vous serez prévenu par e-mail quand l'archive sera prête.",
   export_status_pending: 'Archive en préparation…',
@@ -624,6 +642,7 @@ export const SCREEN_MESSAGES = {
   export_not_found: 'Aucune archive à télécharger',
   export_expired: 'Cette archive a expiré. Vous pouvez en demander une nouvelle.',
   mail_export_subject: 'MoodMap : vos données sont prêtes',
-  mail_export_intro: "L'archive de vos données MoodMap est prête. Téléchargez-la depuis votre profil, section « Mes données », avant le {date}.",
+  mail_export_intro:
+    "L'archive de vos données MoodMap est prête. Téléchargez-la depuis votre profil, section « Mes données », avant le {date}.",
   mail_export_action: 'Ouvrir mon profil',
 } as const;

@@ -6,15 +6,31 @@ import { ANALYTICS_EVENTS, CLIENT_ANALYTICS_EVENTS } from '../launch.ts';
  * What the web app sends: one of the events only it sees, and the page's route template (no
  * query, no user, no id; the server maps any path it is given to its template again).
  */
-export const analyticsEventSchema = z.object({
-  name: z.enum(CLIENT_ANALYTICS_EVENTS),
-  path: z.string().max(200).regex(/^\/[\w\-/:*]*$/).optional(),
-}).strict();
+export const analyticsEventSchema = z
+  .object({
+    name: z.enum(CLIENT_ANALYTICS_EVENTS),
+    path: z
+      .string()
+      .max(200)
+      .regex(/^\/[\w\-/:*]*$/)
+      .optional(),
+  })
+  .strict();
 export type AnalyticsEventInput = z.infer<typeof analyticsEventSchema>;
 
-export const statsQuerySchema = z.object({ days: z.coerce.number().pipe(z.union([z.literal(7), z.literal(30), z.literal(90)])).default(7) });
+export const statsQuerySchema = z.object({
+  days: z.coerce
+    .number()
+    .pipe(z.union([z.literal(7), z.literal(30), z.literal(90)]))
+    .default(7),
+});
 
-const eventCountsSchema = z.object(Object.fromEntries(ANALYTICS_EVENTS.map((e) => [e, z.number().int()])) as Record<(typeof ANALYTICS_EVENTS)[number], z.ZodNumber>);
+const eventCountsSchema = z.object(
+  Object.fromEntries(ANALYTICS_EVENTS.map((e) => [e, z.number().int()])) as Record<
+    (typeof ANALYTICS_EVENTS)[number],
+    z.ZodNumber
+  >,
+);
 
 export const statsDaySchema = z.object({
   day: z.string(),

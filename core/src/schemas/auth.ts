@@ -11,7 +11,14 @@
  */
 import { z } from 'zod';
 import {
-  EMAIL_MAX, SANITISED_TEXT_MAX, FIRST_NAME_MAX, FIRST_NAME_MIN, LAST_NAME_MAX, LAST_NAME_MIN, PASSWORD_MAX, PASSWORD_MIN,
+  EMAIL_MAX,
+  SANITISED_TEXT_MAX,
+  FIRST_NAME_MAX,
+  FIRST_NAME_MIN,
+  LAST_NAME_MAX,
+  LAST_NAME_MIN,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
 } from '../limits.ts';
 import { STAFF_ROLES } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
@@ -19,7 +26,6 @@ import { isCritical, stripMarkup } from '../sanitize.ts';
 import { EMAIL_PATTERN } from '../contract.ts';
 import { profileIdentityShape, tierFlagsShape } from './shapes.ts';
 export { EMAIL_PATTERN, CSRF_HEADER } from '../contract.ts';
-
 
 const required = MESSAGES.auth_fields_required;
 /** Bounds of inputs the product gives no limit: a typed answer, the signed challenge, a trap field's text. */
@@ -66,7 +72,10 @@ export const signInPasswordSchema = z
   .max(PASSWORD_MAX, { error: MESSAGES.password_too_long, abort: true });
 
 /** The confirmation is only compared with the password, so it is bounded like one. */
-const confirmPasswordSchema = z.string({ error: required }).min(1, { error: required, abort: true }).max(PASSWORD_MAX, { error: MESSAGES.password_too_long, abort: true });
+const confirmPasswordSchema = z
+  .string({ error: required })
+  .min(1, { error: required, abort: true })
+  .max(PASSWORD_MAX, { error: MESSAGES.password_too_long, abort: true });
 
 /**
  * Markup is stripped before a name's length is checked (`<b>Léa</b>` is Léa), so the name as
@@ -80,8 +89,18 @@ const nameSchema = (criticalMessage: string, lengthMessage: string, min: number,
     .transform((v) => stripMarkup(v).trim())
     .pipe(z.string().min(min, lengthMessage).max(max, lengthMessage));
 
-export const firstNameSchema = nameSchema(MESSAGES.first_name_critical, MESSAGES.first_name_length, FIRST_NAME_MIN, FIRST_NAME_MAX);
-export const lastNameSchema = nameSchema(MESSAGES.last_name_critical, MESSAGES.last_name_length, LAST_NAME_MIN, LAST_NAME_MAX);
+export const firstNameSchema = nameSchema(
+  MESSAGES.first_name_critical,
+  MESSAGES.first_name_length,
+  FIRST_NAME_MIN,
+  FIRST_NAME_MAX,
+);
+export const lastNameSchema = nameSchema(
+  MESSAGES.last_name_critical,
+  MESSAGES.last_name_length,
+  LAST_NAME_MIN,
+  LAST_NAME_MAX,
+);
 
 export const signInSchema = z.object({
   email: emailSchema,
@@ -90,13 +109,18 @@ export const signInSchema = z.object({
 export type SignInInput = z.infer<typeof signInSchema>;
 
 /** The human-check answer as typed; the server decides whether it is right. */
-export const challengeAnswerSchema = requiredString(MESSAGES.human_check_required).pipe(z.string().max(CHALLENGE_ANSWER_MAX, MESSAGES.human_check_failed));
+export const challengeAnswerSchema = requiredString(MESSAGES.human_check_required).pipe(
+  z.string().max(CHALLENGE_ANSWER_MAX, MESSAGES.human_check_failed),
+);
 
 /**
  * A hidden trap field of the bot check: a person leaves it empty, a bot fills it in. It is a
  * text field, so anything but a string (or null) is a malformed request, not a score.
  */
-const honeypotSchema = z.string({ error: MESSAGES.bad_request }).max(HONEYPOT_MAX, { error: MESSAGES.bad_request, abort: true }).nullish();
+const honeypotSchema = z
+  .string({ error: MESSAGES.bad_request })
+  .max(HONEYPOT_MAX, { error: MESSAGES.bad_request, abort: true })
+  .nullish();
 
 /** The sign-up request body: the form's fields, the solved challenge and the honeypots. */
 export const signUpSchema = z.object({
@@ -104,7 +128,9 @@ export const signUpSchema = z.object({
   password: passwordSchema,
   firstName: firstNameSchema,
   lastName: lastNameSchema,
-  challengeToken: requiredString(MESSAGES.human_check_required).pipe(z.string().max(CHALLENGE_TOKEN_MAX, MESSAGES.human_check_required)),
+  challengeToken: requiredString(MESSAGES.human_check_required).pipe(
+    z.string().max(CHALLENGE_TOKEN_MAX, MESSAGES.human_check_required),
+  ),
   challengeAnswer: challengeAnswerSchema,
   /** Hidden fields a person never fills (the bot check). A non-blank value counts against the caller. */
   website: honeypotSchema,
@@ -212,7 +238,10 @@ export const roleResponseSchema = z.object({ role: staffRoleSchema });
 export type RoleResponse = z.infer<typeof roleResponseSchema>;
 
 /** `GET /api/auth/verify`: the e-mail link; anything else redirects to the "link invalid" screen. */
-export const verifyLinkQuerySchema = z.object({ type: z.string().max(20).optional(), token: z.string().max(4096).optional() });
+export const verifyLinkQuerySchema = z.object({
+  type: z.string().max(20).optional(),
+  token: z.string().max(4096).optional(),
+});
 
 /** `POST /api/auth/reset-password`: the recovery session's two tokens and the new password. */
 export const resetPasswordBodySchema = z.object({
@@ -224,5 +253,6 @@ export const resetPasswordBodySchema = z.object({
 export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
 /** `POST /api/auth/password`: the signed-in user's new password (rules checked by the service). */
-export const passwordChangeBodySchema = z.object({ password: z.string({ error: MESSAGES.auth_fields_required }).max(1024) });
-
+export const passwordChangeBodySchema = z.object({
+  password: z.string({ error: MESSAGES.auth_fields_required }).max(1024),
+});

@@ -9,7 +9,6 @@ import { authorSchema } from './post.ts';
 import { COMMENT_TEXT_MAX } from '../contract.ts';
 export { COMMENT_TEXT_MAX } from '../contract.ts';
 
-
 /**
  * A comment's text: trimmed and non-blank, at most 500 characters as typed, refused when critical
  * (an attack, not text), then stripped of markup (sanitize.ts). The length comes first

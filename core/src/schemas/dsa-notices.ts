@@ -22,14 +22,16 @@ export function postIdOfLocation(location: string): string | null {
 }
 
 const requiredText = (max: number, required: string, tooLong: string) =>
-  z.string({ error: required })
+  z
+    .string({ error: required })
     .pipe(boundedFreeText(max, tooLong))
     .transform((v) => stripMarkup(v, max).trim())
     .refine((v) => v.length > 0, { error: required });
 
 export const dsaNoticeBodySchema = z.object({
   explanation: requiredText(DSA_EXPLANATION_MAX, MESSAGES.dsa_explanation_required, MESSAGES.dsa_explanation_too_long),
-  location: z.string({ error: MESSAGES.dsa_location_invalid })
+  location: z
+    .string({ error: MESSAGES.dsa_location_invalid })
     .max(DSA_LOCATION_MAX, { error: MESSAGES.dsa_location_invalid, abort: true })
     .trim()
     .refine((v) => postIdOfLocation(v) !== null, { error: MESSAGES.dsa_location_invalid }),
@@ -43,6 +45,9 @@ export type DsaNoticeInput = z.input<typeof dsaNoticeBodySchema>;
 export const dsaNoticeResponseSchema = z.object({ status: z.enum(['confirm', 'received']) });
 
 export const dsaConfirmBodySchema = z.object({
-  token: z.string({ error: MESSAGES.dsa_confirm_invalid }).min(1, { error: MESSAGES.dsa_confirm_invalid }).max(200, { error: MESSAGES.dsa_confirm_invalid }),
+  token: z
+    .string({ error: MESSAGES.dsa_confirm_invalid })
+    .min(1, { error: MESSAGES.dsa_confirm_invalid })
+    .max(200, { error: MESSAGES.dsa_confirm_invalid }),
 });
 export const dsaConfirmResponseSchema = z.object({ status: z.literal('received') });

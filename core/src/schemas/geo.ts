@@ -37,8 +37,10 @@ export const featureCollectionSchema = z.object({
   features: z.array(z.object({ type: z.literal('Feature'), geometry: z.unknown(), properties: z.unknown() })),
 });
 
-
-const tileIndex = z.string().regex(/^\d{1,7}$/).transform(Number);
+const tileIndex = z
+  .string()
+  .regex(/^\d{1,7}$/)
+  .transform(Number);
 
 /**
  * `GET /api/geo/tiles/:z/:x/:y.pbf`: a tile of the pyramid (0 ≤ z ≤ GEO_TILE_MAX_ZOOM,
@@ -46,7 +48,9 @@ const tileIndex = z.string().regex(/^\d{1,7}$/).transform(Number);
  */
 export const geoTileParamsSchema = z
   .object({ z: tileIndex, x: tileIndex, y: tileIndex })
-  .refine(({ z: zoom, x, y }) => zoom <= GEO_TILE_MAX_ZOOM && x < 2 ** zoom && y < 2 ** zoom, { error: MESSAGES.invalid_tile });
+  .refine(({ z: zoom, x, y }) => zoom <= GEO_TILE_MAX_ZOOM && x < 2 ** zoom && y < 2 ** zoom, {
+    error: MESSAGES.invalid_tile,
+  });
 
 /**
  * `GET /api/geo/places?q&limit`: `q` trimmed, 2 to 100 characters like the post
@@ -67,7 +71,13 @@ export const placeSearchQuerySchema = z.object({
     .string({ error: MESSAGES.bad_request })
     .regex(/^\d{1,2}$/, { error: MESSAGES.bad_request, abort: true })
     .transform(Number)
-    .pipe(z.number().int().min(1, { error: MESSAGES.bad_request }).max(PLACE_SEARCH_MAX_RESULTS, { error: MESSAGES.bad_request }))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, { error: MESSAGES.bad_request })
+        .max(PLACE_SEARCH_MAX_RESULTS, { error: MESSAGES.bad_request }),
+    )
     .optional()
     .transform((v) => v ?? PLACE_SEARCH_DEFAULT_RESULTS),
 });

@@ -7,4 +7,7 @@ import type { CommentDto } from './comments.ts';
 /** Realtime events of the map feed about interactions (everyone watching receives them). */
 export type InteractionEvent =
   | { type: 'post.liked'; data: { postId: string; likesCount: number } }
-  | { type: 'post.commented'; data: { postId: string; commentsCount: number; comment?: CommentDto; removedCommentId?: string } };
+  | {
+      type: 'post.commented';
+      data: { postId: string; commentsCount: number; comment?: CommentDto; removedCommentId?: string };
+    };

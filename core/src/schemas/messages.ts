@@ -8,14 +8,19 @@ import { MESSAGES } from '../messages.ts';
 import { stripMarkup } from '../sanitize.ts';
 import { boundedFreeText } from './text.ts';
 import { MESSAGE_TEXT_MAX } from '../contract.ts';
-export { MESSAGE_TEXT_MAX, MESSAGES_PAGE_SIZE, MESSAGES_PAGE_MAX, CONVERSATIONS_PAGE_SIZE, MESSAGE_EVENTS } from '../contract.ts';
+export {
+  MESSAGE_TEXT_MAX,
+  MESSAGES_PAGE_SIZE,
+  MESSAGES_PAGE_MAX,
+  CONVERSATIONS_PAGE_SIZE,
+  MESSAGE_EVENTS,
+} from '../contract.ts';
 
 /** `POST /api/conversations`: the person to talk to. */
 export const createConversationSchema = z.object({
   userId: z.uuid({ error: MESSAGES.profile_not_found }),
 });
 export type CreateConversationInput = z.infer<typeof createConversationSchema>;
-
 
 /**
  * A message's text: optional (an image alone is a message), trimmed, at most 1000 characters as
@@ -39,7 +44,12 @@ export const conversationIdParamsSchema = z.object({ id: z.string().max(64) });
 /** `GET /api/conversations?before&limit` */
 export const listConversationsQuerySchema = z.object({
   before: z.string().max(256).optional(),
-  limit: z.string().regex(/^\d{1,6}$/).transform(Number).pipe(z.number().int().min(1)).optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,6}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1))
+    .optional(),
 });
 
 /** `GET /api/conversations/:id/messages?before|after&limit` */
@@ -57,7 +67,9 @@ export const openConversationBodySchema = z.object({ userId: z.string().max(64) 
  * messageContentSchema's, checked once the caller is known to be a participant). A multipart
  * form (text and an image) has no JSON body; its `content` field goes through the same schema.
  */
-export const sendMessageBodySchema = z.object({ content: z.string({ error: MESSAGES.bad_request }).nullish() }).nullish();
+export const sendMessageBodySchema = z
+  .object({ content: z.string({ error: MESSAGES.bad_request }).nullish() })
+  .nullish();
 
 /**
  * The other person of a conversation, as the list and the chat header show them. `id` null: their

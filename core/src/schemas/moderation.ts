@@ -5,17 +5,27 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
 import {
-  APPEAL_STATEMENT_MAX, APPEAL_STATUSES, MODERATION_ACTIONS, MODERATION_NOTE_MAX, MODERATION_NOTICE_KINDS, MODERATION_REASON_KEYS,
+  APPEAL_STATEMENT_MAX,
+  APPEAL_STATUSES,
+  MODERATION_ACTIONS,
+  MODERATION_NOTE_MAX,
+  MODERATION_NOTICE_KINDS,
+  MODERATION_REASON_KEYS,
   SUSPENSION_DAYS,
 } from '../moderation.ts';
 import { isCritical, stripMarkup } from '../sanitize.ts';
 
-const note = z.string({ error: MESSAGES.bad_request }).nullish()
+const note = z
+  .string({ error: MESSAGES.bad_request })
+  .nullish()
   .transform((v) => (v ?? '').trim())
-  .pipe(z.string()
-    .max(MODERATION_NOTE_MAX, { error: MESSAGES.mod_note_too_long, abort: true })
-    .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true })
-    .transform((v) => stripMarkup(v).trim()));
+  .pipe(
+    z
+      .string()
+      .max(MODERATION_NOTE_MAX, { error: MESSAGES.mod_note_too_long, abort: true })
+      .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true })
+      .transform((v) => stripMarkup(v).trim()),
+  );
 
 const person = z.object({ id: z.string(), nickname: z.string() });
 
@@ -84,12 +94,19 @@ export type ModerationQueue = z.infer<typeof moderationQueueResponseSchema>;
 export const postIdParamsSchema = z.object({ postId: z.uuid({ error: MESSAGES.not_found }) });
 
 /** `POST /api/moderation/posts/:postId/decision`. */
-export const decisionBodySchema = z.object({
-  action: z.enum(MODERATION_ACTIONS, { error: MESSAGES.bad_request }),
-  reason: z.enum(MODERATION_REASON_KEYS, { error: MESSAGES.mod_reason_required }),
-  note,
-  days: z.union(SUSPENSION_DAYS.map((d) => z.literal(d)), { error: MESSAGES.mod_days_required }).optional(),
-}).refine((v) => v.action !== 'suspend' || v.days !== undefined, { error: MESSAGES.mod_days_required, path: ['days'] });
+export const decisionBodySchema = z
+  .object({
+    action: z.enum(MODERATION_ACTIONS, { error: MESSAGES.bad_request }),
+    reason: z.enum(MODERATION_REASON_KEYS, { error: MESSAGES.mod_reason_required }),
+    note,
+    days: z
+      .union(
+        SUSPENSION_DAYS.map((d) => z.literal(d)),
+        { error: MESSAGES.mod_days_required },
+      )
+      .optional(),
+  })
+  .refine((v) => v.action !== 'suspend' || v.days !== undefined, { error: MESSAGES.mod_days_required, path: ['days'] });
 export type DecisionInput = z.input<typeof decisionBodySchema>;
 
 export const decisionResponseSchema = z.object({ decision: decisionSchema });
@@ -103,7 +120,9 @@ export const appealResponseSchema = z.object({ appeal: appealSchema });
 
 /** `POST /api/moderation/decisions/:id/appeal` (the author, once, within 6 months). */
 export const appealBodySchema = z.object({
-  statement: z.string({ error: MESSAGES.appeal_required }).trim()
+  statement: z
+    .string({ error: MESSAGES.appeal_required })
+    .trim()
     .min(1, { error: MESSAGES.appeal_required, abort: true })
     .max(APPEAL_STATEMENT_MAX, { error: MESSAGES.appeal_too_long, abort: true })
     .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true })

@@ -24,7 +24,10 @@ export const returnPathSchema = z
   .regex(/^\/(?![/\\])[^\s]*$/, { error: MESSAGES.bad_request });
 
 export const pulseCheckoutSchema = z.strictObject({
-  quantity: z.union(PULSE_QUANTITIES.map((q) => z.literal(q)), { error: MESSAGES.pulse_quantity_invalid }),
+  quantity: z.union(
+    PULSE_QUANTITIES.map((q) => z.literal(q)),
+    { error: MESSAGES.pulse_quantity_invalid },
+  ),
   /** Same-window checkout (mobile): the page to come back to. Absent for the desktop popup. */
   returnTo: returnPathSchema.optional(),
 });

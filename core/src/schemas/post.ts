@@ -12,7 +12,10 @@ import { pointShape, tierFlagsShape } from './shapes.ts';
 export { POST_CARDS_MAX } from '../contract.ts';
 
 const coordinate = (max: number) =>
-  z.number({ error: (issue) => (issue.input === undefined ? MESSAGES.location_required : MESSAGES.invalid_coordinates) })
+  z
+    .number({
+      error: (issue) => (issue.input === undefined ? MESSAGES.location_required : MESSAGES.invalid_coordinates),
+    })
     .finite(MESSAGES.invalid_coordinates)
     .min(-max, MESSAGES.invalid_coordinates)
     .max(max, MESSAGES.invalid_coordinates);
@@ -80,7 +83,16 @@ export type PostDto = z.infer<typeof postSchema>;
  * current when the profile changes.
  */
 export const markerSchema = postSchema
-  .pick({ id: true, userId: true, category: true, latitude: true, longitude: true, nickname: true, hasPulseEffect: true, createdAt: true })
+  .pick({
+    id: true,
+    userId: true,
+    category: true,
+    latitude: true,
+    longitude: true,
+    nickname: true,
+    hasPulseEffect: true,
+    createdAt: true,
+  })
   .extend({ photoUrl: z.string().nullable() });
 export type MarkerDto = z.infer<typeof markerSchema>;
 
@@ -98,14 +110,23 @@ export const postCardsQuerySchema = z.object({
     .string({ error: MESSAGES.bad_request })
     .max(POST_CARDS_MAX * 37, MESSAGES.bad_request)
     .transform((v) => [...new Set(v.split(',').filter(Boolean))])
-    .pipe(z.array(z.uuid({ error: MESSAGES.bad_request })).min(1, MESSAGES.bad_request).max(POST_CARDS_MAX, MESSAGES.bad_request)),
+    .pipe(
+      z
+        .array(z.uuid({ error: MESSAGES.bad_request }))
+        .min(1, MESSAGES.bad_request)
+        .max(POST_CARDS_MAX, MESSAGES.bad_request),
+    ),
 });
 export const postCardsResponseSchema = z.object({ posts: z.array(postSchema) });
 /** `GET /api/posts/mine/active`: the caller's live post, or null. */
 export const activePostResponseSchema = z.object({ post: postSchema.nullable() });
 
 /** `POST /api/uploads/post-image` (201). */
-export const imageUploadResponseSchema = z.object({ uploadId: z.string(), url: z.string(), thumbnailUrl: z.string().nullable() });
+export const imageUploadResponseSchema = z.object({
+  uploadId: z.string(),
+  url: z.string(),
+  thumbnailUrl: z.string().nullable(),
+});
 export type ImageUpload = z.infer<typeof imageUploadResponseSchema>;
 /** `POST /api/uploads/voice` (201): the duration in seconds as the server measured it. */
 export const voiceUploadResponseSchema = z.object({ uploadId: z.string(), url: z.string(), duration: z.number() });
@@ -119,7 +140,9 @@ const viewportNumber = z
   .min(1, MESSAGES.invalid_coordinates)
   .transform(Number)
   .pipe(z.number({ error: MESSAGES.invalid_coordinates }));
-const viewportLatitude = viewportNumber.pipe(z.number().min(-90, MESSAGES.invalid_coordinates).max(90, MESSAGES.invalid_coordinates));
+const viewportLatitude = viewportNumber.pipe(
+  z.number().min(-90, MESSAGES.invalid_coordinates).max(90, MESSAGES.invalid_coordinates),
+);
 
 /**
  * The viewport's query string. Longitudes may come unwrapped from MapLibre (world copies), so
@@ -135,7 +158,15 @@ export const viewportQuerySchema = z.object({
   moods: z
     .string({ error: MESSAGES.category_invalid })
     .optional()
-    .refine((v) => (v ?? '').split(',').map((m) => m.trim()).filter(Boolean).every((m) => (MOODS as readonly string[]).includes(m)), MESSAGES.category_invalid),
+    .refine(
+      (v) =>
+        (v ?? '')
+          .split(',')
+          .map((m) => m.trim())
+          .filter(Boolean)
+          .every((m) => (MOODS as readonly string[]).includes(m)),
+      MESSAGES.category_invalid,
+    ),
 });
 export type ViewportQuery = z.infer<typeof viewportQuerySchema>;
 

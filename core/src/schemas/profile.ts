@@ -35,7 +35,10 @@ export const nicknameSchema = z
   // quarter (a letter with three combining accents).
   .max(NICKNAME_MAX * 4 * 2, { error: MESSAGES.nickname_length, abort: true })
   .transform((v) => v.normalize('NFC'))
-  .refine((v) => length(v) >= NICKNAME_MIN && length(v) <= NICKNAME_MAX, { error: MESSAGES.nickname_length, abort: true })
+  .refine((v) => length(v) >= NICKNAME_MIN && length(v) <= NICKNAME_MAX, {
+    error: MESSAGES.nickname_length,
+    abort: true,
+  })
   .refine((v) => NICKNAME_CHARS.test(v), { error: MESSAGES.nickname_invalid_chars, abort: true })
   .refine((v) => HAS_LETTER.test(v) || !HAS_DIGIT.test(v), { error: MESSAGES.nickname_numeric, abort: true })
   .refine((v) => HAS_LETTER.test(v), { error: MESSAGES.nickname_separators_only, abort: true });
@@ -57,7 +60,9 @@ export const bioSchema = z
  */
 export const updateProfileSchema = z.strictObject(
   { nickname: nicknameSchema.optional(), bio: bioSchema.optional() },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? MESSAGES.profile_field_not_editable : MESSAGES.bad_request) },
+  {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? MESSAGES.profile_field_not_editable : MESSAGES.bad_request),
+  },
 );
 export type UpdateProfileInput = z.input<typeof updateProfileSchema>;
 
@@ -80,7 +85,10 @@ export function nicknameCooldownCutoff(now: Date): Date {
  * When the next nickname change is allowed: 30 days after the last
  * change, or null when allowed now (no change yet, or 30 days have passed).
  */
-export function nextNicknameChangeAt(lastChange: string | Date | null | undefined, now: Date = new Date()): Date | null {
+export function nextNicknameChangeAt(
+  lastChange: string | Date | null | undefined,
+  now: Date = new Date(),
+): Date | null {
   if (!lastChange) return null;
   const next = nicknameChangeAllowedAt(lastChange);
   return next.getTime() > now.getTime() ? next : null;

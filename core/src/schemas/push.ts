@@ -35,23 +35,37 @@ export const pushEndpointSchema = z
   .pipe(z.url({ protocol: /^https?$/, error: MESSAGES.push_endpoint_invalid }))
   .refine((value) => !/^[a-z]+:\/\/[^/]*@/i.test(value), { error: MESSAGES.push_endpoint_invalid });
 
-export const pushSubscriptionBodySchema = z.object({
-  endpoint: pushEndpointSchema,
-  // Browsers send `expirationTime: null`; it is not used (an expired endpoint answers 404/410).
-  expirationTime: z.number().nullable().optional(),
-  keys: z.object({
-    // An uncompressed P-256 point starts with 0x04, i.e. 'B' in base64url (the server checks the curve).
-    p256dh: base64urlKey(65, MESSAGES.push_keys_invalid).refine((v) => v.startsWith('B'), { error: MESSAGES.push_keys_invalid }),
-    auth: base64urlKey(16, MESSAGES.push_keys_invalid),
-  }, { error: MESSAGES.push_keys_invalid }),
-  label: z.string({ error: MESSAGES.push_label_invalid }).trim().max(PUSH_LABEL_MAX, { error: MESSAGES.push_label_invalid })
-    // Plain text: it is shown in lists and notifications, never as markup.
-    .refine((v) => !/[<>]/.test(v), { error: MESSAGES.push_label_markup })
-    .optional(),
-}, { error: MESSAGES.push_endpoint_invalid });
+export const pushSubscriptionBodySchema = z.object(
+  {
+    endpoint: pushEndpointSchema,
+    // Browsers send `expirationTime: null`; it is not used (an expired endpoint answers 404/410).
+    expirationTime: z.number().nullable().optional(),
+    keys: z.object(
+      {
+        // An uncompressed P-256 point starts with 0x04, i.e. 'B' in base64url (the server checks the curve).
+        p256dh: base64urlKey(65, MESSAGES.push_keys_invalid).refine((v) => v.startsWith('B'), {
+          error: MESSAGES.push_keys_invalid,
+        }),
+        auth: base64urlKey(16, MESSAGES.push_keys_invalid),
+      },
+      { error: MESSAGES.push_keys_invalid },
+    ),
+    label: z
+      .string({ error: MESSAGES.push_label_invalid })
+      .trim()
+      .max(PUSH_LABEL_MAX, { error: MESSAGES.push_label_invalid })
+      // Plain text: it is shown in lists and notifications, never as markup.
+      .refine((v) => !/[<>]/.test(v), { error: MESSAGES.push_label_markup })
+      .optional(),
+  },
+  { error: MESSAGES.push_endpoint_invalid },
+);
 export type PushSubscriptionBody = z.infer<typeof pushSubscriptionBodySchema>;
 
-export const pushPreviewBodySchema = z.strictObject({ preview: z.boolean({ error: MESSAGES.bad_request }) }, { error: MESSAGES.bad_request });
+export const pushPreviewBodySchema = z.strictObject(
+  { preview: z.boolean({ error: MESSAGES.bad_request }) },
+  { error: MESSAGES.bad_request },
+);
 
 /** One of the caller's devices (the endpoint and keys never leave the server again). */
 export const pushDeviceSchema = z.object({

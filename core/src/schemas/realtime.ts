@@ -32,8 +32,10 @@ export const realtimeViewSchema = z.object({
 });
 export type RealtimeView = z.infer<typeof realtimeViewSchema>;
 
-
-export const postCreatedEventSchema = z.object({ type: z.literal('post.created'), data: z.object({ post: markerSchema }) });
+export const postCreatedEventSchema = z.object({
+  type: z.literal('post.created'),
+  data: z.object({ post: markerSchema }),
+});
 export const postDeletedEventSchema = z.object({
   type: z.literal('post.deleted'),
   data: z.object({ id: z.string(), ...pointShape }),
@@ -52,7 +54,15 @@ export type RealtimeEventType =
 
 /** The same, as a list to walk (a test checks each blocking rule against every one). */
 export const REALTIME_EVENT_TYPES = [
-  'post.created', 'post.deleted', 'post.liked', 'post.commented', 'profile.updated',
-  MESSAGE_EVENTS.created, MESSAGE_EVENTS.read, MESSAGE_EVENTS.conversationUpdated, MESSAGE_EVENTS.request, MESSAGE_EVENTS.closed,
+  'post.created',
+  'post.deleted',
+  'post.liked',
+  'post.commented',
+  'profile.updated',
+  MESSAGE_EVENTS.created,
+  MESSAGE_EVENTS.read,
+  MESSAGE_EVENTS.conversationUpdated,
+  MESSAGE_EVENTS.request,
+  MESSAGE_EVENTS.closed,
   MODERATION_NOTICE_EVENT,
 ] as const satisfies readonly RealtimeEventType[];

@@ -19,7 +19,8 @@ export const reportPostSchema = z
       .nullish()
       .transform((v) => (v ?? '').trim())
       .pipe(
-        z.string()
+        z
+          .string()
           .max(REPORT_DETAILS_MAX, { error: MESSAGES.report_details_too_long, abort: true })
           .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true })
           .transform((v) => stripMarkup(v).trim()),

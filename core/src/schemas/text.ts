@@ -10,7 +10,8 @@ import { isCritical } from '../sanitize.ts';
  * afterwards, as what it stores for a blank text differs ('' for a message, null for a bio).
  */
 export const boundedFreeText = (max: number, tooLong: string) =>
-  z.string()
+  z
+    .string()
     .max(max * 2, { error: tooLong, abort: true })
     .refine((v) => Array.from(v).length <= max, { error: tooLong, abort: true })
     .refine((v) => !isCritical(v), { error: MESSAGES.content_forbidden, abort: true });
@@ -20,4 +21,3 @@ export const boundedFreeText = (max: number, tooLong: string) =>
  * cannot store it as text. Every text the API receives is refused with it (server/http/nul-guard.ts).
  */
 export const hasLoneSurrogate = (value: string): boolean => /\p{Surrogate}/u.test(value); // with u, a pair is one code point
-

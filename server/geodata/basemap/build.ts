@@ -22,7 +22,9 @@ let peakRss = 0;
 const { archive, stats } = buildBasemapArchive((count) => {
   peakRss = Math.max(peakRss, memoryUsage().rss);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`z${count.zoom}: ${count.tiles} tiles of ${count.cut} cut, ${(count.bytes / 1e6).toFixed(2)} MB of MVT (${seconds} s)`);
+  console.log(
+    `z${count.zoom}: ${count.tiles} tiles of ${count.cut} cut, ${(count.bytes / 1e6).toFixed(2)} MB of MVT (${seconds} s)`,
+  );
 });
 /** Written beside a temporary name and renamed over the old file (a running server keeps its copy). */
 function replaceFile(file: string, bytes: Uint8Array): void {

@@ -15,5 +15,7 @@ const started = performance.now();
 const { bytes, meta } = buildLandFileBytes();
 const compressed = compressPack(bytes);
 writeFileSync(LAND_FILE, compressed);
-console.log(`${meta.polygons} polygons (${meta.islands} GSHHG islets, ${meta.windows} GSHHG windows), ${meta.points} points, ${meta.landmarks} landmarks;`
-  + ` ${(bytes.length / 1e6).toFixed(1)} MB, ${(compressed.length / 1e6).toFixed(2)} MB brotli; ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `${meta.polygons} polygons (${meta.islands} GSHHG islets, ${meta.windows} GSHHG windows), ${meta.points} points, ${meta.landmarks} landmarks;` +
+    ` ${(bytes.length / 1e6).toFixed(1)} MB, ${(compressed.length / 1e6).toFixed(2)} MB brotli; ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);

@@ -22,7 +22,8 @@ const source = process.argv[2] ?? GSHHG_FILE;
 const started = performance.now();
 const places = getPlaces();
 const base = loadBaseLand();
-const checkerOf = (polygons: ReturnType<typeof loadBaseLand>) => createLandChecker(buildLandIndex(polygons.map((rings) => ({ rings }))), { cacheSize: 0 });
+const checkerOf = (polygons: ReturnType<typeof loadBaseLand>) =>
+  createLandChecker(buildLandIndex(polygons.map((rings) => ({ rings }))), { cacheSize: 0 });
 const rings = readGshhgRings(source);
 console.log(`${rings.length} GSHHG rings, ${rings.reduce((n, r) => n + r.xs.length, 0)} points`);
 const baseChecker = checkerOf(base);
@@ -30,10 +31,17 @@ const islands = selectIslands(rings, (lat, lon) => baseChecker.isOnLand(lat, lon
 const withIslands = checkerOf([...base, ...islands]);
 const refused = places.filter((p) => !withIslands.isOnLand(p.latitude, p.longitude));
 console.log(`${islands.length} islands; ${refused.length} places still refused`);
-const windows = cutCoastWindows(rings, refused, (index, lat, lon) => createLandChecker(index, { cacheSize: 0 }).isOnLand(lat, lon));
-const json = encodeGshhgExtract({ islands, windows }, 'GSHHG 2.3.7 full resolution (binned_GSHHS_f.nc), Paul Wessel and Walter H. F. Smith, LGPL-3+');
+const windows = cutCoastWindows(rings, refused, (index, lat, lon) =>
+  createLandChecker(index, { cacheSize: 0 }).isOnLand(lat, lon),
+);
+const json = encodeGshhgExtract(
+  { islands, windows },
+  'GSHHG 2.3.7 full resolution (binned_GSHHS_f.nc), Paul Wessel and Walter H. F. Smith, LGPL-3+',
+);
 const gz = gzipSync(json, { level: 9 });
 writeFileSync(GSHHG_EXTRACT_FILE, gz);
 const count = (rs: Array<{ length: number }>) => rs.reduce((n, r) => n + r.length, 0);
 const points = count(islands.flat()) + windows.reduce((n, w) => n + count(w.rings), 0);
-console.log(`${windows.length} windows; ${points} points; ${(gz.length / 1e3).toFixed(0)} kB gzip; ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `${windows.length} windows; ${points} points; ${(gz.length / 1e3).toFixed(0)} kB gzip; ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);

@@ -15,7 +15,15 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import Flatbush from 'flatbush';
 import { z } from 'zod';
-import { buildLandIndex, type Box, type LandIndex, type LandPolygon, KM_PER_DEGREE, ringKm2, UNITS_PER_DEGREE } from '../../src/modules/geo/land-index.ts';
+import {
+  buildLandIndex,
+  type Box,
+  type LandIndex,
+  type LandPolygon,
+  KM_PER_DEGREE,
+  ringKm2,
+  UNITS_PER_DEGREE,
+} from '../../src/modules/geo/land-index.ts';
 import type { GshhgRing } from './gshhg.ts';
 import { clipToWindows, type FlatRing } from './ring-clip.ts';
 import { wind, type PolygonRings, type Ring } from './land-repair.ts';
@@ -58,8 +66,10 @@ function boxAround(lat: number, lon: number, km: number): Box {
   const dLat = km / KM_PER_DEGREE;
   const dLon = dLat / Math.max(Math.cos((lat * Math.PI) / 180), 0.01);
   return [
-    round6(Math.max(-180, snapDown(lon - dLon))), round6(Math.max(-85, snapDown(lat - dLat))),
-    round6(Math.min(180, snapUp(lon + dLon))), round6(Math.min(85, snapUp(lat + dLat))),
+    round6(Math.max(-180, snapDown(lon - dLon))),
+    round6(Math.max(-85, snapDown(lat - dLat))),
+    round6(Math.min(180, snapUp(lon + dLon))),
+    round6(Math.min(85, snapUp(lat + dLat))),
   ];
 }
 
@@ -68,7 +78,7 @@ const overlaps = (a: Box, b: Box) => a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3
 /** Boxes merged until none overlaps or touches another (each merge takes both boxes' bounds). */
 export function mergeBoxes(boxes: readonly Box[]): Box[] {
   let merged = [...boxes];
-  for (let changed = true; changed;) {
+  for (let changed = true; changed; ) {
     changed = false;
     const next: Box[] = [];
     for (const box of merged) {
@@ -87,7 +97,8 @@ export function mergeBoxes(boxes: readonly Box[]): Box[] {
 
 /** A GSHHG ring with longitudes on Greenwich's side of the world (its centre within ±180). */
 function centred(ring: GshhgRing): FlatRing {
-  let min = Infinity, max = -Infinity;
+  let min = Infinity,
+    max = -Infinity;
   for (const x of ring.xs) {
     if (x < min) min = x;
     if (x > max) max = x;
@@ -103,7 +114,8 @@ const toRing = ({ xs, ys }: FlatRing): Ring => Array.from(xs, (x, i): [number, n
  * the widest stretch inside it.
  */
 function interiorPoint({ xs, ys }: FlatRing): Point | null {
-  let minY = Infinity, maxY = -Infinity;
+  let minY = Infinity,
+    maxY = -Infinity;
   for (const y of ys) {
     if (y < minY) minY = y;
     if (y > maxY) maxY = y;
@@ -111,7 +123,8 @@ function interiorPoint({ xs, ys }: FlatRing): Point | null {
   const y = (minY + maxY) / 2;
   const crossings: number[] = [];
   for (let i = 1; i < xs.length; i++) {
-    if (ys[i - 1] > y !== ys[i] > y) crossings.push(xs[i - 1] + ((y - ys[i - 1]) * (xs[i] - xs[i - 1])) / (ys[i] - ys[i - 1]));
+    if (ys[i - 1] > y !== ys[i] > y)
+      crossings.push(xs[i - 1] + ((y - ys[i - 1]) * (xs[i] - xs[i - 1])) / (ys[i] - ys[i - 1]));
   }
   crossings.sort((a, b) => a - b);
   let best: Point | null = null;
@@ -143,7 +156,11 @@ function nearPlaces(places: readonly Point[]): (lat: number, lon: number, km: nu
  * between ISLAND_MIN_KM2 and ISLAND_MAX_KM2, within ISLAND_PLACE_KM of a place; with their lakes
  * as holes, wound as GeoJSON wants them (shore counter-clockwise, lakes clockwise).
  */
-export function selectIslands(rings: readonly GshhgRing[], isLand: (lat: number, lon: number) => boolean, places: readonly Point[]): PolygonRings[] {
+export function selectIslands(
+  rings: readonly GshhgRing[],
+  isLand: (lat: number, lon: number) => boolean,
+  places: readonly Point[],
+): PolygonRings[] {
   const near = nearPlaces(places);
   const lakes = new Map<number, GshhgRing[]>();
   for (const ring of rings) {
@@ -160,9 +177,16 @@ export function selectIslands(rings: readonly GshhgRing[], isLand: (lat: number,
     const km2 = ringKm2(shore);
     if (km2 < ISLAND_MIN_KM2 || km2 > ISLAND_MAX_KM2) continue;
     const middle = interiorPoint(ring);
-    if (!middle || isLand(middle.latitude, middle.longitude) || !near(middle.latitude, middle.longitude, ISLAND_PLACE_KM)) continue;
+    if (
+      !middle ||
+      isLand(middle.latitude, middle.longitude) ||
+      !near(middle.latitude, middle.longitude, ISLAND_PLACE_KM)
+    )
+      continue;
     const shift = ring.xs[0] - source.xs[0];
-    const holes = (lakes.get(source.id) ?? []).map((lake) => wind(toRing({ xs: lake.xs.map((x) => x + shift), ys: lake.ys }), false));
+    const holes = (lakes.get(source.id) ?? []).map((lake) =>
+      wind(toRing({ xs: lake.xs.map((x) => x + shift), ys: lake.ys }), false),
+    );
     islands.push([wind(shore, true), ...holes]);
   }
   return islands;
@@ -177,7 +201,11 @@ export function windowPolygon(window: CoastWindow): LandPolygon {
  * The windows around `places` (refused by the land without them) where GSHHG's coast, read by
  * `accepts`, takes at least one of those places as land.
  */
-export function cutCoastWindows(rings: readonly GshhgRing[], places: readonly Point[], accepts: (index: LandIndex, lat: number, lon: number) => boolean): CoastWindow[] {
+export function cutCoastWindows(
+  rings: readonly GshhgRing[],
+  places: readonly Point[],
+  accepts: (index: LandIndex, lat: number, lon: number) => boolean,
+): CoastWindow[] {
   const boxes = mergeBoxes(places.map((p) => boxAround(p.latitude, p.longitude, WINDOW_KM)));
   const clipped = clipToWindows(rings.map(centred), [-180, -90, 180, 90], boxes);
   const windows: CoastWindow[] = [];
@@ -185,7 +213,8 @@ export function cutCoastWindows(rings: readonly GshhgRing[], places: readonly Po
     const window: CoastWindow = { box, rings: clipped[w].map(({ ring }) => toRing(ring)) };
     if (window.rings.length === 0) return;
     const index = buildLandIndex([windowPolygon(window)]);
-    const inBox = (p: Point) => p.longitude >= box[0] && p.longitude <= box[2] && p.latitude >= box[1] && p.latitude <= box[3];
+    const inBox = (p: Point) =>
+      p.longitude >= box[0] && p.longitude <= box[2] && p.latitude >= box[1] && p.latitude <= box[3];
     if (places.some((p) => inBox(p) && accepts(index, p.latitude, p.longitude))) windows.push(window);
   });
   return windows;
@@ -195,13 +224,15 @@ export function cutCoastWindows(rings: readonly GshhgRing[], places: readonly Po
 function encodeRing(ring: Ring): number[] {
   const units = (v: number) => Math.round(v * UNITS_PER_DEGREE);
   const flat = [units(ring[0][0]), units(ring[0][1])];
-  for (let i = 1; i < ring.length; i++) flat.push(units(ring[i][0]) - units(ring[i - 1][0]), units(ring[i][1]) - units(ring[i - 1][1]));
+  for (let i = 1; i < ring.length; i++)
+    flat.push(units(ring[i][0]) - units(ring[i - 1][0]), units(ring[i][1]) - units(ring[i - 1][1]));
   return flat;
 }
 
 function decodeRing(points: readonly number[], scale: number): Ring {
   const ring: Ring = [];
-  let x = 0, y = 0;
+  let x = 0,
+    y = 0;
   for (let i = 0; i + 1 < points.length; i += 2) {
     x += points[i];
     y += points[i + 1];
@@ -215,8 +246,9 @@ export function encodeGshhgExtract({ islands, windows }: GshhgExtract, source: s
   return JSON.stringify({
     source,
     scale: UNITS_PER_DEGREE,
-    format: 'rings: [x0, y0, dx1, dy1, …], integers in 1/scale degrees, each point a difference from the previous one. '
-      + 'islands[]: [shore, lakes…]. windows[].box: [west, south, east, north] in 1/scale degrees; windows[].rings: rings (even-odd)',
+    format:
+      'rings: [x0, y0, dx1, dy1, …], integers in 1/scale degrees, each point a difference from the previous one. ' +
+      'islands[]: [shore, lakes…]. windows[].box: [west, south, east, north] in 1/scale degrees; windows[].rings: rings (even-odd)',
     islands: islands.map((rings) => rings.map(encodeRing)),
     windows: windows.map(({ box, rings }) => ({
       box: box.map((v) => Math.round(v * UNITS_PER_DEGREE)),
@@ -228,10 +260,12 @@ export function encodeGshhgExtract({ islands, windows }: GshhgExtract, source: s
 const fileSchema = z.object({
   scale: z.number().positive(),
   islands: z.array(z.array(z.array(z.number().int()))),
-  windows: z.array(z.object({
-    box: z.tuple([z.number().int(), z.number().int(), z.number().int(), z.number().int()]),
-    rings: z.array(z.array(z.number().int())),
-  })),
+  windows: z.array(
+    z.object({
+      box: z.tuple([z.number().int(), z.number().int(), z.number().int(), z.number().int()]),
+      rings: z.array(z.array(z.number().int())),
+    }),
+  ),
 });
 
 /** The committed extract (server/geodata/land/gshhg.json.gz). */

@@ -80,8 +80,13 @@ export function readGshhgRings(file = GSHHG_FILE): GshhgRing[] {
 
   // Points as integers in 1/65535 of a bin, so that joined ends compare exactly.
   const steps = 65535;
-  const turn = 360 * steps / binDegrees;
-  interface Piece { id: number; level: number; xs: number[]; ys: number[] }
+  const turn = (360 * steps) / binDegrees;
+  interface Piece {
+    id: number;
+    level: number;
+    xs: number[];
+    ys: number[];
+  }
   const pieces: Piece[] = [];
   for (let bin = 0; bin < firstSegment.length; bin++) {
     const x0 = (bin % binsPerRow) * steps;
@@ -117,7 +122,8 @@ export function readGshhgRings(file = GSHHG_FILE): GshhgRing[] {
     const xs = [...pieces[i].xs];
     const ys = [...pieces[i].ys];
     for (;;) {
-      const lastX = xs[xs.length - 1], lastY = ys[ys.length - 1];
+      const lastX = xs[xs.length - 1],
+        lastY = ys[ys.length - 1];
       const closed = xs.length > 2 && (lastX - xs[0]) % turn === 0 && lastY === ys[0];
       if (closed) break;
       const next = byStart.get(key(id, lastX, lastY))?.find((j) => !used[j]);

@@ -11,7 +11,12 @@
 import { readGshhgExtract } from './gshhg-extract.ts';
 import { createLandChecker } from '../../src/modules/geo/land-check.ts';
 import { encodeLandArrays } from '../../src/modules/geo/land-file.ts';
-import { buildLandmarkArrays, buildPolygonArrays, openLandIndex, type LandIndexArrays } from '../../src/modules/geo/land-index.ts';
+import {
+  buildLandmarkArrays,
+  buildPolygonArrays,
+  openLandIndex,
+  type LandIndexArrays,
+} from '../../src/modules/geo/land-index.ts';
 import { buildPreciseLand, loadBaseLand, type PreciseLand } from './land-precise.ts';
 import { getPlaces } from './places-data.ts';
 
@@ -22,11 +27,17 @@ export interface LandBuild {
 }
 
 /** The land's arrays, with every place the land refuses as a landmark. */
-export function buildLandArrays(land: PreciseLand, extract: { islands: number; windows: number }, places: ReadonlyArray<{ latitude: number; longitude: number }>): LandBuild {
+export function buildLandArrays(
+  land: PreciseLand,
+  extract: { islands: number; windows: number },
+  places: ReadonlyArray<{ latitude: number; longitude: number }>,
+): LandBuild {
   const polygons = buildPolygonArrays(land.polygons);
   const empty = buildLandmarkArrays([]);
   const check = createLandChecker(openLandIndex({ ...polygons, ...empty }), { cacheSize: 0 });
-  const landmarks = places.filter((p) => !check.isOnLand(p.latitude, p.longitude)).map((p): [number, number] => [p.latitude, p.longitude]);
+  const landmarks = places
+    .filter((p) => !check.isOnLand(p.latitude, p.longitude))
+    .map((p): [number, number] => [p.latitude, p.longitude]);
   return {
     arrays: { ...polygons, ...buildLandmarkArrays(landmarks) },
     meta: { polygons: land.polygons.length, ...extract, points: polygons.xs.length, landmarks: landmarks.length },

@@ -119,7 +119,11 @@ export function loadOsmLandPolygons(): PolygonRings[] {
 export function toLandGeoJSON(polygons: readonly PolygonRings[]): LandGeoJSON {
   return {
     type: 'FeatureCollection',
-    features: polygons.map((coordinates) => ({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates } })),
+    features: polygons.map((coordinates) => ({
+      type: 'Feature',
+      properties: {},
+      geometry: { type: 'Polygon', coordinates },
+    })),
   };
 }
 

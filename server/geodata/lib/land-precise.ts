@@ -10,7 +10,13 @@
  *   off (the centre of Ajaccio on its peninsula), which the check reads but the map does not draw.
  */
 import { loadLandPolygons, loadOsmLandPolygons, toLandGeoJSON, type LandGeoJSON } from './land-data.ts';
-import { buildLandIndex, KM_PER_DEGREE, ringKm2, type Box, type LandPolygon } from '../../src/modules/geo/land-index.ts';
+import {
+  buildLandIndex,
+  KM_PER_DEGREE,
+  ringKm2,
+  type Box,
+  type LandPolygon,
+} from '../../src/modules/geo/land-index.ts';
 import type { PolygonRings } from './land-repair.ts';
 import { readGshhgExtract, windowPolygon, type GshhgExtract } from './gshhg-extract.ts';
 
@@ -34,7 +40,10 @@ const LAKE_HOLE_MIN_KM2 = 100;
 
 /** The box of a polygon's outer ring. */
 function outerBox(rings: PolygonRings): Box {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const [x, y] of rings[0]) {
     if (x < minX) minX = x;
     if (y < minY) minY = y;
@@ -55,7 +64,9 @@ function boundingCircle(rings: PolygonRings): { lat: number; lon: number; km: nu
 
 /** OSM land (small lakes filled) and the Natural Earth islands it dropped: the land before the windows. */
 export function loadBaseLand(): PolygonRings[] {
-  const osm = loadOsmLandPolygons().map((rings) => rings.filter((ring, i) => i === 0 || ringKm2(ring) >= LAKE_HOLE_MIN_KM2));
+  const osm = loadOsmLandPolygons().map((rings) =>
+    rings.filter((ring, i) => i === 0 || ringKm2(ring) >= LAKE_HOLE_MIN_KM2),
+  );
   const osmIndex = buildLandIndex(osm.map((rings) => ({ rings })));
   const islands = loadLandPolygons('10m').filter((rings) => {
     const { lat, lon, km } = boundingCircle(rings);
@@ -103,7 +114,10 @@ export interface PreciseLand {
   drawn: PolygonRings[];
 }
 
-export function buildPreciseLand(base: readonly PolygonRings[] = loadBaseLand(), { islands, windows }: GshhgExtract = readGshhgExtract()): PreciseLand {
+export function buildPreciseLand(
+  base: readonly PolygonRings[] = loadBaseLand(),
+  { islands, windows }: GshhgExtract = readGshhgExtract(),
+): PreciseLand {
   return {
     // Each source grouped apart: OSM's polygons and GSHHG's islands may overlap one another.
     polygons: [...groupByCell(base), ...groupByCell(islands), ...windows.map(windowPolygon)],

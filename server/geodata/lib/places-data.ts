@@ -46,7 +46,9 @@ interface SourceCity {
  * 100 000, a z8 regional view towns of 8 000, and from z10 (the deepest tile, overzoomed
  * beyond) every place the data has.
  */
-export const MIN_POPULATION_BY_ZOOM = [5_000_000, 2_000_000, 1_000_000, 500_000, 250_000, 100_000, 50_000, 20_000, 8_000, 3_000, 0] as const;
+export const MIN_POPULATION_BY_ZOOM = [
+  5_000_000, 2_000_000, 1_000_000, 500_000, 250_000, 100_000, 50_000, 20_000, 8_000, 3_000, 0,
+] as const;
 /** National capitals show from this zoom whatever their size (a z2 world view names them). */
 const CAPITAL_MIN_ZOOM = 2;
 /** A section of a city (GeoNames PPLX: Eixample in Barcelona) is named only in the deepest tiles, never beside its city. */
@@ -86,7 +88,11 @@ function regionNames(require: NodeJS.Require): Map<string, { name: string; folde
  * The region to show beside a place, or null when it says nothing more: a region named like the
  * place or its country (a city-state, 'Reunion' in La Réunion).
  */
-function shownRegion(region: { name: string; folded: string } | undefined, folded: string, countryFolded: string): string | null {
+function shownRegion(
+  region: { name: string; folded: string } | undefined,
+  folded: string,
+  countryFolded: string,
+): string | null {
   if (!region?.folded || region.folded === folded || countryFolded.includes(region.folded)) return null;
   return region.name;
 }
@@ -114,7 +120,8 @@ function loadSourcePlaces(): Place[] {
     const folded = foldName(name);
     const otherFolded = name === city.name ? null : foldName(city.name);
     let countryFolded = countries.get(city.country);
-    if (countryFolded === undefined) countries.set(city.country, (countryFolded = foldName(countryNameFr(city.country))));
+    if (countryFolded === undefined)
+      countries.set(city.country, (countryFolded = foldName(countryNameFr(city.country))));
     const [longitude, latitude] = city.loc.coordinates;
     return {
       id,

@@ -47,7 +47,10 @@ function clipSide(xs: number[], ys: number[], axis: 0 | 1, limit: number, sign: 
 
 /** The closed ring cut to the box, or null when nothing of it is inside. */
 export function clipRing(ring: FlatRing, [west, south, east, north]: Box): FlatRing | null {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (let i = 0; i < ring.xs.length; i++) {
     if (ring.xs[i] < minX) minX = ring.xs[i];
     if (ring.xs[i] > maxX) maxX = ring.xs[i];
@@ -69,7 +72,8 @@ export function clipRing(ring: FlatRing, [west, south, east, north]: Box): FlatR
   return { xs: Float64Array.from(xs), ys: Float64Array.from(ys) };
 }
 
-const contains = (outer: Box, inner: Box) => inner[0] >= outer[0] && inner[2] <= outer[2] && inner[1] >= outer[1] && inner[3] <= outer[3];
+const contains = (outer: Box, inner: Box) =>
+  inner[0] >= outer[0] && inner[2] <= outer[2] && inner[1] >= outer[1] && inner[3] <= outer[3];
 
 /** Below this size (degrees) a box is no longer split: its windows are cut directly. */
 const SMALLEST_SPLIT = 0.5;
@@ -97,8 +101,14 @@ export function clipToWindows(rings: readonly FlatRing[], box: Box, windows: rea
   };
   const visit = (current: readonly ClippedRing[], area: Box, members: readonly number[]) => {
     const [west, south, east, north] = area;
-    const midX = (west + east) / 2, midY = (south + north) / 2;
-    const quarters: Box[] = [[west, south, midX, midY], [midX, south, east, midY], [west, midY, midX, north], [midX, midY, east, north]];
+    const midX = (west + east) / 2,
+      midY = (south + north) / 2;
+    const quarters: Box[] = [
+      [west, south, midX, midY],
+      [midX, south, east, midY],
+      [west, midY, midX, north],
+      [midX, midY, east, north],
+    ];
     const small = east - west <= SMALLEST_SPLIT && north - south <= SMALLEST_SPLIT;
     const byQuarter: number[][] = quarters.map(() => []);
     for (const w of members) {
@@ -110,6 +120,13 @@ export function clipToWindows(rings: readonly FlatRing[], box: Box, windows: rea
       if (byQuarter[q].length > 0) visit(cut(current, quarter), quarter, byQuarter[q]);
     });
   };
-  visit(cut(rings.map((ring, index) => ({ index, ring })), box), box, windows.map((_, w) => w));
+  visit(
+    cut(
+      rings.map((ring, index) => ({ index, ring })),
+      box,
+    ),
+    box,
+    windows.map((_, w) => w),
+  );
   return result;
 }

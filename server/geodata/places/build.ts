@@ -14,4 +14,6 @@ const started = performance.now();
 const { bytes, places } = buildPlaceFileBytes();
 const compressed = compressPack(bytes);
 writeFileSync(PLACES_FILE, compressed);
-console.log(`${places} places; ${(bytes.length / 1e6).toFixed(1)} MB, ${(compressed.length / 1e6).toFixed(2)} MB brotli; ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `${places} places; ${(bytes.length / 1e6).toFixed(1)} MB, ${(compressed.length / 1e6).toFixed(2)} MB brotli; ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);

@@ -29,7 +29,12 @@ const TOLERANCE = 1.5;
 function variable(name) {
   const dump = execFileSync('ncdump', ['-v', name, source], { maxBuffer: 1 << 30 }).toString();
   const data = dump.slice(dump.indexOf('data:'));
-  return Int32Array.from(data.slice(data.indexOf('=') + 1, data.lastIndexOf(';')).split(',').map(Number));
+  return Int32Array.from(
+    data
+      .slice(data.indexOf('=') + 1, data.lastIndexOf(';'))
+      .split(',')
+      .map(Number),
+  );
 }
 
 const binDegrees = variable('Bin_size_in_minutes')[0] / 60;
@@ -109,7 +114,8 @@ function simplify(points) {
     let distance = TOLERANCE;
     for (let i = first + 1; i < last; i++) {
       const [px, py] = points[i];
-      const d = length === 0 ? Math.hypot(px - ax, py - ay) : Math.abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length;
+      const d =
+        length === 0 ? Math.hypot(px - ax, py - ay) : Math.abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length;
       if (d > distance) {
         distance = d;
         farthest = i;
@@ -138,4 +144,6 @@ const json = JSON.stringify({
 const gz = gzipSync(json, { level: 9 });
 writeFileSync(output, gz);
 const points = lines.reduce((n, l) => n + l.points.length, 0);
-console.log(`${pieces.length} pieces → ${lines.length} lines, ${points} points; ${(json.length / 1e6).toFixed(1)} MB JSON, ${(gz.length / 1e6).toFixed(2)} MB gzip`);
+console.log(
+  `${pieces.length} pieces → ${lines.length} lines, ${points} points; ${(json.length / 1e6).toFixed(1)} MB JSON, ${(gz.length / 1e6).toFixed(2)} MB gzip`,
+);

@@ -19,7 +19,11 @@ export interface Output {
 }
 
 /** Runs `work` on the server's database and closes it; a bad configuration is exit code 1. */
-export async function withServerDatabase(env: NodeJS.ProcessEnv, out: Output, work: (db: Db) => Promise<number>): Promise<number> {
+export async function withServerDatabase(
+  env: NodeJS.ProcessEnv,
+  out: Output,
+  work: (db: Db) => Promise<number>,
+): Promise<number> {
   let config;
   try {
     const base = env.INIT_CWD ?? process.cwd();
@@ -45,7 +49,11 @@ export async function withServerDatabase(env: NodeJS.ProcessEnv, out: Output, wo
  * with the possible ones (`kind` names what a choice is), and returns null.
  */
 export function emailAndChoice<T extends string>(
-  args: string[], out: Output, usage: string, kind: { one: string; many: string }, choices: readonly T[],
+  args: string[],
+  out: Output,
+  usage: string,
+  kind: { one: string; many: string },
+  choices: readonly T[],
 ): { email: string; choice: T } | null {
   const [email, rawChoice, ...extra] = args;
   if (!email || !rawChoice || extra.length > 0) {
@@ -64,12 +72,19 @@ export function emailAndChoice<T extends string>(
 /** The account with this e-mail (any case), or undefined. */
 export async function userByEmail(db: Db, rawEmail: string): Promise<{ id: string; email: string } | undefined> {
   const email = rawEmail.trim().toLowerCase();
-  const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+  const [user] = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`)
+    .limit(1);
   return user;
 }
 
 /** Runs the tool when its file is the script node was started with; its result is the exit code. */
-export function runAsScript(moduleUrl: string, run: (args: string[], env: NodeJS.ProcessEnv, out: Output) => Promise<number>): void {
+export function runAsScript(
+  moduleUrl: string,
+  run: (args: string[], env: NodeJS.ProcessEnv, out: Output) => Promise<number>,
+): void {
   if (!process.argv[1] || moduleUrl !== pathToFileURL(path.resolve(process.argv[1])).href) return;
   run(process.argv.slice(2), process.env, console).then(
     (code) => process.exit(code),

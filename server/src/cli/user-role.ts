@@ -26,7 +26,9 @@ export async function runUserRole(args: string[], env: NodeJS.ProcessEnv, out: O
       // No row means 'user', the default role.
       await db.delete(staffRoles).where(sql`${staffRoles.userId} = ${user.id}`);
     } else {
-      await db.insert(staffRoles).values({ userId: user.id, role })
+      await db
+        .insert(staffRoles)
+        .values({ userId: user.id, role })
         .onConflictDoUpdate({ target: staffRoles.userId, set: { role, grantedAt: new Date() } });
     }
     await db.insert(securityLogs).values({

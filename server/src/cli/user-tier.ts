@@ -20,7 +20,12 @@ export async function runUserTier(args: string[], env: NodeJS.ProcessEnv, out: O
       out.error(`Aucun membre pour l'adresse « ${rawEmail} ».`);
       return 1;
     }
-    await db.insert(securityLogs).values({ userId: user.id, eventType: 'tier_set', eventDescription: `Niveau « ${tier} » attribué en ligne de commande`, severity: 'low' });
+    await db.insert(securityLogs).values({
+      userId: user.id,
+      eventType: 'tier_set',
+      eventDescription: `Niveau « ${tier} » attribué en ligne de commande`,
+      severity: 'low',
+    });
     out.log(`Niveau « ${tier} » attribué à ${user.email}.`);
     return 0;
   });

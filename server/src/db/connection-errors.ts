@@ -19,7 +19,15 @@ const CONNECTION_SQLSTATES = new Set([
 const FATAL_CONNECTION_SQLSTATES = new Set(['55000']);
 
 /** Socket errors of a peer that went away or cannot be reached. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 /**
  * node-postgres and pg-pool raise these as plain Errors, without a code. Whole messages only:
@@ -53,7 +61,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 function isConnectionFailure(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (CONNECTION_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || NETWORK_CODES.has(code))) return true;
+  if (
+    typeof code === 'string' &&
+    (CONNECTION_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || NETWORK_CODES.has(code))
+  )
+    return true;
   const severity = (error as { severity?: unknown }).severity;
   if (typeof code === 'string' && severity === 'FATAL' && FATAL_CONNECTION_SQLSTATES.has(code)) return true;
   return DRIVER_MESSAGES.has(error.message);

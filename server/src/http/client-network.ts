@@ -14,6 +14,7 @@ export interface PrefixBits {
 export function networkOf(ip: string, bits: PrefixBits): string {
   if (!ipaddr.isValid(ip)) return ip;
   const address = ipaddr.process(ip);
-  if (address.kind() === 'ipv4') return `${ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${bits.v4}`).toString()}/${bits.v4}`;
+  if (address.kind() === 'ipv4')
+    return `${ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${bits.v4}`).toString()}/${bits.v4}`;
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${bits.v6}`).toString()}/${bits.v6}`;
 }

@@ -51,9 +51,9 @@ export async function installJsonCompression(app: FastifyInstance): Promise<void
   // A callback hook: it runs on every response (an async one costs a promise and a microtask).
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (
-      (typeof payload === 'string' || Buffer.isBuffer(payload))
-      && String(reply.getHeader('content-type') ?? '').startsWith('application/json')
-      && Buffer.byteLength(payload) >= COMPRESS_MIN_BYTES
+      (typeof payload === 'string' || Buffer.isBuffer(payload)) &&
+      String(reply.getHeader('content-type') ?? '').startsWith('application/json') &&
+      Buffer.byteLength(payload) >= COMPRESS_MIN_BYTES
     ) {
       const vary = String(reply.getHeader('vary') ?? '');
       if (!/accept-encoding/i.test(vary)) reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');

@@ -19,7 +19,9 @@ import { closeWith, rawErrorResponse } from './client-errors.ts';
  * every `connectionsCheckingInterval` (30 s by default, far coarser than the limits), so it
  * checks at least every second.
  */
-export function timeoutOptions(config: Config): Pick<FastifyServerOptions, 'connectionTimeout' | 'keepAliveTimeout' | 'requestTimeout'> & { http: ServerOptions } {
+export function timeoutOptions(
+  config: Config,
+): Pick<FastifyServerOptions, 'connectionTimeout' | 'keepAliveTimeout' | 'requestTimeout'> & { http: ServerOptions } {
   const { headersMs, requestMs, keepAliveMs, socketIdleMs } = config.timeouts;
   return {
     connectionTimeout: socketIdleMs,

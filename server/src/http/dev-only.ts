@@ -13,7 +13,16 @@ import { notFound } from '../errors.ts';
 export const DEV_PATH_PREFIX = '/dev/';
 
 /** Headers a proxy or tunnel adds: their presence means the request came from elsewhere. */
-const RELAY_HEADERS = ['forwarded', 'x-real-ip', 'via', 'true-client-ip', 'cf-connecting-ip', 'x-client-ip', 'x-cluster-client-ip', 'fastly-client-ip'];
+const RELAY_HEADERS = [
+  'forwarded',
+  'x-real-ip',
+  'via',
+  'true-client-ip',
+  'cf-connecting-ip',
+  'x-client-ip',
+  'x-cluster-client-ip',
+  'fastly-client-ip',
+];
 
 /** 127.0.0.0/8, ::1 and their IPv4-mapped form. */
 export function isLoopback(address: string | undefined): boolean {
@@ -25,7 +34,9 @@ export function isLoopback(address: string | undefined): boolean {
  * request.ip. A request relayed by a proxy or tunnel on this machine has a loopback peer too.
  */
 export function isLocalUnrelayed(request: FastifyRequest): boolean {
-  const relayed = Object.keys(request.headers).some((name) => name.startsWith('x-forwarded-') || RELAY_HEADERS.includes(name));
+  const relayed = Object.keys(request.headers).some(
+    (name) => name.startsWith('x-forwarded-') || RELAY_HEADERS.includes(name),
+  );
   return !relayed && isLoopback(request.socket.remoteAddress);
 }
 
@@ -38,8 +49,10 @@ const refuseUnlessLocal: onRequestHookHandler = (request, _reply, done) => {
 export function installDevOnlyGuard(app: FastifyInstance, env: string): void {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(DEV_PATH_PREFIX)) return;
-    if (env === 'production') throw new Error(`Route de développement enregistrée en production : ${route.method} ${route.url}`);
-    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    if (env === 'production')
+      throw new Error(`Route de développement enregistrée en production : ${route.method} ${route.url}`);
+    const own =
+      route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [refuseUnlessLocal, ...own];
   });
 }

@@ -19,7 +19,10 @@ const FILE_LIMIT_CODES = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', '
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).headers(error.headers).send(errorBody(error.code, error.message, error.details));
+      return reply
+        .status(error.status)
+        .headers(error.headers)
+        .send(errorBody(error.code, error.message, error.details));
     }
     if (error.validation) {
       // Schemas carry catalogue texts as messages; anything else (a library default) is
@@ -28,7 +31,8 @@ export function installErrorHandler(app: FastifyInstance): void {
       const invalid = validationError(first?.message);
       return reply.status(400).send(errorBody(invalid.code, invalid.message));
     }
-    if (FILE_LIMIT_CODES.has(error.code)) return reply.status(413).send(errorBody('payload_too_large', MESSAGES.payload_too_large));
+    if (FILE_LIMIT_CODES.has(error.code))
+      return reply.status(413).send(errorBody('payload_too_large', MESSAGES.payload_too_large));
     const status = error.statusCode;
     if (error instanceof SyntaxError || (status !== undefined && status >= 400 && status < 500)) {
       const refused = clientError(status);

@@ -7,7 +7,8 @@
 import pino, { type DestinationStream } from 'pino';
 import type { PrettyOptions } from 'pino-pretty';
 
-const field = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined);
+const field = (value: unknown, key: string): unknown =>
+  typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
 
 /** A request's line reads "GET /api/posts → 200 (4 ms)"; every other line is its message. */
 function messageFormat(log: Record<string, unknown>, messageKey: string): string {

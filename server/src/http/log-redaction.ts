@@ -12,7 +12,8 @@ import pino, { type LogFn, type Logger } from 'pino';
 import { logStream } from './log-output.ts';
 
 /** Query parameters whose value is a secret, whatever their case or separators. */
-const SECRET_PARAM = /^(token|access_?token|refresh_?token|id_?token|code|password|secret|key|api_?key|signature|sig)$/i;
+const SECRET_PARAM =
+  /^(token|access_?token|refresh_?token|id_?token|code|password|secret|key|api_?key|signature|sig)$/i;
 const REDACTED = '[redacted]';
 /** A query that may name a secret parameter: one of SECRET_PARAM's stems, an escape, or a '+'. */
 const MAYBE_SECRET = /token|code|password|secret|key|sig|[%+]/i;
@@ -24,22 +25,26 @@ export function redactUrl(url: string): string {
   // Most URLs (the map's viewport, every request logged twice) name no secret: no need to split
   // them. A name could only hide one behind an escape ('%74oken') or a '+'.
   if (!MAYBE_SECRET.test(url.slice(mark + 1))) return url;
-  const query = url.slice(mark + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const rawName = eq < 0 ? pair : pair.slice(0, eq);
-    let name = rawName;
-    try {
-      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-    } catch {
-      // A malformed escape: judged on its raw form.
-    }
-    return eq >= 0 && SECRET_PARAM.test(name.trim()) ? `${rawName}=${REDACTED}` : pair;
-  });
+  const query = url
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const rawName = eq < 0 ? pair : pair.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        // A malformed escape: judged on its raw form.
+      }
+      return eq >= 0 && SECRET_PARAM.test(name.trim()) ? `${rawName}=${REDACTED}` : pair;
+    });
   return `${url.slice(0, mark)}?${query.join('&')}`;
 }
 
 /** A token-like query parameter anywhere in a text (a log message quoting a URL). */
-const SECRET_PARAM_IN_TEXT = /([?&](?:token|access_?token|refresh_?token|id_?token|code|password|secret|key|api_?key|signature|sig)=)[^&\s"']*/gi;
+const SECRET_PARAM_IN_TEXT =
+  /([?&](?:token|access_?token|refresh_?token|id_?token|code|password|secret|key|api_?key|signature|sig)=)[^&\s"']*/gi;
 
 /** The text with the values of token-like query parameters it quotes replaced. */
 export function redactText(text: string): string {
@@ -68,7 +73,16 @@ function req(request: LoggedRequest) {
 }
 
 /** Fields of a PostgreSQL error that name things (never values). */
-const PG_NAMING_FIELDS = ['code', 'severity', 'schema', 'table', 'column', 'dataType', 'constraint', 'routine'] as const;
+const PG_NAMING_FIELDS = [
+  'code',
+  'severity',
+  'schema',
+  'table',
+  'column',
+  'dataType',
+  'constraint',
+  'routine',
+] as const;
 
 interface DbErrorLike extends Error {
   query?: unknown;
@@ -80,10 +94,15 @@ interface DbErrorLike extends Error {
 
 const isDrizzleQueryError = (error: DbErrorLike) => typeof error.query === 'string' && 'params' in error;
 /** A PostgreSQL server error (pg's DatabaseError, PGlite's): SQLSTATE code plus severity. */
-const isPgError = (error: DbErrorLike) => typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code) && typeof error.severity === 'string';
+const isPgError = (error: DbErrorLike) =>
+  typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code) && typeof error.severity === 'string';
 
 /** The stack's frames without its first line, which repeats the message. */
-const framesOf = (stack: string | undefined) => (stack ?? '').split('\n').filter((line) => line.startsWith('    at ')).join('\n');
+const framesOf = (stack: string | undefined) =>
+  (stack ?? '')
+    .split('\n')
+    .filter((line) => line.startsWith('    at '))
+    .join('\n');
 
 /**
  * PostgreSQL quotes the offending value at the end of some messages

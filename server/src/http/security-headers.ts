@@ -16,7 +16,13 @@ export async function installSecurityHeaders(app: FastifyInstance, config: Confi
   const styleUrls = [config.mapStyleUrl, config.mapStyleUrlDark].filter((u): u is string => Boolean(u));
   // A PMTiles archive on another host (MAP_PMTILES as a URL) is fetched by the page itself.
   const archiveUrls = config.mapPmtiles?.kind === 'url' ? [config.mapPmtiles.url] : [];
-  const external = [...new Set([...mediaOrigins, ...styleUrls, ...archiveUrls].filter((u): u is string => Boolean(u)).map((u) => new URL(u).origin))];
+  const external = [
+    ...new Set(
+      [...mediaOrigins, ...styleUrls, ...archiveUrls]
+        .filter((u): u is string => Boolean(u))
+        .map((u) => new URL(u).origin),
+    ),
+  ];
   // A configured basemap style names its tile, glyph and sprite hosts inside the style, which
   // the server never reads: with one, any https host is allowed for those. Never plain ws:/wss:
   // — the realtime socket is same-origin, which 'self' covers (CSP 3 matches ws:/wss: of the

@@ -48,7 +48,9 @@ function deliver(clients: Clients, event: RealtimeEvent): void {
   const send = (socket: WebSocket) => {
     if (socket.readyState !== socket.OPEN) return;
     if (clients.hidden.hides(socket, about)) return;
-    frames ??= [{ type: event.type, data: event.data }, ...(Array.isArray(event.more) ? event.more : [])].map((frame) => Buffer.from(JSON.stringify(frame)));
+    frames ??= [{ type: event.type, data: event.data }, ...(Array.isArray(event.more) ? event.more : [])].map((frame) =>
+      Buffer.from(JSON.stringify(frame)),
+    );
     clients.writes.hold(socket);
     for (const frame of frames) socket.send(frame, { binary: false });
   };

@@ -37,7 +37,12 @@ import { openSocket } from './socket-protocol.ts';
 
 const HEARTBEAT_MS = 30_000;
 
-export async function installRealtime(app: FastifyInstance, bus: EventBus, verifyToken: TokenVerifier, blocks?: HubBlocks): Promise<void> {
+export async function installRealtime(
+  app: FastifyInstance,
+  bus: EventBus,
+  verifyToken: TokenVerifier,
+  blocks?: HubBlocks,
+): Promise<void> {
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
   // The app's clock (tests move it), which the access tokens' expiry is measured against.
   const now = () => (app.hasDecorator('ctx') ? app.ctx.now().getTime() : Date.now());
@@ -48,7 +53,8 @@ export async function installRealtime(app: FastifyInstance, bus: EventBus, verif
     method: 'GET',
     url: '/api/realtime',
     // A plain GET (no Upgrade) gets the API's error shape, not the plugin's empty 404.
-    handler: async (_request, reply) => reply.status(426).header('upgrade', 'websocket').send(errorBody('bad_request', MESSAGES.bad_request)),
+    handler: async (_request, reply) =>
+      reply.status(426).header('upgrade', 'websocket').send(errorBody('bad_request', MESSAGES.bad_request)),
     wsHandler: (socket, request) => openSocket(clients, verifyToken, socket, request.raw.socket),
   });
 

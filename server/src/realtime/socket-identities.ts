@@ -45,7 +45,10 @@ export function createSocketIdentities(now: () => number, blocks: SocketBlocks) 
     let set = socketsOf.get(identity.userId);
     if (!set) socketsOf.set(identity.userId, (set = new Set()));
     set.add(socket);
-    const timer = setTimeout(() => endSession(socket), Math.min(MAX_TIMER_MS, Math.max(0, identity.expiresAtMs - now())));
+    const timer = setTimeout(
+      () => endSession(socket),
+      Math.min(MAX_TIMER_MS, Math.max(0, identity.expiresAtMs - now())),
+    );
     timer.unref();
     identityOf.set(socket, { ...identity, timer });
   }
@@ -54,7 +57,8 @@ export function createSocketIdentities(now: () => number, blocks: SocketBlocks) 
   function endSession(socket: WebSocket): void {
     if (!identityOf.has(socket)) return;
     setIdentity(socket, null);
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'ready', userId: null, reason: 'session_ended' }));
+    if (socket.readyState === socket.OPEN)
+      socket.send(JSON.stringify({ type: 'ready', userId: null, reason: 'session_ended' }));
   }
 
   return {
@@ -81,7 +85,8 @@ export function createSocketIdentities(now: () => number, blocks: SocketBlocks) 
       }
     },
     /** Reads whom the socket's person must hear nothing about (after an auth, or a block change). */
-    loadHidden: (socket: WebSocket, userId: string) => blocks.load(socket, userId, () => identityOf.get(socket)?.userId === userId),
+    loadHidden: (socket: WebSocket, userId: string) =>
+      blocks.load(socket, userId, () => identityOf.get(socket)?.userId === userId),
   };
 }
 

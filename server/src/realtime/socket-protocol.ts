@@ -45,7 +45,12 @@ async function onFrame(clients: Clients, verifyToken: TokenVerifier, socket: Web
   }
 }
 
-async function authenticate(clients: Clients, verifyToken: TokenVerifier, socket: WebSocket, token: unknown): Promise<void> {
+async function authenticate(
+  clients: Clients,
+  verifyToken: TokenVerifier,
+  socket: WebSocket,
+  token: unknown,
+): Promise<void> {
   // A failed check (the database away) must not reject this listener's promise: an
   // unhandled rejection ends the process. The socket stays a visitor until the next auth.
   const verified = typeof token === 'string' ? await verifyToken(token).catch(() => null) : null;

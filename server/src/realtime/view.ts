@@ -19,7 +19,7 @@ export interface View {
 
 /** A longitude in [-180, 180): 180 and −180 are the same meridian. */
 export function wrapLongitude(longitude: number): number {
-  const wrapped = (((longitude + 180) % 360) + 360) % 360 - 180;
+  const wrapped = ((((longitude + 180) % 360) + 360) % 360) - 180;
   // -0 and float residue near the seam both come out as a plain number in range.
   return wrapped >= 180 ? -180 : wrapped;
 }

@@ -34,9 +34,15 @@ function helpers(t: AuthTestApp) {
   const person = async (nickname: string): Promise<Person> => {
     const user = await createUser(t, { metadata: { nickname: `${nickname}${Math.floor(Math.random() * 1e6)}` } });
     const session = await login(t, user.email, user.password);
-    return { id: user.id, token: session.accessToken, username: session.user.profile.username, password: user.password };
+    return {
+      id: user.id,
+      token: session.accessToken,
+      username: session.user.profile.username,
+      password: user.password,
+    };
   };
-  const as = (who: Member, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => call(t, { method, url, token: who.token, payload });
+  const as = (who: Member, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    call(t, { method, url, token: who.token, payload });
   const open = async (from: Member, to: Member): Promise<string> => {
     const res = await as(from, 'POST', '/api/conversations', { userId: to.id });
     expect(res.statusCode, res.body).toBeLessThan(300);
@@ -48,19 +54,37 @@ function helpers(t: AuthTestApp) {
     return res.json().message;
   };
   const sendImage = async (from: Member, id: string, content?: string) => {
-    const file = { name: 'file', file: { filename: 'photo.jpg', contentType: 'image/jpeg', body: await photo(200, 150) } };
+    const file = {
+      name: 'file',
+      file: { filename: 'photo.jpg', contentType: 'image/jpeg', body: await photo(200, 150) },
+    };
     const form = multipart(content ? [{ name: 'content', value: content }, file] : [file]);
-    return call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: from.token, payload: form.payload, headers: form.headers });
+    return call(t, {
+      method: 'POST',
+      url: `/api/conversations/${id}/messages`,
+      token: from.token,
+      payload: form.payload,
+      headers: form.headers,
+    });
   };
   const deleteAccount = async (who: Person) => {
     const res = await as(who, 'POST', '/api/account/delete', { password: who.password });
     expect(res.statusCode, res.body).toBe(204);
   };
-  const list = async (who: Member) => (await as(who, 'GET', '/api/conversations')).json().conversations as Array<Record<string, unknown> & { id: string }>;
-  const requests = async (who: Member) => (await as(who, 'GET', '/api/conversations/requests')).json().conversations as Array<Record<string, unknown> & { id: string }>;
-  const unread = async (who: Member) => (await as(who, 'GET', '/api/conversations/unread')).json().conversationIds as string[];
-  const thread = async (who: Member, id: string) => (await as(who, 'GET', `/api/conversations/${id}/messages`)).json().messages as Message[];
-  const conversationRows = async (id: string) => (await t.database.db.execute(sql`select id from conversations where id = ${id}`)).rows.length;
+  const list = async (who: Member) =>
+    (await as(who, 'GET', '/api/conversations')).json().conversations as Array<
+      Record<string, unknown> & { id: string }
+    >;
+  const requests = async (who: Member) =>
+    (await as(who, 'GET', '/api/conversations/requests')).json().conversations as Array<
+      Record<string, unknown> & { id: string }
+    >;
+  const unread = async (who: Member) =>
+    (await as(who, 'GET', '/api/conversations/unread')).json().conversationIds as string[];
+  const thread = async (who: Member, id: string) =>
+    (await as(who, 'GET', `/api/conversations/${id}/messages`)).json().messages as Message[];
+  const conversationRows = async (id: string) =>
+    (await t.database.db.execute(sql`select id from conversations where id = ${id}`)).rows.length;
   return { person, as, open, send, sendImage, deleteAccount, list, requests, unread, thread, conversationRows };
 }
 
@@ -129,18 +153,27 @@ describe.each(engines)('a deleted correspondent on %s', (engine) => {
     expect(await thread(marc, id)).toHaveLength(5);
     // No profile to open, no new conversation with her.
     expect((await as(marc, 'GET', `/api/profiles/${lea.id}`)).statusCode).toBe(404);
-    expect((await as(marc, 'POST', '/api/conversations', { userId: lea.id })).json().error.code).toBe('profile_not_found');
+    expect((await as(marc, 'POST', '/api/conversations', { userId: lea.id })).json().error.code).toBe(
+      'profile_not_found',
+    );
 
     // Reading it clears the unread mark, and only his own tabs hear of it.
     expect((await as(marc, 'POST', `/api/conversations/${id}/read`)).json()).toEqual({ updated: 3 });
-    await marcTab.next((f) => f.type === 'message.read' && (f.data as { conversationId: string }).conversationId === id);
+    await marcTab.next(
+      (f) => f.type === 'message.read' && (f.data as { conversationId: string }).conversationId === id,
+    );
     expect(await unread(marc)).not.toContain(id);
     expect((await list(marc)).find((c) => c.id === id)).toMatchObject({ unread: false, lastMessage: { read: true } });
     marcTab.close();
   });
 
   it("keeps a request she sent in Marc's 'Demandes', to accept or delete; the conversations nobody saw go whole", async () => {
-    const [lea, marc, zoe, paul] = [await h.person('Léa'), await h.person('Marc'), await h.person('Zoé'), await h.person('Paul')];
+    const [lea, marc, zoe, paul] = [
+      await h.person('Léa'),
+      await h.person('Marc'),
+      await h.person('Zoé'),
+      await h.person('Paul'),
+    ];
     const toMarc = await open(lea, marc);
     await send(lea, toMarc, 'On se connaît ?');
     const toZoe = await open(lea, zoe);
@@ -153,14 +186,26 @@ describe.each(engines)('a deleted correspondent on %s', (engine) => {
 
     // Marc's request stays a request: no badge, from 'Compte supprimé'.
     const [request] = await requests(marc);
-    expect(request).toMatchObject({ id: toMarc, request: true, unread: false, otherParticipant: { id: null, nickname: 'Compte supprimé' } });
+    expect(request).toMatchObject({
+      id: toMarc,
+      request: true,
+      unread: false,
+      otherParticipant: { id: null, nickname: 'Compte supprimé' },
+    });
     expect(await unread(marc)).toEqual([]);
     expect((await list(marc)).map((c) => c.id)).not.toContain(toMarc);
     const accepted = await as(marc, 'POST', `/api/conversations/${toMarc}/accept`);
     expect(accepted.statusCode, accepted.body).toBe(200);
-    expect(accepted.json().conversation).toMatchObject({ id: toMarc, request: false, unread: true, otherParticipant: { id: null } });
+    expect(accepted.json().conversation).toMatchObject({
+      id: toMarc,
+      request: false,
+      unread: true,
+      otherParticipant: { id: null },
+    });
     expect(await unread(marc)).toEqual([toMarc]);
-    expect((await as(marc, 'POST', `/api/conversations/${toMarc}/messages`, { content: 'Bonjour ?' })).json().error).toEqual(CLOSED);
+    expect(
+      (await as(marc, 'POST', `/api/conversations/${toMarc}/messages`, { content: 'Bonjour ?' })).json().error,
+    ).toEqual(CLOSED);
 
     // The request Zoé had deleted and the empty one Paul never saw are gone, untold.
     expect(await h.conversationRows(toZoe)).toBe(0);
@@ -192,18 +237,29 @@ describe.each(engines)('a deleted correspondent on %s', (engine) => {
     await deleteAccount(lea);
 
     expect((await as(marc, 'POST', '/api/account/export')).statusCode).toBeLessThan(300);
-    await expect.poll(async () => (await as(marc, 'GET', '/api/account/export')).json().status, { timeout: 30_000 }).toBe('ready');
+    await expect
+      .poll(async () => (await as(marc, 'GET', '/api/account/export')).json().status, { timeout: 30_000 })
+      .toBe('ready');
     const res = await as(marc, 'GET', '/api/account/export/download');
     expect(res.statusCode).toBe(200);
     const files = unzipSync(new Uint8Array(res.rawPayload));
     const [conversation] = JSON.parse(strFromU8(files['messages.json']));
     expect(conversation.id).toBe(id);
     expect(conversation.with).toEqual({ id: null, username: MESSAGES.account_erased_name });
-    expect(conversation.messages.map((m: { senderId: string | null; content: string; fromMe: boolean }) => [m.senderId, m.content, m.fromMe])).toEqual([
+    expect(
+      conversation.messages.map((m: { senderId: string | null; content: string; fromMe: boolean }) => [
+        m.senderId,
+        m.content,
+        m.fromMe,
+      ]),
+    ).toEqual([
       [marc.id, 'Salut Léa', true],
       [null, 'Coucou Marc', false],
     ]);
-    const everything = Object.entries(files).filter(([name]) => name.endsWith('.json')).map(([, bytes]) => strFromU8(bytes)).join('\n');
+    const everything = Object.entries(files)
+      .filter(([name]) => name.endsWith('.json'))
+      .map(([, bytes]) => strFromU8(bytes))
+      .join('\n');
     expect(everything).not.toContain(lea.id);
     expect(everything).not.toContain(lea.username);
   });

@@ -25,7 +25,8 @@ async function memberColumns(db: Db): Promise<string[]> {
     where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = 'public'
       and u.table_name in ('users', 'profiles') and u.column_name = 'id'`);
   const found = new Set<string>(['users.id', 'profiles.id']);
-  for (const row of named.rows) if (MEMBER_COLUMN_NAME.test(String(row.column_name))) found.add(`${row.table_name}.${row.column_name}`);
+  for (const row of named.rows)
+    if (MEMBER_COLUMN_NAME.test(String(row.column_name))) found.add(`${row.table_name}.${row.column_name}`);
   for (const row of referencing.rows) found.add(`${row.table_name}.${row.column_name}`);
   return [...found].sort();
 }
@@ -43,9 +44,14 @@ describe.each(engines)('the data archive covers every member column on %s', (eng
   });
 
   it('a new table with a member column is caught until it is declared', async () => {
-    await t.database.db.execute(sql`create table export_probe (id uuid primary key, owner uuid references profiles(id), author_id uuid)`);
+    await t.database.db.execute(
+      sql`create table export_probe (id uuid primary key, owner uuid references profiles(id), author_id uuid)`,
+    );
     try {
-      expect((await memberColumns(t.database.db)).filter((c) => !declared.has(c))).toEqual(['export_probe.author_id', 'export_probe.owner']);
+      expect((await memberColumns(t.database.db)).filter((c) => !declared.has(c))).toEqual([
+        'export_probe.author_id',
+        'export_probe.owner',
+      ]);
     } finally {
       await t.database.db.execute(sql`drop table export_probe`);
     }

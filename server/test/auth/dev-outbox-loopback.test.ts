@@ -10,13 +10,26 @@ import { suiteTestApp } from '../helpers/suite-app.ts';
 const notFound = { error: { code: 'not_found', message: 'Ressource introuvable' } };
 
 /** A non-loopback IPv4 address of this machine, if it has one. */
-const lanAddress = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+const lanAddress = Object.values(os.networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
 describe('isLoopback', () => {
   it.each([
-    ['127.0.0.1', true], ['127.255.10.3', true], ['::1', true], ['::ffff:127.0.0.1', true], ['0:0:0:0:0:0:0:1', true],
-    ['192.0.2.2', false], ['10.0.0.1', false], ['::ffff:192.168.1.20', false], ['fe80::1', false], ['::', false],
-    ['128.0.0.1', false], ['1270.0.0.1', false], ['', false], [undefined, false],
+    ['127.0.0.1', true],
+    ['127.255.10.3', true],
+    ['::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['0:0:0:0:0:0:0:1', true],
+    ['192.0.2.2', false],
+    ['10.0.0.1', false],
+    ['::ffff:192.168.1.20', false],
+    ['fe80::1', false],
+    ['::', false],
+    ['128.0.0.1', false],
+    ['1270.0.0.1', false],
+    ['', false],
+    [undefined, false],
   ])('%s → %s', (address, expected) => {
     expect(isLoopback(address)).toBe(expected);
   });
@@ -43,9 +56,17 @@ describe.each([false, true])('dev outbox reachable from loopback only (TRUST_PRO
   });
 
   it('answers 404 to a request relayed by a proxy or tunnel on this machine', async () => {
-    const relayed = await t.app.inject({ url: '/dev/mail.json', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const relayed = await t.app.inject({
+      url: '/dev/mail.json',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+    });
     expect(relayed.statusCode).toBe(404);
-    const forwarded = await t.app.inject({ url: '/dev/mail.json', remoteAddress: '127.0.0.1', headers: { forwarded: 'for=203.0.113.9' } });
+    const forwarded = await t.app.inject({
+      url: '/dev/mail.json',
+      remoteAddress: '127.0.0.1',
+      headers: { forwarded: 'for=203.0.113.9' },
+    });
     expect(forwarded.statusCode).toBe(404);
   });
 });

@@ -41,8 +41,18 @@ describe('dev outbox and secret in DATA_DIR', () => {
     const { token, answer } = await getChallenge({ app, database, config, clock } as AuthTestApp);
     clock.advance(2000);
     const res = await app.inject({
-      method: 'POST', url: '/api/auth/signup', remoteAddress: freshIp(),
-      payload: { email, password: 'Soleil2024', firstName: 'Noé', lastName: 'Bernard', challengeToken: token, challengeAnswer: answer, termsVersion: termsAt(new Date()).current.version },
+      method: 'POST',
+      url: '/api/auth/signup',
+      remoteAddress: freshIp(),
+      payload: {
+        email,
+        password: 'Soleil2024',
+        firstName: 'Noé',
+        lastName: 'Bernard',
+        challengeToken: token,
+        challengeAnswer: answer,
+        termsVersion: termsAt(new Date()).current.version,
+      },
     });
     expect(res.statusCode).toBe(201);
   }
@@ -79,10 +89,18 @@ describe('dev outbox and secret in DATA_DIR', () => {
     const file = path.join(dir, 'secrets', 'jwt.key');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const user = await createUser({ app, database, config, clock } as AuthTestApp);
-    const { accessToken } = await login({ app, database, config, clock } as AuthTestApp, user.email, user.password, freshIp());
+    const { accessToken } = await login(
+      { app, database, config, clock } as AuthTestApp,
+      user.email,
+      user.password,
+      freshIp(),
+    );
     const restarted = await buildApp(config, { database, now: clock.now });
     try {
-      const res = await restarted.inject({ url: '/api/auth/session', headers: { authorization: `Bearer ${accessToken}` } });
+      const res = await restarted.inject({
+        url: '/api/auth/session',
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
       expect(res.statusCode).toBe(200);
     } finally {
       await restarted.close();
@@ -90,7 +108,10 @@ describe('dev outbox and secret in DATA_DIR', () => {
     // Another secret (another deployment) does not accept it.
     const other = await buildApp({ ...config, dataDir: null }, { database, now: clock.now });
     try {
-      expect((await other.inject({ url: '/api/auth/session', headers: { authorization: `Bearer ${accessToken}` } })).statusCode).toBe(401);
+      expect(
+        (await other.inject({ url: '/api/auth/session', headers: { authorization: `Bearer ${accessToken}` } }))
+          .statusCode,
+      ).toBe(401);
     } finally {
       await other.close();
     }
@@ -110,9 +131,16 @@ describe('dev outbox and secret in DATA_DIR', () => {
 describe('dev mailer', () => {
   it('prints the links of each mail in the server log', async () => {
     const lines: Array<{ obj: Record<string, unknown>; msg: string }> = [];
-    const log = { info: (obj: Record<string, unknown>, msg: string) => lines.push({ obj, msg }) } as unknown as FastifyBaseLogger;
+    const log = {
+      info: (obj: Record<string, unknown>, msg: string) => lines.push({ obj, msg }),
+    } as unknown as FastifyBaseLogger;
     const mailer = createMailer({ dataDir: null, mailFrom: 'x', smtpUrl: undefined }, log, () => new Date());
-    await mailer.send({ to: 'a@b.fr', subject: 'Sujet', text: 'Ouvrez https://ex.fr/a?b=1 puis http://ex.fr/c', html: '<p>x</p>' });
+    await mailer.send({
+      to: 'a@b.fr',
+      subject: 'Sujet',
+      text: 'Ouvrez https://ex.fr/a?b=1 puis http://ex.fr/c',
+      html: '<p>x</p>',
+    });
     expect(lines[0].obj).toEqual({ to: 'a@b.fr', subject: 'Sujet', links: ['https://ex.fr/a?b=1', 'http://ex.fr/c'] });
     expect((await mailer.outbox!.list())[0].links).toEqual(['https://ex.fr/a?b=1', 'http://ex.fr/c']);
   });
@@ -128,7 +156,9 @@ describe('JWT_SECRET shared by instances', () => {
       const t = { app: a, database, config: testConfig(), clock: createClock() } as AuthTestApp;
       const user = await createUser(t);
       const { accessToken } = await login(t, user.email, user.password, freshIp());
-      expect((await b.inject({ url: '/api/auth/session', headers: { authorization: `Bearer ${accessToken}` } })).statusCode).toBe(200);
+      expect(
+        (await b.inject({ url: '/api/auth/session', headers: { authorization: `Bearer ${accessToken}` } })).statusCode,
+      ).toBe(200);
     } finally {
       await a.close();
       await b.close();
@@ -139,8 +169,12 @@ describe('JWT_SECRET shared by instances', () => {
 
 describe('optional authentication for public routes', () => {
   const suite = suiteTestApp('pglite', {}, (app) => {
-    app.get('/api/__whoami', { onRequest: app.authenticateOptional }, async (request) => ({ userId: request.auth?.userId ?? null }));
-    app.get('/api/__private', { onRequest: app.authenticate }, async (request) => ({ userId: requireUser(request).userId }));
+    app.get('/api/__whoami', { onRequest: app.authenticateOptional }, async (request) => ({
+      userId: request.auth?.userId ?? null,
+    }));
+    app.get('/api/__private', { onRequest: app.authenticate }, async (request) => ({
+      userId: requireUser(request).userId,
+    }));
   });
 
   it('treats a missing or bad token as a visitor, and a good one as the user', async () => {
@@ -149,9 +183,15 @@ describe('optional authentication for public routes', () => {
     const user = await createUser(t);
     const { accessToken } = await login(t, user.email, user.password, freshIp());
     expect((await app.inject('/api/__whoami')).json()).toEqual({ userId: null });
-    expect((await app.inject({ url: '/api/__whoami', headers: { authorization: 'Bearer nope' } })).json()).toEqual({ userId: null });
-    expect((await app.inject({ url: '/api/__whoami', headers: { authorization: `Bearer ${accessToken}` } })).json()).toEqual({ userId: user.id });
+    expect((await app.inject({ url: '/api/__whoami', headers: { authorization: 'Bearer nope' } })).json()).toEqual({
+      userId: null,
+    });
+    expect(
+      (await app.inject({ url: '/api/__whoami', headers: { authorization: `Bearer ${accessToken}` } })).json(),
+    ).toEqual({ userId: user.id });
     expect((await app.inject('/api/__private')).statusCode).toBe(401);
-    expect((await app.inject({ url: '/api/__private', headers: { authorization: `Bearer ${accessToken}` } })).json()).toEqual({ userId: user.id });
+    expect(
+      (await app.inject({ url: '/api/__private', headers: { authorization: `Bearer ${accessToken}` } })).json(),
+    ).toEqual({ userId: user.id });
   });
 });

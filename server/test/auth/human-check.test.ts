@@ -2,7 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { scoreBot, type BotCheckInput } from '../../src/modules/auth/bot-check.ts';
-import { generateChallenge, isCorrectAnswer, openChallenge, sealChallenge, type RandomInt } from '../../src/modules/auth/human-check.ts';
+import {
+  generateChallenge,
+  isCorrectAnswer,
+  openChallenge,
+  sealChallenge,
+  type RandomInt,
+} from '../../src/modules/auth/human-check.ts';
 import { englishNumberWords, frenchNumberWords, numberAnswers } from '../../src/modules/auth/number-words.ts';
 
 /** A reproducible generator (mulberry32) for distribution checks. */
@@ -19,9 +25,20 @@ function seeded(seed: number): RandomInt {
 
 describe('numbers in words', () => {
   it.each([
-    [1, 'un'], [16, 'seize'], [17, 'dix-sept'], [21, 'vingt et un'], [22, 'vingt-deux'], [61, 'soixante et un'],
-    [70, 'soixante-dix'], [71, 'soixante et onze'], [77, 'soixante-dix-sept'], [80, 'quatre-vingts'], [81, 'quatre-vingt-un'],
-    [91, 'quatre-vingt-onze'], [99, 'quatre-vingt-dix-neuf'], [100, 'cent'],
+    [1, 'un'],
+    [16, 'seize'],
+    [17, 'dix-sept'],
+    [21, 'vingt et un'],
+    [22, 'vingt-deux'],
+    [61, 'soixante et un'],
+    [70, 'soixante-dix'],
+    [71, 'soixante et onze'],
+    [77, 'soixante-dix-sept'],
+    [80, 'quatre-vingts'],
+    [81, 'quatre-vingt-un'],
+    [91, 'quatre-vingt-onze'],
+    [99, 'quatre-vingt-dix-neuf'],
+    [100, 'cent'],
   ])('%i in French is %s', (n, words) => {
     expect(frenchNumberWords(n)[0]).toBe(words);
   });
@@ -30,15 +47,23 @@ describe('numbers in words', () => {
     expect(frenchNumberWords(80)).toEqual(expect.arrayContaining(['huitante', 'octante', 'quatre-vingt']));
     expect(frenchNumberWords(91)).toContain('nonante et un');
   });
-  it.each([[0, 'zero'], [13, 'thirteen'], [40, 'forty'], [81, 'eighty-one']])('%i in English is %s', (n, words) => {
+  it.each([
+    [0, 'zero'],
+    [13, 'thirteen'],
+    [40, 'forty'],
+    [81, 'eighty-one'],
+  ])('%i in English is %s', (n, words) => {
     expect(englishNumberWords(n)).toEqual([words]);
   });
 });
 
 describe('answers', () => {
-  it.each(['21', ' 21 ', 'vingt et un', 'Vingt-et-un', 'VINGT ET UN', 'twenty-one', 'Twenty one'])('accepts %j for 21', (typed) => {
-    expect(isCorrectAnswer(numberAnswers(21), typed)).toBe(true);
-  });
+  it.each(['21', ' 21 ', 'vingt et un', 'Vingt-et-un', 'VINGT ET UN', 'twenty-one', 'Twenty one'])(
+    'accepts %j for 21',
+    (typed) => {
+      expect(isCorrectAnswer(numberAnswers(21), typed)).toBe(true);
+    },
+  );
   it.each(['22', 'vingt', 'twenty', '', '   ', '2 1x'])('refuses %j for 21', (typed) => {
     expect(isCorrectAnswer(numberAnswers(21), typed)).toBe(false);
   });
@@ -77,7 +102,11 @@ describe('challenges', () => {
   it('seals answers and issue time so that only the server can read or change them', async () => {
     const key = randomBytes(32);
     const now = new Date('2025-06-01T12:00:00Z');
-    const { id, token } = await sealChallenge(key, { kind: 'sum', question: 'Combien font 2 + 3 ?', answers: numberAnswers(5) }, now);
+    const { id, token } = await sealChallenge(
+      key,
+      { kind: 'sum', question: 'Combien font 2 + 3 ?', answers: numberAnswers(5) },
+      now,
+    );
     expect(await openChallenge(key, token)).toEqual({ id, answers: ['5', 'cinq', 'five'], issuedAtMs: now.getTime() });
     expect(await openChallenge(randomBytes(32), token)).toBeNull();
     const parts = token.split('.');
@@ -99,18 +128,26 @@ describe('bot score', () => {
 
   it('lets a person through', () => {
     expect(scoreBot(person)).toEqual({ score: 0, reasons: [], isBot: false });
-    expect(scoreBot({ ...person, userAgent: 'Mozilla/5.0 (Linux; Android 9; CUBOT X19) Chrome/126.0 Mobile' }).isBot).toBe(false);
+    expect(
+      scoreBot({ ...person, userAgent: 'Mozilla/5.0 (Linux; Android 9; CUBOT X19) Chrome/126.0 Mobile' }).isBot,
+    ).toBe(false);
   });
   it('counts a filled honeypot as a bot on its own', () => {
     expect(scoreBot({ ...person, honeypots: ['x', undefined] })).toMatchObject({ score: 50, isBot: true });
   });
   it('counts scripted clients and crawlers as bots', () => {
-    for (const ua of ['curl/8.5.0', 'python-requests/2.32.3', 'Go-http-client/1.1', 'Mozilla/5.0 (compatible; Googlebot/2.1)']) {
+    for (const ua of [
+      'curl/8.5.0',
+      'python-requests/2.32.3',
+      'Go-http-client/1.1',
+      'Mozilla/5.0 (compatible; Googlebot/2.1)',
+    ]) {
       expect(scoreBot({ ...person, userAgent: ua }).isBot, ua).toBe(true);
     }
   });
   it('treats headless Chromium, a missing user-agent, one spam word or a fast answer as hints only', () => {
-    const headless = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36';
+    const headless =
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36';
     expect(scoreBot({ ...person, userAgent: headless })).toMatchObject({ score: 20, isBot: false });
     expect(scoreBot({ ...person, userAgent: undefined })).toMatchObject({ score: 25, isBot: false });
     expect(scoreBot({ ...person, firstName: 'Casino' })).toMatchObject({ score: 25, isBot: false });

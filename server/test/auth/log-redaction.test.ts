@@ -21,14 +21,20 @@ import { createTestDatabase, engines } from '../helpers/databases.ts';
 describe('redactUrl', () => {
   it.each([
     ['/api/auth/verify?type=signup&token=SECRET', '/api/auth/verify?type=signup&token=[redacted]'],
-    ['/reset-password?access_token=A.B.C&refresh_token=R&type=recovery', '/reset-password?access_token=[redacted]&refresh_token=[redacted]&type=recovery'],
+    [
+      '/reset-password?access_token=A.B.C&refresh_token=R&type=recovery',
+      '/reset-password?access_token=[redacted]&refresh_token=[redacted]&type=recovery',
+    ],
     ['/x?Refresh%5FToken=R&code=C&q=café', '/x?Refresh%5FToken=[redacted]&code=[redacted]&q=café'],
     ['/x?%E0%A4%A=1&token=T', '/x?%E0%A4%A=1&token=[redacted]'],
     ['/api/posts?since=2025-01-01', '/api/posts?since=2025-01-01'],
     // A secret's name behind escapes or a '+' is still found (the fast path keeps these URLs).
     ['/x?%74%6Fken=T&a=1', '/x?%74%6Fken=[redacted]&a=1'],
     ['/x?+token=T', '/x?+token=[redacted]'],
-    ['/api/posts/viewport?west=2.2&south=48.8&east=2.4&north=48.9&zoom=12', '/api/posts/viewport?west=2.2&south=48.8&east=2.4&north=48.9&zoom=12'],
+    [
+      '/api/posts/viewport?west=2.2&south=48.8&east=2.4&north=48.9&zoom=12',
+      '/api/posts/viewport?west=2.2&south=48.8&east=2.4&north=48.9&zoom=12',
+    ],
     ['/api/auth/verify', '/api/auth/verify'],
   ])('%s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
@@ -44,7 +50,10 @@ describe.each(engines)('logs on %s', (engine) => {
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     // Logged as app.ts does: the redacting serializers, one line per request.
-    app = Fastify({ logger: { ...loggerOptions('info'), stream: { write: (line: string) => void lines.push(line) } }, logController: requestLogController() });
+    app = Fastify({
+      logger: { ...loggerOptions('info'), stream: { write: (line: string) => void lines.push(line) } },
+      logController: requestLogController(),
+    });
     installRequestLog(app);
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
@@ -73,7 +82,8 @@ describe.each(engines)('logs on %s', (engine) => {
     await app.inject('/reset-password?access_token=ACCESS-SECRET&refresh_token=REFRESH-SECRET&type=recovery');
     expect(logged()).toContain('/api/auth/verify?type=signup&token=[redacted]');
     expect(logged()).toContain('/reset-password?access_token=[redacted]');
-    for (const secret of ['SECRET-TOKEN-123', 'ACCESS-SECRET', 'REFRESH-SECRET']) expect(logged()).not.toContain(secret);
+    for (const secret of ['SECRET-TOKEN-123', 'ACCESS-SECRET', 'REFRESH-SECRET'])
+      expect(logged()).not.toContain(secret);
   });
 
   it('writes one line per request, with its redacted URL, status and time', async () => {
@@ -81,7 +91,11 @@ describe.each(engines)('logs on %s', (engine) => {
     await app.inject('/api/auth/verify?type=signup&token=ONE-LINE-SECRET');
     const logLines = lines.map((l) => JSON.parse(l));
     expect(logLines).toHaveLength(1);
-    expect(logLines[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/api/auth/verify?type=signup&token=[redacted]' }, res: { statusCode: 302 } });
+    expect(logLines[0]).toMatchObject({
+      msg: 'request completed',
+      req: { method: 'GET', url: '/api/auth/verify?type=signup&token=[redacted]' },
+      res: { statusCode: 302 },
+    });
     expect(logLines[0].responseTime).toBeGreaterThanOrEqual(0);
   });
 
@@ -102,8 +116,14 @@ describe('redactDatabaseError', () => {
     expect(redactDatabaseError(error)).toBeNull();
   });
 
-  it("cuts the value PostgreSQL quotes at the end of a message", () => {
-    const pgError = Object.assign(new Error('invalid input syntax for type uuid: "lea@example.fr"'), { code: '22P02', severity: 'ERROR' });
-    expect(redactDatabaseError(pgError)).toMatchObject({ message: 'invalid input syntax for type uuid: "[redacted]"', code: '22P02' });
+  it('cuts the value PostgreSQL quotes at the end of a message', () => {
+    const pgError = Object.assign(new Error('invalid input syntax for type uuid: "lea@example.fr"'), {
+      code: '22P02',
+      severity: 'ERROR',
+    });
+    expect(redactDatabaseError(pgError)).toMatchObject({
+      message: 'invalid input syntax for type uuid: "[redacted]"',
+      code: '22P02',
+    });
   });
 });

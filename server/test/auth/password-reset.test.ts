@@ -4,18 +4,34 @@ import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { securityLogs, users } from '../../src/db/schema.ts';
 import {
-  call, countMails, createUser, fragment, freshEmail, freshIp, login, mailsTo, pathOf, waitForMail, withRefreshCookie, type CreatedUser,
+  call,
+  countMails,
+  createUser,
+  fragment,
+  freshEmail,
+  freshIp,
+  login,
+  mailsTo,
+  pathOf,
+  waitForMail,
+  withRefreshCookie,
+  type CreatedUser,
 } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
 
-const sessionNotFound = { error: { code: 'session_not_found', message: 'Session de récupération expirée. Veuillez demander un nouveau lien.' } };
-const weakPassword = { error: { code: 'weak_password', message: 'Mot de passe trop faible. Veuillez choisir un mot de passe plus fort.' } };
+const sessionNotFound = {
+  error: { code: 'session_not_found', message: 'Session de récupération expirée. Veuillez demander un nouveau lien.' },
+};
+const weakPassword = {
+  error: { code: 'weak_password', message: 'Mot de passe trop faible. Veuillez choisir un mot de passe plus fort.' },
+};
 
 describe.each(engines)('password reset on %s', (engine) => {
   const t = suiteAuthApp(engine);
 
-  const recover = (email: string, ip?: string) => call(t, { method: 'POST', url: '/api/auth/recover', payload: { email }, ip });
+  const recover = (email: string, ip?: string) =>
+    call(t, { method: 'POST', url: '/api/auth/recover', payload: { email }, ip });
 
   /** Requests a reset and returns the e-mail's link. */
   async function resetLink(user: CreatedUser): Promise<string> {
@@ -33,7 +49,8 @@ describe.each(engines)('password reset on %s', (engine) => {
     return { location: res.headers.location as string, hash: fragment(res.headers.location as string) };
   }
 
-  const reset = (payload: Record<string, unknown>) => call(t, { method: 'POST', url: '/api/auth/reset-password', payload });
+  const reset = (payload: Record<string, unknown>) =>
+    call(t, { method: 'POST', url: '/api/auth/reset-password', payload });
 
   it('answers an unknown address exactly like a known one, and mails only the known one', async () => {
     const user = await createUser(t);
@@ -44,7 +61,11 @@ describe.each(engines)('password reset on %s', (engine) => {
     expect(other.statusCode).toBe(200);
     expect(other.body).toBe(known.body);
     expect(known.json()).toEqual({ status: 'sent' });
-    const pick = (h: Record<string, unknown>) => Object.keys(h).filter((k) => k !== 'date').sort().map((k) => [k, h[k]]);
+    const pick = (h: Record<string, unknown>) =>
+      Object.keys(h)
+        .filter((k) => k !== 'date')
+        .sort()
+        .map((k) => [k, h[k]]);
     expect(pick(other.headers)).toEqual(pick(known.headers));
     await waitForMail(t, user.email, MESSAGES.mail_recovery_subject);
     expect(await mailsTo(t, unknown)).toHaveLength(0);
@@ -60,7 +81,12 @@ describe.each(engines)('password reset on %s', (engine) => {
 
     const { location, hash } = await openLink(link);
     expect(location.startsWith('/reset-password#')).toBe(true);
-    expect(hash).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), type: 'recovery', expires_in: '900' });
+    expect(hash).toEqual({
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+      type: 'recovery',
+      expires_in: '900',
+    });
     // The recovery session is a real session.
     expect((await call(t, { method: 'GET', url: '/api/auth/session', token: hash.access_token })).statusCode).toBe(200);
   });
@@ -70,7 +96,11 @@ describe.each(engines)('password reset on %s', (engine) => {
     const laptop = await login(t, user.email, user.password);
     const { hash } = await openLink(await resetLink(user));
 
-    const res = await reset({ accessToken: hash.access_token, refreshToken: hash.refresh_token, password: 'Nouveau2025' });
+    const res = await reset({
+      accessToken: hash.access_token,
+      refreshToken: hash.refresh_token,
+      password: 'Nouveau2025',
+    });
     expect(res.statusCode).toBe(200);
     const fresh = res.json();
     expect(fresh.user.id).toBe(user.id);
@@ -78,15 +108,29 @@ describe.each(engines)('password reset on %s', (engine) => {
 
     // No token issued before the change works after it: not the other device's, not the link's.
     for (const refreshToken of [laptop.refreshToken, hash.refresh_token]) {
-      expect((await call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(refreshToken) })).statusCode).toBe(401);
+      expect(
+        (await call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(refreshToken) }))
+          .statusCode,
+      ).toBe(401);
     }
     for (const token of [laptop.accessToken, hash.access_token]) {
       expect((await call(t, { method: 'GET', url: '/api/auth/session', token })).statusCode).toBe(401);
     }
-    expect((await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password } })).statusCode).toBe(400);
+    expect(
+      (
+        await call(t, {
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: user.email, password: user.password },
+        })
+      ).statusCode,
+    ).toBe(400);
     expect((await login(t, user.email, 'Nouveau2025')).user.id).toBe(user.id);
 
-    const [log] = await t.database.db.select().from(securityLogs).where(and(eq(securityLogs.eventType, 'password_change'), eq(securityLogs.userId, user.id)));
+    const [log] = await t.database.db
+      .select()
+      .from(securityLogs)
+      .where(and(eq(securityLogs.eventType, 'password_change'), eq(securityLogs.userId, user.id)));
     expect(log).toMatchObject({ severity: 'medium' });
   });
 
@@ -116,7 +160,10 @@ describe.each(engines)('password reset on %s', (engine) => {
     const first = await resetLink(user);
     t.clock.advance(1000);
     const { hash } = await openLink(await resetLink(user));
-    expect((await reset({ accessToken: hash.access_token, refreshToken: hash.refresh_token, password: 'Nouveau2025' })).statusCode).toBe(200);
+    expect(
+      (await reset({ accessToken: hash.access_token, refreshToken: hash.refresh_token, password: 'Nouveau2025' }))
+        .statusCode,
+    ).toBe(200);
     expect((await openLink(first)).location).toBe('/reset-password#error=link_invalid&type=recovery');
   });
 
@@ -136,7 +183,10 @@ describe.each(engines)('password reset on %s', (engine) => {
       expect(res.json()).toEqual(weakPassword);
     }
     // Nothing changed: the recovery session still works.
-    expect((await reset({ accessToken: hash.access_token, refreshToken: hash.refresh_token, password: 'Correct2025' })).statusCode).toBe(200);
+    expect(
+      (await reset({ accessToken: hash.access_token, refreshToken: hash.refresh_token, password: 'Correct2025' }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('answers session_not_found for tokens that are not one live session', async () => {
@@ -157,14 +207,22 @@ describe.each(engines)('password reset on %s', (engine) => {
     }
     // Signed out since: expired too.
     await call(t, { method: 'POST', url: '/api/auth/logout', headers: withRefreshCookie(hash.refresh_token) });
-    expect((await reset({ accessToken: hash.access_token, refreshToken: hash.refresh_token, password: 'Nouveau2025' })).json()).toEqual(sessionNotFound);
+    expect(
+      (
+        await reset({ accessToken: hash.access_token, refreshToken: hash.refresh_token, password: 'Nouveau2025' })
+      ).json(),
+    ).toEqual(sessionNotFound);
   });
 
   it('still accepts the reset after the access token expired, while the refresh token is live', async () => {
     const user = await createUser(t);
     const { hash } = await openLink(await resetLink(user));
     t.clock.advance(20 * 60_000);
-    const res = await reset({ accessToken: hash.access_token, refreshToken: hash.refresh_token, password: 'Nouveau2025' });
+    const res = await reset({
+      accessToken: hash.access_token,
+      refreshToken: hash.refresh_token,
+      password: 'Nouveau2025',
+    });
     expect(res.statusCode).toBe(200);
   });
 
@@ -175,8 +233,12 @@ describe.each(engines)('password reset on %s', (engine) => {
   });
 
   it('validates the forgot-password form', async () => {
-    expect((await recover('')).json()).toEqual({ error: { code: 'forgot_email_required', message: 'Veuillez entrer votre adresse email' } });
-    expect((await recover('nope')).json()).toEqual({ error: { code: 'email_invalid', message: MESSAGES.email_invalid } });
+    expect((await recover('')).json()).toEqual({
+      error: { code: 'forgot_email_required', message: 'Veuillez entrer votre adresse email' },
+    });
+    expect((await recover('nope')).json()).toEqual({
+      error: { code: 'email_invalid', message: MESSAGES.email_invalid },
+    });
   });
 
   it('limits reset requests with the French text and Retry-After', async () => {
@@ -185,7 +247,9 @@ describe.each(engines)('password reset on %s', (engine) => {
     for (let i = 0; i < 5; i++) expect((await recover(email, ip)).statusCode).toBe(200);
     const res = await recover(email, ip);
     expect(res.statusCode).toBe(429);
-    expect(res.json()).toEqual({ error: { code: 'reset_rate_limited', message: 'Trop de demandes. Veuillez patienter avant de réessayer.' } });
+    expect(res.json()).toEqual({
+      error: { code: 'reset_rate_limited', message: 'Trop de demandes. Veuillez patienter avant de réessayer.' },
+    });
     expect(Number(res.headers['retry-after'])).toBe(15 * 60);
   });
 
@@ -194,23 +258,42 @@ describe.each(engines)('password reset on %s', (engine) => {
       const user = await createUser(t);
       const phone = await login(t, user.email, user.password);
       const laptop = await login(t, user.email, user.password);
-      const res = await call(t, { method: 'POST', url: '/api/auth/password', token: laptop.accessToken, payload: { password: 'Nouveau2025' } });
+      const res = await call(t, {
+        method: 'POST',
+        url: '/api/auth/password',
+        token: laptop.accessToken,
+        payload: { password: 'Nouveau2025' },
+      });
       expect(res.statusCode).toBe(200);
       const fresh = res.json();
-      expect((await call(t, { method: 'GET', url: '/api/auth/session', token: fresh.accessToken })).statusCode).toBe(200);
+      expect((await call(t, { method: 'GET', url: '/api/auth/session', token: fresh.accessToken })).statusCode).toBe(
+        200,
+      );
       for (const s of [phone, laptop]) {
-        expect((await call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(s.refreshToken) })).statusCode).toBe(401);
+        expect(
+          (await call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(s.refreshToken) }))
+            .statusCode,
+        ).toBe(401);
       }
       expect((await login(t, user.email, 'Nouveau2025')).user.id).toBe(user.id);
     });
 
     it('needs a signed-in caller and a strong password', async () => {
-      const anonymous = await call(t, { method: 'POST', url: '/api/auth/password', payload: { password: 'Nouveau2025' } });
+      const anonymous = await call(t, {
+        method: 'POST',
+        url: '/api/auth/password',
+        payload: { password: 'Nouveau2025' },
+      });
       expect(anonymous.statusCode).toBe(401);
       expect(anonymous.json().error.code).toBe('not_authenticated');
       const user = await createUser(t);
       const s = await login(t, user.email, user.password);
-      const weak = await call(t, { method: 'POST', url: '/api/auth/password', token: s.accessToken, payload: { password: 'faible' } });
+      const weak = await call(t, {
+        method: 'POST',
+        url: '/api/auth/password',
+        token: s.accessToken,
+        payload: { password: 'faible' },
+      });
       expect(weak.json()).toEqual(weakPassword);
     });
   });

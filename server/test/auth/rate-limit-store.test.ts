@@ -127,7 +127,14 @@ describe.each(kinds)('rate-limit store: %s', (kind) => {
     const base = key();
     // Keys a hostile e-mail field can produce; PostgreSQL refuses NUL in text, a btree entry
     // holds about 2 700 bytes: neither may turn a hit into a 500.
-    const keys = [`${base}a\u0000b`, `${base}a\\0b`, `${base}a\\\u0000b`, `${base}\u0000`, `${base}${'é'.repeat(10_000)}`, `${base}${'é'.repeat(10_000)}x`];
+    const keys = [
+      `${base}a\u0000b`,
+      `${base}a\\0b`,
+      `${base}a\\\u0000b`,
+      `${base}\u0000`,
+      `${base}${'é'.repeat(10_000)}`,
+      `${base}${'é'.repeat(10_000)}x`,
+    ];
     for (const [i, k] of keys.entries()) {
       for (let n = 0; n <= i; n++) await store.hit(k, RATE_LIMITS.login, start);
     }

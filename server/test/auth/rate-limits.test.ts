@@ -22,18 +22,25 @@ describe.each(engines)('rate limits on %s', (engine) => {
     const eleventh = await loginAttempt(t, ip);
     expect(eleventh.statusCode).toBe(429);
     expect(eleventh.headers['retry-after']).toBe('300');
-    expect(eleventh.json()).toEqual({ error: { code: 'rate_too_many', message: 'Trop de tentatives pour connexion. Bloqué pour 5 minutes.' } });
+    expect(eleventh.json()).toEqual({
+      error: { code: 'rate_too_many', message: 'Trop de tentatives pour connexion. Bloqué pour 5 minutes.' },
+    });
 
     t.clock.advance(2 * 60_000);
     const during = await loginAttempt(t, ip);
     expect(during.statusCode).toBe(429);
     expect(during.headers['retry-after']).toBe('180');
-    expect(during.json()).toEqual({ error: { code: 'rate_blocked', message: 'Action bloquée pour connexion. Réessayez dans 3 minutes.' } });
+    expect(during.json()).toEqual({
+      error: { code: 'rate_blocked', message: 'Action bloquée pour connexion. Réessayez dans 3 minutes.' },
+    });
 
     t.clock.advance(3 * 60_000);
     expect((await loginAttempt(t, ip)).statusCode).toBe(400);
 
-    const [entry] = await t.database.db.select().from(securityLogs).where(and(eq(securityLogs.ip, ip), eq(securityLogs.eventType, 'rate_limit_exceeded')));
+    const [entry] = await t.database.db
+      .select()
+      .from(securityLogs)
+      .where(and(eq(securityLogs.ip, ip), eq(securityLogs.eventType, 'rate_limit_exceeded')));
     expect(entry.severity).toBe('medium');
   });
 
@@ -62,7 +69,8 @@ describe.each(engines)('rate limits on %s', (engine) => {
   it('counts every attempt, and refuses even the right password during the block', async () => {
     const user = await createUser(t);
     const ip = freshIp();
-    const right = () => call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password }, ip });
+    const right = () =>
+      call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password }, ip });
     expect((await right()).statusCode).toBe(200);
     for (let i = 0; i < 9; i++) await loginAttempt(t, ip);
     expect((await right()).statusCode).toBe(429);
@@ -80,7 +88,12 @@ describe.each(engines)('rate limits on %s', (engine) => {
   it('blocks an IP after repeated attacks (security_violation), for sign-in too', async () => {
     const ip = freshIp();
     for (let i = 0; i < 4; i++) {
-      const res = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: '<script>x</script>@x.fr', password: 'x' }, ip });
+      const res = await call(t, {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: '<script>x</script>@x.fr', password: 'x' },
+        ip,
+      });
       expect(res.json().error.code).toBe('email_critical');
     }
     const next = await loginAttempt(t, ip);
@@ -96,7 +109,12 @@ describe.each(engines)('rate limits on %s', (engine) => {
     try {
       const ip = freshIp();
       for (let i = 0; i < 10; i++) await loginAttempt(t, ip);
-      const res = await second.inject({ method: 'POST', url: '/api/auth/login', payload: { email: freshEmail(), password: 'x' }, remoteAddress: ip });
+      const res = await second.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: freshEmail(), password: 'x' },
+        remoteAddress: ip,
+      });
       expect(res.statusCode).toBe(429);
     } finally {
       await second.close();

@@ -9,7 +9,18 @@ import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@moodmap/core';
 import { securityLogs, users } from '../../src/db/schema.ts';
 import { REFRESH_GRACE_MS } from '../../src/modules/auth/sessions.ts';
-import { call, countMails, createUser, fragment, login, pathOf, refreshCookieOf, refreshSession, waitForMail, type CreatedUser } from '../helpers/auth.ts';
+import {
+  call,
+  countMails,
+  createUser,
+  fragment,
+  login,
+  pathOf,
+  refreshCookieOf,
+  refreshSession,
+  waitForMail,
+  type CreatedUser,
+} from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
 
@@ -30,16 +41,24 @@ describe.each(engines)('reset only through a recovery session, once, on %s', (en
   /** The tokens a reset link hands to the reset screen. */
   async function recoveryTokens(user: CreatedUser) {
     const before = await countMails(t, user.email, MESSAGES.mail_recovery_subject);
-    expect((await call(t, { method: 'POST', url: '/api/auth/recover', payload: { email: user.email } })).statusCode).toBe(200);
+    expect(
+      (await call(t, { method: 'POST', url: '/api/auth/recover', payload: { email: user.email } })).statusCode,
+    ).toBe(200);
     const mail = await waitForMail(t, user.email, MESSAGES.mail_recovery_subject, { after: before });
     const opened = await call(t, { method: 'GET', url: pathOf(mail.links[0]) });
     const hash = fragment(opened.headers.location as string);
     return { accessToken: hash.access_token, refreshToken: hash.refresh_token };
   }
 
-  const passwordHashOf = async (id: string) => (await t.database.db.select({ h: users.passwordHash }).from(users).where(eq(users.id, id)))[0].h;
+  const passwordHashOf = async (id: string) =>
+    (await t.database.db.select({ h: users.passwordHash }).from(users).where(eq(users.id, id)))[0].h;
   const passwordChanges = async (id: string) =>
-    (await t.database.db.select().from(securityLogs).where(and(eq(securityLogs.eventType, 'password_change'), eq(securityLogs.userId, id)))).length;
+    (
+      await t.database.db
+        .select()
+        .from(securityLogs)
+        .where(and(eq(securityLogs.eventType, 'password_change'), eq(securityLogs.userId, id)))
+    ).length;
 
   it("refuses a sign-in's tokens: expired access token with an already-exchanged refresh token", async () => {
     const user = await createUser(t);
@@ -83,7 +102,10 @@ describe.each(engines)('reset only through a recovery session, once, on %s', (en
     expectSessionNotFound(await reset(tokens.accessToken, tokens.refreshToken));
     // The successor dies with its family, and the reuse is logged.
     expect((await refreshSession(t, refreshCookieOf(rotated))).statusCode).toBe(401);
-    const logs = await t.database.db.select().from(securityLogs).where(and(eq(securityLogs.eventType, 'refresh_token_reuse'), eq(securityLogs.userId, user.id)));
+    const logs = await t.database.db
+      .select()
+      .from(securityLogs)
+      .where(and(eq(securityLogs.eventType, 'refresh_token_reuse'), eq(securityLogs.userId, user.id)));
     expect(logs.map((l) => l.severity)).toEqual(['high']);
     expect(await passwordChanges(user.id)).toBe(0);
   });
@@ -92,7 +114,9 @@ describe.each(engines)('reset only through a recovery session, once, on %s', (en
     const user = await createUser(t);
     const tokens = await recoveryTokens(user);
     const before = await passwordHashOf(user.id);
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => reset(tokens.accessToken, tokens.refreshToken, `Nouveau2025x${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => reset(tokens.accessToken, tokens.refreshToken, `Nouveau2025x${i}`)),
+    );
     const statuses = results.map((r) => r.statusCode).sort();
     expect(statuses).toEqual([200, ...Array(9).fill(401)]);
     for (const r of results.filter((r) => r.statusCode === 401)) expect(r.json()).toEqual(sessionNotFound);
@@ -100,7 +124,11 @@ describe.each(engines)('reset only through a recovery session, once, on %s', (en
     expect(await passwordHashOf(user.id)).not.toBe(before);
     // The winner's password is the one in force.
     const winner = results.findIndex((r) => r.statusCode === 200);
-    const signedIn = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: `Nouveau2025x${winner}` } });
+    const signedIn = await call(t, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: `Nouveau2025x${winner}` },
+    });
     expect(signedIn.statusCode).toBe(200);
   });
 });

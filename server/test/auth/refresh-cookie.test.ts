@@ -17,21 +17,40 @@ const sessionExpired = { error: { code: 'session_expired', message: MESSAGES.ses
 
 /** The refresh cookie an answer sets, if any. */
 function refreshCookie(res: LightMyRequestResponse) {
-  return (res.cookies as Array<{ name: string; value: string; path?: string; httpOnly?: boolean; secure?: boolean; sameSite?: string; maxAge?: number; expires?: Date }>)
-    .find((c) => c.name === COOKIE);
+  return (
+    res.cookies as Array<{
+      name: string;
+      value: string;
+      path?: string;
+      httpOnly?: boolean;
+      secure?: boolean;
+      sameSite?: string;
+      maxAge?: number;
+      expires?: Date;
+    }>
+  ).find((c) => c.name === COOKIE);
 }
 
 describe.each(engines)('refresh cookie on %s', (engine) => {
   const t = suiteAuthApp(engine);
 
   const refresh = (token: string | null, headers: Record<string, string> = CSRF) =>
-    call(t, { method: 'POST', url: '/api/auth/refresh', headers: { ...headers, ...(token ? { cookie: `${COOKIE}=${token}` } : {}) } });
+    call(t, {
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { ...headers, ...(token ? { cookie: `${COOKIE}=${token}` } : {}) },
+    });
   const logout = (token: string, headers: Record<string, string> = CSRF) =>
     call(t, { method: 'POST', url: '/api/auth/logout', headers: { ...headers, cookie: `${COOKIE}=${token}` } });
 
   async function signedIn(host?: string) {
     const user = await createUser(t);
-    const res = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password }, headers: host ? { host } : {} });
+    const res = await call(t, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: user.password },
+      headers: host ? { host } : {},
+    });
     expect(res.statusCode).toBe(200);
     return { user, res, cookie: refreshCookie(res)! };
   }
@@ -41,8 +60,18 @@ describe.each(engines)('refresh cookie on %s', (engine) => {
       const { res, cookie } = await signedIn('localhost:3000');
       expect(res.json()).not.toHaveProperty('refreshToken');
       expect(res.body).not.toContain(cookie.value);
-      expect(res.json()).toEqual({ accessToken: expect.any(String), expiresIn: 900, user: expect.objectContaining({ role: 'user' }) });
-      expect(cookie).toMatchObject({ path: '/api/auth', httpOnly: true, secure: true, sameSite: 'Strict', maxAge: 30 * 24 * 3600 });
+      expect(res.json()).toEqual({
+        accessToken: expect.any(String),
+        expiresIn: 900,
+        user: expect.objectContaining({ role: 'user' }),
+      });
+      expect(cookie).toMatchObject({
+        path: '/api/auth',
+        httpOnly: true,
+        secure: true,
+        sameSite: 'Strict',
+        maxAge: 30 * 24 * 3600,
+      });
       expect(cookie.value).toMatch(/^[\w-]{43}$/);
     });
 
@@ -65,7 +94,9 @@ describe.each(engines)('refresh cookie on %s', (engine) => {
       const next = refreshCookie(res)!;
       expect(next).toMatchObject({ path: '/api/auth', httpOnly: true, sameSite: 'Strict' });
       expect(next.value).not.toBe(cookie.value);
-      expect((await call(t, { method: 'GET', url: '/api/auth/session', token: res.json().accessToken })).statusCode).toBe(200);
+      expect(
+        (await call(t, { method: 'GET', url: '/api/auth/session', token: res.json().accessToken })).statusCode,
+      ).toBe(200);
       expect((await refresh(next.value)).statusCode).toBe(200);
     });
 
@@ -103,16 +134,29 @@ describe.each(engines)('refresh cookie on %s', (engine) => {
 
     it('accepts a same-origin Sec-Fetch-Site, and an Origin naming this host', async () => {
       const { cookie } = await signedIn();
-      const first = await refresh(cookie.value, { ...CSRF, 'sec-fetch-site': 'same-origin', origin: 'http://elsewhere.example' });
+      const first = await refresh(cookie.value, {
+        ...CSRF,
+        'sec-fetch-site': 'same-origin',
+        origin: 'http://elsewhere.example',
+      });
       expect(first.statusCode).toBe(200);
-      const second = await refresh(refreshCookie(first)!.value, { ...CSRF, host: 'moodmap.test', origin: 'http://moodmap.test' });
+      const second = await refresh(refreshCookie(first)!.value, {
+        ...CSRF,
+        host: 'moodmap.test',
+        origin: 'http://moodmap.test',
+      });
       expect(second.statusCode).toBe(200);
     });
 
     it('answers 401 without a cookie, and does not take the token from the body', async () => {
       const { cookie } = await signedIn();
       expect((await refresh(null)).json()).toEqual(sessionExpired);
-      const fromBody = await call(t, { method: 'POST', url: '/api/auth/refresh', headers: CSRF, payload: { refreshToken: cookie.value } });
+      const fromBody = await call(t, {
+        method: 'POST',
+        url: '/api/auth/refresh',
+        headers: CSRF,
+        payload: { refreshToken: cookie.value },
+      });
       expect(fromBody.statusCode).toBe(401);
     });
   });
@@ -158,9 +202,17 @@ describe.each(engines)('refresh cookie on %s', (engine) => {
       const link = await call(t, { method: 'GET', url: pathOf(mail.links.find((l) => l.includes('type=recovery'))!) });
       expect(refreshCookie(link)).toBeUndefined();
       const hash = fragment(link.headers.location as string);
-      expect(hash).toMatchObject({ access_token: expect.any(String), refresh_token: expect.any(String), type: 'recovery' });
+      expect(hash).toMatchObject({
+        access_token: expect.any(String),
+        refresh_token: expect.any(String),
+        type: 'recovery',
+      });
 
-      const res = await call(t, { method: 'POST', url: '/api/auth/reset-password', payload: { accessToken: hash.access_token, refreshToken: hash.refresh_token, password: 'Nouveau2025' } });
+      const res = await call(t, {
+        method: 'POST',
+        url: '/api/auth/reset-password',
+        payload: { accessToken: hash.access_token, refreshToken: hash.refresh_token, password: 'Nouveau2025' },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).not.toHaveProperty('refreshToken');
       const cookie = refreshCookie(res)!;
@@ -172,7 +224,12 @@ describe.each(engines)('refresh cookie on %s', (engine) => {
     it('a password change puts the new session in the cookie', async () => {
       const user = await createUser(t);
       const session = await login(t, user.email, user.password);
-      const res = await call(t, { method: 'POST', url: '/api/auth/password', token: session.accessToken, payload: { password: 'Nouveau2025' } });
+      const res = await call(t, {
+        method: 'POST',
+        url: '/api/auth/password',
+        token: session.accessToken,
+        payload: { password: 'Nouveau2025' },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).not.toHaveProperty('refreshToken');
       const cookie = refreshCookie(res)!;

@@ -32,17 +32,23 @@ describe.each(engines)('role endpoint on %s', (engine) => {
     const res = await role(accessToken);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ role: 'user' });
-    const logs = await t.database.db.select().from(securityLogs).where(and(eq(securityLogs.userId, user.id), eq(securityLogs.eventType, 'role_check')));
+    const logs = await t.database.db
+      .select()
+      .from(securityLogs)
+      .where(and(eq(securityLogs.userId, user.id), eq(securityLogs.eventType, 'role_check')));
     expect(logs).toHaveLength(1);
   });
 
-  it.each(['moderator', 'admin', 'super_admin'])('answers the stored role %s, also in the user object', async (stored) => {
-    const user = await createUser(t);
-    await t.database.db.insert(staffRoles).values({ userId: user.id, role: stored });
-    const session = await login(t, user.email, user.password);
-    expect((await role(session.accessToken)).json()).toEqual({ role: stored });
-    expect(session.user.role).toBe(stored);
-  });
+  it.each(['moderator', 'admin', 'super_admin'])(
+    'answers the stored role %s, also in the user object',
+    async (stored) => {
+      const user = await createUser(t);
+      await t.database.db.insert(staffRoles).values({ userId: user.id, role: stored });
+      const session = await login(t, user.email, user.password);
+      expect((await role(session.accessToken)).json()).toEqual({ role: stored });
+      expect(session.user.role).toBe(stored);
+    },
+  );
 
   it('needs a signed-in caller', async () => {
     const res = await role();
@@ -65,10 +71,17 @@ describe('npm run user:role', () => {
     await database.close();
   }
 
-  async function roleIn(options: { dataDir?: string; databaseUrl?: string }, email: string): Promise<string | undefined> {
+  async function roleIn(
+    options: { dataDir?: string; databaseUrl?: string },
+    email: string,
+  ): Promise<string | undefined> {
     const database = await openDatabase(options);
     try {
-      const [row] = await database.db.select({ role: staffRoles.role }).from(staffRoles).innerJoin(users, eq(users.id, staffRoles.userId)).where(eq(users.email, email));
+      const [row] = await database.db
+        .select({ role: staffRoles.role })
+        .from(staffRoles)
+        .innerJoin(users, eq(users.id, staffRoles.userId))
+        .where(eq(users.email, email));
       return row?.role;
     } finally {
       await database.close();
@@ -96,7 +109,9 @@ describe('npm run user:role', () => {
     expect(unknownEmail.errors).toEqual(["Aucun compte pour l'adresse « personne@example.fr »."]);
     const unknownRole = capture();
     expect(await runUserRole(['chef@example.fr', 'king'], env, unknownRole)).toBe(1);
-    expect(unknownRole.errors[0]).toBe('Rôle inconnu : « king ». Rôles possibles : super_admin, admin, moderator, user');
+    expect(unknownRole.errors[0]).toBe(
+      'Rôle inconnu : « king ». Rôles possibles : super_admin, admin, moderator, user',
+    );
     const usage = capture();
     expect(await runUserRole(['chef@example.fr'], env, usage)).toBe(1);
     expect(usage.errors[0]).toContain('Utilisation : npm run user:role -- <email> <rôle>');
@@ -118,12 +133,13 @@ describe('npm run user:role', () => {
   it('runs as the root npm script', async () => {
     const dataDir = path.join(dir, 'npm-data');
     await seed(dataDir, 'ops@example.fr');
-    const run = (...args: string[]) => spawnSync('npm', ['run', '--silent', 'user:role', '--', ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const run = (...args: string[]) =>
+      spawnSync('npm', ['run', '--silent', 'user:role', '--', ...args], {
+        cwd: repoRoot,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
     const ok = run('ops@example.fr', 'admin');
     expect(ok.stdout).toContain('Rôle « admin » attribué à ops@example.fr.');
     expect(ok.status).toBe(0);

@@ -17,7 +17,8 @@ const sessionExpired = { error: { code: 'session_expired', message: MESSAGES.ses
 describe.each(engines)('sessions on %s', (engine) => {
   const t = suiteAuthApp(engine);
 
-  const refresh = (refreshToken: string) => call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(refreshToken) });
+  const refresh = (refreshToken: string) =>
+    call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(refreshToken) });
   /** A refresh answer with the successor its cookie carries. */
   const rotated = async (refreshToken: string) => {
     const res = await refresh(refreshToken);
@@ -29,7 +30,11 @@ describe.each(engines)('sessions on %s', (engine) => {
   describe('sign-in', () => {
     it('answers tokens and the user with their profile', async () => {
       const user = await createUser(t);
-      const res = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email.toUpperCase(), password: user.password } });
+      const res = await call(t, {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email.toUpperCase(), password: user.password },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
       const body = res.json();
@@ -44,30 +49,73 @@ describe.each(engines)('sessions on %s', (engine) => {
         isAdmin: false,
         // Not suspended: the moderation field is there, empty.
         suspendedUntil: null,
-        profile: expect.objectContaining({ id: user.id, username: 'Léa', firstName: 'Léa', lastName: 'Martin', bio: null, pulseCredits: 0, isPremium: false, usernameChangesCount: 0, lastUsernameChange: null }),
+        profile: expect.objectContaining({
+          id: user.id,
+          username: 'Léa',
+          firstName: 'Léa',
+          lastName: 'Martin',
+          bio: null,
+          pulseCredits: 0,
+          isPremium: false,
+          usernameChangesCount: 0,
+          lastUsernameChange: null,
+        }),
       });
       expect(Object.keys(body.user.profile).sort()).toEqual([
-        'avatarUrl', 'bio', 'createdAt', 'dateOfBirth', 'firstName', 'id', 'isMulti', 'isPlus', 'isPremium', 'isPro', 'lastName',
-        'lastUsernameChange', 'phoneNumber', 'profilePhotoUrl', 'pulseCredits', 'username', 'usernameChangesCount',
+        'avatarUrl',
+        'bio',
+        'createdAt',
+        'dateOfBirth',
+        'firstName',
+        'id',
+        'isMulti',
+        'isPlus',
+        'isPremium',
+        'isPro',
+        'lastName',
+        'lastUsernameChange',
+        'phoneNumber',
+        'profilePhotoUrl',
+        'pulseCredits',
+        'username',
+        'usernameChangesCount',
       ]);
     });
 
     it('answers the same 400 for a wrong password and an unknown address, and logs the failure', async () => {
       const user = await createUser(t);
-      const wrong = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: 'Mauvais2024' } });
-      const unknown = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: freshEmail(), password: 'Mauvais2024' } });
+      const wrong = await call(t, {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email, password: 'Mauvais2024' },
+      });
+      const unknown = await call(t, {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: freshEmail(), password: 'Mauvais2024' },
+      });
       for (const res of [wrong, unknown]) {
         expect(res.statusCode).toBe(400);
-        expect(res.json()).toEqual({ error: { code: 'invalid_credentials', message: 'Email ou mot de passe incorrect' } });
+        expect(res.json()).toEqual({
+          error: { code: 'invalid_credentials', message: 'Email ou mot de passe incorrect' },
+        });
       }
       const logs = await t.database.db.select().from(securityLogs).where(eq(securityLogs.userId, user.id));
       expect(logs.map((l) => l.eventType)).toContain('login_failed');
     });
 
     it('validates the form with the catalogue texts', async () => {
-      const res = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: 'pas-une-adresse', password: 'x' } });
+      const res = await call(t, {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'pas-une-adresse', password: 'x' },
+      });
       expect(res.json()).toEqual({ error: { code: 'email_invalid', message: MESSAGES.email_invalid } });
-      const empty = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.fr', password: '' } });
+      const empty = await call(t, {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'a@b.fr', password: '' },
+      });
       expect(empty.json()).toEqual({ error: { code: 'auth_fields_required', message: MESSAGES.auth_fields_required } });
     });
 
@@ -92,7 +140,13 @@ describe.each(engines)('sessions on %s', (engine) => {
       const [header, payload] = accessToken.split('.');
       const forgedKey = new TextEncoder().encode('x'.repeat(32));
       const forged = await new SignJWT({ email: user.email, sid: '00000000-0000-0000-0000-000000000000' })
-        .setProtectedHeader({ alg: 'HS256' }).setSubject(user.id).setIssuer('moodmap').setAudience('moodmap:access').setIssuedAt().setExpirationTime('15m').sign(forgedKey);
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(user.id)
+        .setIssuer('moodmap')
+        .setAudience('moodmap:access')
+        .setIssuedAt()
+        .setExpirationTime('15m')
+        .sign(forgedKey);
       const unsigned = `${header}.${payload}.`;
       const noneAlg = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${payload}.`;
       for (const res of [
@@ -188,7 +242,10 @@ describe.each(engines)('sessions on %s', (engine) => {
     t.clock.advance(31 * 24 * 3600_000);
     const recent = await login(t, user.email, user.password);
     await t.app.ctx.auth.sessions.purge(t.clock.now());
-    const rows = await t.database.db.select({ id: authSessions.id }).from(authSessions).where(eq(authSessions.userId, user.id));
+    const rows = await t.database.db
+      .select({ id: authSessions.id })
+      .from(authSessions)
+      .where(eq(authSessions.userId, user.id));
     expect(rows.map((r) => r.id)).toEqual([sessionIdOf(recent.accessToken)]);
     expect(sessionIdOf(old.accessToken)).not.toBe(sessionIdOf(recent.accessToken));
     expect((await refresh(recent.refreshToken)).statusCode).toBe(200);
@@ -199,15 +256,24 @@ describe.each(engines)('sessions on %s', (engine) => {
       const user = await createUser(t);
       const s = await login(t, user.email, user.password);
       const other = await login(t, user.email, user.password);
-      const res = await call(t, { method: 'POST', url: '/api/auth/logout', headers: withRefreshCookie(s.refreshToken) });
+      const res = await call(t, {
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: withRefreshCookie(s.refreshToken),
+      });
       expect(res.statusCode).toBe(204);
       expect((await refresh(s.refreshToken)).statusCode).toBe(401);
       expect((await session(s.accessToken)).statusCode).toBe(401);
       // Signing out one device leaves the others signed in.
       expect((await session(other.accessToken)).statusCode).toBe(200);
       // Signing out twice, or with an unknown token, is harmless.
-      expect((await call(t, { method: 'POST', url: '/api/auth/logout', headers: withRefreshCookie(s.refreshToken) })).statusCode).toBe(204);
-      expect((await call(t, { method: 'POST', url: '/api/auth/logout', headers: withRefreshCookie('nope') })).statusCode).toBe(204);
+      expect(
+        (await call(t, { method: 'POST', url: '/api/auth/logout', headers: withRefreshCookie(s.refreshToken) }))
+          .statusCode,
+      ).toBe(204);
+      expect(
+        (await call(t, { method: 'POST', url: '/api/auth/logout', headers: withRefreshCookie('nope') })).statusCode,
+      ).toBe(204);
     });
   });
 
@@ -218,9 +284,16 @@ describe.each(engines)('sessions on %s', (engine) => {
       ["the e-mail's local part", {}, 'zoe.dupont', 'zoe.dupont'],
       ["the e-mail's local part over blank names", { nickname: '  ', first_name: '' }, 'marc', 'marc'],
     ])('creates a missing profile named from %s', async (_label, metadata, local, username) => {
-      const user = await createUser(t, { email: `${local}.${Math.random().toString(36).slice(2)}@example.fr`, metadata });
+      const user = await createUser(t, {
+        email: `${local}.${Math.random().toString(36).slice(2)}@example.fr`,
+        metadata,
+      });
       const expected = username === local ? user.email.split('@')[0] : username;
-      const res = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password } });
+      const res = await call(t, {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email, password: user.password },
+      });
       expect(res.json().user.profile.username).toBe(expected);
       const [row] = await t.database.db.select().from(profiles).where(eq(profiles.id, user.id));
       expect(row.username).toBe(expected);

@@ -4,7 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { MESSAGES, termsAt } from '@moodmap/core';
 import { profiles, securityLogs, users } from '../../src/db/schema.ts';
 import {
-  call, createUser, freshEmail, freshIp, getChallenge, mailsTo, pathOf, refreshCookieOf, signUp, signUpBody, withRefreshCookie,
+  call,
+  createUser,
+  freshEmail,
+  freshIp,
+  getChallenge,
+  mailsTo,
+  pathOf,
+  refreshCookieOf,
+  signUp,
+  signUpBody,
+  withRefreshCookie,
 } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
@@ -52,10 +62,18 @@ describe.each(engines)('sign-up on %s', (engine) => {
     expect(mails[0].links[0]).toMatch(/^http:\/\/moodmap\.test\/api\/auth\/verify\?type=signup&token=[\w-]{43}$/);
 
     // Not confirmed yet: sign-in says so (only with the right password).
-    const early = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: body.email, password: body.password } });
+    const early = await call(t, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: body.email, password: body.password },
+    });
     expect(early.statusCode).toBe(403);
     expect(early.json()).toEqual({ error: { code: 'email_not_confirmed', message: MESSAGES.email_not_confirmed } });
-    const wrong = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: body.email, password: 'Autre2024x' } });
+    const wrong = await call(t, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: body.email, password: 'Autre2024x' },
+    });
     expect(wrong.statusCode).toBe(400);
   });
 
@@ -69,11 +87,19 @@ describe.each(engines)('sign-up on %s', (engine) => {
     expect(location).toBe('/?type=signup');
     expect(res.headers['cache-control']).toBe('no-store');
 
-    const refreshed = await call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(refreshCookieOf(res)) });
+    const refreshed = await call(t, {
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: withRefreshCookie(refreshCookieOf(res)),
+    });
     expect(refreshed.statusCode).toBe(200);
     expect(refreshed.json().user.email).toBe(body.email);
 
-    const login = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: body.email, password: body.password } });
+    const login = await call(t, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: body.email, password: body.password },
+    });
     expect(login.statusCode).toBe(200);
 
     const again = await call(t, { method: 'GET', url: pathOf(mail.links[0]) });
@@ -84,7 +110,9 @@ describe.each(engines)('sign-up on %s', (engine) => {
   it('redeems a confirmation link exactly once under 10 concurrent clicks', async () => {
     const { body } = await signUp(t);
     const [mail] = await mailsTo(t, body.email);
-    const results = await Promise.all(Array.from({ length: 10 }, () => call(t, { method: 'GET', url: pathOf(mail.links[0]) })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => call(t, { method: 'GET', url: pathOf(mail.links[0]) })),
+    );
     const locations = results.map((r) => r.headers.location as string);
     expect(locations.filter((l) => l === '/?type=signup')).toHaveLength(1);
     expect(locations.filter((l) => l === '/?error=link_invalid')).toHaveLength(9);
@@ -93,10 +121,16 @@ describe.each(engines)('sign-up on %s', (engine) => {
   it('refuses an expired or unknown confirmation link', async () => {
     const { body } = await signUp(t);
     const [mail] = await mailsTo(t, body.email);
-    expect((await call(t, { method: 'GET', url: '/api/auth/verify?type=signup&token=nope' })).headers.location).toBe('/?error=link_invalid');
-    expect((await call(t, { method: 'GET', url: '/api/auth/verify?type=signup' })).headers.location).toBe('/?error=link_invalid');
+    expect((await call(t, { method: 'GET', url: '/api/auth/verify?type=signup&token=nope' })).headers.location).toBe(
+      '/?error=link_invalid',
+    );
+    expect((await call(t, { method: 'GET', url: '/api/auth/verify?type=signup' })).headers.location).toBe(
+      '/?error=link_invalid',
+    );
     t.clock.advance(24 * 3600_000 + 1000);
-    expect((await call(t, { method: 'GET', url: pathOf(mail.links[0]) })).headers.location).toBe('/?error=link_invalid');
+    expect((await call(t, { method: 'GET', url: pathOf(mail.links[0]) })).headers.location).toBe(
+      '/?error=link_invalid',
+    );
   });
 
   it('answers 409 for an address already used, whatever its case', async () => {
@@ -164,7 +198,15 @@ describe.each(engines)('sign-up on %s', (engine) => {
         const challenge = await getChallenge(t);
         t.clock.advance(1500);
         const answer = pick(challenge.answers).toUpperCase();
-        const res = await post({ email: freshEmail(), password: 'Soleil2024', firstName: 'Léa', lastName: 'Martin', challengeToken: challenge.token, challengeAnswer: ` ${answer} `, termsVersion: TERMS });
+        const res = await post({
+          email: freshEmail(),
+          password: 'Soleil2024',
+          firstName: 'Léa',
+          lastName: 'Martin',
+          challengeToken: challenge.token,
+          challengeAnswer: ` ${answer} `,
+          termsVersion: TERMS,
+        });
         expect(res.statusCode, `${challenge.question} → ${answer}`).toBe(201);
       }
     });
@@ -172,10 +214,21 @@ describe.each(engines)('sign-up on %s', (engine) => {
     it('refuses a correct answer under 1 s once, then accepts the second too-fast attempt', async () => {
       const challenge = await getChallenge(t);
       t.clock.advance(700);
-      const body = { email: freshEmail(), password: 'Soleil2024', firstName: 'Léa', lastName: 'Martin', challengeToken: challenge.token, challengeAnswer: challenge.answer, termsVersion: TERMS };
+      const body = {
+        email: freshEmail(),
+        password: 'Soleil2024',
+        firstName: 'Léa',
+        lastName: 'Martin',
+        challengeToken: challenge.token,
+        challengeAnswer: challenge.answer,
+        termsVersion: TERMS,
+      };
       const first = await post(body);
       expect(first.statusCode).toBe(400);
-      expect(first.json().error).toEqual({ code: 'human_check_too_fast', message: 'Réponse trop rapide, prenez votre temps (1/2)' });
+      expect(first.json().error).toEqual({
+        code: 'human_check_too_fast',
+        message: 'Réponse trop rapide, prenez votre temps (1/2)',
+      });
       t.clock.advance(100);
       const second = await post(body);
       expect(second.statusCode).toBe(201);
@@ -191,7 +244,10 @@ describe.each(engines)('sign-up on %s', (engine) => {
       const expired = await post(old);
       expect(expired.json().error).toEqual({ code: 'human_check_required', message: MESSAGES.human_check_required });
 
-      const forged = await post({ ...(await signUpBody(t)), challengeToken: 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..abc.def.ghi' });
+      const forged = await post({
+        ...(await signUpBody(t)),
+        challengeToken: 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..abc.def.ghi',
+      });
       expect(forged.json().error.code).toBe('human_check_required');
     });
 
@@ -202,7 +258,9 @@ describe.each(engines)('sign-up on %s', (engine) => {
         const wrong = await post({ ...body, email: freshEmail(), challengeAnswer: 'faux' }, { ip: freshIp() });
         expect(wrong.json().error.code).toBe('human_check_failed');
       }
-      expect((await post({ ...body, email: freshEmail() }, { ip: freshIp() })).json().error.code).toBe('human_check_required');
+      expect((await post({ ...body, email: freshEmail() }, { ip: freshIp() })).json().error.code).toBe(
+        'human_check_required',
+      );
     });
   });
 
@@ -214,17 +272,26 @@ describe.each(engines)('sign-up on %s', (engine) => {
       const res = await post(await signUpBody(t, { [field]: 'http://spam.example' }), { ip });
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toEqual(botError);
-      const [entry] = await t.database.db.select().from(securityLogs).where(eq(securityLogs.ip, ip)).orderBy(desc(securityLogs.createdAt));
+      const [entry] = await t.database.db
+        .select()
+        .from(securityLogs)
+        .where(eq(securityLogs.ip, ip))
+        .orderBy(desc(securityLogs.createdAt));
       expect(entry.eventType).toBe('bot_detected');
       expect(entry.eventDescription).toContain('honeypot');
     });
 
     it('refuses scripted clients and spam terms, but not headless Chromium alone', async () => {
-      expect((await post(await signUpBody(t), { headers: { 'user-agent': 'python-requests/2.31.0' } })).json().error).toEqual(botError);
-      expect((await post(await signUpBody(t), { headers: { 'user-agent': 'curl/8.5.0' } })).json().error).toEqual(botError);
+      expect(
+        (await post(await signUpBody(t), { headers: { 'user-agent': 'python-requests/2.31.0' } })).json().error,
+      ).toEqual(botError);
+      expect((await post(await signUpBody(t), { headers: { 'user-agent': 'curl/8.5.0' } })).json().error).toEqual(
+        botError,
+      );
       const spam = await post(await signUpBody(t, { firstName: 'Casino', lastName: 'Viagra' }));
       expect(spam.json().error).toEqual(botError);
-      const headless = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36';
+      const headless =
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36';
       const browser = await post(await signUpBody(t), { headers: { 'user-agent': headless } });
       expect(browser.statusCode).toBe(201);
     });

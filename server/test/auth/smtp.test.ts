@@ -7,7 +7,15 @@ import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.ts';
-import { call, createAuthTestApp, pathOf, refreshCookieOf, signUp, withRefreshCookie, type AuthTestApp } from '../helpers/auth.ts';
+import {
+  call,
+  createAuthTestApp,
+  pathOf,
+  refreshCookieOf,
+  signUp,
+  withRefreshCookie,
+  type AuthTestApp,
+} from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 
 interface Received {
@@ -18,7 +26,9 @@ interface Received {
 
 /** Undoes quoted-printable (soft line breaks, =XX bytes) so the body reads as sent. */
 function decodeQuotedPrintable(raw: string): string {
-  const bytes = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  const bytes = raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
@@ -51,7 +61,10 @@ describe.each(engines)('mail over SMTP on %s', (engine) => {
   let peer: Awaited<ReturnType<typeof startSmtpPeer>>;
   beforeAll(async () => {
     peer = await startSmtpPeer();
-    t = await createAuthTestApp(engine, { smtpUrl: `smtp://127.0.0.1:${peer.port}`, mailFrom: 'MoodMap <no-reply@moodmap.test>' });
+    t = await createAuthTestApp(engine, {
+      smtpUrl: `smtp://127.0.0.1:${peer.port}`,
+      mailFrom: 'MoodMap <no-reply@moodmap.test>',
+    });
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -75,7 +88,11 @@ describe.each(engines)('mail over SMTP on %s', (engine) => {
 
     const verified = await call(t, { method: 'GET', url: pathOf(link!) });
     expect(verified.statusCode).toBe(302);
-    const session = await call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(refreshCookieOf(verified)) });
+    const session = await call(t, {
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: withRefreshCookie(refreshCookieOf(verified)),
+    });
     expect(session.statusCode).toBe(200);
     expect(session.json().user.email).toBe(body.email);
     const [user] = await t.database.db.select().from(users).where(eq(users.email, body.email));

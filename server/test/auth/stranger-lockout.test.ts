@@ -15,9 +15,21 @@ import { suiteAuthApp } from '../helpers/suite-app.ts';
 describe.each(engines)('lockout by strangers on %s', (engine) => {
   const t = suiteAuthApp(engine);
 
-  const signIn = (email: string, password: string, ip: string, agent = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0') =>
-    call(t, { method: 'POST', url: '/api/auth/login', payload: { email, password }, ip, headers: { 'user-agent': agent } });
-  const recover = (email: string, ip: string) => call(t, { method: 'POST', url: '/api/auth/recover', payload: { email }, ip });
+  const signIn = (
+    email: string,
+    password: string,
+    ip: string,
+    agent = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0',
+  ) =>
+    call(t, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      ip,
+      headers: { 'user-agent': agent },
+    });
+  const recover = (email: string, ip: string) =>
+    call(t, { method: 'POST', url: '/api/auth/recover', payload: { email }, ip });
   const subject = MESSAGES.mail_recovery_subject;
 
   it("a stranger's wrong passwords for Léa's address block the stranger, not Léa", async () => {
@@ -27,7 +39,9 @@ describe.each(engines)('lockout by strangers on %s', (engine) => {
     const blocked = await signIn(lea.email, 'Mauvais2024', stranger);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers['retry-after']).toBe('300');
-    expect(blocked.json()).toEqual({ error: { code: 'rate_too_many', message: 'Trop de tentatives pour connexion. Bloqué pour 5 minutes.' } });
+    expect(blocked.json()).toEqual({
+      error: { code: 'rate_too_many', message: 'Trop de tentatives pour connexion. Bloqué pour 5 minutes.' },
+    });
     // Even the right password stays refused from the guesser's IP…
     expect((await signIn(lea.email, lea.password, stranger)).statusCode).toBe(429);
     // …while Léa, from her own IP, signs in.
@@ -55,7 +69,9 @@ describe.each(engines)('lockout by strangers on %s', (engine) => {
     const stranger = await signIn(lea.email, 'Mauvais2024', freshIp());
     expect(stranger.statusCode).toBe(429);
     expect(stranger.headers['retry-after']).toBe('900');
-    expect(stranger.json()).toEqual({ error: { code: 'rate_blocked', message: 'Action bloquée pour connexion. Réessayez dans 15 minutes.' } });
+    expect(stranger.json()).toEqual({
+      error: { code: 'rate_blocked', message: 'Action bloquée pour connexion. Réessayez dans 15 minutes.' },
+    });
     // Right password from a device that never signed in: refused during the block too.
     expect((await signIn(lea.email, lea.password, freshIp())).statusCode).toBe(429);
     expect((await signIn(lea.email, lea.password, home, 'Un autre navigateur/1.0')).statusCode).toBe(429);
@@ -84,7 +100,8 @@ describe.each(engines)('lockout by strangers on %s', (engine) => {
     const lea = await createUser(t);
     const home = freshIp();
     expect((await signIn(lea.email, lea.password, home)).statusCode).toBe(200);
-    for (let i = 0; i < RESET_MAILS_PER_HOUR; i++) expect((await recover(lea.email, freshIp())).json()).toEqual({ status: 'sent' });
+    for (let i = 0; i < RESET_MAILS_PER_HOUR; i++)
+      expect((await recover(lea.email, freshIp())).json()).toEqual({ status: 'sent' });
     await waitForMail(t, lea.email, subject, { after: RESET_MAILS_PER_HOUR - 1 });
 
     const newcomer = freshIp();

@@ -34,10 +34,15 @@ async function untilHeard(from: EventBus, to: EventBus): Promise<void> {
   const call = ++probes;
   const heard = record(to);
   const mine = () => ofType(heard, 'probe').filter((e) => JSON.stringify(e.data) === JSON.stringify({ call }));
-  await expect.poll(async () => {
-    await from.publish({ type: 'probe', data: { call } }).catch(() => {});
-    return mine().length;
-  }, { timeout: 15_000, interval: 20 }).toBeGreaterThan(0);
+  await expect
+    .poll(
+      async () => {
+        await from.publish({ type: 'probe', data: { call } }).catch(() => {});
+        return mine().length;
+      },
+      { timeout: 15_000, interval: 20 },
+    )
+    .toBeGreaterThan(0);
 }
 
 /** Events of about `bytes` each: a batch of them needs several payloads. */
@@ -90,7 +95,10 @@ describe.each(busEngines())('the $name bus', (engine: BusEngine) => {
     };
     await publisher.publish(event);
     await expect.poll(() => heard.length).toBe(1);
-    expect(heard[0]).toEqual({ ...event, data: { id: 'm1', at: '2025-06-01T12:00:00.000Z', text: 'Salut 👋 « à bientôt »' } });
+    expect(heard[0]).toEqual({
+      ...event,
+      data: { id: 'm1', at: '2025-06-01T12:00:00.000Z', text: 'Salut 👋 « à bientôt »' },
+    });
     expect(heard[0]).not.toBe(event);
   });
 
@@ -99,7 +107,9 @@ describe.each(busEngines())('the $name bus', (engine: BusEngine) => {
     const heard = record(listener);
     const huge: RealtimeEvent = { type: 'test.huge', data: 'é'.repeat(4000) };
     await expect(publisher.publish(huge)).rejects.toThrow('realtime event too large: test.huge');
-    await expect(publisher.publishMany([...numbered(2), huge, ...numbered(2, 2)])).rejects.toThrow('realtime event too large: test.huge');
+    await expect(publisher.publishMany([...numbered(2), huge, ...numbered(2, 2)])).rejects.toThrow(
+      'realtime event too large: test.huge',
+    );
     await publisher.publish({ type: 'test.end', data: null });
     await expect.poll(() => ofType(heard, 'test.end').length).toBe(1);
     expect(numbers(heard)).toEqual([0, 1, 2, 3]);
@@ -120,7 +130,7 @@ describe.each(busEngines())('the $name bus', (engine: BusEngine) => {
   });
 
   if (engine.name === 'in-process') {
-    it("tells its own observers of each publish, synchronously, and a failing observer fails nothing", async () => {
+    it('tells its own observers of each publish, synchronously, and a failing observer fails nothing', async () => {
       const only = await bus();
       const observed: RealtimeEvent[] = [];
       only.observeOwn((e) => observed.push(e));
@@ -172,10 +182,14 @@ describe.each(busEngines())('the $name bus', (engine: BusEngine) => {
       const database = await createTestDatabase('postgres');
       const [withRedis, without]: string[][] = [[], []];
       try {
-        const first = await createBus(testConfig({ redisUrl: 'redis://127.0.0.1:6379' }), database, { warn: (m) => withRedis.push(m) });
+        const first = await createBus(testConfig({ redisUrl: 'redis://127.0.0.1:6379' }), database, {
+          warn: (m) => withRedis.push(m),
+        });
         buses.push(first);
         buses.push(await createBus(testConfig(), database, { warn: (m) => without.push(m) }));
-        await expect.poll(() => without).toEqual([expect.stringMatching(/^2 instances partagent ce bus sans REDIS_URL/)]);
+        await expect
+          .poll(() => without)
+          .toEqual([expect.stringMatching(/^2 instances partagent ce bus sans REDIS_URL/)]);
         expect(withRedis).toEqual([]);
       } finally {
         await Promise.all(buses.splice(0).map((b) => b.close()));
@@ -210,7 +224,10 @@ describe.each(busEngines())('the $name bus', (engine: BusEngine) => {
       const likes = (events: RealtimeEvent[]) => ofType(events, 'post.liked').map((e) => e.data);
       await expect.poll(() => likes(heardByFirst).length).toBe(2);
       await expect.poll(() => likes(heardBySecond).length).toBe(2);
-      expect(likes(heardByFirst)).toEqual([{ postId: 'p1', likesCount: 3 }, { postId: 'p2', likesCount: 4 }]);
+      expect(likes(heardByFirst)).toEqual([
+        { postId: 'p1', likesCount: 3 },
+        { postId: 'p2', likesCount: 4 },
+      ]);
       expect(likes(heardBySecond)).toEqual(likes(heardByFirst));
     });
 
@@ -238,7 +255,10 @@ describe.each(busEngines())('the $name bus', (engine: BusEngine) => {
     });
 
     it('notices a listening connection that died silently and replaces it', async () => {
-      const [behind, direct] = [await bus({ serverUrl: proxy.via(remote.serverUrl()), checkIntervalMs: 200 }), await bus()];
+      const [behind, direct] = [
+        await bus({ serverUrl: proxy.via(remote.serverUrl()), checkIntervalMs: 200 }),
+        await bus(),
+      ];
       const heard = record(behind);
       await untilHeard(direct, behind);
       // The link stops carrying bytes without closing: no error, no end, no FIN.

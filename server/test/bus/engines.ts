@@ -68,7 +68,9 @@ function postgresEngine(): RemoteEngine {
       const admin = new pg.Client({ connectionString: url() });
       await admin.connect();
       try {
-        const { rows } = await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'moodmap_bus'`);
+        const { rows } = await admin.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'moodmap_bus'`,
+        );
         return rows[0]?.n ?? 0;
       } finally {
         await admin.end();
@@ -90,7 +92,11 @@ function redisEngine(url: string): RemoteEngine {
   const admin = new Redis(url, { lazyConnect: true });
   const listenerIds = async () => {
     const list = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
-    return list.split('\n').filter((line) => line.includes(` name=moodmap_bus@${channel} `)).map((line) => /\bid=(\d+)/.exec(line)?.[1]).filter((id) => id !== undefined);
+    return list
+      .split('\n')
+      .filter((line) => line.includes(` name=moodmap_bus@${channel} `))
+      .map((line) => /\bid=(\d+)/.exec(line)?.[1])
+      .filter((id) => id !== undefined);
   };
   return {
     name: 'redis',
@@ -100,7 +106,8 @@ function redisEngine(url: string): RemoteEngine {
       const ids = await listenerIds();
       for (const id of ids) await admin.call('CLIENT', 'KILL', 'ID', id);
       // Killed clients are freed by Redis asynchronously: wait until none of them is listed.
-      for (let round = 0; round < 500 && (await listenerIds()).some((id) => ids.includes(id)); round++) await new Promise((r) => setImmediate(r));
+      for (let round = 0; round < 500 && (await listenerIds()).some((id) => ids.includes(id)); round++)
+        await new Promise((r) => setImmediate(r));
       return ids.length;
     },
     async listeners() {

@@ -17,7 +17,16 @@ export interface Answer {
 const TEXTS = new Set<string>(Object.values(MESSAGES));
 const TEMPLATES = Object.values(MESSAGES)
   .filter((m) => /\{\w+\}/.test(m))
-  .map((m) => new RegExp(`^${m.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`, 's'));
+  .map(
+    (m) =>
+      new RegExp(
+        `^${m
+          .split(/\{\w+\}/)
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.+')}$`,
+        's',
+      ),
+  );
 const isCatalogueText = (message: string) => TEXTS.has(message) || TEMPLATES.some((re) => re.test(message));
 
 /** Fields an error may carry beside code and message (a 409 nickname_blocked's date). */
@@ -41,13 +50,15 @@ export function problemWith(method: string, url: string, answer: Answer): string
   } catch {
     return 'error answer is not JSON';
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return 'error answer is not a JSON object';
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return 'error answer is not a JSON object';
   const top = parsed as Record<string, unknown>;
   if ('statusCode' in top || typeof top.error === 'string') return "Fastify's English error format";
   if (Object.keys(top).join(',') !== 'error') return `error answer has keys ${Object.keys(top).join(',')}`;
   const error = top.error as Record<string, unknown> | null;
   if (!error || typeof error !== 'object') return 'error is not an object';
-  if (typeof error.code !== 'string' || typeof error.message !== 'string') return 'error lacks a string code or message';
+  if (typeof error.code !== 'string' || typeof error.message !== 'string')
+    return 'error lacks a string code or message';
   if (/^FST_/i.test(error.code)) return `Fastify code ${error.code}`;
   if (!/^[a-z][a-z0-9_]*$/.test(error.code)) return `code is not a snake_case key: ${error.code}`;
   if (!isCatalogueText(error.message)) return 'message is not a French catalogue text';
@@ -73,8 +84,17 @@ export function failureOf(problem: string, route: string, request: string, answe
   try {
     const parsed = JSON.parse(body) as { error?: { code?: string } | string; code?: string };
     answerKey = typeof parsed.error === 'object' ? String(parsed.error?.code) : String(parsed.code ?? parsed.error);
-  } catch { /* not JSON: the start of the body */ }
-  return { problem, route, status: answer.status, answerKey, request, answer: body.length > 400 ? `${body.slice(0, 400)}… (${body.length} chars)` : body };
+  } catch {
+    /* not JSON: the start of the body */
+  }
+  return {
+    problem,
+    route,
+    status: answer.status,
+    answerKey,
+    request,
+    answer: body.length > 400 ? `${body.slice(0, 400)}… (${body.length} chars)` : body,
+  };
 }
 
 /**

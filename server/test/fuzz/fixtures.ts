@@ -31,9 +31,28 @@ export async function createWorld(t: AuthTestApp): Promise<World> {
     if (res.statusCode >= 300) throw new Error(`fixture ${what} failed: ${res.statusCode} ${res.body}`);
     return res.json() as Record<string, { id: string }>;
   };
-  const comment = ok(await call(t, { method: 'POST', url: `/api/posts/${marcPost}/comments`, token: lea.token, payload: { content: 'Bravo' } }), 'comment');
-  const conversation = ok(await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } }), 'conversation');
-  const message = ok(await call(t, { method: 'POST', url: `/api/conversations/${conversation.conversation.id}/messages`, token: lea.token, payload: { content: 'Coucou' } }), 'message');
+  const comment = ok(
+    await call(t, {
+      method: 'POST',
+      url: `/api/posts/${marcPost}/comments`,
+      token: lea.token,
+      payload: { content: 'Bravo' },
+    }),
+    'comment',
+  );
+  const conversation = ok(
+    await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } }),
+    'conversation',
+  );
+  const message = ok(
+    await call(t, {
+      method: 'POST',
+      url: `/api/conversations/${conversation.conversation.id}/messages`,
+      token: lea.token,
+      payload: { content: 'Coucou' },
+    }),
+    'message',
+  );
 
   let token = lea.token;
   return {

@@ -32,13 +32,17 @@ export function listRoutes(app: FastifyInstance): Route[] {
     stack.length = depth;
     const path = (stack.at(-1) ?? '') + match[2];
     stack.push(path);
-    for (const method of (match[3] ?? '').split(',').map((m) => m.trim()).filter((m) => m && m !== '-')) {
+    for (const method of (match[3] ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter((m) => m && m !== '-')) {
       routes.push({ method: method as HTTPMethods, url: path });
     }
   }
   // The parse must agree with the router: a route it invented would be fuzzed as a 404.
   for (const route of routes) {
-    if (!app.hasRoute({ method: route.method, url: route.url })) throw new Error(`printRoutes parse gave an unknown route: ${route.method} ${route.url}`);
+    if (!app.hasRoute({ method: route.method, url: route.url }))
+      throw new Error(`printRoutes parse gave an unknown route: ${route.method} ${route.url}`);
   }
   return routes;
 }

@@ -71,29 +71,44 @@ export function fuzzEveryRoute(engine: DbEngine, enabled = true): void {
     it.each([
       ['a signed-out caller', false],
       ['a signed-in caller', true],
-    ])('answers %s with no 5xx, no stack and only the API error shape', async (_who, signedIn) => {
-      const requests = fc.sample(requestArbitrary(routes, world.ids), { seed: SEED + (signedIn ? 1 : 0), numRuns: RUNS });
-      const failures: Failure[] = [];
-      for (const request of requests) {
-        const res = await t.app.inject({
-          method: request.method,
-          url: urlOf(request),
-          headers: headersOf(request, signedIn ? world.token() : undefined),
-          payload: bodyBytes(request.body),
-          remoteAddress: request.ip,
-        } as InjectOptions);
-        check(failures, request, signedIn, { status: res.statusCode, body: res.body, contentType: String(res.headers['content-type'] ?? '') });
-        if (signedIn && res.statusCode === 401) await world.ensureSignedIn();
-      }
-      expectNoFailures(failures);
-    }, TEN_MINUTES);
+    ])(
+      'answers %s with no 5xx, no stack and only the API error shape',
+      async (_who, signedIn) => {
+        const requests = fc.sample(requestArbitrary(routes, world.ids), {
+          seed: SEED + (signedIn ? 1 : 0),
+          numRuns: RUNS,
+        });
+        const failures: Failure[] = [];
+        for (const request of requests) {
+          const res = await t.app.inject({
+            method: request.method,
+            url: urlOf(request),
+            headers: headersOf(request, signedIn ? world.token() : undefined),
+            payload: bodyBytes(request.body),
+            remoteAddress: request.ip,
+          } as InjectOptions);
+          check(failures, request, signedIn, {
+            status: res.statusCode,
+            body: res.body,
+            contentType: String(res.headers['content-type'] ?? ''),
+          });
+          if (signedIn && res.statusCode === 401) await world.ensureSignedIn();
+        }
+        expectNoFailures(failures);
+      },
+      TEN_MINUTES,
+    );
 
     /** Sends each request signed in and checks its answer. */
     async function sweep(requests: FuzzRequest[]): Promise<void> {
       const failures: Failure[] = [];
       for (const request of requests) {
         const res = await t.app.inject({
-          method: request.method, url: urlOf(request), headers: headersOf(request, world.token()), payload: bodyBytes(request.body), remoteAddress: request.ip,
+          method: request.method,
+          url: urlOf(request),
+          headers: headersOf(request, world.token()),
+          payload: bodyBytes(request.body),
+          remoteAddress: request.ip,
         } as InjectOptions);
         check(failures, request, true, { status: res.statusCode, body: res.body });
         if (res.statusCode === 401) await world.ensureSignedIn();
@@ -101,54 +116,71 @@ export function fuzzEveryRoute(engine: DbEngine, enabled = true): void {
       expectNoFailures(failures);
     }
 
-    it('refuses a value of the wrong type in any field of any body with a 4xx in the API shape', async () => {
-      await sweep(typeConfusionRequests(routes, world.ids));
-    }, TEN_MINUTES);
+    it(
+      'refuses a value of the wrong type in any field of any body with a 4xx in the API shape',
+      async () => {
+        await sweep(typeConfusionRequests(routes, world.ids));
+      },
+      TEN_MINUTES,
+    );
 
-    it('refuses odd dates in any cursor parameter of any GET route with a 4xx in the API shape', async () => {
-      await sweep(cursorRequests(routes, world.ids));
-    }, TEN_MINUTES);
+    it(
+      'refuses odd dates in any cursor parameter of any GET route with a 4xx in the API shape',
+      async () => {
+        await sweep(cursorRequests(routes, world.ids));
+      },
+      TEN_MINUTES,
+    );
 
-    it('answers the same kinds of requests over a real socket alike', async () => {
-      const requests = fc.sample(requestArbitrary(routes, world.ids), { seed: SEED + 2, numRuns: WIRE_RUNS });
-      const failures: Failure[] = [];
-      for (const [i, request] of requests.entries()) {
-        const signedIn = i % 2 === 1;
-        let answer: Answer;
-        try {
-          answer = await wireExchange(port, request, signedIn ? world.token() : undefined);
-        } catch (error) {
-          answer = { status: 0, body: `<${(error as Error).message}>` };
-          failures.push(failureOf('no answer', routeName(request), describeRequest(request, signedIn), answer));
-          continue;
+    it(
+      'answers the same kinds of requests over a real socket alike',
+      async () => {
+        const requests = fc.sample(requestArbitrary(routes, world.ids), { seed: SEED + 2, numRuns: WIRE_RUNS });
+        const failures: Failure[] = [];
+        for (const [i, request] of requests.entries()) {
+          const signedIn = i % 2 === 1;
+          let answer: Answer;
+          try {
+            answer = await wireExchange(port, request, signedIn ? world.token() : undefined);
+          } catch (error) {
+            answer = { status: 0, body: `<${(error as Error).message}>` };
+            failures.push(failureOf('no answer', routeName(request), describeRequest(request, signedIn), answer));
+            continue;
+          }
+          check(failures, request, signedIn, answer);
+          if (signedIn && answer.status === 401) await world.ensureSignedIn();
         }
-        check(failures, request, signedIn, answer);
-        if (signedIn && answer.status === 401) await world.ensureSignedIn();
-      }
-      expectNoFailures(failures);
-    }, TEN_MINUTES);
+        expectNoFailures(failures);
+      },
+      TEN_MINUTES,
+    );
 
-    it('answers what only the HTTP parser and the router see in the API shape (431 for big headers)', async () => {
-      const failures: Failure[] = [];
-      for (const rawCase of RAW_CASES) {
-        const shown = `${rawCase.name}: ${JSON.stringify(rawCase.bytes.length > 200 ? `${rawCase.bytes.slice(0, 200)}…` : rawCase.bytes)}`;
-        const route = `raw ${rawCase.url}`;
-        let answer: Answer;
-        try {
-          answer = await rawExchange(port, rawCase.bytes);
-        } catch (error) {
-          failures.push(failureOf('no answer', route, shown, { status: 0, body: `<${(error as Error).message}>` }));
-          continue;
+    it(
+      'answers what only the HTTP parser and the router see in the API shape (431 for big headers)',
+      async () => {
+        const failures: Failure[] = [];
+        for (const rawCase of RAW_CASES) {
+          const shown = `${rawCase.name}: ${JSON.stringify(rawCase.bytes.length > 200 ? `${rawCase.bytes.slice(0, 200)}…` : rawCase.bytes)}`;
+          const route = `raw ${rawCase.url}`;
+          let answer: Answer;
+          try {
+            answer = await rawExchange(port, rawCase.bytes);
+          } catch (error) {
+            failures.push(failureOf('no answer', route, shown, { status: 0, body: `<${(error as Error).message}>` }));
+            continue;
+          }
+          if (rawCase.status !== undefined && answer.status !== rawCase.status) {
+            failures.push(failureOf(`status ${answer.status} instead of ${rawCase.status}`, route, shown, answer));
+            continue;
+          }
+          // A request the parser cannot read may be closed without an answer; one it answers is checked.
+          const problem =
+            answer.status === 0 && answer.body === undefined ? null : problemWith('GET', rawCase.url, answer);
+          if (problem) failures.push(failureOf(problem, route, shown, answer));
         }
-        if (rawCase.status !== undefined && answer.status !== rawCase.status) {
-          failures.push(failureOf(`status ${answer.status} instead of ${rawCase.status}`, route, shown, answer));
-          continue;
-        }
-        // A request the parser cannot read may be closed without an answer; one it answers is checked.
-        const problem = answer.status === 0 && answer.body === undefined ? null : problemWith('GET', rawCase.url, answer);
-        if (problem) failures.push(failureOf(problem, route, shown, answer));
-      }
-      expectNoFailures(failures);
-    }, TEN_MINUTES);
+        expectNoFailures(failures);
+      },
+      TEN_MINUTES,
+    );
   });
 }

@@ -27,7 +27,11 @@ function idFor(url: string, ids: WorldIds): string {
 }
 
 const bare = (route: Route, ids: WorldIds, n: number): Omit<FuzzRequest, 'body' | 'contentType'> => ({
-  route, method: route.method, path: route.url.replace(/:\w+/g, idFor(route.url, ids)), query: '', headers: {},
+  route,
+  method: route.method,
+  path: route.url.replace(/:\w+/g, idFor(route.url, ids)),
+  query: '',
+  headers: {},
   ip: `10.13.${(n >> 8) & 255}.${n & 255}`,
 });
 
@@ -39,7 +43,9 @@ export function typeConfusionRequests(routes: Route[], ids: WorldIds): FuzzReque
     for (const field of Object.keys(fields)) {
       for (const value of TYPE_CONFUSION) {
         n += 1;
-        const example = Object.fromEntries(Object.entries(fields).map(([k, arb]) => [k, fc.sample(arb, { seed: n, numRuns: 1 })[0]]));
+        const example = Object.fromEntries(
+          Object.entries(fields).map(([k, arb]) => [k, fc.sample(arb, { seed: n, numRuns: 1 })[0]]),
+        );
         // A fresh address each time: the per-account limits must not answer instead of the check.
         const body = { ...example, email: `confusion${n}@example.fr`, [field]: value };
         requests.push({ ...bare(route, ids, n), contentType: 'application/json', body: { kind: 'json', value: body } });
@@ -53,10 +59,15 @@ export function typeConfusionRequests(routes: Route[], ids: WorldIds): FuzzReque
 export function oddCursors(ids: WorldIds): string[] {
   const id = ids.conversations[0];
   return [
-    ...['0000-01-01T00:00:00.000Z', '2024-02-30T00:00:00.000Z', '9999-12-31T23:59:59.999Z'].map((d) => base64url(`t:${d}`)),
-    ...['March 7', '-271821-04-20T00:00:00Z', '0000-01-01T00:00:00Z', '+275760-09-13T00:00:00Z', '2024-02-30'].map((d) => base64url(`${d}|${id}`)),
+    ...['0000-01-01T00:00:00.000Z', '2024-02-30T00:00:00.000Z', '9999-12-31T23:59:59.999Z'].map((d) =>
+      base64url(`t:${d}`),
+    ),
+    ...['March 7', '-271821-04-20T00:00:00Z', '0000-01-01T00:00:00Z', '+275760-09-13T00:00:00Z', '2024-02-30'].map(
+      (d) => base64url(`${d}|${id}`),
+    ),
     ...ODD_DATES.slice(0, 5),
-    'a\u0000b', ids.messages[0],
+    'a\u0000b',
+    ids.messages[0],
   ];
 }
 
@@ -67,7 +78,12 @@ export function cursorRequests(routes: Route[], ids: WorldIds): FuzzRequest[] {
     for (const key of ['since', 'before', 'after']) {
       for (const cursor of oddCursors(ids)) {
         n += 1;
-        requests.push({ ...bare(route, ids, n), query: `${key}=${encodeURIComponent(cursor)}`, contentType: null, body: null });
+        requests.push({
+          ...bare(route, ids, n),
+          query: `${key}=${encodeURIComponent(cursor)}`,
+          contentType: null,
+          body: null,
+        });
       }
     }
   }

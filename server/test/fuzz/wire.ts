@@ -17,7 +17,9 @@ const NO_ANSWER_MS = 60_000;
  */
 export function wireBytes(request: FuzzRequest, token?: string): Buffer {
   const payload = bodyBytes(request.body);
-  const headers = Object.entries(headersOf(request, token)).filter(([name]) => name !== 'connection' && name !== 'content-length');
+  const headers = Object.entries(headersOf(request, token)).filter(
+    ([name]) => name !== 'connection' && name !== 'content-length',
+  );
   if (!request.headers.host) headers.unshift(['host', 'localhost']);
   if (payload) headers.push(['content-length', String(payload.length)]);
   headers.push(['connection', 'close']);
@@ -26,7 +28,8 @@ export function wireBytes(request: FuzzRequest, token?: string): Buffer {
 }
 
 /** Sends a fuzzed request over a socket of its own and reads the answer. */
-export const wireExchange = (port: number, request: FuzzRequest, token?: string) => rawExchange(port, wireBytes(request, token));
+export const wireExchange = (port: number, request: FuzzRequest, token?: string) =>
+  rawExchange(port, wireBytes(request, token));
 
 /** Writes raw bytes on a fresh connection and parses whatever HTTP answer comes back before it closes. */
 export function rawExchange(port: number, bytes: string | Buffer): Promise<Answer> {
@@ -43,7 +46,11 @@ export function rawExchange(port: number, bytes: string | Buffer): Promise<Answe
         resolve(parsed);
       }
     });
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve(parseAnswer(Buffer.concat(chunks), true) ?? { status: 0 }) : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE'
+        ? resolve(parseAnswer(Buffer.concat(chunks), true) ?? { status: 0 })
+        : reject(error),
+    );
     socket.on('close', () => resolve(parseAnswer(Buffer.concat(chunks), true) ?? { status: 0 }));
     socket.write(bytes);
   });
@@ -56,21 +63,31 @@ function parseAnswer(data: Buffer, ended = false): Answer | null {
   if (headEnd < 0) return null;
   const head = text.slice(0, headEnd).split('\r\n');
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head[0])?.[1] ?? 0);
-  const header = (name: string) => head.find((l) => l.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim();
+  const header = (name: string) =>
+    head
+      .find((l) => l.toLowerCase().startsWith(`${name}:`))
+      ?.slice(name.length + 1)
+      .trim();
   const rest = data.subarray(Buffer.byteLength(text.slice(0, headEnd + 4), 'latin1'));
   // No body follows an informational answer (101 Switching Protocols), a 204 or a 304.
-  if (status < 200 || status === 204 || status === 304) return { status, body: '', contentType: header('content-type') };
+  if (status < 200 || status === 204 || status === 304)
+    return { status, body: '', contentType: header('content-type') };
   const length = header('content-length');
   if (length !== undefined) {
-    if (rest.length < Number(length)) return ended ? { status, body: rest.toString(), contentType: header('content-type') } : null;
+    if (rest.length < Number(length))
+      return ended ? { status, body: rest.toString(), contentType: header('content-type') } : null;
     return { status, body: rest.subarray(0, Number(length)).toString(), contentType: header('content-type') };
   }
   if (header('transfer-encoding')?.includes('chunked')) {
     const body = dechunk(rest);
-    return body === null && !ended ? null : { status, body: (body ?? rest).toString(), contentType: header('content-type') };
+    return body === null && !ended
+      ? null
+      : { status, body: (body ?? rest).toString(), contentType: header('content-type') };
   }
   // No length: the body runs to the end of the connection.
-  return ended ? { status, body: rest.length > 0 ? rest.toString() : undefined, contentType: header('content-type') } : null;
+  return ended
+    ? { status, body: rest.length > 0 ? rest.toString() : undefined, contentType: header('content-type') }
+    : null;
 }
 
 function dechunk(data: Buffer): Buffer | null {
@@ -102,14 +119,40 @@ const request = (target: string, headers: string[] = [], body = '') =>
 
 /** Requests only a real socket can carry: what the parser and the router refuse before any route runs. */
 export const RAW_CASES: RawCase[] = [
-  { name: 'a 20 kB header', url: '/api/health', bytes: request('/api/health', [`X-Big: ${'a'.repeat(20_000)}`]), status: 431 },
-  { name: '200 headers of 100 bytes', url: '/api/posts', bytes: request('/api/posts', Array.from({ length: 200 }, (_, i) => `X-H${i}: ${'b'.repeat(100)}`)), status: 431 },
-  { name: 'a 20 kB cookie', url: '/api/auth/session', bytes: request('/api/auth/session', [`Cookie: a=${'c'.repeat(20_000)}`]), status: 431 },
+  {
+    name: 'a 20 kB header',
+    url: '/api/health',
+    bytes: request('/api/health', [`X-Big: ${'a'.repeat(20_000)}`]),
+    status: 431,
+  },
+  {
+    name: '200 headers of 100 bytes',
+    url: '/api/posts',
+    bytes: request(
+      '/api/posts',
+      Array.from({ length: 200 }, (_, i) => `X-H${i}: ${'b'.repeat(100)}`),
+    ),
+    status: 431,
+  },
+  {
+    name: 'a 20 kB cookie',
+    url: '/api/auth/session',
+    bytes: request('/api/auth/session', [`Cookie: a=${'c'.repeat(20_000)}`]),
+    status: 431,
+  },
   { name: 'a 20 kB URL', url: '/api/search', bytes: request(`/api/search?q=${'a'.repeat(20_000)}`) },
   { name: 'a 6 kB path parameter', url: '/api/posts/x', bytes: request(`/api/posts/${'a'.repeat(6000)}`) },
-  { name: 'a 101-character path parameter', url: '/api/profiles/x', bytes: request(`/api/profiles/${'a'.repeat(101)}`) },
+  {
+    name: 'a 101-character path parameter',
+    url: '/api/profiles/x',
+    bytes: request(`/api/profiles/${'a'.repeat(101)}`),
+  },
   { name: 'broken percent-encoding in a path', url: '/api/posts/x', bytes: request('/api/posts/%E0%A4%A') },
-  { name: 'broken percent-encoding in a route path', url: '/api/posts/x/like', bytes: request('/api/posts/%E0%A4%A/like') },
+  {
+    name: 'broken percent-encoding in a route path',
+    url: '/api/posts/x/like',
+    bytes: request('/api/posts/%E0%A4%A/like'),
+  },
   { name: 'a lone % in a path', url: '/api/conversations/x', bytes: request('/api/conversations/%') },
   { name: 'an encoded NUL in a path', url: '/api/profiles/x', bytes: request('/api/profiles/%00') },
   { name: 'an encoded surrogate in a path', url: '/api/posts/x', bytes: request('/api/posts/%ED%A0%80') },
@@ -119,13 +162,75 @@ export const RAW_CASES: RawCase[] = [
   { name: 'a raw space in the path', url: '/api/posts/a b', bytes: request('/api/posts/a b') },
   { name: 'a raw tab in the path', url: '/api/posts/a', bytes: request('/api/posts/a\tb') },
   { name: 'raw UTF-8 in the path', url: '/api/profiles/x', bytes: request('/api/profiles/é😀') },
-  { name: 'an unknown HTTP version', url: '/api/health', bytes: request('/api/health').replace('HTTP/1.1', 'HTTP/9.9') },
+  {
+    name: 'an unknown HTTP version',
+    url: '/api/health',
+    bytes: request('/api/health').replace('HTTP/1.1', 'HTTP/9.9'),
+  },
   { name: 'a lower-case method', url: '/api/health', bytes: request('/api/health').replace('GET', 'get') },
   { name: 'an unknown method', url: '/api/health', bytes: request('/api/health').replace('GET', 'BREW') },
-  { name: 'a non-numeric Content-Length', url: '/api/auth/login', bytes: ['POST /api/auth/login HTTP/1.1', 'Host: localhost', 'Content-Type: application/json', 'Content-Length: abc', 'Connection: close', '', '{}'].join('\r\n') },
-  { name: 'two Content-Lengths', url: '/api/auth/login', bytes: ['POST /api/auth/login HTTP/1.1', 'Host: localhost', 'Content-Type: application/json', 'Content-Length: 2', 'Content-Length: 3', 'Connection: close', '', '{}'].join('\r\n') },
-  { name: 'Content-Length and chunked together', url: '/api/auth/login', bytes: ['POST /api/auth/login HTTP/1.1', 'Host: localhost', 'Content-Type: application/json', 'Content-Length: 2', 'Transfer-Encoding: chunked', 'Connection: close', '', '2', '{}', '0', '', ''].join('\r\n') },
-  { name: 'a broken chunk size', url: '/api/auth/login', bytes: ['POST /api/auth/login HTTP/1.1', 'Host: localhost', 'Content-Type: application/json', 'Transfer-Encoding: chunked', 'Connection: close', '', 'zz', '{}', '0', '', ''].join('\r\n') },
+  {
+    name: 'a non-numeric Content-Length',
+    url: '/api/auth/login',
+    bytes: [
+      'POST /api/auth/login HTTP/1.1',
+      'Host: localhost',
+      'Content-Type: application/json',
+      'Content-Length: abc',
+      'Connection: close',
+      '',
+      '{}',
+    ].join('\r\n'),
+  },
+  {
+    name: 'two Content-Lengths',
+    url: '/api/auth/login',
+    bytes: [
+      'POST /api/auth/login HTTP/1.1',
+      'Host: localhost',
+      'Content-Type: application/json',
+      'Content-Length: 2',
+      'Content-Length: 3',
+      'Connection: close',
+      '',
+      '{}',
+    ].join('\r\n'),
+  },
+  {
+    name: 'Content-Length and chunked together',
+    url: '/api/auth/login',
+    bytes: [
+      'POST /api/auth/login HTTP/1.1',
+      'Host: localhost',
+      'Content-Type: application/json',
+      'Content-Length: 2',
+      'Transfer-Encoding: chunked',
+      'Connection: close',
+      '',
+      '2',
+      '{}',
+      '0',
+      '',
+      '',
+    ].join('\r\n'),
+  },
+  {
+    name: 'a broken chunk size',
+    url: '/api/auth/login',
+    bytes: [
+      'POST /api/auth/login HTTP/1.1',
+      'Host: localhost',
+      'Content-Type: application/json',
+      'Transfer-Encoding: chunked',
+      'Connection: close',
+      '',
+      'zz',
+      '{}',
+      '0',
+      '',
+      '',
+    ].join('\r\n'),
+  },
   { name: 'a header without a colon', url: '/api/health', bytes: request('/api/health', ['NoColonHere']) },
   { name: 'a header with a NUL', url: '/api/health', bytes: request('/api/health', ['X-A: a\u0000b']) },
   { name: 'an obsolete folded header', url: '/api/health', bytes: request('/api/health', ['X-A: a', ' folded']) },

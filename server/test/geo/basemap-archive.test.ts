@@ -32,11 +32,19 @@ async function shippedTile(z: number, x: number, y: number): Promise<Buffer | nu
 /** The tile holding a point (Web Mercator, as MapLibre numbers them). */
 function tileAt(z: number, lat: number, lon: number): [number, number, number] {
   const n = 2 ** z;
-  return [z, Math.floor(((lon + 180) / 360) * n), Math.floor(((1 - Math.asinh(Math.tan((lat * Math.PI) / 180)) / Math.PI) / 2) * n)];
+  return [
+    z,
+    Math.floor(((lon + 180) / 360) * n),
+    Math.floor(((1 - Math.asinh(Math.tan((lat * Math.PI) / 180)) / Math.PI) / 2) * n),
+  ];
 }
 
 /** The 512-px tiles a map of width × height CSS pixels draws at a view (one world copy, as the app). */
-function viewTiles(view: { latitude: number; longitude: number; zoom: number }, width: number, height: number): Array<[number, number, number]> {
+function viewTiles(
+  view: { latitude: number; longitude: number; zoom: number },
+  width: number,
+  height: number,
+): Array<[number, number, number]> {
   const z = Math.min(GEO_TILE_MAX_ZOOM, Math.floor(view.zoom));
   const n = 2 ** z;
   const world = 512 * 2 ** view.zoom;
@@ -53,10 +61,17 @@ function viewTiles(view: { latitude: number; longitude: number; zoom: number }, 
 describe('the shipped basemap archive', () => {
   it('is PMTiles v3 of gzip vector tiles from z0 to GEO_TILE_MAX_ZOOM, naming itself and its layers', async () => {
     expect(shipped.header).toMatchObject({
-      specVersion: 3, tileType: TileType.Mvt, tileCompression: Compression.Gzip, minZoom: 0, maxZoom: GEO_TILE_MAX_ZOOM,
+      specVersion: 3,
+      tileType: TileType.Mvt,
+      tileCompression: Compression.Gzip,
+      minZoom: 0,
+      maxZoom: GEO_TILE_MAX_ZOOM,
     });
     const file = readFileSync(BASEMAP_ARCHIVE_FILE);
-    const source: Source = { getKey: () => 'shipped', getBytes: async (o, l) => ({ data: new Uint8Array(file.subarray(o, o + l)).buffer }) };
+    const source: Source = {
+      getKey: () => 'shipped',
+      getBytes: async (o, l) => ({ data: new Uint8Array(file.subarray(o, o + l)).buffer }),
+    };
     const metadata = await new PMTiles(source).getMetadata();
     expect(metadata).toMatchObject({ 'moodmap:basemap': 'embedded' });
     const layers = (metadata as { vector_layers: Array<{ id: string }> }).vector_layers.map((l) => l.id);
@@ -91,8 +106,13 @@ describe('the shipped basemap archive', () => {
     expect(await shippedTile(z, x, y)).toEqual(cut ? Buffer.from(cut) : null);
   });
 
-  it('costs the first views no more bytes than the tiles cut and gzipped on request did', { timeout: 120_000 }, async () => {
-    for (const [view, width, height] of [[MAP.desktopView, 1440, 900], [MAP.mobileView, 390, 844]] as const) {
+  it('costs the first views no more bytes than the tiles cut and gzipped on request did', {
+    timeout: 120_000,
+  }, async () => {
+    for (const [view, width, height] of [
+      [MAP.desktopView, 1440, 900],
+      [MAP.mobileView, 390, 844],
+    ] as const) {
       let served = 0;
       let cutOnRequest = 0;
       for (const [z, x, y] of viewTiles(view, width, height)) {

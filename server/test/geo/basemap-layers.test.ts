@@ -12,7 +12,10 @@ const app = geoRoutesApp();
 
 function tileIndex(z: number, lat: number, lon: number): [number, number] {
   const n = 2 ** z;
-  return [Math.floor(((lon + 180) / 360) * n), Math.floor(((1 - Math.asinh(Math.tan((lat * Math.PI) / 180)) / Math.PI) / 2) * n)];
+  return [
+    Math.floor(((lon + 180) / 360) * n),
+    Math.floor(((1 - Math.asinh(Math.tan((lat * Math.PI) / 180)) / Math.PI) / 2) * n),
+  ];
 }
 
 async function tileAt(z: number, lat: number, lon: number): Promise<VectorTile> {
@@ -40,8 +43,12 @@ function places(layer: VectorTileLayer | undefined): DecodedPlace[] {
     const [[point]] = feature.loadGeometry();
     const { name, population, rank, kind, minzoom } = feature.properties;
     return {
-      name: String(name), population: Number(population), rank: Number(rank), kind: String(kind),
-      minzoom: minzoom === undefined ? undefined : Number(minzoom), at: [point.x / layer.extent, point.y / layer.extent],
+      name: String(name),
+      population: Number(population),
+      rank: Number(rank),
+      kind: String(kind),
+      minzoom: minzoom === undefined ? undefined : Number(minzoom),
+      at: [point.x / layer.extent, point.y / layer.extent],
     };
   });
 }
@@ -74,7 +81,8 @@ describe('places layer', () => {
     const deep = places((await tileAt(GEO_TILE_MAX_ZOOM, 45.764, 4.836)).layers.places);
     for (const place of deep) {
       // Untagged: drawn from this zoom, so a town of 8 000 or more (or a capital).
-      if (place.minzoom === undefined) expect(place.population >= 8_000 || place.kind === 'capital', place.name).toBe(true);
+      if (place.minzoom === undefined)
+        expect(place.population >= 8_000 || place.kind === 'capital', place.name).toBe(true);
       else expect(place.minzoom, place.name).toBeGreaterThan(GEO_TILE_MAX_ZOOM);
     }
     expect(deep.filter((p) => p.minzoom !== undefined).length).toBeGreaterThan(50);
@@ -112,7 +120,11 @@ describe('places layer', () => {
 
 describe('water layer', () => {
   it('draws Lake Geneva from zoom 5 and the Amazon at Manaus as water polygons', async () => {
-    for (const [z, lat, lon, kind] of [[5, 46.45, 6.5, 'lake'], [8, 46.45, 6.5, 'lake'], [7, -3.13, -60.02, 'river']] as const) {
+    for (const [z, lat, lon, kind] of [
+      [5, 46.45, 6.5, 'lake'],
+      [8, 46.45, 6.5, 'lake'],
+      [7, -3.13, -60.02, 'river'],
+    ] as const) {
       const layer = (await tileAt(z, lat, lon)).layers.water;
       expect(layer, `z${z} ${lat},${lon}`).toBeDefined();
       expect(layer.feature(0).type).toBe(3); // polygon

@@ -77,18 +77,26 @@ describe.each(engines)('coast accuracy: POST /api/posts on %s', (engine) => {
     return found;
   };
 
-  it.each(['Nice', 'Biarritz', 'Saint-Denis de La Réunion'])('publishes on the seafront of %s and refuses 1 km off it', async (prefix) => {
-    const { land, offshore1km } = place(prefix);
-    const { token } = await signedInUser(t);
-    const post = (latitude: number, longitude: number) =>
-      call(t, { method: 'POST', url: '/api/posts', token, payload: { category: 'happy', content: 'Au bord de l’eau', latitude, longitude } });
-    const refused = await post(...offshore1km);
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json().error.message).toBe('Publications autorisées uniquement sur terre (îles comprises)');
-    const accepted = await post(...land);
-    expect(accepted.statusCode).toBe(201);
-    expect(accepted.json().post).toMatchObject({ latitude: land[0], longitude: land[1] });
-  });
+  it.each(['Nice', 'Biarritz', 'Saint-Denis de La Réunion'])(
+    'publishes on the seafront of %s and refuses 1 km off it',
+    async (prefix) => {
+      const { land, offshore1km } = place(prefix);
+      const { token } = await signedInUser(t);
+      const post = (latitude: number, longitude: number) =>
+        call(t, {
+          method: 'POST',
+          url: '/api/posts',
+          token,
+          payload: { category: 'happy', content: 'Au bord de l’eau', latitude, longitude },
+        });
+      const refused = await post(...offshore1km);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.message).toBe('Publications autorisées uniquement sur terre (îles comprises)');
+      const accepted = await post(...land);
+      expect(accepted.statusCode).toBe(201);
+      expect(accepted.json().post).toMatchObject({ latitude: land[0], longitude: land[1] });
+    },
+  );
 });
 
 /** Whether a point falls inside a polygon of the tile's land layer (even-odd over every ring). */
@@ -123,16 +131,20 @@ function tileUrl(z: number, lat: number, lon: number): string {
 describe('coast accuracy: the basemap draws the land the check decides with', () => {
   const strict = (lat: number, lon: number) => checker.isOnLand(lat, lon);
 
-  it.each(COASTAL_PLACES.slice(0, 10).map((p) => [p.name, p]))('at the deepest tile zoom around %s', async (_name, place) => {
-    const z = GEO_TILE_MAX_ZOOM;
-    expect(z).toBeGreaterThanOrEqual(PRECISE_LAND_MIN_ZOOM);
-    for (const [lat, lon] of [place.offshore1km, place.offshore5km]) {
-      const res = await app.inject({ method: 'GET', url: tileUrl(z, lat, lon) });
-      const drawnLand = res.statusCode === 200 && tileLandContains(new VectorTile(new PbfReader(res.rawPayload)), z, lat, lon);
-      expect(drawnLand).toBe(false);
-      expect(strict(lat, lon)).toBe(false);
-    }
-  });
+  it.each(COASTAL_PLACES.slice(0, 10).map((p) => [p.name, p]))(
+    'at the deepest tile zoom around %s',
+    async (_name, place) => {
+      const z = GEO_TILE_MAX_ZOOM;
+      expect(z).toBeGreaterThanOrEqual(PRECISE_LAND_MIN_ZOOM);
+      for (const [lat, lon] of [place.offshore1km, place.offshore5km]) {
+        const res = await app.inject({ method: 'GET', url: tileUrl(z, lat, lon) });
+        const drawnLand =
+          res.statusCode === 200 && tileLandContains(new VectorTile(new PbfReader(res.rawPayload)), z, lat, lon);
+        expect(drawnLand).toBe(false);
+        expect(strict(lat, lon)).toBe(false);
+      }
+    },
+  );
 
   it('draws a seafront that the polygon holds as land at the deepest tile zoom (Nice, Marseille, Bondi)', async () => {
     for (const name of ['Nice, Promenade des Anglais beach', 'Marseille, Vieux-Port quay', 'Sydney, Bondi Beach']) {
@@ -141,8 +153,10 @@ describe('coast accuracy: the basemap draws the land the check decides with', ()
       const [lat, lon] = place.land;
       const res = await app.inject({ method: 'GET', url: tileUrl(GEO_TILE_MAX_ZOOM, lat, lon) });
       expect(res.statusCode).toBe(200);
-      expect([name, tileLandContains(new VectorTile(new PbfReader(res.rawPayload)), GEO_TILE_MAX_ZOOM, lat, lon)]).toEqual([name, true]);
+      expect([
+        name,
+        tileLandContains(new VectorTile(new PbfReader(res.rawPayload)), GEO_TILE_MAX_ZOOM, lat, lon),
+      ]).toEqual([name, true]);
     }
   });
-
 });

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { createLandDecision, createMapboxGeocoder, verdictOf, withVerdictCache, type Geocoder } from '../../src/adapters/geocoder/index.ts';
+import {
+  createLandDecision,
+  createMapboxGeocoder,
+  verdictOf,
+  withVerdictCache,
+  type Geocoder,
+} from '../../src/adapters/geocoder/index.ts';
 
 const answer = (placeName: string | null, status = 200): typeof fetch =>
-  (async () => new Response(JSON.stringify({ features: placeName === null ? [] : [{ place_name: placeName }] }), { status })) as typeof fetch;
+  (async () =>
+    new Response(JSON.stringify({ features: placeName === null ? [] : [{ place_name: placeName }] }), {
+      status,
+    })) as typeof fetch;
 
 describe('optional reverse geocoder', () => {
   it('reads features[0].place_name and asks for country to address types, limit 1', async () => {
@@ -42,7 +51,12 @@ describe('optional reverse geocoder', () => {
 
   it('caches verdicts 24 h per coordinates rounded to 4 decimals', async () => {
     let calls = 0;
-    const geocoder: Geocoder = { reverse: async () => { calls++; return 'Paris, France'; } };
+    const geocoder: Geocoder = {
+      reverse: async () => {
+        calls++;
+        return 'Paris, France';
+      },
+    };
     let clock = 0;
     const verdict = withVerdictCache(geocoder, () => clock);
     await verdict(48.85661, 2.35221);

@@ -10,7 +10,14 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GshhgRing } from '../../geodata/lib/gshhg.ts';
-import { cutCoastWindows, encodeGshhgExtract, mergeBoxes, readGshhgExtract, selectIslands, windowPolygon } from '../../geodata/lib/gshhg-extract.ts';
+import {
+  cutCoastWindows,
+  encodeGshhgExtract,
+  mergeBoxes,
+  readGshhgExtract,
+  selectIslands,
+  windowPolygon,
+} from '../../geodata/lib/gshhg-extract.ts';
 import { createLandChecker } from '../../src/modules/geo/land-check.ts';
 import { buildLandIndex } from '../../src/modules/geo/land-index.ts';
 
@@ -18,19 +25,69 @@ let nextId = 0;
 /** A GSHHG ring from [lon, lat] corners (closed here), longitudes 0…360 as GSHHG has them. */
 function gshhg(level: number, corners: Array<[number, number]>, parent = -1): GshhgRing {
   const closed = [...corners, corners[0]];
-  return { id: nextId++, level, parent, xs: Float64Array.from(closed, ([x]) => (x < 0 ? x + 360 : x)), ys: Float64Array.from(closed, ([, y]) => y) };
+  return {
+    id: nextId++,
+    level,
+    parent,
+    xs: Float64Array.from(closed, ([x]) => (x < 0 ? x + 360 : x)),
+    ys: Float64Array.from(closed, ([, y]) => y),
+  };
 }
 
 /** A mainland west of 10°E with a 2 km peninsula poking east at 45°N, and two islets of ~0.3 km². */
-const mainland = gshhg(1, [[9, 44], [10, 44], [10, 44.99], [10.03, 44.99], [10.03, 45.01], [10, 45.01], [10, 46], [9, 46]]);
-const islet = gshhg(1, [[10.1, 45.3], [10.107, 45.3], [10.107, 45.305], [10.1, 45.305]]);
-const farIslet = gshhg(1, [[12, 45.3], [12.007, 45.3], [12.007, 45.305], [12, 45.305]]);
-const lake = gshhg(2, [[9.5, 45.5], [9.6, 45.5], [9.6, 45.6], [9.5, 45.6]], mainland.id);
+const mainland = gshhg(1, [
+  [9, 44],
+  [10, 44],
+  [10, 44.99],
+  [10.03, 44.99],
+  [10.03, 45.01],
+  [10, 45.01],
+  [10, 46],
+  [9, 46],
+]);
+const islet = gshhg(1, [
+  [10.1, 45.3],
+  [10.107, 45.3],
+  [10.107, 45.305],
+  [10.1, 45.305],
+]);
+const farIslet = gshhg(1, [
+  [12, 45.3],
+  [12.007, 45.3],
+  [12.007, 45.305],
+  [12, 45.305],
+]);
+const lake = gshhg(
+  2,
+  [
+    [9.5, 45.5],
+    [9.6, 45.5],
+    [9.6, 45.6],
+    [9.5, 45.6],
+  ],
+  mainland.id,
+);
 const rings = [mainland, islet, farIslet, lake];
 
 /** The land without GSHHG: the mainland alone, its peninsula cut off (as 1 km generalisation does). */
-const base = createLandChecker(buildLandIndex([{ rings: [[[9, 44], [10, 44], [10, 46], [9, 46], [9, 44]]] }]), { cacheSize: 0 });
-const accepts = (index: Parameters<typeof createLandChecker>[0], lat: number, lon: number) => createLandChecker(index, { cacheSize: 0 }).isOnLand(lat, lon);
+const base = createLandChecker(
+  buildLandIndex([
+    {
+      rings: [
+        [
+          [9, 44],
+          [10, 44],
+          [10, 46],
+          [9, 46],
+          [9, 44],
+        ],
+      ],
+    },
+  ]),
+  { cacheSize: 0 },
+);
+const accepts = (index: Parameters<typeof createLandChecker>[0], lat: number, lon: number) =>
+  createLandChecker(index, { cacheSize: 0 }).isOnLand(lat, lon);
 
 describe('GSHHG islets', () => {
   it('keeps an islet the land misses when a place lies within reach, not one far from every place', () => {
@@ -57,7 +114,16 @@ describe('GSHHG windows', () => {
   });
 
   it('merges the windows of nearby places into one box', () => {
-    expect(mergeBoxes([[0, 0, 1, 1], [0.5, 0.5, 2, 2], [5, 5, 6, 6]])).toEqual([[0, 0, 2, 2], [5, 5, 6, 6]]);
+    expect(
+      mergeBoxes([
+        [0, 0, 1, 1],
+        [0.5, 0.5, 2, 2],
+        [5, 5, 6, 6],
+      ]),
+    ).toEqual([
+      [0, 0, 2, 2],
+      [5, 5, 6, 6],
+    ]);
   });
 });
 

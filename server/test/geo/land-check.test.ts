@@ -143,7 +143,7 @@ describe('land check: cache', () => {
     const cached = createLandChecker(land, { cacheSize: 200 });
     const uncached = createLandChecker(land, { cacheSize: 0 });
     let seed = 7;
-    const next = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const next = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const points = Array.from({ length: 500 }, () => [next() * 180 - 90, next() * 360 - 180]);
     const expected = points.map(([lat, lon]) => uncached.isOnLand(lat, lon));
     for (let round = 0; round < 3; round++) {

@@ -14,7 +14,13 @@ const lons = (ring: Ring) => ring.map(([x]) => x);
 
 describe('repair helpers', () => {
   it('unwraps a ring crossing the antimeridian into a continuous one', () => {
-    const ring: Ring = [[179, -16], [-179, -16], [-179, -17], [179, -17], [179, -16]];
+    const ring: Ring = [
+      [179, -16],
+      [-179, -16],
+      [-179, -17],
+      [179, -17],
+      [179, -16],
+    ];
     const out = unwrapRing(ring);
     expect(maxJump(out)).toBe(2);
     expect(Math.max(...lons(out)) - Math.min(...lons(out))).toBe(2); // not 358
@@ -23,7 +29,13 @@ describe('repair helpers', () => {
 
   it('closes a ring circling the south pole along the map edge down to -90', () => {
     // Round the pole like world-atlas' Antarctica: one jump, from +170 back to -170.
-    const ring: Ring = [[-170, -70], [-10, -70], [10, -72], [170, -70], [-170, -70]];
+    const ring: Ring = [
+      [-170, -70],
+      [-10, -70],
+      [10, -72],
+      [170, -70],
+      [-170, -70],
+    ];
     const out = closeAroundPole(ring);
     expect(maxJump(out)).toBeLessThanOrEqual(180);
     expect(Math.min(...out.map(([, y]) => y))).toBe(-90);
@@ -33,19 +45,48 @@ describe('repair helpers', () => {
   });
 
   it('drops degenerate rings and the null island, and winds outer rings counter-clockwise', () => {
-    const clockwise: Ring = [[10, 10], [10, 11], [11, 11], [11, 10], [10, 10]];
-    const flat: Ring = [[20, 20], [21, 20], [22, 20], [20, 20]];
-    const nullIsland: Ring = [[-0.005, -0.005], [0.005, -0.005], [0.005, 0.005], [-0.005, -0.005]];
+    const clockwise: Ring = [
+      [10, 10],
+      [10, 11],
+      [11, 11],
+      [11, 10],
+      [10, 10],
+    ];
+    const flat: Ring = [
+      [20, 20],
+      [21, 20],
+      [22, 20],
+      [20, 20],
+    ];
+    const nullIsland: Ring = [
+      [-0.005, -0.005],
+      [0.005, -0.005],
+      [0.005, 0.005],
+      [-0.005, -0.005],
+    ];
     const out = repairPolygons([[clockwise], [flat], [nullIsland]]);
     expect(out).toHaveLength(1);
     expect(signedArea(out[0][0])).toBeGreaterThan(0);
   });
 
   it('splits border lines where they cross the antimeridian, on the meridian itself', () => {
-    const out = splitLinesAtAntimeridian([[[178, 10], [-178, 12], [-176, 12]]]);
+    const out = splitLinesAtAntimeridian([
+      [
+        [178, 10],
+        [-178, 12],
+        [-176, 12],
+      ],
+    ]);
     expect(out).toEqual([
-      [[178, 10], [180, 11]],
-      [[-180, 11], [-178, 12], [-176, 12]],
+      [
+        [178, 10],
+        [180, 11],
+      ],
+      [
+        [-180, 11],
+        [-178, 12],
+        [-176, 12],
+      ],
     ]);
   });
 });
@@ -88,9 +129,7 @@ describe.each(['50m', '10m'] as const)('repaired land-%s GeoJSON', (resolution) 
   });
 
   it('closes Antarctica over the south pole, across the whole width of the map', () => {
-    const antarctica = land.features.find(({ geometry }) =>
-      geometry.coordinates[0].some(([, y]) => y === -90),
-    );
+    const antarctica = land.features.find(({ geometry }) => geometry.coordinates[0].some(([, y]) => y === -90));
     expect(antarctica).toBeDefined();
     const outer = antarctica!.geometry.coordinates[0];
     expect(Math.min(...lons(outer))).toBe(-180);

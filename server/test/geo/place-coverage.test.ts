@@ -28,7 +28,12 @@ describe('every place of the place search is land', () => {
       const latitude = places.latitudes[i] / COORDINATE_SCALE;
       const longitude = places.longitudes[i] / COORDINATE_SCALE;
       if (!check.isOnLand(latitude, longitude)) {
-        refused.push({ id: places.ids[i], name: places.nameText.slice(i === 0 ? 0 : places.nameEnds[i - 1], places.nameEnds[i]), latitude, longitude });
+        refused.push({
+          id: places.ids[i],
+          name: places.nameText.slice(i === 0 ? 0 : places.nameEnds[i - 1], places.nameEnds[i]),
+          latitude,
+          longitude,
+        });
       }
     }
     expect(places.ids.length).toBeGreaterThan(100_000);

@@ -17,7 +17,13 @@ describe('GET /api/geo/places', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=3600');
     const { places } = placeSearchResponseSchema.parse(res.json());
     expect(places).toHaveLength(5);
-    expect(places[0]).toMatchObject({ name: 'Lyon', region: 'Auvergne-Rhône-Alpes', country: 'FR', countryName: 'France', zoom: 11 });
+    expect(places[0]).toMatchObject({
+      name: 'Lyon',
+      region: 'Auvergne-Rhône-Alpes',
+      country: 'FR',
+      countryName: 'France',
+      zoom: 11,
+    });
     expect(places[0].latitude).toBeCloseTo(45.75, 1);
     expect(places[0].longitude).toBeCloseTo(4.85, 1);
     expect(places[0].population).toBeGreaterThan(400_000);
@@ -51,15 +57,21 @@ describe('GET /api/geo/places', () => {
     ['gênes', 'genoa', 'Gênes', 'IT'],
     ['bale', 'basel', 'Bâle', 'CH'],
     ['cologne', 'köln', 'Cologne', 'DE'],
-  ])("names a foreign city in French and finds it by either name: '%s' or '%s' → %s", async (frenchQuery, usualQuery, name, country) => {
-    for (const q of [frenchQuery, usualQuery]) {
-      const [first] = await search({ q });
-      expect(first, q).toMatchObject({ name, country });
-    }
-  });
+  ])(
+    "names a foreign city in French and finds it by either name: '%s' or '%s' → %s",
+    async (frenchQuery, usualQuery, name, country) => {
+      for (const q of [frenchQuery, usualQuery]) {
+        const [first] = await search({ q });
+        expect(first, q).toMatchObject({ name, country });
+      }
+    },
+  );
 
   it("keeps GeoNames' own names in France (not the catalogue's 'Cherbourg' or 'Verdun-sur-Meuse')", async () => {
-    expect((await search({ q: 'cherbourg octeville' }))[0]).toMatchObject({ name: 'Cherbourg-Octeville', country: 'FR' });
+    expect((await search({ q: 'cherbourg octeville' }))[0]).toMatchObject({
+      name: 'Cherbourg-Octeville',
+      country: 'FR',
+    });
     expect((await search({ q: 'verdun' })).filter((p) => p.country === 'FR').map((p) => p.name)).toContain('Verdun');
   });
 

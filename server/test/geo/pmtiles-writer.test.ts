@@ -54,12 +54,21 @@ function sampleTiles(): ArchiveTile[] {
     const y = Math.floor(next() * 1024);
     if (taken.has(x * 1024 + y)) continue;
     taken.add(x * 1024 + y);
-    tiles.push({ z: 10, x, y, data: Uint8Array.from({ length: 5 + Math.floor(next() * 60) }, () => Math.floor(next() * 256)) });
+    tiles.push({
+      z: 10,
+      x,
+      y,
+      data: Uint8Array.from({ length: 5 + Math.floor(next() * 60) }, () => Math.floor(next() * 256)),
+    });
   }
   return tiles;
 }
 
-const options = { metadata: { name: 'test', vector_layers: [] }, bounds: [-180, -85, 180, 85] as [number, number, number, number], center: [2.35, 48.85, 3] as [number, number, number] };
+const options = {
+  metadata: { name: 'test', vector_layers: [] },
+  bounds: [-180, -85, 180, 85] as [number, number, number, number],
+  center: [2.35, 48.85, 3] as [number, number, number],
+};
 
 describe('writePmtiles', () => {
   const tiles = sampleTiles();
@@ -68,14 +77,31 @@ describe('writePmtiles', () => {
   it('writes a v3 header the reader decodes: counts, zooms, bounds, centre, compression', async () => {
     const header = await memoryReader(archive).getHeader();
     expect(header).toMatchObject({
-      specVersion: 3, tileType: TileType.Mvt, tileCompression: 2, internalCompression: 2, clustered: true,
-      minZoom: 0, maxZoom: 10, minLon: -180, maxLon: 180, minLat: -85, maxLat: 85, centerLon: 2.35, centerLat: 48.85, centerZoom: 3,
+      specVersion: 3,
+      tileType: TileType.Mvt,
+      tileCompression: 2,
+      internalCompression: 2,
+      clustered: true,
+      minZoom: 0,
+      maxZoom: 10,
+      minLon: -180,
+      maxLon: 180,
+      minLat: -85,
+      maxLat: 85,
+      centerLon: 2.35,
+      centerLat: 48.85,
+      centerZoom: 3,
       numAddressedTiles: tiles.length,
     });
     // z2 is one entry (a run of 16), z3's 64 tiles share two contents.
     expect(header.numTileEntries).toBe(1 + 1 + 64 + SCATTERED);
     expect(header.numTileContents).toBe(1 + 1 + 2 + SCATTERED);
-    expect(stats).toMatchObject({ addressedTiles: tiles.length, tileEntries: header.numTileEntries, tileContents: header.numTileContents, bytes: archive.length });
+    expect(stats).toMatchObject({
+      addressedTiles: tiles.length,
+      tileEntries: header.numTileEntries,
+      tileContents: header.numTileContents,
+      bytes: archive.length,
+    });
     expect(await memoryReader(archive).getMetadata()).toEqual(options.metadata);
   });
 
@@ -85,7 +111,9 @@ describe('writePmtiles', () => {
     expect(header.rootDirectoryOffset + header.rootDirectoryLength).toBeLessThanOrEqual(16_384);
     const small = writePmtiles({ ...options, tiles: tiles.slice(0, 81), tileCompression: 'gzip' });
     expect(small.stats.leafDirectories).toBe(0);
-    expect(await memoryReader(small.archive).getZxy(3, 5, 2)).toMatchObject({ data: new Uint8Array(bytes(8, 1)).buffer });
+    expect(await memoryReader(small.archive).getZxy(3, 5, 2)).toMatchObject({
+      data: new Uint8Array(bytes(8, 1)).buffer,
+    });
   });
 
   it('gives back every tile, through runs, shared contents and leaves, and nothing where there is none', async () => {

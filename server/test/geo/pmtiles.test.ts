@@ -61,14 +61,22 @@ describe('MAP_PMTILES as a local archive', () => {
     expect(res.headers.get('etag')).toMatch(/^"[^"]+"$/);
     expect(res.headers.get('content-encoding')).toBeNull();
     const header = bytesToHeader(await res.arrayBuffer());
-    expect(header).toMatchObject({ specVersion: 3, tileType: TileType.Mvt, minZoom: 0, maxZoom: 14, numAddressedTiles: parisTiles().length });
+    expect(header).toMatchObject({
+      specVersion: 3,
+      tileType: TileType.Mvt,
+      minZoom: 0,
+      maxZoom: 14,
+      numAddressedTiles: parisTiles().length,
+    });
     expect([header.minLon, header.minLat, header.maxLon, header.maxLat]).toEqual(PARIS_BOUNDS);
   });
 
   it('is read whole by the pmtiles package over HTTP, every tile as written', async () => {
     const archive = new PMTiles(new FetchSource(base + ARCHIVE_PATH));
     expect((await archive.getHeader()).etag).toMatch(/^"/);
-    expect(await archive.getMetadata()).toMatchObject({ vector_layers: expect.arrayContaining([expect.objectContaining({ id: 'roads' })]) });
+    expect(await archive.getMetadata()).toMatchObject({
+      vector_layers: expect.arrayContaining([expect.objectContaining({ id: 'roads' })]),
+    });
     for (const tile of parisTiles()) {
       const got = await archive.getZxy(tile.z, tile.x, tile.y);
       expect(got, `${tile.z}/${tile.x}/${tile.y}`).toBeDefined();
@@ -78,7 +86,10 @@ describe('MAP_PMTILES as a local archive', () => {
     const [z, x, y] = tileAt(14, 48.8588, 2.3475);
     const rivoli = new VectorTile(new PbfReader(new Uint8Array((await archive.getZxy(z, x, y))!.data)));
     expect(Object.keys(rivoli.layers)).toEqual(expect.arrayContaining(['earth', 'roads']));
-    const roads = Array.from({ length: rivoli.layers.roads.length }, (_, i) => rivoli.layers.roads.feature(i).properties);
+    const roads = Array.from(
+      { length: rivoli.layers.roads.length },
+      (_, i) => rivoli.layers.roads.feature(i).properties,
+    );
     expect(roads).toContainEqual(expect.objectContaining({ kind: 'major_road', name: 'Rue de Rivoli' }));
     // Outside the archive: no tile.
     expect(await archive.getZxy(14, 0, 0)).toBeUndefined();
@@ -90,7 +101,9 @@ describe('MAP_PMTILES as a local archive', () => {
     const same = await fetch(base + ARCHIVE_PATH, { headers: { range: 'bytes=10-19', 'if-range': etag } });
     expect(same.status).toBe(206);
     expect((await same.arrayBuffer()).byteLength).toBe(10);
-    const stale = await fetch(base + ARCHIVE_PATH, { headers: { range: 'bytes=10-19', 'if-range': '"an-older-archive"' } });
+    const stale = await fetch(base + ARCHIVE_PATH, {
+      headers: { range: 'bytes=10-19', 'if-range': '"an-older-archive"' },
+    });
     expect(stale.status).toBe(200);
     expect((await stale.arrayBuffer()).byteLength).toBe(size);
     // A weak validator never satisfies If-Range (RFC 9110 §13.1.5).
@@ -141,7 +154,9 @@ describe('MAP_PMTILES with uncompressed tiles', () => {
 
 describe('without a local archive', () => {
   const none = suiteTestApp('pglite');
-  const remote = suiteTestApp('pglite', { mapPmtiles: { kind: 'url', url: 'https://tiles.example.org/europe.pmtiles' } });
+  const remote = suiteTestApp('pglite', {
+    mapPmtiles: { kind: 'url', url: 'https://tiles.example.org/europe.pmtiles' },
+  });
 
   it('answers 404 on the archive path and gives no archive URL', async () => {
     const res = await none.app.inject({ url: ARCHIVE_PATH, headers: { range: 'bytes=0-126' } });
@@ -151,15 +166,23 @@ describe('without a local archive', () => {
   });
 
   it('hands an archive URL to the web app, lets the page fetch it, and serves nothing itself', async () => {
-    expect((await remote.app.inject({ url: '/api/config' })).json()).toMatchObject({ mapPmtilesUrl: 'https://tiles.example.org/europe.pmtiles' });
+    expect((await remote.app.inject({ url: '/api/config' })).json()).toMatchObject({
+      mapPmtilesUrl: 'https://tiles.example.org/europe.pmtiles',
+    });
     expect((await remote.app.inject({ url: ARCHIVE_PATH })).statusCode).toBe(404);
     const csp = String((await remote.app.inject({ url: '/api/health' })).headers['content-security-policy']);
     expect(csp).toMatch(/connect-src [^;]*https:\/\/tiles\.example\.org/);
   });
 
   it('reads MAP_PMTILES as a URL when it is one, as a path otherwise', () => {
-    expect(loadConfig({ MAP_PMTILES: 'https://tiles.example.org/a.pmtiles' }).mapPmtiles).toEqual({ kind: 'url', url: 'https://tiles.example.org/a.pmtiles' });
-    expect(loadConfig({ MAP_PMTILES: 'data/france.pmtiles' }).mapPmtiles).toEqual({ kind: 'file', path: path.resolve('data/france.pmtiles') });
+    expect(loadConfig({ MAP_PMTILES: 'https://tiles.example.org/a.pmtiles' }).mapPmtiles).toEqual({
+      kind: 'url',
+      url: 'https://tiles.example.org/a.pmtiles',
+    });
+    expect(loadConfig({ MAP_PMTILES: 'data/france.pmtiles' }).mapPmtiles).toEqual({
+      kind: 'file',
+      path: path.resolve('data/france.pmtiles'),
+    });
     expect(loadConfig({}).mapPmtiles).toBeUndefined();
   });
 });
@@ -194,18 +217,33 @@ describe('a bad archive at startup', () => {
   it.each([
     ['a missing file', () => path.join(dir, 'absent.pmtiles'), 'fichier introuvable', 'file not found'],
     ['a directory', () => dir, "ce n'est pas un fichier", 'not a file'],
-    ['a text file', () => {
-      const file = path.join(dir, 'notes.pmtiles');
-      writeFileSync(file, 'not an archive at all, only words '.repeat(10));
-      return file;
-    }, "ce n'est pas une archive PMTiles v3 lisible", 'not a readable PMTiles v3 archive'],
-    ['a truncated file', () => {
-      const file = path.join(dir, 'short.pmtiles');
-      writeFileSync(file, readFileSync(gzipArchive).subarray(0, 100));
-      return file;
-    }, 'fichier trop court', 'file too short'],
+    [
+      'a text file',
+      () => {
+        const file = path.join(dir, 'notes.pmtiles');
+        writeFileSync(file, 'not an archive at all, only words '.repeat(10));
+        return file;
+      },
+      "ce n'est pas une archive PMTiles v3 lisible",
+      'not a readable PMTiles v3 archive',
+    ],
+    [
+      'a truncated file',
+      () => {
+        const file = path.join(dir, 'short.pmtiles');
+        writeFileSync(file, readFileSync(gzipArchive).subarray(0, 100));
+        return file;
+      },
+      'fichier trop court',
+      'file too short',
+    ],
     ['an archive of spec version 2', () => patched('v2.pmtiles', { 7: 2 }), 'version 2', 'spec version 2'],
-    ['a raster archive', () => patched('raster.pmtiles', { 99: TileType.Png }), 'tuiles vectorielles', 'vector (MVT) tiles'],
+    [
+      'a raster archive',
+      () => patched('raster.pmtiles', { 99: TileType.Png }),
+      'tuiles vectorielles',
+      'vector (MVT) tiles',
+    ],
   ])('refuses %s with a French and an English sentence', async (_name, make, french, english) => {
     const file = make();
     const error = await startError(file);
@@ -219,7 +257,15 @@ describe('a bad archive at startup', () => {
     const serverMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
     const missing = path.join(dir, 'missing.pmtiles');
     const dataDir = mkdtempSync(path.join(dir, 'data-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, MAP_PMTILES: missing, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      MAP_PMTILES: missing,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+    };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     const child = spawn(process.execPath, [serverMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });

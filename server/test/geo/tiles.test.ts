@@ -28,7 +28,10 @@ function decode(bytes: Buffer): VectorTile {
 
 /** Every vertex of a decoded line layer, as [lon, lat], from the tile's url. */
 function lineVertices(url: string, layer: VectorTileLayer): Array<[number, number]> {
-  const [z, x, y] = url.match(/(\d+)\/(\d+)\/(\d+)\.pbf$/)!.slice(1).map(Number);
+  const [z, x, y] = url
+    .match(/(\d+)\/(\d+)\/(\d+)\.pbf$/)!
+    .slice(1)
+    .map(Number);
   const n = 2 ** z;
   const vertices: Array<[number, number]> = [];
   for (let i = 0; i < layer.length; i++) {
@@ -77,7 +80,10 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
 
   it('labels foreign cities in French: Bruxelles and Cologne on a zoom 5 tile', async () => {
     const names = new Set<string>();
-    for (const [lat, lon] of [[50.85, 4.35], [50.94, 6.96]]) {
+    for (const [lat, lon] of [
+      [50.85, 4.35],
+      [50.94, 6.96],
+    ]) {
       const places = decode((await app.inject({ method: 'GET', url: tileAt(5, lat, lon) })).rawPayload).layers.places;
       for (let i = 0; i < places.length; i++) names.add(String(places.feature(i).properties.name));
     }
@@ -119,7 +125,11 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
     // Lyon (Rhône) is a few kilometres from the Ain and Isère: a line passes within 15 km of it.
     const z8 = tileAt(8, 45.764, 4.836);
     const vertices = lineVertices(z8, decode((await app.inject({ method: 'GET', url: z8 })).rawPayload).layers.admin);
-    expect(vertices.some(([lon, lat]) => Math.hypot((lon - 4.836) * Math.cos((45.764 * Math.PI) / 180), lat - 45.764) < 0.135)).toBe(true);
+    expect(
+      vertices.some(
+        ([lon, lat]) => Math.hypot((lon - 4.836) * Math.cos((45.764 * Math.PI) / 180), lat - 45.764) < 0.135,
+      ),
+    ).toBe(true);
   });
 
   it('draws only the lines between two départements, not their coast again: Brittany at zoom 6', async () => {
@@ -130,7 +140,9 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
     // Within 2 km of the sea: only where a line between two départements meets the coast (the
     // coast of the tile is longer than all its inner lines together).
     const offsets = [-0.02, 0, 0.02];
-    const nearSea = vertices.filter(([lon, lat]) => !offsets.every((dx) => offsets.every((dy) => inPolygons(france, [lon + dx, lat + dy]))));
+    const nearSea = vertices.filter(
+      ([lon, lat]) => !offsets.every((dx) => offsets.every((dy) => inPolygons(france, [lon + dx, lat + dy]))),
+    );
     expect(nearSea.length).toBeLessThan(vertices.length * 0.05);
   });
 
@@ -149,27 +161,36 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
     ['the Rhône in Lyon', 45.7603, 4.8387],
     ['the Loire in Tours', 47.3963, 0.6878],
     ['the Garonne in Bordeaux', 44.8378, -0.5636],
-  ])('draws %s as a line within 1 km of its bed (2 km at zoom 6), from zoom 6 to the deepest', async (_name, lat, lon) => {
-    // WDB II's lines lie 15–810 m from these points (basemap/river-data.ts); at zoom 6 a pixel
-    // is ~0.85 km and the cut simplifies lines to 0.3 px.
-    for (const [z, km] of [[6, 2], [GEO_TILE_MAX_ZOOM, 1]]) {
-      const url = tileAt(z, lat, lon);
-      const rivers = decode((await app.inject({ method: 'GET', url })).rawPayload).layers.rivers;
-      expect(rivers, `z${z}`).toBeDefined();
-      expect(rivers.feature(0).type).toBe(2); // line
-      // The distance from the point to the nearest segment, in km.
-      const vertices = lineVertices(url, rivers);
-      const kx = 111.32 * Math.cos((lat * Math.PI) / 180);
-      let nearest = Infinity;
-      for (let i = 1; i < vertices.length; i++) {
-        const [ax, ay] = [(vertices[i - 1][0] - lon) * kx, (vertices[i - 1][1] - lat) * 110.57];
-        const [bx, by] = [(vertices[i][0] - lon) * kx, (vertices[i][1] - lat) * 110.57];
-        const t = Math.max(0, Math.min(1, -(ax * (bx - ax) + ay * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2 || 1)));
-        nearest = Math.min(nearest, Math.hypot(ax + t * (bx - ax), ay + t * (by - ay)));
+  ])(
+    'draws %s as a line within 1 km of its bed (2 km at zoom 6), from zoom 6 to the deepest',
+    async (_name, lat, lon) => {
+      // WDB II's lines lie 15–810 m from these points (basemap/river-data.ts); at zoom 6 a pixel
+      // is ~0.85 km and the cut simplifies lines to 0.3 px.
+      for (const [z, km] of [
+        [6, 2],
+        [GEO_TILE_MAX_ZOOM, 1],
+      ]) {
+        const url = tileAt(z, lat, lon);
+        const rivers = decode((await app.inject({ method: 'GET', url })).rawPayload).layers.rivers;
+        expect(rivers, `z${z}`).toBeDefined();
+        expect(rivers.feature(0).type).toBe(2); // line
+        // The distance from the point to the nearest segment, in km.
+        const vertices = lineVertices(url, rivers);
+        const kx = 111.32 * Math.cos((lat * Math.PI) / 180);
+        let nearest = Infinity;
+        for (let i = 1; i < vertices.length; i++) {
+          const [ax, ay] = [(vertices[i - 1][0] - lon) * kx, (vertices[i - 1][1] - lat) * 110.57];
+          const [bx, by] = [(vertices[i][0] - lon) * kx, (vertices[i][1] - lat) * 110.57];
+          const t = Math.max(
+            0,
+            Math.min(1, -(ax * (bx - ax) + ay * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2 || 1)),
+          );
+          nearest = Math.min(nearest, Math.hypot(ax + t * (bx - ax), ay + t * (by - ay)));
+        }
+        expect(nearest, `z${z}`).toBeLessThan(km);
       }
-      expect(nearest, `z${z}`).toBeLessThan(km);
-    }
-  });
+    },
+  );
 
   it('thins rivers by zoom: none on the world view, the major ones at zoom 4, all the permanent ones from zoom 8', async () => {
     for (const url of ['/api/geo/tiles/0/0/0.pbf', tileAt(3, 46, 2)]) {
@@ -202,14 +223,20 @@ describe('GET /api/geo/tiles/:z/:x/:y.pbf', () => {
     // One ETag per representation, each strong.
     expect(zipped.headers.etag).toMatch(/^"[^"]+-gzip"$/);
     expect(plain.headers.etag).toBe((zipped.headers.etag as string).replace('-gzip', ''));
-    const again = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip', 'if-none-match': zipped.headers.etag as string } });
+    const again = await app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': zipped.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
   });
 
   it('answers tiles asked for at once, each with its own bytes', async () => {
     const urls = [tileAt(8, 48.86, 2.35), tileAt(8, 45.764, 4.836), tileAt(7, 48.86, 2.35), tileAt(8, 48.86, 2.35)];
-    const answers = await Promise.all(urls.map((url) => app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } })));
+    const answers = await Promise.all(
+      urls.map((url) => app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } })),
+    );
     expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 200, 200]);
     expect(answers[3].rawPayload.equals(answers[0].rawPayload)).toBe(true);
     expect(new Set(answers.slice(0, 3).map((res) => res.headers.etag)).size).toBe(3);
@@ -239,14 +266,27 @@ describe('the archive the tiles are read from', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'moodmap-basemap-'));
     try {
       const missing = path.join(dir, 'basemap.pmtiles');
-      expect(() => checkBasemapArchive(missing)).toThrow(/Fond de carte embarqué illisible .*fichier introuvable.*Reconstruisez-le : npm run geodata -w server/);
+      expect(() => checkBasemapArchive(missing)).toThrow(
+        /Fond de carte embarqué illisible .*fichier introuvable.*Reconstruisez-le : npm run geodata -w server/,
+      );
       const text = path.join(dir, 'text.pmtiles');
       writeFileSync(text, 'not an archive at all, only a line of text long enough for a header'.repeat(3));
-      expect(() => checkBasemapArchive(text)).toThrow(/ce n'est pas une archive PMTiles[\s\S]*Embedded basemap unreadable .*not a PMTiles archive/);
+      expect(() => checkBasemapArchive(text)).toThrow(
+        /ce n'est pas une archive PMTiles[\s\S]*Embedded basemap unreadable .*not a PMTiles archive/,
+      );
       // An archive, but of uncompressed tiles: the route would send them as gzip.
       const plain = path.join(dir, 'plain.pmtiles');
       const tile = { z: 0, x: 0, y: 0, data: Uint8Array.from([1, 2, 3]) };
-      writeFileSync(plain, writePmtiles({ tiles: [tile], tileCompression: 'none', metadata: {}, bounds: [-180, -85, 180, 85], center: [0, 0, 0] }).archive);
+      writeFileSync(
+        plain,
+        writePmtiles({
+          tiles: [tile],
+          tileCompression: 'none',
+          metadata: {},
+          bounds: [-180, -85, 180, 85],
+          center: [0, 0, 0],
+        }).archive,
+      );
       expect(() => checkBasemapArchive(plain)).toThrow(/not PMTiles v3 of gzip vector tiles/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -36,14 +36,21 @@ export interface AuthTestApp {
 }
 
 /** `geo`: the small fixture unless the test is about geo (geo-fixture.ts). */
-export async function createAuthTestApp(engine: DbEngine, overrides: Partial<Config> = {}, { geo = geoFixture() }: { geo?: GeoEngine } = {}): Promise<AuthTestApp> {
+export async function createAuthTestApp(
+  engine: DbEngine,
+  overrides: Partial<Config> = {},
+  { geo = geoFixture() }: { geo?: GeoEngine } = {},
+): Promise<AuthTestApp> {
   const database = await createTestDatabase(engine);
   const config = testConfig({ publicUrl: 'http://moodmap.test', adminEmail: 'admin@moodmap.test', ...overrides });
   const clock = createClock();
   const app = await buildApp(config, { database, now: clock.now, geo });
   await app.ready();
   return {
-    app, database, config, clock,
+    app,
+    database,
+    config,
+    clock,
     close: async () => {
       await app.close();
       await database.close();
@@ -67,17 +74,27 @@ export function freshEmail(prefix = 'lea'): string {
 export const PASSWORD = 'Soleil2024';
 
 /** `app.inject` from a given client address. */
-export function call(t: AuthTestApp, options: InjectOptions & { ip?: string; token?: string }): Promise<LightMyRequestResponse> {
+export function call(
+  t: AuthTestApp,
+  options: InjectOptions & { ip?: string; token?: string },
+): Promise<LightMyRequestResponse> {
   const { ip, token, headers, ...rest } = options;
   return t.app.inject({
     remoteAddress: ip ?? freshIp(),
-    headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     ...rest,
   } as InjectOptions);
 }
 
 /** Fetches a challenge and reads its answer the way only the server can (the test knows the key). */
-export async function getChallenge(t: AuthTestApp, ip?: string): Promise<{ token: string; question: string; answer: string; answers: string[] }> {
+export async function getChallenge(
+  t: AuthTestApp,
+  ip?: string,
+): Promise<{ token: string; question: string; answer: string; answers: string[] }> {
   const res = await call(t, { method: 'GET', url: '/api/auth/challenge', ip });
   const { token, question } = res.json() as { token: string; question: string };
   const opened = await openChallenge(t.app.ctx.auth.keys.challenge, token);
@@ -101,7 +118,16 @@ export interface SignUpFields {
 export async function signUpBody(t: AuthTestApp, fields: Partial<SignUpFields> = {}): Promise<SignUpFields> {
   const challenge = await getChallenge(t);
   t.clock.advance(2000);
-  return { email: freshEmail(), password: PASSWORD, firstName: 'Léa', lastName: 'Martin', challengeToken: challenge.token, challengeAnswer: challenge.answer, termsVersion: termsAt(t.clock.now()).current.version, ...fields };
+  return {
+    email: freshEmail(),
+    password: PASSWORD,
+    firstName: 'Léa',
+    lastName: 'Martin',
+    challengeToken: challenge.token,
+    challengeAnswer: challenge.answer,
+    termsVersion: termsAt(t.clock.now()).current.version,
+    ...fields,
+  };
 }
 
 export async function signUp(t: AuthTestApp, fields: Partial<SignUpFields> = {}, ip?: string) {
@@ -134,23 +160,32 @@ export interface CreatedUser {
 }
 
 /** A user straight in the database (no limits, no challenge): for tests about what follows sign-up. */
-export async function createUser(t: AuthTestApp, options: { email?: string; password?: string; confirmed?: boolean; metadata?: Record<string, string> } = {}): Promise<CreatedUser> {
+export async function createUser(
+  t: AuthTestApp,
+  options: { email?: string; password?: string; confirmed?: boolean; metadata?: Record<string, string> } = {},
+): Promise<CreatedUser> {
   const email = (options.email ?? freshEmail()).toLowerCase();
   const password = options.password ?? PASSWORD;
-  const [row] = await t.database.db.insert(users).values({
-    email,
-    passwordHash: await testPasswordHash(password),
-    emailConfirmedAt: options.confirmed === false ? null : new Date(),
-    metadata: options.metadata ?? { first_name: 'Léa', last_name: 'Martin' },
-    // As a sign-up leaves it: the terms in force by the app's clock accepted (writes need them).
-    termsVersion: termsAt(t.clock.now()).current.version,
-    termsAcceptedAt: new Date(),
-  }).returning({ id: users.id });
+  const [row] = await t.database.db
+    .insert(users)
+    .values({
+      email,
+      passwordHash: await testPasswordHash(password),
+      emailConfirmedAt: options.confirmed === false ? null : new Date(),
+      metadata: options.metadata ?? { first_name: 'Léa', last_name: 'Martin' },
+      // As a sign-up leaves it: the terms in force by the app's clock accepted (writes need them).
+      termsVersion: termsAt(t.clock.now()).current.version,
+      termsAcceptedAt: new Date(),
+    })
+    .returning({ id: users.id });
   return { id: row.id, email, password };
 }
 
 /** A user straight in the database, then signed in: its id, e-mail, password and access token. */
-export async function signedInUser(t: AuthTestApp, options: Parameters<typeof createUser>[1] = {}): Promise<CreatedUser & { token: string }> {
+export async function signedInUser(
+  t: AuthTestApp,
+  options: Parameters<typeof createUser>[1] = {},
+): Promise<CreatedUser & { token: string }> {
   const user = await createUser(t, options);
   const session = await login(t, user.email, user.password);
   return { ...user, token: session.accessToken };
@@ -160,7 +195,13 @@ export interface SessionBody {
   accessToken: string;
   refreshToken: string;
   expiresIn: number;
-  user: { id: string; email: string; role: string; isAdmin: boolean; profile: Record<string, unknown> & { username: string } };
+  user: {
+    id: string;
+    email: string;
+    role: string;
+    isAdmin: boolean;
+    profile: Record<string, unknown> & { username: string };
+  };
 }
 
 /** The session answer, with the refresh token taken from its cookie (never in the JSON). */
@@ -189,7 +230,12 @@ export function withRefreshCookie(token: string): Record<string, string> {
  * it, and in the body as older clients did: the API reads the cookie only.
  */
 export function refreshSession(t: AuthTestApp, refreshToken: string): Promise<LightMyRequestResponse> {
-  return call(t, { method: 'POST', url: '/api/auth/refresh', headers: withRefreshCookie(refreshToken), payload: { refreshToken } });
+  return call(t, {
+    method: 'POST',
+    url: '/api/auth/refresh',
+    headers: withRefreshCookie(refreshToken),
+    payload: { refreshToken },
+  });
 }
 
 export async function confirmUser(t: AuthTestApp, id: string): Promise<void> {
@@ -208,7 +254,8 @@ async function matching(t: AuthTestApp, email: string, subject?: string) {
   return (await mailsTo(t, email)).filter((m) => !subject || m.subject === subject);
 }
 
-export const countMails = async (t: AuthTestApp, email: string, subject?: string) => (await matching(t, email, subject)).length;
+export const countMails = async (t: AuthTestApp, email: string, subject?: string) =>
+  (await matching(t, email, subject)).length;
 
 /**
  * Waits for a mail to `email` matching `subject` (reset mails are sent in the background) and

@@ -58,26 +58,28 @@ export async function createTcpProxy(targetUrl: string): Promise<TcpProxy> {
   const targetHost = target.hostname || '127.0.0.1';
   const pairs = new Set<[net.Socket, net.Socket]>();
 
-  const createServer = () => net.createServer((downstream) => {
-    const upstream = net.connect(targetPort, targetHost);
-    const pair: [net.Socket, net.Socket] = [downstream, upstream];
-    pairs.add(pair);
-    for (const socket of pair) {
-      // Either side failing takes the pair down, like a broken link.
-      socket.on('error', () => pair.forEach((s) => s.destroy()));
-      socket.on('close', () => {
-        pair.forEach((s) => s.destroy());
-        pairs.delete(pair);
-      });
-    }
-    downstream.pipe(upstream);
-    upstream.pipe(downstream);
-  });
+  const createServer = () =>
+    net.createServer((downstream) => {
+      const upstream = net.connect(targetPort, targetHost);
+      const pair: [net.Socket, net.Socket] = [downstream, upstream];
+      pairs.add(pair);
+      for (const socket of pair) {
+        // Either side failing takes the pair down, like a broken link.
+        socket.on('error', () => pair.forEach((s) => s.destroy()));
+        socket.on('close', () => {
+          pair.forEach((s) => s.destroy());
+          pairs.delete(pair);
+        });
+      }
+      downstream.pipe(upstream);
+      upstream.pipe(downstream);
+    });
 
-  const listen = (server: net.Server, port: number) => new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port));
-  });
+  const listen = (server: net.Server, port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port));
+    });
 
   let server: net.Server | null = createServer();
   const port = await listen(server, 0);

@@ -16,13 +16,44 @@ type Ring = Array<[longitude: number, latitude: number]>;
 /** Closed rings, [longitude, latitude], counter-clockwise. */
 export const FIXTURE_LAND: Record<string, Ring> = {
   /** La Réunion, as a box a little inside its coast but for the north, where Saint-Denis lies on it (-20.8789). */
-  reunion: [[55.22, -21.37], [55.83, -21.37], [55.83, -20.87], [55.22, -20.87], [55.22, -21.37]],
+  reunion: [
+    [55.22, -21.37],
+    [55.83, -21.37],
+    [55.83, -20.87],
+    [55.22, -20.87],
+    [55.22, -21.37],
+  ],
   /** Metropolitan France, roughly: from Brest to Strasbourg, from Lille to Perpignan (Marseille's coast left out). */
-  metropole: [[-4.5, 43.4], [7.5, 43.4], [7.5, 50.9], [-4.5, 50.9], [-4.5, 43.4]],
+  metropole: [
+    [-4.5, 43.4],
+    [7.5, 43.4],
+    [7.5, 50.9],
+    [-4.5, 50.9],
+    [-4.5, 43.4],
+  ],
 };
 
-const place = (id: string, name: string, region: string | null, country: string, latitude: number, longitude: number, population: number, kind: IndexedPlace['kind']): IndexedPlace =>
-  ({ id, name, folded: foldName(name), otherFolded: null, region, country, latitude, longitude, population, kind });
+const place = (
+  id: string,
+  name: string,
+  region: string | null,
+  country: string,
+  latitude: number,
+  longitude: number,
+  population: number,
+  kind: IndexedPlace['kind'],
+): IndexedPlace => ({
+  id,
+  name,
+  folded: foldName(name),
+  otherFolded: null,
+  region,
+  country,
+  latitude,
+  longitude,
+  population,
+  kind,
+});
 
 /** By importance, as the prebuilt places are. */
 export const FIXTURE_PLACES: IndexedPlace[] = [
@@ -35,7 +66,10 @@ export const FIXTURE_PLACES: IndexedPlace[] = [
 
 /** A fresh small engine (each app its own, as each app has its own context). */
 export function geoFixture(): GeoEngine {
-  return createGeoEngine(buildLandIndex(Object.values(FIXTURE_LAND).map((ring) => ({ rings: [ring] }))), buildPlaceIndex(FIXTURE_PLACES));
+  return createGeoEngine(
+    buildLandIndex(Object.values(FIXTURE_LAND).map((ring) => ({ rings: [ring] }))),
+    buildPlaceIndex(FIXTURE_PLACES),
+  );
 }
 
 let real: GeoEngine | undefined;

@@ -10,7 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../../src/db/client.ts';
-import { adminQuery, PGLITE_SNAPSHOT_ENV, POSTGRES_TEMPLATE_ENV, postgresUrl, TEST_DATABASE_PREFIX_ENV } from './databases.ts';
+import {
+  adminQuery,
+  PGLITE_SNAPSHOT_ENV,
+  POSTGRES_TEMPLATE_ENV,
+  postgresUrl,
+  TEST_DATABASE_PREFIX_ENV,
+} from './databases.ts';
 
 export default async function setup(): Promise<() => Promise<void>> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'moodmap-pglite-'));
@@ -60,8 +66,11 @@ async function dropRunDatabases(run: string, template: string): Promise<void> {
   const client = new pg.Client({ connectionString: base });
   await client.connect();
   try {
-    const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname like $1', [`moodmap_test_${run}_%`]);
-    for (const name of [...rows.map((r) => r.datname), template]) await client.query(`drop database if exists ${name} with (force)`);
+    const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname like $1', [
+      `moodmap_test_${run}_%`,
+    ]);
+    for (const name of [...rows.map((r) => r.datname), template])
+      await client.query(`drop database if exists ${name} with (force)`);
   } finally {
     await client.end();
   }

@@ -40,24 +40,49 @@ class SuiteTestApp<T extends TestApp> implements TestApp {
   constructor(built: () => T) {
     this.built = built;
   }
-  get app() { return this.built().app; }
-  get database() { return this.built().database; }
-  get config() { return this.built().config; }
-  close() { return this.built().close(); }
+  get app() {
+    return this.built().app;
+  }
+  get database() {
+    return this.built().database;
+  }
+  get config() {
+    return this.built().config;
+  }
+  close() {
+    return this.built().close();
+  }
 }
 
 class SuiteApp<T extends AuthTestApp> extends SuiteTestApp<T> implements AuthTestApp {
-  get clock() { return this.built().clock; }
+  get clock() {
+    return this.built().clock;
+  }
 }
 
 /** The suite's app on the real clock (see createTestApp; `setup` adds test-only routes). */
-export function suiteTestApp(engine: DbEngine, overrides: Partial<Config> = {}, setup?: (app: FastifyInstance) => void, options: GeoOption = {}): TestApp {
-  return new SuiteTestApp(perSuite(() => createTestApp(engine, overrides, setup, options), (t) => t.close()));
+export function suiteTestApp(
+  engine: DbEngine,
+  overrides: Partial<Config> = {},
+  setup?: (app: FastifyInstance) => void,
+  options: GeoOption = {},
+): TestApp {
+  return new SuiteTestApp(
+    perSuite(
+      () => createTestApp(engine, overrides, setup, options),
+      (t) => t.close(),
+    ),
+  );
 }
 
 /** The suite's auth test app (see createAuthTestApp). */
 export function suiteAuthApp(engine: DbEngine, overrides: Partial<Config> = {}, options: GeoOption = {}): AuthTestApp {
-  return new SuiteApp(perSuite(() => createAuthTestApp(engine, overrides, options), (t) => t.close()));
+  return new SuiteApp(
+    perSuite(
+      () => createAuthTestApp(engine, overrides, options),
+      (t) => t.close(),
+    ),
+  );
 }
 
 export interface ListeningAuthApp extends AuthTestApp {
@@ -66,15 +91,20 @@ export interface ListeningAuthApp extends AuthTestApp {
 }
 
 class ListeningSuiteApp extends SuiteApp<ListeningAuthApp> implements ListeningAuthApp {
-  get base() { return this.built().base; }
+  get base() {
+    return this.built().base;
+  }
 }
 
 /** The suite's auth test app, listening on a real port (the tests that open sockets on it). */
 export function suiteListeningApp(engine: DbEngine, options: GeoOption = {}): ListeningAuthApp {
-  const built = perSuite(async () => {
-    const t = await createAuthTestApp(engine, {}, options);
-    return Object.assign(t, { base: await listen(t.app) });
-  }, (t) => t.close());
+  const built = perSuite(
+    async () => {
+      const t = await createAuthTestApp(engine, {}, options);
+      return Object.assign(t, { base: await listen(t.app) });
+    },
+    (t) => t.close(),
+  );
   return new ListeningSuiteApp(built);
 }
 
@@ -94,18 +124,31 @@ export interface TwoInstances {
  * `sharedClock`: instance 2 runs on instance 1's test clock too, not on the real time.
  */
 export function suiteTwoInstances({ sharedClock = false } = {}): TwoInstances {
-  const built = perSuite(async () => {
-    const t = await createAuthTestApp('postgres', { jwtSecret: SHARED_JWT_SECRET });
-    const second = await buildApp(t.config, { database: t.database, geo: t.app.ctx.geo, ...(sharedClock ? { now: t.clock.now } : {}) });
-    return { t, second, base1: await listen(t.app), base2: await listen(second) };
-  }, async ({ t, second }) => {
-    await second.close();
-    await t.close();
-  });
+  const built = perSuite(
+    async () => {
+      const t = await createAuthTestApp('postgres', { jwtSecret: SHARED_JWT_SECRET });
+      const second = await buildApp(t.config, {
+        database: t.database,
+        geo: t.app.ctx.geo,
+        ...(sharedClock ? { now: t.clock.now } : {}),
+      });
+      return { t, second, base1: await listen(t.app), base2: await listen(second) };
+    },
+    async ({ t, second }) => {
+      await second.close();
+      await t.close();
+    },
+  );
   return {
     t: new SuiteApp(() => built().t),
-    get second() { return built().second; },
-    get base1() { return built().base1; },
-    get base2() { return built().base2; },
+    get second() {
+      return built().second;
+    },
+    get base1() {
+      return built().base1;
+    },
+    get base2() {
+      return built().base2;
+    },
   };
 }

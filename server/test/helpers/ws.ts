@@ -15,7 +15,10 @@ export interface TestSocket {
   raw: string[];
   send(message: unknown): void;
   /** Resolves with the first frame (already received or future) matching `predicate`. */
-  next(predicate: (frame: { type: string; data?: unknown; userId?: string | null }) => boolean, timeoutMs?: number): Promise<{ type: string; data?: unknown; userId?: string | null }>;
+  next(
+    predicate: (frame: { type: string; data?: unknown; userId?: string | null }) => boolean,
+    timeoutMs?: number,
+  ): Promise<{ type: string; data?: unknown; userId?: string | null }>;
   close(): void;
 }
 

@@ -13,7 +13,14 @@ interface Comment {
   createdAt: string;
   updatedAt: string;
   isEdited: boolean;
-  author: { username: string; photoUrl: string | null; isPremium: boolean; isPro: boolean; isPlus: boolean; isMulti: boolean };
+  author: {
+    username: string;
+    photoUrl: string | null;
+    isPremium: boolean;
+    isPro: boolean;
+    isPlus: boolean;
+    isMulti: boolean;
+  };
 }
 
 describe.each(engines)('comments on %s', (engine) => {
@@ -30,7 +37,8 @@ describe.each(engines)('comments on %s', (engine) => {
     return res.json().comments as Comment[];
   };
   const counts = (postId: string) => storedAndActualCount(t, postId, 'comments');
-  const feedPost = async (postId: string) => (await call(t, { method: 'GET', url: `/api/posts/${postId}` })).json().post;
+  const feedPost = async (postId: string) =>
+    (await call(t, { method: 'GET', url: `/api/posts/${postId}` })).json().post;
 
   let author: Member;
   let bob: Member;
@@ -42,11 +50,16 @@ describe.each(engines)('comments on %s', (engine) => {
   }, 60_000);
 
   it('adds sanitised comments, lists them oldest first with their author, and counts them', async () => {
-    await t.database.db.execute(sql`update profiles set is_premium = true, profile_photo_url = 'https://cdn.test/bob.jpg' where id = ${bob.id}`);
+    await t.database.db.execute(
+      sql`update profiles set is_premium = true, profile_photo_url = 'https://cdn.test/bob.jpg' where id = ${bob.id}`,
+    );
     const post = await publish(t, author.token);
     const first = await add(bob.token, post.id, '  Super <b>photo</b> !  ');
     expect(first.statusCode).toBe(201);
-    expect(first.json()).toMatchObject({ commentsCount: 1, comment: { postId: post.id, userId: bob.id, content: 'Super photo !', isEdited: false } });
+    expect(first.json()).toMatchObject({
+      commentsCount: 1,
+      comment: { postId: post.id, userId: bob.id, content: 'Super photo !', isEdited: false },
+    });
     expect((await add(chloe.token, post.id, 'Merci pour le partage')).json().commentsCount).toBe(2);
     expect((await add(bob.token, post.id, 'Encore moi')).json().commentsCount).toBe(3);
 
@@ -60,7 +73,14 @@ describe.each(engines)('comments on %s', (engine) => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       isEdited: false,
-      author: { username: 'Bob', photoUrl: 'https://cdn.test/bob.jpg', isPremium: true, isPro: false, isPlus: false, isMulti: false },
+      author: {
+        username: 'Bob',
+        photoUrl: 'https://cdn.test/bob.jpg',
+        isPremium: true,
+        isPro: false,
+        isPlus: false,
+        isMulti: false,
+      },
     });
     expect(comments[1].author.username).toBe('Chloé');
     expect((await feedPost(post.id)).commentsCount).toBe(3);
@@ -73,7 +93,12 @@ describe.each(engines)('comments on %s', (engine) => {
     const res = await edit(bob.token, created.id, 'Version corrigée');
     expect(res.statusCode).toBe(200);
     const edited = res.json().comment as Comment;
-    expect(edited).toMatchObject({ id: created.id, content: 'Version corrigée', isEdited: true, createdAt: created.createdAt });
+    expect(edited).toMatchObject({
+      id: created.id,
+      content: 'Version corrigée',
+      isEdited: true,
+      createdAt: created.createdAt,
+    });
     expect(Date.parse(edited.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
     expect((await list(post.id))[0]).toMatchObject({ content: 'Version corrigée', isEdited: true });
     expect(await counts(post.id)).toEqual({ stored: 1, actual: 1 });
@@ -145,7 +170,11 @@ describe.each(engines)('comments on %s', (engine) => {
     const post = await publish(t, owner.token);
     const earlier = (await add(bob.token, post.id, 'Avant expiration')).json().comment as Comment;
     await expire(t, post.id);
-    for (const res of [await add(bob.token, post.id, 'Trop tard'), await edit(bob.token, earlier.id, 'Trop tard'), await call(t, { method: 'GET', url: `/api/posts/${post.id}/comments` })]) {
+    for (const res of [
+      await add(bob.token, post.id, 'Trop tard'),
+      await edit(bob.token, earlier.id, 'Trop tard'),
+      await call(t, { method: 'GET', url: `/api/posts/${post.id}/comments` }),
+    ]) {
       expect(res.statusCode).toBe(404);
       expect(res.json().error).toEqual({ code: 'post_not_found', message: 'Publication introuvable' });
     }
@@ -153,7 +182,9 @@ describe.each(engines)('comments on %s', (engine) => {
 
     const other = await member(t);
     const deleted = await publish(t, other.token);
-    expect((await call(t, { method: 'DELETE', url: `/api/posts/${deleted.id}`, token: other.token })).statusCode).toBe(204);
+    expect((await call(t, { method: 'DELETE', url: `/api/posts/${deleted.id}`, token: other.token })).statusCode).toBe(
+      204,
+    );
     const res = await add(bob.token, deleted.id, 'Où est-elle ?');
     expect(res.statusCode).toBe(404);
     expect(res.json().error.message).toBe('Publication introuvable');
@@ -162,15 +193,19 @@ describe.each(engines)('comments on %s', (engine) => {
   it('keeps the count equal to the rows under concurrent adds and deletes', async () => {
     const post = await publish(t, (await member(t)).token);
     const people = await Promise.all(Array.from({ length: 10 }, () => member(t)));
-    const added = await Promise.all(people.flatMap((p) => [add(p.token, post.id, `Salut de ${p.username}`), add(p.token, post.id, 'Deuxième')]));
+    const added = await Promise.all(
+      people.flatMap((p) => [add(p.token, post.id, `Salut de ${p.username}`), add(p.token, post.id, 'Deuxième')]),
+    );
     expect(added.every((r) => r.statusCode === 201)).toBe(true);
     expect(await counts(post.id)).toEqual({ stored: 20, actual: 20 });
     const mine = added.filter((_, i) => i % 2 === 0).map((r) => r.json().comment as Comment);
     // Each comment deleted twice at once: one 200, one 404.
-    const deletions = await Promise.all(mine.flatMap((c) => {
-      const token = people.find((p) => p.id === c.userId)!.token;
-      return [remove(token, c.id), remove(token, c.id)];
-    }));
+    const deletions = await Promise.all(
+      mine.flatMap((c) => {
+        const token = people.find((p) => p.id === c.userId)!.token;
+        return [remove(token, c.id), remove(token, c.id)];
+      }),
+    );
     expect(deletions.filter((r) => r.statusCode === 200)).toHaveLength(10);
     expect(deletions.filter((r) => r.statusCode === 404)).toHaveLength(10);
     expect(await counts(post.id)).toEqual({ stored: 10, actual: 10 });
@@ -187,9 +222,24 @@ describe.each(engines)('comments on %s', (engine) => {
     await expect.poll(() => events.filter((e) => e.type === 'post.commented').length).toBe(3);
     stop();
     expect(events.filter((e) => e.type === 'post.commented')).toEqual([
-      { type: 'post.commented', data: { postId: post.id, commentsCount: 1, comment }, at: SAINT_DENIS, about: [bob.id, author.id] },
-      { type: 'post.commented', data: { postId: post.id, commentsCount: 1, comment: edited }, at: SAINT_DENIS, about: [bob.id, author.id] },
-      { type: 'post.commented', data: { postId: post.id, commentsCount: 0, removedCommentId: comment.id }, at: SAINT_DENIS, about: [bob.id, author.id] },
+      {
+        type: 'post.commented',
+        data: { postId: post.id, commentsCount: 1, comment },
+        at: SAINT_DENIS,
+        about: [bob.id, author.id],
+      },
+      {
+        type: 'post.commented',
+        data: { postId: post.id, commentsCount: 1, comment: edited },
+        at: SAINT_DENIS,
+        about: [bob.id, author.id],
+      },
+      {
+        type: 'post.commented',
+        data: { postId: post.id, commentsCount: 0, removedCommentId: comment.id },
+        at: SAINT_DENIS,
+        about: [bob.id, author.id],
+      },
     ]);
   });
 

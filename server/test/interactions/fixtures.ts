@@ -27,13 +27,29 @@ export interface PostFields {
 
 /** A post through the API (the member's one active post); returns the PostDto. */
 export async function publish(t: AuthTestApp, token: string, fields: PostFields = {}) {
-  const res = await call(t, { method: 'POST', url: '/api/posts', token, payload: { category: 'happy', content: 'Bonjour', ...SAINT_DENIS, ...fields } });
+  const res = await call(t, {
+    method: 'POST',
+    url: '/api/posts',
+    token,
+    payload: { category: 'happy', content: 'Bonjour', ...SAINT_DENIS, ...fields },
+  });
   if (res.statusCode !== 201) throw new Error(`post failed: ${res.statusCode} ${res.body}`);
-  return res.json().post as { id: string; userId: string; category: string; content: string; likesCount: number; commentsCount: number };
+  return res.json().post as {
+    id: string;
+    userId: string;
+    category: string;
+    content: string;
+    likesCount: number;
+    commentsCount: number;
+  };
 }
 
 /** A post straight in the database, `ageMinutes` old (bulk cases; the one-post rule is the API's). */
-export async function insertPost(t: AuthTestApp, userId: string, fields: PostFields & { ageMinutes?: number; nickname?: string } = {}): Promise<string> {
+export async function insertPost(
+  t: AuthTestApp,
+  userId: string,
+  fields: PostFields & { ageMinutes?: number; nickname?: string } = {},
+): Promise<string> {
   const result = await t.database.db.execute(sql`
     insert into publications (user_id, category, content, latitude, longitude, nickname, created_at)
     select ${userId}, ${fields.category ?? 'happy'}, ${fields.content ?? 'Bonjour'}, ${fields.latitude ?? SAINT_DENIS.latitude}, ${fields.longitude ?? SAINT_DENIS.longitude},
@@ -45,7 +61,9 @@ export async function insertPost(t: AuthTestApp, userId: string, fields: PostFie
 
 /** Makes a post 25 hours old by the database clock: no longer live. */
 export async function expire(t: AuthTestApp, postId: string): Promise<void> {
-  await t.database.db.execute(sql`update publications set created_at = now() - interval '25 hours' where id = ${postId}`);
+  await t.database.db.execute(
+    sql`update publications set created_at = now() - interval '25 hours' where id = ${postId}`,
+  );
 }
 
 /** What a post counts, and the rows it counts. */

@@ -12,10 +12,13 @@ describe.each(engines)('likes on %s', (engine) => {
   const t = suiteAuthApp(engine);
 
   const put = (token: string, postId: string) => call(t, { method: 'PUT', url: `/api/posts/${postId}/like`, token });
-  const remove = (token: string, postId: string) => call(t, { method: 'DELETE', url: `/api/posts/${postId}/like`, token });
-  const toggle = (token: string, postId: string) => call(t, { method: 'POST', url: `/api/posts/${postId}/like`, token });
+  const remove = (token: string, postId: string) =>
+    call(t, { method: 'DELETE', url: `/api/posts/${postId}/like`, token });
+  const toggle = (token: string, postId: string) =>
+    call(t, { method: 'POST', url: `/api/posts/${postId}/like`, token });
   const counts = (postId: string) => storedAndActualCount(t, postId, 'likes');
-  const seenBy = async (token: string, postId: string) => (await call(t, { method: 'GET', url: `/api/posts/${postId}`, token })).json().post;
+  const seenBy = async (token: string, postId: string) =>
+    (await call(t, { method: 'GET', url: `/api/posts/${postId}`, token })).json().post;
 
   /** The `post.liked` events published from now on. */
   function likedEvents() {
@@ -68,14 +71,19 @@ describe.each(engines)('likes on %s', (engine) => {
     // Events arrive in order: a repeated like's would come before the unlike's.
     await expect.poll(() => bus.liked().length).toBeGreaterThanOrEqual(2);
     bus.stop();
-    expect(bus.liked().map((e) => e.data)).toEqual([{ postId: post.id, likesCount: 1 }, { postId: post.id, likesCount: 0 }]);
+    expect(bus.liked().map((e) => e.data)).toEqual([
+      { postId: post.id, likesCount: 1 },
+      { postId: post.id, likesCount: 0 },
+    ]);
   }, 60_000);
 
   it('counts each person once when many like at the same time, some of them twice', async () => {
     const author = await member(t);
     const post = await publish(t, author.token);
     const fans = await Promise.all(Array.from({ length: 15 }, () => member(t)));
-    const results = await Promise.all(fans.flatMap((fan, i) => Array.from({ length: i < 10 ? 1 : 2 }, () => put(fan.token, post.id))));
+    const results = await Promise.all(
+      fans.flatMap((fan, i) => Array.from({ length: i < 10 ? 1 : 2 }, () => put(fan.token, post.id))),
+    );
     expect(results.every((r) => r.statusCode === 200 && r.json().isLikedByUser === true)).toBe(true);
     expect(await counts(post.id)).toEqual({ stored: 15, actual: 15 });
     // Each answer is the count right after that write: the last one committed saw all 15.
@@ -92,7 +100,9 @@ describe.each(engines)('likes on %s', (engine) => {
     expect((await put(fan.token, post.id)).json()).toEqual({ likesCount: 1, isLikedByUser: true });
     expect((await toggle(fan.token, post.id)).json()).toEqual({ liked: false, likesCount: 0 });
     expect(await counts(post.id)).toEqual({ stored: 0, actual: 0 });
-    await expect.poll(() => bus.liked().map((e) => e.data)).toEqual([1, 0, 1, 0].map((likesCount) => ({ postId: post.id, likesCount })));
+    await expect
+      .poll(() => bus.liked().map((e) => e.data))
+      .toEqual([1, 0, 1, 0].map((likesCount) => ({ postId: post.id, likesCount })));
     bus.stop();
   });
 });

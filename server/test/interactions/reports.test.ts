@@ -12,7 +12,9 @@ describe.each(engines)('post reports on %s', (engine) => {
   const report = (token: string, postId: string, payload: unknown) =>
     call(t, { method: 'POST', url: `/api/posts/${postId}/report`, token, payload: payload as Record<string, unknown> });
   async function reportsOf(postId: string) {
-    const result = await t.database.db.execute(sql`select * from post_reports where post_id = ${postId} order by created_at`);
+    const result = await t.database.db.execute(
+      sql`select * from post_reports where post_id = ${postId} order by created_at`,
+    );
     return result.rows as Array<Record<string, unknown>>;
   }
   /** A fresh live post, and another member to report it. */
@@ -83,7 +85,9 @@ describe.each(engines)('post reports on %s', (engine) => {
       imageUrl: null,
       audioUrl: null,
     });
-    expect(Date.parse(snapshot.createdAt)).toBe(Date.parse((await call(t, { method: 'GET', url: `/api/posts/${post.id}` })).json().post.createdAt));
+    expect(Date.parse(snapshot.createdAt)).toBe(
+      Date.parse((await call(t, { method: 'GET', url: `/api/posts/${post.id}` })).json().post.createdAt),
+    );
 
     const logs = await t.database.db.execute(sql`
       select event_type, severity, event_description from security_logs where user_id = ${reporter.id} and event_type = 'post_reported'`);
@@ -94,14 +98,20 @@ describe.each(engines)('post reports on %s', (engine) => {
     // A reason other than 'other' needs no details; none are stored as null.
     const second = await member(t);
     expect((await report(second.token, post.id, { reason: 'spam' })).statusCode).toBe(201);
-    expect((await reportsOf(post.id))[1]).toMatchObject({ reason_key: 'spam', reason: 'Spam ou publicité', description: null });
+    expect((await reportsOf(post.id))[1]).toMatchObject({
+      reason_key: 'spam',
+      reason: 'Spam ou publicité',
+      description: null,
+    });
   });
 
   it('keeps the snapshot after the post is deleted', async () => {
     const { author, reporter, post } = await postAndReporter({ content: 'Bientôt supprimée' });
     expect((await report(reporter.token, post.id, { reason: 'harassment' })).statusCode).toBe(201);
     await call(t, { method: 'DELETE', url: `/api/posts/${post.id}`, token: author.token });
-    const rows = await t.database.db.execute(sql`select post_id, post_snapshot->>'content' as content from post_reports where reported_by = ${reporter.id}`);
+    const rows = await t.database.db.execute(
+      sql`select post_id, post_snapshot->>'content' as content from post_reports where reported_by = ${reporter.id}`,
+    );
     expect(rows.rows).toEqual([{ post_id: null, content: 'Bientôt supprimée' }]);
   });
 
@@ -110,17 +120,25 @@ describe.each(engines)('post reports on %s', (engine) => {
     const post = await publish(t, author.token);
     const res = await report(author.token, post.id, { reason: 'spam' });
     expect(res.statusCode).toBe(403);
-    expect(res.json().error).toEqual({ code: 'report_own_post', message: 'Vous ne pouvez pas signaler votre propre publication' });
+    expect(res.json().error).toEqual({
+      code: 'report_own_post',
+      message: 'Vous ne pouvez pas signaler votre propre publication',
+    });
     expect(await reportsOf(post.id)).toHaveLength(0);
   });
 
   it('refuses a second report of the same post by the same person, even sent at once', async () => {
     const { reporter, post } = await postAndReporter();
-    const results = await Promise.all(Array.from({ length: 5 }, () => report(reporter.token, post.id, { reason: 'fake' })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => report(reporter.token, post.id, { reason: 'fake' })),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
     const later = await report(reporter.token, post.id, { reason: 'spam' });
     expect(later.statusCode).toBe(409);
-    expect(later.json().error).toEqual({ code: 'report_duplicate', message: 'Vous avez déjà signalé cette publication' });
+    expect(later.json().error).toEqual({
+      code: 'report_duplicate',
+      message: 'Vous avez déjà signalé cette publication',
+    });
     expect(await reportsOf(post.id)).toHaveLength(1);
   });
 

@@ -62,7 +62,12 @@ describe.each(engines)('search on %s', (engine) => {
     const party = await insertPost(t, bulk.id, { category: 'party', content: 'Soirée sur la plage' });
     const results = await find('fête');
     expect(ids(results)).toContain(party);
-    expect(results.every((r) => r.category === 'party' || foldForSearch(`${r.content} ${r.nickname} ${r.author.username}`).includes('fete'))).toBe(true);
+    expect(
+      results.every(
+        (r) =>
+          r.category === 'party' || foldForSearch(`${r.content} ${r.nickname} ${r.author.username}`).includes('fete'),
+      ),
+    ).toBe(true);
     expect(ids(await find('FETE', 'party'))).toContain(party);
     expect(ids(await find('fête', 'happy,love'))).not.toContain(party);
     const love = await insertPost(t, bulk.id, { category: 'love', content: 'Coucher de soleil' });
@@ -87,7 +92,8 @@ describe.each(engines)('search on %s', (engine) => {
 
   it('answers at most 10 results, newest first, from live posts only', async () => {
     const posts: string[] = [];
-    for (let i = 0; i < 12; i++) posts.push(await insertPost(t, bulk.id, { content: `Plafond numéro ${i}`, ageMinutes: i }));
+    for (let i = 0; i < 12; i++)
+      posts.push(await insertPost(t, bulk.id, { content: `Plafond numéro ${i}`, ageMinutes: i }));
     const results = await find('plafond');
     expect(ids(results)).toEqual(posts.slice(0, 10));
     const times = results.map((r) => Date.parse(r.createdAt));
@@ -104,7 +110,10 @@ describe.each(engines)('search on %s', (engine) => {
     for (const params of cases) {
       const res = await search(params);
       expect(res.statusCode, JSON.stringify(params)).toBe(400);
-      expect(res.json().error).toEqual({ code: 'search_length', message: 'La recherche doit contenir entre 2 et 100 caractères' });
+      expect(res.json().error).toEqual({
+        code: 'search_length',
+        message: 'La recherche doit contenir entre 2 et 100 caractères',
+      });
     }
     expect((await search({ q: 'ab' })).statusCode).toBe(200);
     expect((await search({ q: ` ${'x'.repeat(100)} ` })).statusCode).toBe(200);
@@ -125,7 +134,9 @@ describe.each(engines)('search on %s', (engine) => {
   it("does not find a voice-only post by its hidden 'Message vocal' text", async () => {
     const voice = await insertPost(t, bulk.id, { content: 'Message vocal' });
     expect(ids(await find('message vocal'))).toContain(voice);
-    await t.database.db.execute(sql`update publications set audio_url = 'https://cdn.test/voice.webm', audio_duration = 3 where id = ${voice}`);
+    await t.database.db.execute(
+      sql`update publications set audio_url = 'https://cdn.test/voice.webm', audio_duration = 3 where id = ${voice}`,
+    );
     expect(ids(await find('message vocal'))).not.toContain(voice);
   });
 

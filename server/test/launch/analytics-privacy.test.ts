@@ -16,7 +16,8 @@ const SAINT_DENIS = { latitude: -20.8789, longitude: 55.4481 };
 describe.each(engines)('analytics privacy on %s', (engine) => {
   const t = suiteAuthApp(engine);
 
-  const send = (payload: Record<string, unknown>, ip = freshIp()) => call(t, { method: 'POST', url: '/api/analytics/events', payload, ip });
+  const send = (payload: Record<string, unknown>, ip = freshIp()) =>
+    call(t, { method: 'POST', url: '/api/analytics/events', payload, ip });
   const rows = () => t.database.db.select().from(analyticsEvents);
   async function today() {
     const admin = await member(t, 'admin');
@@ -30,7 +31,10 @@ describe.each(engines)('analytics privacy on %s', (engine) => {
     expect((await send({ name: 'search', path: `/user/${id}` })).statusCode).toBe(202);
     expect((await send({ name: 'search', path: '/secret/abc123' })).statusCode).toBe(202);
     expect((await send({ name: 'search', path: '/messages' })).statusCode).toBe(202);
-    const paths = (await rows()).filter((r) => r.name === 'search').map((r) => r.path).sort();
+    const paths = (await rows())
+      .filter((r) => r.name === 'search')
+      .map((r) => r.path)
+      .sort();
     expect(paths).toEqual(['/*', '/messages', '/user/:id']);
     expect(JSON.stringify(await rows())).not.toContain(id);
   });
@@ -48,8 +52,11 @@ describe.each(engines)('analytics privacy on %s', (engine) => {
     const before = await today();
     const addresses = Array.from({ length: 10 }, () => freshIp());
     const claims = ['signup', 'login', 'post_created', 'message_sent'];
-    const statuses = await Promise.all(Array.from({ length: 600 }, (_, i) =>
-      send({ name: claims[i % claims.length], path: '/' }, addresses[i % addresses.length]).then((r) => r.statusCode)));
+    const statuses = await Promise.all(
+      Array.from({ length: 600 }, (_, i) =>
+        send({ name: claims[i % claims.length], path: '/' }, addresses[i % addresses.length]).then((r) => r.statusCode),
+      ),
+    );
     expect(statuses.every((s) => s === 400 || s === 429)).toBe(true);
     const afterClaims = await today();
     // The admin reading the statistics logged in: that login is real.
@@ -62,7 +69,12 @@ describe.each(engines)('analytics privacy on %s', (engine) => {
     expect(afterSignUp.events.signup).toBe(before.events.signup + 1);
 
     const lea = await member(t);
-    const post = await call(t, { method: 'POST', url: '/api/posts', token: lea.token, payload: { category: 'happy', content: 'Bonjour', ...SAINT_DENIS } });
+    const post = await call(t, {
+      method: 'POST',
+      url: '/api/posts',
+      token: lea.token,
+      payload: { category: 'happy', content: 'Bonjour', ...SAINT_DENIS },
+    });
     expect(post.statusCode).toBe(201);
     const after = await today();
     // Lea's login, then the admin's.
@@ -83,7 +95,11 @@ describe.each(engines)('analytics privacy on %s', (engine) => {
   it('a failed login counts nothing', async () => {
     const lea = await member(t);
     const before = await today();
-    const failed = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: lea.email, password: 'Mauvais2024' } });
+    const failed = await call(t, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: lea.email, password: 'Mauvais2024' },
+    });
     expect(failed.statusCode).toBe(400);
     // Only the login of the admin reading the statistics.
     const after = await today();

@@ -93,16 +93,30 @@ describe.each(engines)('analytics on %s', (engine) => {
 
     const buyer = await member(t);
     const sessionId = randomId('cs_test');
-    await t.database.db.insert(pulsePurchases).values({ userId: buyer.id, provider: 'stripe', sessionId, quantity: 5, amountCents: 1250, currency: 'EUR' });
-    const res = await deliver(t.app, event('checkout.session.completed', sessionObject({ sessionId, userId: buyer.id, quantity: 5, amountTotal: 1250 })));
+    await t.database.db
+      .insert(pulsePurchases)
+      .values({ userId: buyer.id, provider: 'stripe', sessionId, quantity: 5, amountCents: 1250, currency: 'EUR' });
+    const res = await deliver(
+      t.app,
+      event(
+        'checkout.session.completed',
+        sessionObject({ sessionId, userId: buyer.id, quantity: 5, amountTotal: 1250 }),
+      ),
+    );
     expect(res.statusCode).toBe(200);
-    const conversion = await waitFor(() => peer.received.find((r) => (r.body as { name?: string }).name === 'premium_conversion'));
-    expect(conversion.body).toMatchObject({ name: 'premium_conversion', domain: 'moodmap.example', revenue: { currency: 'EUR', amount: '12.50' } });
+    const conversion = await waitFor(() =>
+      peer.received.find((r) => (r.body as { name?: string }).name === 'premium_conversion'),
+    );
+    expect(conversion.body).toMatchObject({
+      name: 'premium_conversion',
+      domain: 'moodmap.example',
+      revenue: { currency: 'EUR', amount: '12.50' },
+    });
     const stored = (await rows()).filter((r) => r.name === 'premium_conversion');
     expect(stored.map((r) => r.revenueCents)).toEqual([1250]);
   });
 
-  it('gives admin and super_admin the day\'s statistics, and nobody else', async () => {
+  it("gives admin and super_admin the day's statistics, and nobody else", async () => {
     const admin = await member(t, 'admin');
     const res = await call(t, { method: 'GET', url: '/api/stats?days=7', token: admin.token });
     expect(res.statusCode).toBe(200);

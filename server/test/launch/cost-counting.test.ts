@@ -82,21 +82,30 @@ describe.each(engines)('cost monitor counting on %s', (engine) => {
     expect(day.day).toBe(startDay);
     expect(day.level).toBe('normal');
     expect(day.emergency.active).toBe(false);
-    expect(await t.database.db.select().from(securityLogs).where(eq(securityLogs.eventType, 'emergency_mode_on'))).toHaveLength(0);
+    expect(
+      await t.database.db.select().from(securityLogs).where(eq(securityLogs.eventType, 'emergency_mode_on')),
+    ).toHaveLength(0);
   });
 
   it('starts an emergency on paid operations above the cap: logged, shown and announced to staff, ended by a super_admin at once', async () => {
     const boss = await member(t, 'super_admin');
     const admin = await member(t, 'admin');
     const poster = await member(t);
-    const [adminTab, posterTab] = await Promise.all([signedSocket(t.base, admin.id, admin.token), signedSocket(t.base, poster.id, poster.token)]);
+    const [adminTab, posterTab] = await Promise.all([
+      signedSocket(t.base, admin.id, admin.token),
+      signedSocket(t.base, poster.id, poster.token),
+    ]);
     try {
       // Media store operations billed by the provider (S3 writes), 160 % of their cap.
       costs().count('storage_operations', COST_CAPS.storage_operations * 1.6);
       expect((await costs().evaluate()).level).toBe('emergency');
-      expect((await call(t, { method: 'POST', url: '/api/posts', token: poster.token, payload: post })).statusCode).toBe(503);
+      expect(
+        (await call(t, { method: 'POST', url: '/api/posts', token: poster.token, payload: post })).statusCode,
+      ).toBe(503);
 
-      const [entry] = await t.database.db.select().from(securityLogs)
+      const [entry] = await t.database.db
+        .select()
+        .from(securityLogs)
         .where(and(eq(securityLogs.eventType, 'emergency_mode_on'), eq(securityLogs.severity, 'critical')));
       expect(entry.userId).toBeNull();
       expect(entry.reason).toContain('storage_operations');
@@ -107,14 +116,30 @@ describe.each(engines)('cost monitor counting on %s', (engine) => {
       expect(posterTab.frames.some((f) => f.type === 'emergency.changed')).toBe(false);
 
       const shown = (await call(t, { method: 'GET', url: '/api/costs', token: admin.token })).json().emergency;
-      expect(shown).toMatchObject({ active: true, manual: false, startedBy: null, startedByName: null, startedAt: t.clock.now().toISOString() });
+      expect(shown).toMatchObject({
+        active: true,
+        manual: false,
+        startedBy: null,
+        startedByName: null,
+        startedAt: t.clock.now().toISOString(),
+      });
       expect(shown.reason).toContain('storage_operations');
 
-      const off = await call(t, { method: 'PUT', url: '/api/costs/emergency', token: boss.token, payload: { active: false } });
+      const off = await call(t, {
+        method: 'PUT',
+        url: '/api/costs/emergency',
+        token: boss.token,
+        payload: { active: false },
+      });
       expect(off.json()).toEqual({ active: false, until: null });
-      expect((await call(t, { method: 'POST', url: '/api/posts', token: poster.token, payload: post })).statusCode).toBe(201);
+      expect(
+        (await call(t, { method: 'POST', url: '/api/posts', token: poster.token, payload: post })).statusCode,
+      ).toBe(201);
       await adminTab.next((f) => f.type === 'emergency.changed' && (f.data as { active: boolean }).active === false);
-      const ended = await t.database.db.select().from(securityLogs).where(and(eq(securityLogs.eventType, 'emergency_mode_off'), eq(securityLogs.userId, boss.id)));
+      const ended = await t.database.db
+        .select()
+        .from(securityLogs)
+        .where(and(eq(securityLogs.eventType, 'emergency_mode_off'), eq(securityLogs.userId, boss.id)));
       expect(ended).toHaveLength(1);
     } finally {
       adminTab.close();

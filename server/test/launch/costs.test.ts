@@ -32,7 +32,8 @@ describe.each(engines)('cost monitor on %s', (engine) => {
   });
 
   const costs = () => t.app.ctx.costs;
-  const logs = (eventType: string) => t.database.db.select().from(securityLogs).where(eq(securityLogs.eventType, eventType));
+  const logs = (eventType: string) =>
+    t.database.db.select().from(securityLogs).where(eq(securityLogs.eventType, eventType));
   const maxAge = async () => (await call(t, { method: 'GET', url: viewport })).headers['cache-control'];
   /** Brings the paid media store's operations to `ratio` of their cap. */
   async function reach(ratio: number) {
@@ -87,11 +88,21 @@ describe.each(engines)('cost monitor on %s', (engine) => {
     const boss = await member(t, 'super_admin');
     const admin = await member(t, 'admin');
     const poster = await member(t);
-    expect((await call(t, { method: 'PUT', url: '/api/costs/emergency', token: admin.token, payload: { active: true } })).statusCode).toBe(403);
-    const on = await call(t, { method: 'PUT', url: '/api/costs/emergency', token: boss.token, payload: { active: true } });
+    expect(
+      (await call(t, { method: 'PUT', url: '/api/costs/emergency', token: admin.token, payload: { active: true } }))
+        .statusCode,
+    ).toBe(403);
+    const on = await call(t, {
+      method: 'PUT',
+      url: '/api/costs/emergency',
+      token: boss.token,
+      payload: { active: true },
+    });
     expect(on.statusCode).toBe(200);
     expect(on.json().active).toBe(true);
-    expect((await call(t, { method: 'POST', url: '/api/posts', token: poster.token, payload: post })).statusCode).toBe(503);
+    expect((await call(t, { method: 'POST', url: '/api/posts', token: poster.token, payload: post })).statusCode).toBe(
+      503,
+    );
 
     const report = await call(t, { method: 'GET', url: '/api/costs', token: admin.token });
     expect(report.statusCode).toBe(200);
@@ -110,47 +121,65 @@ describe.each(engines)('cost monitor on %s', (engine) => {
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) {
       const body = await signUpBody(t, { challengeAnswer: 'faux' });
-      statuses.push((await call(t, { method: 'POST', url: '/api/auth/signup', payload: body, ip: freshIp() })).statusCode);
+      statuses.push(
+        (await call(t, { method: 'POST', url: '/api/auth/signup', payload: body, ip: freshIp() })).statusCode,
+      );
     }
     expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true);
     expect(statuses[20]).toBe(429);
 
-    const off = await call(t, { method: 'PUT', url: '/api/costs/emergency', token: boss.token, payload: { active: false } });
+    const off = await call(t, {
+      method: 'PUT',
+      url: '/api/costs/emergency',
+      token: boss.token,
+      payload: { active: false },
+    });
     expect(off.json()).toEqual({ active: false, until: null });
-    expect((await call(t, { method: 'POST', url: '/api/posts', token: poster.token, payload: post })).statusCode).toBe(201);
+    expect((await call(t, { method: 'POST', url: '/api/posts', token: poster.token, payload: post })).statusCode).toBe(
+      201,
+    );
     const user = await member(t);
     expect((await call(t, { method: 'GET', url: '/api/costs', token: user.token })).statusCode).toBe(403);
   });
 });
 
 const counterEngines = process.env.REDIS_URL ? ['database', 'redis'] : ['database'];
-describe.runIf(engines.includes('postgres')).each(counterEngines)('cost monitor shared by two instances on PostgreSQL, counters in the %s', (counters) => {
-  it('adds both instances\' counts, starts one emergency, and both refuse posts', async () => {
-    const { url, drop } = await createPostgresDatabase();
-    const clock = createClock();
-    const dbA = await openDatabase({ databaseUrl: url });
-    const dbB = await openDatabase({ databaseUrl: url });
-    const redis = counters === 'redis' ? { redisUrl: process.env.REDIS_URL, redisPrefix: `moodmap:test:${process.pid}:${Date.now()}:` } : {};
-    const config = testConfig({ publicUrl: 'http://moodmap.test', ...redis });
-    const a = await buildApp(config, { database: dbA, now: clock.now });
-    const b = await buildApp(config, { database: dbB, now: clock.now });
-    try {
-      await Promise.all([a.ready(), b.ready()]);
-      a.ctx.costs.count('storage_operations', 8_000);
-      b.ctx.costs.count('storage_operations', 8_000);
-      await b.ctx.costs.flush();
-      expect((await a.ctx.costs.evaluate()).units.storage_operations).toBe(16_000);
-      expect((await a.ctx.costs.evaluate()).level).toBe('emergency');
-      expect((await b.ctx.costs.evaluate()).level).toBe('emergency');
-      const logs = await dbA.db.select().from(securityLogs).where(and(eq(securityLogs.eventType, 'emergency_mode_on')));
-      expect(logs).toHaveLength(1);
-      await expect(b.ctx.costs.assertPostingAllowed()).rejects.toMatchObject({ status: 503, code: 'emergency_mode' });
-      clock.advance(4 * HOUR + 1);
-      await expect(b.ctx.costs.assertPostingAllowed()).resolves.toBeUndefined();
-    } finally {
-      await Promise.allSettled([a.close(), b.close()]);
-      await Promise.allSettled([dbA.close(), dbB.close()]);
-      await drop();
-    }
-  }, 60_000);
-});
+describe.runIf(engines.includes('postgres')).each(counterEngines)(
+  'cost monitor shared by two instances on PostgreSQL, counters in the %s',
+  (counters) => {
+    it("adds both instances' counts, starts one emergency, and both refuse posts", async () => {
+      const { url, drop } = await createPostgresDatabase();
+      const clock = createClock();
+      const dbA = await openDatabase({ databaseUrl: url });
+      const dbB = await openDatabase({ databaseUrl: url });
+      const redis =
+        counters === 'redis'
+          ? { redisUrl: process.env.REDIS_URL, redisPrefix: `moodmap:test:${process.pid}:${Date.now()}:` }
+          : {};
+      const config = testConfig({ publicUrl: 'http://moodmap.test', ...redis });
+      const a = await buildApp(config, { database: dbA, now: clock.now });
+      const b = await buildApp(config, { database: dbB, now: clock.now });
+      try {
+        await Promise.all([a.ready(), b.ready()]);
+        a.ctx.costs.count('storage_operations', 8_000);
+        b.ctx.costs.count('storage_operations', 8_000);
+        await b.ctx.costs.flush();
+        expect((await a.ctx.costs.evaluate()).units.storage_operations).toBe(16_000);
+        expect((await a.ctx.costs.evaluate()).level).toBe('emergency');
+        expect((await b.ctx.costs.evaluate()).level).toBe('emergency');
+        const logs = await dbA.db
+          .select()
+          .from(securityLogs)
+          .where(and(eq(securityLogs.eventType, 'emergency_mode_on')));
+        expect(logs).toHaveLength(1);
+        await expect(b.ctx.costs.assertPostingAllowed()).rejects.toMatchObject({ status: 503, code: 'emergency_mode' });
+        clock.advance(4 * HOUR + 1);
+        await expect(b.ctx.costs.assertPostingAllowed()).resolves.toBeUndefined();
+      } finally {
+        await Promise.allSettled([a.close(), b.close()]);
+        await Promise.allSettled([dbA.close(), dbB.close()]);
+        await drop();
+      }
+    }, 60_000);
+  },
+);

@@ -20,19 +20,32 @@ export interface RecordedRequest {
 }
 
 /** A Plausible-compatible events endpoint: answers 202 and keeps every request. */
-export async function startRecordingPeer(): Promise<{ url: string; received: RecordedRequest[]; close(): Promise<void> }> {
+export async function startRecordingPeer(): Promise<{
+  url: string;
+  received: RecordedRequest[];
+  close(): Promise<void>;
+}> {
   const received: RecordedRequest[] = [];
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : null });
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: raw ? JSON.parse(raw) : null,
+      });
       res.writeHead(202, { 'content-type': 'text/plain' }).end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 export async function waitFor<T>(read: () => T | undefined, timeoutMs = 5_000): Promise<T> {

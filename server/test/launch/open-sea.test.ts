@@ -11,13 +11,27 @@ import { member } from './fixtures.ts';
 describe.each(engines)('open sea on %s', (engine) => {
   const t = suiteAuthApp(engine);
 
-  const input = { category: 'happy' as const, content: 'Au large', latitude: -21.5, longitude: 56.5, usePulseEffect: false };
+  const input = {
+    category: 'happy' as const,
+    content: 'Au large',
+    latitude: -21.5,
+    longitude: 56.5,
+    usePulseEffect: false,
+  };
 
   it("refuses a point the geocoder knows is sea with 'Cette position est en pleine mer...', and one off the land polygons with the land-only text", async () => {
     const { id } = await member(t);
     const db = t.database.db;
     const approximate = createApproximator(geoFixture());
-    await expect(createPost({ db, isOnLand: async () => 'sea', approximate }, id, input)).rejects.toMatchObject({ status: 400, code: 'open_sea', message: MESSAGES.open_sea });
-    await expect(createPost({ db, isOnLand: async () => 'off_land', approximate }, id, input)).rejects.toMatchObject({ status: 400, code: 'not_on_land', message: MESSAGES.not_on_land });
+    await expect(createPost({ db, isOnLand: async () => 'sea', approximate }, id, input)).rejects.toMatchObject({
+      status: 400,
+      code: 'open_sea',
+      message: MESSAGES.open_sea,
+    });
+    await expect(createPost({ db, isOnLand: async () => 'off_land', approximate }, id, input)).rejects.toMatchObject({
+      status: 400,
+      code: 'not_on_land',
+      message: MESSAGES.not_on_land,
+    });
   });
 });

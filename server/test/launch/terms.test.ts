@@ -42,7 +42,12 @@ describe.each(engines)('terms of use on %s', (engine) => {
     await t.database.db.update(users).set({ termsVersion: null, termsAcceptedAt: null }).where(eq(users.id, lea.id));
     const before = await call(t, { method: 'GET', url: '/api/terms', token: lea.token });
     expect(before.json()).toMatchObject({ current: { version: current() }, acceptedVersion: null, mustAccept: true });
-    const accepted = await call(t, { method: 'POST', url: '/api/terms/accept', token: lea.token, payload: { version: current() } });
+    const accepted = await call(t, {
+      method: 'POST',
+      url: '/api/terms/accept',
+      token: lea.token,
+      payload: { version: current() },
+    });
     expect(accepted.statusCode).toBe(200);
     const after = await call(t, { method: 'GET', url: '/api/terms', token: lea.token });
     expect(after.json()).toMatchObject({ acceptedVersion: current(), mustAccept: false });
@@ -58,7 +63,10 @@ describe('terms versions over time', () => {
   ];
   it('announces a new version 30 days before it applies, then applies it', () => {
     expect(termsAt(new Date('2026-04-30T00:00:00Z'), versions)).toEqual({ current: versions[0], upcoming: null });
-    expect(termsAt(new Date('2026-05-03T00:00:00Z'), versions)).toEqual({ current: versions[0], upcoming: versions[1] });
+    expect(termsAt(new Date('2026-05-03T00:00:00Z'), versions)).toEqual({
+      current: versions[0],
+      upcoming: versions[1],
+    });
     expect(termsAt(new Date('2026-06-01T00:00:00Z'), versions)).toEqual({ current: versions[1], upcoming: null });
   });
 });

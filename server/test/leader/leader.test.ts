@@ -172,19 +172,34 @@ describe.each(engines.filter((engine) => engine === 'postgres'))('two instances 
 
     /** A post of a new member, published 24 h and a second ago: the sweeper's to delete. */
     async function expiredPost(db: Database): Promise<string> {
-      const [user] = await db.db.insert(users).values({ email: freshEmail(), passwordHash: 'jamais utilisé' }).returning({ id: users.id });
+      const [user] = await db.db
+        .insert(users)
+        .values({ email: freshEmail(), passwordHash: 'jamais utilisé' })
+        .returning({ id: users.id });
       await db.db.insert(profiles).values({ id: user.id, username: `membre_${user.id.slice(0, 8)}` });
-      const [post] = await db.db.insert(publications).values({
-        userId: user.id, category: 'happy', content: 'Bientôt balayé', latitude: 48.8566, longitude: 2.3522, nickname: 'membre',
-        createdAt: sql`now() - interval '24 hours 1 second'`,
-      }).returning({ id: publications.id });
+      const [post] = await db.db
+        .insert(publications)
+        .values({
+          userId: user.id,
+          category: 'happy',
+          content: 'Bientôt balayé',
+          latitude: 48.8566,
+          longitude: 2.3522,
+          nickname: 'membre',
+          createdAt: sql`now() - interval '24 hours 1 second'`,
+        })
+        .returning({ id: publications.id });
       return post.id;
     }
 
-    const deletions = (events: RealtimeEvent[], id: string) => events.filter((e) => e.type === 'post.deleted' && JSON.stringify(e.data).includes(id));
+    const deletions = (events: RealtimeEvent[], id: string) =>
+      events.filter((e) => e.type === 'post.deleted' && JSON.stringify(e.data).includes(id));
 
     it('sweep on the leader only, once, and on the other at once when the leader closes', async () => {
-      const { db, apps: [first, second] } = await twoApps();
+      const {
+        db,
+        apps: [first, second],
+      } = await twoApps();
       const heard: RealtimeEvent[] = [];
       second.ctx.bus.subscribe((event) => heard.push(event));
       expect([first.ctx.leader.isLeader(), second.ctx.leader.isLeader()]).toEqual([true, false]);
@@ -200,9 +215,14 @@ describe.each(engines.filter((engine) => engine === 'postgres'))('two instances 
       await first.close();
       // Taking over runs every job at once: no waiting for the sweeper's next round.
       await expect.poll(() => deletions(heard, late).length).toBe(1);
-      expect(second.ctx.leader.status()).toMatchObject({ leading: true, jobs: { 'posts.sweep-expired': { failures: 0 } } });
+      expect(second.ctx.leader.status()).toMatchObject({
+        leading: true,
+        jobs: { 'posts.sweep-expired': { failures: 0 } },
+      });
       expect(deletions(heard, early)).toHaveLength(1);
-      const left = await db.db.execute(sql`select count(*)::int as n from publications where id in (${early}, ${late})`);
+      const left = await db.db.execute(
+        sql`select count(*)::int as n from publications where id in (${early}, ${late})`,
+      );
       expect(left.rows[0]?.n).toBe(0);
     });
   });

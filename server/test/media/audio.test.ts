@@ -19,7 +19,9 @@ describe('the WebM fixture writer', () => {
     expect(file.subarray(0, 4)).toEqual(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]));
     // Segment ID followed by the 8-byte unknown size.
     const segment = file.indexOf(Buffer.from([0x18, 0x53, 0x80, 0x67]));
-    expect(file.subarray(segment + 4, segment + 12)).toEqual(Buffer.from([0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]));
+    expect(file.subarray(segment + 4, segment + 12)).toEqual(
+      Buffer.from([0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+    );
     // No Duration element to read: the length comes from the blocks alone.
     expect(scanWebm(file).declaredSeconds).toBeNull();
   });
@@ -36,7 +38,16 @@ describe('scanWebm', () => {
 
   it('applies the TimecodeScale of Info', () => {
     // Timecodes in units of 100 µs: cluster at 20 000 units = 2 s, blocks every 200 units = 20 ms.
-    const scan = scanWebm(writeWebm({ live: true, timecodeScale: 100_000, clusters: [{ timecode: 0, blocks: [0, 200, 400] }, { timecode: 20_000, blocks: [0, 200] }] }));
+    const scan = scanWebm(
+      writeWebm({
+        live: true,
+        timecodeScale: 100_000,
+        clusters: [
+          { timecode: 0, blocks: [0, 200, 400] },
+          { timecode: 20_000, blocks: [0, 200] },
+        ],
+      }),
+    );
     expect(scan.timecodeScaleNs).toBe(100_000);
     expect(scan.scannedSeconds).toBeCloseTo(2.04, 6);
   });
@@ -48,13 +59,17 @@ describe('scanWebm', () => {
   });
 
   it('reads negative relative timecodes and BlockGroups with BlockDuration', () => {
-    const scan = scanWebm(writeWebm({ blocks: 'group', blockDuration: 60, clusters: [{ timecode: 5000, blocks: [-1000, 0, 2000] }] }));
+    const scan = scanWebm(
+      writeWebm({ blocks: 'group', blockDuration: 60, clusters: [{ timecode: 5000, blocks: [-1000, 0, 2000] }] }),
+    );
     // From 4000 ms to 7000 + 60 ms.
     expect(scan.scannedSeconds).toBeCloseTo(3.06, 6);
   });
 
   it('reads a declared Duration in TimecodeScale units', () => {
-    const scan = scanWebm(writeWebm({ timecodeScale: 1_000_000, duration: 4200, clusters: [{ timecode: 0, blocks: [0, 20] }] }));
+    const scan = scanWebm(
+      writeWebm({ timecodeScale: 1_000_000, duration: 4200, clusters: [{ timecode: 0, blocks: [0, 20] }] }),
+    );
     expect(scan.declaredSeconds).toBeCloseTo(4.2, 6);
   });
 
@@ -74,7 +89,11 @@ describe('checkVoiceMessage', () => {
   });
 
   it('uses the Duration element when the file has one', async () => {
-    const file = writeWebm({ timecodeScale: 1_000_000, duration: 9_500, clusters: [{ timecode: 0, blocks: Array.from({ length: 475 }, (_, i) => i * 20) }] });
+    const file = writeWebm({
+      timecodeScale: 1_000_000,
+      duration: 9_500,
+      clusters: [{ timecode: 0, blocks: Array.from({ length: 475 }, (_, i) => i * 20) }],
+    });
     const voice = await checkVoiceMessage(file);
     expect(voice.durationSource).toBe('declared');
     expect(voice.durationSeconds).toBe(9.5);
@@ -102,14 +121,26 @@ describe('checkVoiceMessage', () => {
 
   it('refuses a zero-length recording', async () => {
     // Structure and size are fine (padding frames), but every block sits at the same instant.
-    const file = writeWebm({ live: true, timecodeScale: 1_000_000, frameBytes: 400, clusters: [{ timecode: 0, blocks: [0, 0, 0] }] });
+    const file = writeWebm({
+      live: true,
+      timecodeScale: 1_000_000,
+      frameBytes: 400,
+      clusters: [{ timecode: 0, blocks: [0, 0, 0] }],
+    });
     expect(file.length).toBeGreaterThan(1000);
     const error = await refusal(file);
     expect(error.status).toBe(400);
     expect(error.code).toBe('audio_duration_zero');
-    expect(error.message).toBe("La durée de l'enregistrement audio doit être supérieure à zéro. Veuillez réenregistrer.");
+    expect(error.message).toBe(
+      "La durée de l'enregistrement audio doit être supérieure à zéro. Veuillez réenregistrer.",
+    );
     // No block at all, Duration 0.
-    const empty = writeWebm({ timecodeScale: 1_000_000, duration: 0, frameBytes: 1200, clusters: [{ timecode: 0, blocks: [0] }] });
+    const empty = writeWebm({
+      timecodeScale: 1_000_000,
+      duration: 0,
+      frameBytes: 1200,
+      clusters: [{ timecode: 0, blocks: [0] }],
+    });
     expect((await refusal(empty)).code).toBe('audio_duration_zero');
   });
 
@@ -117,12 +148,20 @@ describe('checkVoiceMessage', () => {
     const small = recording(0.1);
     expect(small.length).toBeLessThan(1000);
     const tooSmall = await refusal(small);
-    expect([tooSmall.status, tooSmall.code, tooSmall.message]).toEqual([400, 'audio_too_small', 'Fichier audio trop petit ou corrompu']);
+    expect([tooSmall.status, tooSmall.code, tooSmall.message]).toEqual([
+      400,
+      'audio_too_small',
+      'Fichier audio trop petit ou corrompu',
+    ]);
 
     const big = recording(50, { frameBytes: 2200 });
     expect(big.length).toBeGreaterThan(5 * 1024 * 1024);
     const tooBig = await refusal(big);
-    expect([tooBig.status, tooBig.code, tooBig.message]).toEqual([413, 'audio_too_large', 'Fichier audio trop volumineux (max 5MB)']);
+    expect([tooBig.status, tooBig.code, tooBig.message]).toEqual([
+      413,
+      'audio_too_large',
+      'Fichier audio trop volumineux (max 5MB)',
+    ]);
     // Exactly 5 MB is allowed.
     const padded = recording(50, { frameBytes: 2000 });
     expect(padded.length).toBeLessThanOrEqual(5 * 1024 * 1024);
@@ -142,7 +181,10 @@ describe('checkVoiceMessage', () => {
 
   it('refuses an EBML header without a Segment as corrupt', async () => {
     const header = recording(1).subarray(0, 40);
-    const broken = Buffer.concat([header.subarray(0, header.indexOf(Buffer.from([0x18, 0x53, 0x80, 0x67]))), Buffer.alloc(2000, 0x42)]);
+    const broken = Buffer.concat([
+      header.subarray(0, header.indexOf(Buffer.from([0x18, 0x53, 0x80, 0x67]))),
+      Buffer.alloc(2000, 0x42),
+    ]);
     const error = await refusal(broken);
     expect(error.code).toBe('audio_corrupt');
   });

@@ -3,7 +3,11 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 /** A photo-like JPEG (gradient + noise), optionally with EXIF orientation, camera and GPS tags. */
-export async function photo(width: number, height: number, options: { orientation?: number; gps?: boolean; quality?: number } = {}): Promise<Buffer> {
+export async function photo(
+  width: number,
+  height: number,
+  options: { orientation?: number; gps?: boolean; quality?: number } = {},
+): Promise<Buffer> {
   const raw = Buffer.alloc(width * height * 3);
   let seed = 7;
   for (let y = 0; y < height; y++) {
@@ -22,7 +26,13 @@ export async function photo(width: number, height: number, options: { orientatio
     image = image.withExifMerge({
       IFD0: { Make: 'MoodCam', Model: 'Secret Phone 3000' },
       // IFD3 is the GPS directory: a position in Paris.
-      IFD3: { GPSMapDatum: 'WGS-84', GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 300/100' },
+      IFD3: {
+        GPSMapDatum: 'WGS-84',
+        GPSLatitudeRef: 'N',
+        GPSLatitude: '48/1 51/1 2400/100',
+        GPSLongitudeRef: 'E',
+        GPSLongitude: '2/1 21/1 300/100',
+      },
     });
   }
   return image.toBuffer();
@@ -30,7 +40,9 @@ export async function photo(width: number, height: number, options: { orientatio
 
 /** A solid image whose left half is red and right half blue (to check orientation). */
 export async function halves(width: number, height: number, orientation?: number): Promise<Buffer> {
-  const left = await sharp({ create: { width: width / 2, height, channels: 3, background: '#ff0000' } }).png().toBuffer();
+  const left = await sharp({ create: { width: width / 2, height, channels: 3, background: '#ff0000' } })
+    .png()
+    .toBuffer();
   let image = sharp({ create: { width, height, channels: 3, background: '#0000ff' } })
     .composite([{ input: left, left: 0, top: 0 }])
     .jpeg({ quality: 95 });
@@ -39,7 +51,9 @@ export async function halves(width: number, height: number, orientation?: number
 }
 
 export async function png(width: number, height: number, background = '#33aa55'): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 4, background } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 4, background } })
+    .png()
+    .toBuffer();
 }
 
 function pngChunk(type: string, data: Buffer): Buffer {
@@ -77,7 +91,11 @@ export function pngBomb(width: number, height: number): Buffer {
 export function pngTruncated(width: number, height: number): Buffer {
   const whole = pngBomb(width, height);
   const idat = whole.subarray(41, 41 + whole.readUInt32BE(33));
-  return Buffer.concat([whole.subarray(0, 33), pngChunk('IDAT', idat.subarray(0, 16)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    whole.subarray(0, 33),
+    pngChunk('IDAT', idat.subarray(0, 16)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export interface FormPart {
@@ -93,7 +111,11 @@ export function multipart(parts: FormPart[]): { payload: Buffer; headers: Record
   for (const part of parts) {
     chunks.push(Buffer.from(`--${boundary}\r\n`));
     if (part.file) {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${part.name}"; filename="${part.file.filename}"\r\nContent-Type: ${part.file.contentType}\r\n\r\n`));
+      chunks.push(
+        Buffer.from(
+          `Content-Disposition: form-data; name="${part.name}"; filename="${part.file.filename}"\r\nContent-Type: ${part.file.contentType}\r\n\r\n`,
+        ),
+      );
       chunks.push(part.file.body);
     } else {
       chunks.push(Buffer.from(`Content-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value ?? ''}`));
@@ -102,5 +124,8 @@ export function multipart(parts: FormPart[]): { payload: Buffer; headers: Record
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   const payload = Buffer.concat(chunks);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(payload.length) } };
+  return {
+    payload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(payload.length) },
+  };
 }

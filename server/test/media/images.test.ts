@@ -14,7 +14,10 @@ async function refusal(promise: Promise<unknown>): Promise<AppError> {
 }
 
 /** Mean colour of a region of an image, as [r, g, b]. */
-async function meanColour(image: Buffer, region: { left: number; top: number; width: number; height: number }): Promise<number[]> {
+async function meanColour(
+  image: Buffer,
+  region: { left: number; top: number; width: number; height: number },
+): Promise<number[]> {
   // stats() reads its input, not the pipeline's output: extract first, then measure.
   const { channels } = await sharp(await sharp(image).extract(region).png().toBuffer()).stats();
   return channels.slice(0, 3).map((c) => Math.round(c.mean));
@@ -25,8 +28,12 @@ describe('processImage: type by magic number', () => {
     const sources = {
       jpeg: await photo(64, 48),
       png: await png(64, 48),
-      gif: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#f0a' } }).gif().toBuffer(),
-      webp: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#0af' } }).webp().toBuffer(),
+      gif: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#f0a' } })
+        .gif()
+        .toBuffer(),
+      webp: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#0af' } })
+        .webp()
+        .toBuffer(),
     };
     for (const [name, body] of Object.entries(sources)) {
       const result = await processImage(body, 'chat');
@@ -45,10 +52,17 @@ describe('processImage: type by magic number', () => {
   });
 
   it('refuses types outside the four, even real images (TIFF, SVG, AVIF)', async () => {
-    const tiff = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).tiff().toBuffer();
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><script>alert(1)</script></svg>');
-    const avif = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).avif().toBuffer();
-    for (const body of [tiff, svg, avif]) expect((await refusal(processImage(body, 'post'))).code).toBe('image_type_invalid');
+    const tiff = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .tiff()
+      .toBuffer();
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><script>alert(1)</script></svg>',
+    );
+    const avif = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .avif()
+      .toBuffer();
+    for (const body of [tiff, svg, avif])
+      expect((await refusal(processImage(body, 'post'))).code).toBe('image_type_invalid');
   });
 
   it('refuses a file with an image signature but broken data with a 400, not a crash', async () => {
@@ -153,7 +167,9 @@ describe('processImage: sizes', () => {
     // Three 40×40 frames: red, green, blue.
     const raw = Buffer.alloc(40 * 120 * 3);
     for (let i = 0; i < 40 * 120; i++) raw[i * 3 + Math.floor(i / (40 * 40))] = 255;
-    const gif = await sharp(raw, { raw: { width: 40, height: 120, channels: 3, pageHeight: 40 } }).gif({ loop: 0, delay: [100, 100, 100] }).toBuffer();
+    const gif = await sharp(raw, { raw: { width: 40, height: 120, channels: 3, pageHeight: 40 } })
+      .gif({ loop: 0, delay: [100, 100, 100] })
+      .toBuffer();
     expect((await sharp(gif).metadata()).pages).toBe(3);
     const result = await processImage(gif, 'post');
     expect(result.source.animated).toBe(true);

@@ -66,9 +66,25 @@ describe.each(engines)('root-relative local media URLs on %s', (engine) => {
     expect(image.thumbnailUrl).toMatch(/^\/media\/publications\/[0-9a-f-]{36}-thumb\.webp$/);
     const audio = await voiceUpload(lea);
     expect(audio.url).toMatch(/^\/media\/voice-messages\/[0-9a-f-]{36}\.webm$/);
-    const created = await call(t, { method: 'POST', url: '/api/posts', token: lea.token, payload: { category: 'happy', content: 'Bonjour', ...SAINT_DENIS, imageUploadId: image.uploadId, audioUploadId: audio.uploadId } });
+    const created = await call(t, {
+      method: 'POST',
+      url: '/api/posts',
+      token: lea.token,
+      payload: {
+        category: 'happy',
+        content: 'Bonjour',
+        ...SAINT_DENIS,
+        imageUploadId: image.uploadId,
+        audioUploadId: audio.uploadId,
+      },
+    });
     expect(created.statusCode).toBe(201);
-    expect(created.json().post).toMatchObject({ imageUrl: image.url, thumbnailUrl: image.thumbnailUrl, mediaUrls: [image.url], audioUrl: audio.url });
+    expect(created.json().post).toMatchObject({
+      imageUrl: image.url,
+      thumbnailUrl: image.thumbnailUrl,
+      mediaUrls: [image.url],
+      audioUrl: audio.url,
+    });
     await served(image.url, 'image/webp');
     await served(image.thumbnailUrl, 'image/webp', 'localhost:4000');
     await served(audio.url, 'audio/webm');
@@ -79,8 +95,15 @@ describe.each(engines)('root-relative local media URLs on %s', (engine) => {
     await served(photos.profilePhotoUrl, 'image/webp');
     await served(photos.avatarUrl, 'image/webp');
 
-    const conversation = await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } });
-    const sent = await form(lea.token, `/api/conversations/${conversation.json().conversation.id}/messages`, [{ name: 'file', file: await jpeg() }]);
+    const conversation = await call(t, {
+      method: 'POST',
+      url: '/api/conversations',
+      token: lea.token,
+      payload: { userId: marc.id },
+    });
+    const sent = await form(lea.token, `/api/conversations/${conversation.json().conversation.id}/messages`, [
+      { name: 'file', file: await jpeg() },
+    ]);
     expect(sent.statusCode).toBe(201);
     const chatImage = sent.json().message.imageUrl as string;
     expect(chatImage).toMatch(/^\/media\/message-images\/[0-9a-f-]{36}\.webp$/);
@@ -91,49 +114,97 @@ describe.each(engines)('root-relative local media URLs on %s', (engine) => {
     const lea = await member(t);
     const marc = await member(t);
     const key = (dir: string, suffix = '.webp') => `${dir}/${randomUUID()}${suffix}`;
-    const [photoKey, postKey, voiceKey, uploadKey, chatKey] = [key('avatars'), key('publications'), key('voice-messages', '.webm'), key('publications'), key('message-images')];
+    const [photoKey, postKey, voiceKey, uploadKey, chatKey] = [
+      key('avatars'),
+      key('publications'),
+      key('voice-messages', '.webm'),
+      key('publications'),
+      key('message-images'),
+    ];
     const thumbOf = (k: string) => k.replace('.webp', '-thumb.webp');
     // The user's own text quoting such a URL is text, not a stored URL: never rewritten.
     const content = `Lien : "${OLD}/media/${postKey}" [ "${OLD}/media/${postKey}"`;
 
     const db = t.database.db;
-    await db.execute(sql`update profiles set profile_photo_url = ${`${OLD}/media/${photoKey}`}, avatar_url = ${FOREIGN} where id = ${lea.id}`);
-    await db.execute(sql`update profiles set profile_photo_url = ${`https://moodmap.example/media/${thumbOf(photoKey)}`}, avatar_url = null where id = ${marc.id}`);
+    await db.execute(
+      sql`update profiles set profile_photo_url = ${`${OLD}/media/${photoKey}`}, avatar_url = ${FOREIGN} where id = ${lea.id}`,
+    );
+    await db.execute(
+      sql`update profiles set profile_photo_url = ${`https://moodmap.example/media/${thumbOf(photoKey)}`}, avatar_url = null where id = ${marc.id}`,
+    );
     const postId = await insertPost(t, lea.id, { content });
     await db.execute(sql`
       update publications set image_url = ${`${OLD}/media/${postKey}`}, thumbnail_url = ${`${OLD}/media/${thumbOf(postKey)}`},
         media_urls = ${JSON.stringify([`${OLD}/media/${postKey}`, FOREIGN, S3_LIKE])}::jsonb, audio_url = ${`${OLD}/media/${voiceKey}`}
       where id = ${postId}`);
     const foreignPostId = await insertPost(t, marc.id);
-    await db.execute(sql`update publications set image_url = ${S3_LIKE}, media_urls = ${JSON.stringify([S3_LIKE])}::jsonb where id = ${foreignPostId}`);
-    await db.execute(sql`insert into uploads (user_id, kind, url, thumbnail_url) values (${lea.id}, 'post_image', ${`${OLD}/media/${uploadKey}`}, ${`${OLD}/media/${thumbOf(uploadKey)}`})`);
+    await db.execute(
+      sql`update publications set image_url = ${S3_LIKE}, media_urls = ${JSON.stringify([S3_LIKE])}::jsonb where id = ${foreignPostId}`,
+    );
+    await db.execute(
+      sql`insert into uploads (user_id, kind, url, thumbnail_url) values (${lea.id}, 'post_image', ${`${OLD}/media/${uploadKey}`}, ${`${OLD}/media/${thumbOf(uploadKey)}`})`,
+    );
     await db.execute(sql`insert into uploads (user_id, kind, url) values (${marc.id}, 'post_image', ${FOREIGN})`);
-    const conversation = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id as string;
-    await db.execute(sql`insert into messages (conversation_id, sender_id, content, image_url) values (${conversation}, ${lea.id}, '', ${`${OLD}/media/${chatKey}`}), (${conversation}, ${marc.id}, '', ${FOREIGN})`);
+    const conversation = (
+      await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })
+    ).json().conversation.id as string;
+    await db.execute(
+      sql`insert into messages (conversation_id, sender_id, content, image_url) values (${conversation}, ${lea.id}, '', ${`${OLD}/media/${chatKey}`}), (${conversation}, ${marc.id}, '', ${FOREIGN})`,
+    );
     // The report's snapshot copies the post's URLs, legacy ones included.
-    expect((await call(t, { method: 'POST', url: `/api/posts/${postId}/report`, token: marc.token, payload: { reason: 'spam' } })).statusCode).toBe(201);
+    expect(
+      (
+        await call(t, {
+          method: 'POST',
+          url: `/api/posts/${postId}/report`,
+          token: marc.token,
+          payload: { reason: 'spam' },
+        })
+      ).statusCode,
+    ).toBe(201);
 
     const read = async () => {
-      const profiles = await db.execute(sql`select id, profile_photo_url, avatar_url from profiles where id in (${lea.id}, ${marc.id})`);
-      const posts = await db.execute(sql`select id, image_url, thumbnail_url, media_urls, audio_url from publications where id in (${postId}, ${foreignPostId})`);
-      const uploads = await db.execute(sql`select url, thumbnail_url from uploads where user_id in (${lea.id}, ${marc.id}) order by url`);
-      const messages = await db.execute(sql`select image_url from messages where conversation_id = ${conversation} order by image_url`);
+      const profiles = await db.execute(
+        sql`select id, profile_photo_url, avatar_url from profiles where id in (${lea.id}, ${marc.id})`,
+      );
+      const posts = await db.execute(
+        sql`select id, image_url, thumbnail_url, media_urls, audio_url from publications where id in (${postId}, ${foreignPostId})`,
+      );
+      const uploads = await db.execute(
+        sql`select url, thumbnail_url from uploads where user_id in (${lea.id}, ${marc.id}) order by url`,
+      );
+      const messages = await db.execute(
+        sql`select image_url from messages where conversation_id = ${conversation} order by image_url`,
+      );
       const reports = await db.execute(sql`select post_snapshot from post_reports where post_id = ${postId}`);
-      const byId = <T extends { id: string }>(rows: T[]) => Object.fromEntries(rows.map(({ id, ...rest }) => [id, rest]));
+      const byId = <T extends { id: string }>(rows: T[]) =>
+        Object.fromEntries(rows.map(({ id, ...rest }) => [id, rest]));
       const snapshot = reports.rows[0].post_snapshot;
       return {
         profiles: byId(profiles.rows as Array<{ id: string }>),
-        posts: byId((posts.rows as Array<{ id: string; media_urls: unknown }>).map((p) => ({ ...p, media_urls: typeof p.media_urls === 'string' ? JSON.parse(p.media_urls) : p.media_urls }))),
+        posts: byId(
+          (posts.rows as Array<{ id: string; media_urls: unknown }>).map((p) => ({
+            ...p,
+            media_urls: typeof p.media_urls === 'string' ? JSON.parse(p.media_urls) : p.media_urls,
+          })),
+        ),
         uploads: uploads.rows,
         messages: messages.rows.map((m) => m.image_url),
         snapshot: (typeof snapshot === 'string' ? JSON.parse(snapshot) : snapshot) as Record<string, unknown>,
       };
     };
     const before = await read();
-    expect(before.snapshot).toMatchObject({ imageUrl: `${OLD}/media/${postKey}`, audioUrl: `${OLD}/media/${voiceKey}`, content });
+    expect(before.snapshot).toMatchObject({
+      imageUrl: `${OLD}/media/${postKey}`,
+      audioUrl: `${OLD}/media/${voiceKey}`,
+      content,
+    });
 
     // An S3 deployment never touches its rows, even ones that look like local URLs.
-    const s3App = await buildApp(testConfig({ s3: { region: 'eu-west-3', bucket: 'moodmap', accessKeyId: 'AK', secretAccessKey: 'SK' } }), { database: t.database });
+    const s3App = await buildApp(
+      testConfig({ s3: { region: 'eu-west-3', bucket: 'moodmap', accessKeyId: 'AK', secretAccessKey: 'SK' } }),
+      { database: t.database },
+    );
     await s3App.close();
     expect(await read()).toEqual(before);
 
@@ -146,7 +217,12 @@ describe.each(engines)('root-relative local media URLs on %s', (engine) => {
       [marc.id]: { profile_photo_url: `/media/${thumbOf(photoKey)}`, avatar_url: null },
     });
     expect(after.posts).toEqual({
-      [postId]: { image_url: `/media/${postKey}`, thumbnail_url: `/media/${thumbOf(postKey)}`, media_urls: [`/media/${postKey}`, FOREIGN, S3_LIKE], audio_url: `/media/${voiceKey}` },
+      [postId]: {
+        image_url: `/media/${postKey}`,
+        thumbnail_url: `/media/${thumbOf(postKey)}`,
+        media_urls: [`/media/${postKey}`, FOREIGN, S3_LIKE],
+        audio_url: `/media/${voiceKey}`,
+      },
       [foreignPostId]: { image_url: S3_LIKE, thumbnail_url: null, media_urls: [S3_LIKE], audio_url: null },
     });
     expect(after.uploads).toEqual([
@@ -178,7 +254,18 @@ describe.each(engines)('root-relative local media URLs on %s', (engine) => {
     // A post with an image and a voice message, deleted by its author.
     const image = await postImage(lea);
     const audio = await voiceUpload(lea);
-    const created = await call(t, { method: 'POST', url: '/api/posts', token: lea.token, payload: { category: 'happy', content: 'Bonjour', ...SAINT_DENIS, imageUploadId: image.uploadId, audioUploadId: audio.uploadId } });
+    const created = await call(t, {
+      method: 'POST',
+      url: '/api/posts',
+      token: lea.token,
+      payload: {
+        category: 'happy',
+        content: 'Bonjour',
+        ...SAINT_DENIS,
+        imageUploadId: image.uploadId,
+        audioUploadId: audio.uploadId,
+      },
+    });
     const postId = created.json().post.id as string;
     await db.execute(sql`
       update publications set image_url = ${legacy(image.url)}, thumbnail_url = ${legacy(image.thumbnailUrl)},
@@ -194,11 +281,15 @@ describe.each(engines)('root-relative local media URLs on %s', (engine) => {
 
     // An avatar replaced by a new one, then the new one removed.
     const first = await avatar(lea);
-    await db.execute(sql`update profiles set profile_photo_url = ${legacy(first.profilePhotoUrl)}, avatar_url = ${legacy(first.avatarUrl)} where id = ${lea.id}`);
+    await db.execute(
+      sql`update profiles set profile_photo_url = ${legacy(first.profilePhotoUrl)}, avatar_url = ${legacy(first.avatarUrl)} where id = ${lea.id}`,
+    );
     const second = await avatar(lea);
     for (const url of [first.profilePhotoUrl, first.avatarUrl]) expect(onDisk(url), url).toBe(false);
     for (const url of [second.profilePhotoUrl, second.avatarUrl]) expect(onDisk(url), url).toBe(true);
-    await db.execute(sql`update profiles set profile_photo_url = ${legacy(second.profilePhotoUrl)}, avatar_url = ${legacy(second.avatarUrl)} where id = ${lea.id}`);
+    await db.execute(
+      sql`update profiles set profile_photo_url = ${legacy(second.profilePhotoUrl)}, avatar_url = ${legacy(second.avatarUrl)} where id = ${lea.id}`,
+    );
     expect((await call(t, { method: 'DELETE', url: '/api/profiles/me/photo', token: lea.token })).statusCode).toBe(200);
     for (const url of [second.profilePhotoUrl, second.avatarUrl]) expect(onDisk(url), url).toBe(false);
 

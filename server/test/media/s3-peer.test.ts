@@ -17,7 +17,13 @@ const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 describe('S3 storage against an S3-compatible server (s3rver)', () => {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'moodmap-s3rver-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET, configs: [] }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
   let endpoint = '';
   const config = () => ({ endpoint, region: 'us-east-1', bucket: BUCKET, ...CREDENTIALS });
 
@@ -50,7 +56,9 @@ describe('S3 storage against an S3-compatible server (s3rver)', () => {
 
   it('is refused with an access key the server does not know, and stores nothing', async () => {
     const storage = createS3Storage({ ...config(), accessKeyId: 'INCONNUE' });
-    await expect(storage.put('avatars/refused.webp', Buffer.from('x'), 'image/webp')).rejects.toBeInstanceOf(StorageError);
+    await expect(storage.put('avatars/refused.webp', Buffer.from('x'), 'image/webp')).rejects.toBeInstanceOf(
+      StorageError,
+    );
     expect(await createS3Storage(config()).read('avatars/refused.webp')).toBeNull();
   });
 });

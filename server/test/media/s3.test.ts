@@ -35,7 +35,13 @@ describe('SigV4 signing against AWS published examples', () => {
     );
   });
 
-  const s3Example = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', service: 's3', region: 'us-east-1', datetime: '20130524T000000Z' };
+  const s3Example = {
+    accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+    secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    service: 's3',
+    region: 'us-east-1',
+    datetime: '20130524T000000Z',
+  };
 
   it('S3 "PUT Object" example (a $ in the key, a signed payload)', async () => {
     const body = 'Welcome to Amazon S3.';
@@ -44,7 +50,11 @@ describe('SigV4 signing against AWS published examples', () => {
     const signer = new AwsV4Signer({
       method: 'PUT',
       url: 'https://examplebucket.s3.amazonaws.com/test%24file.text',
-      headers: { Date: 'Fri, 24 May 2013 00:00:00 GMT', 'x-amz-storage-class': 'REDUCED_REDUNDANCY', 'x-amz-content-sha256': payloadHash },
+      headers: {
+        Date: 'Fri, 24 May 2013 00:00:00 GMT',
+        'x-amz-storage-class': 'REDUCED_REDUNDANCY',
+        'x-amz-content-sha256': payloadHash,
+      },
       body,
       ...s3Example,
     });
@@ -172,13 +182,31 @@ describe('S3 URLs', () => {
       calls.push(String(url));
       return new Response(null, { status: 200 });
     }) as typeof fetch;
-    const aws = createS3Storage({ region: 'eu-west-3', bucket: 'moodmap-media', accessKeyId: 'AK', secretAccessKey: 'SK' }, { fetch: fakeFetch });
+    const aws = createS3Storage(
+      { region: 'eu-west-3', bucket: 'moodmap-media', accessKeyId: 'AK', secretAccessKey: 'SK' },
+      { fetch: fakeFetch },
+    );
     await aws.put('avatars/a.webp', Buffer.from('x'), 'image/webp');
     expect(calls).toEqual(['https://moodmap-media.s3.eu-west-3.amazonaws.com/avatars/a.webp']);
     expect(aws.url('avatars/a.webp')).toBe('https://moodmap-media.s3.eu-west-3.amazonaws.com/avatars/a.webp');
 
-    const cdn = createS3Storage({ region: 'auto', bucket: 'b', accessKeyId: 'AK', secretAccessKey: 'SK', endpoint: 'https://acct.r2.cloudflarestorage.com/', publicUrl: 'https://media.moodmap.example/' });
-    expect(bucketBaseUrl({ region: 'auto', bucket: 'b', accessKeyId: 'AK', secretAccessKey: 'SK', endpoint: 'https://acct.r2.cloudflarestorage.com/' })).toBe('https://acct.r2.cloudflarestorage.com/b');
+    const cdn = createS3Storage({
+      region: 'auto',
+      bucket: 'b',
+      accessKeyId: 'AK',
+      secretAccessKey: 'SK',
+      endpoint: 'https://acct.r2.cloudflarestorage.com/',
+      publicUrl: 'https://media.moodmap.example/',
+    });
+    expect(
+      bucketBaseUrl({
+        region: 'auto',
+        bucket: 'b',
+        accessKeyId: 'AK',
+        secretAccessKey: 'SK',
+        endpoint: 'https://acct.r2.cloudflarestorage.com/',
+      }),
+    ).toBe('https://acct.r2.cloudflarestorage.com/b');
     expect(cdn.url('publications/p.webp')).toBe('https://media.moodmap.example/publications/p.webp');
     expect(cdn.keyFromUrl('https://media.moodmap.example/publications/p.webp')).toBe('publications/p.webp');
     expect(cdn.keyFromUrl('https://acct.r2.cloudflarestorage.com/b/publications/p.webp')).toBeNull();

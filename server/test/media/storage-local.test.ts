@@ -34,7 +34,18 @@ describe('local storage', () => {
   });
 
   it('refuses keys that could leave the store', async () => {
-    for (const key of ['../secret.webp', 'publications/../../secret.webp', '/etc/passwd', 'a//b.webp', 'a\\b.webp', '', '.hidden', 'publications/.', 'x/..', 'nul\0.webp']) {
+    for (const key of [
+      '../secret.webp',
+      'publications/../../secret.webp',
+      '/etc/passwd',
+      'a//b.webp',
+      'a\\b.webp',
+      '',
+      '.hidden',
+      'publications/.',
+      'x/..',
+      'nul\0.webp',
+    ]) {
       expect(isValidKey(key), key).toBe(false);
       await expect(storage.put(key, Buffer.from('x'), 'image/webp'), key).rejects.toThrow();
       await expect(storage.delete(key), key).rejects.toThrow();
@@ -58,9 +69,16 @@ describe('local storage', () => {
       'http://old-host:3000/media/..%2Fsecret.webp',
       'http://old-host:3000/media/publications/..%2F..%2Fsecret.webp',
       '/media/%2e%2e/secret.webp',
-    ]) expect(storage.keyFromUrl(url), url).toBeNull();
-    expect(keysOfUrl(storage, '/media/publications/a.webp')).toEqual(['publications/a.webp', 'publications/a-thumb.webp']);
-    expect(keysOfUrl(storage, 'http://old-host:3000/media/publications/a.webp')).toEqual(['publications/a.webp', 'publications/a-thumb.webp']);
+    ])
+      expect(storage.keyFromUrl(url), url).toBeNull();
+    expect(keysOfUrl(storage, '/media/publications/a.webp')).toEqual([
+      'publications/a.webp',
+      'publications/a-thumb.webp',
+    ]);
+    expect(keysOfUrl(storage, 'http://old-host:3000/media/publications/a.webp')).toEqual([
+      'publications/a.webp',
+      'publications/a-thumb.webp',
+    ]);
     expect(keysOfUrl(storage, '/media/voice-messages/v.webm')).toEqual(['voice-messages/v.webm']);
     expect(keysOfUrl(storage, null)).toEqual([]);
   });
@@ -69,14 +87,21 @@ describe('local storage', () => {
     await storage.put('publications/p1.webp', Buffer.from('main'), 'image/webp');
     await storage.put('publications/p1-thumb.webp', Buffer.from('thumb'), 'image/webp');
     await storage.put('publications/p2.webp', Buffer.from('main'), 'image/webp');
-    await deleteMediaUrls(storage, ['/media/publications/p1.webp', 'https://cdn.other/x.webp', null, 'http://old-host:3000/media/publications/p2.webp']);
+    await deleteMediaUrls(storage, [
+      '/media/publications/p1.webp',
+      'https://cdn.other/x.webp',
+      null,
+      'http://old-host:3000/media/publications/p2.webp',
+    ]);
     expect(existsSync(storage.pathOf('publications/p1.webp'))).toBe(false);
     expect(existsSync(storage.pathOf('publications/p1-thumb.webp'))).toBe(false);
     expect(existsSync(storage.pathOf('publications/p2.webp'))).toBe(false);
   });
 
   it('createStorage: DATA_DIR/media by default, a fresh temporary directory in tests, S3 when configured', async () => {
-    const withDir = createStorage(testConfig({ dataDir: root, publicUrl: 'http://localhost:3000' })) as LocalMediaStorage;
+    const withDir = createStorage(
+      testConfig({ dataDir: root, publicUrl: 'http://localhost:3000' }),
+    ) as LocalMediaStorage;
     expect(withDir.kind).toBe('local');
     expect(withDir.dir).toBe(path.join(root, 'media'));
     // PUBLIC_URL plays no part: the same URL works from any address the app is opened at.
@@ -88,7 +113,17 @@ describe('local storage', () => {
     await temp.dispose();
     expect(existsSync(temp.dir)).toBe(false);
 
-    const s3 = createStorage(testConfig({ s3: { region: 'eu-west-3', bucket: 'moodmap', accessKeyId: 'AK', secretAccessKey: 'SK', publicUrl: 'https://cdn.moodmap.example' } }));
+    const s3 = createStorage(
+      testConfig({
+        s3: {
+          region: 'eu-west-3',
+          bucket: 'moodmap',
+          accessKeyId: 'AK',
+          secretAccessKey: 'SK',
+          publicUrl: 'https://cdn.moodmap.example',
+        },
+      }),
+    );
     expect(s3.kind).toBe('s3');
     expect(s3.url('avatars/a.webp')).toBe('https://cdn.moodmap.example/avatars/a.webp');
   });
@@ -142,7 +177,10 @@ describe('GET /media/*', () => {
     expect(head.body).toBe('');
 
     const first = await app.inject('/media/publications/abc.webp');
-    const again = await app.inject({ url: '/media/publications/abc.webp', headers: { 'if-none-match': String(first.headers.etag) } });
+    const again = await app.inject({
+      url: '/media/publications/abc.webp',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
 
     const part = await app.inject({ url: '/media/publications/abc.webp', headers: { range: 'bytes=4-11' } });
@@ -179,7 +217,15 @@ describe('GET /media/*', () => {
   });
 
   it('lists no directory and serves no other type, temporary file or link', async () => {
-    for (const url of ['/media/', '/media/publications', '/media/publications/', '/media/avatars.webp', '/media/notes.txt', '/media/publications/half.webp.1a2b3c.tmp', '/media/publications/link.webp']) {
+    for (const url of [
+      '/media/',
+      '/media/publications',
+      '/media/publications/',
+      '/media/avatars.webp',
+      '/media/notes.txt',
+      '/media/publications/half.webp.1a2b3c.tmp',
+      '/media/publications/link.webp',
+    ]) {
       const res = await app.inject(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.json().error.code, url).toBe('not_found');

@@ -60,7 +60,10 @@ function post(url: string, parts: FormPart[]) {
   return app.inject({ method: 'POST', url, payload, headers });
 }
 
-const file = (body: Buffer, filename = 'photo.jpg', contentType = 'image/jpeg'): FormPart => ({ name: 'image', file: { filename, contentType, body } });
+const file = (body: Buffer, filename = 'photo.jpg', contentType = 'image/jpeg'): FormPart => ({
+  name: 'image',
+  file: { filename, contentType, body },
+});
 
 /** A real JPEG signature followed by filler up to `size` bytes: what the limits tests need. */
 let tinyJpeg: Buffer;
@@ -93,11 +96,19 @@ describe('readUpload: byte limits', () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
     const boundary = 'streamtest';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    );
     const chunk = Buffer.alloc(256 * 1024, 7);
     let sent = 0;
     const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/raw/avatar', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' } });
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/raw/avatar',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
+      });
       let answered = false;
       req.on('response', (res) => {
         answered = true;
@@ -147,11 +158,19 @@ describe('readUpload: form rules', () => {
       { name: 'content', value: 'Bonjour la Réunion 🌋' },
     ]);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ bytes: image.length, filename: 'pic.png', fields: { category: 'happy', content: 'Bonjour la Réunion 🌋' } });
+    expect(res.json()).toEqual({
+      bytes: image.length,
+      filename: 'pic.png',
+      fields: { category: 'happy', content: 'Bonjour la Réunion 🌋' },
+    });
   });
 
   it('accepts a form without a file unless one is required', async () => {
-    expect((await post('/raw/post', [{ name: 'content', value: 'texte seul' }])).json()).toEqual({ bytes: null, filename: null, fields: { content: 'texte seul' } });
+    expect((await post('/raw/post', [{ name: 'content', value: 'texte seul' }])).json()).toEqual({
+      bytes: null,
+      filename: null,
+      fields: { content: 'texte seul' },
+    });
     const res = await post('/image/post', [{ name: 'content', value: 'texte seul' }]);
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('upload_failed');
@@ -160,11 +179,16 @@ describe('readUpload: form rules', () => {
   it('refuses an empty file', async () => {
     const res = await post('/raw/post', [file(Buffer.alloc(0), 'vide.jpg')]);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: { code: 'upload_validation_failed', message: 'Erreur de validation pour vide.jpg' } });
+    expect(res.json()).toEqual({
+      error: { code: 'upload_validation_failed', message: 'Erreur de validation pour vide.jpg' },
+    });
   });
 
   it("treats an HTML form's empty file input (no name, no bytes) as no file", async () => {
-    const res = await post('/raw/post', [file(Buffer.alloc(0), '', 'application/octet-stream'), { name: 'content', value: 'texte' }]);
+    const res = await post('/raw/post', [
+      file(Buffer.alloc(0), '', 'application/octet-stream'),
+      { name: 'content', value: 'texte' },
+    ]);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ bytes: null, filename: null, fields: { content: 'texte' } });
   });
@@ -172,13 +196,17 @@ describe('readUpload: form rules', () => {
   it('refuses a second file', async () => {
     const res = await post('/raw/post', [file(tinyJpeg, 'a.jpg'), file(tinyJpeg, 'b.jpg')]);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: { code: 'upload_too_many_files', message: 'Vous ne pouvez sélectionner que 1 fichiers maximum' } });
+    expect(res.json()).toEqual({
+      error: { code: 'upload_too_many_files', message: 'Vous ne pouvez sélectionner que 1 fichiers maximum' },
+    });
     // The app is still answering normally afterwards.
     expect((await post('/raw/post', [file(tinyJpeg)])).statusCode).toBe(200);
   });
 
   it('refuses a file under an unexpected field name', async () => {
-    const res = await post('/image/post', [{ name: 'other', file: { filename: 'a.png', contentType: 'image/png', body: await png(10, 10) } }]);
+    const res = await post('/image/post', [
+      { name: 'other', file: { filename: 'a.png', contentType: 'image/png', body: await png(10, 10) } },
+    ]);
     expect(res.statusCode).toBe(400);
   });
 
@@ -191,7 +219,12 @@ describe('readUpload: form rules', () => {
   it('answers a truncated multipart body with a 400, not a 500', async () => {
     const { payload, headers } = multipart([file(Buffer.alloc(5000, 3))]);
     const cut = payload.subarray(0, 3000);
-    const res = await app.inject({ method: 'POST', url: '/raw/post', payload: cut, headers: { ...headers, 'content-length': String(cut.length) } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/raw/post',
+      payload: cut,
+      headers: { ...headers, 'content-length': String(cut.length) },
+    });
     expect(res.statusCode).toBe(400);
   });
 
@@ -213,7 +246,8 @@ describe('readUpload: form rules', () => {
   });
 
   it('refuses paths in names', () => {
-    for (const name of ['../../etc/passwd.jpg', 'C:\\Windows\\x.jpg', 'a/b.png', '..', 'photo.jpg.', 'nul']) expect(isAcceptableFilename(name), name).toBe(false);
+    for (const name of ['../../etc/passwd.jpg', 'C:\\Windows\\x.jpg', 'a/b.png', '..', 'photo.jpg.', 'nul'])
+      expect(isAcceptableFilename(name), name).toBe(false);
   });
 
   // Busboy keeps only the part after the last separator unless told otherwise: these names
@@ -227,17 +261,35 @@ describe('readUpload: form rules', () => {
   ])('refuses %s in the raw multipart file name', async (_label, wireName, shown) => {
     const boundary = 'rawnames';
     const payload = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="${wireName}"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="${wireName}"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      ),
       tinyJpeg,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const res = await app.inject({ method: 'POST', url: '/raw/post', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/raw/post',
+      payload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: { code: 'upload_validation_failed', message: `Erreur de validation pour ${shown}` } });
+    expect(res.json()).toEqual({
+      error: { code: 'upload_validation_failed', message: `Erreur de validation pour ${shown}` },
+    });
   });
 
   it('accepts ordinary names, accents and MediaRecorder blobs', () => {
-    for (const name of ['IMG_2024.JPG', 'photo de vacances.jpeg', 'été à Saint-Denis (1).png', 'blob', '', 'a'.repeat(251) + '.jpg', 'console.jpg', 'com10.png']) {
+    for (const name of [
+      'IMG_2024.JPG',
+      'photo de vacances.jpeg',
+      'été à Saint-Denis (1).png',
+      'blob',
+      '',
+      'a'.repeat(251) + '.jpg',
+      'console.jpg',
+      'com10.png',
+    ]) {
       expect(isAcceptableFilename(name), name).toBe(true);
     }
   });
@@ -247,10 +299,16 @@ describe('readUpload: the declared type must be what the magic number says', () 
   it('refuses PNG bytes declared image/jpeg', async () => {
     const res = await post('/raw/post', [file(await png(20, 20), 'photo.jpg', 'image/jpeg')]);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: { code: 'upload_validation_failed', message: 'Erreur de validation pour photo.jpg' } });
+    expect(res.json()).toEqual({
+      error: { code: 'upload_validation_failed', message: 'Erreur de validation pour photo.jpg' },
+    });
   });
 
-  it.each<[UploadKind, string]>([['avatar', 'image/gif'], ['chat', 'image/webp'], ['post', 'image/png']])('%s: refuses a JPEG declared %s', async (kind, declared) => {
+  it.each<[UploadKind, string]>([
+    ['avatar', 'image/gif'],
+    ['chat', 'image/webp'],
+    ['post', 'image/png'],
+  ])('%s: refuses a JPEG declared %s', async (kind, declared) => {
     const res = await post(`/raw/${kind}`, [file(tinyJpeg, 'photo.jpg', declared)]);
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('upload_validation_failed');
@@ -259,7 +317,9 @@ describe('readUpload: the declared type must be what the magic number says', () 
   it('refuses a real image declared as a type that is not an image', async () => {
     const res = await post('/raw/post', [file(await png(20, 20), 'photo.png', 'text/plain')]);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: { code: 'image_type_invalid', message: 'Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.' } });
+    expect(res.json()).toEqual({
+      error: { code: 'image_type_invalid', message: 'Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.' },
+    });
   });
 
   it('accepts each type declared as itself, with the usual spellings', async () => {
@@ -268,8 +328,18 @@ describe('readUpload: the declared type must be what the magic number says', () 
       [tinyJpeg, 'image/jpg'],
       [tinyJpeg, 'IMAGE/JPEG'],
       [await png(4, 4), 'image/png'],
-      [await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).gif().toBuffer(), 'image/gif'],
-      [await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).webp().toBuffer(), 'image/webp'],
+      [
+        await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+          .gif()
+          .toBuffer(),
+        'image/gif',
+      ],
+      [
+        await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+          .webp()
+          .toBuffer(),
+        'image/webp',
+      ],
     ];
     for (const [body, declared] of cases) {
       const res = await post('/raw/post', [file(body, 'photo', declared)]);
@@ -278,7 +348,9 @@ describe('readUpload: the declared type must be what the magic number says', () 
   });
 
   it('leaves voice messages to their own WebM check, whatever the label', async () => {
-    const { payload, headers } = multipart([{ name: 'audio', file: { filename: 'blob', contentType: 'video/webm', body: recording(1.5) } }]);
+    const { payload, headers } = multipart([
+      { name: 'audio', file: { filename: 'blob', contentType: 'video/webm', body: recording(1.5) } },
+    ]);
     expect((await app.inject({ method: 'POST', url: '/voice', payload, headers })).statusCode).toBe(200);
   });
 });
@@ -295,9 +367,13 @@ describe('uploaded images end to end', () => {
   });
 
   it('refuses a text file named photo.jpg and declared image/jpeg', async () => {
-    const res = await post('/image/post', [file(Buffer.from('<html><script>alert(1)</script></html>'), 'photo.jpg', 'image/jpeg')]);
+    const res = await post('/image/post', [
+      file(Buffer.from('<html><script>alert(1)</script></html>'), 'photo.jpg', 'image/jpeg'),
+    ]);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: { code: 'image_type_invalid', message: 'Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.' } });
+    expect(res.json()).toEqual({
+      error: { code: 'image_type_invalid', message: 'Type de fichier non autorisé. Utilisez JPEG, PNG, GIF ou WebP.' },
+    });
   });
 
   it('stores a photo with GPS tags without them, served from /media', async () => {
@@ -327,7 +403,9 @@ describe('uploaded images end to end', () => {
   });
 
   it('stores a voice message under voice-messages/ as audio/webm with its duration', async () => {
-    const { payload, headers } = multipart([{ name: 'audio', file: { filename: 'blob', contentType: 'audio/webm;codecs=opus', body: recording(4.2) } }]);
+    const { payload, headers } = multipart([
+      { name: 'audio', file: { filename: 'blob', contentType: 'audio/webm;codecs=opus', body: recording(4.2) } },
+    ]);
     const res = await app.inject({ method: 'POST', url: '/voice', payload, headers });
     expect(res.statusCode).toBe(200);
     const voice = res.json();

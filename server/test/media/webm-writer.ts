@@ -129,7 +129,10 @@ export function writeWebm(spec: WebmSpec): Buffer {
  * A recording like MediaRecorder's: one 20 ms Opus frame per SimpleBlock, a new Cluster
  * every `clusterMs`, timecodes in milliseconds. The last frame ends at exactly `seconds`.
  */
-export function recording(seconds: number, options: Partial<WebmSpec> & { frameMs?: number; clusterMs?: number } = {}): Buffer {
+export function recording(
+  seconds: number,
+  options: Partial<WebmSpec> & { frameMs?: number; clusterMs?: number } = {},
+): Buffer {
   const frameMs = options.frameMs ?? 20;
   const clusterMs = options.clusterMs ?? 5000;
   const frames = Math.round((seconds * 1000) / frameMs);
@@ -137,7 +140,8 @@ export function recording(seconds: number, options: Partial<WebmSpec> & { frameM
   for (let i = 0; i < frames; i++) {
     const t = i * frameMs;
     const clusterStart = Math.floor(t / clusterMs) * clusterMs;
-    if (clusters.length === 0 || clusters[clusters.length - 1].timecode !== clusterStart) clusters.push({ timecode: clusterStart, blocks: [] });
+    if (clusters.length === 0 || clusters[clusters.length - 1].timecode !== clusterStart)
+      clusters.push({ timecode: clusterStart, blocks: [] });
     clusters[clusters.length - 1].blocks.push(t - clusterStart);
   }
   return writeWebm({ live: true, timecodeScale: 1_000_000, ...options, clusters });

@@ -25,7 +25,13 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'read the conversation', method: 'GET', url: (id) => `/api/conversations/${id}`, ok: 200 },
   { name: 'read its messages', method: 'GET', url: (id) => `/api/conversations/${id}/messages`, ok: 200 },
   { name: 'read older messages', method: 'GET', url: (id) => `/api/conversations/${id}/messages?limit=10`, ok: 200 },
-  { name: 'post a message', method: 'POST', url: (id) => `/api/conversations/${id}/messages`, payload: { content: 'Bonjour' }, ok: 201 },
+  {
+    name: 'post a message',
+    method: 'POST',
+    url: (id) => `/api/conversations/${id}/messages`,
+    payload: { content: 'Bonjour' },
+    ok: 201,
+  },
   { name: 'mark it read', method: 'POST', url: (id) => `/api/conversations/${id}/read`, ok: 200 },
 ];
 
@@ -39,8 +45,15 @@ describe.each(engines)('conversation access on %s', (engine) => {
     lea = await member(t);
     marc = await member(t);
     intruder = await member(t);
-    conversationId = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
-    await call(t, { method: 'POST', url: `/api/conversations/${conversationId}/messages`, token: marc.token, payload: { content: 'Secret' } });
+    conversationId = (
+      await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })
+    ).json().conversation.id;
+    await call(t, {
+      method: 'POST',
+      url: `/api/conversations/${conversationId}/messages`,
+      token: marc.token,
+      payload: { content: 'Secret' },
+    });
   });
 
   async function snapshot(): Promise<string> {
@@ -60,7 +73,12 @@ describe.each(engines)('conversation access on %s', (engine) => {
       it(`${role}: cannot ${endpoint.name}`, async () => {
         const { token, expected, code } = who()[role];
         const before = await snapshot();
-        const res = await call(t, { method: endpoint.method, url: endpoint.url(conversationId), token, payload: endpoint.payload });
+        const res = await call(t, {
+          method: endpoint.method,
+          url: endpoint.url(conversationId),
+          token,
+          payload: endpoint.payload,
+        });
         expect(res.statusCode).toBe(expected);
         expect(res.json().error.code).toBe(code);
         expect(res.body).not.toContain('Secret');
@@ -70,7 +88,12 @@ describe.each(engines)('conversation access on %s', (engine) => {
 
     it(`anyone signed in: ${endpoint.name} on an unknown or malformed id → 404`, async () => {
       for (const id of [randomUUID(), 'pas-un-id', '1 or 1=1']) {
-        const res = await call(t, { method: endpoint.method, url: endpoint.url(encodeURIComponent(id)), token: lea.token, payload: endpoint.payload });
+        const res = await call(t, {
+          method: endpoint.method,
+          url: endpoint.url(encodeURIComponent(id)),
+          token: lea.token,
+          payload: endpoint.payload,
+        });
         expect(res.statusCode, id).toBe(404);
         expect(res.json().error).toEqual({ code: 'conversation_not_found', message: MESSAGES.conversation_not_found });
       }
@@ -78,7 +101,12 @@ describe.each(engines)('conversation access on %s', (engine) => {
 
     it(`both participants: ${endpoint.name}`, async () => {
       for (const participant of [lea, marc]) {
-        const res = await call(t, { method: endpoint.method, url: endpoint.url(conversationId), token: participant.token, payload: endpoint.payload });
+        const res = await call(t, {
+          method: endpoint.method,
+          url: endpoint.url(conversationId),
+          token: participant.token,
+          payload: endpoint.payload,
+        });
         expect(res.statusCode).toBe(endpoint.ok);
       }
     });
@@ -97,17 +125,29 @@ describe.each(engines)('conversation access on %s', (engine) => {
 
   it('cannot be created for someone else or with oneself', async () => {
     // The body names only the other person: the caller is always one participant.
-    const res = await call(t, { method: 'POST', url: '/api/conversations', token: intruder.token, payload: { userId: marc.id, participant1Id: lea.id, participant2Id: marc.id } });
+    const res = await call(t, {
+      method: 'POST',
+      url: '/api/conversations',
+      token: intruder.token,
+      payload: { userId: marc.id, participant1Id: lea.id, participant2Id: marc.id },
+    });
     expect(res.statusCode).toBe(201);
     const created = res.json().conversation;
     expect([created.participant1Id, created.participant2Id].sort()).toEqual([intruder.id, marc.id].sort());
-    const self = await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: lea.id } });
+    const self = await call(t, {
+      method: 'POST',
+      url: '/api/conversations',
+      token: lea.token,
+      payload: { userId: lea.id },
+    });
     expect(self.statusCode).toBe(400);
   });
 
   it('sets the sender from the session, never from the body', async () => {
     const res = await call(t, {
-      method: 'POST', url: `/api/conversations/${conversationId}/messages`, token: lea.token,
+      method: 'POST',
+      url: `/api/conversations/${conversationId}/messages`,
+      token: lea.token,
       payload: { content: 'Moi', senderId: marc.id, read: true, conversationId: randomUUID() },
     });
     expect(res.statusCode).toBe(201);

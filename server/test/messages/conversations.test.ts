@@ -10,7 +10,8 @@ import { member } from '../interactions/fixtures.ts';
 describe.each(engines)('opening a conversation on %s', (engine) => {
   const t = suiteAuthApp(engine);
 
-  const open = (token: string, payload: unknown) => call(t, { method: 'POST', url: '/api/conversations', token, payload: payload as object });
+  const open = (token: string, payload: unknown) =>
+    call(t, { method: 'POST', url: '/api/conversations', token, payload: payload as object });
 
   async function rowsBetween(a: string, b: string): Promise<number> {
     const result = await t.database.db.execute(sql`
@@ -46,7 +47,9 @@ describe.each(engines)('opening a conversation on %s', (engine) => {
     const lea = await member(t);
     const marc = await member(t);
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? open(lea.token, { userId: marc.id }) : open(marc.token, { userId: lea.id }))),
+      Array.from({ length: 10 }, (_, i) =>
+        i % 2 === 0 ? open(lea.token, { userId: marc.id }) : open(marc.token, { userId: lea.id }),
+      ),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     const ids = new Set(results.map((r) => r.json().conversation.id as string));

@@ -1,7 +1,13 @@
 import sharp from 'sharp';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { CHAT_IMAGE_MAX_BYTES, MESSAGE_TEXT_MAX, MESSAGES, type ConversationSummaryDto, type MessageDto } from '@moodmap/core';
+import {
+  CHAT_IMAGE_MAX_BYTES,
+  MESSAGE_TEXT_MAX,
+  MESSAGES,
+  type ConversationSummaryDto,
+  type MessageDto,
+} from '@moodmap/core';
 import { call, createUser, login } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
@@ -17,10 +23,21 @@ describe.each(engines)('messages on %s', (engine) => {
     return res.json().conversation.id;
   }
   const send = (who: Member, id: string, content: unknown) =>
-    call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: who.token, payload: { content } as object });
+    call(t, {
+      method: 'POST',
+      url: `/api/conversations/${id}/messages`,
+      token: who.token,
+      payload: { content } as object,
+    });
   const sendForm = (who: Member, id: string, parts: Parameters<typeof multipart>[0]) => {
     const form = multipart(parts);
-    return call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: who.token, payload: form.payload, headers: form.headers });
+    return call(t, {
+      method: 'POST',
+      url: `/api/conversations/${id}/messages`,
+      token: who.token,
+      payload: form.payload,
+      headers: form.headers,
+    });
   };
   const thread = async (who: Member, id: string, query = '') => {
     const res = await call(t, { method: 'GET', url: `/api/conversations/${id}/messages${query}`, token: who.token });
@@ -37,7 +54,8 @@ describe.each(engines)('messages on %s', (engine) => {
     expect(res.statusCode).toBe(200);
     return res.json().conversationIds as string[];
   };
-  const markRead = (who: Member, id: string) => call(t, { method: 'POST', url: `/api/conversations/${id}/read`, token: who.token });
+  const markRead = (who: Member, id: string) =>
+    call(t, { method: 'POST', url: `/api/conversations/${id}/read`, token: who.token });
 
   it('sends trimmed, sanitised text and returns it oldest first to both participants', async () => {
     const lea = await member(t);
@@ -47,7 +65,13 @@ describe.each(engines)('messages on %s', (engine) => {
     const first = await send(lea, id, '  Salut Marc, <b>ça va</b> ?  ');
     expect(first.statusCode).toBe(201);
     const message = first.json().message as MessageDto;
-    expect(message).toMatchObject({ conversationId: id, senderId: lea.id, content: 'Salut Marc, ça va ?', imageUrl: null, read: false });
+    expect(message).toMatchObject({
+      conversationId: id,
+      senderId: lea.id,
+      content: 'Salut Marc, ça va ?',
+      imageUrl: null,
+      read: false,
+    });
     expect((await send(marc, id, 'Très bien, merci !')).statusCode).toBe(201);
 
     for (const who of [lea, marc]) {
@@ -98,16 +122,25 @@ describe.each(engines)('messages on %s', (engine) => {
     // Orientation 6 was applied, then dropped: the 800×600 photo is now upright, 600×800.
     expect([meta.width, meta.height]).toEqual([600, 800]);
 
-    const alone = await sendForm(lea, id, [{ name: 'file', file: { filename: 'a.jpg', contentType: 'image/jpeg', body: jpeg } }]);
+    const alone = await sendForm(lea, id, [
+      { name: 'file', file: { filename: 'a.jpg', contentType: 'image/jpeg', body: jpeg } },
+    ]);
     expect(alone.statusCode).toBe(201);
     expect(alone.json().message.content).toBe('');
 
-    const text = await sendForm(lea, id, [{ name: 'file', file: { filename: 'note.jpg', contentType: 'image/jpeg', body: Buffer.from('pas une image, juste du texte') } }]);
+    const text = await sendForm(lea, id, [
+      {
+        name: 'file',
+        file: { filename: 'note.jpg', contentType: 'image/jpeg', body: Buffer.from('pas une image, juste du texte') },
+      },
+    ]);
     expect(text.statusCode).toBe(400);
     expect(text.json().error.message).toBe(MESSAGES.image_type_invalid);
 
     const huge = Buffer.concat([jpeg, Buffer.alloc(CHAT_IMAGE_MAX_BYTES)]);
-    const tooLarge = await sendForm(lea, id, [{ name: 'file', file: { filename: 'grand.jpg', contentType: 'image/jpeg', body: huge } }]);
+    const tooLarge = await sendForm(lea, id, [
+      { name: 'file', file: { filename: 'grand.jpg', contentType: 'image/jpeg', body: huge } },
+    ]);
     expect(tooLarge.statusCode).toBe(413);
     expect(tooLarge.json().error.message).toBe(MESSAGES.image_too_large_5mb);
 
@@ -147,7 +180,11 @@ describe.each(engines)('messages on %s', (engine) => {
 
     const one = await call(t, { method: 'GET', url: `/api/conversations/${empty}`, token: me.token });
     expect(one.statusCode).toBe(200);
-    expect(one.json().conversation).toMatchObject({ id: empty, otherParticipant: { nickname: 'Silencieux' }, lastMessage: null });
+    expect(one.json().conversation).toMatchObject({
+      id: empty,
+      otherParticipant: { nickname: 'Silencieux' },
+      lastMessage: null,
+    });
   });
 
   it('pages the list with a cursor', async () => {
@@ -167,7 +204,9 @@ describe.each(engines)('messages on %s', (engine) => {
     const third = await list(me, `?limit=2&before=${second.nextCursor}`);
     expect(third.conversations.map((c) => c.id)).toEqual(ids.slice(4));
     expect(third.nextCursor).toBeNull();
-    expect((await call(t, { method: 'GET', url: '/api/conversations?before=nope', token: me.token })).statusCode).toBe(400);
+    expect((await call(t, { method: 'GET', url: '/api/conversations?before=nope', token: me.token })).statusCode).toBe(
+      400,
+    );
   });
 
   it('pages a long history backwards with before and forwards with after', async () => {
@@ -199,10 +238,17 @@ describe.each(engines)('messages on %s', (engine) => {
     // A cursor from another conversation, or two cursors, are refused rather than misread.
     const other = await conversationOf(lea, await member(t));
     const foreign = (await send(lea, other, 'ailleurs')).json().message.id;
-    expect((await call(t, { method: 'GET', url: `/api/conversations/${id}/messages?before=${foreign}`, token: lea.token })).statusCode).toBe(404);
+    expect(
+      (await call(t, { method: 'GET', url: `/api/conversations/${id}/messages?before=${foreign}`, token: lea.token }))
+        .statusCode,
+    ).toBe(404);
     const both = `?before=${latest.messages[0].id}&after=${latest.messages[1].id}`;
-    expect((await call(t, { method: 'GET', url: `/api/conversations/${id}/messages${both}`, token: lea.token })).statusCode).toBe(400);
-    expect((await call(t, { method: 'GET', url: `/api/conversations/${id}/messages?limit=0`, token: lea.token })).statusCode).toBe(400);
+    expect(
+      (await call(t, { method: 'GET', url: `/api/conversations/${id}/messages${both}`, token: lea.token })).statusCode,
+    ).toBe(400);
+    expect(
+      (await call(t, { method: 'GET', url: `/api/conversations/${id}/messages?limit=0`, token: lea.token })).statusCode,
+    ).toBe(400);
   });
 
   it("marks only the other party's messages read, which clears the unread flag and the badge", async () => {
@@ -223,7 +269,11 @@ describe.each(engines)('messages on %s', (engine) => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ updated: 2 });
     const { messages } = await thread(lea, withLea);
-    expect(messages.map((m) => [m.senderId === me.id ? 'moi' : 'Léa', m.read])).toEqual([['moi', false], ['Léa', true], ['Léa', true]]);
+    expect(messages.map((m) => [m.senderId === me.id ? 'moi' : 'Léa', m.read])).toEqual([
+      ['moi', false],
+      ['Léa', true],
+      ['Léa', true],
+    ]);
     expect(await unread(me)).toEqual([withMarc]);
     expect((await markRead(me, withLea)).json()).toEqual({ updated: 0 });
 

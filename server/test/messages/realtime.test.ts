@@ -24,28 +24,47 @@ describe.each(engines)('messages in real time on %s', (engine) => {
     const lea = await member(t, 'Léa');
     const marc = await member(t, 'Marc');
     const stranger = await member(t);
-    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
+    const id = (
+      await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })
+    ).json().conversation.id;
     // An accepted conversation (a request is quiet: requests.test.ts).
-    expect((await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } })).statusCode).toBe(200);
+    expect(
+      (await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } }))
+        .statusCode,
+    ).toBe(200);
     const [marcPhone, marcLaptop, leaTab, strangerTab] = await Promise.all([
-      tabOf(t.base, marc), tabOf(t.base, marc), tabOf(t.base, lea), tabOf(t.base, stranger),
+      tabOf(t.base, marc),
+      tabOf(t.base, marc),
+      tabOf(t.base, lea),
+      tabOf(t.base, stranger),
     ]);
     const visitor = await connectSocket(t.base);
 
-    const sent = await call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: lea.token, payload: { content: 'On se voit demain ?' } });
+    const sent = await call(t, {
+      method: 'POST',
+      url: `/api/conversations/${id}/messages`,
+      token: lea.token,
+      payload: { content: 'On se voit demain ?' },
+    });
     const message = sent.json().message;
     for (const socket of [marcPhone, marcLaptop, leaTab]) {
       const frame = await socket.next(createdWith(message.id));
       expect(frame.data).toEqual({ message, sender: { id: lea.id, nickname: 'Léa', profilePhotoUrl: null } });
       // The conversation's creation has its own conversation.updated, which on a busy machine
       // may reach the tabs after they connect: the one looked for is the message's.
-      const updated = await socket.next((f) => f.type === 'conversation.updated' && (f.data as { updatedAt: string }).updatedAt === message.createdAt);
+      const updated = await socket.next(
+        (f) => f.type === 'conversation.updated' && (f.data as { updatedAt: string }).updatedAt === message.createdAt,
+      );
       expect(updated.data).toEqual({ conversationId: id, updatedAt: message.createdAt });
     }
 
     await call(t, { method: 'POST', url: `/api/conversations/${id}/read`, token: marc.token });
     const receipt = await leaTab.next((f) => f.type === 'message.read');
-    expect(receipt.data as MessageReadEvent).toEqual({ conversationId: id, readerId: marc.id, upTo: message.createdAt });
+    expect(receipt.data as MessageReadEvent).toEqual({
+      conversationId: id,
+      readerId: marc.id,
+      upTo: message.createdAt,
+    });
     await marcLaptop.next((f) => f.type === 'message.read');
 
     // A public event sent last: had the stranger or the visitor got the private ones, they would be here already.
@@ -63,7 +82,12 @@ describe.each(engines)('messages in real time on %s', (engine) => {
     const lea = await member(t);
     const marc = await member(t);
     const [leaTab, marcTab] = [await tabOf(t.base, lea), await tabOf(t.base, marc)];
-    const res = await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } });
+    const res = await call(t, {
+      method: 'POST',
+      url: '/api/conversations',
+      token: lea.token,
+      payload: { userId: marc.id },
+    });
     const frame = await leaTab.next((f) => f.type === 'conversation.updated');
     expect(frame.data).toMatchObject({ conversationId: res.json().conversation.id });
     await barrier(t.app, [marcTab]);
@@ -75,12 +99,21 @@ describe.each(engines)('messages in real time on %s', (engine) => {
   it('stops delivering to a tab that signed out on its socket', async () => {
     const lea = await member(t);
     const marc = await member(t);
-    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } })).json().conversation.id;
+    const id = (
+      await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } })
+    ).json().conversation.id;
     const tab = await tabOf(t.base, marc);
     tab.send({ type: 'auth', token: null });
     await tab.next((f) => f.type === 'ready' && f.userId === null);
     const other = await tabOf(t.base, marc);
-    const sent = (await call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: lea.token, payload: { content: 'Toujours là ?' } })).json().message;
+    const sent = (
+      await call(t, {
+        method: 'POST',
+        url: `/api/conversations/${id}/messages`,
+        token: lea.token,
+        payload: { content: 'Toujours là ?' },
+      })
+    ).json().message;
     await other.next(createdWith(sent.id));
     expect(tab.frames.some(createdWith(sent.id))).toBe(false);
     tab.close();
@@ -95,7 +128,9 @@ describe.runIf(engines.includes('postgres'))('messages across two server instanc
   it('a client on instance 1 receives a message sent through instance 2, and the receipt goes back', async () => {
     const lea = await member(t);
     const marc = await member(t);
-    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } })).json().conversation.id;
+    const id = (
+      await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } })
+    ).json().conversation.id;
     const marcOn1 = await tabOf(instances.base1, marc);
     const leaOn2 = await tabOf(instances.base2, lea);
 
@@ -111,7 +146,10 @@ describe.runIf(engines.includes('postgres'))('messages across two server instanc
       expect((frame.data as MessageCreatedEvent).message.content).toBe(`Depuis l'instance 2, n° ${i}`);
     }
 
-    const read = await fetch(`${instances.base1}/api/conversations/${id}/read`, { method: 'POST', headers: { authorization: `Bearer ${marc.token}` } });
+    const read = await fetch(`${instances.base1}/api/conversations/${id}/read`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${marc.token}` },
+    });
     expect(await read.json()).toEqual({ updated: 5 });
     const receipt = await leaOn2.next((f) => f.type === 'message.read');
     expect(receipt.data).toMatchObject({ conversationId: id, readerId: marc.id });

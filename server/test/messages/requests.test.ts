@@ -12,13 +12,21 @@ import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp, suiteListeningApp } from '../helpers/suite-app.ts';
 import { barrier, signedSocket } from '../helpers/ws.ts';
 import { member, type Member } from '../interactions/fixtures.ts';
-import { browserSubscription, decryptPush, pushesTo, suitePushService, type PushService } from '../push/push-service.ts';
+import {
+  browserSubscription,
+  decryptPush,
+  pushesTo,
+  suitePushService,
+  type PushService,
+} from '../push/push-service.ts';
 
 const ids = (list: Array<{ id: string }>) => list.map((c) => c.id);
 
 function helpers(t: AuthTestApp) {
-  const as = (who: Member, method: 'GET' | 'POST' | 'DELETE' | 'PUT', url: string, payload?: object) => call(t, { method, url, token: who.token, payload });
-  const open = async (from: Member, to: Member): Promise<string> => (await as(from, 'POST', '/api/conversations', { userId: to.id })).json().conversation.id;
+  const as = (who: Member, method: 'GET' | 'POST' | 'DELETE' | 'PUT', url: string, payload?: object) =>
+    call(t, { method, url, token: who.token, payload });
+  const open = async (from: Member, to: Member): Promise<string> =>
+    (await as(from, 'POST', '/api/conversations', { userId: to.id })).json().conversation.id;
   const send = async (from: Member, id: string, content: string) => {
     const res = await as(from, 'POST', `/api/conversations/${id}/messages`, { content });
     expect(res.statusCode, res.body).toBe(201);
@@ -46,7 +54,11 @@ describe.each(engines)('message requests on %s', (engine) => {
 
     // The sender: in their list, sent, and their own tabs hear it as usual.
     const mine = (await list(lea)).find((c: { id: string }) => c.id === id);
-    expect(mine).toMatchObject({ request: false, unread: false, lastMessage: { id: message.id, content: 'Je te vois au marché ?' } });
+    expect(mine).toMatchObject({
+      request: false,
+      unread: false,
+      lastMessage: { id: message.id, content: 'Je te vois au marché ?' },
+    });
     await leaTab.next(createdWith(message.id));
 
     // The recipient: a quiet frame, nothing in the list, no badge, the request in 'Demandes'.
@@ -58,11 +70,19 @@ describe.each(engines)('message requests on %s', (engine) => {
     expect(ids(await list(marc))).not.toContain(id);
     expect(await unread(marc)).toEqual([]);
     const [request] = await requests(marc);
-    expect(request).toMatchObject({ id, request: true, unread: false, otherParticipant: { id: lea.id, nickname: 'Léa' }, lastMessage: { content: 'Je te vois au marché ?' } });
+    expect(request).toMatchObject({
+      id,
+      request: true,
+      unread: false,
+      otherParticipant: { id: lea.id, nickname: 'Léa' },
+      lastMessage: { content: 'Je te vois au marché ?' },
+    });
     expect(await requests(lea)).toEqual([]);
 
     // Opening the request shows its messages; reading it tells the sender nothing.
-    expect((await as(marc, 'GET', `/api/conversations/${id}/messages`)).json().messages.map((m: { id: string }) => m.id)).toEqual([message.id]);
+    expect(
+      (await as(marc, 'GET', `/api/conversations/${id}/messages`)).json().messages.map((m: { id: string }) => m.id),
+    ).toEqual([message.id]);
     expect((await as(marc, 'POST', `/api/conversations/${id}/read`)).json()).toEqual({ updated: 0 });
     expect((await as(lea, 'GET', `/api/conversations/${id}/messages`)).json().messages[0].read).toBe(false);
     leaTab.close();
@@ -76,7 +96,12 @@ describe.each(engines)('message requests on %s', (engine) => {
     const first = await send(lea, id, 'Premier message');
     const accepted = await as(marc, 'POST', `/api/conversations/${id}/accept`);
     expect(accepted.statusCode, accepted.body).toBe(200);
-    expect(accepted.json().conversation).toMatchObject({ id, request: false, unread: true, lastMessage: { id: first.id } });
+    expect(accepted.json().conversation).toMatchObject({
+      id,
+      request: false,
+      unread: true,
+      lastMessage: { id: first.id },
+    });
     expect(await requests(marc)).toEqual([]);
     expect(ids(await list(marc))).toContain(id);
     expect(await unread(marc)).toEqual([id]);
@@ -84,8 +109,14 @@ describe.each(engines)('message requests on %s', (engine) => {
     const marcTab = await tab(marc);
     const next = await send(lea, id, 'Deuxième message');
     await marcTab.next(createdWith(next.id));
-    await marcTab.next((f) => f.type === 'conversation.updated' && (f.data as { updatedAt: string }).updatedAt === next.createdAt);
-    expect((await as(marc, 'GET', `/api/conversations/${id}/messages`)).json().messages.map((m: { content: string }) => m.content)).toEqual(['Premier message', 'Deuxième message']);
+    await marcTab.next(
+      (f) => f.type === 'conversation.updated' && (f.data as { updatedAt: string }).updatedAt === next.createdAt,
+    );
+    expect(
+      (await as(marc, 'GET', `/api/conversations/${id}/messages`))
+        .json()
+        .messages.map((m: { content: string }) => m.content),
+    ).toEqual(['Premier message', 'Deuxième message']);
     expect((await as(marc, 'POST', `/api/conversations/${id}/read`)).json()).toEqual({ updated: 2 });
     expect(await unread(marc)).toEqual([]);
     // Accepting again changes nothing.
@@ -131,7 +162,9 @@ describe.each(engines)('message requests on %s', (engine) => {
     expect(again.json().error).toEqual({ code: 'request_not_found', message: MESSAGES.request_not_found });
 
     // The sender still has it, may write, and the recipient sees nothing of it.
-    expect((await list(lea)).find((c: { id: string }) => c.id === id)).toMatchObject({ lastMessage: { content: 'Tu es là ?' } });
+    expect((await list(lea)).find((c: { id: string }) => c.id === id)).toMatchObject({
+      lastMessage: { content: 'Tu es là ?' },
+    });
     await send(lea, id, 'Allô ?');
     expect(await requests(marc)).toEqual([]);
     expect(await unread(marc)).toEqual([]);
@@ -159,8 +192,12 @@ describe.each(engines)('message requests on %s', (engine) => {
     const marc = await member(t);
     const id = randomUUID();
     const [p1, p2] = [lea.id, marc.id].sort();
-    await t.database.db.execute(sql`insert into conversations (id, participant1_id, participant2_id) values (${id}, ${p1}, ${p2})`);
-    await t.database.db.execute(sql`insert into messages (conversation_id, sender_id, content) values (${id}, ${lea.id}, 'Ancien message')`);
+    await t.database.db.execute(
+      sql`insert into conversations (id, participant1_id, participant2_id) values (${id}, ${p1}, ${p2})`,
+    );
+    await t.database.db.execute(
+      sql`insert into messages (conversation_id, sender_id, content) values (${id}, ${lea.id}, 'Ancien message')`,
+    );
     expect(ids(await list(marc))).toContain(id);
     expect(ids(await list(lea))).toContain(id);
     expect(await unread(marc)).toEqual([id]);
@@ -180,7 +217,11 @@ describe.each(engines)('message requests and push on %s', (engine) => {
     const lea = await member(t, 'Léa');
     const marc = await member(t);
     const sub = browserSubscription(service);
-    const res = await as(lea, 'POST', '/api/push/subscriptions', { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys });
+    const res = await as(lea, 'POST', '/api/push/subscriptions', {
+      endpoint: sub.endpoint,
+      expirationTime: null,
+      keys: sub.keys,
+    });
     expect(res.statusCode, res.body).toBe(201);
     const id = await open(marc, lea);
     await send(marc, id, 'Une demande');

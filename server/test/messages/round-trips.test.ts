@@ -26,7 +26,12 @@ function recordStatements(database: Database): { statements: string[]; stop: () 
     statements.push(typeof first === 'string' ? first : String((first as { text?: string }).text));
     return original.apply(this, args);
   };
-  return { statements, stop: () => { client.query = original; } };
+  return {
+    statements,
+    stop: () => {
+      client.query = original;
+    },
+  };
 }
 
 const cases = [
@@ -34,49 +39,62 @@ const cases = [
   ...(engines.includes('postgres') && process.env.REDIS_URL ? [{ engine: 'postgres' as const, redis: true }] : []),
 ];
 
-describe.each(cases)('database round trips of a message send on $engine (counters in Redis: $redis)', ({ engine, redis }) => {
-  const t = suiteAuthApp(engine, redis ? { redisUrl: process.env.REDIS_URL, redisPrefix: `moodmap-test:${randomBytes(4).toString('hex')}:` } : {});
+describe.each(cases)(
+  'database round trips of a message send on $engine (counters in Redis: $redis)',
+  ({ engine, redis }) => {
+    const t = suiteAuthApp(
+      engine,
+      redis ? { redisUrl: process.env.REDIS_URL, redisPrefix: `moodmap-test:${randomBytes(4).toString('hex')}:` } : {},
+    );
 
-  it('sends the insert, the NOTIFY on PostgreSQL, and the counter upsert only when the counters are in the database', async () => {
-    const lea = await member(t);
-    const marc = await member(t);
-    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
-    // Marc contacted Léa too: an accepted conversation, whose messages are pushed.
-    expect((await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } })).statusCode).toBe(200);
-    const send = (content: string) => call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: lea.token, payload: { content } });
-    // The first request of a session looks it up; the sends after it do not.
-    expect((await send('premier')).statusCode).toBe(201);
+    it('sends the insert, the NOTIFY on PostgreSQL, and the counter upsert only when the counters are in the database', async () => {
+      const lea = await member(t);
+      const marc = await member(t);
+      const id = (
+        await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })
+      ).json().conversation.id;
+      // Marc contacted Léa too: an accepted conversation, whose messages are pushed.
+      expect(
+        (await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } }))
+          .statusCode,
+      ).toBe(200);
+      const send = (content: string) =>
+        call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: lea.token, payload: { content } });
+      // The first request of a session looks it up; the sends after it do not.
+      expect((await send('premier')).statusCode).toBe(201);
 
-    const arrived: string[] = [];
-    const unsubscribe = t.app.ctx.bus.subscribe((event) => {
-      if (event.type === 'message.created') arrived.push((event.data as { message: { content: string } }).message.content);
+      const arrived: string[] = [];
+      const unsubscribe = t.app.ctx.bus.subscribe((event) => {
+        if (event.type === 'message.created')
+          arrived.push((event.data as { message: { content: string } }).message.content);
+      });
+      // The first send's push lookup (after its answer) must not fall inside the window below.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const recorder = recordStatements(t.database);
+      const sent = await send('second');
+      // What the send itself cost, up to its answer (the push lookup runs after it, see below).
+      const beforeAnswer = recorder.statements.length;
+      // The event comes back through the bus once its NOTIFY has run.
+      await expect.poll(() => arrived).toContain('second');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      recorder.stop();
+      unsubscribe();
+
+      expect(sent.statusCode).toBe(201);
+      const kinds = recorder.statements.map((text) => {
+        if (/insert into messages/i.test(text)) return 'insert';
+        if (/pg_notify/i.test(text)) return 'notify';
+        if (/rate_limits/i.test(text)) return 'counter';
+        if (/from "push_subscriptions"/i.test(text)) return 'push devices';
+        return text.slice(0, 60);
+      });
+      const expected = [...(redis ? [] : ['counter']), 'insert', ...(engine === 'postgres' ? ['notify'] : [])];
+      expect(kinds.slice(0, beforeAnswer).filter((k) => k !== 'push devices')).toEqual(expected);
+      if (redis) expect(kinds.slice(0, beforeAnswer)).toHaveLength(2);
+      // Off the request's path, once the answer is out: one indexed read of the recipient's
+      // devices for the Web Push, whether or not they have any.
+      expect(kinds.filter((k) => k === 'push devices')).toEqual(['push devices']);
+      expect(kinds.filter((k) => !expected.includes(k) && k !== 'push devices')).toEqual([]);
     });
-    // The first send's push lookup (after its answer) must not fall inside the window below.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const recorder = recordStatements(t.database);
-    const sent = await send('second');
-    // What the send itself cost, up to its answer (the push lookup runs after it, see below).
-    const beforeAnswer = recorder.statements.length;
-    // The event comes back through the bus once its NOTIFY has run.
-    await expect.poll(() => arrived).toContain('second');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    recorder.stop();
-    unsubscribe();
-
-    expect(sent.statusCode).toBe(201);
-    const kinds = recorder.statements.map((text) => {
-      if (/insert into messages/i.test(text)) return 'insert';
-      if (/pg_notify/i.test(text)) return 'notify';
-      if (/rate_limits/i.test(text)) return 'counter';
-      if (/from "push_subscriptions"/i.test(text)) return 'push devices';
-      return text.slice(0, 60);
-    });
-    const expected = [...(redis ? [] : ['counter']), 'insert', ...(engine === 'postgres' ? ['notify'] : [])];
-    expect(kinds.slice(0, beforeAnswer).filter((k) => k !== 'push devices')).toEqual(expected);
-    if (redis) expect(kinds.slice(0, beforeAnswer)).toHaveLength(2);
-    // Off the request's path, once the answer is out: one indexed read of the recipient's
-    // devices for the Web Push, whether or not they have any.
-    expect(kinds.filter((k) => k === 'push devices')).toEqual(['push devices']);
-    expect(kinds.filter((k) => !expected.includes(k) && k !== 'push devices')).toEqual([]);
-  });
-});
+  },
+);

@@ -8,7 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { MessageDto } from '@moodmap/core';
 import type { RealtimeEvent } from '../../src/adapters/bus/types.ts';
 import type { Database } from '../../src/db/client.ts';
-import { createMessageWriter, type MessageToSend, type MessageWriter } from '../../src/modules/messages/send-batches.ts';
+import {
+  createMessageWriter,
+  type MessageToSend,
+  type MessageWriter,
+} from '../../src/modules/messages/send-batches.ts';
 import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
@@ -27,7 +31,12 @@ function countInserts(database: Database): { count: () => number; stop: () => vo
     if (/insert into messages/i.test(text)) inserts++;
     return original.apply(this, args);
   };
-  return { count: () => inserts, stop: () => { client.query = original; } };
+  return {
+    count: () => inserts,
+    stop: () => {
+      client.query = original;
+    },
+  };
 }
 
 describe.each(engines)('message sends written together on %s', (engine) => {
@@ -44,7 +53,12 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     return (res.json().messages as MessageDto[]).map((m) => m.content);
   };
   const writer = (publishErrors: unknown[] = []): MessageWriter =>
-    createMessageWriter({ db: t.database.db, pool: t.database.pool, bus: t.app.ctx.bus, onPublishError: (e) => publishErrors.push(e) });
+    createMessageWriter({
+      db: t.database.db,
+      pool: t.database.pool,
+      bus: t.app.ctx.bus,
+      onPublishError: (e) => publishErrors.push(e),
+    });
   const heard = () => {
     const created: string[] = [];
     const stop = t.app.ctx.bus.subscribe((event: RealtimeEvent) => {
@@ -52,8 +66,13 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     });
     return { created, stop };
   };
-  const message = (from: Member, conversationId: string, content: string): MessageToSend =>
-    ({ conversationId, senderId: from.id, content, imageUrl: null, now: t.clock.now() });
+  const message = (from: Member, conversationId: string, content: string): MessageToSend => ({
+    conversationId,
+    senderId: from.id,
+    content,
+    imageUrl: null,
+    now: t.clock.now(),
+  });
 
   it('stores the sends of one moment in one statement, each answered with its own message, in order, each announced once', async () => {
     const [lea, marc, zoe] = [await member(t), await member(t), await member(t)];
@@ -63,8 +82,12 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     const events = heard();
     const inserts = countInserts(t.database);
     const sends = [
-      message(lea, leaMarc, 'un'), message(marc, leaMarc, 'deux'), message(zoe, zoeMarc, 'trois'),
-      message(lea, leaMarc, 'quatre'), message(marc, zoeMarc, 'cinq'), message(lea, leaMarc, 'six'),
+      message(lea, leaMarc, 'un'),
+      message(marc, leaMarc, 'deux'),
+      message(zoe, zoeMarc, 'trois'),
+      message(lea, leaMarc, 'quatre'),
+      message(marc, zoeMarc, 'cinq'),
+      message(lea, leaMarc, 'six'),
     ];
     const sent = await Promise.all(sends.map((s) => w.send(s)));
     inserts.stop();
@@ -77,7 +100,8 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     expect(await thread(lea, leaMarc)).toEqual(['un', 'deux', 'quatre', 'six']);
     expect(await thread(zoe, zoeMarc)).toEqual(['trois', 'cinq']);
     // Each conversation moved to its own last message.
-    const summary = (await call(t, { method: 'GET', url: `/api/conversations/${leaMarc}`, token: lea.token })).json().conversation;
+    const summary = (await call(t, { method: 'GET', url: `/api/conversations/${leaMarc}`, token: lea.token })).json()
+      .conversation;
     expect(summary.lastMessage.content).toBe('six');
     expect(summary.updatedAt).toBe(sent[5]?.message.createdAt);
     await expect.poll(() => events.created.length).toBe(6);
@@ -91,7 +115,9 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     const leaMarc = await conversationOf(lea, marc);
     const zoeNoe = await conversationOf(zoe, noe);
     // Noé blocked Zoé after they had talked: their conversation takes no more messages.
-    await t.database.db.execute(sql`insert into user_blocks (blocker_id, blocked_id) values (${noe.id}::uuid, ${zoe.id}::uuid)`);
+    await t.database.db.execute(
+      sql`insert into user_blocks (blocker_id, blocked_id) values (${noe.id}::uuid, ${zoe.id}::uuid)`,
+    );
     const w = writer();
     const events = heard();
     const results = await Promise.allSettled([
@@ -104,7 +130,10 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     ]);
 
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    const value = (i: number) => (results[i].status === 'fulfilled' ? (results[i] as PromiseFulfilledResult<{ message: MessageDto } | null>).value : undefined);
+    const value = (i: number) =>
+      results[i].status === 'fulfilled'
+        ? (results[i] as PromiseFulfilledResult<{ message: MessageDto } | null>).value
+        : undefined;
     expect(value(0)?.message.content).toBe('avant');
     expect(value(1)).toBeNull();
     expect(value(2)).toBeNull();
@@ -120,8 +149,16 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     const [lea, marc] = [await member(t), await member(t)];
     const id = await conversationOf(lea, marc);
     const contents = Array.from({ length: 12 }, (_, i) => `message ${i}`);
-    const answers = await Promise.all(contents.map((content, i) =>
-      call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: (i % 2 ? marc : lea).token, payload: { content } })));
+    const answers = await Promise.all(
+      contents.map((content, i) =>
+        call(t, {
+          method: 'POST',
+          url: `/api/conversations/${id}/messages`,
+          token: (i % 2 ? marc : lea).token,
+          payload: { content },
+        }),
+      ),
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(contents.map(() => 201));
     expect(answers.map((a) => a.json().message.content)).toEqual(contents);
     expect(answers.map((a) => a.json().message.senderId)).toEqual(contents.map((_, i) => (i % 2 ? marc : lea).id));
@@ -138,12 +175,17 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     const gate = new Promise<void>((resolve) => (open = resolve));
     const announced: string[][] = [];
     const held = createMessageWriter({
-      db: t.database.db, pool: t.database.pool, onPublishError: () => {},
-      bus: { ...bus, publishMany: async (events) => {
-        announced.push(events.map((e) => (e.data as { message: MessageDto }).message.content));
-        await gate;
-        return bus.publishMany(events);
-      } },
+      db: t.database.db,
+      pool: t.database.pool,
+      onPublishError: () => {},
+      bus: {
+        ...bus,
+        publishMany: async (events) => {
+          announced.push(events.map((e) => (e.data as { message: MessageDto }).message.content));
+          await gate;
+          return bus.publishMany(events);
+        },
+      },
     });
     const inserts = countInserts(t.database);
     // The first send is answered while its notification is still held.
@@ -169,21 +211,40 @@ describe.runIf(engines.includes('postgres'))('batches of two instances sharing c
     const pairs: Array<{ a: Member; b: Member; id: string }> = [];
     for (let i = 0; i < people.length; i++) {
       for (let j = i + 1; j < people.length; j++) {
-        const res = await call(t, { method: 'POST', url: '/api/conversations', token: people[i].token, payload: { userId: people[j].id } });
+        const res = await call(t, {
+          method: 'POST',
+          url: '/api/conversations',
+          token: people[i].token,
+          payload: { userId: people[j].id },
+        });
         pairs.push({ a: people[i], b: people[j], id: res.json().conversation.id });
       }
     }
     // Two writers, as two instances have: each writes its batches while the other does.
-    const [one, two] = [0, 1].map(() => createMessageWriter({ db: t.database.db, bus: t.app.ctx.bus, onPublishError: () => {} }));
+    const [one, two] = [0, 1].map(() =>
+      createMessageWriter({ db: t.database.db, bus: t.app.ctx.bus, onPublishError: () => {} }),
+    );
     const rounds = Array.from({ length: 8 }, async (_, round) => {
-      const forward = pairs.map((p) => one.send({ conversationId: p.id, senderId: p.a.id, content: `a${round}`, imageUrl: null, now: t.clock.now() }));
-      const backward = [...pairs].reverse().map((p) => two.send({ conversationId: p.id, senderId: p.b.id, content: `b${round}`, imageUrl: null, now: t.clock.now() }));
+      const forward = pairs.map((p) =>
+        one.send({ conversationId: p.id, senderId: p.a.id, content: `a${round}`, imageUrl: null, now: t.clock.now() }),
+      );
+      const backward = [...pairs].reverse().map((p) =>
+        two.send({
+          conversationId: p.id,
+          senderId: p.b.id,
+          content: `b${round}`,
+          imageUrl: null,
+          now: t.clock.now(),
+        }),
+      );
       return Promise.all([...forward, ...backward]);
     });
     const sent = (await Promise.all(rounds)).flat();
 
     expect(sent.every((s) => s !== null)).toBe(true);
-    const { rows } = await t.database.db.execute(sql`select count(*)::int as n from messages where conversation_id = any(${`{${pairs.map((p) => p.id).join(',')}}`}::uuid[])`);
+    const { rows } = await t.database.db.execute(
+      sql`select count(*)::int as n from messages where conversation_id = any(${`{${pairs.map((p) => p.id).join(',')}}`}::uuid[])`,
+    );
     expect((rows[0] as { n: number }).n).toBe(8 * 2 * pairs.length);
   });
 });

@@ -23,7 +23,9 @@ describe.each(engines)('admin API on %s', (engine) => {
 
   /** How many events of this type and severity the person caused (repeats share a row and its count). */
   const logCount = async (userId: string, type: string, severity: string) => {
-    const result = await t.database.db.execute(sql`select coalesce(sum(occurrences), 0)::int as n from security_logs where user_id = ${userId} and event_type = ${type} and severity = ${severity}`);
+    const result = await t.database.db.execute(
+      sql`select coalesce(sum(occurrences), 0)::int as n from security_logs where user_id = ${userId} and event_type = ${type} and severity = ${severity}`,
+    );
     return (result.rows[0] as { n: number }).n;
   };
 
@@ -34,7 +36,12 @@ describe.each(engines)('admin API on %s', (engine) => {
     ['GET', '/api/admin/security-logs', () => undefined, [401, 403, 200, 200, 200]],
     ['PUT', `/api/admin/users/${ZERO}/role`, () => ({ role: 'moderator' }), [401, 403, 403, 403, 404]],
     ['GET', '/api/moderation/queue', () => undefined, [401, 403, 200, 200, 200]],
-    ['POST', `/api/moderation/posts/${ZERO}/decision`, () => ({ action: 'dismiss', reason: 'no_violation' }), [401, 403, 404, 404, 404]],
+    [
+      'POST',
+      `/api/moderation/posts/${ZERO}/decision`,
+      () => ({ action: 'dismiss', reason: 'no_violation' }),
+      [401, 403, 404, 404, 404],
+    ],
     ['POST', `/api/moderation/appeals/${ZERO}/decision`, () => ({ outcome: 'uphold' }), [401, 403, 404, 404, 404]],
   ];
   const names: RoleName[] = ['visitor', 'user', 'moderator', 'admin', 'super_admin'];
@@ -66,7 +73,14 @@ describe.each(engines)('admin API on %s', (engine) => {
       expect(body.users.length).toBeGreaterThanOrEqual(4);
       expect(body.total).toBe(body.users.length);
       expect(res.body).not.toMatch(/@/);
-      expect(Object.keys(body.users[0]).sort()).toEqual(['banned', 'createdAt', 'id', 'role', 'suspendedUntil', 'username']);
+      expect(Object.keys(body.users[0]).sort()).toEqual([
+        'banned',
+        'createdAt',
+        'id',
+        'role',
+        'suspendedUntil',
+        'username',
+      ]);
       expect(body.users.find((u: { id: string }) => u.id === roles.admin.id).role).toBe('admin');
     }
     const res = await as(t, roles.moderator, { method: 'GET', url: '/api/admin/users' });
@@ -76,14 +90,19 @@ describe.each(engines)('admin API on %s', (engine) => {
   it('searches nicknames by prefix, case-insensitively, with wildcards taken literally', async () => {
     await member(t, 'Zéphyrine');
     await member(t, 'zephyr_bis');
-    const names = async (q: string) => (await as(t, roles.admin, { method: 'GET', url: `/api/admin/users?q=${encodeURIComponent(q)}` })).json().users.map((u: { username: string }) => u.username).sort();
+    const names = async (q: string) =>
+      (await as(t, roles.admin, { method: 'GET', url: `/api/admin/users?q=${encodeURIComponent(q)}` }))
+        .json()
+        .users.map((u: { username: string }) => u.username)
+        .sort();
     expect(await names('zÉ')).toEqual(['Zéphyrine']);
     expect(await names('zephyr_')).toEqual(['zephyr_bis']);
     expect(await names('%')).toEqual([]);
   });
 
   it('keyset pages return every row once while rows are inserted', async () => {
-    const before = (await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?limit=1' })).json().total as number;
+    const before = (await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?limit=1' })).json()
+      .total as number;
     // 30 entries in the same instant: the cursor must keep microseconds and the id.
     await t.database.db.execute(sql`insert into security_logs (event_type, event_description, severity, created_at)
       select 'test_burst', 'n°' || g, 'low', now() from generate_series(1, 30) g`);
@@ -92,11 +111,15 @@ describe.each(engines)('admin API on %s', (engine) => {
     let pages = 0;
     do {
       const url: string = `/api/admin/security-logs?limit=7${cursor ? `&cursor=${cursor}` : ''}`;
-      const body: { logs: Array<{ id: string }>; nextCursor: string | null } = (await as(t, roles.admin, { method: 'GET', url })).json();
+      const body: { logs: Array<{ id: string }>; nextCursor: string | null } = (
+        await as(t, roles.admin, { method: 'GET', url })
+      ).json();
       seen.push(...body.logs.map((l) => l.id));
       cursor = body.nextCursor;
       // New rows arrive between pages (these requests log nothing themselves for an admin; add some).
-      await t.database.db.execute(sql`insert into security_logs (event_type, event_description, severity) values ('test_insert', 'pendant', 'low')`);
+      await t.database.db.execute(
+        sql`insert into security_logs (event_type, event_description, severity) values ('test_insert', 'pendant', 'low')`,
+      );
       pages++;
     } while (cursor && pages < 100);
     expect(new Set(seen).size).toBe(seen.length);
@@ -105,7 +128,12 @@ describe.each(engines)('admin API on %s', (engine) => {
     const userIds: string[] = [];
     cursor = null;
     do {
-      const body: { users: Array<{ id: string }>; nextCursor: string | null } = (await as(t, roles.super_admin, { method: 'GET', url: `/api/admin/users?limit=2${cursor ? `&cursor=${cursor}` : ''}` })).json();
+      const body: { users: Array<{ id: string }>; nextCursor: string | null } = (
+        await as(t, roles.super_admin, {
+          method: 'GET',
+          url: `/api/admin/users?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        })
+      ).json();
       userIds.push(...body.users.map((u) => u.id));
       cursor = body.nextCursor;
       await member(t);
@@ -117,10 +145,14 @@ describe.each(engines)('admin API on %s', (engine) => {
   it('counts the log exactly up to 10 000 rows, then says 10 001 (shown as 10 000+)', async () => {
     await t.database.db.execute(sql`insert into security_logs (event_type, event_description, severity)
       select 'test_bulk', 'n°' || g, 'critical' from generate_series(1, 10050) g`);
-    const body = (await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?severity=critical&limit=1' })).json();
+    const body = (
+      await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?severity=critical&limit=1' })
+    ).json();
     expect(body.total).toBe(10_001);
     expect(adminCount(body.total)).toBe('10 000+');
-    const typed = (await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?eventType=admin_access&limit=1' })).json();
+    const typed = (
+      await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?eventType=admin_access&limit=1' })
+    ).json();
     expect(typed.total).toBeLessThan(100);
     expect(adminCount(typed.total)).toBe(String(typed.total));
   });
@@ -129,10 +161,16 @@ describe.each(engines)('admin API on %s', (engine) => {
     const high = (await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?severity=high' })).json();
     expect(high.logs.length).toBeGreaterThan(0);
     expect(high.logs.every((l: { severity: string }) => l.severity === 'high')).toBe(true);
-    const typed = (await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?eventType=admin_access' })).json();
+    const typed = (
+      await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?eventType=admin_access' })
+    ).json();
     expect(typed.logs.every((l: { eventType: string }) => l.eventType === 'admin_access')).toBe(true);
-    expect((await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?cursor=abc' })).statusCode).toBe(400);
-    expect((await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?severity=grave' })).statusCode).toBe(400);
+    expect((await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?cursor=abc' })).statusCode).toBe(
+      400,
+    );
+    expect(
+      (await as(t, roles.admin, { method: 'GET', url: '/api/admin/security-logs?severity=grave' })).statusCode,
+    ).toBe(400);
   });
 
   it('lets only the super_admin change roles, with an audit entry naming actor, target and reason', async () => {
@@ -141,26 +179,51 @@ describe.each(engines)('admin API on %s', (engine) => {
     expect((await as(t, roles.admin, { method: 'PUT', url, payload: { role: 'moderator' } })).statusCode).toBe(403);
     const res = await as(t, roles.super_admin, { method: 'PUT', url, payload: { role: 'moderator' } });
     expect(res.json()).toEqual({ userId: target.id, role: 'moderator' });
-    expect((await call(t, { method: 'GET', url: '/api/auth/role', token: target.token })).json().role).toBe('moderator');
-    const [entry] = (await t.database.db.execute(sql`select user_id, target_id, reason, event_type from security_logs where target_id = ${target.id} and event_type = 'role_change'`)).rows;
-    expect(entry).toEqual({ user_id: roles.super_admin.id, target_id: target.id, reason: 'user → moderator', event_type: 'role_change' });
-    expect((await as(t, roles.super_admin, { method: 'PUT', url, payload: { role: 'user' } })).json().role).toBe('user');
-    expect((await as(t, roles.super_admin, { method: 'PUT', url: `/api/admin/users/${roles.super_admin.id}/role`, payload: { role: 'user' } })).json().error.message)
-      .toBe('Vous ne pouvez pas modifier votre propre rôle');
+    expect((await call(t, { method: 'GET', url: '/api/auth/role', token: target.token })).json().role).toBe(
+      'moderator',
+    );
+    const [entry] = (
+      await t.database.db.execute(
+        sql`select user_id, target_id, reason, event_type from security_logs where target_id = ${target.id} and event_type = 'role_change'`,
+      )
+    ).rows;
+    expect(entry).toEqual({
+      user_id: roles.super_admin.id,
+      target_id: target.id,
+      reason: 'user → moderator',
+      event_type: 'role_change',
+    });
+    expect((await as(t, roles.super_admin, { method: 'PUT', url, payload: { role: 'user' } })).json().role).toBe(
+      'user',
+    );
+    expect(
+      (
+        await as(t, roles.super_admin, {
+          method: 'PUT',
+          url: `/api/admin/users/${roles.super_admin.id}/role`,
+          payload: { role: 'user' },
+        })
+      ).json().error.message,
+    ).toBe('Vous ne pouvez pas modifier votre propre rôle');
     expect((await as(t, roles.super_admin, { method: 'PUT', url, payload: { role: 'god' } })).statusCode).toBe(400);
   });
 
   it('has no endpoint that edits or deletes an audit entry, and the database refuses it too', async () => {
-    const [entry] = (await t.database.db.execute(sql`select id from security_logs order by created_at limit 1`)).rows as Array<{ id: string }>;
+    const [entry] = (await t.database.db.execute(sql`select id from security_logs order by created_at limit 1`))
+      .rows as Array<{ id: string }>;
     for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
       for (const url of [`/api/admin/security-logs/${entry!.id}`, '/api/admin/security-logs']) {
         const res = await as(t, roles.super_admin, { method, url, payload: { eventDescription: 'effacé' } });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
       }
     }
-    await expect(t.database.db.execute(sql`update security_logs set event_description = 'effacé' where id = ${entry!.id}`)).rejects.toThrow();
+    await expect(
+      t.database.db.execute(sql`update security_logs set event_description = 'effacé' where id = ${entry!.id}`),
+    ).rejects.toThrow();
     await expect(t.database.db.execute(sql`delete from security_logs where id = ${entry!.id}`)).rejects.toThrow();
-    const [still] = (await t.database.db.execute(sql`select event_description from security_logs where id = ${entry!.id}`)).rows as Array<{ event_description: string }>;
+    const [still] = (
+      await t.database.db.execute(sql`select event_description from security_logs where id = ${entry!.id}`)
+    ).rows as Array<{ event_description: string }>;
     expect(still!.event_description).not.toBe('effacé');
   });
 
@@ -169,7 +232,11 @@ describe.each(engines)('admin API on %s', (engine) => {
     await publish(t, gone.token);
     await as(t, gone, { method: 'POST', url: '/api/admin/visit' });
     await t.database.db.execute(sql`delete from users where id = ${gone.id}`);
-    const rows = (await t.database.db.execute(sql`select user_id from security_logs where event_type = 'permission_denied' and event_description like ${'%visit%'} and user_id is null`)).rows;
+    const rows = (
+      await t.database.db.execute(
+        sql`select user_id from security_logs where event_type = 'permission_denied' and event_description like ${'%visit%'} and user_id is null`,
+      )
+    ).rows;
     expect(rows.length).toBeGreaterThan(0);
   });
 });

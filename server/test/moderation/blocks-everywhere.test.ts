@@ -33,7 +33,8 @@ interface World {
   cursor: string;
 }
 
-const query = (values: Record<string, string | number>) => new URLSearchParams(Object.entries(values).map(([k, v]): [string, string] => [k, String(v)]));
+const query = (values: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(values).map(([k, v]): [string, string] => [k, String(v)]));
 const ids = (list: Array<{ id: string }>) => list.map((p) => p.id);
 
 function refused(res: LightMyRequestResponse, what: string) {
@@ -75,56 +76,145 @@ const CHECKED: Record<string, Check> = {
   },
   'GET /api/posts/:id/comments': async (t, w) => {
     expect((await get(t, `/api/posts/${w.otherPost}/comments`, w.viewer)).json().error.code).toBe('post_not_found');
-    expect(ids((await get(t, `/api/posts/${w.thirdPost}/comments`, w.viewer)).json().comments)).not.toContain(w.otherComment);
-    expect(ids((await get(t, `/api/posts/${w.thirdPost}/comments`, w.third)).json().comments)).toContain(w.otherComment);
-    expect(ids((await get(t, `/api/posts/${w.otherPost}/comments`, w.third)).json().comments)).toContain(w.viewerComment);
+    expect(ids((await get(t, `/api/posts/${w.thirdPost}/comments`, w.viewer)).json().comments)).not.toContain(
+      w.otherComment,
+    );
+    expect(ids((await get(t, `/api/posts/${w.thirdPost}/comments`, w.third)).json().comments)).toContain(
+      w.otherComment,
+    );
+    expect(ids((await get(t, `/api/posts/${w.otherPost}/comments`, w.third)).json().comments)).toContain(
+      w.viewerComment,
+    );
   },
   'GET /api/profiles/:id': async (t, w) => {
     const res = await get(t, `/api/profiles/${w.other.id}`, w.viewer);
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toEqual({ code: 'profile_not_found', message: MESSAGES.profile_not_found });
     expect((await get(t, `/api/profiles/${w.other.id.toUpperCase()}`, w.viewer)).statusCode).toBe(404);
-    expect((await get(t, `/api/profiles/${w.other.id}`, w.third)).json().posts.map((p: { id: string }) => p.id)).toEqual([w.otherPost]);
+    expect(
+      (await get(t, `/api/profiles/${w.other.id}`, w.third)).json().posts.map((p: { id: string }) => p.id),
+    ).toEqual([w.otherPost]);
   },
   'PUT /api/posts/:id/like': async (t, w) => {
     refused(await call(t, { method: 'PUT', url: `/api/posts/${w.otherPost}/like`, token: w.viewer.token }), 'like');
-    expect((await call(t, { method: 'PUT', url: `/api/posts/${w.otherPost}/like`, token: w.third.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, { method: 'PUT', url: `/api/posts/${w.otherPost}/like`, token: w.third.token })).statusCode,
+    ).toBe(200);
   },
   'DELETE /api/posts/:id/like': async (t, w) => {
-    refused(await call(t, { method: 'DELETE', url: `/api/posts/${w.otherPost}/like`, token: w.viewer.token }), 'unlike');
-    expect((await call(t, { method: 'DELETE', url: `/api/posts/${w.otherPost}/like`, token: w.third.token })).statusCode).toBe(200);
+    refused(
+      await call(t, { method: 'DELETE', url: `/api/posts/${w.otherPost}/like`, token: w.viewer.token }),
+      'unlike',
+    );
+    expect(
+      (await call(t, { method: 'DELETE', url: `/api/posts/${w.otherPost}/like`, token: w.third.token })).statusCode,
+    ).toBe(200);
   },
   'POST /api/posts/:id/like': async (t, w) => {
     refused(await call(t, { method: 'POST', url: `/api/posts/${w.otherPost}/like`, token: w.viewer.token }), 'like');
-    expect((await call(t, { method: 'POST', url: `/api/posts/${w.otherPost}/like`, token: w.third.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, { method: 'POST', url: `/api/posts/${w.otherPost}/like`, token: w.third.token })).statusCode,
+    ).toBe(200);
   },
   'POST /api/posts/:id/comments': async (t, w) => {
-    refused(await call(t, { method: 'POST', url: `/api/posts/${w.otherPost}/comments`, token: w.viewer.token, payload: { content: 'Coucou' } }), 'comment');
-    expect((await call(t, { method: 'POST', url: `/api/posts/${w.otherPost}/comments`, token: w.third.token, payload: { content: 'Coucou' } })).statusCode).toBe(201);
+    refused(
+      await call(t, {
+        method: 'POST',
+        url: `/api/posts/${w.otherPost}/comments`,
+        token: w.viewer.token,
+        payload: { content: 'Coucou' },
+      }),
+      'comment',
+    );
+    expect(
+      (
+        await call(t, {
+          method: 'POST',
+          url: `/api/posts/${w.otherPost}/comments`,
+          token: w.third.token,
+          payload: { content: 'Coucou' },
+        })
+      ).statusCode,
+    ).toBe(201);
   },
   'PATCH /api/comments/:id': async (t, w) => {
-    refused(await call(t, { method: 'PATCH', url: `/api/comments/${w.viewerComment}`, token: w.viewer.token, payload: { content: 'Modifié' } }), 'edit');
-    expect((await call(t, { method: 'PATCH', url: `/api/comments/${w.thirdComment}`, token: w.third.token, payload: { content: 'Modifié' } })).statusCode).toBe(200);
+    refused(
+      await call(t, {
+        method: 'PATCH',
+        url: `/api/comments/${w.viewerComment}`,
+        token: w.viewer.token,
+        payload: { content: 'Modifié' },
+      }),
+      'edit',
+    );
+    expect(
+      (
+        await call(t, {
+          method: 'PATCH',
+          url: `/api/comments/${w.thirdComment}`,
+          token: w.third.token,
+          payload: { content: 'Modifié' },
+        })
+      ).statusCode,
+    ).toBe(200);
   },
   // Taking back what one wrote stays possible.
   'DELETE /api/comments/:id': async (t, w) => {
-    expect((await call(t, { method: 'DELETE', url: `/api/comments/${w.viewerComment}`, token: w.viewer.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, { method: 'DELETE', url: `/api/comments/${w.viewerComment}`, token: w.viewer.token })).statusCode,
+    ).toBe(200);
   },
   // Reporting is a safety tool: open whatever the blocks.
   'POST /api/posts/:id/report': async (t, w) => {
-    expect((await call(t, { method: 'POST', url: `/api/posts/${w.otherPost}/report`, token: w.viewer.token, payload: { reason: 'harassment' } })).statusCode).toBe(201);
+    expect(
+      (
+        await call(t, {
+          method: 'POST',
+          url: `/api/posts/${w.otherPost}/report`,
+          token: w.viewer.token,
+          payload: { reason: 'harassment' },
+        })
+      ).statusCode,
+    ).toBe(201);
   },
   // Only its author deletes a post, as for anyone.
   'DELETE /api/posts/:id': async (t, w) => {
-    expect((await call(t, { method: 'DELETE', url: `/api/posts/${w.otherPost}`, token: w.viewer.token })).statusCode).toBe(403);
+    expect(
+      (await call(t, { method: 'DELETE', url: `/api/posts/${w.otherPost}`, token: w.viewer.token })).statusCode,
+    ).toBe(403);
     expect((await get(t, `/api/posts/${w.otherPost}`, w.third)).statusCode).toBe(200);
   },
   'POST /api/conversations': async (t, w) => {
-    refused(await call(t, { method: 'POST', url: '/api/conversations', token: w.viewer.token, payload: { userId: w.other.id } }), 'open');
-    expect((await call(t, { method: 'POST', url: '/api/conversations', token: w.third.token, payload: { userId: w.other.id } })).statusCode).toBe(201);
+    refused(
+      await call(t, {
+        method: 'POST',
+        url: '/api/conversations',
+        token: w.viewer.token,
+        payload: { userId: w.other.id },
+      }),
+      'open',
+    );
+    expect(
+      (
+        await call(t, {
+          method: 'POST',
+          url: '/api/conversations',
+          token: w.third.token,
+          payload: { userId: w.other.id },
+        })
+      ).statusCode,
+    ).toBe(201);
   },
   'POST /api/conversations/:id/messages': async (t, w) => {
-    refused(await call(t, { method: 'POST', url: `/api/conversations/${w.conversation}/messages`, token: w.viewer.token, payload: { content: 'Salut' } }), 'message');
+    refused(
+      await call(t, {
+        method: 'POST',
+        url: `/api/conversations/${w.conversation}/messages`,
+        token: w.viewer.token,
+        payload: { content: 'Salut' },
+      }),
+      'message',
+    );
   },
   // Their earlier conversation stays readable to both, as history, but takes no new message.
   'GET /api/conversations': async (t, w) => {
@@ -137,17 +227,28 @@ const CHECKED: Record<string, Check> = {
     expect((await get(t, `/api/conversations/${w.conversation}/messages`, w.viewer)).json().messages).toHaveLength(2);
   },
   'POST /api/conversations/:id/read': async (t, w) => {
-    expect((await call(t, { method: 'POST', url: `/api/conversations/${w.conversation}/read`, token: w.viewer.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, { method: 'POST', url: `/api/conversations/${w.conversation}/read`, token: w.viewer.token }))
+        .statusCode,
+    ).toBe(200);
   },
   // The blocked one's request leaves the box (requests.test.ts); an accepted conversation is no request.
   'GET /api/conversations/requests': async (t, w) => {
-    expect(ids((await get(t, '/api/conversations/requests', w.viewer)).json().conversations)).not.toContain(w.conversation);
+    expect(ids((await get(t, '/api/conversations/requests', w.viewer)).json().conversations)).not.toContain(
+      w.conversation,
+    );
   },
   'POST /api/conversations/:id/accept': async (t, w) => {
-    expect((await call(t, { method: 'POST', url: `/api/conversations/${w.conversation}/accept`, token: w.viewer.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, { method: 'POST', url: `/api/conversations/${w.conversation}/accept`, token: w.viewer.token }))
+        .statusCode,
+    ).toBe(200);
   },
   'DELETE /api/conversations/:id/request': async (t, w) => {
-    expect((await call(t, { method: 'DELETE', url: `/api/conversations/${w.conversation}/request`, token: w.viewer.token })).statusCode).toBe(404);
+    expect(
+      (await call(t, { method: 'DELETE', url: `/api/conversations/${w.conversation}/request`, token: w.viewer.token }))
+        .statusCode,
+    ).toBe(404);
   },
   'GET /api/conversations/unread': async (t, w) => {
     expect((await get(t, '/api/conversations/unread', w.viewer)).statusCode).toBe(200);
@@ -155,7 +256,7 @@ const CHECKED: Record<string, Check> = {
 };
 
 /** Routes about no other member's things, each with the reason. */
-const SELF_OR_STAFF = 'the caller\'s own account, or a staff tool acting on anyone';
+const SELF_OR_STAFF = "the caller's own account, or a staff tool acting on anyone";
 const UNRELATED: Record<string, string> = {
   'GET /api/blocks': 'the blocking itself (blocks.test.ts)',
   'PUT /api/blocks/:id': 'the blocking itself (blocks.test.ts)',
@@ -225,7 +326,7 @@ const UNRELATED: Record<string, string> = {
   'GET /api/map/land.geojson': 'public texts and figures',
   'GET /api/geo/basemap.pmtiles': 'public texts and figures',
   'GET /media/*': 'stored files, by unguessable name',
-  'POST /api/payments/webhook': 'the payment provider\'s calls',
+  'POST /api/payments/webhook': "the payment provider's calls",
   'GET /dev/mail': 'development mailbox',
   'GET /dev/mail.json': 'development mailbox',
   'GET /api/realtime': 'the socket: every event type is checked below',
@@ -236,7 +337,9 @@ describe.each(engines)('the blocking rule, everywhere, on %s', (engine) => {
 
   const block = async (direction: Direction, viewer: Member, other: Member) => {
     const [blocker, blocked] = direction === DIRECTIONS[0] ? [viewer, other] : [other, viewer];
-    expect((await call(t, { method: 'PUT', url: `/api/blocks/${blocked.id}`, token: blocker.token })).statusCode).toBe(200);
+    expect((await call(t, { method: 'PUT', url: `/api/blocks/${blocked.id}`, token: blocker.token })).statusCode).toBe(
+      200,
+    );
   };
 
   async function world(direction: Direction): Promise<World> {
@@ -245,24 +348,58 @@ describe.each(engines)('the blocking rule, everywhere, on %s', (engine) => {
     const otherPost = (await publish(t, other.token, { latitude: SAINT_DENIS.latitude + 0.001 })).id;
     const thirdPost = (await publish(t, third.token, { latitude: SAINT_DENIS.latitude + 0.002 })).id;
     const comment = async (who: Member, postId: string) =>
-      (await call(t, { method: 'POST', url: `/api/posts/${postId}/comments`, token: who.token, payload: { content: 'Je passe' } })).json().comment.id as string;
-    const conversation = (await call(t, { method: 'POST', url: '/api/conversations', token: viewer.token, payload: { userId: other.id } })).json().conversation.id;
+      (
+        await call(t, {
+          method: 'POST',
+          url: `/api/posts/${postId}/comments`,
+          token: who.token,
+          payload: { content: 'Je passe' },
+        })
+      ).json().comment.id as string;
+    const conversation = (
+      await call(t, { method: 'POST', url: '/api/conversations', token: viewer.token, payload: { userId: other.id } })
+    ).json().conversation.id;
     for (const who of [viewer, other]) {
-      expect((await call(t, { method: 'POST', url: `/api/conversations/${conversation}/messages`, token: who.token, payload: { content: 'Salut' } })).statusCode).toBe(201);
+      expect(
+        (
+          await call(t, {
+            method: 'POST',
+            url: `/api/conversations/${conversation}/messages`,
+            token: who.token,
+            payload: { content: 'Salut' },
+          })
+        ).statusCode,
+      ).toBe(201);
     }
     const w = {
-      viewer, other, third, otherPost, thirdPost, cursor, conversation,
-      viewerComment: await comment(viewer, otherPost), thirdComment: await comment(third, otherPost), otherComment: await comment(other, thirdPost),
+      viewer,
+      other,
+      third,
+      otherPost,
+      thirdPost,
+      cursor,
+      conversation,
+      viewerComment: await comment(viewer, otherPost),
+      thirdComment: await comment(third, otherPost),
+      otherComment: await comment(other, thirdPost),
     };
     await block(direction, viewer, other);
     return w;
   }
 
   it('lists every route as checked or as concerning no other member', () => {
-    const routes = listRoutes(t.app).filter((r) => r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`);
+    const routes = listRoutes(t.app)
+      .filter((r) => r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
     const listed = [...Object.keys(CHECKED), ...Object.keys(UNRELATED)];
-    expect(routes.filter((r) => !listed.includes(r)), 'routes this suite does not know: check them or say why not').toEqual([]);
-    expect(listed.filter((r) => !routes.includes(r)), 'routes gone').toEqual([]);
+    expect(
+      routes.filter((r) => !listed.includes(r)),
+      'routes this suite does not know: check them or say why not',
+    ).toEqual([]);
+    expect(
+      listed.filter((r) => !routes.includes(r)),
+      'routes gone',
+    ).toEqual([]);
   });
 
   it.each(DIRECTIONS)('hides the other and refuses contact on every route when %s', async (direction) => {
@@ -285,18 +422,34 @@ describe.each(engines)('the blocking rule, everywhere, on %s', (engine) => {
     return socket;
   }
 
-  it.each(DIRECTIONS)('sends the viewer none of the other\'s events, of any type, when %s', async (direction) => {
+  it.each(DIRECTIONS)("sends the viewer none of the other's events, of any type, when %s", async (direction) => {
     const [viewer, other, third] = [await member(t), await member(t), await member(t)];
     const viewerPost = (await publish(t, viewer.token, { latitude: SAINT_DENIS.latitude + 0.003 })).id;
     const thirdPost = (await publish(t, third.token, { latitude: SAINT_DENIS.latitude + 0.004 })).id;
-    const conversation = (await call(t, { method: 'POST', url: '/api/conversations', token: viewer.token, payload: { userId: other.id } })).json().conversation.id;
-    expect((await call(t, { method: 'POST', url: `/api/conversations/${conversation}/messages`, token: viewer.token, payload: { content: 'Salut' } })).statusCode).toBe(201);
+    const conversation = (
+      await call(t, { method: 'POST', url: '/api/conversations', token: viewer.token, payload: { userId: other.id } })
+    ).json().conversation.id;
+    expect(
+      (
+        await call(t, {
+          method: 'POST',
+          url: `/api/conversations/${conversation}/messages`,
+          token: viewer.token,
+          payload: { content: 'Salut' },
+        })
+      ).statusCode,
+    ).toBe(201);
     // The other knows the viewer (no request): the read receipt below is a real one.
-    expect((await call(t, { method: 'POST', url: '/api/conversations', token: other.token, payload: { userId: viewer.id } })).statusCode).toBe(200);
+    expect(
+      (await call(t, { method: 'POST', url: '/api/conversations', token: other.token, payload: { userId: viewer.id } }))
+        .statusCode,
+    ).toBe(200);
     await block(direction, viewer, other);
     const [viewerTab, otherTab, thirdTab] = [await tab(viewer), await tab(other), await tab(third)];
-    const as = (who: Member, method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => call(t, { method, url, token: who.token, payload });
-    const heard = (socket: TestSocket, type: string, text: string) => socket.next((f) => f.type === type && JSON.stringify(f.data).includes(text));
+    const as = (who: Member, method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+      call(t, { method, url, token: who.token, payload });
+    const heard = (socket: TestSocket, type: string, text: string) =>
+      socket.next((f) => f.type === type && JSON.stringify(f.data).includes(text));
     let otherPost = '';
     const nickname = `Renommé${Math.floor(Math.random() * 1e6)}`;
 
@@ -334,15 +487,22 @@ describe.each(engines)('the blocking rule, everywhere, on %s', (engine) => {
         const fourth = await member(t);
         const fourthTab = await tab(fourth);
         const request = (await as(other, 'POST', '/api/conversations', { userId: fourth.id })).json().conversation.id;
-        expect((await as(other, 'POST', `/api/conversations/${request}/messages`, { content: 'Salut' })).statusCode).toBe(201);
+        expect(
+          (await as(other, 'POST', `/api/conversations/${request}/messages`, { content: 'Salut' })).statusCode,
+        ).toBe(201);
         await heard(fourthTab, 'message.request', request);
         fourthTab.close();
       },
       'message.created': async () => {
-        refused(await as(other, 'POST', `/api/conversations/${conversation}/messages`, { content: 'Salut' }), 'message');
+        refused(
+          await as(other, 'POST', `/api/conversations/${conversation}/messages`, { content: 'Salut' }),
+          'message',
+        );
         // The third opened this one: it is accepted for them, so they hear its messages.
         const withThird = (await as(other, 'POST', '/api/conversations', { userId: third.id })).json().conversation.id;
-        expect((await as(other, 'POST', `/api/conversations/${withThird}/messages`, { content: 'Salut' })).statusCode).toBe(201);
+        expect(
+          (await as(other, 'POST', `/api/conversations/${withThird}/messages`, { content: 'Salut' })).statusCode,
+        ).toBe(201);
         await heard(thirdTab, 'message.created', other.id);
       },
       'post.deleted': async () => {
@@ -350,7 +510,8 @@ describe.each(engines)('the blocking rule, everywhere, on %s', (engine) => {
         await heard(thirdTab, 'post.deleted', otherPost);
       },
       'moderation.notice': 'a staff decision, sent only to the member it concerns',
-      'conversation.closed': 'sent only to the one left in a conversation when the other deletes their account (their blocks go with it)',
+      'conversation.closed':
+        'sent only to the one left in a conversation when the other deletes their account (their blocks go with it)',
     };
     expect(Object.keys(triggers).sort()).toEqual([...REALTIME_EVENT_TYPES].sort());
     for (const trigger of Object.values(triggers)) if (typeof trigger === 'function') await trigger();

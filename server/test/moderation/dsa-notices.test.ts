@@ -16,7 +16,14 @@ import { as, staff } from './fixtures.ts';
 const EXPLANATION = 'Cette publication diffuse une incitation à la haine, interdite par la loi.';
 
 function body(postId: string, fields: Record<string, unknown> = {}) {
-  return { explanation: EXPLANATION, location: `http://moodmap.test/?post=${postId}`, name: 'Camille Durand', email: freshEmail('camille'), goodFaith: true, ...fields };
+  return {
+    explanation: EXPLANATION,
+    location: `http://moodmap.test/?post=${postId}`,
+    name: 'Camille Durand',
+    email: freshEmail('camille'),
+    goodFaith: true,
+    ...fields,
+  };
 }
 
 const notify = (t: AuthTestApp, payload: unknown, options: { ip?: string; token?: string } = {}) =>
@@ -40,7 +47,14 @@ describe.each(engines)('notices of illegal content on %s', (engine) => {
   const queueGroup = async (postId: string) => {
     const res = await as(t, mod, { method: 'GET', url: '/api/moderation/queue' });
     expect(res.statusCode).toBe(200);
-    const groups = res.json().reports as Array<{ postId: string; postState: string; count: number; reasons: Array<{ key: string }>; reporters: unknown[]; dsaNotices: Array<{ name: string; explanation: string; location: string }> }>;
+    const groups = res.json().reports as Array<{
+      postId: string;
+      postState: string;
+      count: number;
+      reasons: Array<{ key: string }>;
+      reporters: unknown[];
+      dsaNotices: Array<{ name: string; explanation: string; location: string }>;
+    }>;
     return groups.find((g) => g.postId === postId);
   };
   const livePost = async () => {
@@ -55,7 +69,9 @@ describe.each(engines)('notices of illegal content on %s', (engine) => {
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ status: 'confirm' });
     expect(await queueGroup(post.id)).toBeUndefined();
-    expect(await mailsTo(t, payload.email).then((m) => m.filter((x) => x.subject === MESSAGES.mail_dsa_receipt_subject))).toHaveLength(0);
+    expect(
+      await mailsTo(t, payload.email).then((m) => m.filter((x) => x.subject === MESSAGES.mail_dsa_receipt_subject)),
+    ).toHaveLength(0);
 
     const token = await mailedToken(t, payload.email);
     const confirmed = await call(t, { method: 'POST', url: '/api/dsa-notices/confirm', payload: { token } });
@@ -64,7 +80,9 @@ describe.each(engines)('notices of illegal content on %s', (engine) => {
 
     const group = await queueGroup(post.id);
     expect(group).toMatchObject({ count: 1, postState: 'live', reporters: [], reasons: [{ key: 'illegal' }] });
-    expect(group?.dsaNotices).toEqual([{ name: 'Camille Durand', explanation: EXPLANATION, location: payload.location }]);
+    expect(group?.dsaNotices).toEqual([
+      { name: 'Camille Durand', explanation: EXPLANATION, location: payload.location },
+    ]);
     const receipt = await waitForMail(t, payload.email, MESSAGES.mail_dsa_receipt_subject);
     expect(receipt.text).toContain(payload.location);
 
@@ -79,8 +97,16 @@ describe.each(engines)('notices of illegal content on %s', (engine) => {
     const post = await livePost();
     const payload = body(post.id);
     expect((await notify(t, payload)).statusCode).toBe(201);
-    await call(t, { method: 'POST', url: '/api/dsa-notices/confirm', payload: { token: await mailedToken(t, payload.email) } });
-    const decided = await as(t, mod, { method: 'POST', url: `/api/moderation/posts/${post.id}/decision`, payload: { action: 'remove', reason: 'illegal', note: 'Propos haineux' } });
+    await call(t, {
+      method: 'POST',
+      url: '/api/dsa-notices/confirm',
+      payload: { token: await mailedToken(t, payload.email) },
+    });
+    const decided = await as(t, mod, {
+      method: 'POST',
+      url: `/api/moderation/posts/${post.id}/decision`,
+      payload: { action: 'remove', reason: 'illegal', note: 'Propos haineux' },
+    });
     expect(decided.statusCode).toBe(200);
     const mail = await waitForMail(t, payload.email, MESSAGES.mail_dsa_decision_subject);
     expect(mail.text).toContain(`Après examen, la publication ${payload.location} a été retirée.`);
@@ -110,7 +136,9 @@ describe.each(engines)('notices of illegal content on %s', (engine) => {
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect(blocked.json().error.code).toBe('dsa_rate_limited');
-    expect(blocked.json().error.message).toMatch(/^Trop de notifications envoyées\. Veuillez réessayer dans \d+ minutes\.$/);
+    expect(blocked.json().error.message).toMatch(
+      /^Trop de notifications envoyées\. Veuillez réessayer dans \d+ minutes\.$/,
+    );
 
     const email = freshEmail('cible');
     const perAddress: number[] = [];
@@ -138,7 +166,10 @@ describe.each(engines)('notices of illegal content on %s', (engine) => {
     }
     // A body past the API's size limit is refused before it is read.
     expect((await notify(t, body(post.id, { explanation: 'x'.repeat(2_000_000) }))).statusCode).toBe(413);
-    expect((await call(t, { method: 'POST', url: '/api/dsa-notices/confirm', payload: { token: 'x'.repeat(10_000) } })).statusCode).toBe(400);
+    expect(
+      (await call(t, { method: 'POST', url: '/api/dsa-notices/confirm', payload: { token: 'x'.repeat(10_000) } }))
+        .statusCode,
+    ).toBe(400);
     expect(await queueGroup(post.id)).toBeUndefined();
   });
 });

@@ -26,7 +26,11 @@ describe.each(engines)('moderation on %s', (engine) => {
 
   /** The viewport's ids. On PostgreSQL the cache hears of a change through LISTEN/NOTIFY, a moment after the answer: poll. */
   const viewportIds = async (token?: string) => {
-    const res = await call(t, { method: 'GET', url: `/api/posts/viewport?${new URLSearchParams(Object.entries(VIEW).map(([k, v]): [string, string] => [k, String(v)]))}`, token });
+    const res = await call(t, {
+      method: 'GET',
+      url: `/api/posts/viewport?${new URLSearchParams(Object.entries(VIEW).map(([k, v]): [string, string] => [k, String(v)]))}`,
+      token,
+    });
     return (res.json().points as Array<{ id: string }>).map((p) => p.id);
   };
   /** Each report from its own /24, by an account two days old: one that counts toward hiding. */
@@ -34,14 +38,22 @@ describe.each(engines)('moderation on %s', (engine) => {
   const report = async (who: Member, postId: string) => {
     await t.database.db.execute(sql`update users set created_at = now() - interval '2 days' where id = ${who.id}`);
     network += 1;
-    return call(t, { method: 'POST', url: `/api/posts/${postId}/report`, token: who.token, ip: `10.${network >> 8}.${network & 255}.1`, payload: { reason: 'harassment', details: 'Insultes' } });
+    return call(t, {
+      method: 'POST',
+      url: `/api/posts/${postId}/report`,
+      token: who.token,
+      ip: `10.${network >> 8}.${network & 255}.1`,
+      payload: { reason: 'harassment', details: 'Insultes' },
+    });
   };
   const decide = (who: Member, postId: string, payload: Record<string, unknown>) =>
     as(t, who, { method: 'POST', url: `/api/moderation/posts/${postId}/decision`, payload });
   const notices = async (who: Member) => (await as(t, who, { method: 'GET', url: '/api/moderation/notices' })).json();
   /** A new access token for `who` (after the clock moved past the old one's 15 minutes). */
   async function relogin(who: Member): Promise<Member> {
-    const [row] = (await t.database.db.execute(sql`select email from users where id = ${who.id}`)).rows as Array<{ email: string }>;
+    const [row] = (await t.database.db.execute(sql`select email from users where id = ${who.id}`)).rows as Array<{
+      email: string;
+    }>;
     return { ...who, token: (await login(t, row!.email, 'Soleil2024')).accessToken };
   }
 
@@ -69,9 +81,16 @@ describe.each(engines)('moderation on %s', (engine) => {
     // The queue shows it grouped, with the snapshot, the author and the three reporters.
     const queue = (await as(t, mod, { method: 'GET', url: '/api/moderation/queue' })).json();
     const group = queue.reports.find((g: { postId: string }) => g.postId === post.id);
-    expect(group).toMatchObject({ postState: 'pending', count: 3, snapshot: { content: 'Texte signalé' }, author: { id: author.id } });
+    expect(group).toMatchObject({
+      postState: 'pending',
+      count: 3,
+      snapshot: { content: 'Texte signalé' },
+      author: { id: author.id },
+    });
     expect(group.reasons).toEqual([{ key: 'harassment', label: 'Harcèlement', count: 3 }]);
-    expect(group.reporters.map((r: { id: string }) => r.id).sort()).toEqual([...reporters.map((r) => r.id), third.id].sort());
+    expect(group.reporters.map((r: { id: string }) => r.id).sort()).toEqual(
+      [...reporters.map((r) => r.id), third.id].sort(),
+    );
     // Dismissed: back on the map; reporters are told nothing was wrong.
     const res = await decide(mod, post.id, { action: 'dismiss', reason: 'no_violation' });
     expect(res.statusCode, res.body).toBe(200);
@@ -103,26 +122,50 @@ describe.each(engines)('moderation on %s', (engine) => {
     const res = await decide(mod, post.id, { action: 'warn', reason: 'harassment', note: 'Propos insultants' });
     expect(res.statusCode, res.body).toBe(200);
     const decision = res.json().decision;
-    expect(decision).toMatchObject({ action: 'warn', reason: 'harassment', moderatorId: mod.id, authorId: author.id, reversed: false });
+    expect(decision).toMatchObject({
+      action: 'warn',
+      reason: 'harassment',
+      moderatorId: mod.id,
+      authorId: author.id,
+      reversed: false,
+    });
     await expect.poll(() => viewportIds()).not.toContain(post.id);
     // Second decision on the same reports: nothing open any more.
     expect((await decide(mod2, post.id, { action: 'remove', reason: 'spam' })).statusCode).toBe(404);
 
     const reporterNotice = (await notices(reporters[0]!)).notices[0];
-    expect(reporterNotice.lines[0]).toBe('Merci pour votre signalement. Après examen, la publication a été retirée : « Harcèlement ou intimidation ».');
+    expect(reporterNotice.lines[0]).toBe(
+      'Merci pour votre signalement. Après examen, la publication a été retirée : « Harcèlement ou intimidation ».',
+    );
     const statement = (await notices(author)).notices[0];
-    expect(statement).toMatchObject({ kind: 'statement', title: 'Exposé des motifs', canAppeal: true, decisionId: decision.id });
+    expect(statement).toMatchObject({
+      kind: 'statement',
+      title: 'Exposé des motifs',
+      canAppeal: true,
+      decisionId: decision.id,
+    });
     expect(statement.lines).toContain("Ce qui a été décidé : Retirer et avertir l'auteur.");
     expect(statement.lines).toContain('Précision du modérateur : Propos insultants');
     expect(statement.lines.at(-1)).toMatch(/^Vous pouvez contester cette décision une fois, jusqu'au .+2027/);
-    const [authorMail] = (await t.database.db.execute(sql`select email from users where id = ${author.id}`)).rows as Array<{ email: string }>;
-    await expect.poll(() => countMails(t, authorMail!.email, 'MoodMap : décision de modération — Exposé des motifs')).toBe(1);
+    const [authorMail] = (await t.database.db.execute(sql`select email from users where id = ${author.id}`))
+      .rows as Array<{ email: string }>;
+    await expect
+      .poll(() => countMails(t, authorMail!.email, 'MoodMap : décision de modération — Exposé des motifs'))
+      .toBe(1);
 
     // The author appeals once.
     const appealUrl = `/api/moderation/decisions/${decision.id}/appeal`;
-    expect((await as(t, reporters[0]!, { method: 'POST', url: appealUrl, payload: { statement: 'Moi aussi' } })).statusCode).toBe(404);
-    expect((await as(t, author, { method: 'POST', url: appealUrl, payload: { statement: '' } })).json().error.message).toBe('Veuillez expliquer votre recours');
-    const filed = await as(t, author, { method: 'POST', url: appealUrl, payload: { statement: "C'était de l'humour entre amis" } });
+    expect(
+      (await as(t, reporters[0]!, { method: 'POST', url: appealUrl, payload: { statement: 'Moi aussi' } })).statusCode,
+    ).toBe(404);
+    expect(
+      (await as(t, author, { method: 'POST', url: appealUrl, payload: { statement: '' } })).json().error.message,
+    ).toBe('Veuillez expliquer votre recours');
+    const filed = await as(t, author, {
+      method: 'POST',
+      url: appealUrl,
+      payload: { statement: "C'était de l'humour entre amis" },
+    });
     expect(filed.statusCode, filed.body).toBe(201);
     const again = await as(t, author, { method: 'POST', url: appealUrl, payload: { statement: 'Encore' } });
     expect(again.statusCode).toBe(409);
@@ -132,21 +175,44 @@ describe.each(engines)('moderation on %s', (engine) => {
     // The moderator who decided cannot decide the appeal; another one reverses it.
     const appealId = filed.json().appeal.id;
     const queue = (await as(t, mod, { method: 'GET', url: '/api/moderation/queue' })).json();
-    expect(queue.appeals.find((a: { id: string }) => a.id === appealId)).toMatchObject({ decidedByYou: true, statement: "C'était de l'humour entre amis" });
-    const same = await as(t, mod, { method: 'POST', url: `/api/moderation/appeals/${appealId}/decision`, payload: { outcome: 'reverse' } });
+    expect(queue.appeals.find((a: { id: string }) => a.id === appealId)).toMatchObject({
+      decidedByYou: true,
+      statement: "C'était de l'humour entre amis",
+    });
+    const same = await as(t, mod, {
+      method: 'POST',
+      url: `/api/moderation/appeals/${appealId}/decision`,
+      payload: { outcome: 'reverse' },
+    });
     expect(same.statusCode).toBe(403);
-    expect(same.json().error.message).toBe('Un recours doit être examiné par un autre modérateur que celui qui a décidé');
-    const reversed = await as(t, mod2, { method: 'POST', url: `/api/moderation/appeals/${appealId}/decision`, payload: { outcome: 'reverse', note: 'Contexte humoristique' } });
+    expect(same.json().error.message).toBe(
+      'Un recours doit être examiné par un autre modérateur que celui qui a décidé',
+    );
+    const reversed = await as(t, mod2, {
+      method: 'POST',
+      url: `/api/moderation/appeals/${appealId}/decision`,
+      payload: { outcome: 'reverse', note: 'Contexte humoristique' },
+    });
     expect(reversed.statusCode, reversed.body).toBe(200);
     expect(reversed.json().appeal).toMatchObject({ status: 'reversed', decision: { reversed: true } });
     await expect.poll(() => viewportIds()).toContain(post.id);
-    expect((await as(t, mod2, { method: 'POST', url: `/api/moderation/appeals/${appealId}/decision`, payload: { outcome: 'uphold' } })).statusCode).toBe(409);
+    expect(
+      (
+        await as(t, mod2, {
+          method: 'POST',
+          url: `/api/moderation/appeals/${appealId}/decision`,
+          payload: { outcome: 'uphold' },
+        })
+      ).statusCode,
+    ).toBe(409);
     const outcome = (await notices(author)).notices.find((n: { kind: string }) => n.kind === 'appeal_outcome');
     expect(outcome).toMatchObject({ kind: 'appeal_outcome', appealStatus: 'reversed' });
     expect(outcome.lines[0]).toContain('la décision est annulée');
     // Every staff action is in the audit trail with actor, target and reason.
-    const audit = (await t.database.db.execute(sql`select event_type, user_id, target_id, reason from security_logs
-      where event_type in ('moderation_decision', 'appeal_decision') and target_id = ${author.id} order by created_at`)).rows;
+    const audit = (
+      await t.database.db.execute(sql`select event_type, user_id, target_id, reason from security_logs
+      where event_type in ('moderation_decision', 'appeal_decision') and target_id = ${author.id} order by created_at`)
+    ).rows;
     expect(audit).toEqual([
       { event_type: 'moderation_decision', user_id: mod.id, target_id: author.id, reason: 'Propos insultants' },
       { event_type: 'appeal_decision', user_id: mod2.id, target_id: author.id, reason: 'Contexte humoristique' },
@@ -158,7 +224,11 @@ describe.each(engines)('moderation on %s', (engine) => {
     const decision = (await decide(mod, post.id, { action: 'remove', reason: 'spam' })).json().decision;
     t.clock.advance(184 * DAY);
     try {
-      const res = await as(t, await relogin(author), { method: 'POST', url: `/api/moderation/decisions/${decision.id}/appeal`, payload: { statement: 'Trop tard ?' } });
+      const res = await as(t, await relogin(author), {
+        method: 'POST',
+        url: `/api/moderation/decisions/${decision.id}/appeal`,
+        payload: { statement: 'Trop tard ?' },
+      });
       expect(res.statusCode).toBe(409);
       expect(res.json().error.message).toBe('Le délai de recours de 6 mois est dépassé');
     } finally {
@@ -170,23 +240,42 @@ describe.each(engines)('moderation on %s', (engine) => {
     const { author, post } = await reported(1);
     const other = await member(t);
     const otherPost = await publish(t, other.token, { latitude: SAINT_DENIS.latitude - 0.01 });
-    const conversation = (await call(t, { method: 'POST', url: '/api/conversations', token: author.token, payload: { userId: other.id } })).json().conversation;
+    const conversation = (
+      await call(t, { method: 'POST', url: '/api/conversations', token: author.token, payload: { userId: other.id } })
+    ).json().conversation;
     const res = await decide(mod, post.id, { action: 'suspend', reason: 'harassment', days: 7 });
     expect(res.statusCode, res.body).toBe(200);
 
-    const attempts = (token: string) => Promise.all([
-      call(t, { method: 'POST', url: '/api/posts', token, payload: { category: 'happy', content: 'Encore moi', ...SAINT_DENIS } }),
-      call(t, { method: 'POST', url: `/api/posts/${otherPost.id}/comments`, token, payload: { content: 'Coucou' } }),
-      call(t, { method: 'POST', url: `/api/conversations/${conversation.id}/messages`, token, payload: { content: 'Salut' } }),
-    ]);
+    const attempts = (token: string) =>
+      Promise.all([
+        call(t, {
+          method: 'POST',
+          url: '/api/posts',
+          token,
+          payload: { category: 'happy', content: 'Encore moi', ...SAINT_DENIS },
+        }),
+        call(t, { method: 'POST', url: `/api/posts/${otherPost.id}/comments`, token, payload: { content: 'Coucou' } }),
+        call(t, {
+          method: 'POST',
+          url: `/api/conversations/${conversation.id}/messages`,
+          token,
+          payload: { content: 'Salut' },
+        }),
+      ]);
     for (const r of await attempts(author.token)) {
       expect(r.statusCode, r.body).toBe(403);
       expect(r.json().error.code).toBe('account_suspended');
-      expect(r.json().error.message).toMatch(/^Votre compte est suspendu jusqu'au \d{1,2} \S+ \d{4} à \d{2}:\d{2}\. Vous ne pouvez ni publier, ni commenter, ni envoyer de message\.$/);
+      expect(r.json().error.message).toMatch(
+        /^Votre compte est suspendu jusqu'au \d{1,2} \S+ \d{4} à \d{2}:\d{2}\. Vous ne pouvez ni publier, ni commenter, ni envoyer de message\.$/,
+      );
     }
-    const [row] = (await t.database.db.execute(sql`select email from users where id = ${author.id}`)).rows as Array<{ email: string }>;
+    const [row] = (await t.database.db.execute(sql`select email from users where id = ${author.id}`)).rows as Array<{
+      email: string;
+    }>;
     const session = await login(t, row!.email, 'Soleil2024');
-    expect(Date.parse(String((session.user as Record<string, unknown>).suspendedUntil))).toBeGreaterThan(t.clock.now().getTime() + 6 * DAY);
+    expect(Date.parse(String((session.user as Record<string, unknown>).suspendedUntil))).toBeGreaterThan(
+      t.clock.now().getTime() + 6 * DAY,
+    );
     expect((await notices(author)).suspendedUntil).toBe((session.user as Record<string, unknown>).suspendedUntil);
 
     t.clock.advance(7 * DAY + 60_000);
@@ -204,9 +293,15 @@ describe.each(engines)('moderation on %s', (engine) => {
 
   it('a ban closes the account: no sign-in; a reversal on appeal reopens it', async () => {
     const { author, post } = await reported(1);
-    const [row] = (await t.database.db.execute(sql`select email from users where id = ${author.id}`)).rows as Array<{ email: string }>;
+    const [row] = (await t.database.db.execute(sql`select email from users where id = ${author.id}`)).rows as Array<{
+      email: string;
+    }>;
     const decision = (await decide(mod, post.id, { action: 'ban', reason: 'illegal' })).json().decision;
-    const refused = await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: row!.email, password: 'Soleil2024' } });
+    const refused = await call(t, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: row!.email, password: 'Soleil2024' },
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.message).toBe('Votre compte a été banni pour non-respect des règles de la communauté.');
     // Banned, the author appeals through the link of the statement's e-mail, without signing in.
@@ -214,29 +309,62 @@ describe.each(engines)('moderation on %s', (engine) => {
     const link = /(https?:\/\/\S+\/appeal\?token=\S+)/.exec(mail!.text)?.[1];
     expect(link).toBeDefined();
     const token = new URL(link!).searchParams.get('token')!;
-    const read = await call(t, { method: 'GET', url: `/api/moderation/appeal-link?token=${encodeURIComponent(token)}` });
+    const read = await call(t, {
+      method: 'GET',
+      url: `/api/moderation/appeal-link?token=${encodeURIComponent(token)}`,
+    });
     expect(read.statusCode, read.body).toBe(200);
     expect(read.json()).toMatchObject({ title: 'Exposé des motifs', canAppeal: true, appealStatus: null });
-    expect(read.json().lines).toContain('Ce qui a été décidé : Bannir l\'auteur.');
+    expect(read.json().lines).toContain("Ce qui a été décidé : Bannir l'auteur.");
     // A token for another decision, or altered, names nothing.
     const [id, mac] = token.split('.');
     for (const bad of [`${id}.${mac!.slice(1)}x`, `${decision.id === id ? post.id : decision.id}.${mac}`, 'x', '']) {
-      const res = await call(t, { method: 'POST', url: '/api/moderation/appeal-link', payload: { token: bad, statement: 'Erreur' } });
+      const res = await call(t, {
+        method: 'POST',
+        url: '/api/moderation/appeal-link',
+        payload: { token: bad, statement: 'Erreur' },
+      });
       expect(res.statusCode).toBe(404);
       expect(res.json().error.message).toBe("Ce lien de recours n'est pas valide");
     }
-    const filed = await call(t, { method: 'POST', url: '/api/moderation/appeal-link', payload: { token, statement: "Je n'ai rien publié d'illégal" } });
+    const filed = await call(t, {
+      method: 'POST',
+      url: '/api/moderation/appeal-link',
+      payload: { token, statement: "Je n'ai rien publié d'illégal" },
+    });
     expect(filed.statusCode, filed.body).toBe(201);
     // Once only, as with the button.
-    const replay = await call(t, { method: 'POST', url: '/api/moderation/appeal-link', payload: { token, statement: 'Encore' } });
+    const replay = await call(t, {
+      method: 'POST',
+      url: '/api/moderation/appeal-link',
+      payload: { token, statement: 'Encore' },
+    });
     expect(replay.statusCode).toBe(409);
     expect(replay.json().error.message).toBe('Vous avez déjà fait appel de cette décision');
-    expect((await call(t, { method: 'GET', url: `/api/moderation/appeal-link?token=${encodeURIComponent(token)}` })).json()).toMatchObject({ canAppeal: false, appealStatus: 'open' });
+    expect(
+      (await call(t, { method: 'GET', url: `/api/moderation/appeal-link?token=${encodeURIComponent(token)}` })).json(),
+    ).toMatchObject({ canAppeal: false, appealStatus: 'open' });
     // Another moderator finds it in the queue and reverses the ban.
     const queue = (await as(t, mod2, { method: 'GET', url: '/api/moderation/queue' })).json();
     const appeal = queue.appeals.find((a: { decision: { id: string } }) => a.decision.id === decision.id);
     expect(appeal).toMatchObject({ statement: "Je n'ai rien publié d'illégal" });
-    expect((await as(t, mod2, { method: 'POST', url: `/api/moderation/appeals/${appeal.id}/decision`, payload: { outcome: 'reverse' } })).statusCode).toBe(200);
-    expect((await call(t, { method: 'POST', url: '/api/auth/login', payload: { email: row!.email, password: 'Soleil2024' } })).statusCode).toBe(200);
+    expect(
+      (
+        await as(t, mod2, {
+          method: 'POST',
+          url: `/api/moderation/appeals/${appeal.id}/decision`,
+          payload: { outcome: 'reverse' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await call(t, {
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: row!.email, password: 'Soleil2024' },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });

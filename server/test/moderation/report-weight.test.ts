@@ -32,15 +32,26 @@ describe.each(engines)('reports toward hiding on %s', (engine) => {
 
   /** The viewport's ids; on PostgreSQL the cache hears of a change a moment after it: poll. */
   const viewportIds = async () => {
-    const res = await call(t, { method: 'GET', url: `/api/posts/viewport?${new URLSearchParams(Object.entries(VIEW).map(([k, v]): [string, string] => [k, String(v)]))}` });
+    const res = await call(t, {
+      method: 'GET',
+      url: `/api/posts/viewport?${new URLSearchParams(Object.entries(VIEW).map(([k, v]): [string, string] => [k, String(v)]))}`,
+    });
     return (res.json().points as Array<{ id: string }>).map((p) => p.id);
   };
   const report = (who: Member, postId: string, ip: string) =>
-    call(t, { method: 'POST', url: `/api/posts/${postId}/report`, token: who.token, ip, payload: { reason: 'harassment' } });
+    call(t, {
+      method: 'POST',
+      url: `/api/posts/${postId}/report`,
+      token: who.token,
+      ip,
+      payload: { reason: 'harassment' },
+    });
   const hiddenState = async (postId: string) =>
-    (await t.database.db.execute(sql`select hidden_state from publications where id = ${postId}`)).rows[0]?.hidden_state;
+    (await t.database.db.execute(sql`select hidden_state from publications where id = ${postId}`)).rows[0]
+      ?.hidden_state;
   /** Makes the account two days old. */
-  const age = (who: Member) => t.database.db.execute(sql`update users set created_at = now() - interval '2 days' where id = ${who.id}`);
+  const age = (who: Member) =>
+    t.database.db.execute(sql`update users set created_at = now() - interval '2 days' where id = ${who.id}`);
   async function members(n: number, aged: boolean) {
     const list: Member[] = [];
     for (let i = 0; i < n; i++) {
@@ -64,9 +75,14 @@ describe.each(engines)('reports toward hiding on %s', (engine) => {
     expect((await call(t, { method: 'GET', url: `/api/posts/${post.id}` })).statusCode).toBe(200);
     const mod = await staff(t, 'moderator');
     const queue = (await as(t, mod, { method: 'GET', url: '/api/moderation/queue' })).json();
-    expect(queue.reports.find((g: { postId: string }) => g.postId === post.id)).toMatchObject({ postState: 'live', count: 3 });
+    expect(queue.reports.find((g: { postId: string }) => g.postId === post.id)).toMatchObject({
+      postState: 'live',
+      count: 3,
+    });
     // No address is stored, only a keyed hash of its network.
-    const rows = (await t.database.db.execute(sql`select reporter_network from post_reports where post_id = ${post.id}`)).rows;
+    const rows = (
+      await t.database.db.execute(sql`select reporter_network from post_reports where post_id = ${post.id}`)
+    ).rows;
     expect(new Set(rows.map((r) => r.reporter_network)).size).toBe(1);
     expect(JSON.stringify(rows)).not.toContain(ip.split('.').slice(0, 3).join('.'));
   });
@@ -75,10 +91,13 @@ describe.each(engines)('reports toward hiding on %s', (engine) => {
     const post = await livePost();
     const net = network();
     const aged = await members(3, true);
-    for (const [i, reporter] of aged.entries()) expect((await report(reporter, post.id, `${net}.${10 + i}`)).statusCode).toBe(201);
+    for (const [i, reporter] of aged.entries())
+      expect((await report(reporter, post.id, `${net}.${10 + i}`)).statusCode).toBe(201);
     const unconfirmed = await members(2, true);
-    for (const m of unconfirmed) await t.database.db.execute(sql`update users set email_confirmed_at = null where id = ${m.id}`);
-    for (const reporter of unconfirmed) expect((await report(reporter, post.id, `${network()}.1`)).statusCode).toBe(201);
+    for (const m of unconfirmed)
+      await t.database.db.execute(sql`update users set email_confirmed_at = null where id = ${m.id}`);
+    for (const reporter of unconfirmed)
+      expect((await report(reporter, post.id, `${network()}.1`)).statusCode).toBe(201);
     expect(await hiddenState(post.id)).toBeNull();
     await expect.poll(() => viewportIds()).toContain(post.id);
   });
@@ -86,7 +105,8 @@ describe.each(engines)('reports toward hiding on %s', (engine) => {
   it('three aged, confirmed accounts from three networks hide it', async () => {
     const post = await livePost();
     await expect.poll(() => viewportIds()).toContain(post.id);
-    for (const reporter of await members(3, true)) expect((await report(reporter, post.id, `${network()}.1`)).statusCode).toBe(201);
+    for (const reporter of await members(3, true))
+      expect((await report(reporter, post.id, `${network()}.1`)).statusCode).toBe(201);
     expect(await hiddenState(post.id)).toBe('pending');
     await expect.poll(() => viewportIds()).not.toContain(post.id);
   });
@@ -99,7 +119,10 @@ describe.each(engines)('reports toward hiding on %s', (engine) => {
     expect(statuses).toEqual([201, ...Array(9).fill(409)]);
     const res = await report(reporter!, post.id, `${network()}.1`);
     expect(res.statusCode).toBe(429);
-    expect(res.json().error).toEqual({ code: 'rate_too_many', message: 'Trop de tentatives pour signalement. Bloqué pour 30 minutes.' });
+    expect(res.json().error).toEqual({
+      code: 'rate_too_many',
+      message: 'Trop de tentatives pour signalement. Bloqué pour 30 minutes.',
+    });
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
 

@@ -41,7 +41,9 @@ describe('write routes', () => {
     const initialization = channel('fastify.initialization');
     const collect = (message: unknown) => {
       const { fastify } = message as { fastify: FastifyInstance };
-      fastify.addHook('onRoute', (route) => { routes.push(route); });
+      fastify.addHook('onRoute', (route) => {
+        routes.push(route);
+      });
     };
     initialization.subscribe(collect);
     try {
@@ -52,13 +54,20 @@ describe('write routes', () => {
   });
   afterAll(() => test?.close());
 
-  const writes = () => routes
-    .filter((r) => r.url.startsWith('/api/'))
-    .flatMap((r) => (Array.isArray(r.method) ? r.method : [r.method]).filter((m) => WRITE_METHODS.has(m)).map((method) => ({ key: `${method} ${r.url}`, write: r.config?.write })));
+  const writes = () =>
+    routes
+      .filter((r) => r.url.startsWith('/api/'))
+      .flatMap((r) =>
+        (Array.isArray(r.method) ? r.method : [r.method])
+          .filter((m) => WRITE_METHODS.has(m))
+          .map((method) => ({ key: `${method} ${r.url}`, write: r.config?.write })),
+      );
 
   it('each declares a write kind of the policy, unless listed as exempt', () => {
     expect(writes().length).toBeGreaterThan(25);
-    const undeclared = writes().filter((r) => !EXEMPT.has(r.key) && !(r.write && r.write in WRITE_RULES)).map((r) => r.key);
+    const undeclared = writes()
+      .filter((r) => !EXEMPT.has(r.key) && !(r.write && r.write in WRITE_RULES))
+      .map((r) => r.key);
     expect(undeclared).toEqual([]);
   });
 

@@ -14,14 +14,20 @@ describe.each(engines)('dev checkout on %s', (engine) => {
   const t = suiteAuthApp(engine);
 
   const buyer = () => signedInUser(t);
-  const credits = async (token: string) => (await call(t, { method: 'GET', url: '/api/pulse/purchases', token })).json().credits as number;
+  const credits = async (token: string) =>
+    (await call(t, { method: 'GET', url: '/api/pulse/purchases', token })).json().credits as number;
   async function checkout(token: string, payload: Record<string, unknown> = { quantity: 5 }) {
     const res = await call(t, { method: 'POST', url: '/api/pulse/checkout', token, payload });
     expect(res.statusCode).toBe(200);
     return res.json() as { url: string; sessionId: string };
   }
   const pay = (url: string, fields: Record<string, string>) =>
-    t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(fields).toString(),
+    });
   const card = (number: string) => ({ card: number, expiry: '12/39', cvc: '123', name: 'Léa Martin' });
 
   it('shows a French card form marked as a test payment, with the server’s amount', async () => {
@@ -78,7 +84,9 @@ describe.each(engines)('dev checkout on %s', (engine) => {
   it('a past expiry, a bad CVC or an unknown number is refused', async () => {
     const lea = await buyer();
     const { url } = await checkout(lea.token);
-    expect((await pay(url, { ...card('4242424242424242'), expiry: '01/20' })).body).toContain('Date d’expiration invalide ou passée.');
+    expect((await pay(url, { ...card('4242424242424242'), expiry: '01/20' })).body).toContain(
+      'Date d’expiration invalide ou passée.',
+    );
     expect((await pay(url, { ...card('4242424242424242'), cvc: '1' })).body).toContain('CVC invalide');
     expect((await pay(url, card('5555555555554444'))).body).toContain('Numéro de carte non reconnu');
     expect(await credits(lea.token)).toBe(0);
@@ -87,7 +95,10 @@ describe.each(engines)('dev checkout on %s', (engine) => {
   it('the dev webhook secret is not Stripe’s: an event signed with another secret is refused', async () => {
     const lea = await buyer();
     const { sessionId } = await checkout(lea.token);
-    const res = await deliver(t.app, event('checkout.session.completed', sessionObject({ sessionId, userId: lea.id, quantity: 5, amountTotal: 1250 })));
+    const res = await deliver(
+      t.app,
+      event('checkout.session.completed', sessionObject({ sessionId, userId: lea.id, quantity: 5, amountTotal: 1250 })),
+    );
     expect(res.statusCode).toBe(400);
     expect(await credits(lea.token)).toBe(0);
   });

@@ -20,13 +20,29 @@ describe.each(engines)('refunds and spent credits on %s', (engine) => {
   async function bought(userId: string, quantity: number) {
     const sessionId = randomId('cs_test');
     const paymentIntent = randomId('pi');
-    await t.database.db.insert(pulsePurchases).values({ userId, provider: 'stripe', sessionId, quantity, amountCents: 250 * quantity, currency: 'EUR' });
-    const res = await deliver(t.app, event('checkout.session.completed', sessionObject({ sessionId, userId, quantity, amountTotal: 250 * quantity, paymentIntent })));
+    await t.database.db
+      .insert(pulsePurchases)
+      .values({ userId, provider: 'stripe', sessionId, quantity, amountCents: 250 * quantity, currency: 'EUR' });
+    const res = await deliver(
+      t.app,
+      event(
+        'checkout.session.completed',
+        sessionObject({ sessionId, userId, quantity, amountTotal: 250 * quantity, paymentIntent }),
+      ),
+    );
     expect(res.statusCode).toBe(200);
     return { sessionId, paymentIntent, quantity };
   }
   const refundOf = (purchase: { paymentIntent: string; quantity: number }) =>
-    event('charge.refunded', { id: randomId('ch'), object: 'charge', amount: 250 * purchase.quantity, amount_refunded: 250 * purchase.quantity, currency: 'eur', payment_intent: purchase.paymentIntent, refunded: true });
+    event('charge.refunded', {
+      id: randomId('ch'),
+      object: 'charge',
+      amount: 250 * purchase.quantity,
+      amount_refunded: 250 * purchase.quantity,
+      currency: 'eur',
+      payment_intent: purchase.paymentIntent,
+      refunded: true,
+    });
   const credits = async (token: string): Promise<number> => {
     const res = await call(t, { method: 'GET', url: '/api/pulse/purchases', token });
     expect(res.statusCode).toBe(200);
@@ -34,11 +50,17 @@ describe.each(engines)('refunds and spent credits on %s', (engine) => {
   };
   /** Publishes a pulse post, then deletes it, so the next one may be published. */
   async function spend(token: string) {
-    const res = await call(t, { method: 'POST', url: '/api/posts', token, payload: { category: 'happy', content: 'Pulse !', ...SAINT_DENIS, usePulseEffect: true } });
+    const res = await call(t, {
+      method: 'POST',
+      url: '/api/posts',
+      token,
+      payload: { category: 'happy', content: 'Pulse !', ...SAINT_DENIS, usePulseEffect: true },
+    });
     expect(res.statusCode).toBe(201);
     expect((await call(t, { method: 'DELETE', url: `/api/posts/${res.json().post.id}`, token })).statusCode).toBe(204);
   }
-  const row = async (sessionId: string) => (await t.database.db.select().from(pulsePurchases).where(eq(pulsePurchases.sessionId, sessionId)))[0];
+  const row = async (sessionId: string) =>
+    (await t.database.db.select().from(pulsePurchases).where(eq(pulsePurchases.sessionId, sessionId)))[0];
 
   it('refunding A takes only A’s unspent credits; B’s stay, and a replay takes nothing more', async () => {
     const lea = await signedInUser(t);
@@ -53,7 +75,21 @@ describe.each(engines)('refunds and spent credits on %s', (engine) => {
     expect(await credits(lea.token)).toBe(5);
     // The same event replayed, then a dispute of the same payment: nothing more is taken.
     expect((await deliver(t.app, refund)).statusCode).toBe(200);
-    expect((await deliver(t.app, event('charge.dispute.created', { id: randomId('dp'), object: 'dispute', amount: 1250, currency: 'eur', payment_intent: a.paymentIntent, charge: randomId('ch') }))).statusCode).toBe(200);
+    expect(
+      (
+        await deliver(
+          t.app,
+          event('charge.dispute.created', {
+            id: randomId('dp'),
+            object: 'dispute',
+            amount: 1250,
+            currency: 'eur',
+            payment_intent: a.paymentIntent,
+            charge: randomId('ch'),
+          }),
+        )
+      ).statusCode,
+    ).toBe(200);
     expect(await credits(lea.token)).toBe(5);
     expect(await row(a.sessionId)).toMatchObject({ status: 'refunded', creditsSpent: 3, creditsRemoved: 2 });
     expect(await row(b.sessionId)).toMatchObject({ status: 'paid', creditsSpent: 0, creditsRemoved: 0 });
@@ -83,7 +119,12 @@ describe.each(engines)('refunds and spent credits on %s', (engine) => {
       const a = await bought(lea.id, 1);
       const b = await bought(lea.id, 2);
       const [post, refund] = await Promise.all([
-        call(t, { method: 'POST', url: '/api/posts', token: lea.token, payload: { category: 'happy', content: 'Pulse !', ...SAINT_DENIS, usePulseEffect: true } }),
+        call(t, {
+          method: 'POST',
+          url: '/api/posts',
+          token: lea.token,
+          payload: { category: 'happy', content: 'Pulse !', ...SAINT_DENIS, usePulseEffect: true },
+        }),
         deliver(t.app, refundOf(a)),
       ]);
       expect(post.statusCode).toBe(201);

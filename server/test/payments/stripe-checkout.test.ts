@@ -25,9 +25,16 @@ describe('Stripe adapter', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       let body = '';
-      req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8'); });
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString('utf8');
+      });
       req.on('end', () => {
-        received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, form: new URLSearchParams(body) });
+        received.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          form: new URLSearchParams(body),
+        });
         res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': 'req_test' });
         res.end(JSON.stringify(answer.body));
       });
@@ -37,7 +44,12 @@ describe('Stripe adapter', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const provider = () => createStripeProvider({ secretKey: 'sk_test_local', webhookSecret: 'whsec_local', api: { host: '127.0.0.1', port, protocol: 'http' } });
+  const provider = () =>
+    createStripeProvider({
+      secretKey: 'sk_test_local',
+      webhookSecret: 'whsec_local',
+      api: { host: '127.0.0.1', port, protocol: 'http' },
+    });
   const request = {
     purchaseId: '0b7c3f7e-4a59-4a53-9d1e-8f2b1f0c9a11',
     userId: '5d1b0c2e-2f7e-4e0a-8f57-0a4b5c6d7e8f',
@@ -50,7 +62,10 @@ describe('Stripe adapter', () => {
   };
 
   it('creates a Checkout Session in EUR, 250 cents a credit, with the user and quantity in its metadata', async () => {
-    answer = { status: 200, body: { id: 'cs_test_123', object: 'checkout.session', url: 'https://checkout.stripe.com/c/pay/cs_test_123' } };
+    answer = {
+      status: 200,
+      body: { id: 'cs_test_123', object: 'checkout.session', url: 'https://checkout.stripe.com/c/pay/cs_test_123' },
+    };
     const session = await provider().createCheckout(request);
     expect(session).toEqual({ sessionId: 'cs_test_123', url: 'https://checkout.stripe.com/c/pay/cs_test_123' });
     const sent = received.at(-1)!;

@@ -14,7 +14,17 @@ const stripe = new Stripe('sk_test_never_called');
 export const randomId = (prefix: string) => `${prefix}_${randomBytes(10).toString('hex')}`;
 
 export function event(type: string, object: Record<string, unknown>, id = randomId('evt')) {
-  return { id, object: 'event', api_version: '2025-01-01', created: Math.floor(Date.now() / 1000), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } };
+  return {
+    id,
+    object: 'event',
+    api_version: '2025-01-01',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  };
 }
 
 export interface SessionFields {
@@ -46,7 +56,11 @@ export function sign(payload: string, secret = WEBHOOK_SECRET, timestamp?: numbe
   return stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
 }
 
-export function deliver(app: FastifyInstance, body: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export function deliver(
+  app: FastifyInstance,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   const payload = typeof body === 'string' ? body : JSON.stringify(body);
   return app.inject({
     method: 'POST',

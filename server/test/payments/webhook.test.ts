@@ -24,13 +24,18 @@ describe.each(engines)('payment webhooks on %s', (engine) => {
   /** The pending purchase the checkout route writes before redirecting to Stripe. */
   async function pending(userId: string, quantity: number) {
     const sessionId = randomId('cs_test');
-    await t.database.db.insert(pulsePurchases).values({ userId, provider: 'stripe', sessionId, quantity, amountCents: 250 * quantity, currency: 'EUR' });
+    await t.database.db
+      .insert(pulsePurchases)
+      .values({ userId, provider: 'stripe', sessionId, quantity, amountCents: 250 * quantity, currency: 'EUR' });
     return { sessionId, userId, quantity, amountTotal: 250 * quantity };
   }
   const balance = async (token: string) => {
     const res = await call(t, { method: 'GET', url: '/api/pulse/purchases', token });
     expect(res.statusCode).toBe(200);
-    return res.json() as { credits: number; purchases: Array<{ status: string; quantity: number; amountCents: number }> };
+    return res.json() as {
+      credits: number;
+      purchases: Array<{ status: string; quantity: number; amountCents: number }>;
+    };
   };
 
   it('a signed checkout.session.completed credits the purchase once, with a receipt', async () => {
@@ -62,8 +67,17 @@ describe.each(engines)('payment webhooks on %s', (engine) => {
   it('ten different events about one session sent at once credit it once', async () => {
     const lea = await buyer();
     const purchase = await pending(lea.id, 1);
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-      deliver(t.app, event(i % 2 ? 'checkout.session.async_payment_succeeded' : 'checkout.session.completed', sessionObject(purchase)))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        deliver(
+          t.app,
+          event(
+            i % 2 ? 'checkout.session.async_payment_succeeded' : 'checkout.session.completed',
+            sessionObject(purchase),
+          ),
+        ),
+      ),
+    );
     expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
     expect((await balance(lea.token)).credits).toBe(1);
   });
@@ -82,9 +96,16 @@ describe.each(engines)('payment webhooks on %s', (engine) => {
     for (const headers of cases) {
       const res = await deliver(t.app, body, headers);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ error: { code: 'payment_webhook_invalid', message: 'Signature du webhook invalide' } });
+      expect(res.json()).toEqual({
+        error: { code: 'payment_webhook_invalid', message: 'Signature du webhook invalide' },
+      });
     }
-    const missing = await t.app.inject({ method: 'POST', url: '/api/payments/webhook', headers: { 'content-type': 'application/json' }, payload: body });
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: { 'content-type': 'application/json' },
+      payload: body,
+    });
     expect(missing.statusCode).toBe(400);
     expect((await balance(lea.token)).credits).toBe(0);
     expect((await balance(lea.token)).purchases[0].status).toBe('pending');
@@ -92,10 +113,19 @@ describe.each(engines)('payment webhooks on %s', (engine) => {
 
   it('an event for a session the server never created credits nothing', async () => {
     const lea = await buyer();
-    const res = await deliver(t.app, event('checkout.session.completed', sessionObject({ sessionId: randomId('cs_test'), userId: lea.id, quantity: 10, amountTotal: 2500 })));
+    const res = await deliver(
+      t.app,
+      event(
+        'checkout.session.completed',
+        sessionObject({ sessionId: randomId('cs_test'), userId: lea.id, quantity: 10, amountTotal: 2500 }),
+      ),
+    );
     expect(res.statusCode).toBe(200);
     expect((await balance(lea.token)).credits).toBe(0);
-    const logs = await t.database.db.select().from(securityLogs).where(eq(securityLogs.eventType, 'payment_event_refused'));
+    const logs = await t.database.db
+      .select()
+      .from(securityLogs)
+      .where(eq(securityLogs.eventType, 'payment_event_refused'));
     expect(logs.some((l) => l.eventDescription.includes('unknown_session'))).toBe(true);
   });
 
@@ -108,7 +138,10 @@ describe.each(engines)('payment webhooks on %s', (engine) => {
     ];
     for (const change of tampered) {
       const purchase = await pending(lea.id, 1);
-      expect((await deliver(t.app, event('checkout.session.completed', sessionObject({ ...purchase, ...change })))).statusCode).toBe(200);
+      expect(
+        (await deliver(t.app, event('checkout.session.completed', sessionObject({ ...purchase, ...change }))))
+          .statusCode,
+      ).toBe(200);
     }
     const after = await balance(lea.token);
     expect(after.credits).toBe(0);
@@ -117,7 +150,14 @@ describe.each(engines)('payment webhooks on %s', (engine) => {
 
   it('the client only picks 1, 5 or 10 credits: any other quantity or a price is refused', async () => {
     const lea = await buyer();
-    for (const payload of [{ quantity: 3 }, { quantity: 0 }, { quantity: '5' }, { quantity: 5, amountCents: 1 }, { quantity: 5, returnTo: 'https://evil.example/' }, { quantity: 5, returnTo: '//evil.example' }]) {
+    for (const payload of [
+      { quantity: 3 },
+      { quantity: 0 },
+      { quantity: '5' },
+      { quantity: 5, amountCents: 1 },
+      { quantity: 5, returnTo: 'https://evil.example/' },
+      { quantity: 5, returnTo: '//evil.example' },
+    ]) {
       const res = await call(t, { method: 'POST', url: '/api/pulse/checkout', token: lea.token, payload });
       expect(res.statusCode).toBe(400);
     }
@@ -132,15 +172,42 @@ describe.each(engines)('payment webhooks on %s', (engine) => {
     const purchase = await pending(lea.id, 5);
     await deliver(t.app, event('checkout.session.completed', sessionObject({ ...purchase, paymentIntent })));
     // One credit is spent on a post: it keeps its pulse for its lifetime.
-    const post = await call(t, { method: 'POST', url: '/api/posts', token: lea.token, payload: { category: 'happy', content: 'Pulse !', ...SAINT_DENIS, usePulseEffect: true } });
+    const post = await call(t, {
+      method: 'POST',
+      url: '/api/posts',
+      token: lea.token,
+      payload: { category: 'happy', content: 'Pulse !', ...SAINT_DENIS, usePulseEffect: true },
+    });
     expect(post.statusCode).toBe(201);
     expect((await balance(lea.token)).credits).toBe(4);
 
-    const refund = event('charge.refunded', { id: randomId('ch'), object: 'charge', amount: 1250, amount_refunded: 1250, currency: 'eur', payment_intent: paymentIntent, refunded: true });
+    const refund = event('charge.refunded', {
+      id: randomId('ch'),
+      object: 'charge',
+      amount: 1250,
+      amount_refunded: 1250,
+      currency: 'eur',
+      payment_intent: paymentIntent,
+      refunded: true,
+    });
     expect((await deliver(t.app, refund)).statusCode).toBe(200);
     expect((await deliver(t.app, refund)).statusCode).toBe(200);
     // A dispute on the same payment after the refund takes nothing more.
-    expect((await deliver(t.app, event('charge.dispute.created', { id: randomId('dp'), object: 'dispute', amount: 1250, currency: 'eur', payment_intent: paymentIntent, charge: randomId('ch') }))).statusCode).toBe(200);
+    expect(
+      (
+        await deliver(
+          t.app,
+          event('charge.dispute.created', {
+            id: randomId('dp'),
+            object: 'dispute',
+            amount: 1250,
+            currency: 'eur',
+            payment_intent: paymentIntent,
+            charge: randomId('ch'),
+          }),
+        )
+      ).statusCode,
+    ).toBe(200);
 
     const after = await balance(lea.token);
     expect(after.credits).toBe(0);
@@ -148,7 +215,10 @@ describe.each(engines)('payment webhooks on %s', (engine) => {
     const postId: string = post.json().post.id;
     const read = await call(t, { method: 'GET', url: `/api/posts/${postId}`, token: lea.token });
     expect(read.json().post.hasPulseEffect).toBe(true);
-    const logs = await t.database.db.select().from(securityLogs).where(and(eq(securityLogs.eventType, 'payment_refunded'), eq(securityLogs.userId, lea.id)));
+    const logs = await t.database.db
+      .select()
+      .from(securityLogs)
+      .where(and(eq(securityLogs.eventType, 'payment_refunded'), eq(securityLogs.userId, lea.id)));
     expect(logs).toHaveLength(1);
     expect(logs[0].eventDescription).toContain('4 crédit(s) non utilisé(s) retiré(s)');
   });
@@ -156,14 +226,30 @@ describe.each(engines)('payment webhooks on %s', (engine) => {
   it('a dispute takes back the purchase’s unspent credits, not others bought later', async () => {
     const lea = await buyer();
     const paymentIntent = randomId('pi');
-    await deliver(t.app, event('checkout.session.completed', sessionObject({ ...(await pending(lea.id, 1)), paymentIntent })));
+    await deliver(
+      t.app,
+      event('checkout.session.completed', sessionObject({ ...(await pending(lea.id, 1)), paymentIntent })),
+    );
     await deliver(t.app, event('checkout.session.completed', sessionObject(await pending(lea.id, 5))));
     expect((await balance(lea.token)).credits).toBe(6);
-    await deliver(t.app, event('charge.dispute.created', { id: randomId('dp'), object: 'dispute', amount: 250, currency: 'eur', payment_intent: paymentIntent, charge: randomId('ch') }));
+    await deliver(
+      t.app,
+      event('charge.dispute.created', {
+        id: randomId('dp'),
+        object: 'dispute',
+        amount: 250,
+        currency: 'eur',
+        payment_intent: paymentIntent,
+        charge: randomId('ch'),
+      }),
+    );
     const after = await balance(lea.token);
     expect(after.credits).toBe(5);
     expect(after.purchases.map((p) => p.status).sort()).toEqual(['disputed', 'paid']);
-    const logs = await t.database.db.select().from(securityLogs).where(and(eq(securityLogs.eventType, 'payment_disputed'), eq(securityLogs.userId, lea.id)));
+    const logs = await t.database.db
+      .select()
+      .from(securityLogs)
+      .where(and(eq(securityLogs.eventType, 'payment_disputed'), eq(securityLogs.userId, lea.id)));
     expect(logs).toHaveLength(1);
   });
 
@@ -171,7 +257,10 @@ describe.each(engines)('payment webhooks on %s', (engine) => {
     const lea = await buyer();
     const purchase = await pending(lea.id, 5);
     await deliver(t.app, event('checkout.session.completed', sessionObject({ ...purchase, paymentStatus: 'unpaid' })));
-    await deliver(t.app, event('checkout.session.async_payment_failed', sessionObject({ ...purchase, paymentStatus: 'unpaid' })));
+    await deliver(
+      t.app,
+      event('checkout.session.async_payment_failed', sessionObject({ ...purchase, paymentStatus: 'unpaid' })),
+    );
     await deliver(t.app, event('checkout.session.async_payment_succeeded', sessionObject(purchase)));
     const after = await balance(lea.token);
     expect(after.credits).toBe(0);
@@ -202,17 +291,31 @@ describe.runIf(engines.includes('postgres'))('two server instances on PostgreSQL
 
   it('credits once', async () => {
     // A member straight in the database: the account flow is not what is tested here.
-    const [user] = await first.ctx.database.db.insert(users).values({ email: `${randomId('pay')}@example.org`, passwordHash: 'x' }).returning({ id: users.id });
+    const [user] = await first.ctx.database.db
+      .insert(users)
+      .values({ email: `${randomId('pay')}@example.org`, passwordHash: 'x' })
+      .returning({ id: users.id });
     const userId = user.id;
     await first.ctx.database.db.insert(profiles).values({ id: userId, username: 'Acheteur' });
     const sessionId = randomId('cs_test');
-    await first.ctx.database.db.insert(pulsePurchases).values({ userId, provider: 'stripe', sessionId, quantity: 5, amountCents: 1250 });
-    const once = event('checkout.session.completed', sessionObject({ sessionId, userId, quantity: 5, amountTotal: 1250 }));
+    await first.ctx.database.db
+      .insert(pulsePurchases)
+      .values({ userId, provider: 'stripe', sessionId, quantity: 5, amountCents: 1250 });
+    const once = event(
+      'checkout.session.completed',
+      sessionObject({ sessionId, userId, quantity: 5, amountTotal: 1250 }),
+    );
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => deliver(i % 2 ? second : first, once)));
     expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
-    const [row] = await second.ctx.database.db.select().from(pulsePurchases).where(eq(pulsePurchases.sessionId, sessionId));
+    const [row] = await second.ctx.database.db
+      .select()
+      .from(pulsePurchases)
+      .where(eq(pulsePurchases.sessionId, sessionId));
     expect(row.status).toBe('paid');
-    const [profile] = await second.ctx.database.db.select({ credits: profiles.pulseCredits }).from(profiles).where(eq(profiles.id, userId));
+    const [profile] = await second.ctx.database.db
+      .select({ credits: profiles.pulseCredits })
+      .from(profiles)
+      .where(eq(profiles.id, userId));
     expect(profile.credits).toBe(5);
   });
 });

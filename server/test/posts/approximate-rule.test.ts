@@ -14,8 +14,9 @@ const approximatePoint = createApproximator(geo);
 
 function km(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
   const rad = Math.PI / 180;
-  const h = Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2
-    + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
+  const h =
+    Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2 +
+    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.sqrt(h));
 }
 
@@ -41,7 +42,10 @@ describe('approximate position: the grid', () => {
       const dLon = Math.abs(((lon - cell.centre.longitude + 540) % 360) - 180);
       expect(dLon).toBeLessThanOrEqual(cell.width / 2 + 1e-9);
       // Wide enough everywhere (about 1.1 km), and no wider than twice that except at the poles' last rows.
-      const widthKm = km({ latitude: cell.centre.latitude, longitude: 0 }, { latitude: cell.centre.latitude, longitude: Math.min(cell.width, 180) });
+      const widthKm = km(
+        { latitude: cell.centre.latitude, longitude: 0 },
+        { latitude: cell.centre.latitude, longitude: Math.min(cell.width, 180) },
+      );
       if (Math.abs(cell.centre.latitude) < 89) {
         expect(widthKm).toBeGreaterThan(1.1);
         expect(widthKm).toBeLessThan(2.3);
@@ -67,11 +71,17 @@ describe('approximate position: the grid', () => {
         if (!land.isOnLand(lat, lon)) continue;
         tried++;
         const published = approximatePoint(lat, lon);
-        expect(insideLand.isOnLand(published.latitude, published.longitude) || land.isOnLand(published.latitude, published.longitude)).toBe(true);
+        expect(
+          insideLand.isOnLand(published.latitude, published.longitude) ||
+            land.isOnLand(published.latitude, published.longitude),
+        ).toBe(true);
         expect(km({ latitude: lat, longitude: lon }, published)).toBeLessThan(2.5);
         // Any other point of the same cell gets exactly the same one.
         const cell = cellOf(lat, lon);
-        const other = { latitude: cell.centre.latitude + (next() - 0.5) * cell.height * 0.99, longitude: cell.centre.longitude + (next() - 0.5) * cell.width * 0.99 };
+        const other = {
+          latitude: cell.centre.latitude + (next() - 0.5) * cell.height * 0.99,
+          longitude: cell.centre.longitude + (next() - 0.5) * cell.width * 0.99,
+        };
         expect(approximatePoint(other.latitude, other.longitude)).toEqual(published);
       }
     }

@@ -34,8 +34,9 @@ const insideLand = realGeo().inside;
 
 function metres(a: Point, b: Point): number {
   const rad = Math.PI / 180;
-  const h = Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2
-    + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
+  const h =
+    Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2 +
+    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
   return 2 * 6_371_000 * Math.asin(Math.sqrt(h));
 }
 
@@ -44,7 +45,8 @@ function pointsIn(value: unknown, found: Point[] = []): Point[] {
   if (Array.isArray(value)) for (const item of value) pointsIn(item, found);
   else if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;
-    if (typeof o.latitude === 'number' && typeof o.longitude === 'number') found.push({ latitude: o.latitude, longitude: o.longitude });
+    if (typeof o.latitude === 'number' && typeof o.longitude === 'number')
+      found.push({ latitude: o.latitude, longitude: o.longitude });
     for (const v of Object.values(o)) pointsIn(v, found);
   }
   return found;
@@ -64,7 +66,8 @@ const query = (params: Record<string, string | number>) =>
 describe.each(engines)('approximate position on %s', (engine) => {
   const t = suiteListeningApp(engine, { geo: realGeo() });
 
-  const create = (token: string, payload: Record<string, unknown>) => call(t, { method: 'POST', url: '/api/posts', token, payload });
+  const create = (token: string, payload: Record<string, unknown>) =>
+    call(t, { method: 'POST', url: '/api/posts', token, payload });
   const get = (url: string, token?: string) => call(t, { method: 'GET', url, token });
 
   /** A visitor's tab watching `view`, ready once the hub took the view (the pong comes after it). */
@@ -84,7 +87,12 @@ describe.each(engines)('approximate position on %s', (engine) => {
     const cursor = before.json().cursor as string;
     const socket = await watching(PARIS_VIEW);
 
-    const res = await create(author.token, { category: 'love', content: 'Coucou du quartier zibeline', ...EXACT, approximate: true });
+    const res = await create(author.token, {
+      category: 'love',
+      content: 'Coucou du quartier zibeline',
+      ...EXACT,
+      approximate: true,
+    });
     expect(res.statusCode, res.body).toBe(201);
     const created = res.json().post;
     expect(created.approximate).toBe(true);
@@ -97,10 +105,14 @@ describe.each(engines)('approximate position on %s', (engine) => {
     expect(metres(published, EXACT)).toBeLessThan(1_500);
 
     // The server keeps the exact point, for the land check's record and moderation.
-    const stored = await t.database.db.execute(sql`select exact_latitude, exact_longitude, latitude, longitude from publications where id = ${created.id}`);
+    const stored = await t.database.db.execute(
+      sql`select exact_latitude, exact_longitude, latitude, longitude from publications where id = ${created.id}`,
+    );
     expect(stored.rows[0]).toEqual({ exact_latitude: EXACT.latitude, exact_longitude: EXACT.longitude, ...published });
 
-    const frame = await socket.next((f) => f.type === 'post.created' && (f.data as { post: { id: string } }).post.id === created.id);
+    const frame = await socket.next(
+      (f) => f.type === 'post.created' && (f.data as { post: { id: string } }).post.id === created.id,
+    );
     const rawFrame = socket.raw[socket.frames.indexOf(frame)];
     expect(expectHidden('WebSocket post.created', rawFrame)).toContainEqual(published);
     socket.close();
@@ -122,11 +134,13 @@ describe.each(engines)('approximate position on %s', (engine) => {
     expect(far.statusCode).toBe(200);
     expectHidden('viewport (clusters)', far.body);
 
-    await expect.poll(async () => {
-      const changes = await get(`/api/posts/changes?since=${encodeURIComponent(cursor)}&${query(PARIS_VIEW)}`);
-      expectHidden('changes poll', changes.body);
-      return changes.json().created.map((p: { id: string }) => p.id);
-    }).toContain(created.id);
+    await expect
+      .poll(async () => {
+        const changes = await get(`/api/posts/changes?since=${encodeURIComponent(cursor)}&${query(PARIS_VIEW)}`);
+        expectHidden('changes poll', changes.body);
+        return changes.json().created.map((p: { id: string }) => p.id);
+      })
+      .toContain(created.id);
 
     const search = await get(`/api/search?q=zibeline`, viewer.token);
     expect(search.json().results).toMatchObject([{ id: created.id, approximate: true }]);
@@ -141,7 +155,8 @@ describe.each(engines)('approximate position on %s', (engine) => {
     const [lea, tom] = [await member(t), await member(t)];
     expect(cellOf(EXACT.latitude, EXACT.longitude)).toEqual(cellOf(SAME_CELL.latitude, SAME_CELL.longitude));
     const a = (await create(lea.token, { category: 'happy', content: 'Ici', ...EXACT, approximate: true })).json().post;
-    const b = (await create(tom.token, { category: 'party', content: 'Là', ...SAME_CELL, approximate: true })).json().post;
+    const b = (await create(tom.token, { category: 'party', content: 'Là', ...SAME_CELL, approximate: true })).json()
+      .post;
     expect({ latitude: b.latitude, longitude: b.longitude }).toEqual({ latitude: a.latitude, longitude: a.longitude });
     expectHidden('second post', JSON.stringify(b), SAME_CELL);
   });
@@ -153,7 +168,9 @@ describe.each(engines)('approximate position on %s', (engine) => {
     expect(res.json().post).toMatchObject({ ...LYON, approximate: false });
     const card = (await get(`/api/posts/${res.json().post.id}`)).json().post;
     expect(card).toMatchObject({ ...LYON, approximate: false });
-    const stored = await t.database.db.execute(sql`select exact_latitude, exact_longitude from publications where id = ${card.id}`);
+    const stored = await t.database.db.execute(
+      sql`select exact_latitude, exact_longitude from publications where id = ${card.id}`,
+    );
     expect(stored.rows[0]).toEqual({ exact_latitude: null, exact_longitude: null });
   });
 
@@ -193,7 +210,9 @@ describe.each(engines)('approximate position on %s', (engine) => {
     const res = await create(lea.token, { category: 'happy', content: 'En mer', ...offshore, approximate: true });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toBe('Publications autorisées uniquement sur terre (îles comprises)');
-    const count = await t.database.db.execute(sql`select count(*)::int as n from publications where user_id = ${lea.id}`);
+    const count = await t.database.db.execute(
+      sql`select count(*)::int as n from publications where user_id = ${lea.id}`,
+    );
     expect((count.rows[0] as { n: number }).n).toBe(0);
   });
 

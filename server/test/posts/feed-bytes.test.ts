@@ -10,12 +10,19 @@ import { gzipParallel } from '../../src/modules/posts/parallel-gzip.ts';
 
 /** A city view's answer of `n` markers, as feed.ts writes it (PostgreSQL's marker texts joined). */
 function cityAnswer(n: number): string {
-  const markers = Array.from({ length: n }, (_, i) => JSON.stringify({
-    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, userId: `10000000-0000-4000-8000-${String(i % 97).padStart(12, '0')}`,
-    category: ['happy', 'angry', 'party', 'money', 'love'][i % 5], latitude: 48.85 + i * 1e-4, longitude: 2.35 - i * 1e-4,
-    nickname: `membre_${i % 97}`, photoUrl: i % 5 < 3 ? `/media/avatars/${i % 97}.webp` : null, hasPulseEffect: i % 20 === 0,
-    createdAt: new Date(Date.UTC(2026, 10, 24, 12, 0, 0) - i * 60_000).toISOString(),
-  }));
+  const markers = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      userId: `10000000-0000-4000-8000-${String(i % 97).padStart(12, '0')}`,
+      category: ['happy', 'angry', 'party', 'money', 'love'][i % 5],
+      latitude: 48.85 + i * 1e-4,
+      longitude: 2.35 - i * 1e-4,
+      nickname: `membre_${i % 97}`,
+      photoUrl: i % 5 < 3 ? `/media/avatars/${i % 97}.webp` : null,
+      hasPulseEffect: i % 20 === 0,
+      createdAt: new Date(Date.UTC(2026, 10, 24, 12, 0, 0) - i * 60_000).toISOString(),
+    }),
+  );
   return `{"points":[${markers.join(',')}],"clusters":[],"cursor":"czoxOjE6","serverTime":"2026-11-24T12:00:00.000Z"}`;
 }
 

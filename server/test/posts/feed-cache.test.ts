@@ -12,8 +12,14 @@ import type { Area } from '../../src/modules/posts/feed.ts';
 import { BUS_RESUMED } from '../../src/adapters/bus/types.ts';
 
 const AREA: Area = { lonRanges: [[2, 3]], south: 48, north: 49 };
-const answer = (cursor: string): ViewportAnswer => ({ points: [], clusters: [], cursor, serverTime: '2026-11-24T00:00:00.000Z' });
-const text = async (bytes: Promise<{ identity: Buffer }>) => JSON.parse((await bytes).identity.toString()).cursor as string;
+const answer = (cursor: string): ViewportAnswer => ({
+  points: [],
+  clusters: [],
+  cursor,
+  serverTime: '2026-11-24T00:00:00.000Z',
+});
+const text = async (bytes: Promise<{ identity: Buffer }>) =>
+  JSON.parse((await bytes).identity.toString()).cursor as string;
 
 /** A load the test resolves by hand, counting calls. */
 function loads() {
@@ -35,7 +41,10 @@ describe('the feed cache past an entry lifetime', () => {
   it('spreads the lifetimes of answers filled together, between half of ENTRY_TTL_MS and all of it', async () => {
     let time = 0;
     const draws = [0, 1, 0.5];
-    const cache = createFeedCache(() => time, () => draws.shift() ?? 1);
+    const cache = createFeedCache(
+      () => time,
+      () => draws.shift() ?? 1,
+    );
     const db = loads();
     for (const key of ['a', 'b', 'c']) {
       const answer = cache.get(key, AREA, db.load);
@@ -181,7 +190,11 @@ describe('the feed cache bounded by its bytes', () => {
 
   it('gives back the bytes of the answers an event drops, and weighs a reloaded answer anew', async () => {
     let time = 0;
-    const cache = createFeedCache(() => time, () => 1, 1_000_000);
+    const cache = createFeedCache(
+      () => time,
+      () => 1,
+      1_000_000,
+    );
     const db = counted(2_000);
     await db.get(cache, 'here');
     await db.get(cache, 'here');
@@ -205,7 +218,11 @@ describe('the feed cache bounded by its bytes', () => {
 
 describe('the feed cache after a gap in the bus', () => {
   it('drops every answer when the bus resumes: the events of the gap are lost', async () => {
-    const cache = createFeedCache(() => 0, () => 1, 1_000_000);
+    const cache = createFeedCache(
+      () => 0,
+      () => 1,
+      1_000_000,
+    );
     await cache.get('here', AREA, async () => answer('kept'));
     await cache.get('other', { lonRanges: [[100, 101]], south: -10, north: -9 }, async () => answer('kept too'));
     cache.onEvent({ type: 'post.liked', data: { postId: 'p', likesCount: 1 } });

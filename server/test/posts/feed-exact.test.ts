@@ -41,8 +41,12 @@ describe.each(engines)('the feed written by SQL, and its exact cursor, on %s', (
       let userId = p.userId;
       if (!userId) {
         userId = randomUUID();
-        await db.execute(sql`insert into users (id, email, password_hash) values (${userId}, ${`${userId}@exact.test`}, 'x')`);
-        await db.execute(sql`insert into profiles (id, username) values (${userId}, ${`membre ${userId.slice(0, 6)}`})`);
+        await db.execute(
+          sql`insert into users (id, email, password_hash) values (${userId}, ${`${userId}@exact.test`}, 'x')`,
+        );
+        await db.execute(
+          sql`insert into profiles (id, username) values (${userId}, ${`membre ${userId.slice(0, 6)}`})`,
+        );
       }
       await db.execute(sql`
         insert into publications (id, user_id, category, content, latitude, longitude, nickname, author_photo_url, has_pulse_effect,
@@ -56,7 +60,8 @@ describe.each(engines)('the feed written by SQL, and its exact cursor, on %s', (
   }
 
   const get = (url: string) => call(t, { method: 'GET', url });
-  const query = (q: Record<string, number | string>) => new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const query = (q: Record<string, number | string>) =>
+    new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString();
 
   /** What the former code sent: the rows through Drizzle's driver types and toMarkerDto. */
   async function markersOf(ids: string[]): Promise<MarkerDto[]> {
@@ -66,9 +71,17 @@ describe.each(engines)('the feed written by SQL, and its exact cursor, on %s', (
 
   it('writes the markers of the viewport, its clusters and the changes poll as toMarkerDto did', async () => {
     // (At zoom 11: the zoom 10 answer is read below, after the inserts, which no bus event announces.)
-    const since = (await get(`/api/posts/viewport?${query({ west: 40, south: 10, east: 41, north: 11, zoom: 11 })}`)).json().cursor as string;
+    const since = (
+      await get(`/api/posts/viewport?${query({ west: 40, south: 10, east: 41, north: 11, zoom: 11 })}`)
+    ).json().cursor as string;
     const ids = await insertPosts([
-      { latitude: 10.123456789012344, longitude: 40.98765432109876, nickname: 'Zoé "la" \\ joie\n😀 <b>', photoUrl: '/media/p/a"b.jpg', pulse: true },
+      {
+        latitude: 10.123456789012344,
+        longitude: 40.98765432109876,
+        nickname: 'Zoé "la" \\ joie\n😀 <b>',
+        photoUrl: '/media/p/a"b.jpg',
+        pulse: true,
+      },
       { latitude: 10.5, longitude: 40.5, exact: { latitude: 10.5012345, longitude: 40.4987654 }, nickname: 'Léa' },
       { latitude: 10.25, longitude: 40.0000001, ageSeconds: 0.0004567, nickname: 'tab\there\u0001' },
       { latitude: 10.75, longitude: 40.75, photoUrl: 'https://cdn.example/é.webp', ageSeconds: 86_000 },
@@ -87,11 +100,15 @@ describe.each(engines)('the feed written by SQL, and its exact cursor, on %s', (
 
     // A lone post in a zoomed-out cell is the same marker.
     const [lone] = await insertPosts([{ latitude: -40.5, longitude: -60.5, nickname: 'seul·e', pulse: true }]);
-    const world = viewportResponseSchema.parse((await get(`/api/posts/viewport?${query({ west: -61, south: -41, east: -60, north: -40, zoom: 5 })}`)).json());
+    const world = viewportResponseSchema.parse(
+      (await get(`/api/posts/viewport?${query({ west: -61, south: -41, east: -60, north: -40, zoom: 5 })}`)).json(),
+    );
     expect(world.points).toEqual(await markersOf([lone!]));
 
     // The changes poll writes them the same way.
-    const changes = await get(`/api/posts/changes?since=${encodeURIComponent(since)}&${query({ west: 40, south: 10, east: 41, north: 11 })}`);
+    const changes = await get(
+      `/api/posts/changes?since=${encodeURIComponent(since)}&${query({ west: 40, south: 10, east: 41, north: 11 })}`,
+    );
     expect(changes.statusCode).toBe(200);
     expect(changes.headers['content-type']).toMatch(/^application\/json/);
     const parsed = changesResponseSchema.parse(changes.json());
@@ -103,7 +120,9 @@ describe.each(engines)('the feed written by SQL, and its exact cursor, on %s', (
     const author = await createUser(t);
     const { accessToken } = await login(t, author.email, author.password);
     const view = query({ west: 50, south: 20, east: 51, north: 21 });
-    let cursor = (await get(`/api/posts/viewport?${query({ west: 50, south: 20, east: 51, north: 21, zoom: 10 })}`)).json().cursor as string;
+    let cursor = (
+      await get(`/api/posts/viewport?${query({ west: 50, south: 20, east: 51, north: 21, zoom: 10 })}`)
+    ).json().cursor as string;
     const seenCreated: string[] = [];
     const seenDeleted: string[] = [];
     const poll = async () => {
@@ -117,10 +136,12 @@ describe.each(engines)('the feed written by SQL, and its exact cursor, on %s', (
     const created: string[] = [];
     for (let round = 0; round < 4; round++) {
       // Fresh posts (created this very millisecond, the old overlap's worst case) and back-dated ones.
-      created.push(...(await insertPosts([
-        { latitude: 20.1 + round / 10, longitude: 50.1, ageSeconds: 0 },
-        { latitude: 20.15 + round / 10, longitude: 50.2, ageSeconds: 1 },
-      ])));
+      created.push(
+        ...(await insertPosts([
+          { latitude: 20.1 + round / 10, longitude: 50.1, ageSeconds: 0 },
+          { latitude: 20.15 + round / 10, longitude: 50.2, ageSeconds: 1 },
+        ])),
+      );
       await poll();
       await poll(); // nothing new: nothing sent
     }
@@ -136,7 +157,9 @@ describe.each(engines)('the feed written by SQL, and its exact cursor, on %s', (
 
   it('catches a post whose transaction commits after a poll, with a created_at older than that poll', async () => {
     const view = query({ west: 60, south: 30, east: 61, north: 31 });
-    const start = (await get(`/api/posts/viewport?${query({ west: 60, south: 30, east: 61, north: 31, zoom: 10 })}`)).json().cursor as string;
+    const start = (
+      await get(`/api/posts/viewport?${query({ west: 60, south: 30, east: 61, north: 31, zoom: 10 })}`)
+    ).json().cursor as string;
     const changes = async (since: string) => {
       const res = await get(`/api/posts/changes?since=${encodeURIComponent(since)}&${view}`);
       expect(res.statusCode, res.body).toBe(200);
@@ -151,10 +174,16 @@ describe.each(engines)('the feed written by SQL, and its exact cursor, on %s', (
         await client.query('begin');
         late = randomUUID();
         const userId = randomUUID();
-        await client.query(`insert into users (id, email, password_hash) values ($1, $2, 'x')`, [userId, `${userId}@late.test`]);
+        await client.query(`insert into users (id, email, password_hash) values ($1, $2, 'x')`, [
+          userId,
+          `${userId}@late.test`,
+        ]);
         await client.query(`insert into profiles (id, username) values ($1, 'en retard')`, [userId]);
-        await client.query(`insert into publications (id, user_id, category, content, latitude, longitude, nickname, created_at)
-          values ($1, $2, 'love', 'Bonjour', 30.5, 60.5, 'en retard', now() - interval '10 seconds')`, [late, userId]);
+        await client.query(
+          `insert into publications (id, user_id, category, content, latitude, longitude, nickname, created_at)
+          values ($1, $2, 'love', 'Bonjour', 30.5, 60.5, 'en retard', now() - interval '10 seconds')`,
+          [late, userId],
+        );
         between = await changes(start);
         await client.query('commit');
       } finally {
@@ -173,8 +202,12 @@ describe.each(engines)('the feed written by SQL, and its exact cursor, on %s', (
   });
   it('reads a zoomed-out view in one statement: counts and cursor together, an empty view included', async () => {
     // Two posts in one cell: a cluster, no lone post to read a marker for.
-    await insertPosts([{ latitude: 40.5, longitude: 70.5 }, { latitude: 40.51, longitude: 70.51 }]);
-    const url = (west: number) => `/api/posts/viewport?${query({ west, south: 39, east: west + 3, north: 42, zoom: 5 })}`;
+    await insertPosts([
+      { latitude: 40.5, longitude: 70.5 },
+      { latitude: 40.51, longitude: 70.51 },
+    ]);
+    const url = (west: number) =>
+      `/api/posts/viewport?${query({ west, south: 39, east: west + 3, north: 42, zoom: 5 })}`;
     const statements = { n: 0 };
     const count = () => {
       statements.n++;

@@ -8,7 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
-import { POST_CARDS_MAX, changesResponseSchema, postCardsResponseSchema, viewportResponseSchema, type Mood } from '@moodmap/core';
+import {
+  POST_CARDS_MAX,
+  changesResponseSchema,
+  postCardsResponseSchema,
+  viewportResponseSchema,
+  type Mood,
+} from '@moodmap/core';
 import { decodeCursor, encodeCursor, parseViewport, planView, type Cursor } from '../../src/modules/posts/feed.ts';
 import { sweepExpired } from '../../src/modules/posts/sweeper.ts';
 import { call, createUser, login } from '../helpers/auth.ts';
@@ -26,7 +32,14 @@ interface NewPost {
 }
 
 interface Answer {
-  points: Array<{ id: string; category: Mood; latitude: number; longitude: number; nickname: string; photoUrl: string | null }>;
+  points: Array<{
+    id: string;
+    category: Mood;
+    latitude: number;
+    longitude: number;
+    nickname: string;
+    photoUrl: string | null;
+  }>;
   clusters: Array<{ id: string; latitude: number; longitude: number; count: number; moods: Record<Mood, number> }>;
   cursor: string;
   serverTime: string;
@@ -70,7 +83,11 @@ describe.each(engines)('map feed on %s', (engine) => {
   }
 
   const viewport = (query: Record<string, string | number>, token?: string) =>
-    call(t, { method: 'GET', url: `/api/posts/viewport?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`, token });
+    call(t, {
+      method: 'GET',
+      url: `/api/posts/viewport?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
+      token,
+    });
   const answer = async (query: Record<string, string | number>, token?: string): Promise<Answer> => {
     const res = await viewport(query, token);
     expect(res.statusCode, res.body).toBe(200);
@@ -78,11 +95,19 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(viewportResponseSchema.parse(res.json())).toEqual(res.json());
     return res.json() as Answer;
   };
-  const changes = (since: string) => call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}` });
+  const changes = (since: string) =>
+    call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}` });
   /** The database's cursor now (its clock moved by `shiftMs`), as a viewport answer read now would carry. */
   const dbCursor = async (shiftMs = 0): Promise<Cursor> => {
-    const row = (await t.database.db.execute(sql`select date_trunc('milliseconds', now()) as now, pg_current_snapshot()::text as snapshot`)).rows[0]!;
-    return { time: new Date(new Date(String(row.now instanceof Date ? row.now.toISOString() : row.now)).getTime() + shiftMs), snapshot: String(row.snapshot) };
+    const row = (
+      await t.database.db.execute(
+        sql`select date_trunc('milliseconds', now()) as now, pg_current_snapshot()::text as snapshot`,
+      )
+    ).rows[0]!;
+    return {
+      time: new Date(new Date(String(row.now instanceof Date ? row.now.toISOString() : row.now)).getTime() + shiftMs),
+      snapshot: String(row.snapshot),
+    };
   };
   const total = (a: Answer) => a.points.length + a.clusters.reduce((sum, c) => sum + c.count, 0);
 
@@ -100,8 +125,23 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(a.points.map((p) => p.id)).toEqual([inB, inA]);
     expect(a.points.map((p) => p.id)).not.toContain(expired);
     // Markers only: no text, media, counts or viewer-specific field.
-    expect(Object.keys(a.points[0]).sort()).toEqual(['category', 'createdAt', 'hasPulseEffect', 'id', 'latitude', 'longitude', 'nickname', 'photoUrl', 'userId']);
-    expect(a.points[0]).toMatchObject({ latitude: 30.2, longitude: 20.4, nickname: expect.stringMatching(/^membre /), photoUrl: null });
+    expect(Object.keys(a.points[0]).sort()).toEqual([
+      'category',
+      'createdAt',
+      'hasPulseEffect',
+      'id',
+      'latitude',
+      'longitude',
+      'nickname',
+      'photoUrl',
+      'userId',
+    ]);
+    expect(a.points[0]).toMatchObject({
+      latitude: 30.2,
+      longitude: 20.4,
+      nickname: expect.stringMatching(/^membre /),
+      photoUrl: null,
+    });
     expect(typeof a.cursor).toBe('string');
     expect(Math.abs(Date.parse(a.serverTime) - Date.now())).toBeLessThan(60_000);
   });
@@ -133,14 +173,22 @@ describe.each(engines)('map feed on %s', (engine) => {
   it('clusters below zoom 9 per ~60 px cell with counts per mood, and sends a lone post as itself', async () => {
     const centre = cellCentre(5, 70, 40);
     const lone = cellCentre(5, 72, 41);
-    const near = (dLat: number, dLon: number) => ({ latitude: centre.latitude + dLat, longitude: centre.longitude + dLon });
+    const near = (dLat: number, dLon: number) => ({
+      latitude: centre.latitude + dLat,
+      longitude: centre.longitude + dLon,
+    });
     const ids = await insertPosts([
       { ...near(0.01, 0.01), category: 'happy' },
       { ...near(-0.02, 0.03), category: 'happy' },
       { ...near(0.03, -0.02), category: 'love' },
       { ...lone, category: 'party' },
     ]);
-    const view = { west: centre.longitude - 3, south: centre.latitude - 4, east: lone.longitude + 2, north: centre.latitude + 2 };
+    const view = {
+      west: centre.longitude - 3,
+      south: centre.latitude - 4,
+      east: lone.longitude + 2,
+      north: centre.latitude + 2,
+    };
 
     const zoomedOut = await answer({ ...view, zoom: 5.7 });
     expect(zoomedOut.clusters).toHaveLength(1);
@@ -149,7 +197,12 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(cluster.latitude).toBeCloseTo(centre.latitude + 0.02 / 3, 5);
     expect(cluster.longitude).toBeCloseTo(centre.longitude + 0.02 / 3, 5);
     expect(zoomedOut.points.map((p) => p.id)).toEqual([ids[3]]);
-    expect(zoomedOut.points[0]).toMatchObject({ category: 'party', latitude: lone.latitude, longitude: lone.longitude, nickname: expect.any(String) });
+    expect(zoomedOut.points[0]).toMatchObject({
+      category: 'party',
+      latitude: lone.latitude,
+      longitude: lone.longitude,
+      nickname: expect.any(String),
+    });
 
     const city = await answer({ ...view, zoom: 9 });
     expect(city.clusters).toEqual([]);
@@ -157,14 +210,19 @@ describe.each(engines)('map feed on %s', (engine) => {
 
     // The mood filter runs in SQL, for clusters and points alike.
     const happy = await answer({ ...view, zoom: 5, moods: 'happy' });
-    expect(happy.clusters).toEqual([expect.objectContaining({ count: 2, moods: { happy: 2, angry: 0, party: 0, money: 0, love: 0 } })]);
+    expect(happy.clusters).toEqual([
+      expect.objectContaining({ count: 2, moods: { happy: 2, angry: 0, party: 0, money: 0, love: 0 } }),
+    ]);
     expect(happy.points).toEqual([]);
     const some = await answer({ ...view, zoom: 9, moods: 'party,love' });
     expect(some.points.map((p) => p.category).sort()).toEqual(['love', 'party']);
   });
 
   it('clusters a city view holding more than 2000 posts instead of sending them all', async () => {
-    const posts = Array.from({ length: 2001 }, (_, i) => ({ latitude: 10 + (i % 50) * 0.001, longitude: 40 + Math.floor(i / 50) * 0.001 }));
+    const posts = Array.from({ length: 2001 }, (_, i) => ({
+      latitude: 10 + (i % 50) * 0.001,
+      longitude: 40 + Math.floor(i / 50) * 0.001,
+    }));
     await insertPosts(posts);
     const a = await answer({ west: 39.99, south: 9.99, east: 40.1, north: 10.1, zoom: 12 });
     expect(a.clusters.length).toBeGreaterThan(0);
@@ -175,13 +233,18 @@ describe.each(engines)('map feed on %s', (engine) => {
   });
 
   it('clusters a dense city view per cell and mood, its lone posts sent as themselves, the mood filter applied', async () => {
-    const dense = Array.from({ length: 2001 }, (_, i) => ({ latitude: 12 + (i % 50) * 0.001, longitude: 44 + Math.floor(i / 50) * 0.001 }));
+    const dense = Array.from({ length: 2001 }, (_, i) => ({
+      latitude: 12 + (i % 50) * 0.001,
+      longitude: 44 + Math.floor(i / 50) * 0.001,
+    }));
     const ids = await insertPosts(dense);
     const [lone] = await insertPosts([{ latitude: 12.09, longitude: 44.09, category: 'love', ageSeconds: 10 }]);
     const view = { west: 43.99, south: 11.99, east: 44.1, north: 12.1, zoom: 12 };
     const all = await answer(view);
     expect(total(all)).toBe(2002);
-    expect(all.points).toEqual([expect.objectContaining({ id: lone, category: 'love', latitude: 12.09, longitude: 44.09 })]);
+    expect(all.points).toEqual([
+      expect.objectContaining({ id: lone, category: 'love', latitude: 12.09, longitude: 44.09 }),
+    ]);
     for (const c of all.clusters) expect(c.count).toBe(Object.values(c.moods).reduce((x, y) => x + y, 0));
     const moods = { happy: 0, angry: 0, party: 0, money: 0, love: 0 };
     ids.forEach((_, i) => (moods[(['happy', 'angry', 'party', 'money', 'love'] as const)[i % 5]] += 1));
@@ -197,7 +260,10 @@ describe.each(engines)('map feed on %s', (engine) => {
   });
 
   it('reads a dense city view in two statements, its cursor in the statement of its cell counts', async () => {
-    const dense = Array.from({ length: 2001 }, (_, i) => ({ latitude: 14 + (i % 50) * 0.001, longitude: 48 + Math.floor(i / 50) * 0.001 }));
+    const dense = Array.from({ length: 2001 }, (_, i) => ({
+      latitude: 14 + (i % 50) * 0.001,
+      longitude: 48 + Math.floor(i / 50) * 0.001,
+    }));
     await insertPosts(dense);
     const bounds = { west: 47.99, south: 13.99, east: 48.1, north: 14.1 };
     const statements = { n: 0 };
@@ -216,7 +282,10 @@ describe.each(engines)('map feed on %s', (engine) => {
     if (t.database.pool) expect(statements.n).toBe(2);
     // That cursor is the counts' own: the next poll sends a post created since, none of those counted.
     const [late] = await insertPosts([{ latitude: 14.05, longitude: 48.05, ageSeconds: 1 }]);
-    const res = await call(t, { method: 'GET', url: `/api/posts/changes?${new URLSearchParams({ since: dense12.cursor, ...Object.fromEntries(Object.entries(bounds).map(([k, v]) => [k, String(v)])) })}` });
+    const res = await call(t, {
+      method: 'GET',
+      url: `/api/posts/changes?${new URLSearchParams({ since: dense12.cursor, ...Object.fromEntries(Object.entries(bounds).map(([k, v]) => [k, String(v)])) })}`,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(changesResponseSchema.parse(res.json()).created.map((p) => p.id)).toEqual([late]);
   });
@@ -226,9 +295,23 @@ describe.each(engines)('map feed on %s', (engine) => {
     // of 0, and at the north and south edges of the view's tiles (its first and last bands).
     const query = { west: 110, south: -0.1, east: 110.1, north: 0.1, zoom: 11 };
     const { area } = planView(parseViewport(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]))));
-    const latitudes = [0, -0, 1 / 32, -1 / 32, -1 / 32 - 1e-12, 0.06, -0.06, 2 / 32, area.north - 1e-9, area.south + 1e-9];
+    const latitudes = [
+      0,
+      -0,
+      1 / 32,
+      -1 / 32,
+      -1 / 32 - 1e-12,
+      0.06,
+      -0.06,
+      2 / 32,
+      area.north - 1e-9,
+      area.south + 1e-9,
+    ];
     const inside = await insertPosts(latitudes.map((latitude, i) => ({ latitude, longitude: 110.01 + i * 0.005 })));
-    await insertPosts([{ latitude: area.north + 1e-9, longitude: 110.05 }, { latitude: area.south - 1e-9, longitude: 110.05 }]); // just out
+    await insertPosts([
+      { latitude: area.north + 1e-9, longitude: 110.05 },
+      { latitude: area.south - 1e-9, longitude: 110.05 },
+    ]); // just out
     const a = await answer(query);
     expect(a.clusters).toEqual([]);
     expect(a.points.map((p) => p.id).sort()).toEqual([...inside].sort());
@@ -242,9 +325,16 @@ describe.each(engines)('map feed on %s', (engine) => {
 
   it('answers the same bytes to every viewer of the same cells, with an ETag that a revalidation turns into a 304', async () => {
     const centre = cellCentre(5, 121, 80);
-    const view = { west: centre.longitude - 4, south: centre.latitude - 4, east: centre.longitude + 4, north: centre.latitude + 4, zoom: 5 };
+    const view = {
+      west: centre.longitude - 4,
+      south: centre.latitude - 4,
+      east: centre.longitude + 4,
+      north: centre.latitude + 4,
+      zoom: 5,
+    };
     await insertPosts([{ ...centre }, { latitude: centre.latitude + 0.1, longitude: centre.longitude }]);
-    const url = (v: Record<string, number>) => `/api/posts/viewport?${new URLSearchParams(Object.entries(v).map(([k, x]): [string, string] => [k, String(x)]))}`;
+    const url = (v: Record<string, number>) =>
+      `/api/posts/viewport?${new URLSearchParams(Object.entries(v).map(([k, x]): [string, string] => [k, String(x)]))}`;
     const first = await t.app.inject({ method: 'GET', url: url(view), headers: { 'accept-encoding': 'gzip' } });
     expect(first.statusCode).toBe(200);
     expect(first.headers['content-encoding']).toBe('gzip');
@@ -255,7 +345,11 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(total(body)).toBe(2);
     // A slightly moved view covering the same cells: the same answer, so a revalidation is a 304.
     const moved = { ...view, west: view.west + 0.01, east: view.east + 0.01 };
-    const again = await t.app.inject({ method: 'GET', url: url(moved), headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: url(moved),
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': etag },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.rawPayload.length).toBe(0);
     // Without gzip: the same JSON, its own ETag.
@@ -269,7 +363,13 @@ describe.each(engines)('map feed on %s', (engine) => {
     const author = await createUser(t);
     const { accessToken } = await login(t, author.email, author.password);
     const centre = cellCentre(5, 118, 77);
-    const view = { west: centre.longitude - 3, south: centre.latitude - 3, east: centre.longitude + 3, north: centre.latitude + 3, zoom: 5 };
+    const view = {
+      west: centre.longitude - 3,
+      south: centre.latitude - 3,
+      east: centre.longitude + 3,
+      north: centre.latitude + 3,
+      zoom: 5,
+    };
     await insertPosts([{ ...centre }, { latitude: centre.latitude + 0.1, longitude: centre.longitude }]);
     const first = await viewport(view);
     expect(total(first.json())).toBe(2);
@@ -277,11 +377,21 @@ describe.each(engines)('map feed on %s', (engine) => {
     await insertPosts([{ latitude: centre.latitude - 0.1, longitude: centre.longitude }]);
     expect((await viewport(view)).headers.etag).toBe(first.headers.etag);
     // A post.created event at a place inside it (as the create route publishes) drops it.
-    await t.app.ctx.bus.publish({ type: 'post.created', data: {}, at: { latitude: centre.latitude, longitude: centre.longitude } });
+    await t.app.ctx.bus.publish({
+      type: 'post.created',
+      data: {},
+      at: { latitude: centre.latitude, longitude: centre.longitude },
+    });
     await expect.poll(async () => total((await viewport(view)).json())).toBe(3);
     // The author deletes their post through the API: gone from the next answer at once.
-    const [own] = await insertPosts([{ latitude: centre.latitude + 0.2, longitude: centre.longitude, userId: author.id }]);
-    await t.app.ctx.bus.publish({ type: 'post.created', data: {}, at: { latitude: centre.latitude, longitude: centre.longitude } });
+    const [own] = await insertPosts([
+      { latitude: centre.latitude + 0.2, longitude: centre.longitude, userId: author.id },
+    ]);
+    await t.app.ctx.bus.publish({
+      type: 'post.created',
+      data: {},
+      at: { latitude: centre.latitude, longitude: centre.longitude },
+    });
     await expect.poll(async () => total((await viewport(view)).json())).toBe(4);
     expect((await call(t, { method: 'DELETE', url: `/api/posts/${own}`, token: accessToken })).statusCode).toBe(204);
     await expect.poll(async () => total((await viewport(view)).json())).toBe(3);
@@ -294,10 +404,22 @@ describe.each(engines)('map feed on %s', (engine) => {
       { latitude: centre.latitude, longitude: centre.longitude + 0.5, category: 'money' },
     ]);
     // The view ends between the two posts, inside the cell holding both.
-    const a = await answer({ west: centre.longitude - 3, south: centre.latitude - 3, east: centre.longitude + 0.25, north: centre.latitude + 3, zoom: 5 });
+    const a = await answer({
+      west: centre.longitude - 3,
+      south: centre.latitude - 3,
+      east: centre.longitude + 0.25,
+      north: centre.latitude + 3,
+      zoom: 5,
+    });
     expect(a.points.map((p) => p.id)).toEqual([]);
     expect(a.clusters).toEqual([expect.objectContaining({ count: 2, moods: expect.objectContaining({ money: 2 }) })]);
-    const city = await answer({ west: centre.longitude - 0.2, south: centre.latitude - 0.2, east: centre.longitude + 0.25, north: centre.latitude + 0.2, zoom: 10 });
+    const city = await answer({
+      west: centre.longitude - 0.2,
+      south: centre.latitude - 0.2,
+      east: centre.longitude + 0.25,
+      north: centre.latitude + 0.2,
+      zoom: 10,
+    });
     expect(city.points.map((p) => p.id)).toEqual([inside]);
     expect(city.points.map((p) => p.id)).not.toContain(justOutside);
   });
@@ -317,7 +439,11 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(asMember.body).toBe(asVisitor.body);
     expect(asMember.headers.etag).toBe(asVisitor.headers.etag);
 
-    const cards = await call(t, { method: 'GET', url: `/api/posts/cards?ids=${[liked, gone, other].join(',')}`, token: accessToken });
+    const cards = await call(t, {
+      method: 'GET',
+      url: `/api/posts/cards?ids=${[liked, gone, other].join(',')}`,
+      token: accessToken,
+    });
     expect(cards.statusCode).toBe(200);
     expect(postCardsResponseSchema.parse(cards.json())).toEqual(cards.json());
     const posts = cards.json().posts as Array<{ id: string; isLikedByUser: boolean; content: string }>;
@@ -352,23 +478,35 @@ describe.each(engines)('map feed on %s', (engine) => {
       { latitude: 45.751, longitude: 4.801, ...ages },
     ]);
     const [parisSwept, lyonSwept, parisHidden, lyonHidden] = await insertPosts([
-      { latitude: 48.852, longitude: 2.312 }, { latitude: 45.752, longitude: 4.802 },
-      { latitude: 48.853, longitude: 2.313 }, { latitude: 45.753, longitude: 4.803 },
+      { latitude: 48.852, longitude: 2.312 },
+      { latitude: 45.752, longitude: 4.802 },
+      { latitude: 48.853, longitude: 2.313 },
+      { latitude: 45.753, longitude: 4.803 },
     ]);
     const [parisExpiring, lyonExpiring] = await insertPosts([
-      { latitude: 48.854, longitude: 2.304, ageSeconds: 24 * 3600 + 5 }, { latitude: 45.754, longitude: 4.804, ageSeconds: 24 * 3600 + 5 },
+      { latitude: 48.854, longitude: 2.304, ageSeconds: 24 * 3600 + 5 },
+      { latitude: 45.754, longitude: 4.804, ageSeconds: 24 * 3600 + 5 },
     ]);
     // Now, its clock 20 s back: the posts that expired 5 s ago are in its window.
     const since = encodeCursor(await dbCursor(-20_000));
-    expect((await call(t, { method: 'DELETE', url: `/api/posts/${parisDeleted}`, token: accessToken })).statusCode).toBe(204);
+    expect(
+      (await call(t, { method: 'DELETE', url: `/api/posts/${parisDeleted}`, token: accessToken })).statusCode,
+    ).toBe(204);
     await t.database.db.execute(sql`delete from publications where id = ${lyonDeleted}`); // no tombstone: stands for an old row
     await t.database.db.execute(sql`insert into post_tombstones (post_id) values (${lyonDeleted})`);
-    await t.database.db.execute(sql`update publications set created_at = now() - interval '24 hours 1 minute' where id in (${parisSwept}, ${lyonSwept})`);
-    await t.database.db.execute(sql`update publications set hidden_state = 'removed' where id in (${parisHidden}, ${lyonHidden})`);
+    await t.database.db.execute(
+      sql`update publications set created_at = now() - interval '24 hours 1 minute' where id in (${parisSwept}, ${lyonSwept})`,
+    );
+    await t.database.db.execute(
+      sql`update publications set hidden_state = 'removed' where id in (${parisHidden}, ${lyonHidden})`,
+    );
     await sweepExpired(t.database.db);
 
     const parisView = 'west=2.2&south=48.8&east=2.5&north=48.95';
-    const res = await call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}&${parisView}` });
+    const res = await call(t, {
+      method: 'GET',
+      url: `/api/posts/changes?since=${encodeURIComponent(since)}&${parisView}`,
+    });
     expect(res.statusCode).toBe(200);
     const deleted = res.json().deleted as string[];
     expect(deleted).toEqual(expect.arrayContaining([parisDeleted, parisSwept, parisHidden, parisExpiring]));
@@ -377,7 +515,17 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(deleted).toContain(lyonDeleted);
     // The whole world's poll hears of all of them.
     const world = (await changes(since)).json().deleted as string[];
-    expect(world).toEqual(expect.arrayContaining([parisDeleted, parisSwept, parisHidden, parisExpiring, lyonSwept, lyonHidden, lyonExpiring]));
+    expect(world).toEqual(
+      expect.arrayContaining([
+        parisDeleted,
+        parisSwept,
+        parisHidden,
+        parisExpiring,
+        lyonSwept,
+        lyonHidden,
+        lyonExpiring,
+      ]),
+    );
   });
 
   it("scopes the changes poll's new posts to its view", async () => {
@@ -387,16 +535,34 @@ describe.each(engines)('map feed on %s', (engine) => {
       { latitude: 45.764, longitude: 4.8357, ageSeconds: 0 },
     ]);
     const parisView = 'west=2.2&south=48.8&east=2.5&north=48.95';
-    const res = await call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}&${parisView}` });
+    const res = await call(t, {
+      method: 'GET',
+      url: `/api/posts/changes?since=${encodeURIComponent(since)}&${parisView}`,
+    });
     expect(res.statusCode).toBe(200);
     const ids = (res.json().created as Array<{ id: string }>).map((p) => p.id);
     expect(ids).toContain(paris);
     expect(ids).not.toContain(lyon);
-    expect(Object.keys(res.json().created[0]).sort()).toEqual(['category', 'createdAt', 'hasPulseEffect', 'id', 'latitude', 'longitude', 'nickname', 'photoUrl', 'userId']);
+    expect(Object.keys(res.json().created[0]).sort()).toEqual([
+      'category',
+      'createdAt',
+      'hasPulseEffect',
+      'id',
+      'latitude',
+      'longitude',
+      'nickname',
+      'photoUrl',
+      'userId',
+    ]);
     const world = await call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}` });
-    expect((world.json().created as Array<{ id: string }>).map((p) => p.id)).toEqual(expect.arrayContaining([paris, lyon]));
+    expect((world.json().created as Array<{ id: string }>).map((p) => p.id)).toEqual(
+      expect.arrayContaining([paris, lyon]),
+    );
     // A partial view is refused.
-    const partial = await call(t, { method: 'GET', url: `/api/posts/changes?since=${encodeURIComponent(since)}&west=2` });
+    const partial = await call(t, {
+      method: 'GET',
+      url: `/api/posts/changes?since=${encodeURIComponent(since)}&west=2`,
+    });
     expect(partial.statusCode).toBe(400);
     expect(partial.json().error.message).toBe('Coordonnées de localisation invalides');
   });
@@ -404,11 +570,18 @@ describe.each(engines)('map feed on %s', (engine) => {
   it('keeps the cell counts equal to a brute-force count of the posts after inserts, deletes and expiry', async () => {
     const author = await createUser(t);
     const { accessToken } = await login(t, author.email, author.password);
-    const random = (i: number) => ({ latitude: -60 + ((i * 37) % 140) + (i % 7) * 0.013, longitude: -179 + ((i * 53) % 358) + (i % 5) * 0.021 });
-    const ids = await insertPosts(Array.from({ length: 300 }, (_, i) => ({ ...random(i), ageSeconds: i % 10 === 0 ? 24 * 3600 - 30 : 300 })));
+    const random = (i: number) => ({
+      latitude: -60 + ((i * 37) % 140) + (i % 7) * 0.013,
+      longitude: -179 + ((i * 53) % 358) + (i % 5) * 0.021,
+    });
+    const ids = await insertPosts(
+      Array.from({ length: 300 }, (_, i) => ({ ...random(i), ageSeconds: i % 10 === 0 ? 24 * 3600 - 30 : 300 })),
+    );
     const [own] = await insertPosts([{ latitude: 12.5, longitude: 12.5, userId: author.id }]);
     // The same arithmetic, brute force over publications (every stored row that is not hidden by moderation).
-    const differences = async () => (await t.database.db.execute(sql`
+    const differences = async () =>
+      (
+        await t.database.db.execute(sql`
       with brute as (
         select k.zoom, k.cx, k.cy, p.category, count(*)::int as n, sum(p.latitude::numeric) as sum_lat, sum(p.longitude::numeric) as sum_lon
         from publications p, post_cell_keys(p.latitude, p.longitude) k where p.hidden_state is null group by 1, 2, 3, 4
@@ -417,17 +590,24 @@ describe.each(engines)('map feed on %s', (engine) => {
         (select * from brute except select zoom, cx, cy, category, n, sum_lat, sum_lon from post_cells)
         union all
         (select zoom, cx, cy, category, n, sum_lat, sum_lon from post_cells except select * from brute)
-      ) d`)).rows[0];
+      ) d`)
+      ).rows[0];
     expect(await differences()).toEqual({ n: 0 });
     // Deleted by the API and behind it, several in one statement.
     expect((await call(t, { method: 'DELETE', url: `/api/posts/${own}`, token: accessToken })).statusCode).toBe(204);
     await t.database.db.execute(sql`delete from publications where id in (${ids[1]}, ${ids[2]}, ${ids[3]})`);
     expect(await differences()).toEqual({ n: 0 });
     // Expired and swept: the cells lose them, and the world's clusters count exactly the live posts.
-    await t.database.db.execute(sql`update publications set created_at = now() - interval '25 hours' where id in (${ids[0]}, ${ids[10]}, ${ids[20]})`);
+    await t.database.db.execute(
+      sql`update publications set created_at = now() - interval '25 hours' where id in (${ids[0]}, ${ids[10]}, ${ids[20]})`,
+    );
     await sweepExpired(t.database.db);
     expect(await differences()).toEqual({ n: 0 });
-    const live = (await t.database.db.execute(sql`select count(*)::int as n from publications where created_at > now() - interval '24 hours' and hidden_state is null`)).rows[0];
+    const live = (
+      await t.database.db.execute(
+        sql`select count(*)::int as n from publications where created_at > now() - interval '24 hours' and hidden_state is null`,
+      )
+    ).rows[0];
     const world = await answer({ west: -180, south: -85, east: 180, north: 85, zoom: 2 });
     expect({ n: total(world) }).toEqual(live);
   });
@@ -439,8 +619,16 @@ describe.each(engines)('map feed on %s', (engine) => {
     const view = { west: -51, south: -31, east: -50, north: -30, zoom: 10 };
     const before = (await answer(view)).points.find((p) => p.id === own);
     expect(before?.photoUrl).toBeNull();
-    const form = multipart([{ name: 'file', file: { filename: 'moi.jpg', contentType: 'image/jpeg', body: await photo(300, 300) } }]);
-    const uploaded = await call(t, { method: 'POST', url: '/api/profiles/me/photo', token: accessToken, payload: form.payload, headers: form.headers });
+    const form = multipart([
+      { name: 'file', file: { filename: 'moi.jpg', contentType: 'image/jpeg', body: await photo(300, 300) } },
+    ]);
+    const uploaded = await call(t, {
+      method: 'POST',
+      url: '/api/profiles/me/photo',
+      token: accessToken,
+      payload: form.payload,
+      headers: form.headers,
+    });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const stored = await t.database.db.execute(sql`select profile_photo_url from profiles where id = ${author.id}`);
     const photoUrl = stored.rows[0]?.profile_photo_url;
@@ -489,12 +677,18 @@ describe.each(engines)('map feed on %s', (engine) => {
 
     // Deleted by its author.
     expect((await call(t, { method: 'DELETE', url: `/api/posts/${fresh}`, token: accessToken })).statusCode).toBe(204);
-    const afterDelete = (await changes(afterCreate.cursor)).json() as { created: Array<{ id: string }>; deleted: string[]; cursor: string };
+    const afterDelete = (await changes(afterCreate.cursor)).json() as {
+      created: Array<{ id: string }>;
+      deleted: string[];
+      cursor: string;
+    };
     expect(afterDelete.deleted).toContain(fresh);
     expect(afterDelete.created.map((p) => p.id)).not.toContain(fresh);
 
     // Expired and swept: the sweeper leaves a tombstone.
-    await t.database.db.execute(sql`update publications set created_at = now() - interval '24 hours 1 minute' where id = ${old}`);
+    await t.database.db.execute(
+      sql`update publications set created_at = now() - interval '24 hours 1 minute' where id = ${old}`,
+    );
     await sweepExpired(t.database.db);
     expect((await t.database.db.execute(sql`select 1 from publications where id = ${old}`)).rows).toHaveLength(0);
     const afterSweep = (await changes(afterDelete.cursor)).json() as { deleted: string[] };
@@ -517,7 +711,9 @@ describe.each(engines)('map feed on %s', (engine) => {
 
   it('prunes tombstones after 25 hours', async () => {
     const id = randomUUID();
-    await t.database.db.execute(sql`insert into post_tombstones (post_id, deleted_at) values (${id}, now() - interval '25 hours 1 second')`);
+    await t.database.db.execute(
+      sql`insert into post_tombstones (post_id, deleted_at) values (${id}, now() - interval '25 hours 1 second')`,
+    );
     await sweepExpired(t.database.db);
     const left = await t.database.db.execute(sql`select 1 from post_tombstones where post_id = ${id}`);
     expect(left.rows).toHaveLength(0);
@@ -533,7 +729,12 @@ describe.each(engines)('map feed on %s', (engine) => {
     expect(legacy.statusCode).toBe(410);
     expect(legacy.json().error.code).toBe('cursor_expired');
     const forgedSnapshots = ['0:0:', '10:5:', '5:10:12', '5:10:7,6', `1:${'9'.repeat(20)}:`, '1:2:x'];
-    for (const forged of ['', 'abc', Buffer.from('t:hier').toString('base64url'), ...forgedSnapshots.map((snap) => Buffer.from(`s:1:${snap}`).toString('base64url'))]) {
+    for (const forged of [
+      '',
+      'abc',
+      Buffer.from('t:hier').toString('base64url'),
+      ...forgedSnapshots.map((snap) => Buffer.from(`s:1:${snap}`).toString('base64url')),
+    ]) {
       expect((await changes(forged)).statusCode, forged).toBe(400);
     }
     expect((await call(t, { method: 'GET', url: '/api/posts/changes' })).statusCode).toBe(400);

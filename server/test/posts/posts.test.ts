@@ -15,7 +15,12 @@ describe.each(engines)('posts on %s', (engine) => {
   const member = () => signedInUser(t);
   const create = (token: string, payload: Record<string, unknown>) =>
     call(t, { method: 'POST', url: '/api/posts', token, payload });
-  const body = (extra: Record<string, unknown> = {}) => ({ category: 'happy', content: 'Bonjour la Réunion', ...SAINT_DENIS, ...extra });
+  const body = (extra: Record<string, unknown> = {}) => ({
+    category: 'happy',
+    content: 'Bonjour la Réunion',
+    ...SAINT_DENIS,
+    ...extra,
+  });
 
   it('requires a signed-in caller', async () => {
     const res = await create('', body());
@@ -50,7 +55,14 @@ describe.each(engines)('posts on %s', (engine) => {
     const res = await create(token, body({ content: 'Plage <b>magnifique</b>' }));
     expect(res.statusCode).toBe(201);
     const post = res.json().post;
-    expect(post).toMatchObject({ userId: id, category: 'happy', content: 'Plage magnifique', isVoiceOnly: false, likesCount: 0, hasPulseEffect: false });
+    expect(post).toMatchObject({
+      userId: id,
+      category: 'happy',
+      content: 'Plage magnifique',
+      isVoiceOnly: false,
+      likesCount: 0,
+      hasPulseEffect: false,
+    });
     const feed = (await call(t, { method: 'GET', url: '/api/posts' })).json().posts as Array<{ id: string }>;
     expect(feed.map((p) => p.id)).toContain(post.id);
     await expect.poll(() => events.length).toBeGreaterThan(0);
@@ -58,7 +70,19 @@ describe.each(engines)('posts on %s', (engine) => {
     const { id: postId, userId, category, latitude, longitude, nickname, hasPulseEffect, createdAt } = post;
     expect(events).toContainEqual({
       type: 'post.created',
-      data: { post: { id: postId, userId, category, latitude, longitude, nickname, photoUrl: null, hasPulseEffect, createdAt } },
+      data: {
+        post: {
+          id: postId,
+          userId,
+          category,
+          latitude,
+          longitude,
+          nickname,
+          photoUrl: null,
+          hasPulseEffect,
+          createdAt,
+        },
+      },
       at: { latitude, longitude },
       // The hub skips the sockets of people who blocked the author (never sent to browsers).
       about: [userId],
@@ -68,12 +92,15 @@ describe.each(engines)('posts on %s', (engine) => {
 
   it('allows one active post per person, even under ten simultaneous creates', async () => {
     const { token } = await member();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => create(token, body({ content: `essai ${i}` }))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => create(token, body({ content: `essai ${i}` }))),
+    );
     const statuses = results.map((r) => r.statusCode).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(9);
-    expect(results.find((r) => r.statusCode === 409)!.json().error.message)
-      .toBe("Vous avez déjà une publication active. Supprimez-la avant d'en créer une nouvelle.");
+    expect(results.find((r) => r.statusCode === 409)!.json().error.message).toBe(
+      "Vous avez déjà une publication active. Supprimez-la avant d'en créer une nouvelle.",
+    );
     const active = (await call(t, { method: 'GET', url: '/api/posts/mine/active', token })).json().post;
     expect(active.content).toMatch(/^essai \d$/);
   });
@@ -82,17 +109,34 @@ describe.each(engines)('posts on %s', (engine) => {
     const author = await member();
     const other = await member();
     const post = (await create(author.token, body())).json().post;
-    expect((await call(t, { method: 'DELETE', url: `/api/posts/${post.id}`, token: other.token })).statusCode).toBe(403);
+    expect((await call(t, { method: 'DELETE', url: `/api/posts/${post.id}`, token: other.token })).statusCode).toBe(
+      403,
+    );
     expect((await call(t, { method: 'DELETE', url: `/api/posts/${post.id}`, token: '' })).statusCode).toBe(401);
-    expect((await call(t, { method: 'DELETE', url: `/api/posts/${post.id}`, token: author.token })).statusCode).toBe(204);
-    expect((await call(t, { method: 'DELETE', url: `/api/posts/${post.id}`, token: author.token })).statusCode).toBe(404);
+    expect((await call(t, { method: 'DELETE', url: `/api/posts/${post.id}`, token: author.token })).statusCode).toBe(
+      204,
+    );
+    expect((await call(t, { method: 'DELETE', url: `/api/posts/${post.id}`, token: author.token })).statusCode).toBe(
+      404,
+    );
     expect((await create(author.token, body())).statusCode).toBe(201);
   });
 
   it('keeps only posts younger than 24 hours by the database clock, and sweeps the rest with their media', async () => {
     const { token, id } = await member();
-    const form = multipart([{ name: 'file', file: { filename: 'plage.jpg', contentType: 'image/jpeg', body: await photo(800, 600, { gps: true }) } }]);
-    const upload = await call(t, { method: 'POST', url: '/api/uploads/post-image', token, payload: form.payload, headers: form.headers });
+    const form = multipart([
+      {
+        name: 'file',
+        file: { filename: 'plage.jpg', contentType: 'image/jpeg', body: await photo(800, 600, { gps: true }) },
+      },
+    ]);
+    const upload = await call(t, {
+      method: 'POST',
+      url: '/api/uploads/post-image',
+      token,
+      payload: form.payload,
+      headers: form.headers,
+    });
     expect(upload.statusCode).toBe(201);
     const { uploadId, url } = upload.json();
     const post = (await create(token, body({ imageUploadId: uploadId }))).json().post;
@@ -103,7 +147,9 @@ describe.each(engines)('posts on %s', (engine) => {
 
     const live = await member();
     const livePost = (await create(live.token, body())).json().post;
-    await t.database.db.execute(sql`update publications set created_at = now() - interval '24 hours 1 second' where user_id = ${id}`);
+    await t.database.db.execute(
+      sql`update publications set created_at = now() - interval '24 hours 1 second' where user_id = ${id}`,
+    );
     const feed = (await call(t, { method: 'GET', url: '/api/posts' })).json().posts as Array<{ id: string }>;
     expect(feed.map((p) => p.id)).not.toContain(post.id);
     expect(feed.map((p) => p.id)).toContain(livePost.id);
@@ -123,15 +169,29 @@ describe.each(engines)('posts on %s', (engine) => {
 
   it("stores a voice-only post as 'Message vocal', hidden, and refuses someone else's upload", async () => {
     const { token } = await member();
-    const form = multipart([{ name: 'file', file: { filename: 'voice.webm', contentType: 'audio/webm', body: recording(4.5) } }]);
-    const upload = await call(t, { method: 'POST', url: '/api/uploads/voice', token, payload: form.payload, headers: form.headers });
+    const form = multipart([
+      { name: 'file', file: { filename: 'voice.webm', contentType: 'audio/webm', body: recording(4.5) } },
+    ]);
+    const upload = await call(t, {
+      method: 'POST',
+      url: '/api/uploads/voice',
+      token,
+      payload: form.payload,
+      headers: form.headers,
+    });
     expect(upload.statusCode).toBe(201);
     expect(upload.json().duration).toBeCloseTo(4.5, 1);
     const intruder = await member();
-    expect((await create(intruder.token, body({ content: '', audioUploadId: upload.json().uploadId }))).statusCode).toBe(400);
+    expect(
+      (await create(intruder.token, body({ content: '', audioUploadId: upload.json().uploadId }))).statusCode,
+    ).toBe(400);
     const res = await create(token, body({ content: '', audioUploadId: upload.json().uploadId }));
     expect(res.statusCode).toBe(201);
-    expect(res.json().post).toMatchObject({ content: 'Message vocal', isVoiceOnly: true, audioDuration: expect.closeTo(4.5, 1) });
+    expect(res.json().post).toMatchObject({
+      content: 'Message vocal',
+      isVoiceOnly: true,
+      audioDuration: expect.closeTo(4.5, 1),
+    });
   });
 
   it('limits post creation to 10 attempts an hour', async () => {

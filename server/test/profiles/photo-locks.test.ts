@@ -35,15 +35,33 @@ describe.runIf(engines.includes('postgres'))('a photo change while the same memb
       await writer.query('begin');
       await writer.query('select id from publications where id = $1 for update', [postId]);
 
-      const form = multipart([{ name: 'file', file: { filename: 'moi.jpg', contentType: 'image/jpeg', body: avatar } }]);
-      const change = call(t, { method: 'POST', url: '/api/profiles/me/photo', token: m.token, payload: form.payload, headers: form.headers });
+      const form = multipart([
+        { name: 'file', file: { filename: 'moi.jpg', contentType: 'image/jpeg', body: avatar } },
+      ]);
+      const change = call(t, {
+        method: 'POST',
+        url: '/api/profiles/me/photo',
+        token: m.token,
+        payload: form.payload,
+        headers: form.headers,
+      });
       // The photo change has reached the post: it waits for the comment's lock on it.
-      await waitFor(async () => (await writer.query<{ n: number }>(
-        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0]!.n > 0);
+      await waitFor(
+        async () =>
+          (
+            await writer.query<{ n: number }>(
+              "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+            )
+          ).rows[0]!.n > 0,
+      );
 
       // Then the comment row: its foreign key to the member's profile must not wait on the photo change.
       await writer.query("set local lock_timeout = '3s'");
-      await writer.query('insert into comments (publication_id, user_id, content) values ($1, $2, $3)', [postId, m.id, 'Ma photo change !']);
+      await writer.query('insert into comments (publication_id, user_id, content) values ($1, $2, $3)', [
+        postId,
+        m.id,
+        'Ma photo change !',
+      ]);
       await writer.query('commit');
 
       expect((await change).statusCode).toBe(200);

@@ -1,6 +1,12 @@
 /** The shared profile rules (core), as the web form and the server both apply them. */
 import { describe, expect, it } from 'vitest';
-import { bioSchema, nextNicknameChangeAt, nicknameCooldownCutoff, nicknameSchema, updateProfileSchema } from '@moodmap/core';
+import {
+  bioSchema,
+  nextNicknameChangeAt,
+  nicknameCooldownCutoff,
+  nicknameSchema,
+  updateProfileSchema,
+} from '@moodmap/core';
 
 const message = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
   result.success ? null : result.error!.issues[0].message;
@@ -22,11 +28,26 @@ describe('nickname schema', () => {
       ['   a   ', 'Le pseudo doit contenir entre 2 et 50 caractères'],
       ['', 'Le pseudo doit contenir entre 2 et 50 caractères'],
       ['a'.repeat(51), 'Le pseudo doit contenir entre 2 et 50 caractères'],
-      ['Léa <3', 'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)'],
-      ['léa@home', 'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)'],
-      ['Léa\u200bMartin', 'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)'],
-      ['\u3164\u3164', 'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)'],
-      ['Léa\tMartin', 'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)'],
+      [
+        'Léa <3',
+        'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)',
+      ],
+      [
+        'léa@home',
+        'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)',
+      ],
+      [
+        'Léa\u200bMartin',
+        'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)',
+      ],
+      [
+        '\u3164\u3164',
+        'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)',
+      ],
+      [
+        'Léa\tMartin',
+        'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces, des tirets (-) et des tirets bas (_)',
+      ],
       ['974', 'Le pseudo ne peut pas être composé uniquement de chiffres'],
       ['06-12 2024', 'Le pseudo ne peut pas être composé uniquement de chiffres'],
       ['--', "Le pseudo ne peut pas être composé uniquement d'espaces, de tirets ou de tirets bas"],
@@ -47,14 +68,16 @@ describe('bio schema', () => {
     expect(bioSchema.parse('😀'.repeat(500))).toBe('😀'.repeat(500));
     expect(message(bioSchema.safeParse('é'.repeat(501)))).toBe('La bio ne peut pas dépasser 500 caractères');
     expect(message(bioSchema.safeParse('<script>alert(1)</script>'))).toBe('Contenu non autorisé détecté');
-    expect(bioSchema.parse(' Surfeuse <b>réunionnaise</b>\nje t\'aime <3 ')).toBe("Surfeuse réunionnaise\nje t'aime <3");
+    expect(bioSchema.parse(" Surfeuse <b>réunionnaise</b>\nje t'aime <3 ")).toBe("Surfeuse réunionnaise\nje t'aime <3");
   });
 });
 
 describe('profile update schema', () => {
   it('refuses any key other than nickname and bio', () => {
     for (const key of ['isPremium', 'pulseCredits', 'role', 'usernameChangesCount', 'email', 'id', 'username']) {
-      expect(message(updateProfileSchema.safeParse({ bio: 'Salut', [key]: 1 })), key).toBe('Seuls le pseudo et la bio peuvent être modifiés');
+      expect(message(updateProfileSchema.safeParse({ bio: 'Salut', [key]: 1 })), key).toBe(
+        'Seuls le pseudo et la bio peuvent être modifiés',
+      );
     }
     expect(updateProfileSchema.parse({})).toEqual({});
     expect(message(updateProfileSchema.safeParse([]))).toBe('Requête invalide');

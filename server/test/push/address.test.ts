@@ -19,12 +19,42 @@ import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member } from '../interactions/fixtures.ts';
 
 const INSIDE = [
-  '127.0.0.1', '127.1.2.3', '0.0.0.0', '10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.254', '192.168.1.1',
-  '169.254.169.254', '100.64.0.1', '100.100.100.200', '224.0.0.1', '255.255.255.255', '168.63.129.16',
-  '::1', '::', 'fd00::1', 'fd00:ec2::254', 'fc00::1', 'fe80::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1',
-  '64:ff9b::a00:1', '2002:7f00:1::1', 'localhost', 'pas une adresse',
+  '127.0.0.1',
+  '127.1.2.3',
+  '0.0.0.0',
+  '10.0.0.1',
+  '10.255.255.255',
+  '172.16.0.1',
+  '172.31.255.254',
+  '192.168.1.1',
+  '169.254.169.254',
+  '100.64.0.1',
+  '100.100.100.200',
+  '224.0.0.1',
+  '255.255.255.255',
+  '168.63.129.16',
+  '::1',
+  '::',
+  'fd00::1',
+  'fd00:ec2::254',
+  'fc00::1',
+  'fe80::1',
+  'ff02::1',
+  '::ffff:127.0.0.1',
+  '::ffff:10.0.0.1',
+  '64:ff9b::a00:1',
+  '2002:7f00:1::1',
+  'localhost',
+  'pas une adresse',
 ];
-const PUBLIC = ['142.250.74.106', '17.253.144.10', '172.32.0.1', '100.128.0.1', '2a00:1450:4007:80a::200a', '2620:149:a44::1'];
+const PUBLIC = [
+  '142.250.74.106',
+  '17.253.144.10',
+  '172.32.0.1',
+  '100.128.0.1',
+  '2a00:1450:4007:80a::200a',
+  '2620:149:a44::1',
+];
 
 /** A resolver that answers `addresses` for every name, and remembers the names asked. */
 function resolver(...addresses: string[]): Resolve & { asked: string[] } {
@@ -43,8 +73,13 @@ describe('push addresses', () => {
   });
 
   it('refuse a name when any of its answers points inside, and an IP literal inside', async () => {
-    await expect(checkedAddress('fcm.googleapis.com', resolver('142.250.74.106'))).resolves.toEqual({ address: '142.250.74.106', family: 4 });
-    await expect(checkedAddress('fcm.googleapis.com', resolver('142.250.74.106', '10.0.0.7'))).rejects.toBeInstanceOf(AddressRefused);
+    await expect(checkedAddress('fcm.googleapis.com', resolver('142.250.74.106'))).resolves.toEqual({
+      address: '142.250.74.106',
+      family: 4,
+    });
+    await expect(checkedAddress('fcm.googleapis.com', resolver('142.250.74.106', '10.0.0.7'))).rejects.toBeInstanceOf(
+      AddressRefused,
+    );
     await expect(checkedAddress('fcm.googleapis.com', resolver('fd00::1'))).rejects.toBeInstanceOf(AddressRefused);
     await expect(checkedAddress('fcm.googleapis.com', resolver())).rejects.toBeInstanceOf(AddressRefused);
     const never = resolver('142.250.74.106');
@@ -70,12 +105,19 @@ describe('push addresses', () => {
     it('is refused before any connection is made', async () => {
       const resolve = resolver('127.0.0.1');
       const request = { method: 'POST', headers: {}, body: Buffer.from('x') };
-      await expect(sendPushRequest(`https://fcm.googleapis.com:${port}/fcm/send/x`, request, { resolve, extraOrigins: [], timeoutMs: 2000 }))
-        .rejects.toBeInstanceOf(AddressRefused);
+      await expect(
+        sendPushRequest(`https://fcm.googleapis.com:${port}/fcm/send/x`, request, {
+          resolve,
+          extraOrigins: [],
+          timeoutMs: 2000,
+        }),
+      ).rejects.toBeInstanceOf(AddressRefused);
       expect(resolve.asked).toEqual(['fcm.googleapis.com']);
       expect(connections).toBe(0);
       // Plain http is never used for a push service.
-      await expect(sendPushRequest(`http://127.0.0.1:${port}/x`, request, { resolve, extraOrigins: [], timeoutMs: 2000 })).rejects.toThrow(/https/);
+      await expect(
+        sendPushRequest(`http://127.0.0.1:${port}/x`, request, { resolve, extraOrigins: [], timeoutMs: 2000 }),
+      ).rejects.toThrow(/https/);
       expect(connections).toBe(0);
     });
   });
@@ -89,19 +131,47 @@ describe.each(engines)('sending to a device whose push service resolves inside, 
     const browser = createECDH('prime256v1');
     browser.generateKeys();
     const endpoint = `https://fcm.googleapis.com/fcm/send/${randomUUID()}`;
-    const saved = await saveSubscription(t.database.db, lea.id, { endpoint, p256dh: browser.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url'), label: '' }, 10);
+    const saved = await saveSubscription(
+      t.database.db,
+      lea.id,
+      {
+        endpoint,
+        p256dh: browser.getPublicKey().toString('base64url'),
+        auth: randomBytes(16).toString('base64url'),
+        label: '',
+      },
+      10,
+    );
     expect(saved.ok).toBe(true);
 
     const lines: Array<{ level: number; msg: string; err?: { code?: string } }> = [];
     const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const resolve = resolver('169.254.169.254');
-    const sender = createPushSender(t.database.db, { ...webpush.generateVAPIDKeys(), subject: 'mailto:test@moodmap.re' }, log, { resolve, extraOrigins: [] });
-    sender.notify([{ userId: lea.id, title: 'Marc', preview: 'Salut', generic: 'Vous a envoyé un message', url: '/messages', tag: 'conversation:x', urgency: 'high', ttl: 60 }]);
+    const sender = createPushSender(
+      t.database.db,
+      { ...webpush.generateVAPIDKeys(), subject: 'mailto:test@moodmap.re' },
+      log,
+      { resolve, extraOrigins: [] },
+    );
+    sender.notify([
+      {
+        userId: lea.id,
+        title: 'Marc',
+        preview: 'Salut',
+        generic: 'Vous a envoyé un message',
+        url: '/messages',
+        tag: 'conversation:x',
+        urgency: 'high',
+        ttl: 60,
+      },
+    ]);
     await sender.drain();
 
     expect(resolve.asked).toEqual(['fcm.googleapis.com']);
     expect(lines.filter((l) => l.err?.code === 'PUSH_ADDRESS_REFUSED')).toHaveLength(1);
-    const rows = await t.database.db.execute(sql`select count(*)::int as n from push_subscriptions where endpoint = ${endpoint}`);
+    const rows = await t.database.db.execute(
+      sql`select count(*)::int as n from push_subscriptions where endpoint = ${endpoint}`,
+    );
     expect(rows.rows[0]).toEqual({ n: 1 });
   });
 });

@@ -10,7 +10,14 @@ import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member, type Member } from '../interactions/fixtures.ts';
-import { browserSubscription, decryptPush, pushesTo, suitePushService, type BrowserSubscription, type PushService } from './push-service.ts';
+import {
+  browserSubscription,
+  decryptPush,
+  pushesTo,
+  suitePushService,
+  type BrowserSubscription,
+  type PushService,
+} from './push-service.ts';
 
 type Query = (...args: unknown[]) => unknown;
 
@@ -25,7 +32,12 @@ function countDeviceLookups(database: Database): { count: () => number; stop: ()
     if (/^\s*select\b[\s\S]*\bfrom "push_subscriptions"/i.test(text)) lookups++;
     return original.apply(this, args);
   };
-  return { count: () => lookups, stop: () => { client.query = original; } };
+  return {
+    count: () => lookups,
+    stop: () => {
+      client.query = original;
+    },
+  };
 }
 
 describe.each(engines)('a burst of messages pushed on %s', (engine) => {
@@ -38,17 +50,30 @@ describe.each(engines)('a burst of messages pushed on %s', (engine) => {
 
   async function subscribe(who: Member): Promise<BrowserSubscription> {
     const sub = browserSubscription(service);
-    const res = await call(t, { method: 'POST', url: '/api/push/subscriptions', token: who.token, payload: { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys } });
+    const res = await call(t, {
+      method: 'POST',
+      url: '/api/push/subscriptions',
+      token: who.token,
+      payload: { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys },
+    });
     expect(res.statusCode, res.body).toBe(201);
     return sub;
   }
   /** An accepted conversation: both have contacted the other (a request pushes nothing: requests.test.ts). */
   async function conversation(a: Member, b: Member): Promise<string> {
-    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: a.token, payload: { userId: b.id } })).json().conversation.id;
-    expect((await call(t, { method: 'POST', url: '/api/conversations', token: b.token, payload: { userId: a.id } })).json().conversation.id).toBe(id);
+    const id = (
+      await call(t, { method: 'POST', url: '/api/conversations', token: a.token, payload: { userId: b.id } })
+    ).json().conversation.id;
+    expect(
+      (await call(t, { method: 'POST', url: '/api/conversations', token: b.token, payload: { userId: a.id } })).json()
+        .conversation.id,
+    ).toBe(id);
     return id;
   }
-  const bodies = (sub: BrowserSubscription) => pushesTo(service, sub).map((p) => JSON.parse(decryptPush(p.body, sub)).body as string).sort();
+  const bodies = (sub: BrowserSubscription) =>
+    pushesTo(service, sub)
+      .map((p) => JSON.parse(decryptPush(p.body, sub)).body as string)
+      .sort();
 
   it('looks the devices of a burst up together, and pushes each message to each device of its recipient', async () => {
     const marc = await member(t);
@@ -57,16 +82,29 @@ describe.each(engines)('a burst of messages pushed on %s', (engine) => {
     const leaLaptop = await subscribe(lea);
     const zoePhone = await subscribe(zoe);
     // Noé has no device: his messages cost no push, and nobody else gets them.
-    const to = { lea: await conversation(marc, lea), zoe: await conversation(marc, zoe), noe: await conversation(marc, noe) };
+    const to = {
+      lea: await conversation(marc, lea),
+      zoe: await conversation(marc, zoe),
+      noe: await conversation(marc, noe),
+    };
     const sends = [
-      ['lea', 'Léa 1'], ['zoe', 'Zoé 1'], ['noe', 'Noé 1'], ['lea', 'Léa 2'],
-      ['zoe', 'Zoé 2'], ['lea', 'Léa 3'], ['noe', 'Noé 2'], ['zoe', 'Zoé 3'],
+      ['lea', 'Léa 1'],
+      ['zoe', 'Zoé 1'],
+      ['noe', 'Noé 1'],
+      ['lea', 'Léa 2'],
+      ['zoe', 'Zoé 2'],
+      ['lea', 'Léa 3'],
+      ['noe', 'Noé 2'],
+      ['zoe', 'Zoé 3'],
     ] as const;
     const writer = createMessageWriter({ db: t.database.db, bus: t.app.ctx.bus, onPublishError: () => {} });
     const lookups = countDeviceLookups(t.database);
     try {
-      const sent = await Promise.all(sends.map(([who, content]) =>
-        writer.send({ conversationId: to[who], senderId: marc.id, content, imageUrl: null, now: t.clock.now() })));
+      const sent = await Promise.all(
+        sends.map(([who, content]) =>
+          writer.send({ conversationId: to[who], senderId: marc.id, content, imageUrl: null, now: t.clock.now() }),
+        ),
+      );
       expect(sent.every((s) => s !== null)).toBe(true);
       await expect.poll(() => service.received.length).toBe(3 * 2 + 3);
     } finally {

@@ -13,7 +13,14 @@ import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member, publish, type Member } from '../interactions/fixtures.ts';
 import { multipart, photo } from '../media/fixtures.ts';
 import { staff } from '../moderation/fixtures.ts';
-import { browserSubscription, decryptPush, pushesTo, suitePushService, type BrowserSubscription, type PushService } from './push-service.ts';
+import {
+  browserSubscription,
+  decryptPush,
+  pushesTo,
+  suitePushService,
+  type BrowserSubscription,
+  type PushService,
+} from './push-service.ts';
 
 describe.each(engines)('push delivery on %s', (engine) => {
   const push = suitePushService();
@@ -23,24 +30,47 @@ describe.each(engines)('push delivery on %s', (engine) => {
     service = push.service();
   });
 
-  async function subscribe(who: Member, sub = browserSubscription(service)): Promise<BrowserSubscription & { id: string }> {
-    const res = await call(t, { method: 'POST', url: '/api/push/subscriptions', token: who.token, payload: { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys } });
+  async function subscribe(
+    who: Member,
+    sub = browserSubscription(service),
+  ): Promise<BrowserSubscription & { id: string }> {
+    const res = await call(t, {
+      method: 'POST',
+      url: '/api/push/subscriptions',
+      token: who.token,
+      payload: { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys },
+    });
     expect(res.statusCode, res.body).toBe(201);
     return { ...sub, id: res.json().device.id };
   }
   /** An accepted conversation: both have contacted the other (a request pushes nothing: requests.test.ts). */
   async function conversation(a: Member, b: Member): Promise<string> {
-    const id = (await call(t, { method: 'POST', url: '/api/conversations', token: a.token, payload: { userId: b.id } })).json().conversation.id;
-    expect((await call(t, { method: 'POST', url: '/api/conversations', token: b.token, payload: { userId: a.id } })).json().conversation.id).toBe(id);
+    const id = (
+      await call(t, { method: 'POST', url: '/api/conversations', token: a.token, payload: { userId: b.id } })
+    ).json().conversation.id;
+    expect(
+      (await call(t, { method: 'POST', url: '/api/conversations', token: b.token, payload: { userId: a.id } })).json()
+        .conversation.id,
+    ).toBe(id);
     return id;
   }
   async function send(from: Member, conversationId: string, content: string) {
-    const res = await call(t, { method: 'POST', url: `/api/conversations/${conversationId}/messages`, token: from.token, payload: { content } });
+    const res = await call(t, {
+      method: 'POST',
+      url: `/api/conversations/${conversationId}/messages`,
+      token: from.token,
+      payload: { content },
+    });
     expect(res.statusCode, res.body).toBe(201);
   }
-  const devices = async (who: Member) => (await call(t, { method: 'GET', url: '/api/push/subscriptions', token: who.token })).json().devices as Array<{ id: string; preview: boolean }>;
+  const devices = async (who: Member) =>
+    (await call(t, { method: 'GET', url: '/api/push/subscriptions', token: who.token })).json().devices as Array<{
+      id: string;
+      preview: boolean;
+    }>;
   /** The decrypted payloads `sub` received so far. */
-  const payloads = (sub: BrowserSubscription) => pushesTo(service, sub).map((p) => JSON.parse(decryptPush(p.body, sub)));
+  const payloads = (sub: BrowserSubscription) =>
+    pushesTo(service, sub).map((p) => JSON.parse(decryptPush(p.body, sub)));
   /** Lets the background sends that a step started finish (a push that should not come). */
   const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -61,12 +91,14 @@ describe.each(engines)('push delivery on %s', (engine) => {
     expect(push!.headers.topic).toMatch(/^[A-Za-z0-9_-]{1,32}$/);
     // The body is not readable as such: only the subscription's keys open it.
     expect(push!.body.toString('latin1')).not.toContain('Saint-Paul');
-    expect(payloads(leaPhone)).toEqual([{
-      title: marc.username,
-      body: 'Salut Léa, on se retrouve au marché de Saint-Paul demain matin ?',
-      url: `/messages?conversation=${id}`,
-      tag: `conversation:${id}`,
-    }]);
+    expect(payloads(leaPhone)).toEqual([
+      {
+        title: marc.username,
+        body: 'Salut Léa, on se retrouve au marché de Saint-Paul demain matin ?',
+        url: `/messages?conversation=${id}`,
+        tag: `conversation:${id}`,
+      },
+    ]);
 
     // VAPID (RFC 8292): a JWT for the push service's origin, signed by the key /api/push/key gives.
     const authorization = String(push!.headers.authorization);
@@ -75,7 +107,12 @@ describe.each(engines)('push delivery on %s', (engine) => {
     const key = (await call(t, { method: 'GET', url: '/api/push/key', token: lea.token })).json().publicKey;
     expect(match![2]).toBe(key);
     const point = Buffer.from(key, 'base64url');
-    const jwk = { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') };
+    const jwk = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: point.subarray(1, 33).toString('base64url'),
+      y: point.subarray(33).toString('base64url'),
+    };
     await compactVerify(match![1]!, await importJWK(jwk, 'ES256'));
     const claims = decodeJwt(match![1]!);
     expect(claims.aud).toBe(service.base);
@@ -95,8 +132,16 @@ describe.each(engines)('push delivery on %s', (engine) => {
     await send(marc, id, 'x'.repeat(300));
     await expect.poll(() => pushesTo(service, phone).length).toBe(1);
     expect(payloads(phone)[0].body).toBe(`${'x'.repeat(80)}…`);
-    const form = multipart([{ name: 'file', file: { filename: 'a.jpg', contentType: 'image/jpeg', body: await photo(64, 48) } }]);
-    const res = await call(t, { method: 'POST', url: `/api/conversations/${id}/messages`, token: marc.token, payload: form.payload, headers: form.headers });
+    const form = multipart([
+      { name: 'file', file: { filename: 'a.jpg', contentType: 'image/jpeg', body: await photo(64, 48) } },
+    ]);
+    const res = await call(t, {
+      method: 'POST',
+      url: `/api/conversations/${id}/messages`,
+      token: marc.token,
+      payload: form.payload,
+      headers: form.headers,
+    });
     expect(res.statusCode, res.body).toBe(201);
     await expect.poll(() => pushesTo(service, phone).length).toBe(2);
     expect(payloads(phone)[1].body).toBe(MESSAGES.push_message_photo);
@@ -107,7 +152,12 @@ describe.each(engines)('push delivery on %s', (engine) => {
     const marc = await member(t);
     const phone = await subscribe(lea);
     const laptop = await subscribe(lea);
-    const off = await call(t, { method: 'PATCH', url: `/api/push/subscriptions/${phone.id}`, token: lea.token, payload: { preview: false } });
+    const off = await call(t, {
+      method: 'PATCH',
+      url: `/api/push/subscriptions/${phone.id}`,
+      token: lea.token,
+      payload: { preview: false },
+    });
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json().device).toMatchObject({ id: phone.id, preview: false });
     const id = await conversation(marc, lea);
@@ -116,7 +166,12 @@ describe.each(engines)('push delivery on %s', (engine) => {
     await expect.poll(() => pushesTo(service, phone).length).toBe(1);
     await expect.poll(() => pushesTo(service, laptop).length).toBe(1);
     const [withoutPreview] = payloads(phone);
-    expect(withoutPreview).toEqual({ title: marc.username, body: MESSAGES.push_message_generic, url: `/messages?conversation=${id}`, tag: `conversation:${id}` });
+    expect(withoutPreview).toEqual({
+      title: marc.username,
+      body: MESSAGES.push_message_generic,
+      url: `/messages?conversation=${id}`,
+      tag: `conversation:${id}`,
+    });
     expect(decryptPush(pushesTo(service, phone)[0]!.body, phone)).not.toContain('4521');
     // The other device kept its preview.
     expect(payloads(laptop)[0].body).toBe('Mon code de porte est 4521B');
@@ -150,19 +205,41 @@ describe.each(engines)('push delivery on %s', (engine) => {
     const authorPhone = await subscribe(author);
     const firstPhone = await subscribe(first);
     const secondPhone = await subscribe(second);
-    const comment = (who: Member, content: string) => call(t, { method: 'POST', url: `/api/posts/${post.id}/comments`, token: who.token, payload: { content } });
+    const comment = (who: Member, content: string) =>
+      call(t, { method: 'POST', url: `/api/posts/${post.id}/comments`, token: who.token, payload: { content } });
 
     expect((await comment(first, 'Magnifique !')).statusCode).toBe(201);
     await expect.poll(() => pushesTo(service, authorPhone).length).toBe(1);
-    expect(payloads(authorPhone)[0]).toEqual({ title: first.username, body: 'Magnifique !', url: '/profile', tag: `post:${post.id}` });
+    expect(payloads(authorPhone)[0]).toEqual({
+      title: first.username,
+      body: 'Magnifique !',
+      url: '/profile',
+      tag: `post:${post.id}`,
+    });
 
     expect((await comment(second, 'Je confirme, superbe')).statusCode).toBe(201);
     await expect.poll(() => pushesTo(service, firstPhone).length).toBe(1);
     await expect.poll(() => pushesTo(service, authorPhone).length).toBe(2);
-    expect(payloads(firstPhone)[0]).toEqual({ title: second.username, body: 'Je confirme, superbe', url: `/user/${author.id}`, tag: `post:${post.id}` });
+    expect(payloads(firstPhone)[0]).toEqual({
+      title: second.username,
+      body: 'Je confirme, superbe',
+      url: `/user/${author.id}`,
+      tag: `post:${post.id}`,
+    });
     // An edit is not news; a commenter never hears of their own comment.
-    const own = (await call(t, { method: 'GET', url: `/api/posts/${post.id}/comments` })).json().comments.find((c: { userId: string }) => c.userId === second.id);
-    expect((await call(t, { method: 'PATCH', url: `/api/comments/${own.id}`, token: second.token, payload: { content: 'Je confirme, sublime' } })).statusCode).toBe(200);
+    const own = (await call(t, { method: 'GET', url: `/api/posts/${post.id}/comments` }))
+      .json()
+      .comments.find((c: { userId: string }) => c.userId === second.id);
+    expect(
+      (
+        await call(t, {
+          method: 'PATCH',
+          url: `/api/comments/${own.id}`,
+          token: second.token,
+          payload: { content: 'Je confirme, sublime' },
+        })
+      ).statusCode,
+    ).toBe(200);
     await settle();
     expect(pushesTo(service, secondPhone)).toEqual([]);
     expect(pushesTo(service, authorPhone)).toHaveLength(2);
@@ -176,13 +253,35 @@ describe.each(engines)('push delivery on %s', (engine) => {
     const post = await publish(t, author.token, { content: 'Texte signalé' });
     const authorPhone = await subscribe(author);
     const reporterPhone = await subscribe(reporter);
-    expect((await call(t, { method: 'POST', url: `/api/posts/${post.id}/report`, token: reporter.token, payload: { reason: 'harassment', details: 'Insultes' } })).statusCode).toBe(201);
-    const res = await call(t, { method: 'POST', url: `/api/moderation/posts/${post.id}/decision`, token: mod.token, payload: { action: 'remove', reason: 'harassment', note: 'Insulte envers un voisin' } });
+    expect(
+      (
+        await call(t, {
+          method: 'POST',
+          url: `/api/posts/${post.id}/report`,
+          token: reporter.token,
+          payload: { reason: 'harassment', details: 'Insultes' },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const res = await call(t, {
+      method: 'POST',
+      url: `/api/moderation/posts/${post.id}/decision`,
+      token: mod.token,
+      payload: { action: 'remove', reason: 'harassment', note: 'Insulte envers un voisin' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     await expect.poll(() => pushesTo(service, authorPhone).length).toBe(1);
     await expect.poll(() => pushesTo(service, reporterPhone).length).toBe(1);
-    expect(payloads(authorPhone)[0]).toEqual({ title: MESSAGES.notice_statement_title, body: MESSAGES.push_moderation_body, url: '/profile', tag: 'moderation:statement' });
-    expect(payloads(reporterPhone)[0]).toMatchObject({ title: MESSAGES.notice_report_outcome_title, body: MESSAGES.push_moderation_body });
+    expect(payloads(authorPhone)[0]).toEqual({
+      title: MESSAGES.notice_statement_title,
+      body: MESSAGES.push_moderation_body,
+      url: '/profile',
+      tag: 'moderation:statement',
+    });
+    expect(payloads(reporterPhone)[0]).toMatchObject({
+      title: MESSAGES.notice_report_outcome_title,
+      body: MESSAGES.push_moderation_body,
+    });
     expect(decryptPush(pushesTo(service, authorPhone)[0]!.body, authorPhone)).not.toContain('voisin');
   });
 });

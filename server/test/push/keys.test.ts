@@ -26,17 +26,27 @@ describe('VAPID keys', () => {
     const second = await loadVapidKeys(config);
     expect(second).toEqual(first);
     const file = path.join(dir, 'secrets', 'vapid.json');
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ publicKey: first.publicKey, privateKey: first.privateKey });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      publicKey: first.publicKey,
+      privateKey: first.privateKey,
+    });
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(Buffer.from(first.publicKey, 'base64url')).toHaveLength(65);
   });
 
   it('come from VAPID_* when set, both together', async () => {
     const pair = webpush.generateVAPIDKeys();
-    const config = testConfig({ dataDir: await dataDir(), vapid: { ...pair, subject: 'https://moodmap.example/contact' } });
+    const config = testConfig({
+      dataDir: await dataDir(),
+      vapid: { ...pair, subject: 'https://moodmap.example/contact' },
+    });
     expect(await loadVapidKeys(config)).toEqual({ ...pair, subject: 'https://moodmap.example/contact' });
-    await expect(loadVapidKeys(testConfig({ vapid: { publicKey: pair.publicKey } }))).rejects.toThrow(/VAPID_PRIVATE_KEY/);
-    await expect(loadVapidKeys(testConfig({ vapid: { publicKey: 'abc', privateKey: 'def' } }))).rejects.toThrow(/VAPID/);
+    await expect(loadVapidKeys(testConfig({ vapid: { publicKey: pair.publicKey } }))).rejects.toThrow(
+      /VAPID_PRIVATE_KEY/,
+    );
+    await expect(loadVapidKeys(testConfig({ vapid: { publicKey: 'abc', privateKey: 'def' } }))).rejects.toThrow(
+      /VAPID/,
+    );
   });
 
   it('refuse to start on a damaged key file rather than silently replace it', async () => {
@@ -54,7 +64,7 @@ describe('VAPID keys', () => {
 });
 
 describe('push endpoints', () => {
-  it('are https on the browsers\' push services only', () => {
+  it("are https on the browsers' push services only", () => {
     for (const url of [
       'https://fcm.googleapis.com/fcm/send/abc',
       'https://android.googleapis.com/gcm/send/abc',
@@ -62,15 +72,24 @@ describe('push endpoints', () => {
       'https://web.push.apple.com/QGx2',
       'https://wns2-par02p.notify.windows.com/w/?token=abc',
       'https://fcm.googleapis.com:443/fcm/send/abc',
-    ]) expect(endpointAllowed(url, []), url).toBe(true);
+    ])
+      expect(endpointAllowed(url, []), url).toBe(true);
     for (const url of [
-      'http://fcm.googleapis.com/fcm/send/abc', 'https://fcm.googleapis.com:8443/fcm/send/abc', 'https://fcm.googleapis.com./x',
-      'https://fcm.googleapis.com.evil.example/x', 'https://evilfcm.googleapis.com/x', 'https://push.apple.com.evil.example/x',
-      'https://evil-push.apple.com/x', 'https://user:pw@fcm.googleapis.com/x', 'https://localhost/push', 'https://127.0.0.1/push',
-    ]) expect(endpointAllowed(url, []), url).toBe(false);
+      'http://fcm.googleapis.com/fcm/send/abc',
+      'https://fcm.googleapis.com:8443/fcm/send/abc',
+      'https://fcm.googleapis.com./x',
+      'https://fcm.googleapis.com.evil.example/x',
+      'https://evilfcm.googleapis.com/x',
+      'https://push.apple.com.evil.example/x',
+      'https://evil-push.apple.com/x',
+      'https://user:pw@fcm.googleapis.com/x',
+      'https://localhost/push',
+      'https://127.0.0.1/push',
+    ])
+      expect(endpointAllowed(url, []), url).toBe(false);
   });
 
-  it('take an extra origin only as configured: the tests\' stand-in, port included', () => {
+  it("take an extra origin only as configured: the tests' stand-in, port included", () => {
     expect(endpointAllowed('http://127.0.0.1:9000/push/1', ['http://127.0.0.1:9000'])).toBe(true);
     expect(endpointAllowed('http://127.0.0.1:9001/push/1', ['http://127.0.0.1:9000'])).toBe(false);
     expect(endpointAllowed('http://127.0.0.1:9000/push/1', [])).toBe(false);

@@ -42,12 +42,26 @@ describe.each(engines)('push subscriptions on %s', (engine) => {
     expect(res.statusCode).toBe(200);
     return res.json().devices as Array<{ id: string; label: string; preview: boolean; createdAt: string }>;
   };
-  const stored = async () => Number(((await t.database.db.execute(sql`select count(*)::int as n from push_subscriptions`)).rows[0] as { n: number }).n);
+  const stored = async () =>
+    Number(
+      ((await t.database.db.execute(sql`select count(*)::int as n from push_subscriptions`)).rows[0] as { n: number })
+        .n,
+    );
 
   it('needs a session for every route', async () => {
     const id = randomUUID();
-    for (const [method, url] of [['GET', '/api/push/key'], ['GET', '/api/push/subscriptions'], ['POST', '/api/push/subscriptions'], ['PATCH', `/api/push/subscriptions/${id}`], ['DELETE', `/api/push/subscriptions/${id}`]] as const) {
-      const res = await call(t, { method, url, payload: method === 'POST' ? subscription() : method === 'PATCH' ? { preview: false } : undefined });
+    for (const [method, url] of [
+      ['GET', '/api/push/key'],
+      ['GET', '/api/push/subscriptions'],
+      ['POST', '/api/push/subscriptions'],
+      ['PATCH', `/api/push/subscriptions/${id}`],
+      ['DELETE', `/api/push/subscriptions/${id}`],
+    ] as const) {
+      const res = await call(t, {
+        method,
+        url,
+        payload: method === 'POST' ? subscription() : method === 'PATCH' ? { preview: false } : undefined,
+      });
       expect(res.statusCode, `${method} ${url}`).toBe(401);
       expect(res.json().error.code).toBe('not_authenticated');
     }
@@ -63,10 +77,18 @@ describe.each(engines)('push subscriptions on %s', (engine) => {
 
   it('registers a device once per endpoint, named after the browser, and lists only the own ones', async () => {
     const sub = subscription();
-    const first = await subscribe(lea, sub, { 'user-agent': 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36' });
+    const first = await subscribe(lea, sub, {
+      'user-agent':
+        'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
+    });
     expect(first.statusCode, first.body).toBe(201);
     const device = first.json().device;
-    expect(device).toEqual({ id: expect.any(String), label: 'Chrome sur Android', preview: true, createdAt: expect.any(String) });
+    expect(device).toEqual({
+      id: expect.any(String),
+      label: 'Chrome sur Android',
+      preview: true,
+      createdAt: expect.any(String),
+    });
     expect(JSON.stringify(first.json())).not.toContain(sub.keys.p256dh);
     // The same browser again (new keys after a reinstall): the same device, updated.
     const again = await subscribe(lea, { ...sub, keys: { p256dh: p256dh(), auth: auth() }, label: 'Mon téléphone' });
@@ -79,8 +101,18 @@ describe.each(engines)('push subscriptions on %s', (engine) => {
   it("refuses another person's endpoint with a 409, and leaves their device as it was", async () => {
     const sub = subscription();
     const mine = (await subscribe(lea, sub)).json().device;
-    await call(t, { method: 'PATCH', url: `/api/push/subscriptions/${mine.id}`, token: lea.token, payload: { preview: false } });
-    const row = async () => (await t.database.db.execute(sql`select user_id, p256dh, auth, label, preview from push_subscriptions where id = ${mine.id}`)).rows[0];
+    await call(t, {
+      method: 'PATCH',
+      url: `/api/push/subscriptions/${mine.id}`,
+      token: lea.token,
+      payload: { preview: false },
+    });
+    const row = async () =>
+      (
+        await t.database.db.execute(
+          sql`select user_id, p256dh, auth, label, preview from push_subscriptions where id = ${mine.id}`,
+        )
+      ).rows[0];
     const before = await row();
     const theirs = await subscribe(marc, { ...sub, keys: { p256dh: p256dh(), auth: auth() }, label: 'Volé' });
     expect(theirs.statusCode, theirs.body).toBe(409);
@@ -93,43 +125,87 @@ describe.each(engines)('push subscriptions on %s', (engine) => {
   it('lets only the owner change the preview or remove a device; anyone else gets 404', async () => {
     const device = (await subscribe(lea, subscription())).json().device;
     for (const id of [device.id, randomUUID(), 'pas-un-id', '1 or 1=1']) {
-      const patch = await call(t, { method: 'PATCH', url: `/api/push/subscriptions/${encodeURIComponent(id)}`, token: marc.token, payload: { preview: false } });
+      const patch = await call(t, {
+        method: 'PATCH',
+        url: `/api/push/subscriptions/${encodeURIComponent(id)}`,
+        token: marc.token,
+        payload: { preview: false },
+      });
       expect(patch.statusCode, id).toBe(404);
       expect(patch.json().error).toEqual({ code: 'push_device_not_found', message: MESSAGES.push_device_not_found });
-      const del = await call(t, { method: 'DELETE', url: `/api/push/subscriptions/${encodeURIComponent(id)}`, token: marc.token });
+      const del = await call(t, {
+        method: 'DELETE',
+        url: `/api/push/subscriptions/${encodeURIComponent(id)}`,
+        token: marc.token,
+      });
       expect(del.statusCode, id).toBe(404);
     }
     expect((await list(lea)).find((d) => d.id === device.id)).toMatchObject({ preview: true });
 
-    const off = await call(t, { method: 'PATCH', url: `/api/push/subscriptions/${device.id}`, token: lea.token, payload: { preview: false } });
+    const off = await call(t, {
+      method: 'PATCH',
+      url: `/api/push/subscriptions/${device.id}`,
+      token: lea.token,
+      payload: { preview: false },
+    });
     expect(off.json().device.preview).toBe(false);
     expect((await list(lea)).find((d) => d.id === device.id)).toMatchObject({ preview: false });
     const del = await call(t, { method: 'DELETE', url: `/api/push/subscriptions/${device.id}`, token: lea.token });
     expect(del.statusCode).toBe(200);
     expect(del.json()).toEqual({ status: 'deleted' });
     expect((await list(lea)).map((d) => d.id)).not.toContain(device.id);
-    expect((await call(t, { method: 'DELETE', url: `/api/push/subscriptions/${device.id}`, token: lea.token })).statusCode).toBe(404);
+    expect(
+      (await call(t, { method: 'DELETE', url: `/api/push/subscriptions/${device.id}`, token: lea.token })).statusCode,
+    ).toBe(404);
   });
 
   it('refuses a preview setting that is not a boolean', async () => {
     const device = (await subscribe(lea, subscription())).json().device;
     for (const payload of [{ preview: 'non' }, {}, { preview: false, userId: marc.id }]) {
-      const res = await call(t, { method: 'PATCH', url: `/api/push/subscriptions/${device.id}`, token: lea.token, payload });
+      const res = await call(t, {
+        method: 'PATCH',
+        url: `/api/push/subscriptions/${device.id}`,
+        token: lea.token,
+        payload,
+      });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().error.message).toMatch(/\S/);
     }
   });
 
-  const endpoint = (value: unknown) => ({ name: `endpoint ${JSON.stringify(value).slice(0, 40)}`, payload: subscription({ endpoint: value }), code: 'push_endpoint_invalid' });
-  const keys = (name: string, k: Record<string, unknown>) => ({ name, payload: subscription({ keys: { p256dh: p256dh(), auth: auth(), ...k } }), code: 'push_keys_invalid' });
+  const endpoint = (value: unknown) => ({
+    name: `endpoint ${JSON.stringify(value).slice(0, 40)}`,
+    payload: subscription({ endpoint: value }),
+    code: 'push_endpoint_invalid',
+  });
+  const keys = (name: string, k: Record<string, unknown>) => ({
+    name,
+    payload: subscription({ keys: { p256dh: p256dh(), auth: auth(), ...k } }),
+    code: 'push_keys_invalid',
+  });
   // Not a browser's push service: the server's own network, other hosts, other schemes and ports.
   const NOT_PUSH_SERVICES = [
-    'https://localhost./push/1', 'https://localhost/push/1', 'https://127.0.0.1/push/1', 'https://[::1]/push/1',
-    'https://[::ffff:127.0.0.1]/push/1', 'https://10.0.0.1/push/1', 'https://172.16.0.1/push/1', 'https://192.168.1.1/push/1',
-    'https://169.254.169.254/latest/meta-data/', 'https://metadata.google.internal/computeMetadata/v1/', 'https://[fd00::1]/push/1',
-    'https://100.64.0.1/push/1', 'https://vm:8080/push/1', 'https://redis:6379/', 'http://127.0.0.1:9000/push/1',
-    'http://fcm.googleapis.com/fcm/send/1', 'https://fcm.googleapis.com:8443/fcm/send/1', 'https://fcm.googleapis.com./fcm/send/1',
-    'https://fcm.googleapis.com.evil.example/fcm/send/1', 'https://push.example.net/send/1', 'https://web.push.apple.com.evil.example/1',
+    'https://localhost./push/1',
+    'https://localhost/push/1',
+    'https://127.0.0.1/push/1',
+    'https://[::1]/push/1',
+    'https://[::ffff:127.0.0.1]/push/1',
+    'https://10.0.0.1/push/1',
+    'https://172.16.0.1/push/1',
+    'https://192.168.1.1/push/1',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://metadata.google.internal/computeMetadata/v1/',
+    'https://[fd00::1]/push/1',
+    'https://100.64.0.1/push/1',
+    'https://vm:8080/push/1',
+    'https://redis:6379/',
+    'http://127.0.0.1:9000/push/1',
+    'http://fcm.googleapis.com/fcm/send/1',
+    'https://fcm.googleapis.com:8443/fcm/send/1',
+    'https://fcm.googleapis.com./fcm/send/1',
+    'https://fcm.googleapis.com.evil.example/fcm/send/1',
+    'https://push.example.net/send/1',
+    'https://web.push.apple.com.evil.example/1',
   ];
   const REFUSED = [
     ...NOT_PUSH_SERVICES.map(endpoint),
@@ -142,17 +218,31 @@ describe.each(engines)('push subscriptions on %s', (engine) => {
     endpoint(42),
     keys('p256dh of 64 bytes', { p256dh: randomBytes(64).toString('base64url') }),
     keys('p256dh of 66 bytes', { p256dh: Buffer.concat([Buffer.from([4]), randomBytes(65)]).toString('base64url') }),
-    keys('p256dh not an uncompressed point', { p256dh: Buffer.concat([Buffer.from([2]), randomBytes(64)]).toString('base64url') }),
-    keys('p256dh not on the curve', { p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url') }),
-    keys('p256dh of random bytes', { p256dh: Buffer.concat([Buffer.from([4]), randomBytes(64)]).toString('base64url') }),
+    keys('p256dh not an uncompressed point', {
+      p256dh: Buffer.concat([Buffer.from([2]), randomBytes(64)]).toString('base64url'),
+    }),
+    keys('p256dh not on the curve', {
+      p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url'),
+    }),
+    keys('p256dh of random bytes', {
+      p256dh: Buffer.concat([Buffer.from([4]), randomBytes(64)]).toString('base64url'),
+    }),
     keys('auth of 15 bytes', { auth: randomBytes(15).toString('base64url') }),
     keys('auth of 17 bytes', { auth: randomBytes(17).toString('base64url') }),
     keys('auth in standard base64', { auth: '+/+/+/+/+/+/+/+/+/+/+/' }),
     keys('auth not a string', { auth: 12 }),
     { name: 'no keys', payload: { endpoint: 'https://fcm.googleapis.com/fcm/send/x' }, code: 'push_keys_invalid' },
     { name: 'a label of 61 characters', payload: subscription({ label: 'é'.repeat(61) }), code: 'push_label_invalid' },
-    { name: 'a label with markup', payload: subscription({ label: '<img src=x onerror=alert(1)>' }), code: 'push_label_markup' },
-    { name: 'a label with a lone >', payload: subscription({ label: 'Téléphone > tablette' }), code: 'push_label_markup' },
+    {
+      name: 'a label with markup',
+      payload: subscription({ label: '<img src=x onerror=alert(1)>' }),
+      code: 'push_label_markup',
+    },
+    {
+      name: 'a label with a lone >',
+      payload: subscription({ label: 'Téléphone > tablette' }),
+      code: 'push_label_markup',
+    },
     { name: 'not an object', payload: ['https://fcm.googleapis.com/fcm/send/x'], code: 'push_endpoint_invalid' },
   ];
   for (const { name, payload, code } of REFUSED) {
@@ -181,7 +271,10 @@ describe.each(engines)('push subscriptions on %s', (engine) => {
     for (const sub of subs) expect((await subscribe(paul, sub)).statusCode).toBe(201);
     const over = await subscribe(paul, subscription());
     expect(over.statusCode).toBe(409);
-    expect(over.json().error).toEqual({ code: 'push_devices_too_many', message: fill('push_devices_too_many', { max: PUSH_DEVICES_MAX }) });
+    expect(over.json().error).toEqual({
+      code: 'push_devices_too_many',
+      message: fill('push_devices_too_many', { max: PUSH_DEVICES_MAX }),
+    });
     // A known device may still renew its keys.
     expect((await subscribe(paul, { ...subs[0], keys: { p256dh: p256dh(), auth: auth() } })).statusCode).toBe(200);
     expect(await list(paul)).toHaveLength(PUSH_DEVICES_MAX);
@@ -190,7 +283,10 @@ describe.each(engines)('push subscriptions on %s', (engine) => {
   it('slows down a flood of subscriptions with a 429 and Retry-After', async () => {
     const flood = await member(t);
     const statuses: number[] = [];
-    for (let i = 0; i < 22; i++) statuses.push((await subscribe(flood, subscription({ endpoint: 'https://fcm.googleapis.com/fcm/send/meme' }))).statusCode);
+    for (let i = 0; i < 22; i++)
+      statuses.push(
+        (await subscribe(flood, subscription({ endpoint: 'https://fcm.googleapis.com/fcm/send/meme' }))).statusCode,
+      );
     expect(statuses.slice(0, 20).every((s) => s === 200 || s === 201)).toBe(true);
     const res = await subscribe(flood, subscription());
     expect(res.statusCode).toBe(429);

@@ -33,7 +33,7 @@ describe.each(engines)('realtime hub on %s', (engine) => {
     for (const s of [visitor, member, other]) s.close();
   });
 
-  it('sends every frame of a batch of events to each of the user\'s sockets, whole and in order', async () => {
+  it("sends every frame of a batch of events to each of the user's sockets, whole and in order", async () => {
     // The frames of one notification leave together (one write per socket): none may be lost,
     // merged or reordered, and what the socket is sent afterwards still comes after them.
     const lea = await createUser(t);
@@ -45,20 +45,32 @@ describe.each(engines)('realtime hub on %s', (engine) => {
       await tab.next((f) => f.type === 'ready' && f.userId === lea.id);
     }
     const events = [1, 2, 3].map((n) => ({
-      type: 'message.created', data: { id: `m${n}` }, targets: [lea.id],
+      type: 'message.created',
+      data: { id: `m${n}` },
+      targets: [lea.id],
       more: [{ type: 'conversation.updated', data: { n } }],
     }));
     await t.app.ctx.bus.publishMany(events);
     for (const tab of tabs) {
       // A bus between instances delivers after publishMany resolves: wait for the batch's last frame.
-      await tab.next((f) => f.type === 'conversation.updated' && typeof f.data === 'object' && f.data !== null && 'n' in f.data && f.data.n === 3);
+      await tab.next(
+        (f) =>
+          f.type === 'conversation.updated' &&
+          typeof f.data === 'object' &&
+          f.data !== null &&
+          'n' in f.data &&
+          f.data.n === 3,
+      );
       tab.send({ type: 'ping' });
       await tab.next((f) => f.type === 'pong');
       const after = tab.frames.slice(tab.frames.findIndex((f) => f.type === 'message.created'));
       expect(after.map((f) => [f.type, f.data ?? null])).toEqual([
-        ['message.created', { id: 'm1' }], ['conversation.updated', { n: 1 }],
-        ['message.created', { id: 'm2' }], ['conversation.updated', { n: 2 }],
-        ['message.created', { id: 'm3' }], ['conversation.updated', { n: 3 }],
+        ['message.created', { id: 'm1' }],
+        ['conversation.updated', { n: 1 }],
+        ['message.created', { id: 'm2' }],
+        ['conversation.updated', { n: 2 }],
+        ['message.created', { id: 'm3' }],
+        ['conversation.updated', { n: 3 }],
         ['pong', null],
       ]);
       tab.close();

@@ -46,17 +46,23 @@ const markerEvent = (id: string, at: { latitude: number; longitude: number }) =>
   data: { post: { id, ...at } },
   at,
 });
-const created = (id: string) => (f: Frame) => f.type === 'post.created' && (f.data as { post: { id: string } }).post.id === id;
+const created = (id: string) => (f: Frame) =>
+  f.type === 'post.created' && (f.data as { post: { id: string } }).post.id === id;
 
 describe.each(engines)('realtime scoped to the view on %s', (engine) => {
   const t = suiteListeningApp(engine);
 
   /** Publishes a post event at each place, in order: `tab` receives those of `seen`, and none of the others. */
-  async function expectOnly(tab: TestSocket, places: Record<string, { latitude: number; longitude: number }>, seen: string[]): Promise<void> {
+  async function expectOnly(
+    tab: TestSocket,
+    places: Record<string, { latitude: number; longitude: number }>,
+    seen: string[],
+  ): Promise<void> {
     for (const [id, at] of Object.entries(places)) await t.app.ctx.bus.publish(markerEvent(id, at));
     for (const id of seen) await tab.next(created(id));
     await barrier(t.app, [tab]);
-    for (const id of Object.keys(places).filter((id) => !seen.includes(id))) expect(tab.frames.some(created(id))).toBe(false);
+    for (const id of Object.keys(places).filter((id) => !seen.includes(id)))
+      expect(tab.frames.some(created(id))).toBe(false);
   }
 
   it('a tab watching Paris gets nothing of a post in Lyon; the tab watching Lyon gets it', async () => {
@@ -81,10 +87,24 @@ describe.each(engines)('realtime scoped to the view on %s', (engine) => {
     const inParis = await publish(t, parisAuthor.token, PARIS);
     const paris = await watching(t.base, PARIS_VIEW);
     const lyon = await watching(t.base, LYON_VIEW);
-    expect((await call(t, { method: 'POST', url: `/api/posts/${inLyon.id}/like`, token: fan.token })).statusCode).toBe(200);
-    expect((await call(t, { method: 'POST', url: `/api/posts/${inLyon.id}/comments`, token: fan.token, payload: { content: 'Belle vue' } })).statusCode).toBe(201);
-    expect((await call(t, { method: 'POST', url: `/api/posts/${inParis.id}/like`, token: fan.token })).statusCode).toBe(200);
-    const about = (postId: string) => (f: Frame) => (f.type === 'post.liked' || f.type === 'post.commented') && (f.data as { postId: string }).postId === postId;
+    expect((await call(t, { method: 'POST', url: `/api/posts/${inLyon.id}/like`, token: fan.token })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (
+        await call(t, {
+          method: 'POST',
+          url: `/api/posts/${inLyon.id}/comments`,
+          token: fan.token,
+          payload: { content: 'Belle vue' },
+        })
+      ).statusCode,
+    ).toBe(201);
+    expect((await call(t, { method: 'POST', url: `/api/posts/${inParis.id}/like`, token: fan.token })).statusCode).toBe(
+      200,
+    );
+    const about = (postId: string) => (f: Frame) =>
+      (f.type === 'post.liked' || f.type === 'post.commented') && (f.data as { postId: string }).postId === postId;
     await lyon.next((f) => f.type === 'post.liked' && about(inLyon.id)(f));
     await lyon.next((f) => f.type === 'post.commented' && about(inLyon.id)(f));
     await paris.next((f) => f.type === 'post.liked' && about(inParis.id)(f));
@@ -97,21 +117,29 @@ describe.each(engines)('realtime scoped to the view on %s', (engine) => {
 
   it('a post on the edge of a view reaches it; one just outside does not', async () => {
     const tab = await watching(t.base, PARIS_VIEW);
-    await expectOnly(tab, {
-      outside: { latitude: PARIS_VIEW.north + 0.0001, longitude: PARIS_VIEW.east },
-      'north-east': { latitude: PARIS_VIEW.north, longitude: PARIS_VIEW.east },
-      'south-west': { latitude: PARIS_VIEW.south, longitude: PARIS_VIEW.west },
-    }, ['north-east', 'south-west']);
+    await expectOnly(
+      tab,
+      {
+        outside: { latitude: PARIS_VIEW.north + 0.0001, longitude: PARIS_VIEW.east },
+        'north-east': { latitude: PARIS_VIEW.north, longitude: PARIS_VIEW.east },
+        'south-west': { latitude: PARIS_VIEW.south, longitude: PARIS_VIEW.west },
+      },
+      ['north-east', 'south-west'],
+    );
     tab.close();
   });
 
   it('a view across the antimeridian, sent unwrapped as MapLibre does, sees both sides and nothing else', async () => {
     const fiji = await watching(t.base, { west: 170, south: -25, east: 190, north: -10 });
-    await expectOnly(fiji, {
-      'west-of-line': { latitude: -17.7, longitude: 178.4 },
-      'east-of-line': { latitude: -15, longitude: -175 },
-      greenwich: { latitude: -15, longitude: 0 },
-    }, ['west-of-line', 'east-of-line']);
+    await expectOnly(
+      fiji,
+      {
+        'west-of-line': { latitude: -17.7, longitude: 178.4 },
+        'east-of-line': { latitude: -15, longitude: -175 },
+        greenwich: { latitude: -15, longitude: 0 },
+      },
+      ['west-of-line', 'east-of-line'],
+    );
     fiji.close();
   });
 
@@ -140,12 +168,22 @@ describe.each(engines)('realtime scoped to the view on %s', (engine) => {
     const lea = await member(t);
     const marc = await member(t);
     const tab = await watching(t.base, null, marc.token);
-    const conversation = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
+    const conversation = (
+      await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })
+    ).json().conversation.id;
     // Marc contacted Léa too: accepted, so her messages reach his tabs (a request would be quiet).
-    expect((await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } })).statusCode).toBe(200);
+    expect(
+      (await call(t, { method: 'POST', url: '/api/conversations', token: marc.token, payload: { userId: lea.id } }))
+        .statusCode,
+    ).toBe(200);
     await t.app.ctx.bus.publish(markerEvent('unseen', PARIS));
     await t.app.ctx.bus.publish({ type: 'post.deleted', data: { id: 'unseen', ...PARIS }, at: PARIS });
-    const sent = await call(t, { method: 'POST', url: `/api/conversations/${conversation}/messages`, token: lea.token, payload: { content: 'Tu es là ?' } });
+    const sent = await call(t, {
+      method: 'POST',
+      url: `/api/conversations/${conversation}/messages`,
+      token: lea.token,
+      payload: { content: 'Tu es là ?' },
+    });
     expect(sent.statusCode).toBe(201);
     const frame = await tab.next((f) => f.type === 'message.created');
     expect((frame.data as { message: { content: string } }).message.content).toBe('Tu es là ?');
@@ -155,7 +193,11 @@ describe.each(engines)('realtime scoped to the view on %s', (engine) => {
   });
 
   it('sends every recipient the same bytes, once per event', async () => {
-    const tabs = await Promise.all([watching(t.base, PARIS_VIEW), watching(t.base, PARIS_VIEW), watching(t.base, { west: 2, south: 48, east: 3, north: 49 })]);
+    const tabs = await Promise.all([
+      watching(t.base, PARIS_VIEW),
+      watching(t.base, PARIS_VIEW),
+      watching(t.base, { west: 2, south: 48, east: 3, north: 49 }),
+    ]);
     await t.app.ctx.bus.publish(markerEvent('shared', PARIS));
     for (const tab of tabs) await tab.next(created('shared'));
     const bytes = tabs.map((tab) => tab.raw.filter((text) => text.includes('"shared"')));

@@ -8,14 +8,23 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { REFRESH_GRACE_MS } from '../../src/modules/auth/sessions.ts';
 import { signAccessToken } from '../../src/modules/auth/tokens.ts';
-import { call, createUser, login, refreshSession, type AuthTestApp, type CreatedUser, withRefreshCookie } from '../helpers/auth.ts';
+import {
+  call,
+  createUser,
+  login,
+  refreshSession,
+  type AuthTestApp,
+  type CreatedUser,
+  withRefreshCookie,
+} from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteListeningApp, suiteTwoInstances } from '../helpers/suite-app.ts';
 import { connectSocket, signedSocket, type TestSocket } from '../helpers/ws.ts';
 
 type Frame = TestSocket['frames'][number];
 const sessionIdOf = (jwt: string) => (decodeJwt(jwt) as { sid: string }).sid;
-const sessionEnded = (f: Frame) => f.type === 'ready' && f.userId === null && (f as { reason?: string }).reason === 'session_ended';
+const sessionEnded = (f: Frame) =>
+  f.type === 'ready' && f.userId === null && (f as { reason?: string }).reason === 'session_ended';
 const messageWith = (content: string) => (f: Frame) =>
   f.type === 'message.created' && (f.data as { message: { content: string } }).message.content === content;
 
@@ -38,12 +47,25 @@ async function pair(t: AuthTestApp) {
   const leaUser = await createUser(t);
   const lea = await signIn(t, leaUser);
   const marc = await signIn(t, await createUser(t));
-  const res = await call(t, { method: 'POST', url: '/api/conversations', token: marc.accessToken, payload: { userId: lea.id } });
+  const res = await call(t, {
+    method: 'POST',
+    url: '/api/conversations',
+    token: marc.accessToken,
+    payload: { userId: lea.id },
+  });
   const conversationId = res.json().conversation.id as string;
   // Léa contacted Marc too: accepted, so his messages reach her tabs (a request would be quiet).
-  expect((await call(t, { method: 'POST', url: '/api/conversations', token: lea.accessToken, payload: { userId: marc.id } })).statusCode).toBe(200);
+  expect(
+    (await call(t, { method: 'POST', url: '/api/conversations', token: lea.accessToken, payload: { userId: marc.id } }))
+      .statusCode,
+  ).toBe(200);
   const send = async (content: string, token = marc.accessToken) => {
-    const sent = await call(t, { method: 'POST', url: `/api/conversations/${conversationId}/messages`, token, payload: { content } });
+    const sent = await call(t, {
+      method: 'POST',
+      url: `/api/conversations/${conversationId}/messages`,
+      token,
+      payload: { content },
+    });
     expect(sent.statusCode).toBe(201);
   };
   return { leaUser, lea, marc, send };
@@ -56,7 +78,12 @@ describe.each(engines)('socket identity and session end on %s', (engine) => {
     const { leaUser, lea, send } = await pair(t);
     const phone = await tabOf(t.base, lea);
     const laptop = await signIn(t, leaUser);
-    const changed = await call(t, { method: 'POST', url: '/api/auth/password', token: laptop.accessToken, payload: { password: 'Nouveau2025' } });
+    const changed = await call(t, {
+      method: 'POST',
+      url: '/api/auth/password',
+      token: laptop.accessToken,
+      payload: { password: 'Nouveau2025' },
+    });
     expect(changed.statusCode).toBe(200);
     await phone.next(sessionEnded);
 
@@ -79,7 +106,8 @@ describe.each(engines)('socket identity and session end on %s', (engine) => {
     const leaving = await tabOf(t.base, lea);
     const staying = await tabOf(t.base, other);
     const out = await call(t, {
-      method: 'POST', url: '/api/auth/logout',
+      method: 'POST',
+      url: '/api/auth/logout',
       // The refresh token as the API takes it: in the cookie (with the CSRF header), or in the body.
       headers: withRefreshCookie(lea.refreshToken),
       payload: { refreshToken: lea.refreshToken },
@@ -152,7 +180,11 @@ describe.each(engines)('socket identity and token expiry on %s', (engine) => {
     const session = await signIn(t, user);
     const sid = sessionIdOf(session.accessToken);
     // A genuine token of that session issued almost 15 minutes ago: it expires in about a second.
-    const nearlyExpired = await signAccessToken(t.app.ctx.auth.keys, { userId: user.id, email: user.email, sessionId: sid }, new Date(t.clock.now().getTime() - 899_000));
+    const nearlyExpired = await signAccessToken(
+      t.app.ctx.auth.keys,
+      { userId: user.id, email: user.email, sessionId: sid },
+      new Date(t.clock.now().getTime() - 899_000),
+    );
     const tab = await tabOf(t.base, { id: user.id, accessToken: nearlyExpired });
     await tab.next(sessionEnded, 10_000);
     tab.close();
@@ -181,7 +213,9 @@ describe.runIf(engines.includes('postgres'))('session end across two server inst
       headers: { authorization: `Bearer ${marc.accessToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ userId: lea.id }),
     });
-    const { conversation: { id } } = (await conversation.json()) as { conversation: { id: string } };
+    const {
+      conversation: { id },
+    } = (await conversation.json()) as { conversation: { id: string } };
     const sent = await fetch(`${instances.base2}/api/conversations/${id}/messages`, {
       method: 'POST',
       headers: { authorization: `Bearer ${marc.accessToken}`, 'content-type': 'application/json' },

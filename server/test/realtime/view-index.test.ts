@@ -53,7 +53,8 @@ describe('a view frame', () => {
       { type: 'view', west: 0, south: 0, east: 1e9, north: 1 },
       { type: 'auth', west: 0, south: 0, east: 1, north: 1 },
       null,
-    ]) expect(parseView(frame)).toBeNull();
+    ])
+      expect(parseView(frame)).toBeNull();
   });
 });
 
@@ -101,7 +102,10 @@ describe('the view index', () => {
     for (let i = 0; i < 2000; i++) {
       const latitude = (next() - 0.5) * 180;
       const longitude = (next() - 0.5) * 360;
-      const expected = [...views].filter(([, v]) => viewContains(v, latitude, longitude)).map(([id]) => id).sort();
+      const expected = [...views]
+        .filter(([, v]) => viewContains(v, latitude, longitude))
+        .map(([id]) => id)
+        .sort();
       expect(matches(index, latitude, longitude)).toEqual(expected);
     }
   });

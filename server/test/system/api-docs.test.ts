@@ -24,13 +24,17 @@ function parseDocs(markdown: string): Documented[] {
   const rows: Documented[] = [];
   for (const line of markdown.split('\n')) {
     const cells = line.split(/(?<!\\)\|/).map((c) => c.trim());
-    if (cells.length < 4 || !/^(GET|POST|PATCH|PUT|DELETE|WS)( \/ (GET|POST|PATCH|PUT|DELETE))*$/.test(cells[1])) continue;
+    if (cells.length < 4 || !/^(GET|POST|PATCH|PUT|DELETE|WS)( \/ (GET|POST|PATCH|PUT|DELETE))*$/.test(cells[1]))
+      continue;
     const methods = cells[1].split(' / ').map((m) => (m === 'WS' ? 'GET' : m));
     const queries = new Map<string, string[]>();
     const paths = cells[2].split(', ').map((raw) => {
       const [path, query] = raw.split('?');
       if (query !== undefined) {
-        queries.set(path, query.split('&').flatMap((part) => (part.includes('=') ? [part.split('=')[0]] : part.split('\\|'))));
+        queries.set(
+          path,
+          query.split('&').flatMap((part) => (part.includes('=') ? [part.split('=')[0]] : part.split('\\|'))),
+        );
       }
       return path;
     });
@@ -43,9 +47,18 @@ function parseDocs(markdown: string): Documented[] {
 const NOT_API = (url: string) => !url.startsWith('/api/') && !url.startsWith('/media/') && !url.startsWith('/dev/');
 
 /** The account side of the API: every route here declares its response. */
-const ACCOUNT_PREFIXES = ['/api/auth/', '/api/profiles/', '/api/conversations', '/api/health', '/api/config', '/api/geo/', '/api/map/'];
+const ACCOUNT_PREFIXES = [
+  '/api/auth/',
+  '/api/profiles/',
+  '/api/conversations',
+  '/api/health',
+  '/api/config',
+  '/api/geo/',
+  '/api/map/',
+];
 
-const keysOf = (schema: unknown): string[] | null => (schema instanceof z.ZodObject ? Object.keys(schema.shape).sort() : null);
+const keysOf = (schema: unknown): string[] | null =>
+  schema instanceof z.ZodObject ? Object.keys(schema.shape).sort() : null;
 
 describe('docs/api.md', () => {
   const routes: RouteOptions[] = [];
@@ -56,7 +69,9 @@ describe('docs/api.md', () => {
     const initialization = channel('fastify.initialization');
     const collect = (message: unknown) => {
       const { fastify } = message as { fastify: FastifyInstance };
-      fastify.addHook('onRoute', (route) => { routes.push(route); });
+      fastify.addHook('onRoute', (route) => {
+        routes.push(route);
+      });
     };
     initialization.subscribe(collect);
     try {
@@ -68,9 +83,12 @@ describe('docs/api.md', () => {
   });
   afterAll(() => test?.close());
 
-  const apiRoutes = () => routes
-    .flatMap((r) => (Array.isArray(r.method) ? r.method : [r.method]).map((method) => ({ method, url: r.url, route: r })))
-    .filter((r) => r.method !== 'HEAD' && !NOT_API(r.url));
+  const apiRoutes = () =>
+    routes
+      .flatMap((r) =>
+        (Array.isArray(r.method) ? r.method : [r.method]).map((method) => ({ method, url: r.url, route: r })),
+      )
+      .filter((r) => r.method !== 'HEAD' && !NOT_API(r.url));
 
   it('has a row for every registered route', () => {
     expect(apiRoutes().length).toBeGreaterThan(30);
@@ -81,14 +99,22 @@ describe('docs/api.md', () => {
   });
 
   it('documents no route the app does not have', () => {
-    const stale = docs.flatMap((d) => d.paths.flatMap((path) => d.methods
-      .filter((method) => !apiRoutes().some((r) => r.url === path && r.method === method))
-      .map((method) => `${method} ${path}`)));
+    const stale = docs.flatMap((d) =>
+      d.paths.flatMap((path) =>
+        d.methods
+          .filter((method) => !apiRoutes().some((r) => r.url === path && r.method === method))
+          .map((method) => `${method} ${path}`),
+      ),
+    );
     // One row may pair routes of different methods (GET / POST on one path, POST / DELETE).
     const pairedRows = docs.filter((d) => d.methods.length > 1).flatMap((d) => d.paths);
     expect(stale.filter((s) => !pairedRows.includes(s.split(' ')[1]))).toEqual([]);
     for (const d of docs.filter((row) => row.methods.length > 1)) {
-      for (const path of d.paths) expect(apiRoutes().some((r) => r.url === path), d.line).toBe(true);
+      for (const path of d.paths)
+        expect(
+          apiRoutes().some((r) => r.url === path),
+          d.line,
+        ).toBe(true);
     }
   });
 
@@ -99,7 +125,8 @@ describe('docs/api.md', () => {
       const declared = keysOf(route.schema?.querystring);
       // Routes whose query is still read by hand (no zod object) are only held to the row's existence.
       if (documented && declared) expect({ url, keys: declared }).toEqual({ url, keys: [...documented].sort() });
-      else if (declared && declared.length > 0) expect({ url, undocumentedQuery: declared }).toEqual({ url, undocumentedQuery: [] });
+      else if (declared && declared.length > 0)
+        expect({ url, undocumentedQuery: declared }).toEqual({ url, undocumentedQuery: [] });
     }
   });
 

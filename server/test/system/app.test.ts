@@ -38,7 +38,12 @@ describe.each(engines)('server skeleton on %s', (engine) => {
   });
 
   it('answers malformed JSON with 400, not 500', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/geo/land', headers: { 'content-type': 'application/json' }, payload: '{bad' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/geo/land',
+      headers: { 'content-type': 'application/json' },
+      payload: '{bad',
+    });
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);
   });
@@ -57,23 +62,52 @@ describe.each(engines)('server skeleton on %s', (engine) => {
 
   it('has applied the schema with its constraints', async () => {
     const { db } = t.database;
-    const tables = await db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`);
+    const tables = await db.execute(
+      sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`,
+    );
     const names = tables.rows.map((r) => (r as { table_name: string }).table_name);
-    for (const table of ['users', 'profiles', 'publications', 'likes', 'comments', 'comments_with_profiles', 'post_reports', 'conversations', 'messages', 'security_logs', 'pulse_purchases', 'staff_roles']) {
+    for (const table of [
+      'users',
+      'profiles',
+      'publications',
+      'likes',
+      'comments',
+      'comments_with_profiles',
+      'post_reports',
+      'conversations',
+      'messages',
+      'security_logs',
+      'pulse_purchases',
+      'staff_roles',
+    ]) {
       expect(names).toContain(table);
     }
     const user = await db.execute(sql`insert into users (email, password_hash) values ('a@b.fr', 'x') returning id`);
     const id = (user.rows[0] as { id: string }).id;
     await db.execute(sql`insert into profiles (id, username) values (${id}, 'alice')`);
     // A mood outside the five and a latitude out of range are refused by the database itself.
-    await expect(db.execute(sql`insert into publications (user_id, category, latitude, longitude, nickname) values (${id}, 'sad', 0, 0, 'a')`)).rejects.toThrow();
-    await expect(db.execute(sql`insert into publications (user_id, category, latitude, longitude, nickname) values (${id}, 'happy', 91, 0, 'a')`)).rejects.toThrow();
-    const post = await db.execute(sql`insert into publications (user_id, category, latitude, longitude, nickname) values (${id}, 'happy', 48.8, 2.3, 'a') returning id`);
+    await expect(
+      db.execute(
+        sql`insert into publications (user_id, category, latitude, longitude, nickname) values (${id}, 'sad', 0, 0, 'a')`,
+      ),
+    ).rejects.toThrow();
+    await expect(
+      db.execute(
+        sql`insert into publications (user_id, category, latitude, longitude, nickname) values (${id}, 'happy', 91, 0, 'a')`,
+      ),
+    ).rejects.toThrow();
+    const post = await db.execute(
+      sql`insert into publications (user_id, category, latitude, longitude, nickname) values (${id}, 'happy', 48.8, 2.3, 'a') returning id`,
+    );
     const postId = (post.rows[0] as { id: string }).id;
     await db.execute(sql`insert into likes (publication_id, user_id) values (${postId}, ${id})`);
-    await expect(db.execute(sql`insert into likes (publication_id, user_id) values (${postId}, ${id})`)).rejects.toThrow();
+    await expect(
+      db.execute(sql`insert into likes (publication_id, user_id) values (${postId}, ${id})`),
+    ).rejects.toThrow();
     // A conversation stores the smaller id first, and never with oneself.
-    await expect(db.execute(sql`insert into conversations (participant1_id, participant2_id) values (${id}, ${id})`)).rejects.toThrow();
+    await expect(
+      db.execute(sql`insert into conversations (participant1_id, participant2_id) values (${id}, ${id})`),
+    ).rejects.toThrow();
   });
 });
 
@@ -113,7 +147,10 @@ describe('serving the web app', () => {
     writeFileSync(path.join(dir, 'assets', 'big-def456.js.gz'), gzipSync(js));
     const app = await buildApp(testConfig({ webDist: dir }));
     try {
-      const br = await app.inject({ url: '/assets/big-def456.js', headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+      const br = await app.inject({
+        url: '/assets/big-def456.js',
+        headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+      });
       expect(br.statusCode).toBe(200);
       expect(br.headers['content-encoding']).toBe('br');
       expect(br.headers['content-type']).toContain('javascript');

@@ -6,8 +6,16 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  ANALYTICS_EVENTS, APPEAL_STATUSES, DATA_EXPORT_STATUSES, MODERATION_ACTIONS, MODERATION_NOTICE_KINDS, MOODS,
-  PURCHASE_STATUSES, REPORT_REASON_KEYS, SECURITY_SEVERITIES, STAFF_ROLES,
+  ANALYTICS_EVENTS,
+  APPEAL_STATUSES,
+  DATA_EXPORT_STATUSES,
+  MODERATION_ACTIONS,
+  MODERATION_NOTICE_KINDS,
+  MOODS,
+  PURCHASE_STATUSES,
+  REPORT_REASON_KEYS,
+  SECURITY_SEVERITIES,
+  STAFF_ROLES,
 } from '@moodmap/core';
 import type { Database } from '../../src/db/client.ts';
 import { createTestDatabase, engines } from '../helpers/databases.ts';

@@ -8,7 +8,12 @@ import { COMPRESS_MIN_BYTES } from '../../src/http/compression.ts';
 describe('JSON compression', () => {
   it('gzips a large answer when asked, says it varies, and leaves small answers and other clients alone', async () => {
     const app = await buildApp(testConfig());
-    const posts = Array.from({ length: 200 }, (_, i) => ({ id: `p-${i}`, content: `Grand soleil sur la plage, venez ! ${i}`, latitude: -21.06, longitude: 55.21 }));
+    const posts = Array.from({ length: 200 }, (_, i) => ({
+      id: `p-${i}`,
+      content: `Grand soleil sur la plage, venez ! ${i}`,
+      latitude: -21.06,
+      longitude: 55.21,
+    }));
     app.get('/api/test/large', async () => ({ posts }));
     app.get('/api/test/small', async () => ({ ok: true }));
     try {
@@ -21,11 +26,15 @@ describe('JSON compression', () => {
       expect(zipped.headers['content-type']).toContain('application/json');
       expect(zipped.headers.vary).toContain('accept-encoding');
       // Streamed through zlib (chunked) or compressed in one go with its exact length.
-      if (zipped.headers['content-length'] !== undefined) expect(Number(zipped.headers['content-length'])).toBe(zipped.rawPayload.length);
+      if (zipped.headers['content-length'] !== undefined)
+        expect(Number(zipped.headers['content-length'])).toBe(zipped.rawPayload.length);
       expect(zipped.rawPayload.length).toBeLessThan(plainBody.length / 4);
       expect(JSON.parse(gunzipSync(zipped.rawPayload).toString())).toEqual({ posts });
 
-      const refused = await app.inject({ url: '/api/test/large', headers: { 'accept-encoding': 'gzip;q=0, identity' } });
+      const refused = await app.inject({
+        url: '/api/test/large',
+        headers: { 'accept-encoding': 'gzip;q=0, identity' },
+      });
       expect(refused.headers['content-encoding']).toBeUndefined();
       expect(refused.headers.vary).toContain('accept-encoding');
       expect(refused.json()).toEqual({ posts });
@@ -36,7 +45,12 @@ describe('JSON compression', () => {
       expect(brOnly.json()).toEqual({ posts });
 
       // A request body sent gzipped is not inflated: it is refused as before, never a 5xx.
-      const zippedBody = await app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: gzipSync(JSON.stringify({ email: 'a@b.fr', password: 'x' })) });
+      const zippedBody = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        payload: gzipSync(JSON.stringify({ email: 'a@b.fr', password: 'x' })),
+      });
       expect(zippedBody.statusCode).toBe(400);
 
       const small = await app.inject({ url: '/api/test/small', headers: { 'accept-encoding': 'gzip' } });

@@ -12,7 +12,8 @@ import { isDatabaseUnavailable } from '../../src/db/connection-errors.ts';
 import { AppError } from '../../src/errors.ts';
 
 /** A pg error as the protocol parser builds it: a message and its SQLSTATE. */
-const pgError = (code: string, message = 'erreur') => Object.assign(new pg.DatabaseError(message, 0, 'error'), { code });
+const pgError = (code: string, message = 'erreur') =>
+  Object.assign(new pg.DatabaseError(message, 0, 'error'), { code });
 const wrapped = (cause: unknown) => new DrizzleQueryError('select 1', [], cause as Error);
 
 describe('isDatabaseUnavailable', () => {
@@ -34,7 +35,9 @@ describe('isDatabaseUnavailable', () => {
       expect(isDatabaseUnavailable(new Error(message)), message).toBe(true);
       expect(isDatabaseUnavailable(wrapped(new Error(message))), `wrapped ${message}`).toBe(true);
     }
-    const timeout = new Error('Connection terminated due to connection timeout', { cause: new Error('Connection terminated unexpectedly') });
+    const timeout = new Error('Connection terminated due to connection timeout', {
+      cause: new Error('Connection terminated unexpectedly'),
+    });
     expect(isDatabaseUnavailable(wrapped(timeout))).toBe(true);
   });
 
@@ -55,23 +58,44 @@ describe('isDatabaseUnavailable', () => {
     });
     const client = new pg.Client({ connectionString: `postgres://nobody@127.0.0.1:${closedPort}/none` });
     client.on('error', () => {});
-    const error = await client.connect().then(() => null, (e: unknown) => e);
+    const error = await client.connect().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
 
   it('is false for bugs, bad queries, constraint violations and application errors', () => {
     expect(isDatabaseUnavailable(pgError('23505', 'duplicate key value violates unique constraint'))).toBe(false);
     expect(isDatabaseUnavailable(wrapped(pgError('42P01', 'relation "nowhere" does not exist')))).toBe(false);
-    expect(isDatabaseUnavailable(wrapped(pgError('57014', 'canceling statement due to statement timeout')))).toBe(false);
+    expect(isDatabaseUnavailable(wrapped(pgError('57014', 'canceling statement due to statement timeout')))).toBe(
+      false,
+    );
     // 55000 means "refusing connections" only as a FATAL raised while connecting.
-    expect(isDatabaseUnavailable(wrapped(Object.assign(pgError('55000', 'currval of sequence "s" is not yet defined in this session'), { severity: 'ERROR' })))).toBe(false);
+    expect(
+      isDatabaseUnavailable(
+        wrapped(
+          Object.assign(pgError('55000', 'currval of sequence "s" is not yet defined in this session'), {
+            severity: 'ERROR',
+          }),
+        ),
+      ),
+    ).toBe(false);
     expect(isDatabaseUnavailable(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(false);
     expect(isDatabaseUnavailable(new AppError(409, 'post_active_exists'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
     expect(isDatabaseUnavailable('Connection terminated unexpectedly')).toBe(false);
     expect(isDatabaseUnavailable({ code: '57P01' })).toBe(false);
     // A failed query quotes its parameters: user text that reads like a driver message is not one.
-    expect(isDatabaseUnavailable(new DrizzleQueryError('insert into comments (content) values ($1)', ['Connection terminated unexpectedly'], pgError('23514')))).toBe(false);
+    expect(
+      isDatabaseUnavailable(
+        new DrizzleQueryError(
+          'insert into comments (content) values ($1)',
+          ['Connection terminated unexpectedly'],
+          pgError('23514'),
+        ),
+      ),
+    ).toBe(false);
     // A cycle in the cause chain ends the walk.
     const looped = new Error('boucle');
     looped.cause = new Error('encore', { cause: looped });
@@ -86,7 +110,10 @@ describe('isDatabaseUnavailable', () => {
     afterAll(() => database?.close());
 
     it('is false for an unknown table', async () => {
-      const error = await database.db.execute(sql`select * from nowhere`).then(() => null, (e: unknown) => e);
+      const error = await database.db.execute(sql`select * from nowhere`).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(Error);
       expect(isDatabaseUnavailable(error)).toBe(false);
     });

@@ -54,6 +54,8 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL refusing connections to
     }
 
     await onServer(`alter database ${name} allow_connections true`);
-    expect((await call(t, { method: 'POST', url: `/api/posts/${postId}/like`, token: lea.token })).json()).toMatchObject({ likesCount: 1 });
+    expect(
+      (await call(t, { method: 'POST', url: `/api/posts/${postId}/like`, token: lea.token })).json(),
+    ).toMatchObject({ likesCount: 1 });
   });
 });

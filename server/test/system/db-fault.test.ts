@@ -25,7 +25,10 @@ function unexpected(res: LightMyRequestResponse): string | null {
   if (res.statusCode >= 200 && res.statusCode < 300) return null;
   if (res.statusCode === 503) {
     const body = res.json();
-    const ok = body?.error?.code === 'database_error' && body.error.message === MESSAGES.database_error && res.headers['retry-after'] === '1';
+    const ok =
+      body?.error?.code === 'database_error' &&
+      body.error.message === MESSAGES.database_error &&
+      res.headers['retry-after'] === '1';
     return ok ? null : what;
   }
   if (res.statusCode >= 400 && res.statusCode < 500) {
@@ -68,15 +71,32 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL connections terminated 
   }, 60_000);
   afterAll(() => t?.close());
 
-  const like = (m: Member, postId: string) => call(t, { method: 'POST', url: `/api/posts/${postId}/like`, token: m.token });
+  const like = (m: Member, postId: string) =>
+    call(t, { method: 'POST', url: `/api/posts/${postId}/like`, token: m.token });
   const comment = (m: Member, postId: string) =>
-    call(t, { method: 'POST', url: `/api/posts/${postId}/comments`, token: m.token, payload: { content: 'Toujours là ?' } });
+    call(t, {
+      method: 'POST',
+      url: `/api/posts/${postId}/comments`,
+      token: m.token,
+      payload: { content: 'Toujours là ?' },
+    });
   // The member already has a live post: the create runs its transaction (advisory lock, check) and answers 409.
   const createPost = (m: Member) =>
-    call(t, { method: 'POST', url: '/api/posts', token: m.token, payload: { category: 'happy', content: 'Encore', latitude: -20.8789, longitude: 55.4481 } });
+    call(t, {
+      method: 'POST',
+      url: '/api/posts',
+      token: m.token,
+      payload: { category: 'happy', content: 'Encore', latitude: -20.8789, longitude: 55.4481 },
+    });
   const replacePhoto = (m: Member) => {
     const form = multipart([{ name: 'file', file: { filename: 'moi.jpg', contentType: 'image/jpeg', body: avatar } }]);
-    return call(t, { method: 'POST', url: '/api/profiles/me/photo', token: m.token, payload: form.payload, headers: form.headers });
+    return call(t, {
+      method: 'POST',
+      url: '/api/profiles/me/photo',
+      token: m.token,
+      payload: form.payload,
+      headers: form.headers,
+    });
   };
 
   it('keeps the process alive, answers 2xx/4xx or a French 503, and serves again once the drops stop', async () => {
@@ -105,7 +125,10 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL connections terminated 
       }
     });
 
-    const statuses = answers.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.statusCode]: (acc[r.statusCode] ?? 0) + 1 }), {});
+    const statuses = answers.reduce<Record<number, number>>(
+      (acc, r) => ({ ...acc, [r.statusCode]: (acc[r.statusCode] ?? 0) + 1 }),
+      {},
+    );
     console.log(`db-fault: ${killed} backends terminated, ${answers.length} answers`, statuses);
     expect(escaped).toEqual([]);
     expect(killed).toBeGreaterThan(0);
@@ -133,7 +156,16 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL unreachable (behind a p
     const clock = createClock();
     const app = await buildApp(config, { database, now: clock.now, geo: geoFixture() });
     await app.ready();
-    t = { app, database, config, clock, close: async () => { await app.close(); await database.close(); } };
+    t = {
+      app,
+      database,
+      config,
+      clock,
+      close: async () => {
+        await app.close();
+        await database.close();
+      },
+    };
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -168,8 +200,19 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL unreachable (behind a p
 
     await proxy.restore();
     expect((await call(t, { method: 'GET', url: '/api/health' })).statusCode).toBe(200);
-    expect((await call(t, { method: 'POST', url: `/api/posts/${post.id}/like`, token: lea.token })).json()).toMatchObject({ likesCount: 1 });
-    expect((await call(t, { method: 'POST', url: `/api/posts/${post.id}/comments`, token: lea.token, payload: { content: 'Me revoilà' } })).statusCode).toBe(201);
+    expect(
+      (await call(t, { method: 'POST', url: `/api/posts/${post.id}/like`, token: lea.token })).json(),
+    ).toMatchObject({ likesCount: 1 });
+    expect(
+      (
+        await call(t, {
+          method: 'POST',
+          url: `/api/posts/${post.id}/comments`,
+          token: lea.token,
+          payload: { content: 'Me revoilà' },
+        })
+      ).statusCode,
+    ).toBe(201);
   });
 
   describe('a transaction whose connection drops during `begin`', () => {
@@ -184,15 +227,22 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL unreachable (behind a p
       for (let round = 0; round < 3; round++) {
         await database.db.execute(sql`select 1`); // an idle pooled connection for the transaction to take
         proxy.silenceLiveConnections();
-        const outcome = database.db.transaction(async (tx) => {
-          await tx.execute(sql`select 1`);
-        }).then(() => 'committed', (error: unknown) => error);
+        const outcome = database.db
+          .transaction(async (tx) => {
+            await tx.execute(sql`select 1`);
+          })
+          .then(
+            () => 'committed',
+            (error: unknown) => error,
+          );
         await new Promise((r) => setTimeout(r, 20)); // `begin` is written, and never answered
         await proxy.cut();
         expect(isDatabaseUnavailable(await outcome)).toBe(true);
         await proxy.restore();
       }
-      const committed = await database.db.transaction(async (tx) => (await tx.execute(sql`select 42 as answer`)).rows[0]);
+      const committed = await database.db.transaction(
+        async (tx) => (await tx.execute(sql`select 42 as answer`)).rows[0],
+      );
       expect(committed).toEqual({ answer: 42 });
     }, 20_000);
   });

@@ -28,7 +28,8 @@ describe.each(engines)('dev routes on %s', (engine) => {
 
   const grant = (email: string, options: { remoteAddress?: string; headers?: Record<string, string> } = {}) =>
     t.app.inject({ method: 'POST', url: '/dev/role', payload: { email, role: 'super_admin' }, ...options });
-  const roleOf = async (id: string) => (await t.database.db.select().from(staffRoles).where(eq(staffRoles.userId, id))).at(0)?.role ?? 'user';
+  const roleOf = async (id: string) =>
+    (await t.database.db.select().from(staffRoles).where(eq(staffRoles.userId, id))).at(0)?.role ?? 'user';
 
   it('grants a role to a request made on this machine', async () => {
     const lea = await createUser(t);
@@ -41,7 +42,12 @@ describe.each(engines)('dev routes on %s', (engine) => {
 
   it('answers another peer the 404 of an unknown route, for a known and an unknown e-mail alike, and changes no role', async () => {
     const lea = await createUser(t);
-    const unknownRoute = await t.app.inject({ method: 'POST', url: '/dev/nowhere', remoteAddress: '192.0.2.50', payload: {} });
+    const unknownRoute = await t.app.inject({
+      method: 'POST',
+      url: '/dev/nowhere',
+      remoteAddress: '192.0.2.50',
+      payload: {},
+    });
     for (const remoteAddress of ['192.0.2.50', '2001:db8::5', '::ffff:10.0.0.7']) {
       for (const email of [lea.email, 'personne@example.fr']) {
         const res = await grant(email, { remoteAddress, headers: { 'x-forwarded-for': '127.0.0.1' } });
@@ -70,12 +76,27 @@ describe.each(engines)('dev routes on %s', (engine) => {
     expect((await t.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.1' })).statusCode).toBe(200);
     for (const target of [url, '/dev/mail', '/dev/mail.json']) {
       for (const method of ['GET', 'HEAD'] as const) {
-        expect((await t.app.inject({ method, url: target, remoteAddress: '192.0.2.50' })).statusCode, `${method} ${target} from the LAN`).toBe(404);
-        expect((await t.app.inject({ method, url: target, remoteAddress: '127.0.0.1', headers: { 'x-real-ip': '203.0.113.9' } })).statusCode, `${method} ${target} relayed`).toBe(404);
+        expect(
+          (await t.app.inject({ method, url: target, remoteAddress: '192.0.2.50' })).statusCode,
+          `${method} ${target} from the LAN`,
+        ).toBe(404);
+        expect(
+          (
+            await t.app.inject({
+              method,
+              url: target,
+              remoteAddress: '127.0.0.1',
+              headers: { 'x-real-ip': '203.0.113.9' },
+            })
+          ).statusCode,
+          `${method} ${target} relayed`,
+        ).toBe(404);
       }
     }
     const paid = await t.app.inject({
-      method: 'POST', url, remoteAddress: '192.0.2.50',
+      method: 'POST',
+      url,
+      remoteAddress: '192.0.2.50',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ card: '4242424242424242', expiry: '12/39', cvc: '123', name: 'Léa' }).toString(),
     });
@@ -87,13 +108,18 @@ describe('dev routes in production', () => {
   /** The routes a production app registers under /dev/. */
   const devRoutesOf = (app: FastifyInstance) =>
     ['/dev/role', '/dev/mail', '/dev/mail.json', '/dev/checkout/:id', '/dev/checkout/:id/confirm'].flatMap((url) =>
-      (['GET', 'POST'] as const).filter((method) => app.hasRoute({ method, url })).map((method) => `${method} ${url}`));
+      (['GET', 'POST'] as const).filter((method) => app.hasRoute({ method, url })).map((method) => `${method} ${url}`),
+    );
 
   it('registers none', async () => {
     const prod = await createTestApp('pglite', { env: 'production' });
     try {
       expect(devRoutesOf(prod.app)).toEqual([]);
-      const res = await prod.app.inject({ method: 'POST', url: '/dev/role', payload: { email: 'lea@example.fr', role: 'super_admin' } });
+      const res = await prod.app.inject({
+        method: 'POST',
+        url: '/dev/role',
+        payload: { email: 'lea@example.fr', role: 'super_admin' },
+      });
       expect(res.statusCode).toBe(404);
     } finally {
       await prod.close();

@@ -55,7 +55,11 @@ describe('errors before any route, in the API shape', () => {
   });
 
   it('a path parameter over the router limit is 414 url_too_long', async () => {
-    for (const url of [`/api/posts/${'a'.repeat(500)}`, `/api/profiles/${'é'.repeat(300)}`, `/api/conversations/${'1'.repeat(200)}/messages`]) {
+    for (const url of [
+      `/api/posts/${'a'.repeat(500)}`,
+      `/api/profiles/${'é'.repeat(300)}`,
+      `/api/conversations/${'1'.repeat(200)}/messages`,
+    ]) {
       const res = await t.app.inject(url);
       expect(res.statusCode, url).toBe(414);
       expect(res.json()).toEqual(shape('url_too_long'));
@@ -63,7 +67,10 @@ describe('errors before any route, in the API shape', () => {
   });
 
   it('an unknown API path or method is 404 not_found', async () => {
-    for (const [method, url] of [['GET', '/api/nothing-here'], ['PUT', '/api/posts']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/nothing-here'],
+      ['PUT', '/api/posts'],
+    ] as const) {
       const res = await t.app.inject({ method, url });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual(shape('not_found'));
@@ -71,7 +78,12 @@ describe('errors before any route, in the API shape', () => {
   });
 
   it('a body of an unsupported type is 415 in the API shape', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: '<login/>', headers: { 'content-type': 'application/xml' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: '<login/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expect(res.statusCode).toBe(415);
     expect(res.json()).toEqual(shape('bad_request'));
   });
@@ -84,7 +96,11 @@ describe('errors before any route, in the API shape', () => {
   });
 
   it('a request the HTTP parser refuses is 400 bad_request, then the connection closes', async () => {
-    for (const request of ['GET /api/health HTTP/1.1\r\nHost: x\r\nbroken header line\r\n\r\n', 'NOT HTTP AT ALL\r\n\r\n', 'POST /api/posts HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n']) {
+    for (const request of [
+      'GET /api/health HTTP/1.1\r\nHost: x\r\nbroken header line\r\n\r\n',
+      'NOT HTTP AT ALL\r\n\r\n',
+      'POST /api/posts HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+    ]) {
       const res = await rawExchange(port, request);
       expect(res.status, request).toBe(400);
       expect(res.body).toEqual(shape('bad_request'));

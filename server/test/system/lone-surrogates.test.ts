@@ -13,7 +13,12 @@ import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member, publish, SAINT_DENIS, type Member } from '../interactions/fixtures.ts';
 
-const LONE = [['a low half alone', 'a\udfffb'], ['a high half alone', 'a\ud800b'], ['a high half at the end', 'Bonjour \ud83d'], ['halves swapped', '\ude00\ud83d']];
+const LONE = [
+  ['a low half alone', 'a\udfffb'],
+  ['a high half alone', 'a\ud800b'],
+  ['a high half at the end', 'Bonjour \ud83d'],
+  ['halves swapped', '\ude00\ud83d'],
+];
 const malformed = { error: { code: 'text_malformed', message: MESSAGES.text_malformed } };
 
 function expectMalformed(res: LightMyRequestResponse): void {
@@ -25,7 +30,9 @@ function expectMalformed(res: LightMyRequestResponse): void {
 function utf16Form(name: string, text: string): { payload: Buffer; headers: Record<string, string> } {
   const boundary = '----moodmaplone';
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\nContent-Type: text/plain; charset=utf-16le\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\nContent-Type: text/plain; charset=utf-16le\r\n\r\n`,
+    ),
     Buffer.from(text, 'utf16le'),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -42,36 +49,83 @@ describe.each(engines)('lone surrogates on %s', (engine) => {
     lea = await member(t);
     marc = await member(t);
     postId = (await publish(t, marc.token)).id;
-    conversationId = (await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })).json().conversation.id;
+    conversationId = (
+      await call(t, { method: 'POST', url: '/api/conversations', token: lea.token, payload: { userId: marc.id } })
+    ).json().conversation.id;
   });
 
-  it.each(LONE)('refuses a message with %s, as JSON or as a UTF-16 form field, and stores nothing', async (_name, text) => {
-    expectMalformed(await call(t, { method: 'POST', url: `/api/conversations/${conversationId}/messages`, token: lea.token, payload: { content: text } }));
-    const form = utf16Form('content', text);
-    expectMalformed(await call(t, { method: 'POST', url: `/api/conversations/${conversationId}/messages`, token: lea.token, ...form }));
-    expect(await t.database.db.select().from(messages).where(eq(messages.conversationId, conversationId))).toEqual([]);
-  });
+  it.each(LONE)(
+    'refuses a message with %s, as JSON or as a UTF-16 form field, and stores nothing',
+    async (_name, text) => {
+      expectMalformed(
+        await call(t, {
+          method: 'POST',
+          url: `/api/conversations/${conversationId}/messages`,
+          token: lea.token,
+          payload: { content: text },
+        }),
+      );
+      const form = utf16Form('content', text);
+      expectMalformed(
+        await call(t, {
+          method: 'POST',
+          url: `/api/conversations/${conversationId}/messages`,
+          token: lea.token,
+          ...form,
+        }),
+      );
+      expect(await t.database.db.select().from(messages).where(eq(messages.conversationId, conversationId))).toEqual(
+        [],
+      );
+    },
+  );
 
   it.each(LONE)('refuses a post with %s and stores nothing', async (_name, text) => {
     const author = await member(t);
-    expectMalformed(await call(t, { method: 'POST', url: '/api/posts', token: author.token, payload: { category: 'happy', content: text, ...SAINT_DENIS } }));
+    expectMalformed(
+      await call(t, {
+        method: 'POST',
+        url: '/api/posts',
+        token: author.token,
+        payload: { category: 'happy', content: text, ...SAINT_DENIS },
+      }),
+    );
     expect(await t.database.db.select().from(publications).where(eq(publications.userId, author.id))).toEqual([]);
   });
 
   it.each(LONE)('refuses a comment with %s and stores nothing', async (_name, text) => {
-    expectMalformed(await call(t, { method: 'POST', url: `/api/posts/${postId}/comments`, token: lea.token, payload: { content: text } }));
+    expectMalformed(
+      await call(t, {
+        method: 'POST',
+        url: `/api/posts/${postId}/comments`,
+        token: lea.token,
+        payload: { content: text },
+      }),
+    );
     expect(await t.database.db.select().from(comments).where(eq(comments.publicationId, postId))).toEqual([]);
   });
 
   it.each(LONE)('refuses a bio with %s and keeps the old one', async (_name, text) => {
-    expect((await call(t, { method: 'PATCH', url: '/api/profiles/me', token: lea.token, payload: { bio: 'Ancienne bio' } })).statusCode).toBe(200);
-    expectMalformed(await call(t, { method: 'PATCH', url: '/api/profiles/me', token: lea.token, payload: { bio: text } }));
+    expect(
+      (await call(t, { method: 'PATCH', url: '/api/profiles/me', token: lea.token, payload: { bio: 'Ancienne bio' } }))
+        .statusCode,
+    ).toBe(200);
+    expectMalformed(
+      await call(t, { method: 'PATCH', url: '/api/profiles/me', token: lea.token, payload: { bio: text } }),
+    );
     const [row] = await t.database.db.select({ bio: profiles.bio }).from(profiles).where(eq(profiles.id, lea.id));
     expect(row?.bio).toBe('Ancienne bio');
   });
 
   it('refuses a lone surrogate in an object key too', async () => {
-    expectMalformed(await call(t, { method: 'POST', url: `/api/posts/${postId}/comments`, token: lea.token, payload: { content: 'Bonjour', 'x\udfff': 1 } }));
+    expectMalformed(
+      await call(t, {
+        method: 'POST',
+        url: `/api/posts/${postId}/comments`,
+        token: lea.token,
+        payload: { content: 'Bonjour', 'x\udfff': 1 },
+      }),
+    );
   });
 
   it('answers a search whose query spells a surrogate in UTF-8 without a 5xx', async () => {

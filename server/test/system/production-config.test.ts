@@ -18,7 +18,16 @@ const PRODUCTION: NodeJS.ProcessEnv = {
   SMTP_URL: 'smtps://moodmap:pass@smtp.example.org:465',
 };
 
-const REQUIRED = ['JWT_SECRET', 'VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'DATABASE_URL', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'SMTP_URL'];
+const REQUIRED = [
+  'JWT_SECRET',
+  'VAPID_PUBLIC_KEY',
+  'VAPID_PRIVATE_KEY',
+  'DATABASE_URL',
+  'S3_BUCKET',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'SMTP_URL',
+];
 
 /** The message of the ConfigError `env` is refused with. */
 function refusal(env: NodeJS.ProcessEnv): string {
@@ -31,7 +40,8 @@ function refusal(env: NodeJS.ProcessEnv): string {
   throw new Error('the configuration was accepted');
 }
 
-const without = (...names: string[]) => Object.fromEntries(Object.entries(PRODUCTION).filter(([name]) => !names.includes(name)));
+const without = (...names: string[]) =>
+  Object.fromEntries(Object.entries(PRODUCTION).filter(([name]) => !names.includes(name)));
 
 describe('a production start', () => {
   it('starts with every shared engine named', () => {
@@ -54,7 +64,9 @@ describe('a production start', () => {
   });
 
   it('counts an empty variable as missing', () => {
-    expect(refusal({ ...PRODUCTION, SMTP_URL: '  ', S3_BUCKET: '' })).toMatch(/^ {2}S3_BUCKET: requis en production.*\n {2}SMTP_URL: requis en production/m);
+    expect(refusal({ ...PRODUCTION, SMTP_URL: '  ', S3_BUCKET: '' })).toMatch(
+      /^ {2}S3_BUCKET: requis en production.*\n {2}SMTP_URL: requis en production/m,
+    );
   });
 
   it('refuses nothing of the kind outside production', () => {
@@ -74,13 +86,20 @@ describe('BUS_URL', () => {
   });
 
   it('takes a redis:// or rediss:// URL and a channel of the deployment', () => {
-    const config = loadConfig({ NODE_ENV: 'development', BUS_URL: 'rediss://:pass@cache.example.org:6380', BUS_CHANNEL: 'moodmap-prod:events' });
+    const config = loadConfig({
+      NODE_ENV: 'development',
+      BUS_URL: 'rediss://:pass@cache.example.org:6380',
+      BUS_CHANNEL: 'moodmap-prod:events',
+    });
     expect(config.busUrl).toBe('rediss://:pass@cache.example.org:6380');
     expect(config.busChannel).toBe('moodmap-prod:events');
   });
 
   it('refuses any other URL without printing its password', () => {
-    const message = refusal({ NODE_ENV: 'development', BUS_URL: 'postgres://moodmap:motdepasse@db.example.org/moodmap' });
+    const message = refusal({
+      NODE_ENV: 'development',
+      BUS_URL: 'postgres://moodmap:motdepasse@db.example.org/moodmap',
+    });
     expect(message).toMatch(/^ {2}BUS_URL: une URL redis:\/\/ ou rediss:\/\/ est attendue/m);
     expect(message).not.toContain('motdepasse');
   });

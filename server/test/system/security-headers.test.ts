@@ -19,7 +19,11 @@ async function csp(overrides: Partial<Config> = {}): Promise<Record<string, stri
   const res = await app.inject('/api/health');
   const header = String(res.headers['content-security-policy']);
   return Object.fromEntries(
-    header.split(';').map((d) => d.trim().split(/\s+/)).filter((p) => p[0]).map(([name, ...values]) => [name, values]),
+    header
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((p) => p[0])
+      .map(([name, ...values]) => [name, values]),
   );
 }
 
@@ -36,7 +40,14 @@ describe('Content-Security-Policy', () => {
   it('names a configured basemap style and media bucket, still without bare ws:/wss:', async () => {
     const directives = await csp({
       mapStyleUrl: 'https://tiles.example.org/style.json',
-      s3: { endpoint: 'https://s3.example.net', region: 'eu-west-3', bucket: 'moodmap', accessKeyId: 'k', secretAccessKey: 's', publicUrl: 'https://cdn.example.com/media' },
+      s3: {
+        endpoint: 'https://s3.example.net',
+        region: 'eu-west-3',
+        bucket: 'moodmap',
+        accessKeyId: 'k',
+        secretAccessKey: 's',
+        publicUrl: 'https://cdn.example.com/media',
+      },
     });
     const connect = directives['connect-src'];
     expect(connect).toContain("'self'");
@@ -49,7 +60,14 @@ describe('Content-Security-Policy', () => {
 
   it('with only a media bucket, allows that bucket and not every https host', async () => {
     const directives = await csp({
-      s3: { endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', bucket: 'media', accessKeyId: 'k', secretAccessKey: 's', publicUrl: 'http://127.0.0.1:9000/media' },
+      s3: {
+        endpoint: 'http://127.0.0.1:9000',
+        region: 'us-east-1',
+        bucket: 'media',
+        accessKeyId: 'k',
+        secretAccessKey: 's',
+        publicUrl: 'http://127.0.0.1:9000/media',
+      },
     });
     expect(directives['img-src']).toContain('http://127.0.0.1:9000');
     expect(directives['img-src']).not.toContain('https:');

@@ -16,9 +16,18 @@ import { STRIPE_CONFIG } from '../payments/stripe-events.ts';
 describe.each(engines)('security log bounds on %s', (engine) => {
   const t = suiteAuthApp(engine, STRIPE_CONFIG);
   const badWebhook = (ip: string) =>
-    call(t, { method: 'POST', url: '/api/payments/webhook', headers: { 'content-type': 'application/json' }, payload: 'x', ip });
+    call(t, {
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: { 'content-type': 'application/json' },
+      payload: 'x',
+      ip,
+    });
   const rowsOf = (eventType: string, where: ReturnType<typeof eq>) =>
-    t.database.db.select().from(securityLogs).where(and(eq(securityLogs.eventType, eventType), where));
+    t.database.db
+      .select()
+      .from(securityLogs)
+      .where(and(eq(securityLogs.eventType, eventType), where));
 
   it('writes 300 unsigned webhook posts from one address as one row counting 300, another address its own', async () => {
     const ip = freshIp();
@@ -35,13 +44,21 @@ describe.each(engines)('security log bounds on %s', (engine) => {
 
     // Staff see the count in the log list.
     const admin = await member(t, 'admin');
-    const listed = (await call(t, { method: 'GET', url: '/api/admin/security-logs?eventType=payment_webhook_refused&limit=100', token: admin.token })).json();
+    const listed = (
+      await call(t, {
+        method: 'GET',
+        url: '/api/admin/security-logs?eventType=payment_webhook_refused&limit=100',
+        token: admin.token,
+      })
+    ).json();
     expect(listed.logs.find((l: { id: string }) => l.id === rows[0].id)).toMatchObject({ occurrences: 300 });
 
     // The next window starts a new row.
     t.clock.advance(SECURITY_LOG_WINDOW_MS);
     await badWebhook(ip);
-    expect((await rowsOf('payment_webhook_refused', eq(securityLogs.ip, ip))).map((r) => r.occurrences).sort()).toEqual([1, 300]);
+    expect((await rowsOf('payment_webhook_refused', eq(securityLogs.ip, ip))).map((r) => r.occurrences).sort()).toEqual(
+      [1, 300],
+    );
   });
 
   it("counts a member's 50 refused staff calls on one row per severity, and another member's on their own", async () => {
@@ -73,8 +90,12 @@ describe.each(engines)('security log bounds on %s', (engine) => {
 
   it('still refuses any edit of an entry other than its count growing', async () => {
     const [row] = await rowsOf('payment_webhook_refused', sql`true`);
-    await expect(t.database.db.update(securityLogs).set({ eventDescription: 'effacé' }).where(eq(securityLogs.id, row.id))).rejects.toThrow();
-    await expect(t.database.db.update(securityLogs).set({ occurrences: 0 }).where(eq(securityLogs.id, row.id))).rejects.toThrow();
+    await expect(
+      t.database.db.update(securityLogs).set({ eventDescription: 'effacé' }).where(eq(securityLogs.id, row.id)),
+    ).rejects.toThrow();
+    await expect(
+      t.database.db.update(securityLogs).set({ occurrences: 0 }).where(eq(securityLogs.id, row.id)),
+    ).rejects.toThrow();
     await expect(t.database.db.delete(securityLogs).where(eq(securityLogs.id, row.id))).rejects.toThrow();
   });
 });

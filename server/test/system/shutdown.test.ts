@@ -30,26 +30,34 @@ describe('graceful shutdown', () => {
   it('exits cleanly on SIGTERM with its data kept', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moodmap-shutdown-'));
     try {
-      const run = () => new Promise<{ code: number | null; healthy: boolean }>((resolve, reject) => {
-        const child = spawn(process.execPath, [serverMain], {
-          env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', WEB_DIST: dataDir },
-          stdio: ['ignore', 'pipe', 'pipe'],
+      const run = () =>
+        new Promise<{ code: number | null; healthy: boolean }>((resolve, reject) => {
+          const child = spawn(process.execPath, [serverMain], {
+            env: {
+              ...process.env,
+              PORT: '0',
+              HOST: '127.0.0.1',
+              DATA_DIR: dataDir,
+              LOG_LEVEL: 'info',
+              WEB_DIST: dataDir,
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let healthy = false;
+          let out = '';
+          child.stdout.on('data', async (chunk: Buffer) => {
+            out += chunk.toString();
+            const match = out.match(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
+            if (match && !healthy) {
+              healthy = true;
+              const res = await fetch(`${match[1]}/api/health`);
+              healthy = res.status === 200;
+              child.kill('SIGTERM');
+            }
+          });
+          child.on('error', reject);
+          child.on('exit', (code) => resolve({ code, healthy }));
         });
-        let healthy = false;
-        let out = '';
-        child.stdout.on('data', async (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = out.match(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
-          if (match && !healthy) {
-            healthy = true;
-            const res = await fetch(`${match[1]}/api/health`);
-            healthy = res.status === 200;
-            child.kill('SIGTERM');
-          }
-        });
-        child.on('error', reject);
-        child.on('exit', (code) => resolve({ code, healthy }));
-      });
       const first = await run();
       expect(first).toEqual({ code: 0, healthy: true });
       // The embedded database reopens after a clean stop (migrations already applied).

@@ -65,7 +65,9 @@ describe('slow clients are closed', () => {
     const sockets = await Promise.all(Array.from({ length: 30 }, () => open(port)));
     const exchanges = sockets.map((socket) => {
       const done = untilClosed(socket);
-      socket.write('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":"a');
+      socket.write(
+        'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":"a',
+      );
       return done;
     });
     for (const exchange of await Promise.all(exchanges)) {
@@ -126,7 +128,9 @@ describe('connections per address', () => {
     const extra = await untilClosed(await open(port));
     expect(extra.closed).toBe(true);
     expect(statusOf(extra.text)).toBe(503);
-    expect(bodyOf(extra.text)).toEqual({ error: { code: 'too_many_connections', message: MESSAGES.too_many_connections } });
+    expect(bodyOf(extra.text)).toEqual({
+      error: { code: 'too_many_connections', message: MESSAGES.too_many_connections },
+    });
 
     // Once one is released, a new connection is served (the server may see the close a moment later).
     held[0].destroy();

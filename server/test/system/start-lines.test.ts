@@ -21,7 +21,8 @@ interface LogLine {
   url?: string;
 }
 
-const isLogLine = (value: unknown): value is LogLine => typeof value === 'object' && value !== null && typeof Reflect.get(value, 'msg') === 'string';
+const isLogLine = (value: unknown): value is LogLine =>
+  typeof value === 'object' && value !== null && typeof Reflect.get(value, 'msg') === 'string';
 
 /** A JSON log line, or null for anything else a library may print. */
 function parseLine(text: string): LogLine | null {
@@ -76,7 +77,9 @@ describe("the start's lines", () => {
         expect(line?.msg, label).toMatch(new RegExp(`^${label} : \\d+ ms`));
         expect(line?.stepMs).toBeGreaterThanOrEqual(0);
       }
-      expect(steps.find((l) => l.step === 'Base de données et migrations')?.msg).toContain(path.join(dataDir, 'pglite'));
+      expect(steps.find((l) => l.step === 'Base de données et migrations')?.msg).toContain(
+        path.join(dataDir, 'pglite'),
+      );
       expect(lines[0].node).toBe(process.version);
       expect(lines[0].msg).toContain(`Node ${process.version}`);
 
@@ -98,7 +101,11 @@ describe("the start's lines", () => {
     expect(localUrl({ address: '::1', family: 'IPv6', port: 8080 })).toBe('http://[::1]:8080');
     expect(localUrl({ address: '::', family: 'IPv6', port: 8080 })).toBe('http://localhost:8080');
     const line = readyLine({ address: '192.0.2.7', family: 'IPv4', port: 3000 }, 'https://moodmap.example', 1940);
-    expect(line).toBe(`MoodMap prêt sur http://192.0.2.7:3000 (à l'écoute sur 192.0.2.7:3000, adresse publique https://moodmap.example) — Node ${process.version}, démarré en 1,9 s`);
-    expect(readyLine({ address: '0.0.0.0', family: 'IPv4', port: 3000 }, 'http://localhost:3000', 500)).not.toContain('adresse publique');
+    expect(line).toBe(
+      `MoodMap prêt sur http://192.0.2.7:3000 (à l'écoute sur 192.0.2.7:3000, adresse publique https://moodmap.example) — Node ${process.version}, démarré en 1,9 s`,
+    );
+    expect(readyLine({ address: '0.0.0.0', family: 'IPv4', port: 3000 }, 'http://localhost:3000', 500)).not.toContain(
+      'adresse publique',
+    );
   });
 });

@@ -11,12 +11,26 @@ const ITEM =
 const IDLE = 'text-slate-500 hover:text-ink-900 dark:text-slate-400 dark:hover:text-white';
 const ACTIVE = 'text-brand-600 dark:text-brand-300';
 
-function Item({ to, label, icon, end = false, testId }: { to: string; label: string; icon: ReactNode; end?: boolean; testId: string }) {
+function Item({
+  to,
+  label,
+  icon,
+  end = false,
+  testId,
+}: {
+  to: string;
+  label: string;
+  icon: ReactNode;
+  end?: boolean;
+  testId: string;
+}) {
   return (
     <NavLink to={to} end={end} data-testid={testId} className={({ isActive }) => `${ITEM} ${isActive ? ACTIVE : IDLE}`}>
       {({ isActive }) => (
         <>
-          <span className={`flex h-8 w-12 items-center justify-center rounded-full transition ${isActive ? 'bg-brand-500/12 dark:bg-brand-400/15' : ''}`}>
+          <span
+            className={`flex h-8 w-12 items-center justify-center rounded-full transition ${isActive ? 'bg-brand-500/12 dark:bg-brand-400/15' : ''}`}
+          >
             {icon}
           </span>
           <span>{label}</span>
@@ -60,7 +74,11 @@ export function BottomNav() {
           </span>
         }
       />
-      <NavLink to="/create" data-testid="nav-create" className={({ isActive }) => `${ITEM} ${isActive ? ACTIVE : IDLE}`}>
+      <NavLink
+        to="/create"
+        data-testid="nav-create"
+        className={({ isActive }) => `${ITEM} ${isActive ? ACTIVE : IDLE}`}
+      >
         <span className="flex h-8 w-12 items-center justify-center rounded-full bg-gradient-to-br from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/30 transition group-hover:brightness-110">
           <PlusIcon size={20} strokeWidth={2.6} />
         </span>

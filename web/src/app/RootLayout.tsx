@@ -10,11 +10,20 @@ import { useFirstView } from './first-view.ts';
 import { Splash } from './Splash.tsx';
 
 // Fetched when first opened: they are closed on the map screen.
-const AuthModal = lazyScreen(() => import('../features/auth/AuthModal.tsx'), (m) => m.AuthModal);
-const HelpDialog = lazyScreen(() => import('../features/help/HelpDialog.tsx'), (m) => m.HelpDialog);
+const AuthModal = lazyScreen(
+  () => import('../features/auth/AuthModal.tsx'),
+  (m) => m.AuthModal,
+);
+const HelpDialog = lazyScreen(
+  () => import('../features/help/HelpDialog.tsx'),
+  (m) => m.HelpDialog,
+);
 // Terms notices, the CGU modal and the emergency banner: after the map, never before it
 // (first-view.ts): their chunk, the catalogue it carries and their requests wait for its first view.
-const LaunchLayer = lazyScreen(() => import('../features/terms/LaunchLayer.tsx'), (m) => m.LaunchLayer);
+const LaunchLayer = lazyScreen(
+  () => import('../features/terms/LaunchLayer.tsx'),
+  (m) => m.LaunchLayer,
+);
 
 /** Every route: the page, plus the app-wide dialogs, toasts and the start-up splash. */
 export function RootLayout() {
@@ -30,9 +39,21 @@ export function RootLayout() {
   return (
     <>
       <Outlet />
-      {authOpen ? <Deferred><AuthModal /></Deferred> : null}
-      {helpOpen ? <Deferred><HelpDialog /></Deferred> : null}
-      {firstViewDrawn ? <Suspense fallback={null}><LaunchLayer /></Suspense> : null}
+      {authOpen ? (
+        <Deferred>
+          <AuthModal />
+        </Deferred>
+      ) : null}
+      {helpOpen ? (
+        <Deferred>
+          <HelpDialog />
+        </Deferred>
+      ) : null}
+      {firstViewDrawn ? (
+        <Suspense fallback={null}>
+          <LaunchLayer />
+        </Suspense>
+      ) : null}
       <Toaster />
       <LiveAnnouncer />
       <Splash />

@@ -27,9 +27,15 @@ export function preloadMapView() {
 const MapView = lazy(() => preloadMapView().then((m) => ({ default: m.MapView })));
 
 // Opened from a marker's or a comment's author: fetched then.
-const ProfileModal = lazyScreen(() => import('../features/profile/ProfileModal.tsx'), (m) => m.ProfileModal);
+const ProfileModal = lazyScreen(
+  () => import('../features/profile/ProfileModal.tsx'),
+  (m) => m.ProfileModal,
+);
 // The list view: fetched when first opened, never on the map's first load.
-const PostListPanel = lazyScreen(() => import('../features/map/list/PostListPanel.tsx'), (m) => m.PostListPanel);
+const PostListPanel = lazyScreen(
+  () => import('../features/map/list/PostListPanel.tsx'),
+  (m) => m.PostListPanel,
+);
 
 /** The map at / with the top bar, floating buttons and navigation; modal routes render in the Outlet. */
 export function Shell() {
@@ -51,11 +57,19 @@ export function Shell() {
       </main>
       <TopBar />
       <ViewToggle />
-      {listOpen ? <Deferred><PostListPanel /></Deferred> : null}
+      {listOpen ? (
+        <Deferred>
+          <PostListPanel />
+        </Deferred>
+      ) : null}
       <FloatingButtons />
       <Outlet />
       <BottomNav />
-      {profileOpen ? <Deferred><ProfileModal /></Deferred> : null}
+      {profileOpen ? (
+        <Deferred>
+          <ProfileModal />
+        </Deferred>
+      ) : null}
       {/* Messages stay live app-wide while signed in: the realtime bridge and the 'Nouveau message' toast. */}
       <ShellMessaging />
     </div>

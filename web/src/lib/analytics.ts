@@ -28,5 +28,11 @@ export function track(name: ClientAnalyticsEventName): void {
   const blob = new Blob([body], { type: 'application/json' });
   // A beacon survives the page being left right after the event (a sign-in that navigates).
   if (navigator.sendBeacon?.('/api/analytics/events', blob)) return;
-  void fetch('/api/analytics/events', { method: 'POST', body, headers: { 'content-type': 'application/json' }, keepalive: true, credentials: 'omit' }).catch(() => {});
+  void fetch('/api/analytics/events', {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+    keepalive: true,
+    credentials: 'omit',
+  }).catch(() => {});
 }

@@ -55,7 +55,9 @@ export function sessionSchemasIfLoaded(): SessionSchemas | undefined {
 /** The session in an answer, or null when it is not one. */
 export async function parseSession(payload: unknown): Promise<Session | null> {
   const parsed = (await loadSessionSchemas()).sessionSchema.safeParse(payload);
-  return parsed.success ? { accessToken: parsed.data.accessToken, expiresIn: parsed.data.expiresIn, user: parsed.data.user } : null;
+  return parsed.success
+    ? { accessToken: parsed.data.accessToken, expiresIn: parsed.data.expiresIn, user: parsed.data.user }
+    : null;
 }
 
 export type SignedOutReason =
@@ -112,7 +114,8 @@ export function hasSession(): boolean {
  * a reset, the confirmation link). The new id tells other tabs to join it.
  */
 export function markSignedIn(): void {
-  const id = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+  const id =
+    typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
   writeString(STORAGE_KEYS.session, id);
 }
 
@@ -168,13 +171,16 @@ async function exchange(retried: boolean): Promise<RefreshOutcome> {
   const marker = sessionMarker();
   if (!marker) return { ok: false, reason: 'no_token' };
   try {
-    const session = await parseSession(await request<unknown>('/api/auth/refresh', { method: 'POST', headers: CSRF_HEADERS }));
+    const session = await parseSession(
+      await request<unknown>('/api/auth/refresh', { method: 'POST', headers: CSRF_HEADERS }),
+    );
     if (!session) return { ok: false, reason: 'unavailable' };
     applySession(session, { fresh: false });
     return { ok: true, session };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.status !== 400 && error.status !== 401 && error.status !== 403) return { ok: false, reason: 'unavailable', error };
+    if (error.status !== 400 && error.status !== 401 && error.status !== 403)
+      return { ok: false, reason: 'unavailable', error };
     const current = sessionMarker();
     // Another tab signed in while ours was in flight: the cookie now holds its session.
     if (current && current !== marker && !retried) return exchange(true);

@@ -30,7 +30,13 @@ export function readConfig(raw: unknown): AppConfig | null {
   const mapStyleUrlDark = url(answer.mapStyleUrlDark);
   // Optional in the schema: absent is none.
   const mapPmtilesUrl = answer.mapPmtilesUrl === undefined ? null : url(answer.mapPmtilesUrl);
-  if (mapStyleUrl === undefined || mapStyleUrlDark === undefined || mapPmtilesUrl === undefined || typeof answer.isAdmin !== 'boolean') return null;
+  if (
+    mapStyleUrl === undefined ||
+    mapStyleUrlDark === undefined ||
+    mapPmtilesUrl === undefined ||
+    typeof answer.isAdmin !== 'boolean'
+  )
+    return null;
   return { mapStyleUrl, mapStyleUrlDark, mapPmtilesUrl };
 }
 

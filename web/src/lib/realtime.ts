@@ -220,7 +220,9 @@ export function startRealtime(): void {
   started = true;
   window.addEventListener('online', onOnline);
   // Sign-in, silent renewal, sign-out: the socket follows the session.
-  stopSessionSync = onSessionChange((event) => syncRealtimeAuth(event.type === 'session' ? event.session.accessToken : null));
+  stopSessionSync = onSessionChange((event) =>
+    syncRealtimeAuth(event.type === 'session' ? event.session.accessToken : null),
+  );
   connect();
 }
 

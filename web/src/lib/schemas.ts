@@ -44,7 +44,10 @@ export async function malformedAnswer(failure: MessageKey = 'internal_error'): P
 }
 
 /** A value pushed outside an API answer (a realtime event), read by the picked schema; null when it is not one. */
-export async function readLazy<S extends z.ZodType>(pick: (schemas: Schemas) => S, value: unknown): Promise<z.output<S> | null> {
+export async function readLazy<S extends z.ZodType>(
+  pick: (schemas: Schemas) => S,
+  value: unknown,
+): Promise<z.output<S> | null> {
   const parsed = pick(await loadSchemas()).safeParse(value);
   return parsed.success ? parsed.data : null;
 }

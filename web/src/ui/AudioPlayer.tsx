@@ -79,7 +79,11 @@ export function AudioPlayer({
     } catch (err) {
       const message = playRejectionMessage(err);
       if (message === null) return;
-      fail(message === MESSAGES.audio_unsupported ? await probeAudioError(audio.currentSrc || audio.src, message) : message);
+      fail(
+        message === MESSAGES.audio_unsupported
+          ? await probeAudioError(audio.currentSrc || audio.src, message)
+          : message,
+      );
     }
   }, [valid, fail, clearLoadTimer]);
 
@@ -133,10 +137,20 @@ export function AudioPlayer({
       <button
         type="button"
         onClick={toggle}
-        aria-label={state === 'error' ? MESSAGES.audio_retry : label === 'Pause' ? MESSAGES.audio_pause : MESSAGES.audio_play}
+        aria-label={
+          state === 'error' ? MESSAGES.audio_retry : label === 'Pause' ? MESSAGES.audio_pause : MESSAGES.audio_play
+        }
         className="flex size-10 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/30 transition hover:brightness-110 active:scale-95"
       >
-        {state === 'loading' ? <Spinner className="size-4" /> : state === 'error' ? <RetryIcon size={18} /> : playing ? <PauseIcon size={18} /> : <PlayIcon size={18} />}
+        {state === 'loading' ? (
+          <Spinner className="size-4" />
+        ) : state === 'error' ? (
+          <RetryIcon size={18} />
+        ) : playing ? (
+          <PauseIcon size={18} />
+        ) : (
+          <PlayIcon size={18} />
+        )}
       </button>
       <div className="min-w-0 flex-1">
         {state === 'error' && error ? (

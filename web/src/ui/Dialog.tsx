@@ -34,7 +34,10 @@ export function Dialog({
         data-testid={testId}
         className={`relative flex max-h-[92dvh] w-full ${width} animate-sheet-in flex-col overflow-hidden rounded-t-3xl bg-white shadow-2xl outline-none md:animate-pop-in md:rounded-3xl dark:bg-ink-900 dark:ring-1 dark:ring-white/10`}
       >
-        <div className="mx-auto mt-2.5 h-1.5 w-10 rounded-full bg-slate-200 md:hidden dark:bg-white/15" aria-hidden="true" />
+        <div
+          className="mx-auto mt-2.5 h-1.5 w-10 rounded-full bg-slate-200 md:hidden dark:bg-white/15"
+          aria-hidden="true"
+        />
         <DialogHeader as="div" ref={headerRef} onClose={onClose} className="justify-between px-6 pt-4 pb-2 md:pt-6">
           <h2 id={titleId} className="text-xl font-bold tracking-tight text-ink-900 dark:text-white">
             {title}

@@ -19,7 +19,14 @@ export function ImagePreview({ src, alt = '', onClose }: { src: string; alt?: st
       className="fixed inset-0 z-[70] flex animate-fade-in items-center justify-center bg-ink-900/85 p-4 outline-none backdrop-blur-sm md:p-10"
     >
       {/* The backdrop, under the image: a pointer shortcut only, Escape and ✕ close it for everyone else. */}
-      <button type="button" tabIndex={-1} aria-hidden="true" onClick={onClose} className="absolute inset-0 cursor-default" data-testid="image-preview-backdrop" />
+      <button
+        type="button"
+        tabIndex={-1}
+        aria-hidden="true"
+        onClick={onClose}
+        className="absolute inset-0 cursor-default"
+        data-testid="image-preview-backdrop"
+      />
       <img
         src={src}
         alt={alt}

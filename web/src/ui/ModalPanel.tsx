@@ -16,7 +16,11 @@ export function ModalPanel({ title, children, wide = false }: { title: string; c
 
   return (
     <div className="fixed inset-0 z-40 flex items-stretch justify-center pt-[max(env(safe-area-inset-top),0.5rem)] pb-[calc(4.25rem+env(safe-area-inset-bottom))] md:items-center md:px-6 md:pt-6 md:pb-28">
-      <div className="absolute inset-0 animate-fade-in bg-ink-900/40 backdrop-blur-[2px]" onClick={close} aria-hidden="true" />
+      <div
+        className="absolute inset-0 animate-fade-in bg-ink-900/40 backdrop-blur-[2px]"
+        onClick={close}
+        aria-hidden="true"
+      />
       <section
         {...dialogProps}
         data-testid="modal-panel"
@@ -28,11 +32,18 @@ export function ModalPanel({ title, children, wide = false }: { title: string; c
           closeTestId="modal-close"
           className="justify-between border-b border-slate-100 px-5 py-3.5 md:px-7 md:py-4 dark:border-white/5"
         >
-          <h1 id={titleId} className="truncate text-lg font-bold tracking-tight text-ink-900 md:text-xl dark:text-white">
+          <h1
+            id={titleId}
+            className="truncate text-lg font-bold tracking-tight text-ink-900 md:text-xl dark:text-white"
+          >
             {title}
           </h1>
         </DialogHeader>
-        <div className={`min-h-0 flex-1 ${wide ? 'flex flex-col overflow-hidden' : 'overflow-y-auto overscroll-contain'}`}>{children}</div>
+        <div
+          className={`min-h-0 flex-1 ${wide ? 'flex flex-col overflow-hidden' : 'overflow-y-auto overscroll-contain'}`}
+        >
+          {children}
+        </div>
       </section>
     </div>
   );

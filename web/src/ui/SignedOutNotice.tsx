@@ -5,15 +5,7 @@ import { Button } from './Button.tsx';
 import { LockIcon } from './icons.tsx';
 
 /** What a visitor sees on a screen that needs an account, with a way in. */
-export function SignedOutNotice({
-  title,
-  message,
-  icon,
-}: {
-  title?: string;
-  message: string;
-  icon?: ReactNode;
-}) {
+export function SignedOutNotice({ title, message, icon }: { title?: string; message: string; icon?: ReactNode }) {
   const openAuth = useUiStore((s) => s.openAuth);
   return (
     <div className="flex min-h-[50vh] flex-col items-center justify-center px-6 py-12 text-center md:min-h-[22rem]">

@@ -15,8 +15,18 @@ export interface TierFlags {
 }
 
 const PRECEDENCE: Record<TierPlace, readonly (readonly [keyof TierFlags, Tier])[]> = {
-  modal: [['isMulti', 'Multi'], ['isPlus', 'Plus'], ['isPro', 'Pro'], ['isPremium', 'Premium']],
-  page: [['isPlus', 'Plus'], ['isMulti', 'Multi'], ['isPro', 'Pro'], ['isPremium', 'Premium']],
+  modal: [
+    ['isMulti', 'Multi'],
+    ['isPlus', 'Plus'],
+    ['isPro', 'Pro'],
+    ['isPremium', 'Premium'],
+  ],
+  page: [
+    ['isPlus', 'Plus'],
+    ['isMulti', 'Multi'],
+    ['isPro', 'Pro'],
+    ['isPremium', 'Premium'],
+  ],
 };
 
 export function tierOf(flags: TierFlags, place: TierPlace): Tier | null {
@@ -32,7 +42,15 @@ const COLOURS: Record<Tier, string> = {
 
 export const FREE_TIER = 'Gratuit';
 
-export function TierBadge({ flags, place, showFree = true }: { flags: TierFlags; place: TierPlace; showFree?: boolean }) {
+export function TierBadge({
+  flags,
+  place,
+  showFree = true,
+}: {
+  flags: TierFlags;
+  place: TierPlace;
+  showFree?: boolean;
+}) {
   const tier = tierOf(flags, place);
   if (!tier) {
     if (!showFree) return null;

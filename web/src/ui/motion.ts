@@ -41,13 +41,22 @@ export interface CameraTarget {
  * reduced. `essential` keeps MapLibre's own reduced-motion check from cutting it to nothing
  * mid-way, since the choice is made here.
  */
-export function moveCamera(map: Pick<MapLibreMap, 'flyTo' | 'easeTo' | 'jumpTo'>, target: CameraTarget, kind: 'fly' | 'ease' = 'fly'): void {
+export function moveCamera(
+  map: Pick<MapLibreMap, 'flyTo' | 'easeTo' | 'jumpTo'>,
+  target: CameraTarget,
+  kind: 'fly' | 'ease' = 'fly',
+): void {
   const { center, zoom, duration } = target;
   if (prefersReducedMotion()) {
     map.jumpTo(zoom === undefined ? { center } : { center, zoom });
     return;
   }
-  const options = { center, ...(zoom === undefined ? {} : { zoom }), ...(duration === undefined ? {} : { duration }), essential: true };
+  const options = {
+    center,
+    ...(zoom === undefined ? {} : { zoom }),
+    ...(duration === undefined ? {} : { duration }),
+    essential: true,
+  };
   if (kind === 'ease') map.easeTo(options);
   else map.flyTo(options);
 }

@@ -79,7 +79,11 @@ export function fakeApi(routes: Record<string, Handler>) {
     return handler ? handler(call) : json(404, { error: { code: 'not_found', message: 'Ressource introuvable' } });
   });
   vi.stubGlobal('fetch', fetchMock);
-  return { calls, fetchMock, callsTo: (route: string) => calls.filter((c) => `${c.method} ${c.url.split('?')[0]}` === route) };
+  return {
+    calls,
+    fetchMock,
+    callsTo: (route: string) => calls.filter((c) => `${c.method} ${c.url.split('?')[0]}` === route),
+  };
 }
 
 /** A promise to settle from the test, for answers that must arrive at a chosen moment. */

@@ -32,7 +32,11 @@ export const feedOf = (...posts: PostDto[]): PostsFeed => ({ posts, serverTime: 
 
 /** The popup as the map shows it: the card follows the cached copy of its post. */
 function CachedCard({ id }: { id: string }) {
-  const { data } = useQuery<PostsFeed>({ queryKey: POSTS_KEY, queryFn: () => new Promise<PostsFeed>(() => undefined), staleTime: Infinity });
+  const { data } = useQuery<PostsFeed>({
+    queryKey: POSTS_KEY,
+    queryFn: () => new Promise<PostsFeed>(() => undefined),
+    staleTime: Infinity,
+  });
   const post = data?.posts.find((p) => p.id === id);
   return post ? <PostCard post={post} now={NOW} onClose={() => undefined} /> : <p data-testid="popup-gone" />;
 }
@@ -41,7 +45,11 @@ export function renderPopup(post: PostDto, extraRoutes: RouteObject[] = []) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   client.setQueryData(POSTS_KEY, feedOf(post));
   const router = createMemoryRouter(
-    [{ path: '/', element: <CachedCard id={post.id} /> }, ...extraRoutes, { path: '*', element: <div data-testid="elsewhere" /> }],
+    [
+      { path: '/', element: <CachedCard id={post.id} /> },
+      ...extraRoutes,
+      { path: '*', element: <div data-testid="elsewhere" /> },
+    ],
     { initialEntries: ['/'] },
   );
   render(
@@ -52,4 +60,5 @@ export function renderPopup(post: PostDto, extraRoutes: RouteObject[] = []) {
   return { client, router };
 }
 
-export const cachedPost = (client: QueryClient, id = 'p-1') => client.getQueryData<PostsFeed>(POSTS_KEY)?.posts.find((p) => p.id === id);
+export const cachedPost = (client: QueryClient, id = 'p-1') =>
+  client.getQueryData<PostsFeed>(POSTS_KEY)?.posts.find((p) => p.id === id);

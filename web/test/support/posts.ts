@@ -3,7 +3,13 @@ import type { PostDto } from '@moodmap/core';
 
 /** A free-tier author named `username`. */
 export const makeAuthor = (username: string, over: Partial<PostDto['author']> = {}): PostDto['author'] => ({
-  username, photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false, ...over,
+  username,
+  photoUrl: null,
+  isPremium: false,
+  isPro: false,
+  isPlus: false,
+  isMulti: false,
+  ...over,
 });
 
 export function makePost(over: Partial<PostDto> = {}): PostDto {

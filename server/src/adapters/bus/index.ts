@@ -29,14 +29,21 @@ async function engineBus(config: Config, database: Database): Promise<EventBus> 
   return createInProcessBus();
 }
 
-export async function createBus(config: Config, database: Database, log: BusLog, options: BusOptions = {}): Promise<EventBus> {
+export async function createBus(
+  config: Config,
+  database: Database,
+  log: BusLog,
+  options: BusOptions = {},
+): Promise<EventBus> {
   let warned = false;
   return announceInstances(await engineBus(config, database), {
     everyMs: options.presenceEveryMs,
     onCount(count) {
       if (count < 2 || config.redisUrl || warned) return;
       warned = true;
-      log.warn(`${count} instances partagent ce bus sans REDIS_URL : limites de débit et compteurs de coûts s'écrivent dans PostgreSQL à chaque requête. Définissez REDIS_URL.`);
+      log.warn(
+        `${count} instances partagent ce bus sans REDIS_URL : limites de débit et compteurs de coûts s'écrivent dans PostgreSQL à chaque requête. Définissez REDIS_URL.`,
+      );
     },
   });
 }

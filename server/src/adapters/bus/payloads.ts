@@ -53,8 +53,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
-const isPlace = (value: unknown): value is PostPlace => isRecord(value) && typeof value.latitude === 'number' && typeof value.longitude === 'number';
+const isStringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isPlace = (value: unknown): value is PostPlace =>
+  isRecord(value) && typeof value.latitude === 'number' && typeof value.longitude === 'number';
 const isFrames = (value: unknown): value is Array<{ type: string; data: unknown }> =>
   Array.isArray(value) && value.every((frame) => isRecord(frame) && typeof frame.type === 'string');
 

@@ -26,7 +26,12 @@ export interface PostgresBusOptions {
 }
 
 async function listen(connectionString: string, deliver: (payload: string) => void, lost: () => void): Promise<Link> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, application_name: 'moodmap_bus' });
+  const client = new pg.Client({
+    connectionString,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    application_name: 'moodmap_bus',
+  });
   client.on('notification', (msg) => {
     if (msg.channel === CHANNEL && msg.payload) deliver(msg.payload);
   });
@@ -47,7 +52,11 @@ async function listen(connectionString: string, deliver: (payload: string) => vo
   };
 }
 
-export async function createPostgresBus(connectionString: string, pool: pg.Pool, options: PostgresBusOptions = {}): Promise<EventBus> {
+export async function createPostgresBus(
+  connectionString: string,
+  pool: pg.Pool,
+  options: PostgresBusOptions = {},
+): Promise<EventBus> {
   const { handlers, deliver, resumed } = busHandlers();
   const link = await keepLinkOpen({
     open: (lost) => listen(connectionString, deliver, lost),
@@ -58,7 +67,8 @@ export async function createPostgresBus(connectionString: string, pool: pg.Pool,
     async send(payloads) {
       // Each NOTIFY waits for the one before: on a pool, two queries issued together may run in
       // either order. Named, so each pool connection parses it once.
-      for (const payload of payloads) await pool.query({ name: 'bus_notify', text: 'select pg_notify($1, $2)', values: [CHANNEL, payload] });
+      for (const payload of payloads)
+        await pool.query({ name: 'bus_notify', text: 'select pg_notify($1, $2)', values: [CHANNEL, payload] });
     },
     close: () => link.close(),
   });

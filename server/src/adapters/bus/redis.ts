@@ -31,11 +31,20 @@ export interface RedisBusOptions {
 /** CLIENT LIST shows which deployment's bus each connection is (names cannot hold spaces). */
 const clientName = (role: string, channel: string) => `moodmap_${role}@${channel}`.replace(/[^\x21-\x7e]/g, '_');
 
-async function subscribe(url: string, channel: string, deliver: (payload: string) => void, lost: () => void): Promise<Link> {
+async function subscribe(
+  url: string,
+  channel: string,
+  deliver: (payload: string) => void,
+  lost: () => void,
+): Promise<Link> {
   // No reconnection of its own: kept-link.ts replaces a lost link and tells the handlers.
   const redis = new Redis(url, {
-    lazyConnect: true, retryStrategy: () => null, autoResubscribe: false, enableOfflineQueue: false,
-    connectTimeout: CONNECT_TIMEOUT_MS, connectionName: clientName('bus', channel),
+    lazyConnect: true,
+    retryStrategy: () => null,
+    autoResubscribe: false,
+    enableOfflineQueue: false,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    connectionName: clientName('bus', channel),
   });
   redis.on('message', (from: string, payload: string) => {
     if (from === channel) deliver(payload);
@@ -61,8 +70,12 @@ export async function createRedisBus(url: string, options: RedisBusOptions): Pro
   const { channel } = options;
   const { handlers, deliver, resumed } = busHandlers();
   const publisher = new Redis(url, {
-    lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: PUBLISH_TIMEOUT_MS,
-    connectTimeout: CONNECT_TIMEOUT_MS, connectionName: clientName('pub', channel),
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: PUBLISH_TIMEOUT_MS,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    connectionName: clientName('pub', channel),
     retryStrategy: (attempt) => Math.min(FIRST_RETRY_MS * 2 ** (attempt - 1), MAX_RETRY_MS),
   });
   publisher.on('error', () => {});

@@ -65,7 +65,10 @@ export function createMapboxGeocoder(token: string, fetchImpl: typeof fetch = fe
 export type LandDecision = 'land' | 'off_land' | 'sea';
 
 /** The land decision: offline polygons first, then the geocoder may refuse a doubtful point. */
-export function createLandDecision(isOnLandOffline: (lat: number, lon: number) => boolean, verdict?: (lat: number, lon: number) => Promise<GeocodeVerdict>) {
+export function createLandDecision(
+  isOnLandOffline: (lat: number, lon: number) => boolean,
+  verdict?: (lat: number, lon: number) => Promise<GeocodeVerdict>,
+) {
   return async (latitude: number, longitude: number): Promise<LandDecision> => {
     if (!isOnLandOffline(latitude, longitude)) return 'off_land';
     if (!verdict) return 'land';

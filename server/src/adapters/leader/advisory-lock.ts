@@ -44,7 +44,12 @@ export interface AdvisoryLockOptions {
  * Runs `session` again each time it ends, until `stop` aborts: at once after it led or waited,
  * then waits that double from FIRST_RETRY_MS up to MAX_RETRY_MS while it keeps failing.
  */
-async function reconnecting(session: () => Promise<void>, stop: AbortSignal, ended: () => void, failed: (error: unknown) => void): Promise<void> {
+async function reconnecting(
+  session: () => Promise<void>,
+  stop: AbortSignal,
+  ended: () => void,
+  failed: (error: unknown) => void,
+): Promise<void> {
   let retryMs = FIRST_RETRY_MS;
   while (!stop.aborted) {
     await session().then(() => {
@@ -61,7 +66,10 @@ async function reconnecting(session: () => Promise<void>, stop: AbortSignal, end
  * Starts competing for the lock; resolves once the first attempt is settled (this instance leads,
  * or waits behind another), so the first instance of a deployment leads by the time it serves.
  */
-export async function holdAdvisoryLock(connectionString: string, options: AdvisoryLockOptions = {}): Promise<Leadership> {
+export async function holdAdvisoryLock(
+  connectionString: string,
+  options: AdvisoryLockOptions = {},
+): Promise<Leadership> {
   const checkMs = options.checkIntervalMs ?? CHECK_INTERVAL_MS;
   const listeners = new Set<(leading: boolean) => void>();
   const stop = new AbortController();
@@ -83,7 +91,12 @@ export async function holdAdvisoryLock(connectionString: string, options: Adviso
 
   /** One connection's life: connect, wait for the lock, lead until the link or the process ends. */
   async function session(): Promise<void> {
-    const current = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, application_name: APPLICATION_NAME });
+    const current = new pg.Client({
+      connectionString,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      application_name: APPLICATION_NAME,
+    });
     client = current;
     let dropped = false;
     const lost = new Promise<void>((resolve) => {

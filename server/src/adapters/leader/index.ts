@@ -39,28 +39,42 @@ interface Job extends JobStatus {
 
 const alwaysLeading: Leadership = { leading: () => true, onChange: () => {}, close: async () => {} };
 
-export async function createLeader(database: Database, log: LeaderLog, options: AdvisoryLockOptions = {}): Promise<Leader> {
-  const leadership = database.engine === 'postgres' && database.connectionString
-    ? await holdAdvisoryLock(database.connectionString, { onError: (err) => log.warn({ err }, 'verrou des tâches périodiques injoignable'), ...options })
-    : alwaysLeading;
+export async function createLeader(
+  database: Database,
+  log: LeaderLog,
+  options: AdvisoryLockOptions = {},
+): Promise<Leader> {
+  const leadership =
+    database.engine === 'postgres' && database.connectionString
+      ? await holdAdvisoryLock(database.connectionString, {
+          onError: (err) => log.warn({ err }, 'verrou des tâches périodiques injoignable'),
+          ...options,
+        })
+      : alwaysLeading;
   const jobs = new Map<string, Job>();
 
   function start(job: Job): void {
     if (job.running) return;
-    job.running = job.run().then(
-      () => {
-        job.runs++;
-      },
-      (err: unknown) => {
-        job.failures++;
-        log.warn({ err, job: job.name }, 'tâche périodique en échec');
-      },
-    ).finally(() => {
-      job.running = null;
-    });
+    job.running = job
+      .run()
+      .then(
+        () => {
+          job.runs++;
+        },
+        (err: unknown) => {
+          job.failures++;
+          log.warn({ err, job: job.name }, 'tâche périodique en échec');
+        },
+      )
+      .finally(() => {
+        job.running = null;
+      });
   }
 
-  const tell = (leading: boolean) => log.info(leading ? 'cette instance mène les tâches périodiques' : 'cette instance ne mène plus les tâches périodiques');
+  const tell = (leading: boolean) =>
+    log.info(
+      leading ? 'cette instance mène les tâches périodiques' : 'cette instance ne mène plus les tâches périodiques',
+    );
   leadership.onChange((leading) => {
     tell(leading);
     if (leading) for (const job of jobs.values()) start(job);

@@ -16,9 +16,9 @@ const escapeHtml = (s: string) =>
 
 function renderMail(mail: StoredMail): string {
   // The text with its links made clickable; the links are the ones we generated (http/https).
-  const parts = mail.text.split(/(https?:\/\/[^\s<>"']+)/g).map((part, i) =>
-    i % 2 === 1 ? `<a href="${escapeHtml(part)}">${escapeHtml(part)}</a>` : escapeHtml(part),
-  );
+  const parts = mail.text
+    .split(/(https?:\/\/[^\s<>"']+)/g)
+    .map((part, i) => (i % 2 === 1 ? `<a href="${escapeHtml(part)}">${escapeHtml(part)}</a>` : escapeHtml(part)));
   return `<article><h2>${escapeHtml(mail.subject)}</h2>
 <p class="meta">À : ${escapeHtml(mail.to)} — ${escapeHtml(new Date(mail.sentAt).toLocaleString('fr-FR', { timeZone: 'UTC' }))} UTC</p>
 <pre>${parts.join('')}</pre></article>`;
@@ -27,16 +27,21 @@ function renderMail(mail: StoredMail): string {
 const query = z.object({ to: z.string().max(254).optional() });
 
 export default async function devMailRoutes(app: FastifyInstance, { outbox }: { outbox: Outbox }) {
-  app.withTypeProvider<ZodTypeProvider>().get('/dev/mail.json', { schema: { querystring: query } }, async (request, reply) => {
-    const mails = await outbox.list({ to: request.query.to });
-    return reply.header('cache-control', 'no-store').send(mails);
-  });
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get('/dev/mail.json', { schema: { querystring: query } }, async (request, reply) => {
+      const mails = await outbox.list({ to: request.query.to });
+      return reply.header('cache-control', 'no-store').send(mails);
+    });
 
   app.get('/dev/mail', async (_request, reply) => {
     const mails = await outbox.list();
     const body = mails.length ? mails.map(renderMail).join('\n') : `<p>${escapeHtml(MESSAGES.dev_outbox_empty)}</p>`;
     const title = escapeHtml(MESSAGES.dev_outbox_title);
-    return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(`<!doctype html>
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(`<!doctype html>
 <html lang="fr"><head><meta charset="utf-8"><title>${title}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}
 article{border-bottom:1px solid #ddd;padding:1rem 0}.meta{color:#666}pre{white-space:pre-wrap}</style>

@@ -14,13 +14,23 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, log: FastifyBaseLogger, now: () => Date): Mailer {
+export function createMailer(
+  config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>,
+  log: FastifyBaseLogger,
+  now: () => Date,
+): Mailer {
   if (config.smtpUrl) {
     const transport = nodemailer.createTransport(config.smtpUrl);
     return {
       outbox: null,
       async send(mail) {
-        await transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        await transport.sendMail({
+          from: config.mailFrom,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        });
       },
       async close() {
         transport.close();
@@ -32,7 +42,10 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
     outbox,
     async send(mail) {
       await outbox.add(mail, now());
-      log.info({ to: mail.to, subject: mail.subject, links: extractLinks(mail.text) }, "e-mail gardé dans la boîte d'envoi de développement (/dev/mail)");
+      log.info(
+        { to: mail.to, subject: mail.subject, links: extractLinks(mail.text) },
+        "e-mail gardé dans la boîte d'envoi de développement (/dev/mail)",
+      );
     },
     async close() {},
   };

@@ -38,7 +38,14 @@ export function createOutbox(dataDir: string | null): Outbox {
 }
 
 function stored(mail: MailMessage, sentAt: Date): StoredMail {
-  return { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, links: extractLinks(mail.text), sentAt: sentAt.toISOString() };
+  return {
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    links: extractLinks(mail.text),
+    sentAt: sentAt.toISOString(),
+  };
 }
 
 const matches = (mail: StoredMail, to?: string) => !to || mail.to.toLowerCase() === to.toLowerCase();
@@ -72,7 +79,10 @@ function fileOutbox(dir: string): Outbox {
     async list({ to, limit = LIST_DEFAULT } = {}) {
       let names: string[];
       try {
-        names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort().reverse();
+        names = (await readdir(dir))
+          .filter((n) => n.endsWith('.json'))
+          .sort()
+          .reverse();
       } catch {
         return [];
       }

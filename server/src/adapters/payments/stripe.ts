@@ -22,24 +22,32 @@ export function createStripeProvider(options: StripeOptions): StripePaymentProvi
     kind: 'stripe',
     absoluteUrls: true,
     async createCheckout(request) {
-      const session = await stripe.checkout.sessions.create({
-        mode: 'payment',
-        locale: 'fr',
-        customer_email: request.email,
-        client_reference_id: request.userId,
-        line_items: [{
-          quantity: request.quantity,
-          price_data: {
-            currency: request.currency,
-            unit_amount: request.unitAmountCents,
-            product_data: { name: 'Crédit Pulse MoodMap', description: 'Un crédit = l’effet Pulse sur une publication pendant toute sa durée' },
-          },
-        }],
-        metadata: { user_id: request.userId, quantity: String(request.quantity), purchase_id: request.purchaseId },
-        payment_intent_data: { metadata: { user_id: request.userId, purchase_id: request.purchaseId } },
-        success_url: request.successUrl,
-        cancel_url: request.cancelUrl,
-      }, { idempotencyKey: `pulse-checkout-${request.purchaseId}` });
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          locale: 'fr',
+          customer_email: request.email,
+          client_reference_id: request.userId,
+          line_items: [
+            {
+              quantity: request.quantity,
+              price_data: {
+                currency: request.currency,
+                unit_amount: request.unitAmountCents,
+                product_data: {
+                  name: 'Crédit Pulse MoodMap',
+                  description: 'Un crédit = l’effet Pulse sur une publication pendant toute sa durée',
+                },
+              },
+            },
+          ],
+          metadata: { user_id: request.userId, quantity: String(request.quantity), purchase_id: request.purchaseId },
+          payment_intent_data: { metadata: { user_id: request.userId, purchase_id: request.purchaseId } },
+          success_url: request.successUrl,
+          cancel_url: request.cancelUrl,
+        },
+        { idempotencyKey: `pulse-checkout-${request.purchaseId}` },
+      );
       if (!session.url) throw new Error('Stripe returned a session without url');
       return { sessionId: session.id, url: session.url };
     },

@@ -80,7 +80,12 @@ export interface RateLimiterDeps {
 }
 
 export function createRateLimiter({ store, now, logSecurityEvent }: RateLimiterDeps): RateLimiter {
-  function tooMany(action: LimitAction, blockedUntilMs: number, justBlocked: boolean, options: ConsumeOptions): AppError {
+  function tooMany(
+    action: LimitAction,
+    blockedUntilMs: number,
+    justBlocked: boolean,
+    options: ConsumeOptions,
+  ): AppError {
     const seconds = Math.max(1, Math.ceil((blockedUntilMs - now().getTime()) / 1000));
     const minutes = Math.max(1, Math.ceil(seconds / 60));
     const headers = { 'retry-after': String(seconds) };

@@ -50,7 +50,14 @@ export interface RedisStoreOptions {
 // it sends EVALSHA, and EVAL once on NOSCRIPT.
 declare module 'ioredis' {
   interface RedisCommander<Context extends ClientContext> {
-    moodmapRateHit(key: string, nowMs: number, points: number, windowMs: number, blockMs: number, maxExp: number): Result<[number, string, string], Context>;
+    moodmapRateHit(
+      key: string,
+      nowMs: number,
+      points: number,
+      windowMs: number,
+      blockMs: number,
+      maxExp: number,
+    ): Result<[number, string, string], Context>;
   }
 }
 
@@ -59,7 +66,12 @@ export function createRedisRateLimitStore({ url, prefix = 'moodmap:rl:' }: Redis
   // Auto-pipelining: the hits of the requests parsed in one turn of the event loop
   // leave in one write and come back in one read, not one socket round of system calls each.
   // Each hit is still its own atomic script run with its own answer.
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true });
+  const redis = new Redis(url, {
+    lazyConnect: false,
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+    enableAutoPipelining: true,
+  });
   // A dropped connection is retried by ioredis; the error event must not crash the process.
   redis.on('error', () => {});
   // By its SHA1 rather than its text (about 1 kB) on every hit: the text would be most of the
@@ -71,7 +83,12 @@ export function createRedisRateLimitStore({ url, prefix = 'moodmap:rl:' }: Redis
     kind: 'redis',
     async hit(key: string, rule: RateLimitRule, nowMs: number): Promise<HitResult> {
       const [points, blocked, previous] = await redis.moodmapRateHit(
-        prefix + key, nowMs, rule.points, rule.windowMs, rule.blockMs, rule.escalateMaxExponent ?? 0,
+        prefix + key,
+        nowMs,
+        rule.points,
+        rule.windowMs,
+        rule.blockMs,
+        rule.escalateMaxExponent ?? 0,
       );
       return hitResult(Number(points), toMs(blocked), toMs(previous), nowMs);
     },

@@ -33,7 +33,9 @@ export function createSqlRateLimitStore(db: Db): RateLimitStore {
   async function cleanup(nowMs: number) {
     // Rows whose window and block are both over for a day carry no information any more.
     const cutoff = sql`to_timestamp(${nowMs}::float8 / 1000) - interval '1 day'`;
-    await db.execute(sql`delete from rate_limits where window_ends_at < ${cutoff} and (blocked_until is null or blocked_until < ${cutoff})`);
+    await db.execute(
+      sql`delete from rate_limits where window_ends_at < ${cutoff} and (blocked_until is null or blocked_until < ${cutoff})`,
+    );
   }
 
   return {

@@ -38,7 +38,12 @@ export interface RateLimitStore {
   close(): Promise<void>;
 }
 
-export function hitResult(count: number, blockedUntilMs: number | null, previousBlockedUntilMs: number | null, nowMs: number): HitResult {
+export function hitResult(
+  count: number,
+  blockedUntilMs: number | null,
+  previousBlockedUntilMs: number | null,
+  nowMs: number,
+): HitResult {
   const blocked = blockedUntilMs !== null && blockedUntilMs > nowMs ? blockedUntilMs : null;
   const wasBlocked = previousBlockedUntilMs !== null && previousBlockedUntilMs > nowMs;
   return { count, blockedUntilMs: blocked, justBlocked: blocked !== null && !wasBlocked };

@@ -44,7 +44,10 @@ export function amzDate(date: Date): string {
 
 /** An S3 answer that is no success, as the error a caller sees. */
 async function failure(method: string, key: string, response: Response): Promise<StorageError> {
-  return new StorageError(`S3 ${method} ${key}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`, response.status);
+  return new StorageError(
+    `S3 ${method} ${key}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`,
+    response.status,
+  );
 }
 
 /** Signed requests on the bucket's objects; a server error (5xx) or a network failure is tried once more. */
@@ -57,12 +60,19 @@ function s3Requests(s3: S3Config, options: S3StorageOptions) {
   // Derived signing keys, shared by every request of this store (one per day).
   const cache = new Map<string, ArrayBuffer>();
 
-  return async function send(method: 'PUT' | 'GET' | 'DELETE', key: string, body?: Buffer, extra: Record<string, string> = {}): Promise<Response> {
+  return async function send(
+    method: 'PUT' | 'GET' | 'DELETE',
+    key: string,
+    body?: Buffer,
+    extra: Record<string, string> = {},
+  ): Promise<Response> {
     assertValidKey(key);
     const url = `${objectBase}/${encodeKey(key)}`;
     const payload = body ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength) : undefined;
     // The payload is signed (not UNSIGNED-PAYLOAD): the store refuses a body altered on the way.
-    const payloadHash = createHash('sha256').update(payload ?? '').digest('hex');
+    const payloadHash = createHash('sha256')
+      .update(payload ?? '')
+      .digest('hex');
     let lastError: unknown;
     // One retry: every request is idempotent, and S3 answers an occasional 500/503.
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -89,7 +99,9 @@ function s3Requests(s3: S3Config, options: S3StorageOptions) {
         lastError = error;
       }
     }
-    throw lastError instanceof StorageError ? lastError : new StorageError(`S3 ${method} ${key}: ${String((lastError as Error)?.message ?? lastError)}`);
+    throw lastError instanceof StorageError
+      ? lastError
+      : new StorageError(`S3 ${method} ${key}: ${String((lastError as Error)?.message ?? lastError)}`);
   };
 }
 

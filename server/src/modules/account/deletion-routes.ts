@@ -8,7 +8,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MESSAGE_EVENTS, accountDeletionSchema, type ConversationClosedEvent, type PostDeletedEvent } from '@moodmap/core';
+import {
+  MESSAGE_EVENTS,
+  accountDeletionSchema,
+  type ConversationClosedEvent,
+  type PostDeletedEvent,
+} from '@moodmap/core';
 import type { RealtimeEvent } from '../../adapters/bus/types.ts';
 import { ipKey } from '../../adapters/rate-limit/limiter.ts';
 import type { AppContext } from '../../context.ts';
@@ -24,7 +29,9 @@ import { eraseAccount, type ClosedConversation } from './deletion.ts';
 const noContent = z.undefined();
 
 /** The post's map event, as a normal delete sends it: to the views holding it. */
-function deletedEvent(post: DeletedPost): PostDeletedEvent & { at: { latitude: number; longitude: number }; about: string[] } {
+function deletedEvent(
+  post: DeletedPost,
+): PostDeletedEvent & { at: { latitude: number; longitude: number }; about: string[] } {
   const { id, latitude, longitude } = post;
   return { type: 'post.deleted', data: { id, latitude, longitude }, at: { latitude, longitude }, about: [post.userId] };
 }
@@ -39,27 +46,48 @@ export default async function accountDeletionRoutes(root: FastifyInstance, { ctx
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
 
-  app.post('/api/account/delete', {
-    config: { write: 'remove' },
-    onRequest: app.authenticate,
-    schema: { body: accountDeletionSchema, response: { 204: noContent } },
-  }, async (request, reply) => {
-    const { userId } = requireUser(request);
-    await ctx.limits.consume('login', ipKey(request.ip), { ip: request.ip, userId });
-    const user = await findUserById(db, userId);
-    if (!user) throw unauthorized();
-    if (!(await verifyPassword(user.passwordHash, request.body.password))) {
-      await ctx.logSecurityEvent({ userId, ip: request.ip, eventType: 'account_delete_failed', description: 'Suppression du compte refusée : mot de passe incorrect', severity: 'medium' });
-      throw fail(403, 'account_delete_wrong_password');
-    }
+  app.post(
+    '/api/account/delete',
+    {
+      config: { write: 'remove' },
+      onRequest: app.authenticate,
+      schema: { body: accountDeletionSchema, response: { 204: noContent } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      await ctx.limits.consume('login', ipKey(request.ip), { ip: request.ip, userId });
+      const user = await findUserById(db, userId);
+      if (!user) throw unauthorized();
+      if (!(await verifyPassword(user.passwordHash, request.body.password))) {
+        await ctx.logSecurityEvent({
+          userId,
+          ip: request.ip,
+          eventType: 'account_delete_failed',
+          description: 'Suppression du compte refusée : mot de passe incorrect',
+          severity: 'medium',
+        });
+        throw fail(403, 'account_delete_wrong_password');
+      }
 
-    const erased = await eraseAccount(db, userId, user.email);
-    const log = request.log;
-    await ctx.logSecurityEvent({ targetId: erased.pseudonym, ip: request.ip, eventType: 'account_deleted', description: 'Compte supprimé par son titulaire', severity: 'medium' });
-    await publishSessionsRevoked(ctx.bus, userId, erased.sessionIds).catch((err) => log.error({ err }, 'session end not announced'));
-    for (const post of erased.posts) await ctx.bus.publish(deletedEvent(post)).catch((err) => log.error({ err }, 'publish failed'));
-    await ctx.bus.publishMany(erased.closedConversations.map(closedEvent)).catch((err) => log.error({ err }, 'publish failed'));
-    await deleteMediaUrls(ctx.storage, erased.mediaUrls).catch((err) => log.warn({ err }, 'media cleanup failed'));
-    return reply.status(204).send();
-  });
+      const erased = await eraseAccount(db, userId, user.email);
+      const log = request.log;
+      await ctx.logSecurityEvent({
+        targetId: erased.pseudonym,
+        ip: request.ip,
+        eventType: 'account_deleted',
+        description: 'Compte supprimé par son titulaire',
+        severity: 'medium',
+      });
+      await publishSessionsRevoked(ctx.bus, userId, erased.sessionIds).catch((err) =>
+        log.error({ err }, 'session end not announced'),
+      );
+      for (const post of erased.posts)
+        await ctx.bus.publish(deletedEvent(post)).catch((err) => log.error({ err }, 'publish failed'));
+      await ctx.bus
+        .publishMany(erased.closedConversations.map(closedEvent))
+        .catch((err) => log.error({ err }, 'publish failed'));
+      await deleteMediaUrls(ctx.storage, erased.mediaUrls).catch((err) => log.warn({ err }, 'media cleanup failed'));
+      return reply.status(204).send();
+    },
+  );
 }

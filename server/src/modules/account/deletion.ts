@@ -72,7 +72,9 @@ async function deletePosts(tx: Tx, userId: string): Promise<DeletedPost[]> {
 
 /** Files the person's rows point at, besides their posts' and their messages'. */
 async function otherFiles(tx: Tx, userId: string): Promise<string[]> {
-  const profile = await tx.execute(sql`select profile_photo_url as a, avatar_url as b from profiles where id = ${userId}`);
+  const profile = await tx.execute(
+    sql`select profile_photo_url as a, avatar_url as b from profiles where id = ${userId}`,
+  );
   const uploads = await tx.execute(sql`select url as a, thumbnail_url as b from uploads where user_id = ${userId}`);
   const rows = [...profile.rows, ...uploads.rows];
   return [...column(rows, 'a'), ...column(rows, 'b')];
@@ -117,8 +119,12 @@ async function leaveConversations(tx: Tx, userId: string): Promise<{ files: stri
 /** Reports and decisions about their posts stay (DSA), the author's names replaced. */
 async function pseudonymiseModeration(tx: Tx, userId: string): Promise<void> {
   const names = sql`jsonb_build_object('nickname', ${ERASED_NAME}::text, 'authorUsername', ${ERASED_NAME}::text)`;
-  await tx.execute(sql`update post_reports set post_snapshot = post_snapshot || ${names} where post_author_id = ${userId}`);
-  await tx.execute(sql`update moderation_decisions set post_snapshot = post_snapshot || ${names} where author_id = ${userId}`);
+  await tx.execute(
+    sql`update post_reports set post_snapshot = post_snapshot || ${names} where post_author_id = ${userId}`,
+  );
+  await tx.execute(
+    sql`update moderation_decisions set post_snapshot = post_snapshot || ${names} where author_id = ${userId}`,
+  );
   // Notices they filed stay in the record; no name or address of theirs, so no decision mail.
   await tx.execute(sql`update dsa_notices set name = ${ERASED_NAME}, email = '' where notifier_id = ${userId}`);
 }
@@ -152,7 +158,9 @@ async function retainPayments(tx: Tx, userId: string): Promise<void> {
 
 /** Rate-limit counters keyed by the person's id or address (the SQL store's; Redis keys expire). */
 async function forgetCounters(tx: Tx, userId: string, email: string): Promise<void> {
-  await tx.execute(sql`delete from rate_limits where position(${userId} in key) > 0 or position(lower(${email}) in lower(key)) > 0`);
+  await tx.execute(
+    sql`delete from rate_limits where position(${userId} in key) > 0 or position(lower(${email}) in lower(key)) > 0`,
+  );
 }
 
 /**
@@ -176,6 +184,12 @@ export async function eraseAccount(db: Db, userId: string, email: string): Promi
     await forgetCounters(tx, userId, email);
     await tx.execute(sql`delete from users where id = ${userId}`);
     const mediaUrls = [...new Set([...posts.flatMap((p) => p.mediaUrls), ...files, ...conversations.files])];
-    return { posts, mediaUrls, closedConversations: conversations.kept, sessionIds: column(sessions.rows, 'id'), pseudonym };
+    return {
+      posts,
+      mediaUrls,
+      closedConversations: conversations.kept,
+      sessionIds: column(sessions.rows, 'id'),
+      pseudonym,
+    };
   });
 }

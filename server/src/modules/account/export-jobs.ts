@@ -29,7 +29,9 @@ export function createExportJobs(ctx: AppContext, log: FastifyBaseLogger): Expor
 
   function start(userId: string, requestedAt: Date) {
     // After the answer: the request never waits on the archive.
-    const job = new Promise<void>((resolve) => setImmediate(resolve)).then(() => prepareArchive(ctx, log, userId, requestedAt));
+    const job = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+      prepareArchive(ctx, log, userId, requestedAt),
+    );
     running.add(job);
     void job.finally(() => running.delete(job));
   }
@@ -41,8 +43,16 @@ export function createExportJobs(ctx: AppContext, log: FastifyBaseLogger): Expor
       const row = await read(userId);
       if (!claimed && row) {
         if (row.status === 'pending') throw conflict('export_pending');
-        const seconds = Math.max(1, Math.ceil((row.requestedAt.getTime() + DATA_EXPORT_EVERY_MS - now.getTime()) / SECOND));
-        throw new AppError(429, 'export_rate_limited', t('export_rate_limited', { hours: Math.ceil(seconds / (HOUR / SECOND)) }), { 'retry-after': String(seconds) });
+        const seconds = Math.max(
+          1,
+          Math.ceil((row.requestedAt.getTime() + DATA_EXPORT_EVERY_MS - now.getTime()) / SECOND),
+        );
+        throw new AppError(
+          429,
+          'export_rate_limited',
+          t('export_rate_limited', { hours: Math.ceil(seconds / (HOUR / SECOND)) }),
+          { 'retry-after': String(seconds) },
+        );
       }
       start(userId, now);
       return exportStatus(row, ctx.now());

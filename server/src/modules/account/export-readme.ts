@@ -2,14 +2,19 @@
 import type { ArchiveFile } from './export-tables.ts';
 
 const FILES: Record<ArchiveFile, string> = {
-  'profil.json': 'votre compte (adresse e-mail, date d’inscription, confirmation), votre profil (pseudo, bio, photo, nom, date de naissance, téléphone, statut, crédits Pulse) et votre rôle.',
-  'consentements.json': 'la version des conditions d’utilisation que vous avez acceptée et la date de cette acceptation.',
-  'publications.json': 'vos publications encore présentes (elles disparaissent 24 heures après leur création), avec leur position publiée et, le cas échéant, votre position exacte.',
+  'profil.json':
+    'votre compte (adresse e-mail, date d’inscription, confirmation), votre profil (pseudo, bio, photo, nom, date de naissance, téléphone, statut, crédits Pulse) et votre rôle.',
+  'consentements.json':
+    'la version des conditions d’utilisation que vous avez acceptée et la date de cette acceptation.',
+  'publications.json':
+    'vos publications encore présentes (elles disparaissent 24 heures après leur création), avec leur position publiée et, le cas échéant, votre position exacte.',
   'commentaires.json': 'les commentaires que vous avez écrits.',
   'likes.json': 'les publications que vous avez aimées.',
-  'messages.json': 'vos conversations : l’autre membre (identifiant et pseudo, ou « Compte supprimé » sans identifiant s’il a supprimé son compte) et tous les messages, les vôtres comme les siens (« fromMe » indique les vôtres).',
+  'messages.json':
+    'vos conversations : l’autre membre (identifiant et pseudo, ou « Compte supprimé » sans identifiant s’il a supprimé son compte) et tous les messages, les vôtres comme les siens (« fromMe » indique les vôtres).',
   'signalements.json': 'les signalements que vous avez faits, avec la publication telle que vous l’avez signalée.',
-  'notifications-contenus-illicites.json': 'les notifications de contenu illicite que vous avez envoyées (nom, adresse e-mail, explication, publication visée).',
+  'notifications-contenus-illicites.json':
+    'les notifications de contenu illicite que vous avez envoyées (nom, adresse e-mail, explication, publication visée).',
   'achats.json': 'vos achats de crédits Pulse et leurs reçus : quantité, montant, statut, dates, remboursements.',
   'moderation.json': 'les décisions de modération vous concernant et vos recours.',
   'avis.json': 'les avis reçus dans l’application (issue d’un signalement, exposé des motifs, issue d’un recours).',

@@ -17,18 +17,26 @@ export default async function exportRoutes(root: FastifyInstance, { ctx }: { ctx
   const app = root.withTypeProvider<ZodTypeProvider>();
   const jobs = createExportJobs(ctx, app.log);
 
-  app.post('/api/account/export', {
-    config: { write: 'export' },
-    onRequest: app.authenticate,
-    schema: { response: { 202: dataExportStatusSchema } },
-  }, async (request, reply) => {
-    const status = await jobs.request(requireUser(request).userId);
-    return reply.status(202).header('cache-control', 'no-store').send(status);
-  });
+  app.post(
+    '/api/account/export',
+    {
+      config: { write: 'export' },
+      onRequest: app.authenticate,
+      schema: { response: { 202: dataExportStatusSchema } },
+    },
+    async (request, reply) => {
+      const status = await jobs.request(requireUser(request).userId);
+      return reply.status(202).header('cache-control', 'no-store').send(status);
+    },
+  );
 
-  app.get('/api/account/export', { onRequest: app.authenticate, schema: { response: { 200: dataExportStatusSchema } } }, async (request, reply) => {
-    return reply.header('cache-control', 'no-store').send(await jobs.status(requireUser(request).userId));
-  });
+  app.get(
+    '/api/account/export',
+    { onRequest: app.authenticate, schema: { response: { 200: dataExportStatusSchema } } },
+    async (request, reply) => {
+      return reply.header('cache-control', 'no-store').send(await jobs.status(requireUser(request).userId));
+    },
+  );
 
   app.get('/api/account/export/download', { onRequest: app.authenticate }, async (request, reply) => {
     const archive = await jobs.archive(requireUser(request).userId);

@@ -32,10 +32,14 @@ export const EXPORTED_COLUMNS = {
 export const EXCLUDED_COLUMNS = {
   'auth_tokens.user_id': 'single-use e-mail link hashes, valid an hour or two: secrets, not data about the person',
   'refresh_tokens.user_id': 'token hashes of the sessions listed in sessions.json: secrets',
-  'uploads.user_id': 'files waiting for a post: a claimed one is in publications.json and media/, an unclaimed one is deleted within the hour',
-  'post_reports.post_author_id': "reports about the person's posts: who reported is the reporters' data; the outcome is in moderation.json",
-  'dsa_notices.post_author_id': "notices about the person's posts: who sent them is the notifiers' data; the outcome is in moderation.json",
-  'moderation_decisions.moderator_id': "decisions a moderator took are the service's records; the moderator's name is never given out",
+  'uploads.user_id':
+    'files waiting for a post: a claimed one is in publications.json and media/, an unclaimed one is deleted within the hour',
+  'post_reports.post_author_id':
+    "reports about the person's posts: who reported is the reporters' data; the outcome is in moderation.json",
+  'dsa_notices.post_author_id':
+    "notices about the person's posts: who sent them is the notifiers' data; the outcome is in moderation.json",
+  'moderation_decisions.moderator_id':
+    "decisions a moderator took are the service's records; the moderator's name is never given out",
   'moderation_appeals.decided_by': "the moderator who decided an appeal: the service's records",
   'user_blocks.blocked_id': "who blocked the person is the blocker's data",
   'emergency_mode.started_by': "a staff member switching emergency mode on: the service's records",

@@ -21,11 +21,19 @@ export interface Refusal {
   severity: Severity;
 }
 
-export async function requireRole(ctx: AppContext, request: FastifyRequest, roles: readonly StaffRole[], refusal?: Refusal): Promise<{ userId: string; role: StaffRole }> {
+export async function requireRole(
+  ctx: AppContext,
+  request: FastifyRequest,
+  roles: readonly StaffRole[],
+  refusal?: Refusal,
+): Promise<{ userId: string; role: StaffRole }> {
   const { userId } = requireUser(request);
   const role = await getRole(ctx.database.db, userId);
   if (!roles.includes(role)) {
-    const logged = refusal ?? { severity: 'high', description: `Accès refusé à ${request.method} ${request.routeOptions.url ?? ''} (rôle : ${role})` };
+    const logged = refusal ?? {
+      severity: 'high',
+      description: `Accès refusé à ${request.method} ${request.routeOptions.url ?? ''} (rôle : ${role})`,
+    };
     await ctx.logSecurityEvent({ userId, ip: request.ip, eventType: 'permission_denied', ...logged });
     throw forbidden();
   }

@@ -48,7 +48,10 @@ export function newestFirst(createdAt: AnyColumn, id: AnyColumn): [SQL, SQL] {
  * A page out of the `limit + 1` rows read: its first `limit` rows, and the cursor to the rest
  * when the extra row says there is one.
  */
-export function pageOf<R extends { id: string; stamp: string }>(rows: R[], limit: number): { page: R[]; nextCursor: string | null } {
+export function pageOf<R extends { id: string; stamp: string }>(
+  rows: R[],
+  limit: number,
+): { page: R[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { page, nextCursor: rows.length > limit && last ? encodeKey({ at: last.stamp, id: last.id }) : null };

@@ -14,7 +14,12 @@ export interface Page<T> {
 
 /** How many rows of `table` match `filter`, counted up to ADMIN_COUNT_MAX + 1: no more are read. */
 async function boundedCount(db: Db, table: PgTable, filter: SQL | undefined): Promise<number> {
-  const limited = db.select({ one: sql<number>`1`.as('one') }).from(table).where(filter).limit(ADMIN_COUNT_MAX + 1).as('limited');
+  const limited = db
+    .select({ one: sql<number>`1`.as('one') })
+    .from(table)
+    .where(filter)
+    .limit(ADMIN_COUNT_MAX + 1)
+    .as('limited');
   return (await db.select({ n: count() }).from(limited))[0]!.n;
 }
 
@@ -25,13 +30,23 @@ function nicknamePrefix(q: string | undefined) {
   return sql`lower(${profiles.username}) like ${`${escaped}%`}`;
 }
 
-export async function listUsers(db: Db, options: { cursor?: string; limit: number; q?: string }): Promise<Page<AdminUser>> {
+export async function listUsers(
+  db: Db,
+  options: { cursor?: string; limit: number; q?: string },
+): Promise<Page<AdminUser>> {
   const key = decodeKey(options.cursor);
   const filter = nicknamePrefix(options.q);
-  const rows = await db.select({
-    id: profiles.id, username: profiles.username, createdAt: profiles.createdAt, stamp: stampOf(profiles.createdAt),
-    role: staffRoles.role, suspendedUntil: users.suspendedUntil, bannedAt: users.bannedAt,
-  }).from(profiles)
+  const rows = await db
+    .select({
+      id: profiles.id,
+      username: profiles.username,
+      createdAt: profiles.createdAt,
+      stamp: stampOf(profiles.createdAt),
+      role: staffRoles.role,
+      suspendedUntil: users.suspendedUntil,
+      bannedAt: users.bannedAt,
+    })
+    .from(profiles)
     .innerJoin(users, eq(users.id, profiles.id))
     .leftJoin(staffRoles, eq(staffRoles.userId, profiles.id))
     .where(and(filter, after(profiles.createdAt, profiles.id, key)))
@@ -53,24 +68,41 @@ export async function listUsers(db: Db, options: { cursor?: string; limit: numbe
   };
 }
 
-export async function listSecurityLogs(db: Db, options: { cursor?: string; limit: number; severity?: string; eventType?: string }): Promise<Page<SecurityLogEntry>> {
+export async function listSecurityLogs(
+  db: Db,
+  options: { cursor?: string; limit: number; severity?: string; eventType?: string },
+): Promise<Page<SecurityLogEntry>> {
   const key = decodeKey(options.cursor);
   const filter = and(
     options.severity ? eq(securityLogs.severity, options.severity) : undefined,
     options.eventType ? eq(securityLogs.eventType, options.eventType) : undefined,
   );
-  const rows = await db.select({
-    id: securityLogs.id, eventType: securityLogs.eventType, eventDescription: securityLogs.eventDescription, severity: securityLogs.severity,
-    createdAt: securityLogs.createdAt, stamp: stampOf(securityLogs.createdAt), userId: securityLogs.userId, targetId: securityLogs.targetId,
-    reason: securityLogs.reason, occurrences: securityLogs.occurrences, lastAt: securityLogs.lastAt,
-  }).from(securityLogs)
+  const rows = await db
+    .select({
+      id: securityLogs.id,
+      eventType: securityLogs.eventType,
+      eventDescription: securityLogs.eventDescription,
+      severity: securityLogs.severity,
+      createdAt: securityLogs.createdAt,
+      stamp: stampOf(securityLogs.createdAt),
+      userId: securityLogs.userId,
+      targetId: securityLogs.targetId,
+      reason: securityLogs.reason,
+      occurrences: securityLogs.occurrences,
+      lastAt: securityLogs.lastAt,
+    })
+    .from(securityLogs)
     .where(and(filter, after(securityLogs.createdAt, securityLogs.id, key)))
     .orderBy(...newestFirst(securityLogs.createdAt, securityLogs.id))
     .limit(options.limit + 1);
   const total = key ? null : await boundedCount(db, securityLogs, filter);
   const { page, nextCursor } = pageOf(rows, options.limit);
   return {
-    rows: page.map(({ stamp: _stamp, ...r }) => ({ ...r, createdAt: r.createdAt.toISOString(), lastAt: r.lastAt?.toISOString() ?? null })),
+    rows: page.map(({ stamp: _stamp, ...r }) => ({
+      ...r,
+      createdAt: r.createdAt.toISOString(),
+      lastAt: r.lastAt?.toISOString() ?? null,
+    })),
     nextCursor,
     total,
   };

@@ -12,9 +12,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  ADMIN_PAGE_SIZE, ADMIN_PANEL_ROLES, adminUsersQuerySchema, adminUsersResponseSchema, adminVisitResponseSchema, ROLE_CHANGE_ROLES,
-  outranks, roleLabel, securityLogsQuerySchema, securityLogsResponseSchema, setRoleBodySchema, setRoleResponseSchema, userIdParamsSchema,
-  USERS_LIST_ROLES, devRoleBodySchema,
+  ADMIN_PAGE_SIZE,
+  ADMIN_PANEL_ROLES,
+  adminUsersQuerySchema,
+  adminUsersResponseSchema,
+  adminVisitResponseSchema,
+  ROLE_CHANGE_ROLES,
+  outranks,
+  roleLabel,
+  securityLogsQuerySchema,
+  securityLogsResponseSchema,
+  setRoleBodySchema,
+  setRoleResponseSchema,
+  userIdParamsSchema,
+  USERS_LIST_ROLES,
+  devRoleBodySchema,
 } from '@moodmap/core';
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
@@ -29,68 +41,122 @@ export default async function adminRoutes(root: FastifyInstance, { ctx }: { ctx:
   const { db } = ctx.database;
   const noStore = { 'cache-control': 'no-store' };
 
-  app.post('/api/admin/visit', { config: { write: 'staff' }, onRequest: app.authenticate, schema: { response: { 200: adminVisitResponseSchema } } }, async (request) => {
-    const { userId, role } = await requireRole(ctx, request, ADMIN_PANEL_ROLES);
-    await ctx.logSecurityEvent({ userId, ip: request.ip, eventType: 'admin_access', severity: 'medium', description: `Accès au panel d'administration (${roleLabel(role)})` });
-    return { role };
-  });
+  app.post(
+    '/api/admin/visit',
+    {
+      config: { write: 'staff' },
+      onRequest: app.authenticate,
+      schema: { response: { 200: adminVisitResponseSchema } },
+    },
+    async (request) => {
+      const { userId, role } = await requireRole(ctx, request, ADMIN_PANEL_ROLES);
+      await ctx.logSecurityEvent({
+        userId,
+        ip: request.ip,
+        eventType: 'admin_access',
+        severity: 'medium',
+        description: `Accès au panel d'administration (${roleLabel(role)})`,
+      });
+      return { role };
+    },
+  );
 
-  app.get('/api/admin/users', {
-    onRequest: app.authenticate,
-    schema: { querystring: adminUsersQuerySchema, response: { 200: adminUsersResponseSchema } },
-  }, async (request, reply) => {
-    const { role } = await requireRole(ctx, request, ADMIN_PANEL_ROLES);
-    if (!USERS_LIST_ROLES.includes(role)) return reply.headers(noStore).send({ users: [], nextCursor: null, total: 0 });
-    const { cursor, q, limit = ADMIN_PAGE_SIZE } = request.query;
-    const page = await listUsers(db, { cursor, q, limit });
-    return reply.headers(noStore).send({ users: page.rows, nextCursor: page.nextCursor, total: page.total });
-  });
+  app.get(
+    '/api/admin/users',
+    {
+      onRequest: app.authenticate,
+      schema: { querystring: adminUsersQuerySchema, response: { 200: adminUsersResponseSchema } },
+    },
+    async (request, reply) => {
+      const { role } = await requireRole(ctx, request, ADMIN_PANEL_ROLES);
+      if (!USERS_LIST_ROLES.includes(role))
+        return reply.headers(noStore).send({ users: [], nextCursor: null, total: 0 });
+      const { cursor, q, limit = ADMIN_PAGE_SIZE } = request.query;
+      const page = await listUsers(db, { cursor, q, limit });
+      return reply.headers(noStore).send({ users: page.rows, nextCursor: page.nextCursor, total: page.total });
+    },
+  );
 
-  app.get('/api/admin/security-logs', {
-    onRequest: app.authenticate,
-    schema: { querystring: securityLogsQuerySchema, response: { 200: securityLogsResponseSchema } },
-  }, async (request, reply) => {
-    await requireRole(ctx, request, ADMIN_PANEL_ROLES);
-    const { cursor, severity, eventType, limit = ADMIN_PAGE_SIZE } = request.query;
-    const page = await listSecurityLogs(db, { cursor, severity, eventType, limit });
-    return reply.headers(noStore).send({ logs: page.rows, nextCursor: page.nextCursor, total: page.total });
-  });
+  app.get(
+    '/api/admin/security-logs',
+    {
+      onRequest: app.authenticate,
+      schema: { querystring: securityLogsQuerySchema, response: { 200: securityLogsResponseSchema } },
+    },
+    async (request, reply) => {
+      await requireRole(ctx, request, ADMIN_PANEL_ROLES);
+      const { cursor, severity, eventType, limit = ADMIN_PAGE_SIZE } = request.query;
+      const page = await listSecurityLogs(db, { cursor, severity, eventType, limit });
+      return reply.headers(noStore).send({ logs: page.rows, nextCursor: page.nextCursor, total: page.total });
+    },
+  );
 
-  app.put('/api/admin/users/:id/role', {
-    config: { write: 'staff' },
-    onRequest: app.authenticate,
-    schema: { params: userIdParamsSchema, body: setRoleBodySchema, response: { 200: setRoleResponseSchema } },
-  }, async (request) => {
-    const { userId, role: actorRole } = await requireRole(ctx, request, ROLE_CHANGE_ROLES);
-    const { id } = request.params;
-    const { role } = request.body;
-    // The last super_admin cannot lock everyone out by demoting themself; the CLI stays for that.
-    if (id === userId) throw badRequest('admin_role_self');
-    const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
-    if (!target) throw notFound('admin_user_not_found');
-    const previous = await getRole(db, id);
-    // As with moderation decisions: only over a strictly lower role (another super_admin: the CLI).
-    if (!outranks(actorRole, previous)) throw forbidden('admin_role_rank');
-    if (role === 'user') await db.delete(staffRoles).where(eq(staffRoles.userId, id));
-    else await db.insert(staffRoles).values({ userId: id, role }).onConflictDoUpdate({ target: staffRoles.userId, set: { role } });
-    await ctx.logSecurityEvent({
-      userId, ip: request.ip, eventType: 'role_change', severity: 'high', targetId: id, reason: `${previous} → ${role}`,
-      description: `Rôle du membre ${id} : ${roleLabel(previous)} → ${roleLabel(role)}`,
-    });
-    return { userId: id, role };
-  });
+  app.put(
+    '/api/admin/users/:id/role',
+    {
+      config: { write: 'staff' },
+      onRequest: app.authenticate,
+      schema: { params: userIdParamsSchema, body: setRoleBodySchema, response: { 200: setRoleResponseSchema } },
+    },
+    async (request) => {
+      const { userId, role: actorRole } = await requireRole(ctx, request, ROLE_CHANGE_ROLES);
+      const { id } = request.params;
+      const { role } = request.body;
+      // The last super_admin cannot lock everyone out by demoting themself; the CLI stays for that.
+      if (id === userId) throw badRequest('admin_role_self');
+      const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+      if (!target) throw notFound('admin_user_not_found');
+      const previous = await getRole(db, id);
+      // As with moderation decisions: only over a strictly lower role (another super_admin: the CLI).
+      if (!outranks(actorRole, previous)) throw forbidden('admin_role_rank');
+      if (role === 'user') await db.delete(staffRoles).where(eq(staffRoles.userId, id));
+      else
+        await db
+          .insert(staffRoles)
+          .values({ userId: id, role })
+          .onConflictDoUpdate({ target: staffRoles.userId, set: { role } });
+      await ctx.logSecurityEvent({
+        userId,
+        ip: request.ip,
+        eventType: 'role_change',
+        severity: 'high',
+        targetId: id,
+        reason: `${previous} → ${role}`,
+        description: `Rôle du membre ${id} : ${roleLabel(previous)} → ${roleLabel(role)}`,
+      });
+      return { userId: id, role };
+    },
+  );
 
   // Browser journeys need staff accounts while the server holds PGlite's only connection (the
   // CLI cannot open it then). Never in production; elsewhere for this machine only (http/dev-only.ts).
   if (ctx.config.env !== 'production') {
-    app.post('/dev/role', { schema: { body: devRoleBodySchema, response: { 200: setRoleResponseSchema } } }, async (request) => {
-      const { email, role } = request.body;
-      const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1);
-      if (!user) throw notFound('admin_user_not_found');
-      if (role === 'user') await db.delete(staffRoles).where(eq(staffRoles.userId, user.id));
-      else await db.insert(staffRoles).values({ userId: user.id, role }).onConflictDoUpdate({ target: staffRoles.userId, set: { role } });
-      await ctx.logSecurityEvent({ eventType: 'role_change', severity: 'high', targetId: user.id, reason: `dev → ${role}`, description: `Rôle attribué en développement : ${roleLabel(role)}` });
-      return { userId: user.id, role };
-    });
+    app.post(
+      '/dev/role',
+      { schema: { body: devRoleBodySchema, response: { 200: setRoleResponseSchema } } },
+      async (request) => {
+        const { email, role } = request.body;
+        const [user] = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(sql`lower(${users.email}) = lower(${email})`)
+          .limit(1);
+        if (!user) throw notFound('admin_user_not_found');
+        if (role === 'user') await db.delete(staffRoles).where(eq(staffRoles.userId, user.id));
+        else
+          await db
+            .insert(staffRoles)
+            .values({ userId: user.id, role })
+            .onConflictDoUpdate({ target: staffRoles.userId, set: { role } });
+        await ctx.logSecurityEvent({
+          eventType: 'role_change',
+          severity: 'high',
+          targetId: user.id,
+          reason: `dev → ${role}`,
+          description: `Rôle attribué en développement : ${roleLabel(role)}`,
+        });
+        return { userId: user.id, role };
+      },
+    );
   }
 }

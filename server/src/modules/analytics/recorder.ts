@@ -34,12 +34,20 @@ const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 /** Times are kept to the hour: enough for trends, too coarse to match an event to a row. */
 const hourOf = (date: Date) => new Date(Math.floor(date.getTime() / HOUR) * HOUR);
 
-export function createAnalyticsRecorder(db: Db, now: () => Date, forwarder: AnalyticsForwarder | null, onError: (err: unknown) => void = () => {}): AnalyticsRecorder {
+export function createAnalyticsRecorder(
+  db: Db,
+  now: () => Date,
+  forwarder: AnalyticsForwarder | null,
+  onError: (err: unknown) => void = () => {},
+): AnalyticsRecorder {
   let cached: { day: string; salt: string } | null = null;
 
   async function saltOf(day: string): Promise<string> {
     if (cached?.day === day) return cached.salt;
-    await db.insert(analyticsSalts).values({ day, salt: randomBytes(32).toString('base64url') }).onConflictDoNothing();
+    await db
+      .insert(analyticsSalts)
+      .values({ day, salt: randomBytes(32).toString('base64url') })
+      .onConflictDoNothing();
     await db.delete(analyticsSalts).where(lt(analyticsSalts.day, day));
     const [row] = await db.select().from(analyticsSalts).where(eq(analyticsSalts.day, day)).limit(1);
     cached = { day, salt: row.salt };
@@ -50,11 +58,23 @@ export function createAnalyticsRecorder(db: Db, now: () => Date, forwarder: Anal
     const at = now();
     const day = dayOf(at);
     const visitor = event.ip
-      ? createHash('sha256').update(`${await saltOf(day)}|${ipKey(event.ip)}|${event.userAgent ?? ''}`).digest('base64url').slice(0, 22)
+      ? createHash('sha256')
+          .update(`${await saltOf(day)}|${ipKey(event.ip)}|${event.userAgent ?? ''}`)
+          .digest('base64url')
+          .slice(0, 22)
       : null;
     const path = event.path === undefined ? null : analyticsPathOf(event.path);
-    await db.insert(analyticsEvents).values({ day, name: event.name, visitor, path, revenueCents: event.revenueCents ?? 0, createdAt: hourOf(at) });
-    if (forwarder) void forwarder.forward({ name: event.name, path: path ?? '/', revenueCents: event.revenueCents, userAgent: event.userAgent, ip: event.ip });
+    await db
+      .insert(analyticsEvents)
+      .values({ day, name: event.name, visitor, path, revenueCents: event.revenueCents ?? 0, createdAt: hourOf(at) });
+    if (forwarder)
+      void forwarder.forward({
+        name: event.name,
+        path: path ?? '/',
+        revenueCents: event.revenueCents,
+        userAgent: event.userAgent,
+        ip: event.ip,
+      });
   }
 
   return {

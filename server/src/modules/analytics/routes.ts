@@ -15,22 +15,35 @@ import { readStats } from './stats.ts';
 export default async function analyticsRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.post('/api/analytics/events', {
-    // Counted before validation: a flood of malformed events is limited like a flood of good ones.
-    preValidation: async (request) => ctx.limits.consume('analytics_event', ipKey(request.ip), { ip: request.ip }),
-    schema: { body: analyticsEventSchema, response: { 202: z.null() } },
-  }, async (request, reply) => {
-    await ctx.analytics.record({
-      name: request.body.name,
-      path: request.body.path,
-      ip: request.ip,
-      userAgent: request.headers['user-agent'],
-    });
-    return reply.status(202).send(null);
-  });
+  app.post(
+    '/api/analytics/events',
+    {
+      // Counted before validation: a flood of malformed events is limited like a flood of good ones.
+      preValidation: async (request) => ctx.limits.consume('analytics_event', ipKey(request.ip), { ip: request.ip }),
+      schema: { body: analyticsEventSchema, response: { 202: z.null() } },
+    },
+    async (request, reply) => {
+      await ctx.analytics.record({
+        name: request.body.name,
+        path: request.body.path,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      return reply.status(202).send(null);
+    },
+  );
 
-  app.get('/api/stats', { onRequest: app.authenticate, schema: { querystring: statsQuerySchema, response: { 200: statsResponseSchema } } }, async (request, reply) => {
-    await requireRole(ctx, request, ['super_admin', 'admin'], { description: 'Lecture des statistiques refusée (rôle insuffisant)', severity: 'medium' });
-    return reply.header('cache-control', 'no-store').send(await readStats(ctx.database.db, ctx.now(), request.query.days));
-  });
+  app.get(
+    '/api/stats',
+    { onRequest: app.authenticate, schema: { querystring: statsQuerySchema, response: { 200: statsResponseSchema } } },
+    async (request, reply) => {
+      await requireRole(ctx, request, ['super_admin', 'admin'], {
+        description: 'Lecture des statistiques refusée (rôle insuffisant)',
+        severity: 'medium',
+      });
+      return reply
+        .header('cache-control', 'no-store')
+        .send(await readStats(ctx.database.db, ctx.now(), request.query.days));
+    },
+  );
 }

@@ -5,7 +5,14 @@
  * Messages sent are the messages stored, not an event anyone reports.
  */
 import { and, count, countDistinct, gte, sql, sum } from 'drizzle-orm';
-import { ANALYTICS_EVENTS, DAY, POST_LIFETIME_MS, type AnalyticsEventName, type StatsDay, type StatsResponse } from '@moodmap/core';
+import {
+  ANALYTICS_EVENTS,
+  DAY,
+  POST_LIFETIME_MS,
+  type AnalyticsEventName,
+  type StatsDay,
+  type StatsResponse,
+} from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { analyticsEvents, messages, publications } from '../../db/schema.ts';
 
@@ -15,13 +22,30 @@ export async function readStats(db: Db, now: Date, days: number): Promise<StatsR
   const first = dayOf(new Date(now.getTime() - (days - 1) * DAY));
   const firstInstant = new Date(`${first}T00:00:00.000Z`);
   const [eventRows, visitorRows, messageRows, [live]] = await Promise.all([
-    db.select({ day: analyticsEvents.day, name: analyticsEvents.name, n: count(), revenue: sum(analyticsEvents.revenueCents) })
-      .from(analyticsEvents).where(gte(analyticsEvents.day, first)).groupBy(analyticsEvents.day, analyticsEvents.name),
-    db.select({ day: analyticsEvents.day, n: countDistinct(analyticsEvents.visitor) })
-      .from(analyticsEvents).where(gte(analyticsEvents.day, first)).groupBy(analyticsEvents.day),
-    db.select({ day: sql<string>`to_char(${messages.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`, n: count() })
-      .from(messages).where(gte(messages.createdAt, firstInstant)).groupBy(sql`1`),
-    db.select({ n: count() }).from(publications).where(and(gte(publications.createdAt, new Date(now.getTime() - POST_LIFETIME_MS)))),
+    db
+      .select({
+        day: analyticsEvents.day,
+        name: analyticsEvents.name,
+        n: count(),
+        revenue: sum(analyticsEvents.revenueCents),
+      })
+      .from(analyticsEvents)
+      .where(gte(analyticsEvents.day, first))
+      .groupBy(analyticsEvents.day, analyticsEvents.name),
+    db
+      .select({ day: analyticsEvents.day, n: countDistinct(analyticsEvents.visitor) })
+      .from(analyticsEvents)
+      .where(gte(analyticsEvents.day, first))
+      .groupBy(analyticsEvents.day),
+    db
+      .select({ day: sql<string>`to_char(${messages.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`, n: count() })
+      .from(messages)
+      .where(gte(messages.createdAt, firstInstant))
+      .groupBy(sql`1`),
+    db
+      .select({ n: count() })
+      .from(publications)
+      .where(and(gte(publications.createdAt, new Date(now.getTime() - POST_LIFETIME_MS)))),
   ]);
   const byDay = new Map<string, StatsDay>();
   for (let i = 0; i < days; i++) {

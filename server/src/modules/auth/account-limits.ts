@@ -32,14 +32,18 @@ export interface DeviceMeta {
 const accountKey = (email: string) => `account:${email}`;
 
 function deviceKey(userId: string, meta: DeviceMeta): string {
-  const agent = createHash('sha256').update(meta.userAgent ?? '').digest('hex').slice(0, 16);
+  const agent = createHash('sha256')
+    .update(meta.userAgent ?? '')
+    .digest('hex')
+    .slice(0, 16);
   return `${userId}|${ipKey(meta.ip)}|${agent}`;
 }
 
 const isTooMany = (error: unknown) => error instanceof AppError && error.status === 429;
 
 export function createAccountLimits(limits: RateLimiter) {
-  const isKnownDevice = async (userId: string, meta: DeviceMeta) => (await limits.peek('known_device', deviceKey(userId, meta))) > 0;
+  const isKnownDevice = async (userId: string, meta: DeviceMeta) =>
+    (await limits.peek('known_device', deviceKey(userId, meta))) > 0;
 
   return {
     /** Throws the 429 while the address's failure ceiling is reached, unless `userId` signs in from a known device. */

@@ -26,15 +26,35 @@ export interface BotCheckResult {
 }
 
 const SUSPICIOUS_TERMS = [
-  'viagra', 'cialis', 'casino', 'poker', 'porn', 'xxx', 'sex', 'bitcoin', 'crypto', 'forex', 'loan', 'loans',
-  'seo', 'backlink', 'backlinks', 'spam', 'bot', 'robot', 'test123', 'admin123', 'webmaster',
+  'viagra',
+  'cialis',
+  'casino',
+  'poker',
+  'porn',
+  'xxx',
+  'sex',
+  'bitcoin',
+  'crypto',
+  'forex',
+  'loan',
+  'loans',
+  'seo',
+  'backlink',
+  'backlinks',
+  'spam',
+  'bot',
+  'robot',
+  'test123',
+  'admin123',
+  'webmaster',
 ];
 
 /**
  * Scripted HTTP clients and declared crawlers ("Googlebot/2.1"): no person signs up with these.
  * Crawlers need their version slash, so a phone named "CUBOT X19" is not one.
  */
-const SCRIPTED_AGENTS = /\b(?:curl|wget|python-requests|python-urllib|python-httpx|aiohttp|httpie|go-http-client|java\/|okhttp|libwww-perl|scrapy|node-fetch|axios|undici|postmanruntime|insomnia)\b|(?:bot|crawler|spider|scraper)\/\d/i;
+const SCRIPTED_AGENTS =
+  /\b(?:curl|wget|python-requests|python-urllib|python-httpx|aiohttp|httpie|go-http-client|java\/|okhttp|libwww-perl|scrapy|node-fetch|axios|undici|postmanruntime|insomnia)\b|(?:bot|crawler|spider|scraper)\/\d/i;
 /** Automated browsers: a hint only (the browser journeys use one). */
 const HEADLESS_AGENTS = /headlesschrome|phantomjs|selenium|puppeteer|playwright|electron/i;
 
@@ -49,7 +69,12 @@ const WEIGHTS = {
 
 /** Words of a name or address, split on anything that is not a letter or digit. */
 function words(value: string): string[] {
-  return value.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').split(/[^a-z0-9]+/).filter(Boolean);
+  return value
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 export function scoreBot(input: BotCheckInput): BotCheckResult {
@@ -60,7 +85,8 @@ export function scoreBot(input: BotCheckInput): BotCheckResult {
     reasons.push(reason);
   };
 
-  if (input.honeypots.some((v) => v !== undefined && v !== null && String(v).trim() !== '')) add(WEIGHTS.honeypot, 'honeypot');
+  if (input.honeypots.some((v) => v !== undefined && v !== null && String(v).trim() !== ''))
+    add(WEIGHTS.honeypot, 'honeypot');
 
   const agent = input.userAgent?.trim() ?? '';
   if (!agent) add(WEIGHTS.missingAgent, 'missing_user_agent');

@@ -14,7 +14,6 @@ import type { FastifyRequest } from 'fastify';
 import { CSRF_HEADER } from '@moodmap/core';
 import { fail } from '../../errors.ts';
 
-
 export function isSameOriginRequest(request: FastifyRequest): boolean {
   if (request.headers[CSRF_HEADER.name] !== CSRF_HEADER.value) return false;
   const site = request.headers['sec-fetch-site'];

@@ -32,7 +32,14 @@ export async function redeemEmailToken(db: Db, raw: string, kind: EmailTokenKind
   const [row] = await db
     .update(authTokens)
     .set({ usedAt: now })
-    .where(and(eq(authTokens.tokenHash, hashToken(raw)), eq(authTokens.kind, kind), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(authTokens.tokenHash, hashToken(raw)),
+        eq(authTokens.kind, kind),
+        isNull(authTokens.usedAt),
+        gt(authTokens.expiresAt, now),
+      ),
+    )
     .returning({ userId: authTokens.userId });
   return row?.userId ?? null;
 }

@@ -30,7 +30,10 @@ export function requireUser(request: FastifyRequest): AuthIdentity {
   return request.auth;
 }
 
-export function installAuthGuard(app: FastifyInstance, identify: (token: string) => Promise<AuthIdentity | null>): void {
+export function installAuthGuard(
+  app: FastifyInstance,
+  identify: (token: string) => Promise<AuthIdentity | null>,
+): void {
   app.decorateRequest('auth', null);
 
   const resolve = async (request: FastifyRequest): Promise<AuthIdentity | null> => {

@@ -27,14 +27,18 @@ export interface Challenge {
 
 /** Lower case, no accents, letters and digits only: 'Vingt-et-Un ' and 'vingt et un' match. */
 export function normaliseAnswer(answer: string): string {
-  return answer.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+  return answer
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 }
 
 const SIMPLE_QUESTIONS: ReadonlyArray<{ question: string; answers: Array<string | number> }> = [
   { question: 'Combien de jours compte une semaine ?', answers: [7] },
   { question: 'Combien de mois compte une année ?', answers: [12] },
   { question: 'Combien de pattes a un chat ?', answers: [4] },
-  { question: "Combien de doigts compte une main ?", answers: [5] },
+  { question: 'Combien de doigts compte une main ?', answers: [5] },
   { question: 'De quelle couleur est le ciel par beau temps ?', answers: ['bleu', 'blue'] },
   { question: 'De quelle couleur est la neige ?', answers: ['blanc', 'blanche', 'white'] },
   { question: 'Quelle est la capitale de la France ?', answers: ['Paris'] },
@@ -61,7 +65,11 @@ export function generateChallenge(random: RandomInt = secureRandomInt): Challeng
     const start = random(1, 10);
     const step = random(2, 5);
     const terms = [0, 1, 2, 3].map((i) => start + i * step);
-    return { kind: 'sequence', question: `Quel nombre vient ensuite : ${terms.join(', ')}, … ?`, answers: numberAnswers(start + 4 * step) };
+    return {
+      kind: 'sequence',
+      question: `Quel nombre vient ensuite : ${terms.join(', ')}, … ?`,
+      answers: numberAnswers(start + 4 * step),
+    };
   }
   const picked = SIMPLE_QUESTIONS[random(0, SIMPLE_QUESTIONS.length - 1)];
   const answers = picked.answers.flatMap((a) => (typeof a === 'number' ? numberAnswers(a) : [a]));
@@ -79,7 +87,11 @@ export interface OpenedChallenge {
   issuedAtMs: number;
 }
 
-export async function sealChallenge(key: Uint8Array, challenge: Challenge, now: Date): Promise<{ id: string; token: string }> {
+export async function sealChallenge(
+  key: Uint8Array,
+  challenge: Challenge,
+  now: Date,
+): Promise<{ id: string; token: string }> {
   const id = randomUUID();
   const token = await new EncryptJWT({ ans: challenge.answers.map(normaliseAnswer), ims: now.getTime() })
     .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
@@ -91,7 +103,10 @@ export async function sealChallenge(key: Uint8Array, challenge: Challenge, now: 
 /** The challenge inside a token we issued, or null for anything else. */
 export async function openChallenge(key: Uint8Array, token: string): Promise<OpenedChallenge | null> {
   try {
-    const { payload } = await jwtDecrypt(token, key, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] });
+    const { payload } = await jwtDecrypt(token, key, {
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+    });
     const { jti, ans, ims } = payload as { jti?: unknown; ans?: unknown; ims?: unknown };
     if (typeof jti !== 'string' || !Array.isArray(ans) || typeof ims !== 'number') return null;
     return { id: jti, answers: ans.filter((a): a is string => typeof a === 'string'), issuedAtMs: ims };

@@ -17,7 +17,19 @@ interface LinkMail {
 
 function render(m: LinkMail): MailMessage {
   const greeting = t('mail_greeting', { name: m.name });
-  const text = [greeting, '', m.intro, '', m.link, '', m.expiry, MESSAGES.mail_ignore, '', MESSAGES.mail_signature, ''].join('\n');
+  const text = [
+    greeting,
+    '',
+    m.intro,
+    '',
+    m.link,
+    '',
+    m.expiry,
+    MESSAGES.mail_ignore,
+    '',
+    MESSAGES.mail_signature,
+    '',
+  ].join('\n');
   const html = `<!doctype html>
 <html lang="fr"><body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2937;line-height:1.5">
 <p>${escapeHtml(greeting)}</p>
@@ -32,7 +44,9 @@ function render(m: LinkMail): MailMessage {
 
 export function confirmationMail(to: string, name: string, link: string): MailMessage {
   return render({
-    to, name, link,
+    to,
+    name,
+    link,
     subject: MESSAGES.mail_confirm_subject,
     intro: MESSAGES.mail_confirm_intro,
     action: MESSAGES.mail_confirm_action,
@@ -42,7 +56,9 @@ export function confirmationMail(to: string, name: string, link: string): MailMe
 
 export function recoveryMail(to: string, name: string, link: string): MailMessage {
   return render({
-    to, name, link,
+    to,
+    name,
+    link,
     subject: MESSAGES.mail_recovery_subject,
     intro: MESSAGES.mail_recovery_intro,
     action: MESSAGES.mail_recovery_action,

@@ -34,10 +34,19 @@ export function passwordFlows(s: FlowSupport) {
      * The tokens are used up in the transaction that changes the password, so concurrent
      * submissions change it exactly once.
      */
-    async resetPassword(input: { accessToken: string; refreshToken: string; password: string }, meta: RequestMeta): Promise<SessionResponse> {
+    async resetPassword(
+      input: { accessToken: string; refreshToken: string; password: string },
+      meta: RequestMeta,
+    ): Promise<SessionResponse> {
       const identity = await sessions.identify(input.accessToken, { allowExpired: true });
       const owner = await sessions.sessionOfRefreshToken(input.refreshToken, meta.ip);
-      if (!identity || !owner?.live || !owner.current || owner.kind !== 'recovery' || owner.sessionId !== identity.sessionId) {
+      if (
+        !identity ||
+        !owner?.live ||
+        !owner.current ||
+        owner.kind !== 'recovery' ||
+        owner.sessionId !== identity.sessionId
+      ) {
         throw recoverySessionNotFound();
       }
       const user = await findUserById(db, identity.userId);
@@ -70,13 +79,25 @@ async function mailRecovery(s: FlowSupport, email: string, meta: RequestMeta): P
   if (!user) return;
   // Past the address's hourly ceiling, only the owner's known devices still get a mail.
   if (!(await s.accountLimits.mayMailReset(user.id, email, meta))) {
-    await ctx.logSecurityEvent({ userId: user.id, ip: meta.ip, eventType: 'password_reset_withheld', description: 'Lien de réinitialisation non envoyé : plafond horaire de l’adresse atteint', severity: 'medium' });
+    await ctx.logSecurityEvent({
+      userId: user.id,
+      ip: meta.ip,
+      eventType: 'password_reset_withheld',
+      description: 'Lien de réinitialisation non envoyé : plafond horaire de l’adresse atteint',
+      severity: 'medium',
+    });
     return;
   }
   const raw = await createEmailToken(s.db, user.id, 'recovery', ctx.now());
   const link = `${ctx.config.publicUrl}/api/auth/verify?type=recovery&token=${raw}`;
   await ctx.mailer.send(recoveryMail(user.email, usernameFor(user), link));
-  await ctx.logSecurityEvent({ userId: user.id, ip: meta.ip, eventType: 'password_reset_requested', description: 'Lien de réinitialisation envoyé', severity: 'low' });
+  await ctx.logSecurityEvent({
+    userId: user.id,
+    ip: meta.ip,
+    eventType: 'password_reset_requested',
+    description: 'Lien de réinitialisation envoyé',
+    severity: 'low',
+  });
 }
 
 /** A new password's rules; the reset screen maps these codes to the product's French texts. */
@@ -96,6 +117,12 @@ async function afterPasswordChange(s: FlowSupport, user: UserRow, meta: RequestM
   await s.sessions.revokeAllOf(user.id);
   await voidEmailTokens(s.db, user.id, 'recovery', now);
   const issued = await s.sessions.start(user, 'password');
-  await s.ctx.logSecurityEvent({ userId: user.id, ip: meta.ip, eventType: 'password_change', description: 'Mot de passe modifié', severity: 'medium' });
+  await s.ctx.logSecurityEvent({
+    userId: user.id,
+    ip: meta.ip,
+    eventType: 'password_change',
+    description: 'Mot de passe modifié',
+    severity: 'medium',
+  });
   return s.respond(issued, user);
 }

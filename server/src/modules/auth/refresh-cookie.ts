@@ -19,7 +19,13 @@ export const REFRESH_COOKIE_PATH = '/api/auth';
 
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]' || host === '::1';
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    host === '[::1]' ||
+    host === '::1'
+  );
 }
 
 function options(request: FastifyRequest, publicUrl: string): CookieSerializeOptions {
@@ -28,7 +34,10 @@ function options(request: FastifyRequest, publicUrl: string): CookieSerializeOpt
 }
 
 export function setRefreshCookie(request: FastifyRequest, reply: FastifyReply, publicUrl: string, token: string): void {
-  reply.setCookie(REFRESH_COOKIE, token, { ...options(request, publicUrl), maxAge: Math.floor(REFRESH_TOKEN_TTL_MS / 1000) });
+  reply.setCookie(REFRESH_COOKIE, token, {
+    ...options(request, publicUrl),
+    maxAge: Math.floor(REFRESH_TOKEN_TTL_MS / 1000),
+  });
 }
 
 export function clearRefreshCookie(request: FastifyRequest, reply: FastifyReply, publicUrl: string): void {

@@ -8,7 +8,10 @@ import { setRefreshCookie } from './refresh-cookie.ts';
 /** 204 and redirects: no body. */
 export const noContent = z.null();
 
-export const meta = (request: FastifyRequest): RequestMeta => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+export const meta = (request: FastifyRequest): RequestMeta => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+});
 
 /** Tokens must not linger in caches or proxies. */
 export const noStore = { 'cache-control': 'no-store' };

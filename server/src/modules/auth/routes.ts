@@ -19,7 +19,12 @@ import { createAuthService } from './service.ts';
 import { sessionRoutes } from './session-routes.ts';
 
 /** Validation failures that are attacks, not typos: counted as security violations. */
-const CRITICAL_MESSAGES = new Set<string>([MESSAGES.email_critical, MESSAGES.password_critical, MESSAGES.first_name_critical, MESSAGES.last_name_critical]);
+const CRITICAL_MESSAGES = new Set<string>([
+  MESSAGES.email_critical,
+  MESSAGES.password_critical,
+  MESSAGES.first_name_critical,
+  MESSAGES.last_name_critical,
+]);
 
 export default async function authRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   // Registered here, not on the root: only /api/auth/* parses and sets cookies.
@@ -31,7 +36,11 @@ export default async function authRoutes(root: FastifyInstance, { ctx }: { ctx: 
   app.addHook('onError', async (request, _reply, error) => {
     const validation = (error as { validation?: Array<{ message?: string }> }).validation;
     if (validation?.some((v) => v.message && CRITICAL_MESSAGES.has(v.message))) {
-      await auth.violation(meta(request), 'malicious_input', `Saisie dangereuse refusée sur ${request.routeOptions.url ?? request.url}`);
+      await auth.violation(
+        meta(request),
+        'malicious_input',
+        `Saisie dangereuse refusée sur ${request.routeOptions.url ?? request.url}`,
+      );
     }
   });
 

@@ -23,7 +23,10 @@ export interface Revocation {
   ): Promise<boolean>;
 }
 
-export function createRevocation({ db, now, logSecurityEvent, bus, log }: SessionDeps, memory: SessionMemory): Revocation {
+export function createRevocation(
+  { db, now, logSecurityEvent, bus, log }: SessionDeps,
+  memory: SessionMemory,
+): Revocation {
   /**
    * Tells every instance these sessions ended. A bus failure must not fail the sign-out or the
    * password change: the sockets then keep their identity until their token expires (≤ 15 min).
@@ -31,8 +34,11 @@ export function createRevocation({ db, now, logSecurityEvent, bus, log }: Sessio
   async function announce(rows: Array<{ id: string; userId: string }>): Promise<void> {
     if (rows.length === 0) return;
     memory.forget(rows.map((r) => r.id)); // this instance at once, without waiting for the bus's echo
-    await publishSessionsRevoked(bus, rows[0].userId, rows.map((r) => r.id))
-      .catch((err) => log.error({ err }, 'session revocation not announced on the bus'));
+    await publishSessionsRevoked(
+      bus,
+      rows[0].userId,
+      rows.map((r) => r.id),
+    ).catch((err) => log.error({ err }, 'session revocation not announced on the bus'));
   }
 
   async function revoke(sessionId: string): Promise<void> {

@@ -7,7 +7,10 @@ import { hashToken } from './tokens.ts';
 
 /** A new session (family) of the user's; its id. */
 export async function insertSession(db: Db, userId: string, kind: SessionKind, at: Date): Promise<string> {
-  const [session] = await db.insert(authSessions).values({ userId, kind, createdAt: at }).returning({ id: authSessions.id });
+  const [session] = await db
+    .insert(authSessions)
+    .values({ userId, kind, createdAt: at })
+    .returning({ id: authSessions.id });
   return session.id;
 }
 
@@ -57,10 +60,13 @@ export async function findRefreshToken(db: Db, raw: string) {
 
 /** Marks a token exchanged for its successor; coalesce: the first exchange's time starts the grace window, later ones keep it. */
 export async function markRotated(db: Db, tokenId: string, successorHash: string, at: Date): Promise<void> {
-  await db.update(refreshTokens).set({
-    rotatedAt: sql`coalesce(${refreshTokens.rotatedAt}, ${at.toISOString()}::timestamptz)`,
-    replacedBy: sql`coalesce(${refreshTokens.replacedBy}, (select id from refresh_tokens where token_hash = ${successorHash}))`,
-  }).where(eq(refreshTokens.id, tokenId));
+  await db
+    .update(refreshTokens)
+    .set({
+      rotatedAt: sql`coalesce(${refreshTokens.rotatedAt}, ${at.toISOString()}::timestamptz)`,
+      replacedBy: sql`coalesce(${refreshTokens.replacedBy}, (select id from refresh_tokens where token_hash = ${successorHash}))`,
+    })
+    .where(eq(refreshTokens.id, tokenId));
 }
 
 /** Drops expired tokens, then sessions left without any (revoked ones included). */
@@ -77,14 +83,18 @@ export async function purgeExpired(db: Db, at: Date): Promise<void> {
  */
 export async function consumeRecoveryToken(executor: Db, sessionId: string, raw: string, now: Date): Promise<boolean> {
   const at = sql`${now.toISOString()}::timestamptz`;
-  const rows = await executor.update(refreshTokens).set({ rotatedAt: sql`${at}` })
-    .where(and(
-      eq(refreshTokens.tokenHash, hashToken(raw)),
-      eq(refreshTokens.familyId, sessionId),
-      isNull(refreshTokens.rotatedAt),
-      sql`${refreshTokens.expiresAt} > ${at}`,
-      sql`exists (select 1 from auth_sessions s where s.id = ${sessionId} and s.kind = 'recovery' and s.revoked_at is null)`,
-    ))
+  const rows = await executor
+    .update(refreshTokens)
+    .set({ rotatedAt: sql`${at}` })
+    .where(
+      and(
+        eq(refreshTokens.tokenHash, hashToken(raw)),
+        eq(refreshTokens.familyId, sessionId),
+        isNull(refreshTokens.rotatedAt),
+        sql`${refreshTokens.expiresAt} > ${at}`,
+        sql`exists (select 1 from auth_sessions s where s.id = ${sessionId} and s.kind = 'recovery' and s.revoked_at is null)`,
+      ),
+    )
     .returning({ id: refreshTokens.id });
   return rows.length === 1;
 }
@@ -93,7 +103,9 @@ const revokedRows = { id: authSessions.id, userId: authSessions.userId };
 
 /** Revokes a session if it is live; the rows revoked (none or one). */
 export async function revokeSession(db: Db, sessionId: string, at: Date) {
-  return db.update(authSessions).set({ revokedAt: at })
+  return db
+    .update(authSessions)
+    .set({ revokedAt: at })
     .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)))
     .returning(revokedRows);
 }
@@ -102,7 +114,11 @@ export async function revokeSession(db: Db, sessionId: string, at: Date) {
 export async function revokeSessionsOf(db: Db, userId: string, except: string | undefined, at: Date) {
   const where = [eq(authSessions.userId, userId), isNull(authSessions.revokedAt)];
   if (except) where.push(ne(authSessions.id, except));
-  return db.update(authSessions).set({ revokedAt: at }).where(and(...where)).returning(revokedRows);
+  return db
+    .update(authSessions)
+    .set({ revokedAt: at })
+    .where(and(...where))
+    .returning(revokedRows);
 }
 
 /** A session's owner and whether it was revoked; undefined when there is no such session. */

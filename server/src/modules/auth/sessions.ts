@@ -26,7 +26,15 @@ import { sessionIdentifier } from './session-identity.ts';
 import { createSessionMemory } from './session-memory.ts';
 import type { IssuedSession, RotateResult, SessionDeps, SessionKind } from './session-model.ts';
 import { createRevocation } from './session-revocation.ts';
-import { consumeRecoveryToken, findRefreshToken, insertFirstToken, insertSession, insertSuccessor, markRotated, purgeExpired } from './session-rows.ts';
+import {
+  consumeRecoveryToken,
+  findRefreshToken,
+  insertFirstToken,
+  insertSession,
+  insertSuccessor,
+  markRotated,
+  purgeExpired,
+} from './session-rows.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, hashToken, randomToken, signAccessToken, successorToken } from './tokens.ts';
 
 export { REFRESH_GRACE_MS, REFRESH_TOKEN_TTL_MS, type Identity, type IssuedSession } from './session-model.ts';
@@ -46,7 +54,13 @@ export function createSessions(deps: SessionDeps) {
   });
   const { revoke, revokeAllOf, revokeIfReused } = createRevocation(deps, memory);
 
-  async function issue(userId: string, email: string, sessionId: string, refreshToken: string, at: Date): Promise<IssuedSession> {
+  async function issue(
+    userId: string,
+    email: string,
+    sessionId: string,
+    refreshToken: string,
+    at: Date,
+  ): Promise<IssuedSession> {
     const accessToken = await signAccessToken(keys, { userId, email, sessionId }, at);
     return { userId, sessionId, accessToken, refreshToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
   }
@@ -62,7 +76,11 @@ export function createSessions(deps: SessionDeps) {
     },
 
     /** Exchanges a refresh token for a new access token and its successor (see the header). */
-    async rotate(raw: string, email: (userId: string) => Promise<string | null>, ip: string | null): Promise<RotateResult> {
+    async rotate(
+      raw: string,
+      email: (userId: string) => Promise<string | null>,
+      ip: string | null,
+    ): Promise<RotateResult> {
       const at = now();
       const row = await findRefreshToken(db, raw);
       if (!row) return { ok: false, reason: 'unknown' };
@@ -85,7 +103,10 @@ export function createSessions(deps: SessionDeps) {
      * the token was not exchanged yet (it is the newest of its family). A reused token revokes
      * its session, as a refresh does.
      */
-    async sessionOfRefreshToken(raw: string, ip: string | null): Promise<{ sessionId: string; userId: string; kind: string; live: boolean; current: boolean } | null> {
+    async sessionOfRefreshToken(
+      raw: string,
+      ip: string | null,
+    ): Promise<{ sessionId: string; userId: string; kind: string; live: boolean; current: boolean } | null> {
       const row = await findRefreshToken(db, raw);
       if (!row) return null;
       const at = now();
@@ -104,7 +125,8 @@ export function createSessions(deps: SessionDeps) {
      * true). `executor`: the caller's transaction, so the password change and the consumption
      * commit together.
      */
-    consumeRecovery: (executor: Db, sessionId: string, raw: string): Promise<boolean> => consumeRecoveryToken(executor, sessionId, raw, now()),
+    consumeRecovery: (executor: Db, sessionId: string, raw: string): Promise<boolean> =>
+      consumeRecoveryToken(executor, sessionId, raw, now()),
 
     revoke,
     purge: (at: Date): Promise<void> => purgeExpired(db, at),

@@ -42,7 +42,11 @@ export function signInFlows(s: FlowSupport) {
 
     async refresh(refreshToken: string, meta: RequestMeta): Promise<SessionResponse> {
       let user: UserRow | undefined;
-      const result = await sessions.rotate(refreshToken, async (id) => (user = await findUserById(db, id))?.email ?? null, meta.ip);
+      const result = await sessions.rotate(
+        refreshToken,
+        async (id) => (user = await findUserById(db, id))?.email ?? null,
+        meta.ip,
+      );
       if (!result.ok || !user) throw sessionExpired();
       return s.respond(result.session, user);
     },
@@ -60,7 +64,13 @@ export function signInFlows(s: FlowSupport) {
 
     async role(identity: Identity, meta: RequestMeta): Promise<{ role: StaffRole }> {
       const role = await getRole(db, identity.userId);
-      await ctx.logSecurityEvent({ userId: identity.userId, ip: meta.ip, eventType: 'role_check', description: `Rôle vérifié : ${role}`, severity: 'low' });
+      await ctx.logSecurityEvent({
+        userId: identity.userId,
+        ip: meta.ip,
+        eventType: 'role_check',
+        description: `Rôle vérifié : ${role}`,
+        severity: 'low',
+      });
       return { role };
     },
   };

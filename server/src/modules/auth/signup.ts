@@ -72,15 +72,23 @@ interface NewAccount {
   now: Date;
 }
 
-async function insertUser(s: FlowSupport, input: SignUpInput, { passwordHash, terms, now }: NewAccount): Promise<UserRow> {
-  const [user] = await s.db.insert(users).values({
-    email: input.email,
-    passwordHash,
-    metadata: { first_name: input.firstName, last_name: input.lastName },
-    ...terms,
-    createdAt: now,
-    updatedAt: now,
-  }).onConflictDoNothing().returning();
+async function insertUser(
+  s: FlowSupport,
+  input: SignUpInput,
+  { passwordHash, terms, now }: NewAccount,
+): Promise<UserRow> {
+  const [user] = await s.db
+    .insert(users)
+    .values({
+      email: input.email,
+      passwordHash,
+      metadata: { first_name: input.firstName, last_name: input.lastName },
+      ...terms,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning();
   if (!user) throw conflict('email_taken');
   // The profile exists from sign-up on.
   await userDto(s.db, user, s.ctx.config.adminEmail);

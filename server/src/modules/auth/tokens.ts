@@ -27,7 +27,13 @@ export interface AuthKeys {
 /** One secret, independent keys per purpose (HKDF), so no token can stand in for another. */
 export function deriveKeys(secret: Buffer): AuthKeys {
   const derive = (label: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `moodmap ${label}`, 32));
-  return { jwt: derive('access token'), challenge: derive('human check'), rotation: derive('refresh rotation'), appeal: derive('appeal link'), reportNetwork: derive('report network') };
+  return {
+    jwt: derive('access token'),
+    challenge: derive('human check'),
+    rotation: derive('refresh rotation'),
+    appeal: derive('appeal link'),
+    reportNetwork: derive('report network'),
+  };
 }
 
 /** 256 random bits, URL-safe. */
@@ -111,7 +117,12 @@ function remember(verified: Map<string, VerifiedClaims>, token: string, claims: 
  * signature (the reset-password screen may be submitted after the 15 minutes; its refresh
  * token then proves the session).
  */
-export async function verifyAccessToken(keys: AuthKeys, token: string, now: Date, options: { allowExpired?: boolean } = {}): Promise<VerifiedClaims | null> {
+export async function verifyAccessToken(
+  keys: AuthKeys,
+  token: string,
+  now: Date,
+  options: { allowExpired?: boolean } = {},
+): Promise<VerifiedClaims | null> {
   const known = options.allowExpired ? undefined : verifiedWith(keys.jwt).get(token);
   if (known) return now.getTime() < known.expiresAtMs ? known : null;
   try {
@@ -121,9 +132,25 @@ export async function verifyAccessToken(keys: AuthKeys, token: string, now: Date
       if (typeof iat !== 'number') return null;
       at = new Date(Math.min(now.getTime(), iat * 1000));
     }
-    const { payload } = await jwtVerify(token, await hmacKey(keys.jwt), { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: at });
-    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.email !== 'string' || typeof payload.exp !== 'number') return null;
-    const claims: VerifiedClaims = Object.freeze({ userId: payload.sub, email: payload.email, sessionId: payload.sid, expiresAtMs: payload.exp * 1000 });
+    const { payload } = await jwtVerify(token, await hmacKey(keys.jwt), {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      currentDate: at,
+    });
+    if (
+      typeof payload.sub !== 'string' ||
+      typeof payload.sid !== 'string' ||
+      typeof payload.email !== 'string' ||
+      typeof payload.exp !== 'number'
+    )
+      return null;
+    const claims: VerifiedClaims = Object.freeze({
+      userId: payload.sub,
+      email: payload.email,
+      sessionId: payload.sid,
+      expiresAtMs: payload.exp * 1000,
+    });
     if (!options.allowExpired) remember(verifiedWith(keys.jwt), token, claims);
     return claims;
   } catch (error) {

@@ -35,7 +35,11 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
 }
 
 export async function getRole(db: Db, userId: string): Promise<StaffRole> {
-  const [row] = await db.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId)).limit(1);
+  const [row] = await db
+    .select({ role: staffRoles.role })
+    .from(staffRoles)
+    .where(eq(staffRoles.userId, userId))
+    .limit(1);
   return row && (STAFF_ROLES as readonly string[]).includes(row.role) ? (row.role as StaffRole) : 'user';
 }
 
@@ -43,12 +47,15 @@ export async function getRole(db: Db, userId: string): Promise<StaffRole> {
 export async function ensureProfile(db: Db, user: UserRow): Promise<ProfileRow> {
   const [existing] = await db.select().from(profiles).where(eq(profiles.id, user.id)).limit(1);
   if (existing) return existing;
-  await db.insert(profiles).values({
-    id: user.id,
-    username: usernameFor(user),
-    firstName: user.metadata?.first_name ?? null,
-    lastName: user.metadata?.last_name ?? null,
-  }).onConflictDoNothing();
+  await db
+    .insert(profiles)
+    .values({
+      id: user.id,
+      username: usernameFor(user),
+      firstName: user.metadata?.first_name ?? null,
+      lastName: user.metadata?.last_name ?? null,
+    })
+    .onConflictDoNothing();
   const [created] = await db.select().from(profiles).where(eq(profiles.id, user.id)).limit(1);
   return created;
 }

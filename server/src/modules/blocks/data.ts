@@ -17,9 +17,14 @@ export async function deleteBlock(db: Db, blockerId: string, blockedId: string):
 
 /** The people `userId` blocked, newest first, with their name and photo. */
 export async function listBlocked(db: Db, userId: string) {
-  return db.select({
-    id: profiles.id, nickname: profiles.username, profilePhotoUrl: profiles.profilePhotoUrl, blockedAt: userBlocks.createdAt,
-  }).from(userBlocks)
+  return db
+    .select({
+      id: profiles.id,
+      nickname: profiles.username,
+      profilePhotoUrl: profiles.profilePhotoUrl,
+      blockedAt: userBlocks.createdAt,
+    })
+    .from(userBlocks)
     .innerJoin(profiles, eq(profiles.id, userBlocks.blockedId))
     .where(eq(userBlocks.blockerId, userId))
     .orderBy(desc(userBlocks.createdAt));
@@ -27,17 +32,26 @@ export async function listBlocked(db: Db, userId: string) {
 
 /** Everyone `userId` blocked or was blocked by: each stops seeing the other. */
 export async function relatedIds(db: Db, userId: string): Promise<Set<string>> {
-  const rows = await db.select({
-    other: sql<string>`case when ${userBlocks.blockerId} = ${userId} then ${userBlocks.blockedId} else ${userBlocks.blockerId} end`,
-  }).from(userBlocks).where(or(eq(userBlocks.blockerId, userId), eq(userBlocks.blockedId, userId)));
+  const rows = await db
+    .select({
+      other: sql<string>`case when ${userBlocks.blockerId} = ${userId} then ${userBlocks.blockedId} else ${userBlocks.blockerId} end`,
+    })
+    .from(userBlocks)
+    .where(or(eq(userBlocks.blockerId, userId), eq(userBlocks.blockedId, userId)));
   return new Set(rows.map((r) => r.other));
 }
 
 /** True when either of the two blocked the other. */
 export async function blockedBetween(db: Db, a: string, b: string): Promise<boolean> {
-  const rows = await db.select({ one: sql<number>`1` }).from(userBlocks).where(or(
-    and(eq(userBlocks.blockerId, a), eq(userBlocks.blockedId, b)),
-    and(eq(userBlocks.blockerId, b), eq(userBlocks.blockedId, a)),
-  )).limit(1);
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(userBlocks)
+    .where(
+      or(
+        and(eq(userBlocks.blockerId, a), eq(userBlocks.blockedId, b)),
+        and(eq(userBlocks.blockerId, b), eq(userBlocks.blockedId, a)),
+      ),
+    )
+    .limit(1);
   return rows.length > 0;
 }

@@ -17,33 +17,47 @@ export default async function blocksRoutes(root: FastifyInstance, { ctx }: { ctx
   const { db } = ctx.database;
   const relations = blockRelations(db, ctx.bus);
 
-  app.get('/api/blocks', { onRequest: app.authenticate, schema: { response: { 200: blocksResponseSchema } } }, async (request, reply) => {
-    const rows = await listBlocked(db, requireUser(request).userId);
-    return reply.header('cache-control', 'no-store').send({ blocked: rows.map((r) => ({ ...r, blockedAt: r.blockedAt.toISOString() })) });
-  });
+  app.get(
+    '/api/blocks',
+    { onRequest: app.authenticate, schema: { response: { 200: blocksResponseSchema } } },
+    async (request, reply) => {
+      const rows = await listBlocked(db, requireUser(request).userId);
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ blocked: rows.map((r) => ({ ...r, blockedAt: r.blockedAt.toISOString() })) });
+    },
+  );
 
-  app.put('/api/blocks/:id', {
-    config: { write: 'block' },
-    onRequest: app.authenticate,
-    schema: { params: userIdParamsSchema, response: { 200: blockResponseSchema } },
-  }, async (request) => {
-    const { userId } = requireUser(request);
-    const { id } = request.params;
-    if (id === userId) throw badRequest('block_self');
-    if (!(await insertBlock(db, userId, id))) throw notFound('profile_not_found');
-    await relations.changed(userId, id, true);
-    return { userId: id, blocked: true };
-  });
+  app.put(
+    '/api/blocks/:id',
+    {
+      config: { write: 'block' },
+      onRequest: app.authenticate,
+      schema: { params: userIdParamsSchema, response: { 200: blockResponseSchema } },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      const { id } = request.params;
+      if (id === userId) throw badRequest('block_self');
+      if (!(await insertBlock(db, userId, id))) throw notFound('profile_not_found');
+      await relations.changed(userId, id, true);
+      return { userId: id, blocked: true };
+    },
+  );
 
-  app.delete('/api/blocks/:id', {
-    config: { write: 'block' },
-    onRequest: app.authenticate,
-    schema: { params: userIdParamsSchema, response: { 200: blockResponseSchema } },
-  }, async (request) => {
-    const { userId } = requireUser(request);
-    const { id } = request.params;
-    await deleteBlock(db, userId, id);
-    await relations.changed(userId, id, false);
-    return { userId: id, blocked: false };
-  });
+  app.delete(
+    '/api/blocks/:id',
+    {
+      config: { write: 'block' },
+      onRequest: app.authenticate,
+      schema: { params: userIdParamsSchema, response: { 200: blockResponseSchema } },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      const { id } = request.params;
+      await deleteBlock(db, userId, id);
+      await relations.changed(userId, id, false);
+      return { userId: id, blocked: false };
+    },
+  );
 }

@@ -36,7 +36,8 @@ export function blockRule(db: Db, bus: EventBus): BlockRule {
     async assertMayMeet(userId, otherId) {
       // Read from the database, not the instance's cache: a block made on another instance a
       // moment ago already refuses the write.
-      if (otherId && otherId !== userId && (await blockedBetween(db, userId, otherId))) throw forbidden('user_blocked_you');
+      if (otherId && otherId !== userId && (await blockedBetween(db, userId, otherId)))
+        throw forbidden('user_blocked_you');
     },
   };
 }

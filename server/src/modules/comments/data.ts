@@ -36,7 +36,9 @@ export async function findComment(db: Db, id: string): Promise<CommentDto | null
 
 /** A post's comments, oldest first. */
 export async function listPostComments(db: Db, postId: string): Promise<CommentDto[]> {
-  const rows = await db.select().from(commentsWithProfiles)
+  const rows = await db
+    .select()
+    .from(commentsWithProfiles)
     .where(eq(commentsWithProfiles.publicationId, postId))
     .orderBy(asc(commentsWithProfiles.createdAt), asc(commentsWithProfiles.id));
   return rows.map(toCommentDto);
@@ -44,24 +46,36 @@ export async function listPostComments(db: Db, postId: string): Promise<CommentD
 
 /** Whether the post is live; `lock` also locks its row until the transaction ends. */
 export async function isLivePost(db: Db, postId: string, lock = false): Promise<boolean> {
-  const query = db.select({ id: posts.id }).from(posts).where(and(eq(posts.id, postId), LIVE));
+  const query = db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(and(eq(posts.id, postId), LIVE));
   return (await (lock ? query.for('update') : query)).length > 0;
 }
 
 /** Locks the post's row (live or expired); false when it is gone. */
 export async function lockPost(tx: Db, postId: string): Promise<boolean> {
-  return (await tx.select({ id: publications.id }).from(publications).where(eq(publications.id, postId)).for('update')).length > 0;
+  return (
+    (await tx.select({ id: publications.id }).from(publications).where(eq(publications.id, postId)).for('update'))
+      .length > 0
+  );
 }
 
 export async function insertComment(tx: Db, postId: string, userId: string, content: string): Promise<string> {
-  const [row] = await tx.insert(comments).values({ publicationId: postId, userId, content }).returning({ id: comments.id });
+  const [row] = await tx
+    .insert(comments)
+    .values({ publicationId: postId, userId, content })
+    .returning({ id: comments.id });
   return row!.id;
 }
 
 /** The comment's author, its post and the post's author, or null. */
 export async function findCommentOwner(db: Db, commentId: string) {
-  const [row] = await db.select({ userId: comments.userId, postId: comments.publicationId, postAuthorId: publications.userId })
-    .from(comments).innerJoin(publications, eq(publications.id, comments.publicationId)).where(eq(comments.id, commentId));
+  const [row] = await db
+    .select({ userId: comments.userId, postId: comments.publicationId, postAuthorId: publications.userId })
+    .from(comments)
+    .innerJoin(publications, eq(publications.id, comments.publicationId))
+    .where(eq(comments.id, commentId));
   return row ?? null;
 }
 
@@ -74,19 +88,42 @@ export interface CountAndPlace {
 }
 
 /** Edits the author's comment while its post is live; the post's count and place, or null when nothing changed. */
-export async function updateComment(db: Db, commentId: string, userId: string, content: string): Promise<CountAndPlace | null> {
+export async function updateComment(
+  db: Db,
+  commentId: string,
+  userId: string,
+  content: string,
+): Promise<CountAndPlace | null> {
   const [row] = await db
     .update(comments)
     .set({ content, updatedAt: sql`now()`, isEdited: true })
     .from(posts)
     .where(and(eq(comments.id, commentId), eq(comments.userId, userId), eq(posts.id, comments.publicationId), LIVE))
-    .returning({ commentsCount: posts.commentsCount, latitude: posts.latitude, longitude: posts.longitude, postAuthorId: posts.userId });
-  return row ? { commentsCount: Number(row.commentsCount), at: { latitude: row.latitude, longitude: row.longitude }, postAuthorId: row.postAuthorId } : null;
+    .returning({
+      commentsCount: posts.commentsCount,
+      latitude: posts.latitude,
+      longitude: posts.longitude,
+      postAuthorId: posts.userId,
+    });
+  return row
+    ? {
+        commentsCount: Number(row.commentsCount),
+        at: { latitude: row.latitude, longitude: row.longitude },
+        postAuthorId: row.postAuthorId,
+      }
+    : null;
 }
 
 /** Deletes the author's comment; whether there was one. */
 export async function removeComment(tx: Db, commentId: string, userId: string): Promise<boolean> {
-  return (await tx.delete(comments).where(and(eq(comments.id, commentId), eq(comments.userId, userId))).returning({ id: comments.id })).length > 0;
+  return (
+    (
+      await tx
+        .delete(comments)
+        .where(and(eq(comments.id, commentId), eq(comments.userId, userId)))
+        .returning({ id: comments.id })
+    ).length > 0
+  );
 }
 
 /** Moves the post's comments_count by `delta`; the new count and the post's place. */
@@ -96,7 +133,14 @@ export async function moveCommentsCount(tx: Db, postId: string, delta: 1 | -1): 
     .set({ commentsCount: sql`${publications.commentsCount} + ${delta}` })
     .where(eq(publications.id, postId))
     .returning({
-      commentsCount: publications.commentsCount, latitude: publications.latitude, longitude: publications.longitude, postAuthorId: publications.userId,
+      commentsCount: publications.commentsCount,
+      latitude: publications.latitude,
+      longitude: publications.longitude,
+      postAuthorId: publications.userId,
     });
-  return { commentsCount: Number(row!.commentsCount), at: { latitude: row!.latitude, longitude: row!.longitude }, postAuthorId: row!.postAuthorId };
+  return {
+    commentsCount: Number(row!.commentsCount),
+    at: { latitude: row!.latitude, longitude: row!.longitude },
+    postAuthorId: row!.postAuthorId,
+  };
 }

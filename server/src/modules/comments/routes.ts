@@ -6,8 +6,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  commentCreatedResponseSchema, commentDeletedResponseSchema, commentEditedResponseSchema, commentInputSchema,
-  commentsListResponseSchema, idParamsSchema, type InteractionEvent,
+  commentCreatedResponseSchema,
+  commentDeletedResponseSchema,
+  commentEditedResponseSchema,
+  commentInputSchema,
+  commentsListResponseSchema,
+  idParamsSchema,
+  type InteractionEvent,
 } from '@moodmap/core';
 import type { PostPlace } from '../../adapters/bus/types.ts';
 import type { AppContext } from '../../context.ts';
@@ -28,65 +33,107 @@ export default async function commentsRoutes(root: FastifyInstance, { ctx }: { c
 
   /** `at`, the post's place: only the sockets whose map shows the post get the event; `about`: not the blocked pairs of the commenter or the post's author. */
   const announce = (request: FastifyRequest, event: InteractionEvent, at: PostPlace, postAuthorId: string) =>
-    ctx.bus.publish({ ...event, at, about: [requireUser(request).userId, postAuthorId] }).catch((error) => request.log.error({ err: error }, 'publish failed'));
+    ctx.bus
+      .publish({ ...event, at, about: [requireUser(request).userId, postAuthorId] })
+      .catch((error) => request.log.error({ err: error }, 'publish failed'));
 
   /** Every write counts against the caller's pace before its text is validated and sanitised. */
   const countWrite = async (request: FastifyRequest) => {
     const { userId } = requireUser(request);
-    await ctx.limits.consume('comment_write', `user:${userId}`, { message: 'comment_rate_limited', userId, ip: request.ip });
+    await ctx.limits.consume('comment_write', `user:${userId}`, {
+      message: 'comment_rate_limited',
+      userId,
+      ip: request.ip,
+    });
   };
 
-  app.get('/api/posts/:id/comments', {
-    onRequest: app.authenticateOptional,
-    schema: { params: idParamsSchema, response: { 200: commentsListResponseSchema } },
-  }, async (request, reply) => {
-    const comments = await listComments(db, request.params.id);
-    // A blocked pair: the other's post reads as unknown, the other's comments are left out.
-    const viewerId = request.auth?.userId;
-    const owner = await postOwner(db, request.params.id);
-    if (owner && (await blocks.hiddenFor(viewerId)).has(owner)) throw notFound('post_not_found');
-    return reply.header('cache-control', 'no-store').send({ comments: await blocks.visibleTo(viewerId, comments) });
-  });
+  app.get(
+    '/api/posts/:id/comments',
+    {
+      onRequest: app.authenticateOptional,
+      schema: { params: idParamsSchema, response: { 200: commentsListResponseSchema } },
+    },
+    async (request, reply) => {
+      const comments = await listComments(db, request.params.id);
+      // A blocked pair: the other's post reads as unknown, the other's comments are left out.
+      const viewerId = request.auth?.userId;
+      const owner = await postOwner(db, request.params.id);
+      if (owner && (await blocks.hiddenFor(viewerId)).has(owner)) throw notFound('post_not_found');
+      return reply.header('cache-control', 'no-store').send({ comments: await blocks.visibleTo(viewerId, comments) });
+    },
+  );
 
-  app.post('/api/posts/:id/comments', {
-    config: { write: 'comment' },
-    onRequest: app.authenticate,
-    preValidation: countWrite,
-    schema: { params: idParamsSchema, body: commentBody, response: { 201: commentCreatedResponseSchema } },
-  }, async (request, reply) => {
-    const { userId } = requireUser(request);
-    const { id } = request.params;
-    // Someone the post's author blocked (or who blocked them) may not comment (write-policy.ts judges suspensions).
-    await blocks.assertMayMeet(userId, await postOwner(db, id));
-    const { comment, commentsCount, at, postAuthorId } = await addComment(db, id, userId, request.body.content);
-    await announce(request, { type: 'post.commented', data: { postId: id, commentsCount, comment } }, at, postAuthorId);
-    return reply.status(201).send({ comment, commentsCount });
-  });
+  app.post(
+    '/api/posts/:id/comments',
+    {
+      config: { write: 'comment' },
+      onRequest: app.authenticate,
+      preValidation: countWrite,
+      schema: { params: idParamsSchema, body: commentBody, response: { 201: commentCreatedResponseSchema } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const { id } = request.params;
+      // Someone the post's author blocked (or who blocked them) may not comment (write-policy.ts judges suspensions).
+      await blocks.assertMayMeet(userId, await postOwner(db, id));
+      const { comment, commentsCount, at, postAuthorId } = await addComment(db, id, userId, request.body.content);
+      await announce(
+        request,
+        { type: 'post.commented', data: { postId: id, commentsCount, comment } },
+        at,
+        postAuthorId,
+      );
+      return reply.status(201).send({ comment, commentsCount });
+    },
+  );
 
-  app.patch('/api/comments/:id', {
-    config: { write: 'comment' },
-    onRequest: app.authenticate,
-    preValidation: countWrite,
-    schema: { params: idParamsSchema, body: commentBody, response: { 200: commentEditedResponseSchema } },
-  }, async (request) => {
-    const { userId } = requireUser(request);
-    // No editing a comment on the post of someone blocked, in either direction.
-    const target = await findCommentOwner(db, request.params.id);
-    if (target?.userId === userId) await blocks.assertMayMeet(userId, target.postAuthorId);
-    const { comment, commentsCount, at, postAuthorId } = await editComment(db, request.params.id, userId, request.body.content);
-    await announce(request, { type: 'post.commented', data: { postId: comment.postId, commentsCount, comment } }, at, postAuthorId);
-    return { comment };
-  });
+  app.patch(
+    '/api/comments/:id',
+    {
+      config: { write: 'comment' },
+      onRequest: app.authenticate,
+      preValidation: countWrite,
+      schema: { params: idParamsSchema, body: commentBody, response: { 200: commentEditedResponseSchema } },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      // No editing a comment on the post of someone blocked, in either direction.
+      const target = await findCommentOwner(db, request.params.id);
+      if (target?.userId === userId) await blocks.assertMayMeet(userId, target.postAuthorId);
+      const { comment, commentsCount, at, postAuthorId } = await editComment(
+        db,
+        request.params.id,
+        userId,
+        request.body.content,
+      );
+      await announce(
+        request,
+        { type: 'post.commented', data: { postId: comment.postId, commentsCount, comment } },
+        at,
+        postAuthorId,
+      );
+      return { comment };
+    },
+  );
 
-  app.delete('/api/comments/:id', {
-    config: { write: 'remove' },
-    onRequest: app.authenticate,
-    schema: { params: idParamsSchema, response: { 200: commentDeletedResponseSchema } },
-  }, async (request) => {
-    const { userId } = requireUser(request);
-    const { id } = request.params;
-    const { postId, commentsCount, at, postAuthorId } = await deleteComment(db, id, userId);
-    await announce(request, { type: 'post.commented', data: { postId, commentsCount, removedCommentId: id } }, at, postAuthorId);
-    return { commentsCount };
-  });
+  app.delete(
+    '/api/comments/:id',
+    {
+      config: { write: 'remove' },
+      onRequest: app.authenticate,
+      schema: { params: idParamsSchema, response: { 200: commentDeletedResponseSchema } },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      const { id } = request.params;
+      const { postId, commentsCount, at, postAuthorId } = await deleteComment(db, id, userId);
+      await announce(
+        request,
+        { type: 'post.commented', data: { postId, commentsCount, removedCommentId: id } },
+        at,
+        postAuthorId,
+      );
+      return { commentsCount };
+    },
+  );
 }

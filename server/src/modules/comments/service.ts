@@ -8,7 +8,14 @@ import type { PostPlace } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import {
-  findComment, findCommentOwner, insertComment, isLivePost, listPostComments, lockPost, moveCommentsCount, removeComment,
+  findComment,
+  findCommentOwner,
+  insertComment,
+  isLivePost,
+  listPostComments,
+  lockPost,
+  moveCommentsCount,
+  removeComment,
   updateComment,
 } from './data.ts';
 
@@ -67,7 +74,11 @@ export async function editComment(db: Db, commentId: string, userId: string, con
  * Deletes the caller's own comment. Allowed after the post expired too (until the sweeper
  * removes the post with its comments): people may always take back what they wrote.
  */
-export async function deleteComment(db: Db, commentId: string, userId: string): Promise<{ postId: string; commentsCount: number; at: PostPlace; postAuthorId: string }> {
+export async function deleteComment(
+  db: Db,
+  commentId: string,
+  userId: string,
+): Promise<{ postId: string; commentsCount: number; at: PostPlace; postAuthorId: string }> {
   const postId = await ownComment(db, commentId, userId);
   return db.transaction(async (tx) => {
     if (!(await lockPost(tx, postId))) throw notFound('comment_not_found');

@@ -35,24 +35,45 @@ export async function applyCaps(deps: CapsDeps, { day, units, ratio }: DayTotals
   const { caps, logSecurityEvent } = deps;
   /** True for the one instance that records this level first today. */
   const firstToReach = async (level: string) => {
-    const inserted = await deps.db.insert(costAlerts).values({ day, level, ratio, createdAt: deps.now() }).onConflictDoNothing().returning({ day: costAlerts.day });
+    const inserted = await deps.db
+      .insert(costAlerts)
+      .values({ day, level, ratio, createdAt: deps.now() })
+      .onConflictDoNothing()
+      .returning({ day: costAlerts.day });
     return inserted.length > 0;
   };
   const percent = Math.round(ratio * 100);
   if (ratio > COST_WARN_RATIO && (await firstToReach('warn'))) {
-    await logSecurityEvent({ eventType: 'cost_warning', description: `Plafond d'usage quotidien dépassé (${percent} %) : ${describe(units, caps)}`, severity: 'medium' });
+    await logSecurityEvent({
+      eventType: 'cost_warning',
+      description: `Plafond d'usage quotidien dépassé (${percent} %) : ${describe(units, caps)}`,
+      severity: 'medium',
+    });
   }
   if (ratio > COST_THROTTLE_RATIO && (await firstToReach('throttle'))) {
-    await logSecurityEvent({ eventType: 'cost_throttle', description: `Usage à ${percent} % du plafond : géocodage suspendu, cache de la carte prolongé`, severity: 'high' });
+    await logSecurityEvent({
+      eventType: 'cost_throttle',
+      description: `Usage à ${percent} % du plafond : géocodage suspendu, cache de la carte prolongé`,
+      severity: 'high',
+    });
   }
   if (ratio > COST_EMERGENCY_RATIO && (await firstToReach('emergency'))) {
     const reason = `Usage à ${percent} % du plafond : ${describe(units, caps)}`;
     await deps.startEmergency(reason);
-    await logSecurityEvent({ eventType: 'emergency_mode_on', description: "Mode d'urgence activé automatiquement pour 4 h", reason, severity: 'critical' });
+    await logSecurityEvent({
+      eventType: 'emergency_mode_on',
+      description: "Mode d'urgence activé automatiquement pour 4 h",
+      reason,
+      severity: 'critical',
+    });
     await deps.announce();
   }
   const cost = costOf(units, deps.unitPrices);
   if (cost > COST_ALERT_EUR && (await firstToReach('cost'))) {
-    await logSecurityEvent({ eventType: 'cost_alert', description: `Coût estimé du jour au-dessus de ${COST_ALERT_EUR} € (${round(cost, 2)} €)`, severity: 'high' });
+    await logSecurityEvent({
+      eventType: 'cost_alert',
+      description: `Coût estimé du jour au-dessus de ${COST_ALERT_EUR} € (${round(cost, 2)} €)`,
+      severity: 'high',
+    });
   }
 }

@@ -22,7 +22,15 @@ export async function costReport(
     costEur: round(snap.units[metric] * unitPrices[metric]),
   }));
   const { startedBy } = snap.emergency;
-  const [by] = startedBy ? await db.select({ username: profiles.username }).from(profiles).where(eq(profiles.id, startedBy)).limit(1) : [];
+  const [by] = startedBy
+    ? await db.select({ username: profiles.username }).from(profiles).where(eq(profiles.id, startedBy)).limit(1)
+    : [];
   const emergency = { ...snap.emergency, startedByName: by?.username ?? null };
-  return { day: snap.day, level: snap.level, counters, estimatedDailyCostEur: round(costOf(snap.units, unitPrices), 2), emergency };
+  return {
+    day: snap.day,
+    level: snap.level,
+    counters,
+    estimatedDailyCostEur: round(costOf(snap.units, unitPrices), 2),
+    emergency,
+  };
 }

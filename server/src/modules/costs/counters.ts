@@ -22,17 +22,26 @@ export const zeroUnits = (): CostUnits => Object.fromEntries(COST_METRICS.map((m
 export function createSqlCounterStore(db: Db): CounterStore {
   return {
     async add(day, increments) {
-      const rows = Object.entries(increments).filter(([, units]) => units).map(([metric, units]) => ({ day, metric, units: units ?? 0 }));
+      const rows = Object.entries(increments)
+        .filter(([, units]) => units)
+        .map(([metric, units]) => ({ day, metric, units: units ?? 0 }));
       if (rows.length === 0) return;
-      await db.insert(costCounters).values(rows).onConflictDoUpdate({
-        target: [costCounters.day, costCounters.metric],
-        set: { units: sql`${costCounters.units} + excluded.units` },
-      });
+      await db
+        .insert(costCounters)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: [costCounters.day, costCounters.metric],
+          set: { units: sql`${costCounters.units} + excluded.units` },
+        });
     },
     async read(day) {
-      const rows = await db.select({ metric: costCounters.metric, units: costCounters.units }).from(costCounters).where(and(eq(costCounters.day, day)));
+      const rows = await db
+        .select({ metric: costCounters.metric, units: costCounters.units })
+        .from(costCounters)
+        .where(and(eq(costCounters.day, day)));
       const units = zeroUnits();
-      for (const row of rows) if ((COST_METRICS as readonly string[]).includes(row.metric)) units[row.metric as CostMetric] = row.units;
+      for (const row of rows)
+        if ((COST_METRICS as readonly string[]).includes(row.metric)) units[row.metric as CostMetric] = row.units;
       return units;
     },
     async close() {},

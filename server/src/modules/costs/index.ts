@@ -13,12 +13,28 @@ import { createCostMonitor, type CostMonitor } from './monitor.ts';
 
 export type { CostMonitor } from './monitor.ts';
 
-export function createCosts(config: Config, database: Database, now: () => Date, logSecurityEvent: LogSecurityEvent, log: FastifyBaseLogger, bus: EventBus): CostMonitor {
-  const store = config.redisUrl ? createRedisCounterStore(config.redisUrl, config.redisPrefix) : createSqlCounterStore(database.db);
+export function createCosts(
+  config: Config,
+  database: Database,
+  now: () => Date,
+  logSecurityEvent: LogSecurityEvent,
+  log: FastifyBaseLogger,
+  bus: EventBus,
+): CostMonitor {
+  const store = config.redisUrl
+    ? createRedisCounterStore(config.redisUrl, config.redisPrefix)
+    : createSqlCounterStore(database.db);
   async function announce({ active, until, manual }: EmergencyState) {
-    const staff = await database.db.select({ id: staffRoles.userId }).from(staffRoles).where(inArray(staffRoles.role, ['admin', 'super_admin']));
+    const staff = await database.db
+      .select({ id: staffRoles.userId })
+      .from(staffRoles)
+      .where(inArray(staffRoles.role, ['admin', 'super_admin']));
     if (staff.length === 0) return;
-    await bus.publish({ type: EMERGENCY_CHANGED_EVENT, data: { active, until, manual }, targets: staff.map((s) => s.id) });
+    await bus.publish({
+      type: EMERGENCY_CHANGED_EVENT,
+      data: { active, until, manual },
+      targets: staff.map((s) => s.id),
+    });
   }
   return createCostMonitor({
     db: database.db,

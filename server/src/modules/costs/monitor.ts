@@ -12,7 +12,13 @@
  * announced to staff, shown in the admin panel, and a super_admin may switch it off at once.
  */
 import {
-  COST_CAPS, COST_THROTTLE_RATIO, COST_WARN_RATIO, EMERGENCY_CACHE_MULTIPLIER, THROTTLE_CACHE_MULTIPLIER, type CostLevel, type CostMetric,
+  COST_CAPS,
+  COST_THROTTLE_RATIO,
+  COST_WARN_RATIO,
+  EMERGENCY_CACHE_MULTIPLIER,
+  THROTTLE_CACHE_MULTIPLIER,
+  type CostLevel,
+  type CostMetric,
   type CostsResponse,
 } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
@@ -72,7 +78,13 @@ export interface CostMonitorDeps {
 }
 
 const levelOf = (ratio: number, emergency: EmergencyState): CostLevel =>
-  emergency.active ? 'emergency' : ratio > COST_THROTTLE_RATIO ? 'throttle' : ratio > COST_WARN_RATIO ? 'warn' : 'normal';
+  emergency.active
+    ? 'emergency'
+    : ratio > COST_THROTTLE_RATIO
+      ? 'throttle'
+      : ratio > COST_WARN_RATIO
+        ? 'warn'
+        : 'normal';
 
 /** The periodic round (flush, then read or apply the caps), not holding the process open. */
 function startRounds(round: () => Promise<unknown>, onError?: (error: unknown) => void): NodeJS.Timeout {
@@ -87,7 +99,13 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
   const { db, store, now, logSecurityEvent, unitPrices } = deps;
   const caps = deps.caps ?? COST_CAPS;
   const counts = createCountBuffer(store, now, deps.onError);
-  let last: CostSnapshot = { day: dayOf(now()), units: zeroUnits(), ratio: 0, level: 'normal', emergency: EMERGENCY_OFF };
+  let last: CostSnapshot = {
+    day: dayOf(now()),
+    units: zeroUnits(),
+    ratio: 0,
+    level: 'normal',
+    emergency: EMERGENCY_OFF,
+  };
   const readState = () => readEmergency(db, now);
 
   /** Best effort: the change is stored and logged already. */
@@ -113,7 +131,15 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
     return last;
   }
 
-  const capsDeps = { db, now, logSecurityEvent, caps, unitPrices, announce, startEmergency: (reason: string) => writeEmergency(db, now(), true, null, reason) };
+  const capsDeps = {
+    db,
+    now,
+    logSecurityEvent,
+    caps,
+    unitPrices,
+    announce,
+    startEmergency: (reason: string) => writeEmergency(db, now(), true, null, reason),
+  };
   async function evaluate(): Promise<CostSnapshot> {
     const totals = await readTotals();
     await applyCaps(capsDeps, totals);
@@ -123,7 +149,10 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
   // Every instance shares its counts and reads the level its sync checks use; only the leader,
   // once there is one, applies the caps (cost_alerts would keep the others from acting twice).
   let leads = () => true;
-  const timer = deps.timers === false ? undefined : startRounds(() => (leads() ? evaluate() : readTotals().then(snapshotOf)), deps.onError);
+  const timer =
+    deps.timers === false
+      ? undefined
+      : startRounds(() => (leads() ? evaluate() : readTotals().then(snapshotOf)), deps.onError);
 
   return {
     count(metric, units = 1) {
@@ -138,7 +167,11 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
     snapshot: () => last,
     async assertPostingAllowed() {
       const state = await readState();
-      last = { ...last, emergency: state, level: state.active ? 'emergency' : last.level === 'emergency' ? 'normal' : last.level };
+      last = {
+        ...last,
+        emergency: state,
+        level: state.active ? 'emergency' : last.level === 'emergency' ? 'normal' : last.level,
+      };
       if (state.active) throw fail503();
     },
     emergency: readState,
@@ -146,13 +179,24 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
       const reason = active ? 'Décision d’un super_admin' : 'Levé par un super_admin';
       await writeEmergency(db, now(), active, userId, active ? reason : null);
       // With its reason: a staff decision, one entry each (security/log.ts).
-      await logSecurityEvent({ userId, eventType: active ? 'emergency_mode_on' : 'emergency_mode_off', description: active ? "Mode d'urgence activé manuellement" : "Mode d'urgence désactivé manuellement", reason, severity: 'high' });
+      await logSecurityEvent({
+        userId,
+        eventType: active ? 'emergency_mode_on' : 'emergency_mode_off',
+        description: active ? "Mode d'urgence activé manuellement" : "Mode d'urgence désactivé manuellement",
+        reason,
+        severity: 'high',
+      });
       const state = (await evaluate()).emergency;
       await announce();
       return state;
     },
     geocoderAllowed: () => last.level !== 'throttle' && last.level !== 'emergency',
-    cacheMultiplier: () => (last.level === 'emergency' ? EMERGENCY_CACHE_MULTIPLIER : last.level === 'throttle' ? THROTTLE_CACHE_MULTIPLIER : 1),
+    cacheMultiplier: () =>
+      last.level === 'emergency'
+        ? EMERGENCY_CACHE_MULTIPLIER
+        : last.level === 'throttle'
+          ? THROTTLE_CACHE_MULTIPLIER
+          : 1,
     report: async () => costReport(db, await evaluate(), caps, unitPrices),
     async close() {
       if (timer) clearInterval(timer);

@@ -17,7 +17,10 @@ export const DEFAULT_UNIT_PRICES_EUR: Record<CostMetric, number> = {
 export function parseUnitPrices(text: string | undefined): Record<CostMetric, number> {
   const prices = { ...DEFAULT_UNIT_PRICES_EUR };
   if (!text) return prices;
-  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [metric, value] = pair.split('=').map((p) => p.trim());
     const price = Number(value);
     if (!(COST_METRICS as readonly string[]).includes(metric) || !Number.isFinite(price) || price < 0) {

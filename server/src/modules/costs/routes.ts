@@ -13,23 +13,41 @@ import { requireRole } from '../admin/access.ts';
 export default async function costsRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/api/emergency', { schema: { response: { 200: emergencyStatusResponseSchema } } }, async (_request, reply) => {
-    const { active, until } = await ctx.costs.emergency();
-    return reply.header('cache-control', 'no-cache').send({ active, until });
-  });
+  app.get(
+    '/api/emergency',
+    { schema: { response: { 200: emergencyStatusResponseSchema } } },
+    async (_request, reply) => {
+      const { active, until } = await ctx.costs.emergency();
+      return reply.header('cache-control', 'no-cache').send({ active, until });
+    },
+  );
 
-  app.get('/api/costs', { onRequest: app.authenticate, schema: { response: { 200: costsResponseSchema } } }, async (request, reply) => {
-    await requireRole(ctx, request, ['super_admin', 'admin'], { description: 'Lecture des coûts refusée (rôle insuffisant)', severity: 'medium' });
-    return reply.header('cache-control', 'no-store').send(await ctx.costs.report());
-  });
+  app.get(
+    '/api/costs',
+    { onRequest: app.authenticate, schema: { response: { 200: costsResponseSchema } } },
+    async (request, reply) => {
+      await requireRole(ctx, request, ['super_admin', 'admin'], {
+        description: 'Lecture des coûts refusée (rôle insuffisant)',
+        severity: 'medium',
+      });
+      return reply.header('cache-control', 'no-store').send(await ctx.costs.report());
+    },
+  );
 
-  app.put('/api/costs/emergency', {
-    config: { write: 'staff' },
-    onRequest: app.authenticate,
-    schema: { body: setEmergencySchema, response: { 200: emergencyStatusResponseSchema } },
-  }, async (request) => {
-    const { userId } = await requireRole(ctx, request, ['super_admin'], { description: "Changement du mode d'urgence refusé (rôle insuffisant)", severity: 'medium' });
-    const { active, until } = await ctx.costs.setEmergency(request.body.active, userId);
-    return { active, until };
-  });
+  app.put(
+    '/api/costs/emergency',
+    {
+      config: { write: 'staff' },
+      onRequest: app.authenticate,
+      schema: { body: setEmergencySchema, response: { 200: emergencyStatusResponseSchema } },
+    },
+    async (request) => {
+      const { userId } = await requireRole(ctx, request, ['super_admin'], {
+        description: "Changement du mode d'urgence refusé (rôle insuffisant)",
+        severity: 'medium',
+      });
+      const { active, until } = await ctx.costs.setEmergency(request.body.active, userId);
+      return { active, until };
+    },
+  );
 }

@@ -26,15 +26,24 @@ const send = (ctx: AppContext, mail: MailMessage) => ctx.mailer.send(mail).catch
 
 export function sendConfirmLink(ctx: AppContext, notice: DsaNotice, token: string): Promise<void> {
   const link = `${ctx.config.publicUrl}${DSA_CONFIRM_PATH}?token=${token}`;
-  return send(ctx, render(notice.email, MESSAGES.mail_dsa_confirm_subject, notice.name, [
-    MESSAGES.mail_dsa_confirm_intro, link, MESSAGES.mail_dsa_confirm_expiry, MESSAGES.mail_ignore,
-  ]));
+  return send(
+    ctx,
+    render(notice.email, MESSAGES.mail_dsa_confirm_subject, notice.name, [
+      MESSAGES.mail_dsa_confirm_intro,
+      link,
+      MESSAGES.mail_dsa_confirm_expiry,
+      MESSAGES.mail_ignore,
+    ]),
+  );
 }
 
 export function sendReceipt(ctx: AppContext, notice: DsaNotice): Promise<void> {
-  return send(ctx, render(notice.email, MESSAGES.mail_dsa_receipt_subject, notice.name, [
-    t('mail_dsa_receipt_text', { post: notice.location }),
-  ]));
+  return send(
+    ctx,
+    render(notice.email, MESSAGES.mail_dsa_receipt_subject, notice.name, [
+      t('mail_dsa_receipt_text', { post: notice.location }),
+    ]),
+  );
 }
 
 /** Each notifier whose notice the decision closed gets the decision and its reasons. */

@@ -30,9 +30,16 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 /** Puts a confirmed notice in the reports queue. */
 async function enqueue(db: Db, notice: DsaNotice): Promise<void> {
   await db.insert(postReports).values({
-    postId: notice.postId, postAuthorId: notice.postAuthorId, reportedBy: null, dsaNoticeId: notice.id,
-    reasonKey: 'illegal', reason: reportReasonLabel('illegal'), description: null,
-    postSnapshot: notice.postSnapshot, countsTowardHiding: false, createdAt: notice.confirmedAt ?? notice.createdAt,
+    postId: notice.postId,
+    postAuthorId: notice.postAuthorId,
+    reportedBy: null,
+    dsaNoticeId: notice.id,
+    reasonKey: 'illegal',
+    reason: reportReasonLabel('illegal'),
+    description: null,
+    postSnapshot: notice.postSnapshot,
+    countsTowardHiding: false,
+    createdAt: notice.confirmedAt ?? notice.createdAt,
   });
 }
 
@@ -41,19 +48,39 @@ async function enqueue(db: Db, notice: DsaNotice): Promise<void> {
  * `confirmed` it is queued at once; otherwise the token to mail is returned.
  */
 export async function recordNotice(
-  db: Db, postId: string, fields: NoticeFields, notifier: { id: string | null; confirmed: boolean }, now: Date,
+  db: Db,
+  postId: string,
+  fields: NoticeFields,
+  notifier: { id: string | null; confirmed: boolean },
+  now: Date,
 ): Promise<{ notice: DsaNotice; token: string | null }> {
   const post = await findReportedPost(db, postId);
   if (!post) throw notFound('post_not_found');
   if (notifier.id && post.userId === notifier.id) throw forbidden('report_own_post');
   // Unconfirmed notices past their link's life are dropped here, so they cannot pile up.
-  await db.delete(dsaNotices).where(and(isNull(dsaNotices.confirmedAt), lte(dsaNotices.createdAt, new Date(now.getTime() - DSA_CONFIRM_HOURS * HOUR))));
+  await db
+    .delete(dsaNotices)
+    .where(
+      and(
+        isNull(dsaNotices.confirmedAt),
+        lte(dsaNotices.createdAt, new Date(now.getTime() - DSA_CONFIRM_HOURS * HOUR)),
+      ),
+    );
   const token = notifier.confirmed ? null : randomBytes(32).toString('base64url');
   return db.transaction(async (t) => {
-    const [notice] = await t.insert(dsaNotices).values({
-      postId, postAuthorId: post.userId, notifierId: notifier.id, ...fields, postSnapshot: snapshotOf(post),
-      confirmTokenHash: token ? hashToken(token) : null, createdAt: now, confirmedAt: token ? null : now,
-    }).returning();
+    const [notice] = await t
+      .insert(dsaNotices)
+      .values({
+        postId,
+        postAuthorId: post.userId,
+        notifierId: notifier.id,
+        ...fields,
+        postSnapshot: snapshotOf(post),
+        confirmTokenHash: token ? hashToken(token) : null,
+        createdAt: now,
+        confirmedAt: token ? null : now,
+      })
+      .returning();
     if (!notice) throw new Error('notice not stored');
     if (!token) await enqueue(t, notice);
     return { notice, token };
@@ -63,11 +90,16 @@ export async function recordNotice(
 /** Confirms the notice the mailed token names and queues it; 404 for an unknown, used or expired token. */
 export async function confirmNotice(db: Db, token: string, now: Date): Promise<DsaNotice> {
   return db.transaction(async (t) => {
-    const [notice] = await t.update(dsaNotices).set({ confirmedAt: now, confirmTokenHash: null })
-      .where(and(
-        eq(dsaNotices.confirmTokenHash, hashToken(token)), isNull(dsaNotices.confirmedAt),
-        gt(dsaNotices.createdAt, new Date(now.getTime() - DSA_CONFIRM_HOURS * HOUR)),
-      ))
+    const [notice] = await t
+      .update(dsaNotices)
+      .set({ confirmedAt: now, confirmTokenHash: null })
+      .where(
+        and(
+          eq(dsaNotices.confirmTokenHash, hashToken(token)),
+          isNull(dsaNotices.confirmedAt),
+          gt(dsaNotices.createdAt, new Date(now.getTime() - DSA_CONFIRM_HOURS * HOUR)),
+        ),
+      )
       .returning();
     if (!notice) throw notFound('dsa_confirm_invalid');
     await enqueue(t, notice);
@@ -77,7 +109,9 @@ export async function confirmNotice(db: Db, token: string, now: Date): Promise<D
 
 /** The notices a decision closed, for their notifiers' mails. */
 export async function noticesOfDecision(db: Db, decisionId: string): Promise<DsaNotice[]> {
-  const rows = await db.select({ notice: dsaNotices }).from(postReports)
+  const rows = await db
+    .select({ notice: dsaNotices })
+    .from(postReports)
     .innerJoin(dsaNotices, eq(dsaNotices.id, postReports.dsaNoticeId))
     .where(eq(postReports.decisionId, decisionId));
   return rows.map((r) => r.notice);

@@ -71,7 +71,8 @@ export function createLandChecker(index: LandIndex, options: LandCheckerOptions 
         cache.set(key, hit);
         return hit;
       }
-      const onLand = index.contains(lat4, lon4) || (coastToleranceKm > 0 && index.isNearLand(lat4, lon4, coastToleranceKm));
+      const onLand =
+        index.contains(lat4, lon4) || (coastToleranceKm > 0 && index.isNearLand(lat4, lon4, coastToleranceKm));
       if (cacheSize > 0) {
         if (cache.size >= cacheSize) {
           const oldest = cache.keys().next();

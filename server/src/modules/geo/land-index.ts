@@ -46,7 +46,8 @@ const SHIFTS = [0, 360 * UNITS_PER_DEGREE, -360 * UNITS_PER_DEGREE] as const;
 /** A ring's area in km² (planar on degrees, scaled by the cosine of its latitude: ample for a size threshold). */
 export function ringKm2(ring: readonly number[][]): number {
   let twice = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) twice += (ring[j]![0]! - ring[i]![0]!) * (ring[j]![1]! + ring[i]![1]!);
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
+    twice += (ring[j]![0]! - ring[i]![0]!) * (ring[j]![1]! + ring[i]![1]!);
   return Math.abs(twice / 2) * KM_PER_DEGREE * KM_PER_DEGREE * Math.cos((ring[0]![1]! * Math.PI) / 180);
 }
 
@@ -104,7 +105,10 @@ function serialise(tree: Flatbush): Uint8Array {
 }
 
 /** The index arrays of these polygons and landmarks ([lat, lon] in degrees). */
-export function buildLandIndexArrays(polygons: readonly LandPolygon[], landmarks: ReadonlyArray<readonly [number, number]> = []): LandIndexArrays {
+export function buildLandIndexArrays(
+  polygons: readonly LandPolygon[],
+  landmarks: ReadonlyArray<readonly [number, number]> = [],
+): LandIndexArrays {
   return { ...buildPolygonArrays(polygons), ...buildLandmarkArrays(landmarks) };
 }
 
@@ -140,11 +144,15 @@ export function buildPolygonArrays(polygons: readonly LandPolygon[]): PolygonArr
   let point = 0;
   polygons.forEach(({ rings, window: box }, p) => {
     const window = box?.map(toUnits);
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity;
     for (const ring of rings) {
       const first = point;
       for (const [lon, lat] of ring) {
-        const x = toUnits(lon), y = toUnits(lat);
+        const x = toUnits(lon),
+          y = toUnits(lat);
         xs[point] = x;
         ys[point] = y;
         point++;
@@ -154,10 +162,15 @@ export function buildPolygonArrays(polygons: readonly LandPolygon[]): PolygonArr
         if (y > maxY) maxY = y;
       }
       // Runs of up to CHUNK_EDGES edges of the same kind (coast or cut).
-      for (let from = first; from < point - 1;) {
+      for (let from = first; from < point - 1; ) {
         const coast = !isCut(window, xs[from], ys[from], xs[from + 1], ys[from + 1]);
         let edges = 1;
-        while (edges < CHUNK_EDGES && from + edges < point - 1 && coast === !isCut(window, xs[from + edges], ys[from + edges], xs[from + edges + 1], ys[from + edges + 1])) edges++;
+        while (
+          edges < CHUNK_EDGES &&
+          from + edges < point - 1 &&
+          coast === !isCut(window, xs[from + edges], ys[from + edges], xs[from + edges + 1], ys[from + edges + 1])
+        )
+          edges++;
         chunkFrom.push(from);
         chunkEdges.push(edges);
         chunkPolygon.push(p);
@@ -170,7 +183,10 @@ export function buildPolygonArrays(polygons: readonly LandPolygon[]): PolygonArr
 
   const chunkTree = new Flatbush(Math.max(1, chunkFrom.length), 16, Int32Array);
   chunkFrom.forEach((from, c) => {
-    let minX = xs[from], minY = ys[from], maxX = minX, maxY = minY;
+    let minX = xs[from],
+      minY = ys[from],
+      maxX = minX,
+      maxY = minY;
     for (let i = from + 1; i <= from + chunkEdges[c]; i++) {
       if (xs[i] < minX) minX = xs[i];
       if (ys[i] < minY) minY = ys[i];
@@ -183,12 +199,14 @@ export function buildPolygonArrays(polygons: readonly LandPolygon[]): PolygonArr
   chunkTree.finish();
 
   const polygonTree = new Flatbush(Math.max(1, polygons.length), 16, Int32Array);
-  for (let p = 0; p < polygons.length; p++) polygonTree.add(polygonBoxes[p * 4], polygonBoxes[p * 4 + 1], polygonBoxes[p * 4 + 2], polygonBoxes[p * 4 + 3]);
+  for (let p = 0; p < polygons.length; p++)
+    polygonTree.add(polygonBoxes[p * 4], polygonBoxes[p * 4 + 1], polygonBoxes[p * 4 + 2], polygonBoxes[p * 4 + 3]);
   if (polygons.length === 0) polygonTree.add(0, 0, 0, 0);
   polygonTree.finish();
 
   return {
-    xs, ys,
+    xs,
+    ys,
     chunkFrom: Uint32Array.from(chunkFrom),
     chunkEdges: Uint8Array.from(chunkEdges),
     chunkPolygon: Uint32Array.from(chunkPolygon),
@@ -238,16 +256,24 @@ export function openLandIndex(arrays: LandIndexArrays): LandIndex {
       const y = lat * UNITS_PER_DEGREE;
       return SHIFTS.some((shift) => {
         const x = lon * UNITS_PER_DEGREE + shift;
-        return coastWithin(land, x, y, dx, dy, near) || (landmarks?.collides(x - dx, y - dy, x + dx, y + dy, (m) => {
-          const ax = (landmarkXs[m] - x) * near.kx, ay = (landmarkYs[m] - y) * near.ky;
-          return ax * ax + ay * ay <= near.maxSq;
-        }) ?? false);
+        return (
+          coastWithin(land, x, y, dx, dy, near) ||
+          (landmarks?.collides(x - dx, y - dy, x + dx, y + dy, (m) => {
+            const ax = (landmarkXs[m] - x) * near.kx,
+              ay = (landmarkYs[m] - y) * near.ky;
+            return ax * ax + ay * ay <= near.maxSq;
+          }) ??
+            false)
+        );
       });
     },
   };
 }
 
 /** An index built in memory (the build script, tests' fixtures). */
-export function buildLandIndex(polygons: readonly LandPolygon[], landmarks: ReadonlyArray<readonly [number, number]> = []): LandIndex {
+export function buildLandIndex(
+  polygons: readonly LandPolygon[],
+  landmarks: ReadonlyArray<readonly [number, number]> = [],
+): LandIndex {
   return openLandIndex(buildLandIndexArrays(polygons, landmarks));
 }

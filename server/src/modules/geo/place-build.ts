@@ -3,7 +3,14 @@
  * build time (server/geodata/lib/places-data.ts, written to the places file by
  * server/geodata/places/build.ts), a few written by hand in tests.
  */
-import { COORDINATE_SCALE, NAME_END, PLACE_KINDS, buildRankTree, type PlaceIndex, type PlaceKind } from './places-search.ts';
+import {
+  COORDINATE_SCALE,
+  NAME_END,
+  PLACE_KINDS,
+  buildRankTree,
+  type PlaceIndex,
+  type PlaceKind,
+} from './places-search.ts';
 
 /** What the index keeps of a place. */
 export interface IndexedPlace {
@@ -75,10 +82,15 @@ export function buildPlaceIndex(places: readonly IndexedPlace[]): PlaceIndex {
     if (otherFolded) add(otherFolded, i);
   });
   const order = Uint32Array.from(entryKeys.keys()).sort((a, b) => {
-    const ka = entryKeys[a], kb = entryKeys[b];
+    const ka = entryKeys[a],
+      kb = entryKeys[b];
     return ka < kb ? -1 : ka > kb ? 1 : entryOwners[a] - entryOwners[b] || a - b;
   });
-  const ranked = { populations: Uint32Array.from(places, (p) => p.population), entryOwners: Uint32Array.from(entryOwners), order };
+  const ranked = {
+    populations: Uint32Array.from(places, (p) => p.population),
+    entryOwners: Uint32Array.from(entryOwners),
+    order,
+  };
 
   let nameText = '';
   const nameEnds = Uint32Array.from(places, ({ name }) => (nameText += name).length);

@@ -13,23 +13,27 @@ const decodeUtf8 = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 /** The file's uncompressed bytes. */
 export function encodePlaceIndex(index: PlaceIndex): Uint8Array {
-  return encodePack({ places: index.ids.length, keys: index.order.length }, {
-    ids: index.ids,
-    latitudes: index.latitudes,
-    longitudes: index.longitudes,
-    populations: index.populations,
-    kinds: index.kinds,
-    countries: index.countries,
-    regions: index.regions,
-    nameText: encodeUtf8(index.nameText),
-    nameEnds: index.nameEnds,
-    regionText: encodeUtf8(index.regionText),
-    regionEnds: index.regionEnds,
-    foldedText: encodeUtf8(index.foldedText),
-    entryStarts: index.entryStarts,
-    entryOwners: index.entryOwners,
-    order: index.order,
-  }, ['nameEnds', 'regionEnds', 'entryStarts', 'entryOwners']);
+  return encodePack(
+    { places: index.ids.length, keys: index.order.length },
+    {
+      ids: index.ids,
+      latitudes: index.latitudes,
+      longitudes: index.longitudes,
+      populations: index.populations,
+      kinds: index.kinds,
+      countries: index.countries,
+      regions: index.regions,
+      nameText: encodeUtf8(index.nameText),
+      nameEnds: index.nameEnds,
+      regionText: encodeUtf8(index.regionText),
+      regionEnds: index.regionEnds,
+      foldedText: encodeUtf8(index.foldedText),
+      entryStarts: index.entryStarts,
+      entryOwners: index.entryOwners,
+      order: index.order,
+    },
+    ['nameEnds', 'regionEnds', 'entryStarts', 'entryOwners'],
+  );
 }
 
 export function decodePlaceIndex(bytes: Uint8Array): PlaceIndex {

@@ -43,21 +43,38 @@ export async function readArchiveHeader(file: string): Promise<Header> {
   const info = await stat(file).catch(() => null);
   if (!info) throw refuse(file, 'fichier introuvable', 'file not found');
   if (!info.isFile()) throw refuse(file, "ce n'est pas un fichier", 'not a file');
-  if (info.size < HEADER_BYTES) throw refuse(file, "ce n'est pas une archive PMTiles v3 (fichier trop court)", 'not a PMTiles v3 archive (file too short)');
+  if (info.size < HEADER_BYTES)
+    throw refuse(
+      file,
+      "ce n'est pas une archive PMTiles v3 (fichier trop court)",
+      'not a PMTiles v3 archive (file too short)',
+    );
   let header: Header;
   try {
     // Also decodes the root directory: a truncated or corrupt index fails here, not in a browser.
     header = await new PMTiles(new LocalFileSource(file)).getHeader();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw refuse(file, `ce n'est pas une archive PMTiles v3 lisible : ${reason}`, `not a readable PMTiles v3 archive: ${reason}`);
+    throw refuse(
+      file,
+      `ce n'est pas une archive PMTiles v3 lisible : ${reason}`,
+      `not a readable PMTiles v3 archive: ${reason}`,
+    );
   }
   if (header.specVersion !== 3) {
-    throw refuse(file, `archive PMTiles de version ${header.specVersion}, seule la version 3 est prise en charge`, `PMTiles spec version ${header.specVersion}, only version 3 is supported`);
+    throw refuse(
+      file,
+      `archive PMTiles de version ${header.specVersion}, seule la version 3 est prise en charge`,
+      `PMTiles spec version ${header.specVersion}, only version 3 is supported`,
+    );
   }
   // The Protomaps basemap style draws vector tiles; a raster archive would show nothing.
   if (header.tileType !== TileType.Mvt) {
-    throw refuse(file, "l'archive ne contient pas de tuiles vectorielles (MVT)", 'the archive does not hold vector (MVT) tiles');
+    throw refuse(
+      file,
+      "l'archive ne contient pas de tuiles vectorielles (MVT)",
+      'the archive does not hold vector (MVT) tiles',
+    );
   }
   return header;
 }

@@ -62,7 +62,10 @@ export default async function pmtilesRoutes(app: FastifyInstance, { config }: { 
       `fond de carte PMTiles servi sur ${BASEMAP_ARCHIVE_PATH} / PMTiles basemap served`,
     );
   } else if (config.mapPmtiles?.kind === 'url') {
-    app.log.info({ url: config.mapPmtiles.url }, 'fond de carte PMTiles lu par le navigateur / PMTiles basemap read by the browser');
+    app.log.info(
+      { url: config.mapPmtiles.url },
+      'fond de carte PMTiles lu par le navigateur / PMTiles basemap read by the browser',
+    );
   }
 
   // Compressing would break byte ranges, and tiles inside the archive are compressed already.
@@ -85,14 +88,14 @@ export default async function pmtilesRoutes(app: FastifyInstance, { config }: { 
       // A range past the end: its Content-Range tells the size (`bytes */<size>`), as the reader expects.
       const contentRange = result.headers['Content-Range'];
       if (contentRange) reply.header('content-range', contentRange);
-      return reply.status(refused.status).header('cache-control', 'no-cache').send(errorBody(refused.code, MESSAGES[refused.code]));
+      return reply
+        .status(refused.status)
+        .header('cache-control', 'no-cache')
+        .send(errorBody(refused.code, MESSAGES[refused.code]));
     }
     reply.status(result.statusCode).headers(result.headers);
     if (result.headers.ETag) reply.header('etag', result.headers.ETag.replace(/^W\//, ''));
     if (result.statusCode !== 304) reply.header('content-type', 'application/vnd.pmtiles');
-    return reply
-      .header('cache-control', ARCHIVE_CACHE)
-      .header('x-content-type-options', 'nosniff')
-      .send(result.stream);
+    return reply.header('cache-control', ARCHIVE_CACHE).header('x-content-type-options', 'nosniff').send(result.stream);
   });
 }

@@ -6,8 +6,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  MESSAGES, apiErrorSchema, featureCollectionSchema, geoTileParamsSchema, landQuerySchema, landResponseSchema,
-  placeSearchQuerySchema, placeSearchResponseSchema,
+  MESSAGES,
+  apiErrorSchema,
+  featureCollectionSchema,
+  geoTileParamsSchema,
+  landQuerySchema,
+  landResponseSchema,
+  placeSearchQuerySchema,
+  placeSearchResponseSchema,
 } from '@moodmap/core';
 import { z } from 'zod';
 import { readWorldGeoJson, WORLD_GEOJSON_FILES, type WorldGeoJson } from './world-geojson.ts';
@@ -59,7 +65,10 @@ function sendTile(request: FastifyRequest, reply: FastifyReply, tile: EncodedTil
 // Module level: one copy per process, however many app instances (tests build many).
 let worldGeoJson: { land: WorldGeoJson; borders: WorldGeoJson } | undefined;
 function world() {
-  worldGeoJson ??= { land: readWorldGeoJson(WORLD_GEOJSON_FILES.land), borders: readWorldGeoJson(WORLD_GEOJSON_FILES.borders) };
+  worldGeoJson ??= {
+    land: readWorldGeoJson(WORLD_GEOJSON_FILES.land),
+    borders: readWorldGeoJson(WORLD_GEOJSON_FILES.borders),
+  };
   return worldGeoJson;
 }
 
@@ -86,8 +95,12 @@ export default async function geoRoutes(root: FastifyInstance, { geo }: { geo: G
   root.setValidatorCompiler(validatorCompiler);
   root.setSerializerCompiler(serializerCompiler);
   const app = root.withTypeProvider<ZodTypeProvider>();
-  app.get('/api/map/land.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, world().land));
-  app.get('/api/map/borders.geojson', { schema: geoJsonAnswer }, async (request, reply) => sendStaticJson(request, reply, world().borders));
+  app.get('/api/map/land.geojson', { schema: geoJsonAnswer }, async (request, reply) =>
+    sendStaticJson(request, reply, world().land),
+  );
+  app.get('/api/map/borders.geojson', { schema: geoJsonAnswer }, async (request, reply) =>
+    sendStaticJson(request, reply, world().borders),
+  );
 
   app.get('/api/geo/tiles/:z/:x/:y.pbf', { attachValidation: true, schema: tileAnswer }, async (request, reply) => {
     if (request.validationError) return reply.code(400).send(errorBody('invalid_tile', MESSAGES.invalid_tile));
@@ -97,29 +110,40 @@ export default async function geoRoutes(root: FastifyInstance, { geo }: { geo: G
 
   // Public and answered from memory in microseconds, so not counted against the post search's
   // rate limit (a keystroke would cost a limiter write worth more than the answer).
-  app.get('/api/geo/places', {
-    attachValidation: true,
-    schema: { querystring: placeSearchQuerySchema, response: { 200: placeSearchResponseSchema, 400: apiErrorSchema } },
-  }, async (request, reply) => {
-    if (request.validationError) {
-      const refused = validationError(request.validationError.validation?.[0]?.message);
-      return reply.code(400).send(errorBody(refused.code, refused.message));
-    }
-    reply.header('cache-control', PLACES_CACHE);
-    return { places: geo.places.search(request.query.q, request.query.limit) };
-  });
+  app.get(
+    '/api/geo/places',
+    {
+      attachValidation: true,
+      schema: {
+        querystring: placeSearchQuerySchema,
+        response: { 200: placeSearchResponseSchema, 400: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      if (request.validationError) {
+        const refused = validationError(request.validationError.validation?.[0]?.message);
+        return reply.code(400).send(errorBody(refused.code, refused.message));
+      }
+      reply.header('cache-control', PLACES_CACHE);
+      return { places: geo.places.search(request.query.q, request.query.limit) };
+    },
+  );
 
   // Every refusal of the query is 400 invalid_coordinates, answered here so that the plugin
   // keeps the API's error shape under any error handler.
-  app.get('/api/geo/land', {
-    attachValidation: true,
-    schema: { querystring: landQuerySchema, response: { 200: landResponseSchema, 400: apiErrorSchema } },
-  }, async (request, reply) => {
-    if (request.validationError) {
-      return reply.code(400).send(errorBody('invalid_coordinates', MESSAGES.invalid_coordinates));
-    }
-    // The answer for a point never changes (static polygons), so clients may keep it.
-    reply.header('cache-control', ONE_DAY_CACHE);
-    return { onLand: geo.land.isOnLand(request.query.lat, request.query.lon) };
-  });
+  app.get(
+    '/api/geo/land',
+    {
+      attachValidation: true,
+      schema: { querystring: landQuerySchema, response: { 200: landResponseSchema, 400: apiErrorSchema } },
+    },
+    async (request, reply) => {
+      if (request.validationError) {
+        return reply.code(400).send(errorBody('invalid_coordinates', MESSAGES.invalid_coordinates));
+      }
+      // The answer for a point never changes (static polygons), so clients may keep it.
+      reply.header('cache-control', ONE_DAY_CACHE);
+      return { onLand: geo.land.isOnLand(request.query.lat, request.query.lon) };
+    },
+  );
 }

@@ -52,10 +52,15 @@ export function checkBasemapArchive(file: string): void {
     const reason = error instanceof Error ? error.message : String(error);
     throw unreadable(file, `fichier introuvable ou illisible (${reason})`, reason);
   }
-  if (bytes.toString('ascii', 0, 7) !== 'PMTiles') throw unreadable(file, "ce n'est pas une archive PMTiles", 'not a PMTiles archive');
+  if (bytes.toString('ascii', 0, 7) !== 'PMTiles')
+    throw unreadable(file, "ce n'est pas une archive PMTiles", 'not a PMTiles archive');
   const header = bytesToHeader(new Uint8Array(bytes).buffer);
   if (header.specVersion !== 3 || header.tileType !== TileType.Mvt || header.tileCompression !== Compression.Gzip) {
-    throw unreadable(file, "ce n'est pas une archive PMTiles v3 de tuiles vectorielles gzip", 'not PMTiles v3 of gzip vector tiles');
+    throw unreadable(
+      file,
+      "ce n'est pas une archive PMTiles v3 de tuiles vectorielles gzip",
+      'not PMTiles v3 of gzip vector tiles',
+    );
   }
 }
 

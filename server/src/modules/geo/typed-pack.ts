@@ -24,16 +24,22 @@ const ARRAY_TYPES = {
 } as const;
 type ArrayTypeName = keyof typeof ARRAY_TYPES;
 export type PackedArray = Int32Array | Uint8Array | Uint16Array | Uint32Array;
-type ArrayConstructorOf<T extends PackedArray> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; readonly name: string; BYTES_PER_ELEMENT: number };
+type ArrayConstructorOf<T extends PackedArray> = {
+  new (buffer: ArrayBuffer, byteOffset: number, length: number): T;
+  readonly name: string;
+  BYTES_PER_ELEMENT: number;
+};
 
 const headerSchema = z.object({
   meta: z.record(z.string(), z.unknown()),
-  sections: z.array(z.object({
-    name: z.string(),
-    type: z.enum(['Int32Array', 'Uint8Array', 'Uint16Array', 'Uint32Array']),
-    length: z.number().int().nonnegative(),
-    deltas: z.boolean().optional(),
-  })),
+  sections: z.array(
+    z.object({
+      name: z.string(),
+      type: z.enum(['Int32Array', 'Uint8Array', 'Uint16Array', 'Uint32Array']),
+      length: z.number().int().nonnegative(),
+      deltas: z.boolean().optional(),
+    }),
+  ),
 });
 
 type IntegerArray = Int32Array | Uint32Array;
@@ -63,16 +69,28 @@ const padded = (n: number) => Math.ceil(n / ALIGN) * ALIGN;
  * The uncompressed bytes of a pack (what the rebuild tests compare); the sections named in
  * `deltas` (Int32Array or Uint32Array) are stored as differences.
  */
-export function encodePack(meta: Record<string, unknown>, sections: Record<string, PackedArray>, deltas: readonly string[] = []): Uint8Array {
+export function encodePack(
+  meta: Record<string, unknown>,
+  sections: Record<string, PackedArray>,
+  deltas: readonly string[] = [],
+): Uint8Array {
   const entries = Object.entries(sections).map(([name, array]): [string, PackedArray, boolean] => {
     if (!deltas.includes(name)) return [name, array, false];
-    if (!(array instanceof Int32Array || array instanceof Uint32Array)) throw new Error(`typed-pack: ${name} cannot be stored as deltas`);
+    if (!(array instanceof Int32Array || array instanceof Uint32Array))
+      throw new Error(`typed-pack: ${name} cannot be stored as deltas`);
     return [name, toDeltas(array), true];
   });
-  const header = new TextEncoder().encode(JSON.stringify({
-    meta,
-    sections: entries.map(([name, array, delta]) => ({ name, type: typeName(array), length: array.length, ...(delta ? { deltas: true } : {}) })),
-  }));
+  const header = new TextEncoder().encode(
+    JSON.stringify({
+      meta,
+      sections: entries.map(([name, array, delta]) => ({
+        name,
+        type: typeName(array),
+        length: array.length,
+        ...(delta ? { deltas: true } : {}),
+      })),
+    }),
+  );
   let size = padded(MAGIC.length + 4 + header.length);
   for (const [, array] of entries) size += padded(array.byteLength);
   const out = new Uint8Array(size);
@@ -90,7 +108,11 @@ export function encodePack(meta: Record<string, unknown>, sections: Record<strin
 /** Brotli at its best: slow (tens of seconds for 10 MB), but the files are built once and read at every start. */
 export function compressPack(bytes: Uint8Array): Buffer {
   return brotliCompressSync(bytes, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_LGWIN]: 24,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
   });
 }
 
@@ -110,14 +132,17 @@ export interface Pack {
  */
 export function openPack(received: Uint8Array, what: string): Pack {
   // On an ArrayBuffer of their own, so that every section sits on an 8-byte boundary.
-  const bytes = received.byteOffset === 0 && received.buffer instanceof ArrayBuffer ? received : new Uint8Array(received);
+  const bytes =
+    received.byteOffset === 0 && received.buffer instanceof ArrayBuffer ? received : new Uint8Array(received);
   if (!(bytes.buffer instanceof ArrayBuffer)) throw new Error(`${what}: bytes outside an ArrayBuffer`);
   const buffer = bytes.buffer;
   if (bytes.byteLength < MAGIC.length + 4 || new TextDecoder().decode(bytes.subarray(0, MAGIC.length)) !== MAGIC) {
     throw new Error(`${what}: not a geo data pack`);
   }
   const headerLength = new DataView(buffer).getUint32(MAGIC.length, true);
-  const header = headerSchema.parse(JSON.parse(new TextDecoder().decode(bytes.subarray(MAGIC.length + 4, MAGIC.length + 4 + headerLength))));
+  const header = headerSchema.parse(
+    JSON.parse(new TextDecoder().decode(bytes.subarray(MAGIC.length + 4, MAGIC.length + 4 + headerLength))),
+  );
   const located = new Map<string, { type: ArrayTypeName; byteOffset: number; length: number }>();
   let offset = padded(MAGIC.length + 4 + headerLength);
   for (const { name, type, length, deltas } of header.sections) {
@@ -125,7 +150,8 @@ export function openPack(received: Uint8Array, what: string): Pack {
     if (offset + byteLength > bytes.byteLength) throw new Error(`${what}: section ${name} is cut short`);
     located.set(name, { type, byteOffset: offset, length });
     if (deltas) {
-      if (type !== 'Int32Array' && type !== 'Uint32Array') throw new Error(`${what}: ${name} stored as deltas is ${type}`);
+      if (type !== 'Int32Array' && type !== 'Uint32Array')
+        throw new Error(`${what}: ${name} stored as deltas is ${type}`);
       fromDeltas(new ARRAY_TYPES[type](buffer, offset, length));
     }
     offset += padded(byteLength);

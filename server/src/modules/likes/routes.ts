@@ -31,7 +31,13 @@ export default async function likesRoutes(root: FastifyInstance, { ctx }: { ctx:
     // No user id in the event: every viewer gets the count and keeps its own isLikedByUser.
     // `at`: only the sockets whose map shows the post get it; `about`: not those who blocked
     // the author or were blocked by them (no event about a blocked person).
-    await ctx.bus.publish({ type: 'post.liked', data: { postId, likesCount: state.likesCount }, at: moved.at, about: [moved.authorId] })
+    await ctx.bus
+      .publish({
+        type: 'post.liked',
+        data: { postId, likesCount: state.likesCount },
+        at: moved.at,
+        about: [moved.authorId],
+      })
       .catch((error) => request.log.error({ err: error }, 'publish failed'));
   }
 
@@ -46,10 +52,14 @@ export default async function likesRoutes(root: FastifyInstance, { ctx }: { ctx:
   app.put('/api/posts/:id/like', setOptions, (request) => set(request, request.params.id, true));
   app.delete('/api/posts/:id/like', setOptions, (request) => set(request, request.params.id, false));
 
-  app.post('/api/posts/:id/like', { ...rules, schema: { params: idParamsSchema, response: { 200: likeToggleResultSchema } } }, async (request) => {
-    const { id } = request.params;
-    const outcome = await toggleLike(db, id, await liker(request, id));
-    await announce(request, id, outcome);
-    return { liked: outcome.state.isLikedByUser, likesCount: outcome.state.likesCount };
-  });
+  app.post(
+    '/api/posts/:id/like',
+    { ...rules, schema: { params: idParamsSchema, response: { 200: likeToggleResultSchema } } },
+    async (request) => {
+      const { id } = request.params;
+      const outcome = await toggleLike(db, id, await liker(request, id));
+      await announce(request, id, outcome);
+      return { liked: outcome.state.isLikedByUser, likesCount: outcome.state.likesCount };
+    },
+  );
 }

@@ -30,7 +30,11 @@ export function normaliseMime(declared: string | undefined): string {
   return ALIASES[base] ?? base;
 }
 
-export async function checkDeclaredType(declared: string | undefined, body: Buffer, mismatch: () => AppError): Promise<void> {
+export async function checkDeclaredType(
+  declared: string | undefined,
+  body: Buffer,
+  mismatch: () => AppError,
+): Promise<void> {
   const type = normaliseMime(declared);
   if (!ACCEPTED.has(type)) throw fail(400, 'image_type_invalid');
   if ((await detectImageType(body)) !== type) throw mismatch();

@@ -91,7 +91,12 @@ export function readString(buf: Buffer, start: number, size: number): string {
 }
 
 /** Calls `visit` for each child of [start, end); returns where iteration stopped. */
-export function children(buf: Buffer, start: number, end: number, visit: (h: Header, end: number) => boolean | void): number {
+export function children(
+  buf: Buffer,
+  start: number,
+  end: number,
+  visit: (h: Header, end: number) => boolean | void,
+): number {
   let pos = start;
   while (pos < end) {
     const h = readHeader(buf, pos);

@@ -15,7 +15,18 @@ import { children, ID, readFloat, readHeader, readSize, readString, readUint, ty
 export const EBML_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
 
 /** Children of Segment: inside an unknown-size Cluster, one of these ends the Cluster. */
-const SEGMENT_CHILDREN = new Set<number>([ID.SeekHead, ID.Info, ID.Tracks, ID.Cluster, ID.Cues, ID.Chapters, ID.Tags, ID.Attachments, ID.EBML, ID.Segment]);
+const SEGMENT_CHILDREN = new Set<number>([
+  ID.SeekHead,
+  ID.Info,
+  ID.Tracks,
+  ID.Cluster,
+  ID.Cues,
+  ID.Chapters,
+  ID.Tags,
+  ID.Attachments,
+  ID.EBML,
+  ID.Segment,
+]);
 
 export const DEFAULT_TIMECODE_SCALE_NS = 1_000_000;
 
@@ -43,7 +54,8 @@ export interface WebmScan {
 export function readDocType(buf: Buffer): { docType: string; end: number } {
   if (buf.length < 4 || !buf.subarray(0, 4).equals(EBML_MAGIC)) throw new EbmlError('no EBML magic');
   const header = readHeader(buf, 0);
-  if (!header || header.size === null || header.start + header.size > buf.length) throw new EbmlError('bad EBML header');
+  if (!header || header.size === null || header.start + header.size > buf.length)
+    throw new EbmlError('bad EBML header');
   let docType = '';
   const end = header.start + header.size;
   children(buf, header.start, end, (h) => {
@@ -134,7 +146,8 @@ interface Info {
 function readInfo(buf: Buffer, start: number, end: number, info: Info): void {
   children(buf, start, end, (c) => {
     if (c.size === null) return false;
-    if (c.id === ID.TimecodeScale && c.size > 0) info.timecodeScaleNs = readUint(buf, c.start, c.size) || DEFAULT_TIMECODE_SCALE_NS;
+    if (c.id === ID.TimecodeScale && c.size > 0)
+      info.timecodeScaleNs = readUint(buf, c.start, c.size) || DEFAULT_TIMECODE_SCALE_NS;
     else if (c.id === ID.Duration) info.declaredDuration = readFloat(buf, c.start, c.size);
   });
 }
@@ -156,7 +169,8 @@ function readTracks(buf: Buffer, start: number, end: number, tracks: WebmTrack[]
 /** The Segment after the EBML header; Void elements may sit between them. */
 function findSegment(buf: Buffer, headerEnd: number): Header {
   let segment = readHeader(buf, headerEnd);
-  while (segment && segment.id === ID.Void && segment.size !== null) segment = readHeader(buf, segment.start + segment.size);
+  while (segment && segment.id === ID.Void && segment.size !== null)
+    segment = readHeader(buf, segment.start + segment.size);
   if (!segment || segment.id !== ID.Segment) throw new EbmlError('no Segment');
   return segment;
 }

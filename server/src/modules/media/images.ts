@@ -107,7 +107,9 @@ async function render(input: Buffer, rendition: Rendition, width: number, height
     pipeline = pipeline.resize({ width: side, height: side, fit: 'cover', position: 'centre' });
   }
   // No keepMetadata()/withMetadata(): sharp writes no EXIF, XMP, IPTC or ICC at all.
-  const { data, info } = await pipeline.webp({ quality: rendition.quality, effort: 4 }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await pipeline
+    .webp({ quality: rendition.quality, effort: 4 })
+    .toBuffer({ resolveWithObject: true });
   return { body: data, contentType: 'image/webp', ext: 'webp', width: info.width, height: info.height };
 }
 
@@ -129,7 +131,8 @@ export async function processImage(buffer: Buffer, kind: ImageKind): Promise<Pro
     // Upright dimensions: EXIF orientations 5-8 swap width and height.
     const width = meta.autoOrient?.width ?? meta.width ?? 0;
     const height = meta.autoOrient?.height ?? meta.height ?? 0;
-    if (width * height > IMAGE_MAX_INPUT_PIXELS) throw fail(400, 'image_too_many_pixels', { max: IMAGE_MAX_INPUT_PIXELS / 1e6 });
+    if (width * height > IMAGE_MAX_INPUT_PIXELS)
+      throw fail(400, 'image_too_many_pixels', { max: IMAGE_MAX_INPUT_PIXELS / 1e6 });
     if (width < 1 || height < 1) throw fail(400, 'image_corrupt');
     try {
       const main = await render(buffer, renditions.main, width, height);

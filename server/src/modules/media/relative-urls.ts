@@ -43,7 +43,9 @@ function rewrite({ table, text, json }: MediaColumns): SQL {
   const col = (name: string) => sql.identifier(name);
   const sets = [
     ...text.map((c) => sql`${col(c)} = regexp_replace(${col(c)}, ${ABSOLUTE}, '/media/')`),
-    ...json.map((c) => sql`${col(c)} = regexp_replace(${col(c)}::text, ${IN_JSON}, ${IN_JSON_REPLACEMENT}, 'g')::jsonb`),
+    ...json.map(
+      (c) => sql`${col(c)} = regexp_replace(${col(c)}::text, ${IN_JSON}, ${IN_JSON_REPLACEMENT}, 'g')::jsonb`,
+    ),
   ];
   const matches = [
     ...text.map((c) => sql`${col(c)} ~ ${ABSOLUTE}`),

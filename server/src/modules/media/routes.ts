@@ -33,7 +33,8 @@ export const MEDIA_CONTENT_TYPES: Record<string, string> = {
   webm: 'audio/webm',
 };
 
-const typeOf = (file: string): string | undefined => MEDIA_CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1).toLowerCase()];
+const typeOf = (file: string): string | undefined =>
+  MEDIA_CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1).toLowerCase()];
 
 function notFound(reply: FastifyReply) {
   return reply.status(404).header('cache-control', 'no-cache').send(errorBody('not_found', MESSAGES.not_found));

@@ -7,7 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile, MultipartValue, Multipart } from '@fastify/multipart';
-import { AUDIO_MAX_BYTES, CHAT_IMAGE_MAX_BYTES, POST_IMAGE_MAX_BYTES, POST_IMAGE_MAX_FILES, PROFILE_PHOTO_MAX_BYTES, type MessageKey } from '@moodmap/core';
+import {
+  AUDIO_MAX_BYTES,
+  CHAT_IMAGE_MAX_BYTES,
+  POST_IMAGE_MAX_BYTES,
+  POST_IMAGE_MAX_FILES,
+  PROFILE_PHOTO_MAX_BYTES,
+  type MessageKey,
+} from '@moodmap/core';
 import { AppError, fail } from '../../errors.ts';
 import { forbiddenTextCode } from '../../http/nul-guard.ts';
 import { checkDeclaredType } from './declared-type.ts';
@@ -65,10 +72,79 @@ const FILENAME_MAX = 255;
 const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f<>:"/\\|?*]/;
 /** Executable, script and server-side extensions (exe, bat, js, php, sh and similar). */
 const DANGEROUS_EXTENSIONS = new Set([
-  'exe', 'bat', 'cmd', 'com', 'scr', 'pif', 'msi', 'msp', 'dll', 'cpl', 'sys', 'drv', 'ocx', 'hta', 'lnk', 'reg', 'inf',
-  'js', 'mjs', 'cjs', 'jse', 'vbs', 'vbe', 'wsf', 'wsh', 'ps1', 'psm1', 'psd1', 'jar', 'class', 'apk', 'app', 'dmg', 'deb', 'rpm',
-  'php', 'php3', 'php4', 'php5', 'php7', 'php8', 'phtml', 'phar', 'pht', 'asp', 'aspx', 'ascx', 'ashx', 'asmx', 'jsp', 'jspx', 'cfm', 'cgi', 'pl', 'py', 'rb',
-  'sh', 'bash', 'zsh', 'ksh', 'csh', 'fish', 'command', 'html', 'htm', 'xhtml', 'shtml', 'svg', 'svgz', 'xml', 'xsl', 'swf', 'htaccess',
+  'exe',
+  'bat',
+  'cmd',
+  'com',
+  'scr',
+  'pif',
+  'msi',
+  'msp',
+  'dll',
+  'cpl',
+  'sys',
+  'drv',
+  'ocx',
+  'hta',
+  'lnk',
+  'reg',
+  'inf',
+  'js',
+  'mjs',
+  'cjs',
+  'jse',
+  'vbs',
+  'vbe',
+  'wsf',
+  'wsh',
+  'ps1',
+  'psm1',
+  'psd1',
+  'jar',
+  'class',
+  'apk',
+  'app',
+  'dmg',
+  'deb',
+  'rpm',
+  'php',
+  'php3',
+  'php4',
+  'php5',
+  'php7',
+  'php8',
+  'phtml',
+  'phar',
+  'pht',
+  'asp',
+  'aspx',
+  'ascx',
+  'ashx',
+  'asmx',
+  'jsp',
+  'jspx',
+  'cfm',
+  'cgi',
+  'pl',
+  'py',
+  'rb',
+  'sh',
+  'bash',
+  'zsh',
+  'ksh',
+  'csh',
+  'fish',
+  'command',
+  'html',
+  'htm',
+  'xhtml',
+  'shtml',
+  'svg',
+  'svgz',
+  'xml',
+  'xsl',
+  'swf',
+  'htaccess',
 ]);
 /** Windows device names, reserved whatever the extension (CON.jpg is still CON). */
 const RESERVED_NAMES = /^(con|prn|aux|nul|clock\$|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i;
@@ -141,7 +217,11 @@ async function readFileLimited(part: MultipartFile, maxBytes: number, tooLarge: 
  *   - an image whose magic number is not its declared type → 400 (declared-type.ts)
  *   - not multipart → 415
  */
-export async function readUpload(request: FastifyRequest, kind: UploadKind, options: ReadUploadOptions = {}): Promise<Upload> {
+export async function readUpload(
+  request: FastifyRequest,
+  kind: UploadKind,
+  options: ReadUploadOptions = {},
+): Promise<Upload> {
   const { maxBytes, tooLarge } = UPLOAD_LIMITS[kind];
   if (!request.isMultipart()) throw fail(415, 'bad_request');
   const declaredLength = Number(request.headers['content-length']);
@@ -203,7 +283,8 @@ export async function readUpload(request: FastifyRequest, kind: UploadKind, opti
     // Malformed multipart data (busboy's "Unexpected end of form", a prototype field name,
     // a closed request...) is bad input, not a server fault.
     const status = (error as { statusCode?: number }).statusCode;
-    if ((status !== undefined && status >= 400 && status < 500) || (error instanceof Error && !code)) throw fail(400, 'bad_request');
+    if ((status !== undefined && status >= 400 && status < 500) || (error instanceof Error && !code))
+      throw fail(400, 'bad_request');
     throw error;
   }
   // A part may declare its own charset (utf-16le...): its text is checked like a JSON body's.

@@ -9,6 +9,7 @@ export type Announce = (request: FastifyRequest, participants: string[], type: s
 /** Private events go to the two participants only (`about`: the caller, whom a blocked pair does not hear of); a failed publish never fails the request. */
 export function privateAnnouncer(ctx: AppContext): Announce {
   return (request, participants, type, data) =>
-    ctx.bus.publish({ type, data, targets: participants, about: [requireUser(request).userId] } satisfies RealtimeEvent)
+    ctx.bus
+      .publish({ type, data, targets: participants, about: [requireUser(request).userId] } satisfies RealtimeEvent)
       .catch((error) => request.log.error({ err: error, type }, 'publish failed'));
 }

@@ -83,9 +83,19 @@ interface SentRow {
  * (data-modifying CTEs, the rows as one JSON parameter). Null at a send's place: nothing stored.
  * clock_timestamp() plus the row's rank in microseconds: distinct times, in arrival order.
  */
-export async function insertMessages(db: Db, sends: MessageToSend[], pool?: pg.Pool): Promise<Array<SentMessage | null>> {
+export async function insertMessages(
+  db: Db,
+  sends: MessageToSend[],
+  pool?: pg.Pool,
+): Promise<Array<SentMessage | null>> {
   const input = sends.map((s, ord) => ({
-    ord, id: randomUUID(), conversation_id: s.conversationId, sender_id: s.senderId, content: s.content, image_url: s.imageUrl, at: s.now.toISOString(),
+    ord,
+    id: randomUUID(),
+    conversation_id: s.conversationId,
+    sender_id: s.senderId,
+    content: s.content,
+    image_url: s.imageUrl,
+    at: s.now.toISOString(),
     terms_version: termsAt(s.now).current.version,
   }));
   const statement = sql`
@@ -152,17 +162,22 @@ export async function insertMessages(db: Db, sends: MessageToSend[], pool?: pg.P
  */
 export function messageEvents(sent: SentMessage): RealtimeEvent[] {
   const created: MessageCreatedEvent = { message: sent.message, sender: sent.sender };
-  const updated: ConversationUpdatedEvent = { conversationId: sent.message.conversationId, updatedAt: sent.message.createdAt };
+  const updated: ConversationUpdatedEvent = {
+    conversationId: sent.message.conversationId,
+    updatedAt: sent.message.createdAt,
+  };
   const recipient = sent.participants.find((id) => id !== sent.sender.id) ?? sent.sender.id;
   const accepted = sent.recipientSide === 'accepted';
-  const events: RealtimeEvent[] = [{
-    type: MESSAGE_EVENTS.created,
-    data: created,
-    targets: accepted ? sent.participants : [sent.sender.id],
-    // The hub keeps it from a blocked pair (a send between them is refused anyway).
-    about: [sent.sender.id],
-    more: [{ type: MESSAGE_EVENTS.conversationUpdated, data: updated }],
-  }];
+  const events: RealtimeEvent[] = [
+    {
+      type: MESSAGE_EVENTS.created,
+      data: created,
+      targets: accepted ? sent.participants : [sent.sender.id],
+      // The hub keeps it from a blocked pair (a send between them is refused anyway).
+      about: [sent.sender.id],
+      more: [{ type: MESSAGE_EVENTS.conversationUpdated, data: updated }],
+    },
+  ];
   if (sent.recipientSide === 'request') {
     const request: MessageRequestEvent = { conversationId: sent.message.conversationId };
     events.push({ type: MESSAGE_EVENTS.request, data: request, targets: [recipient], about: [sent.sender.id] });
@@ -213,14 +228,24 @@ export function createMessageWriter({ db, pool, bus, onPublishError }: MessageWr
   async function write(batch: Waiting[]): Promise<void> {
     let results: Array<SentMessage | null | { error: unknown }>;
     try {
-      results = await insertMessages(db, batch.map((w) => w.message), pool);
+      results = await insertMessages(
+        db,
+        batch.map((w) => w.message),
+        pool,
+      );
     } catch (error) {
       if (batch.length === 1) {
         results = [{ error }];
       } else {
         // One bad send must not fail the others: each is tried alone, in order.
         results = [];
-        for (const w of batch) results.push(await insertMessages(db, [w.message], pool).then(([one]) => one, (e: unknown) => ({ error: e })));
+        for (const w of batch)
+          results.push(
+            await insertMessages(db, [w.message], pool).then(
+              ([one]) => one,
+              (e: unknown) => ({ error: e }),
+            ),
+          );
       }
     }
     const stored = results.filter((r): r is SentMessage => r !== null && !('error' in r));

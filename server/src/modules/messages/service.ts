@@ -45,7 +45,9 @@ const iso = (value: string | Date) => new Date(value).toISOString();
 type ConversationRow = typeof conversations.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
 
-function toConversationDto(row: Pick<ConversationRow, 'id' | 'participant1Id' | 'participant2Id' | 'createdAt' | 'updatedAt'>): ConversationDto {
+function toConversationDto(
+  row: Pick<ConversationRow, 'id' | 'participant1Id' | 'participant2Id' | 'createdAt' | 'updatedAt'>,
+): ConversationDto {
   return {
     id: row.id,
     participant1Id: row.participant1Id,
@@ -93,14 +95,18 @@ export async function openConversation(db: Db, userId: string, otherId: string):
   const [other] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, otherId)).limit(1);
   if (!other) throw notFound('profile_not_found');
   // `xmax = 0` holds for a row this statement inserted, not for one it updated.
-  const [row] = await db.insert(conversations)
+  const [row] = await db
+    .insert(conversations)
     .values({
       participant1Id: sql`least(${userId}::uuid, ${otherId}::uuid)`,
       participant2Id: sql`greatest(${userId}::uuid, ${otherId}::uuid)`,
       participant1State: sql`case when ${userId}::uuid < ${otherId}::uuid then 'accepted' else 'request' end`,
       participant2State: sql`case when ${userId}::uuid < ${otherId}::uuid then 'request' else 'accepted' end`,
     })
-    .onConflictDoUpdate({ target: [conversations.participant1Id, conversations.participant2Id], set: { updatedAt: sql`${conversations.updatedAt}`, ...setMySide(userId, 'accepted') } })
+    .onConflictDoUpdate({
+      target: [conversations.participant1Id, conversations.participant2Id],
+      set: { updatedAt: sql`${conversations.updatedAt}`, ...setMySide(userId, 'accepted') },
+    })
     .returning({
       id: conversations.id,
       participant1Id: conversations.participant1Id,
@@ -113,17 +119,28 @@ export async function openConversation(db: Db, userId: string, otherId: string):
 }
 
 /** A conversation `userId` belongs to and has not deleted, with their side; 404 for anyone else. */
-export async function requireSide(db: Db, conversationId: unknown, userId: string): Promise<{ conversation: ConversationDto; side: ConversationSide }> {
+export async function requireSide(
+  db: Db,
+  conversationId: unknown,
+  userId: string,
+): Promise<{ conversation: ConversationDto; side: ConversationSide }> {
   if (!isUuid(conversationId)) throw notFound('conversation_not_found');
-  const [row] = await db.select().from(conversations)
-    .where(and(
-      eq(conversations.id, conversationId),
-      or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId)),
-      ne(mySide(userId), 'deleted'),
-    ))
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.id, conversationId),
+        or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId)),
+        ne(mySide(userId), 'deleted'),
+      ),
+    )
     .limit(1);
   if (!row) throw notFound('conversation_not_found');
-  return { conversation: toConversationDto(row), side: row.participant1Id === userId ? row.participant1State : row.participant2State };
+  return {
+    conversation: toConversationDto(row),
+    side: row.participant1Id === userId ? row.participant1State : row.participant2State,
+  };
 }
 
 /** The two participants of a conversation `userId` belongs to; 404 for anyone else. */
@@ -134,19 +151,24 @@ export async function requireParticipant(db: Db, conversationId: unknown, userId
 /** Accepts a request (nothing to do when already accepted); 404 when it is not one of mine. */
 export async function acceptRequest(db: Db, conversationId: unknown, userId: string): Promise<ConversationDto> {
   const { conversation, side } = await requireSide(db, conversationId, userId);
-  if (side === 'request') await db.update(conversations).set(setMySide(userId, 'accepted')).where(eq(conversations.id, conversation.id));
+  if (side === 'request')
+    await db.update(conversations).set(setMySide(userId, 'accepted')).where(eq(conversations.id, conversation.id));
   return conversation;
 }
 
 /** Removes a request for me only; 404 when `conversationId` is not a request of mine. */
 export async function deleteRequest(db: Db, conversationId: unknown, userId: string): Promise<void> {
   if (!isUuid(conversationId)) throw notFound('request_not_found');
-  const rows = await db.update(conversations).set(setMySide(userId, 'deleted'))
-    .where(and(
-      eq(conversations.id, conversationId),
-      or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId)),
-      eq(mySide(userId), 'request'),
-    ))
+  const rows = await db
+    .update(conversations)
+    .set(setMySide(userId, 'deleted'))
+    .where(
+      and(
+        eq(conversations.id, conversationId),
+        or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId)),
+        eq(mySide(userId), 'request'),
+      ),
+    )
     .returning({ id: conversations.id });
   if (!rows.length) throw notFound('request_not_found');
 }
@@ -156,7 +178,8 @@ export const otherParticipantId = (conversation: ConversationDto, userId: string
   conversation.participant1Id === userId ? conversation.participant2Id : conversation.participant1Id;
 
 /** The other person deleted their account: nothing more can be written in it. */
-export const isClosed = (conversation: ConversationDto) => conversation.participant1Id === null || conversation.participant2Id === null;
+export const isClosed = (conversation: ConversationDto) =>
+  conversation.participant1Id === null || conversation.participant2Id === null;
 
 /** The participants still here, who hear of what happens in a conversation. */
 export const presentParticipants = (conversation: ConversationDto): string[] =>
@@ -208,7 +231,14 @@ type Mine = ReturnType<ReturnType<typeof withOther>['as']>;
  */
 async function summaries(db: Db, c: Mine, userId: string, limit: number): Promise<ConversationSummaryDto[]> {
   const lm = db
-    .select({ id: messages.id, senderId: messages.senderId, content: messages.content, imageUrl: messages.imageUrl, read: messages.read, createdAt: messages.createdAt })
+    .select({
+      id: messages.id,
+      senderId: messages.senderId,
+      content: messages.content,
+      imageUrl: messages.imageUrl,
+      read: messages.read,
+      createdAt: messages.createdAt,
+    })
     .from(messages)
     .where(eq(messages.conversationId, c.id))
     .orderBy(desc(messages.createdAt), desc(messages.id))
@@ -216,7 +246,13 @@ async function summaries(db: Db, c: Mine, userId: string, limit: number): Promis
     .as('lm');
   const rows = await db
     .select({
-      conversation: { id: c.id, participant1Id: c.participant1Id, participant2Id: c.participant2Id, createdAt: c.createdAt, updatedAt: c.updatedAt },
+      conversation: {
+        id: c.id,
+        participant1Id: c.participant1Id,
+        participant2Id: c.participant2Id,
+        createdAt: c.createdAt,
+        updatedAt: c.updatedAt,
+      },
       otherId: profiles.id,
       otherNickname: sql<string>`coalesce(${profiles.username}, ${MESSAGES.account_erased_name}::text)`,
       otherPhotoUrl: sql<string | null>`coalesce(${profiles.avatarUrl}, ${profiles.profilePhotoUrl})`,
@@ -234,17 +270,18 @@ async function summaries(db: Db, c: Mine, userId: string, limit: number): Promis
     .orderBy(desc(c.updatedAt), desc(c.id))
     .limit(limit);
   return rows.map((row) => {
-    const lastMessage = row.lastId && row.lastCreatedAt
-      ? toMessageDto({
-          id: row.lastId,
-          conversationId: row.conversation.id,
-          senderId: row.lastSenderId,
-          content: row.lastContent ?? '',
-          imageUrl: row.lastImageUrl,
-          read: row.lastRead === true,
-          createdAt: row.lastCreatedAt,
-        })
-      : null;
+    const lastMessage =
+      row.lastId && row.lastCreatedAt
+        ? toMessageDto({
+            id: row.lastId,
+            conversationId: row.conversation.id,
+            senderId: row.lastSenderId,
+            content: row.lastContent ?? '',
+            imageUrl: row.lastImageUrl,
+            read: row.lastRead === true,
+            createdAt: row.lastCreatedAt,
+          })
+        : null;
     return {
       ...toConversationDto(row.conversation),
       otherParticipant: { id: row.otherId, nickname: row.otherNickname, profilePhotoUrl: row.otherPhotoUrl },
@@ -259,10 +296,16 @@ async function summaries(db: Db, c: Mine, userId: string, limit: number): Promis
  * My conversations ('accepted') or my requests ('request', only those holding a message), newest
  * updated first, a page at a time.
  */
-export async function listConversations(db: Db, userId: string, options: { before?: unknown; limit?: number; box?: 'accepted' | 'request' } = {}): Promise<ConversationListResult> {
+export async function listConversations(
+  db: Db,
+  userId: string,
+  options: { before?: unknown; limit?: number; box?: 'accepted' | 'request' } = {},
+): Promise<ConversationListResult> {
   const box = options.box ?? 'accepted';
   // A request shows once it holds a message.
-  const hasMessage = exists(db.select({ one: sql`1` }).from(messages).where(eq(messages.conversationId, conversations.id)));
+  const hasMessage = exists(
+    db.select({ one: sql`1` }).from(messages).where(eq(messages.conversationId, conversations.id)),
+  );
   const limit = Math.min(Math.max(1, options.limit ?? CONVERSATIONS_PAGE_SIZE), CONVERSATIONS_PAGE_SIZE);
   const cursor = decodeListCursor(options.before);
   const after = cursor
@@ -271,7 +314,12 @@ export async function listConversations(db: Db, userId: string, options: { befor
   type Participant = typeof conversations.participant1Id | typeof conversations.participant2Id;
   type State = typeof conversations.participant1State | typeof conversations.participant2State;
   const side = (me: Participant, state: State, other: Participant) =>
-    withOther(db, sql`${other}`, sql`${state}`, and(eq(me, userId), eq(state, box), after, box === 'request' ? hasMessage : undefined))
+    withOther(
+      db,
+      sql`${other}`,
+      sql`${state}`,
+      and(eq(me, userId), eq(state, box), after, box === 'request' ? hasMessage : undefined),
+    )
       .orderBy(desc(conversations.updatedAt), desc(conversations.id))
       .limit(limit + 1);
   const mine = unionAll(
@@ -281,13 +329,25 @@ export async function listConversations(db: Db, userId: string, options: { befor
   const rows = await summaries(db, mine, userId, limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { conversations: page, nextCursor: rows.length > limit && last ? encodeListCursor(last.updatedAt, last.id) : null };
+  return {
+    conversations: page,
+    nextCursor: rows.length > limit && last ? encodeListCursor(last.updatedAt, last.id) : null,
+  };
 }
 
 /** One of my conversations as the list shows it (a conversation not yet in the loaded list). */
-export async function getConversationSummary(db: Db, conversationId: unknown, userId: string): Promise<ConversationSummaryDto> {
+export async function getConversationSummary(
+  db: Db,
+  conversationId: unknown,
+  userId: string,
+): Promise<ConversationSummaryDto> {
   const conversation = await requireParticipant(db, conversationId, userId);
-  const mine = withOther(db, sql`${otherParticipantId(conversation, userId)}::uuid`, mySide(userId), eq(conversations.id, conversation.id)).as('c');
+  const mine = withOther(
+    db,
+    sql`${otherParticipantId(conversation, userId)}::uuid`,
+    mySide(userId),
+    eq(conversations.id, conversation.id),
+  ).as('c');
   const [summary] = await summaries(db, mine, userId, 1);
   if (!summary) throw notFound('conversation_not_found');
   return summary;
@@ -299,22 +359,34 @@ export async function getConversationSummary(db: Db, conversationId: unknown, us
  * looked at (partial index on unread messages), then their last message decides.
  */
 export async function unreadConversationIds(db: Db, userId: string): Promise<string[]> {
-  const last = db.select({ senderId: messages.senderId, read: messages.read }).from(messages)
+  const last = db
+    .select({ senderId: messages.senderId, read: messages.read })
+    .from(messages)
     .where(eq(messages.conversationId, conversations.id))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(1)
     .as('lm');
   const unread = alias(messages, 'u');
-  const rows = await db.select({ id: conversations.id }).from(conversations)
+  const rows = await db
+    .select({ id: conversations.id })
+    .from(conversations)
     .innerJoinLateral(last, sql`true`)
-    .where(and(
-      or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId)),
-      eq(mySide(userId), 'accepted'),
-      exists(db.select({ one: sql`1` }).from(unread)
-        .where(and(eq(unread.conversationId, conversations.id), notFrom(unread.senderId, userId), not(unread.read)))),
-      notFrom(last.senderId, userId),
-      not(last.read),
-    ))
+    .where(
+      and(
+        or(eq(conversations.participant1Id, userId), eq(conversations.participant2Id, userId)),
+        eq(mySide(userId), 'accepted'),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(unread)
+            .where(
+              and(eq(unread.conversationId, conversations.id), notFrom(unread.senderId, userId), not(unread.read)),
+            ),
+        ),
+        notFrom(last.senderId, userId),
+        not(last.read),
+      ),
+    )
     .orderBy(desc(conversations.updatedAt), desc(conversations.id))
     .limit(UNREAD_IDS_MAX);
   return rows.map((row) => row.id);
@@ -340,22 +412,31 @@ function pageLimit(value: unknown): number {
  * before `before`, or what came after `after`. A cursor that is not a message of this
  * conversation is refused rather than silently read as "from the start".
  */
-export async function listMessages(db: Db, conversationId: string, options: PageOptions = {}): Promise<MessagePageResult> {
+export async function listMessages(
+  db: Db,
+  conversationId: string,
+  options: PageOptions = {},
+): Promise<MessagePageResult> {
   const limit = pageLimit(options.limit);
   if (options.before !== undefined && options.after !== undefined) throw badRequest('bad_request');
   const cursorId = options.before ?? options.after;
   let anchor: SQL | undefined;
   if (cursorId !== undefined) {
     if (!isUuid(cursorId)) throw badRequest('bad_request');
-    const [found] = await db.select({ id: messages.id }).from(messages)
-      .where(and(eq(messages.id, cursorId), eq(messages.conversationId, conversationId))).limit(1);
+    const [found] = await db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.id, cursorId), eq(messages.conversationId, conversationId)))
+      .limit(1);
     if (!found) throw notFound('not_found');
     const op = options.after !== undefined ? sql`>` : sql`<`;
     anchor = sql`(${messages.createdAt}, ${messages.id}) ${op} (select created_at, id from messages where id = ${cursorId})`;
   }
   const forward = options.after !== undefined;
   const order = forward ? asc : desc;
-  const rows = await db.select().from(messages)
+  const rows = await db
+    .select()
+    .from(messages)
     .where(and(eq(messages.conversationId, conversationId), anchor))
     .orderBy(order(messages.createdAt), order(messages.id))
     .limit(limit + 1);
@@ -364,8 +445,14 @@ export async function listMessages(db: Db, conversationId: string, options: Page
 }
 
 /** Marks the other party's unread messages read; returns how many and the newest one's time. */
-export async function markRead(db: Db, conversationId: string, readerId: string): Promise<{ updated: number; upTo: string | null }> {
-  const rows = await db.update(messages).set({ read: true })
+export async function markRead(
+  db: Db,
+  conversationId: string,
+  readerId: string,
+): Promise<{ updated: number; upTo: string | null }> {
+  const rows = await db
+    .update(messages)
+    .set({ read: true })
     .where(and(eq(messages.conversationId, conversationId), notFrom(messages.senderId, readerId), not(messages.read)))
     .returning({ createdAt: messages.createdAt });
   const times = rows.map((row) => row.createdAt.getTime());

@@ -13,13 +13,27 @@ import { notFound } from '../../errors.ts';
 import { canAppeal, noticeText } from './notices.ts';
 
 /** The statement as the author's notice words it, and whether the link may still file an appeal. */
-export async function readAppealLink(db: Db, decisionId: string, now: Date): Promise<{ answer: AppealLinkAnswer; authorId: string }> {
-  const [row] = await db.select({ decision: moderationDecisions, appeal: moderationAppeals }).from(moderationDecisions)
+export async function readAppealLink(
+  db: Db,
+  decisionId: string,
+  now: Date,
+): Promise<{ answer: AppealLinkAnswer; authorId: string }> {
+  const [row] = await db
+    .select({ decision: moderationDecisions, appeal: moderationAppeals })
+    .from(moderationDecisions)
     .leftJoin(moderationAppeals, eq(moderationAppeals.decisionId, moderationDecisions.id))
-    .where(eq(moderationDecisions.id, decisionId)).limit(1);
+    .where(eq(moderationDecisions.id, decisionId))
+    .limit(1);
   const authorId = row?.decision.authorId;
   if (!row || !authorId) throw notFound('appeal_link_invalid');
   const { decision, appeal } = row;
   const appealStatus = (appeal?.status as AppealLinkAnswer['appealStatus']) ?? null;
-  return { answer: { ...noticeText('statement', decision, appeal, now), canAppeal: canAppeal(decision, appeal, now), appealStatus }, authorId };
+  return {
+    answer: {
+      ...noticeText('statement', decision, appeal, now),
+      canAppeal: canAppeal(decision, appeal, now),
+      appealStatus,
+    },
+    authorId,
+  };
 }

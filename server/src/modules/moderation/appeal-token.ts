@@ -8,7 +8,8 @@ import { notFound } from '../../errors.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const sign = (key: Buffer, decisionId: string) => createHmac('sha256', key).update(`appeal:${decisionId}`).digest('base64url');
+const sign = (key: Buffer, decisionId: string) =>
+  createHmac('sha256', key).update(`appeal:${decisionId}`).digest('base64url');
 
 export function appealLinkToken(key: Buffer, decisionId: string): string {
   return `${decisionId}.${sign(key, decisionId)}`;
@@ -21,6 +22,7 @@ export function decisionOfToken(key: Buffer, token: string): string {
   const [decisionId = '', mac = ''] = parts.length === 2 ? parts : [];
   const expected = Buffer.from(sign(key, decisionId));
   const given = Buffer.from(mac);
-  if (!UUID.test(decisionId) || given.length !== expected.length || !timingSafeEqual(given, expected)) throw notFound('appeal_link_invalid');
+  if (!UUID.test(decisionId) || given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw notFound('appeal_link_invalid');
   return decisionId;
 }

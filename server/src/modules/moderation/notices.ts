@@ -6,7 +6,14 @@
  */
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import {
-  DAY, MESSAGES, moderationActionLabel, moderationReasonLabel, t, type ModerationAction, type ModerationNotice, type ModerationReasonKey,
+  DAY,
+  MESSAGES,
+  moderationActionLabel,
+  moderationReasonLabel,
+  t,
+  type ModerationAction,
+  type ModerationNotice,
+  type ModerationReasonKey,
 } from '@moodmap/core';
 import type { MailMessage } from '../../adapters/mail/mailer.ts';
 import type { AppContext } from '../../context.ts';
@@ -36,30 +43,47 @@ function statementLines(d: Decision, now: Date, appeal: Appeal | null): string[]
   ];
   if (d.note) lines.push(t('notice_statement_note', { note: d.note }));
   if (d.action === 'suspend' && d.suspendDays && !d.reversedAt) {
-    lines.push(t('notice_statement_suspended', { date: frenchDateTime(new Date(d.createdAt.getTime() + d.suspendDays * DAY)) }));
+    lines.push(
+      t('notice_statement_suspended', { date: frenchDateTime(new Date(d.createdAt.getTime() + d.suspendDays * DAY)) }),
+    );
   }
   if (canAppeal(d, appeal, now)) lines.push(t('notice_statement_appeal', { date: frenchDateTime(d.appealUntil) }));
   if (appeal?.status === 'open') lines.push(MESSAGES.appeal_pending);
   return lines;
 }
 
-export function noticeText(kind: Kind, d: Decision, appeal: Appeal | null, now: Date): { title: string; lines: string[] } {
+export function noticeText(
+  kind: Kind,
+  d: Decision,
+  appeal: Appeal | null,
+  now: Date,
+): { title: string; lines: string[] } {
   if (kind === 'report_outcome') {
     return {
       title: MESSAGES.notice_report_outcome_title,
-      lines: [d.action === 'dismiss'
-        ? MESSAGES.notice_report_outcome_dismissed
-        : t('notice_report_outcome_actioned', { reason: moderationReasonLabel(d.reasonKey as ModerationReasonKey) })],
+      lines: [
+        d.action === 'dismiss'
+          ? MESSAGES.notice_report_outcome_dismissed
+          : t('notice_report_outcome_actioned', { reason: moderationReasonLabel(d.reasonKey as ModerationReasonKey) }),
+      ],
     };
   }
   if (kind === 'appeal_outcome') {
-    return { title: MESSAGES.notice_appeal_outcome_title, lines: [appeal?.status === 'reversed' ? MESSAGES.notice_appeal_reversed : MESSAGES.notice_appeal_upheld] };
+    return {
+      title: MESSAGES.notice_appeal_outcome_title,
+      lines: [appeal?.status === 'reversed' ? MESSAGES.notice_appeal_reversed : MESSAGES.notice_appeal_upheld],
+    };
   }
   return { title: MESSAGES.notice_statement_title, lines: statementLines(d, now, appeal) };
 }
 
-export async function listNotices(db: Db, userId: string, now: Date): Promise<{ notices: ModerationNotice[]; unread: number }> {
-  const rows = await db.select({ notice: moderationNotices, decision: moderationDecisions, appeal: moderationAppeals })
+export async function listNotices(
+  db: Db,
+  userId: string,
+  now: Date,
+): Promise<{ notices: ModerationNotice[]; unread: number }> {
+  const rows = await db
+    .select({ notice: moderationNotices, decision: moderationDecisions, appeal: moderationAppeals })
     .from(moderationNotices)
     .innerJoin(moderationDecisions, eq(moderationDecisions.id, moderationNotices.decisionId))
     .leftJoin(moderationAppeals, eq(moderationAppeals.decisionId, moderationDecisions.id))
@@ -76,25 +100,41 @@ export async function listNotices(db: Db, userId: string, now: Date): Promise<{ 
       read: notice.readAt !== null,
       decisionId: decision.id,
       canAppeal: kind === 'statement' && canAppeal(decision, appeal, now),
-      appealStatus: kind === 'statement' || kind === 'appeal_outcome' ? ((appeal?.status as ModerationNotice['appealStatus']) ?? null) : null,
+      appealStatus:
+        kind === 'statement' || kind === 'appeal_outcome'
+          ? ((appeal?.status as ModerationNotice['appealStatus']) ?? null)
+          : null,
     };
   });
   return { notices, unread: notices.filter((n) => !n.read).length };
 }
 
 export async function markNoticesRead(db: Db, userId: string, now: Date): Promise<void> {
-  await db.update(moderationNotices).set({ readAt: now }).where(and(eq(moderationNotices.userId, userId), isNull(moderationNotices.readAt)));
+  await db
+    .update(moderationNotices)
+    .set({ readAt: now })
+    .where(and(eq(moderationNotices.userId, userId), isNull(moderationNotices.readAt)));
 }
 
 /** The same notice by e-mail to each of `userIds` (after commit; a mail failure never undoes a decision). */
-export async function mailNotice(ctx: AppContext, userIds: string[], kind: Kind, decision: Decision, appeal: Appeal | null): Promise<void> {
+export async function mailNotice(
+  ctx: AppContext,
+  userIds: string[],
+  kind: Kind,
+  decision: Decision,
+  appeal: Appeal | null,
+): Promise<void> {
   if (userIds.length === 0) return;
   const recipients = await ctx.database.db.select({ email: users.email }).from(users).where(inArray(users.id, userIds));
   const now = ctx.now();
   const { title, lines } = noticeText(kind, decision, appeal, now);
   // The statement's appeal, also from the mail: a banned author cannot sign in to press the button.
   if (kind === 'statement' && canAppeal(decision, appeal, now)) {
-    lines.push(t('mail_appeal_link', { link: `${ctx.config.publicUrl}/appeal?token=${appealLinkToken(ctx.auth.keys.appeal, decision.id)}` }));
+    lines.push(
+      t('mail_appeal_link', {
+        link: `${ctx.config.publicUrl}/appeal?token=${appealLinkToken(ctx.auth.keys.appeal, decision.id)}`,
+      }),
+    );
   }
   for (const { email } of recipients) {
     const mail: MailMessage = {

@@ -27,12 +27,21 @@ export async function hideIfReportedEnough(ctx: AppContext, log: FastifyBaseLogg
   const threshold = ctx.config.moderationHideThreshold;
   const reporters = sql`(select count(distinct ${postReports.reporterNetwork}) from ${postReports}
     where ${postReports.postId} = ${postId}::uuid and ${postReports.status} = 'open' and ${postReports.countsTowardHiding})`;
-  const [hidden] = await db.update(publications).set({ hiddenState: 'pending' })
+  const [hidden] = await db
+    .update(publications)
+    .set({ hiddenState: 'pending' })
     .where(and(eq(publications.id, postId), isNull(publications.hiddenState), sql`${reporters} >= ${threshold}`))
-    .returning({ id: publications.id, userId: publications.userId, latitude: publications.latitude, longitude: publications.longitude });
+    .returning({
+      id: publications.id,
+      userId: publications.userId,
+      latitude: publications.latitude,
+      longitude: publications.longitude,
+    });
   if (!hidden) return false;
   await ctx.logSecurityEvent({
-    eventType: 'post_hidden', severity: 'medium', targetId: postId,
+    eventType: 'post_hidden',
+    severity: 'medium',
+    targetId: postId,
     description: `Publication ${postId} masquée en attente de revue (${threshold} signalements)`,
   });
   await announceHidden(ctx, log, hidden);

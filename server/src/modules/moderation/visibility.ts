@@ -20,7 +20,13 @@ export interface Place {
 
 export async function announceHidden(ctx: AppContext, log: FastifyBaseLogger, post: Place): Promise<void> {
   const { id, latitude, longitude } = post;
-  await ctx.bus.publish({ type: 'post.deleted', data: { id, latitude, longitude }, at: { latitude, longitude }, about: [post.userId] })
+  await ctx.bus
+    .publish({
+      type: 'post.deleted',
+      data: { id, latitude, longitude },
+      at: { latitude, longitude },
+      about: [post.userId],
+    })
     .catch((error) => log.error({ err: error }, 'publish failed'));
 }
 
@@ -29,6 +35,12 @@ export async function announceRestored(ctx: AppContext, db: Db, log: FastifyBase
   const row = await getLiveMarker(db, postId);
   if (!row) return;
   const marker: MarkerDto = toMarkerDto(row);
-  await ctx.bus.publish({ type: 'post.created', data: { post: marker }, at: { latitude: marker.latitude, longitude: marker.longitude }, about: [marker.userId] })
+  await ctx.bus
+    .publish({
+      type: 'post.created',
+      data: { post: marker },
+      at: { latitude: marker.latitude, longitude: marker.longitude },
+      about: [marker.userId],
+    })
     .catch((error) => log.error({ err: error }, 'publish failed'));
 }

@@ -22,7 +22,11 @@ interface WriteRule {
   inStatement?: boolean;
 }
 
-const rule = (whileSuspended: boolean, needsTerms: boolean, whileBanned = false): WriteRule => ({ whileSuspended, whileBanned, needsTerms });
+const rule = (whileSuspended: boolean, needsTerms: boolean, whileBanned = false): WriteRule => ({
+  whileSuspended,
+  whileBanned,
+  needsTerms,
+});
 
 export const WRITE_RULES = {
   /** A post, and the image or voice uploaded for it. */
@@ -87,8 +91,11 @@ export function writeAllowedSql(kind: WriteKind, userId: SQL, now: SQL, termsVer
 
 /** The writer's suspension, ban and accepted terms, as writeRefusal reads them. */
 export async function readWriter(db: Db, userId: string): Promise<WriterAccount | undefined> {
-  const [row] = await db.select({ suspendedUntil: users.suspendedUntil, bannedAt: users.bannedAt, termsVersion: users.termsVersion })
-    .from(users).where(eq(users.id, userId)).limit(1);
+  const [row] = await db
+    .select({ suspendedUntil: users.suspendedUntil, bannedAt: users.bannedAt, termsVersion: users.termsVersion })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   return row;
 }
 
@@ -107,7 +114,8 @@ export function installWritePolicy(app: FastifyInstance, db: Db, now: () => Date
       const refusal = account ? writeRefusal(kind, account, now()) : null;
       if (refusal) throw refusal;
     };
-    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    const own =
+      route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [...own, check];
   });
 }

@@ -30,18 +30,27 @@ export function returnUrls(provider: PaymentProvider, input: Pick<OpenCheckout, 
   return { successUrl: query('ok'), cancelUrl: query('annule') };
 }
 
-export async function openCheckout(db: Db, provider: PaymentProvider, input: OpenCheckout, now: Date, log: FastifyBaseLogger) {
+export async function openCheckout(
+  db: Db,
+  provider: PaymentProvider,
+  input: OpenCheckout,
+  now: Date,
+  log: FastifyBaseLogger,
+) {
   const amountCents = PULSE_UNIT_AMOUNT_CENTS * input.quantity;
-  const [purchase] = await db.insert(pulsePurchases).values({
-    userId: input.userId,
-    provider: provider.kind,
-    // Replaced by the provider's id right below; unique until then.
-    sessionId: `opening_${crypto.randomUUID()}`,
-    quantity: input.quantity,
-    amountCents,
-    currency: PULSE_CURRENCY.toUpperCase(),
-    createdAt: now,
-  }).returning({ id: pulsePurchases.id });
+  const [purchase] = await db
+    .insert(pulsePurchases)
+    .values({
+      userId: input.userId,
+      provider: provider.kind,
+      // Replaced by the provider's id right below; unique until then.
+      sessionId: `opening_${crypto.randomUUID()}`,
+      quantity: input.quantity,
+      amountCents,
+      currency: PULSE_CURRENCY.toUpperCase(),
+      createdAt: now,
+    })
+    .returning({ id: pulsePurchases.id });
   let session;
   try {
     session = await provider.createCheckout({

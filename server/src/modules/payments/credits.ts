@@ -31,15 +31,24 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === 'string' ? value : (value?.id ?? null);
 
-export async function applyPaymentEvent(db: Db, provider: PaymentProviderKind, event: Stripe.Event, now: Date): Promise<EventOutcome> {
+export async function applyPaymentEvent(
+  db: Db,
+  provider: PaymentProviderKind,
+  event: Stripe.Event,
+  now: Date,
+): Promise<EventOutcome> {
   return db.transaction(async (tx) => {
-    const [fresh] = await tx.insert(paymentEvents)
+    const [fresh] = await tx
+      .insert(paymentEvents)
       .values({ id: event.id, provider, type: event.type, outcome: 'processing', receivedAt: now })
       .onConflictDoNothing({ target: paymentEvents.id })
       .returning({ id: paymentEvents.id });
     if (!fresh) return { kind: 'duplicate' } as const;
     const outcome = await dispatch(tx, provider, event, now);
-    await tx.update(paymentEvents).set({ outcome: outcomeLabel(outcome) }).where(eq(paymentEvents.id, event.id));
+    await tx
+      .update(paymentEvents)
+      .set({ outcome: outcomeLabel(outcome) })
+      .where(eq(paymentEvents.id, event.id));
     return outcome;
   });
 }
@@ -79,38 +88,63 @@ async function dispatch(tx: Tx, provider: PaymentProviderKind, event: Stripe.Eve
   }
 }
 
-async function purchaseOfSession(tx: Tx, provider: PaymentProviderKind, sessionId: string): Promise<PurchaseRow | undefined> {
-  const [row] = await tx.select().from(pulsePurchases)
+async function purchaseOfSession(
+  tx: Tx,
+  provider: PaymentProviderKind,
+  sessionId: string,
+): Promise<PurchaseRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(pulsePurchases)
     .where(and(eq(pulsePurchases.sessionId, sessionId), eq(pulsePurchases.provider, provider)))
     .for('update');
   return row;
 }
 
-async function credit(tx: Tx, provider: PaymentProviderKind, session: Stripe.Checkout.Session, now: Date): Promise<EventOutcome> {
+async function credit(
+  tx: Tx,
+  provider: PaymentProviderKind,
+  session: Stripe.Checkout.Session,
+  now: Date,
+): Promise<EventOutcome> {
   const purchase = await purchaseOfSession(tx, provider, session.id);
   if (!purchase) return { kind: 'refused', reason: 'unknown_session', purchase: null };
-  const mismatch = session.amount_total !== purchase.amountCents ? 'amount'
-    : (session.currency ?? '').toLowerCase() !== purchase.currency.toLowerCase() ? 'currency'
-    : session.metadata?.quantity !== String(purchase.quantity) ? 'quantity'
-    : session.metadata?.user_id !== purchase.userId ? 'user'
-    : null;
+  const mismatch =
+    session.amount_total !== purchase.amountCents
+      ? 'amount'
+      : (session.currency ?? '').toLowerCase() !== purchase.currency.toLowerCase()
+        ? 'currency'
+        : session.metadata?.quantity !== String(purchase.quantity)
+          ? 'quantity'
+          : session.metadata?.user_id !== purchase.userId
+            ? 'user'
+            : null;
   if (mismatch) return { kind: 'refused', reason: `${mismatch}_mismatch`, purchase };
   if (purchase.status !== 'pending') return { kind: 'ignored', reason: `already_${purchase.status}` };
-  const [paid] = await tx.update(pulsePurchases)
+  const [paid] = await tx
+    .update(pulsePurchases)
     .set({ status: 'paid', paidAt: now, paymentIntentId: idOf(session.payment_intent) })
     .where(and(eq(pulsePurchases.id, purchase.id), eq(pulsePurchases.status, 'pending')))
     .returning();
   if (!paid) return { kind: 'ignored', reason: 'already_settled' };
-  await tx.update(profiles)
+  await tx
+    .update(profiles)
     .set({ pulseCredits: sql`${profiles.pulseCredits} + ${purchase.quantity}` })
     .where(eq(profiles.id, purchase.userId));
   return { kind: 'credited', purchase: paid };
 }
 
-async function closeUnpaid(tx: Tx, provider: PaymentProviderKind, session: Stripe.Checkout.Session, status: 'failed' | 'expired'): Promise<EventOutcome> {
+async function closeUnpaid(
+  tx: Tx,
+  provider: PaymentProviderKind,
+  session: Stripe.Checkout.Session,
+  status: 'failed' | 'expired',
+): Promise<EventOutcome> {
   const purchase = await purchaseOfSession(tx, provider, session.id);
   if (!purchase) return { kind: 'refused', reason: 'unknown_session', purchase: null };
-  const [closed] = await tx.update(pulsePurchases).set({ status })
+  const [closed] = await tx
+    .update(pulsePurchases)
+    .set({ status })
     .where(and(eq(pulsePurchases.id, purchase.id), eq(pulsePurchases.status, 'pending')))
     .returning();
   return closed ? { kind: 'failed', purchase: closed } : { kind: 'ignored', reason: `already_${purchase.status}` };
@@ -122,23 +156,41 @@ async function closeUnpaid(tx: Tx, provider: PaymentProviderKind, session: Strip
  * paid for is never taken. `wanted` is how many credits the refunds so far cover; a replayed or
  * later event takes only what the earlier ones did not.
  */
-async function takeBack(tx: Tx, provider: PaymentProviderKind, paymentIntentId: string | null, wanted: number, dispute: boolean, now: Date): Promise<EventOutcome> {
+async function takeBack(
+  tx: Tx,
+  provider: PaymentProviderKind,
+  paymentIntentId: string | null,
+  wanted: number,
+  dispute: boolean,
+  now: Date,
+): Promise<EventOutcome> {
   if (!paymentIntentId) return { kind: 'ignored', reason: 'no_payment_intent' };
   const ofPayment = and(eq(pulsePurchases.paymentIntentId, paymentIntentId), eq(pulsePurchases.provider, provider));
   const [found] = await tx.select({ userId: pulsePurchases.userId }).from(pulsePurchases).where(ofPayment);
   if (!found) return { kind: 'refused', reason: 'unknown_payment', purchase: null };
   // The profile first, then the purchase: the order a post spending a credit locks them in.
-  const [balance] = await tx.select({ credits: profiles.pulseCredits }).from(profiles)
-    .where(eq(profiles.id, found.userId)).for('update');
+  const [balance] = await tx
+    .select({ credits: profiles.pulseCredits })
+    .from(profiles)
+    .where(eq(profiles.id, found.userId))
+    .for('update');
   const [purchase] = await tx.select().from(pulsePurchases).where(ofPayment).for('update');
   const settled = purchase.status === 'refunded' || purchase.status === 'disputed';
-  const removed = Math.min(Math.min(wanted, purchase.quantity) - purchase.creditsRemoved, unspentCredits(purchase), balance?.credits ?? 0);
+  const removed = Math.min(
+    Math.min(wanted, purchase.quantity) - purchase.creditsRemoved,
+    unspentCredits(purchase),
+    balance?.credits ?? 0,
+  );
   if (removed <= 0 && settled) return { kind: 'ignored', reason: 'already_taken_back' };
   const taken = Math.max(removed, 0);
   if (taken > 0) {
-    await tx.update(profiles).set({ pulseCredits: sql`${profiles.pulseCredits} - ${taken}` }).where(eq(profiles.id, purchase.userId));
+    await tx
+      .update(profiles)
+      .set({ pulseCredits: sql`${profiles.pulseCredits} - ${taken}` })
+      .where(eq(profiles.id, purchase.userId));
   }
-  const [updated] = await tx.update(pulsePurchases)
+  const [updated] = await tx
+    .update(pulsePurchases)
     .set({
       status: dispute ? 'disputed' : 'refunded',
       refundedAt: purchase.refundedAt ?? now,

@@ -21,7 +21,8 @@ export interface CardFields {
 export const TEXT = {
   title: 'Paiement de test',
   banner: 'PAIEMENT DE TEST — aucun débit réel. Cette page remplace le prestataire de paiement en développement.',
-  cards: 'Cartes de test : 4242 4242 4242 4242 (acceptée), 4000 0000 0000 0002 (refusée), 4000 0025 0000 3155 (confirmation demandée). Toute date d’expiration future et tout CVC.',
+  cards:
+    'Cartes de test : 4242 4242 4242 4242 (acceptée), 4000 0000 0000 0002 (refusée), 4000 0025 0000 3155 (confirmation demandée). Toute date d’expiration future et tout CVC.',
   email: 'E-mail',
   card: 'Numéro de carte',
   expiry: 'Expiration (MM/AA)',
@@ -42,7 +43,8 @@ export const TEXT = {
   summary: '{count} crédit(s) Pulse × {price}',
 } as const;
 
-const fill = (text: string, params: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? ''));
+const fill = (text: string, params: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? ''));
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
@@ -69,7 +71,15 @@ const summary = (purchase: Purchase) => `<h1>MoodMap · Pulse</h1>
 <p class="amount" data-testid="dev-checkout-amount">${escapeHtml(euros(purchase.amountCents))}</p>
 <p class="muted">${escapeHtml(fill(TEXT.summary, { count: purchase.quantity, price: PULSE_PRICE_LABEL }))}</p>`;
 
-export const formPage = (sessionId: string, purchase: Purchase, email: string, cancelUrl: string, error?: string, values: Partial<CardFields> = {}) => html(`<div class="card">
+export const formPage = (
+  sessionId: string,
+  purchase: Purchase,
+  email: string,
+  cancelUrl: string,
+  error?: string,
+  values: Partial<CardFields> = {},
+) =>
+  html(`<div class="card">
 ${summary(purchase)}
 <p class="muted">${escapeHtml(TEXT.cards)}</p>
 <form method="post" action="/dev/checkout/${escapeHtml(sessionId)}" autocomplete="off">
@@ -84,9 +94,13 @@ ${error ? `<p class="error" role="alert" data-testid="dev-checkout-error">${esca
 <a class="secondary" href="${escapeHtml(cancelUrl)}">${escapeHtml(TEXT.cancel)}</a>
 </div>`);
 
-export const closedPage = (successUrl: string) => html(`<div class="card"><p>${escapeHtml(TEXT.closed)}</p><a class="secondary" href="${escapeHtml(successUrl)}">OK</a></div>`);
+export const closedPage = (successUrl: string) =>
+  html(
+    `<div class="card"><p>${escapeHtml(TEXT.closed)}</p><a class="secondary" href="${escapeHtml(successUrl)}">OK</a></div>`,
+  );
 
-export const confirmPage = (sessionId: string, purchase: Purchase) => html(`<div class="card">${summary(purchase)}<h1>${escapeHtml(TEXT.confirmTitle)}</h1>
+export const confirmPage = (sessionId: string, purchase: Purchase) =>
+  html(`<div class="card">${summary(purchase)}<h1>${escapeHtml(TEXT.confirmTitle)}</h1>
 <p class="muted">${escapeHtml(fill(TEXT.confirmText, { amount: euros(purchase.amountCents) }))}</p>
 <form method="post" action="/dev/checkout/${escapeHtml(sessionId)}/confirm">
 <button type="submit" name="decision" value="confirm">${escapeHtml(TEXT.confirm)}</button>

@@ -22,7 +22,11 @@ import { paidEvent } from './dev-checkout-event.ts';
 import { closedPage, confirmPage, formPage, TEXT } from './dev-checkout-pages.ts';
 import { WEBHOOK_PATH } from './webhook.ts';
 
-export const DEV_CARDS = { success: '4242424242424242', declined: '4000000000000002', confirm: '4000002500003155' } as const;
+export const DEV_CARDS = {
+  success: '4242424242424242',
+  declined: '4000000000000002',
+  confirm: '4000002500003155',
+} as const;
 
 const params = z.object({ id: z.string().regex(/^cs_dev_[\w-]{10,40}$/) });
 const cardForm = z.object({
@@ -43,17 +47,27 @@ export function expiryIsFuture(value: string, now: Date): boolean {
   return new Date(Date.UTC(year, month, 1)) > now;
 }
 
-export default async function devCheckoutRoutes(root: FastifyInstance, { ctx, provider }: { ctx: AppContext; provider: DevPaymentProvider }) {
+export default async function devCheckoutRoutes(
+  root: FastifyInstance,
+  { ctx, provider }: { ctx: AppContext; provider: DevPaymentProvider },
+) {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
   // A plain HTML form posts urlencoded fields; only this plugin's routes read them.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
+    },
+  );
 
   const load = async (sessionId: string) => {
-    const [purchase] = await db.select().from(pulsePurchases)
-      .where(and(eq(pulsePurchases.sessionId, sessionId), eq(pulsePurchases.provider, 'dev'))).limit(1);
+    const [purchase] = await db
+      .select()
+      .from(pulsePurchases)
+      .where(and(eq(pulsePurchases.sessionId, sessionId), eq(pulsePurchases.provider, 'dev')))
+      .limit(1);
     if (!purchase) throw notFound();
     const session = provider.session(sessionId);
     return {
@@ -92,7 +106,8 @@ export default async function devCheckoutRoutes(root: FastifyInstance, { ctx, pr
     reply.headers(noStore).type('text/html; charset=utf-8');
     if (purchase.status !== 'pending') return reply.send(closedPage(successUrl));
     const card = request.body.card.replace(/[\s-]/g, '');
-    const again = (error: string) => reply.code(402).send(formPage(request.params.id, purchase, email, cancelUrl, error, request.body));
+    const again = (error: string) =>
+      reply.code(402).send(formPage(request.params.id, purchase, email, cancelUrl, error, request.body));
     if (!(Object.values(DEV_CARDS) as string[]).includes(card)) return again(TEXT.unknownCard);
     if (!expiryIsFuture(request.body.expiry, ctx.now())) return again(TEXT.badExpiry);
     if (!/^\d{3,4}$/.test(request.body.cvc.trim())) return again(TEXT.badCvc);
@@ -106,7 +121,8 @@ export default async function devCheckoutRoutes(root: FastifyInstance, { ctx, pr
     const { purchase, email, successUrl, cancelUrl } = await load(request.params.id);
     reply.headers(noStore).type('text/html; charset=utf-8');
     if (purchase.status !== 'pending') return reply.send(closedPage(successUrl));
-    if (request.body.decision === 'refuse') return reply.code(402).send(formPage(request.params.id, purchase, email, cancelUrl, TEXT.authFailed));
+    if (request.body.decision === 'refuse')
+      return reply.code(402).send(formPage(request.params.id, purchase, email, cancelUrl, TEXT.authFailed));
     await complete(request.params.id);
     return reply.code(303).header('location', successUrl).send();
   });

@@ -17,7 +17,18 @@ export function receiptMail(to: string, name: string, purchase: PurchaseRow): Ma
     t('mail_receipt_reference', { reference: purchase.id }),
   ];
   const greeting = t('mail_greeting', { name });
-  const text = [greeting, '', MESSAGES.mail_receipt_intro, '', ...lines, '', MESSAGES.mail_receipt_note, '', MESSAGES.mail_signature, ''].join('\n');
+  const text = [
+    greeting,
+    '',
+    MESSAGES.mail_receipt_intro,
+    '',
+    ...lines,
+    '',
+    MESSAGES.mail_receipt_note,
+    '',
+    MESSAGES.mail_signature,
+    '',
+  ].join('\n');
   const html = `<!doctype html>
 <html lang="fr"><body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2937;line-height:1.5">
 <p>${escapeHtml(greeting)}</p>

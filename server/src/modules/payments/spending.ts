@@ -19,16 +19,23 @@ export const unspentCredits = (p: { quantity: number; creditsSpent: number; cred
  * balance: that row lock comes first, the order a refund also takes (profile, then purchase).
  */
 export async function spendFromOldestPurchase(tx: Db, userId: string): Promise<void> {
-  const [oldest] = await tx.select({ id: pulsePurchases.id }).from(pulsePurchases)
-    .where(and(
-      eq(pulsePurchases.userId, userId),
-      inArray(pulsePurchases.status, [...CREDITED]),
-      sql`${pulsePurchases.creditsSpent} + ${pulsePurchases.creditsRemoved} < ${pulsePurchases.quantity}`,
-    ))
+  const [oldest] = await tx
+    .select({ id: pulsePurchases.id })
+    .from(pulsePurchases)
+    .where(
+      and(
+        eq(pulsePurchases.userId, userId),
+        inArray(pulsePurchases.status, [...CREDITED]),
+        sql`${pulsePurchases.creditsSpent} + ${pulsePurchases.creditsRemoved} < ${pulsePurchases.quantity}`,
+      ),
+    )
     .orderBy(asc(pulsePurchases.paidAt), asc(pulsePurchases.createdAt), asc(pulsePurchases.id))
     .limit(1)
     .for('update');
   // None: the credit was not bought (granted otherwise), so no purchase answers for it.
   if (!oldest) return;
-  await tx.update(pulsePurchases).set({ creditsSpent: sql`${pulsePurchases.creditsSpent} + 1` }).where(eq(pulsePurchases.id, oldest.id));
+  await tx
+    .update(pulsePurchases)
+    .set({ creditsSpent: sql`${pulsePurchases.creditsSpent} + 1` })
+    .where(eq(pulsePurchases.id, oldest.id));
 }

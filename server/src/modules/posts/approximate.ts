@@ -54,7 +54,14 @@ function cellAt(row: number, column: number): Cell {
   const columns = Math.max(1, Math.floor((360 * Math.cos((latitude * Math.PI) / 180)) / CELL_DEG));
   const width = 360 / columns;
   const c = ((column % columns) + columns) % columns;
-  return { row: r, column: c, columns, height: CELL_DEG, width, centre: { latitude, longitude: -180 + (c + 0.5) * width } };
+  return {
+    row: r,
+    column: c,
+    columns,
+    height: CELL_DEG,
+    width,
+    centre: { latitude, longitude: -180 + (c + 0.5) * width },
+  };
 }
 
 /** The cell holding a point. */
@@ -119,10 +126,14 @@ export interface SnapCheckers {
 export function publishedPointOf(cell: Cell, checkers: SnapCheckers): Point {
   const inside = (p: Point) => checkers.inside.isOnLand(p.latitude, p.longitude);
   const own = lattice(cell);
-  return nearest(own, cell.centre, inside)
-    ?? nearest(neighbours(cell).flatMap(lattice), cell.centre, inside)
-    ?? nearest(own, cell.centre, (p) => checkers.land.isOnLand(p.latitude, p.longitude))
-    ?? { latitude: round6(cell.centre.latitude), longitude: round6(cell.centre.longitude) };
+  return (
+    nearest(own, cell.centre, inside) ??
+    nearest(neighbours(cell).flatMap(lattice), cell.centre, inside) ??
+    nearest(own, cell.centre, (p) => checkers.land.isOnLand(p.latitude, p.longitude)) ?? {
+      latitude: round6(cell.centre.latitude),
+      longitude: round6(cell.centre.longitude),
+    }
+  );
 }
 
 const CACHE_MAX = 10_000;

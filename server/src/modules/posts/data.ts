@@ -47,18 +47,22 @@ function likedBy(viewerId: string | null) {
 
 /** A card: the whole post, its author's public fields, the viewer's like. */
 function cards(db: Db, viewerId: string | null) {
-  return db.select({
-    post: posts,
-    author: {
-      username: profiles.username,
-      photoUrl: profiles.profilePhotoUrl,
-      isPremium: profiles.isPremium,
-      isPro: profiles.isPro,
-      isPlus: profiles.isPlus,
-      isMulti: profiles.isMulti,
-    },
-    isLikedByUser: likedBy(viewerId),
-  }).from(posts).innerJoin(profiles, eq(profiles.id, posts.userId)).$dynamic();
+  return db
+    .select({
+      post: posts,
+      author: {
+        username: profiles.username,
+        photoUrl: profiles.profilePhotoUrl,
+        isPremium: profiles.isPremium,
+        isPro: profiles.isPro,
+        isPlus: profiles.isPlus,
+        isMulti: profiles.isMulti,
+      },
+      isLikedByUser: likedBy(viewerId),
+    })
+    .from(posts)
+    .innerJoin(profiles, eq(profiles.id, posts.userId))
+    .$dynamic();
 }
 export type CardRow = Awaited<ReturnType<typeof cards>>[number];
 
@@ -75,9 +79,11 @@ export async function getLiveCard(db: Db, id: string, viewerId: string | null): 
   return row;
 }
 
-export const getLiveCardsByIds = (db: Db, ids: string[], viewerId: string | null) => liveCards(db, viewerId, inArray(posts.id, ids));
+export const getLiveCardsByIds = (db: Db, ids: string[], viewerId: string | null) =>
+  liveCards(db, viewerId, inArray(posts.id, ids));
 
-export const liveCardsOfUser = (db: Db, userId: string, viewerId: string | null) => liveCards(db, viewerId, eq(posts.userId, userId));
+export const liveCardsOfUser = (db: Db, userId: string, viewerId: string | null) =>
+  liveCards(db, viewerId, eq(posts.userId, userId));
 
 /** The author's live post, if any (at most one: createPost's rule). */
 export async function getActiveCard(db: Db, userId: string): Promise<CardRow | undefined> {
@@ -87,13 +93,19 @@ export async function getActiveCard(db: Db, userId: string): Promise<CardRow | u
 
 /** Where the live posts of some people stand (a viewer's blocked people, taken out of clusters). */
 export function livePlacesOf(db: Db, userIds: string[]) {
-  return db.select({ latitude: posts.latitude, longitude: posts.longitude, category: posts.category }).from(posts)
+  return db
+    .select({ latitude: posts.latitude, longitude: posts.longitude, category: posts.category })
+    .from(posts)
     .where(and(inArray(posts.userId, userIds), LIVE));
 }
 
 /** The live marker of a post (what post.created carries). */
 export async function getLiveMarker(db: Db, id: string): Promise<MarkerRow | undefined> {
-  const [row] = await db.select(markerColumns).from(posts).where(and(eq(posts.id, id), LIVE)).limit(1);
+  const [row] = await db
+    .select(markerColumns)
+    .from(posts)
+    .where(and(eq(posts.id, id), LIVE))
+    .limit(1);
   return row;
 }
 
@@ -106,13 +118,19 @@ export async function lockAuthor(tx: Db, userId: string): Promise<void> {
 }
 
 export async function hasLivePost(tx: Db, userId: string): Promise<boolean> {
-  const rows = await tx.select({ id: posts.id }).from(posts).where(and(eq(posts.userId, userId), LIVE)).limit(1);
+  const rows = await tx
+    .select({ id: posts.id })
+    .from(posts)
+    .where(and(eq(posts.userId, userId), LIVE))
+    .limit(1);
   return rows.length > 0;
 }
 
 /** Attaches an upload of the caller's to a post: undefined for anyone else's, or a used one. */
 export async function claimUpload(tx: Db, userId: string, uploadId: string, kind: 'post_image' | 'voice') {
-  const [row] = await tx.update(uploads).set({ claimedAt: sql`now()` })
+  const [row] = await tx
+    .update(uploads)
+    .set({ claimedAt: sql`now()` })
     .where(and(eq(uploads.id, uploadId), eq(uploads.userId, userId), eq(uploads.kind, kind), isNull(uploads.claimedAt)))
     .returning({ url: uploads.url, thumbnailUrl: uploads.thumbnailUrl, durationSeconds: uploads.durationSeconds });
   return row;
@@ -120,25 +138,43 @@ export async function claimUpload(tx: Db, userId: string, uploadId: string, kind
 
 /** Takes one pulse credit, from the oldest purchase that has one; false when there is none left. */
 export async function spendPulseCredit(tx: Db, userId: string): Promise<boolean> {
-  const rows = await tx.update(profiles).set({ pulseCredits: sql`${profiles.pulseCredits} - 1` })
-    .where(and(eq(profiles.id, userId), sql`${profiles.pulseCredits} > 0`)).returning({ id: profiles.id });
+  const rows = await tx
+    .update(profiles)
+    .set({ pulseCredits: sql`${profiles.pulseCredits} - 1` })
+    .where(and(eq(profiles.id, userId), sql`${profiles.pulseCredits} > 0`))
+    .returning({ id: profiles.id });
   if (rows.length === 0) return false;
   await spendFromOldestPurchase(tx, userId);
   return true;
 }
 
-export type NewPost = Pick<typeof publications.$inferInsert,
-  'category' | 'content' | 'latitude' | 'longitude' | 'imageUrl' | 'thumbnailUrl' | 'mediaUrls' | 'audioUrl' | 'audioDuration' | 'hasPulseEffect'
-  | 'exactLatitude' | 'exactLongitude'>;
+export type NewPost = Pick<
+  typeof publications.$inferInsert,
+  | 'category'
+  | 'content'
+  | 'latitude'
+  | 'longitude'
+  | 'imageUrl'
+  | 'thumbnailUrl'
+  | 'mediaUrls'
+  | 'audioUrl'
+  | 'audioDuration'
+  | 'hasPulseEffect'
+  | 'exactLatitude'
+  | 'exactLongitude'
+>;
 
 /** Inserts the post with its author's current username and photo (read by the same statement). */
 export async function insertPost(tx: Db, userId: string, post: NewPost): Promise<string | undefined> {
-  const [row] = await tx.insert(publications).values({
-    ...post,
-    userId,
-    nickname: sql`(select ${profiles.username} from ${profiles} where ${profiles.id} = ${userId})`,
-    authorPhotoUrl: sql`(select ${profiles.profilePhotoUrl} from ${profiles} where ${profiles.id} = ${userId})`,
-  }).returning({ id: publications.id });
+  const [row] = await tx
+    .insert(publications)
+    .values({
+      ...post,
+      userId,
+      nickname: sql`(select ${profiles.username} from ${profiles} where ${profiles.id} = ${userId})`,
+      authorPhotoUrl: sql`(select ${profiles.profilePhotoUrl} from ${profiles} where ${profiles.id} = ${userId})`,
+    })
+    .returning({ id: publications.id });
   return row?.id;
 }
 
@@ -164,13 +200,16 @@ export function toDeletedPost(row: Record<string, unknown>): DeletedPost {
     userId: String(row.userId),
     latitude: Number(row.latitude),
     longitude: Number(row.longitude),
-    mediaUrls: [row.imageUrl, row.thumbnailUrl, row.audioUrl].filter((u): u is string => typeof u === 'string' && u !== ''),
+    mediaUrls: [row.imageUrl, row.thumbnailUrl, row.audioUrl].filter(
+      (u): u is string => typeof u === 'string' && u !== '',
+    ),
   };
 }
 
 /** The columns a delete returns, as toDeletedPost names them. */
 export const DELETED_COLUMNS = sql.raw(
-  'id, user_id as "userId", latitude, longitude, image_url as "imageUrl", thumbnail_url as "thumbnailUrl", audio_url as "audioUrl"');
+  'id, user_id as "userId", latitude, longitude, image_url as "imageUrl", thumbnail_url as "thumbnailUrl", audio_url as "audioUrl"',
+);
 
 /**
  * Deletes the owner's post and writes its tombstone in the same statement, so the changes feed
@@ -189,10 +228,21 @@ export async function deleteOwnPost(db: Db, userId: string, postId: string): Pro
   return row ? toDeletedPost(row) : undefined;
 }
 
-export async function insertUpload(db: Db, userId: string, upload: { kind: 'post_image' | 'voice'; url: string; thumbnailUrl?: string | null; durationSeconds?: number | null }): Promise<string> {
-  const [row] = await db.insert(uploads).values({
-    userId, kind: upload.kind, url: upload.url, thumbnailUrl: upload.thumbnailUrl ?? null, durationSeconds: upload.durationSeconds ?? null,
-  }).returning({ id: uploads.id });
+export async function insertUpload(
+  db: Db,
+  userId: string,
+  upload: { kind: 'post_image' | 'voice'; url: string; thumbnailUrl?: string | null; durationSeconds?: number | null },
+): Promise<string> {
+  const [row] = await db
+    .insert(uploads)
+    .values({
+      userId,
+      kind: upload.kind,
+      url: upload.url,
+      thumbnailUrl: upload.thumbnailUrl ?? null,
+      durationSeconds: upload.durationSeconds ?? null,
+    })
+    .returning({ id: uploads.id });
   return row!.id;
 }
 

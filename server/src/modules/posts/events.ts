@@ -5,7 +5,9 @@ import type { DeletedPost } from './data.ts';
 import type { CreatedPost } from './service.ts';
 
 /** A deleted or expired post: its id and place. */
-export function deletedEvent(post: DeletedPost): PostDeletedEvent & { at: { latitude: number; longitude: number }; about: string[] } {
+export function deletedEvent(
+  post: DeletedPost,
+): PostDeletedEvent & { at: { latitude: number; longitude: number }; about: string[] } {
   const { id, latitude, longitude } = post;
   return { type: 'post.deleted', data: { id, latitude, longitude }, at: { latitude, longitude }, about: [post.userId] };
 }

@@ -99,7 +99,11 @@ function compact(buffer: Buffer): Buffer {
 
 const weightOf = (bytes: AnswerBytes) => bytes.identity.byteLength + bytes.gzip.byteLength + ENTRY_OVERHEAD_BYTES;
 
-export function createFeedCache(now: () => number = Date.now, random: () => number = Math.random, maxBytes = MAX_BYTES): FeedCache {
+export function createFeedCache(
+  now: () => number = Date.now,
+  random: () => number = Math.random,
+  maxBytes = MAX_BYTES,
+): FeedCache {
   interface Entry {
     expires: number;
     area: Area;

@@ -23,8 +23,15 @@
  */
 import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import {
-  MESSAGES, MOODS, POST_LIFETIME_MS, viewportQuerySchema,
-  type ChangesAnswer, type ClusterDto, type Mood, type ViewportAnswer, type ViewportQuery,
+  MESSAGES,
+  MOODS,
+  POST_LIFETIME_MS,
+  viewportQuerySchema,
+  type ChangesAnswer,
+  type ClusterDto,
+  type Mood,
+  type ViewportAnswer,
+  type ViewportQuery,
 } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { postCells } from '../../db/schema.ts';
@@ -83,7 +90,11 @@ export function toViewport(query: ViewportQuery): Viewport {
 export function parseViewport(query: unknown): Viewport {
   const parsed = viewportQuerySchema.safeParse(query);
   if (!parsed.success) {
-    throw badRequest(parsed.error.issues.some((i) => i.message === MESSAGES.category_invalid) ? 'category_invalid' : 'invalid_coordinates');
+    throw badRequest(
+      parsed.error.issues.some((i) => i.message === MESSAGES.category_invalid)
+        ? 'category_invalid'
+        : 'invalid_coordinates',
+    );
   }
   return toViewport(parsed.data);
 }
@@ -94,11 +105,19 @@ export function longitudeRanges(west: number, east: number): Array<[number, numb
   if (west >= -180 && east <= 180 && west <= east) return [[west, east]];
   const start = ((((west + 180) % 360) + 360) % 360) - 180;
   const end = start + span;
-  return end <= 180 ? [[start, end]] : [[start, 180], [-180, end - 360]];
+  return end <= 180
+    ? [[start, end]]
+    : [
+        [start, 180],
+        [-180, end - 360],
+      ];
 }
 
 function parseMoods(value: string | undefined): Mood[] | null {
-  const asked = (value ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+  const asked = (value ?? '')
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
   if (asked.some((m) => !(MOODS as readonly string[]).includes(m))) throw badRequest('category_invalid');
   const moods = MOODS.filter((m) => asked.includes(m));
   return moods.length === 0 || moods.length === MOODS.length ? null : moods;
@@ -134,7 +153,8 @@ export function snapshotText(text: string): string | null {
   let xmax = BigInt(match[2]!);
   let xip = match[3] ? match[3].split(',').map(BigInt) : [];
   if (xmin < 1n || xmax < xmin || xmax > XID8_MAX) return null;
-  for (let i = 0; i < xip.length; i++) if (xip[i]! < xmin || xip[i]! >= xmax || (i > 0 && xip[i]! <= xip[i - 1]!)) return null;
+  for (let i = 0; i < xip.length; i++)
+    if (xip[i]! < xmin || xip[i]! >= xmax || (i > 0 && xip[i]! <= xip[i - 1]!)) return null;
   if (xip.length > CURSOR_XIP_MAX) {
     // Everything from the first dropped in-progress transaction on counts as not seen yet.
     xmax = xip[CURSOR_XIP_MAX]!;
@@ -161,7 +181,7 @@ export function decodeCursor(cursor: unknown): Cursor {
 }
 
 /** The longest cursor encodeCursor writes (CURSOR_XIP_MAX + 2 ids of 19 digits), base64url. */
-export const CURSOR_MAX = Math.ceil(((2 + 15 + 1) + (CURSOR_XIP_MAX + 2) * 20) * 4 / 3);
+export const CURSOR_MAX = Math.ceil(((2 + 15 + 1 + (CURSOR_XIP_MAX + 2) * 20) * 4) / 3);
 
 // ---------------------------------------------------------------------------------------------
 // Grid: web-mercator cells and tiles (the same arithmetic as migration 0004's post_cell_keys)
@@ -183,10 +203,12 @@ export interface Area {
 }
 
 const clampLat = (lat: number) => Math.max(-MERCATOR_MAX_LAT, Math.min(MERCATOR_MAX_LAT, lat));
-const mercY = (lat: number) => 0.5 - Math.log(Math.tan(Math.PI / 4 + (clampLat(lat) * Math.PI) / 180 / 2)) / (2 * Math.PI);
+const mercY = (lat: number) =>
+  0.5 - Math.log(Math.tan(Math.PI / 4 + (clampLat(lat) * Math.PI) / 180 / 2)) / (2 * Math.PI);
 const xIndex = (lon: number, perWorld: number) => Math.floor(((lon + 180) / 360) * perWorld);
 const yIndex = (lat: number, perWorld: number) => Math.floor(mercY(lat) * perWorld);
-const latOfY = (y: number, perWorld: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / perWorld))) * 180) / Math.PI;
+const latOfY = (y: number, perWorld: number) =>
+  (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / perWorld))) * 180) / Math.PI;
 const lonOfX = (x: number, perWorld: number) => Math.max(-180, Math.min(180, (x / perWorld) * 360 - 180));
 const cellsPerWorld = (zoom: number) => (256 * 2 ** zoom) / CELL_PX;
 const tilesPerWorld = (zoom: number) => (256 * 2 ** zoom) / TILE_PX;
@@ -213,7 +235,11 @@ export function areaOf(span: GridSpan): Area {
 }
 
 export function inArea(area: Area, latitude: number, longitude: number): boolean {
-  return latitude >= area.south && latitude <= area.north && area.lonRanges.some(([w, e]) => longitude >= w && longitude <= e);
+  return (
+    latitude >= area.south &&
+    latitude <= area.north &&
+    area.lonRanges.some(([w, e]) => longitude >= w && longitude <= e)
+  );
 }
 
 /** The largest grid zoom ≤ `zoom` whose cells over the view number at most MAX_GRID_CELLS. */
@@ -263,7 +289,11 @@ export function planView(view: Viewport): ViewPlan {
 // SQL
 
 /** The area as ranges on publications_marker_idx (longitude, latitude): one, or two across the antimeridian. */
-function inAreaSql(area: Area, latitude: SQL | typeof posts.latitude = posts.latitude, longitude: SQL | typeof posts.longitude = posts.longitude): SQL {
+function inAreaSql(
+  area: Area,
+  latitude: SQL | typeof posts.latitude = posts.latitude,
+  longitude: SQL | typeof posts.longitude = posts.longitude,
+): SQL {
   const lon = area.lonRanges.map(([w, e]) => sql`${longitude} between ${w}::float8 and ${e}::float8`);
   const lat = sql`${latitude} between ${area.south}::float8 and ${area.north}::float8`;
   return lon.length === 1 ? sql`${lon[0]} and ${lat}` : sql`(${sql.join(lon, sql` or `)}) and ${lat}`;
@@ -280,17 +310,19 @@ export const MARKER_BANDS_PER_DEGREE = 32;
 /** Beyond this many bands (a view of some 10° and more), one range of bands instead of a list. */
 const MARKER_BANDS_LISTED = 256;
 /** The index's leading expression, written as migration 0011 wrote it so the planner matches it. */
-const bandOf = (latitude: SQL | typeof posts.latitude) => sql`floor((${latitude}) * ${sql.raw(String(MARKER_BANDS_PER_DEGREE))})::smallint`;
+const bandOf = (latitude: SQL | typeof posts.latitude) =>
+  sql`floor((${latitude}) * ${sql.raw(String(MARKER_BANDS_PER_DEGREE))})::smallint`;
 const bandIndex = (latitude: number) => Math.floor(latitude * MARKER_BANDS_PER_DEGREE);
 
 /** inAreaSql on publications_marker_idx: the bands of the area's latitudes, then its ranges. */
 function onMarkerIndex(area: Area): SQL {
   const first = bandIndex(area.south);
   const last = bandIndex(area.north);
-  const bands = last - first + 1 <= MARKER_BANDS_LISTED
-    // Integers computed here, inlined: one index descent per band (a scalar-array index condition).
-    ? sql`${bandOf(posts.latitude)} = any(array[${sql.raw(Array.from({ length: last - first + 1 }, (_, i) => first + i).join(','))}]::smallint[])`
-    : sql`${bandOf(posts.latitude)} between ${first} and ${last}`;
+  const bands =
+    last - first + 1 <= MARKER_BANDS_LISTED
+      ? // Integers computed here, inlined: one index descent per band (a scalar-array index condition).
+        sql`${bandOf(posts.latitude)} = any(array[${sql.raw(Array.from({ length: last - first + 1 }, (_, i) => first + i).join(','))}]::smallint[])`
+      : sql`${bandOf(posts.latitude)} between ${first} and ${last}`;
   return sql`${bands} and ${inAreaSql(area)}`;
 }
 
@@ -370,7 +402,10 @@ interface Counted {
  * one round trip, and the cursor is exactly the counts' own.
  */
 async function countedCells(db: Db, zoom: number, span: GridSpan, moods: Mood[] | null): Promise<Counted> {
-  const x = sql.join(span.xRanges.map(([a, b]) => sql`${postCells.cx} between ${a} and ${b}`), sql` or `);
+  const x = sql.join(
+    span.xRanges.map(([a, b]) => sql`${postCells.cx} between ${a} and ${b}`),
+    sql` or `,
+  );
   const result = await db.execute(sql`
     select c.now, c.snapshot, ${postCells.cx} as cx, ${postCells.cy} as cy, ${postCells.category} as category, ${postCells.n} as n,
       ${postCells.sumLat} as sum_lat, ${postCells.sumLon} as sum_lon
@@ -379,12 +414,23 @@ async function countedCells(db: Db, zoom: number, span: GridSpan, moods: Mood[] 
       sql`${postCells.zoom} = ${zoom}`,
       sql`(${x})`,
       sql`${postCells.cy} between ${span.y0} and ${span.y1}`,
-      moods ? sql`${postCells.category} in (${sql.join(moods.map((m) => sql`${m}`), sql`, `)})` : undefined,
+      moods
+        ? sql`${postCells.category} in (${sql.join(
+            moods.map((m) => sql`${m}`),
+            sql`, `,
+          )})`
+        : undefined,
     )}`);
-  const rows = result.rows.filter((r) => r.cx != null).map((r) => ({
-    cx: Number(r.cx), cy: Number(r.cy), n: Number(r.n), moods: { [String(r.category)]: Number(r.n) },
-    sumLat: Number(r.sum_lat), sumLon: Number(r.sum_lon),
-  }));
+  const rows = result.rows
+    .filter((r) => r.cx != null)
+    .map((r) => ({
+      cx: Number(r.cx),
+      cy: Number(r.cy),
+      n: Number(r.n),
+      moods: { [String(r.category)]: Number(r.n) },
+      sumLat: Number(r.sum_lat),
+      sumLon: Number(r.sum_lon),
+    }));
   return { cursor: cursorOf(result.rows[0]!), rows };
 }
 
@@ -402,8 +448,13 @@ async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | nu
   const perWorld = cellsPerWorld(zoom);
   // The clamp to web-mercator's latitudes changes nothing for the rows of an area inside them.
   const inside = area.south >= -MERCATOR_MAX_LAT && area.north <= MERCATOR_MAX_LAT;
-  const lat = inside ? sql`${posts.latitude}` : sql`greatest(${-MERCATOR_MAX_LAT}::float8, least(${MERCATOR_MAX_LAT}::float8, ${posts.latitude}))`;
-  const counts = sql.join(MOODS.map((m) => sql`count(*) filter (where v.category = ${m})::int`), sql`, `);
+  const lat = inside
+    ? sql`${posts.latitude}`
+    : sql`greatest(${-MERCATOR_MAX_LAT}::float8, least(${MERCATOR_MAX_LAT}::float8, ${posts.latitude}))`;
+  const counts = sql.join(
+    MOODS.map((m) => sql`count(*) filter (where v.category = ${m})::int`),
+    sql`, `,
+  );
   const result = await db.execute(sql`
     select c.now, c.snapshot, g.cx, g.cy, g.n, g.moods, g.sum_lat, g.sum_lon,
       case when g.n = 1 then (
@@ -425,17 +476,22 @@ async function scannedCells(db: Db, zoom: number, area: Area, moods: Mood[] | nu
       ) v
       group by v.cx, v.cy
     ) g on true`);
-  const rows = result.rows.filter((r) => r.cx != null).map((r) => {
-    const counted: unknown[] = Array.isArray(r.moods) ? r.moods : [];
-    const single = r.single == null ? undefined : String(r.single);
-    const space = single?.indexOf(' ') ?? -1;
-    return {
-      cx: Number(r.cx), cy: Number(r.cy), n: Number(r.n),
-      moods: Object.fromEntries(MOODS.map((m, i) => [m, Number(counted[i])])),
-      sumLat: Number(r.sum_lat), sumLon: Number(r.sum_lon),
-      single: single ? { json: single.slice(space + 1), createdUs: BigInt(single.slice(0, space)) } : undefined,
-    };
-  });
+  const rows = result.rows
+    .filter((r) => r.cx != null)
+    .map((r) => {
+      const counted: unknown[] = Array.isArray(r.moods) ? r.moods : [];
+      const single = r.single == null ? undefined : String(r.single);
+      const space = single?.indexOf(' ') ?? -1;
+      return {
+        cx: Number(r.cx),
+        cy: Number(r.cy),
+        n: Number(r.n),
+        moods: Object.fromEntries(MOODS.map((m, i) => [m, Number(counted[i])])),
+        sumLat: Number(r.sum_lat),
+        sumLon: Number(r.sum_lon),
+        single: single ? { json: single.slice(space + 1), createdUs: BigInt(single.slice(0, space)) } : undefined,
+      };
+    });
   return { cursor: cursorOf(result.rows[0]!), rows };
 }
 
@@ -446,9 +502,17 @@ const SAME_PLACE = 1e-9;
  * Clusters of the cells holding two posts or more; the lone posts as markers. `counting` reads
  * the cursor with the counts, in their statement.
  */
-async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting: () => Promise<Counted>): Promise<string> {
+async function clusterView(
+  db: Db,
+  zoom: number,
+  moods: Mood[] | null,
+  counting: () => Promise<Counted>,
+): Promise<string> {
   const { cursor, rows } = await counting();
-  const cells = new Map<string, { n: number; lat: number; lon: number; moods: Record<Mood, number>; single?: CellCount['single'] }>();
+  const cells = new Map<
+    string,
+    { n: number; lat: number; lon: number; moods: Record<Mood, number>; single?: CellCount['single'] }
+  >();
   for (const row of rows) {
     const key = `${zoom}/${row.cx}/${row.cy}`;
     let cell = cells.get(key);
@@ -469,13 +533,22 @@ async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting:
   const markers = singles.flatMap((c) => (c.single ? [c.single] : []));
   // Each place on each band its ±SAME_PLACE window touches (one, or two on a band's edge), the
   // band given as a value so the index is read by equality on it.
-  const places = sql.join(singles.flatMap((c) => {
-    const bands = [...new Set([bandIndex(c.lat - SAME_PLACE), bandIndex(c.lat + SAME_PLACE)])];
-    return bands.map((band) => sql`(${c.lon}::float8, ${c.lat}::float8, ${band}::smallint)`);
-  }), sql`, `);
-  const points = markers.length === singles.length
-    ? markers.sort((a, b) => (a.createdUs < b.createdUs ? 1 : a.createdUs > b.createdUs ? -1 : 0)).map((m) => m.json).join(',')
-    : String((await db.execute(sql`
+  const places = sql.join(
+    singles.flatMap((c) => {
+      const bands = [...new Set([bandIndex(c.lat - SAME_PLACE), bandIndex(c.lat + SAME_PLACE)])];
+      return bands.map((band) => sql`(${c.lon}::float8, ${c.lat}::float8, ${band}::smallint)`);
+    }),
+    sql`, `,
+  );
+  const points =
+    markers.length === singles.length
+      ? markers
+          .sort((a, b) => (a.createdUs < b.createdUs ? 1 : a.createdUs > b.createdUs ? -1 : 0))
+          .map((m) => m.json)
+          .join(',')
+      : String(
+          (
+            await db.execute(sql`
     select ${MARKERS_AGG} as points
     from (
       select ${posts.createdAt} as created_at, ${MARKER_JSON} as json
@@ -485,11 +558,19 @@ async function clusterView(db: Db, zoom: number, moods: Mood[] | null, counting:
         and ${posts.longitude} between v.lon - ${SAME_PLACE}::float8 and v.lon + ${SAME_PLACE}::float8
         and ${posts.latitude} between v.lat - ${SAME_PLACE}::float8 and v.lat + ${SAME_PLACE}::float8
       where ${and(LIVE, ofMoods(moods))}
-    ) m`)).rows[0]!.points);
+    ) m`)
+          ).rows[0]!.points,
+        );
   const clusters: Cluster[] = [];
   for (const [id, cell] of cells) {
     if (cell.n <= 1) continue;
-    clusters.push({ id, latitude: round6(cell.lat / cell.n), longitude: round6(cell.lon / cell.n), count: cell.n, moods: cell.moods });
+    clusters.push({
+      id,
+      latitude: round6(cell.lat / cell.n),
+      longitude: round6(cell.lon / cell.n),
+      count: cell.n,
+      moods: cell.moods,
+    });
   }
   clusters.sort((a, b) => b.count - a.count);
   return answerJson(cursor, points, clusters);
@@ -507,7 +588,10 @@ export function clusterIdAt(zoom: number, latitude: number, longitude: number): 
  * Clusters without some posts (a viewer's blocked people's): each leaves its cell's
  * count, mood count and centre; an emptied cluster goes. The shared answer is not touched.
  */
-export function clustersWithout(clusters: readonly Cluster[], removed: ReadonlyArray<{ latitude: number; longitude: number; category: string }>): Cluster[] {
+export function clustersWithout(
+  clusters: readonly Cluster[],
+  removed: ReadonlyArray<{ latitude: number; longitude: number; category: string }>,
+): Cluster[] {
   if (clusters.length === 0 || removed.length === 0) return [...clusters];
   const zoom = Number(clusters[0]!.id.split('/')[0]);
   const byId = new Map(clusters.map((c) => [c.id, { ...c, moods: { ...c.moods } }]));
@@ -555,7 +639,8 @@ export async function getChanges(db: Db, since: Cursor, area: Area | null): Prom
   const xmin = since.snapshot.slice(0, since.snapshot.indexOf(':'));
   // Written by a transaction the cursor's snapshot did not see: a range on the xid index, then
   // the snapshot's own test (in-progress transactions then, committed now).
-  const unseen = (xid: SQL) => sql`${xid} >= ${xmin}::xid8 and not pg_visible_in_snapshot(${xid}, ${since.snapshot}::pg_snapshot)`;
+  const unseen = (xid: SQL) =>
+    sql`${xid} >= ${xmin}::xid8 and not pg_visible_in_snapshot(${xid}, ${since.snapshot}::pg_snapshot)`;
   const within = (latitude: SQL, longitude: SQL) => (area ? sql` and ${inAreaSql(area, latitude, longitude)}` : sql``);
   // A stale cursor reads nothing (410 below): the statement stays cheap.
   const fresh = sql`${since.time.toISOString()}::timestamptz > now() - ${LIFETIME}`;
@@ -582,7 +667,11 @@ export async function getChanges(db: Db, since: Cursor, area: Area | null): Prom
       (select count(*)::int from d) as deleted_count, (select coalesce(string_agg('"' || d.id || '"', ','), '') from d) as deleted`);
   const row = result.rows[0]!;
   const cursor = cursorOf(row);
-  if (since.time.getTime() <= cursor.time.getTime() - POST_LIFETIME_MS || Number(row.created_count) > CHANGES_MAX || Number(row.deleted_count) > DELETED_MAX) {
+  if (
+    since.time.getTime() <= cursor.time.getTime() - POST_LIFETIME_MS ||
+    Number(row.created_count) > CHANGES_MAX ||
+    Number(row.deleted_count) > DELETED_MAX
+  ) {
     throw cursorExpired();
   }
   return `{"created":[${String(row.created)}],"deleted":[${String(row.deleted)}],"cursor":"${encodeCursor(cursor)}","serverTime":"${cursor.time.toISOString()}"}`;

@@ -30,13 +30,15 @@ export async function gzipParallel(data: Buffer, level: number): Promise<Buffer>
   const parts = Math.min(PARTS_MAX, Math.floor(data.length / PART_MIN_BYTES));
   if (data.length < PARALLEL_MIN_BYTES || parts < 2) return gzipSync(data, { level });
   const size = Math.ceil(data.length / parts);
-  const deflated = await Promise.all(Array.from({ length: parts }, (_, i) => {
-    const last = i === parts - 1;
-    return deflateRawAsync(data.subarray(i * size, last ? data.length : (i + 1) * size), {
-      level,
-      finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH,
-    });
-  }));
+  const deflated = await Promise.all(
+    Array.from({ length: parts }, (_, i) => {
+      const last = i === parts - 1;
+      return deflateRawAsync(data.subarray(i * size, last ? data.length : (i + 1) * size), {
+        level,
+        finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH,
+      });
+    }),
+  );
   const trailer = Buffer.alloc(8);
   trailer.writeUInt32LE(crc32(data), 0);
   trailer.writeUInt32LE(data.length % 2 ** 32, 4);

@@ -25,46 +25,78 @@ function categoryOf(body: unknown): unknown {
 export function postRoutes(app: TypedApp, ctx: AppContext, { blocks, isOnLand, approximate }: PostsParts): void {
   const { db } = ctx.database;
 
-  app.get('/api/posts/mine/active', { onRequest: app.authenticate, schema: { response: { 200: activePostResponseSchema } } }, async (request) => {
-    return { post: await getActivePost(db, requireUser(request).userId) };
-  });
-
-  app.get('/api/posts/:id', {
-    onRequest: app.authenticateOptional,
-    schema: { params: idParamsSchema, response: { 200: postResponseSchema } },
-  }, async (request) => {
-    const { id } = request.params;
-    const post = await getLivePost(db, id, request.auth?.userId ?? null);
-    if (!post || (await blocks.hiddenFor(request.auth?.userId)).has(post.userId)) throw new AppError(404, 'post_not_found');
-    return { post };
-  });
-
-  app.post('/api/posts', {
-    config: { write: 'publish' },
-    onRequest: app.authenticate,
-    // Category first, then the rate limit, then the other rules (docs/product.md, Posts): the
-    // first two before the schema validates the whole body.
-    preValidation: async (request) => {
-      const { userId } = requireUser(request);
-      await ctx.costs.assertPostingAllowed();
-      if (!createPostSchema.shape.category.safeParse(categoryOf(request.body)).success) throw badRequest('category_invalid');
-      await ctx.limits.consume('post_create', `user:${userId}`, { message: 'post_rate_limited', userId, ip: request.ip });
+  app.get(
+    '/api/posts/mine/active',
+    { onRequest: app.authenticate, schema: { response: { 200: activePostResponseSchema } } },
+    async (request) => {
+      return { post: await getActivePost(db, requireUser(request).userId) };
     },
-    schema: { body: createBody, response: { 201: postResponseSchema } },
-  }, async (request, reply) => {
-    const { userId } = requireUser(request);
-    const { post, marker } = await createPost({ db, isOnLand, approximate }, userId, request.body);
-    await ctx.analytics.happened('post_created');
-    await ctx.bus.publish(createdEvent(marker, userId)).catch((error) => request.log.error({ err: error }, 'publish failed'));
-    return reply.status(201).send({ post });
-  });
+  );
 
-  app.delete('/api/posts/:id', { config: { write: 'remove' }, onRequest: app.authenticate, schema: { params: idParamsSchema, response: { 204: noContent } } }, async (request, reply) => {
-    const { userId } = requireUser(request);
-    const { id } = request.params;
-    const deleted = await deletePost(db, userId, id);
-    await deleteMediaUrls(ctx.storage, deleted.mediaUrls).catch((error) => request.log.warn({ err: error }, 'media cleanup failed'));
-    await ctx.bus.publish(deletedEvent(deleted)).catch((error) => request.log.error({ err: error }, 'publish failed'));
-    return reply.status(204).send();
-  });
+  app.get(
+    '/api/posts/:id',
+    {
+      onRequest: app.authenticateOptional,
+      schema: { params: idParamsSchema, response: { 200: postResponseSchema } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const post = await getLivePost(db, id, request.auth?.userId ?? null);
+      if (!post || (await blocks.hiddenFor(request.auth?.userId)).has(post.userId))
+        throw new AppError(404, 'post_not_found');
+      return { post };
+    },
+  );
+
+  app.post(
+    '/api/posts',
+    {
+      config: { write: 'publish' },
+      onRequest: app.authenticate,
+      // Category first, then the rate limit, then the other rules (docs/product.md, Posts): the
+      // first two before the schema validates the whole body.
+      preValidation: async (request) => {
+        const { userId } = requireUser(request);
+        await ctx.costs.assertPostingAllowed();
+        if (!createPostSchema.shape.category.safeParse(categoryOf(request.body)).success)
+          throw badRequest('category_invalid');
+        await ctx.limits.consume('post_create', `user:${userId}`, {
+          message: 'post_rate_limited',
+          userId,
+          ip: request.ip,
+        });
+      },
+      schema: { body: createBody, response: { 201: postResponseSchema } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const { post, marker } = await createPost({ db, isOnLand, approximate }, userId, request.body);
+      await ctx.analytics.happened('post_created');
+      await ctx.bus
+        .publish(createdEvent(marker, userId))
+        .catch((error) => request.log.error({ err: error }, 'publish failed'));
+      return reply.status(201).send({ post });
+    },
+  );
+
+  app.delete(
+    '/api/posts/:id',
+    {
+      config: { write: 'remove' },
+      onRequest: app.authenticate,
+      schema: { params: idParamsSchema, response: { 204: noContent } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const { id } = request.params;
+      const deleted = await deletePost(db, userId, id);
+      await deleteMediaUrls(ctx.storage, deleted.mediaUrls).catch((error) =>
+        request.log.warn({ err: error }, 'media cleanup failed'),
+      );
+      await ctx.bus
+        .publish(deletedEvent(deleted))
+        .catch((error) => request.log.error({ err: error }, 'publish failed'));
+      return reply.status(204).send();
+    },
+  );
 }

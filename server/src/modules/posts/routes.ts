@@ -11,7 +11,10 @@ import type { PostsParts } from './parts.ts';
 import { postRoutes } from './post-routes.ts';
 import { uploadRoutes } from './upload-routes.ts';
 
-export default async function postsRoutes(root: FastifyInstance, { ctx, parts }: { ctx: AppContext; parts: PostsParts }) {
+export default async function postsRoutes(
+  root: FastifyInstance,
+  { ctx, parts }: { ctx: AppContext; parts: PostsParts },
+) {
   const app = root.withTypeProvider<ZodTypeProvider>();
   feedRoutes(app, ctx, parts);
   postRoutes(app, ctx, parts);

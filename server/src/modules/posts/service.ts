@@ -6,8 +6,20 @@ import { sanitizeText, VOICE_ONLY_TEXT, type CreatePostInput, type MarkerDto, ty
 import type { Db } from '../../db/client.ts';
 import { AppError, badRequest, conflict, fail } from '../../errors.ts';
 import {
-  claimUpload, deleteOwnPost, getActiveCard, getLiveCard, getLiveCardsByIds, getLiveMarker, hasLivePost, insertPost,
-  insertUpload, listLiveCards, lockAuthor, postOwner, spendPulseCredit, type DeletedPost,
+  claimUpload,
+  deleteOwnPost,
+  getActiveCard,
+  getLiveCard,
+  getLiveCardsByIds,
+  getLiveMarker,
+  hasLivePost,
+  insertPost,
+  insertUpload,
+  listLiveCards,
+  lockAuthor,
+  postOwner,
+  spendPulseCredit,
+  type DeletedPost,
 } from './data.ts';
 import { toMarkerDto, toPostDto } from './dto.ts';
 import type { Point } from './approximate.ts';
@@ -63,7 +75,11 @@ export interface CreatedPost {
 /** The validated body; `approximate` may be left out by callers inside the server (exact position). */
 export type NewPostInput = Omit<CreatePostInput, 'approximate'> & Partial<Pick<CreatePostInput, 'approximate'>>;
 
-export async function createPost({ db, isOnLand, approximate }: CreatePostDeps, userId: string, input: NewPostInput): Promise<CreatedPost> {
+export async function createPost(
+  { db, isOnLand, approximate }: CreatePostDeps,
+  userId: string,
+  input: NewPostInput,
+): Promise<CreatedPost> {
   const text = cleanContent(input.content);
   if (!text && !input.imageUploadId && !input.audioUploadId) throw badRequest('content_required');
   const place = await isOnLand(input.latitude, input.longitude);
@@ -83,9 +99,17 @@ export async function createPost({ db, isOnLand, approximate }: CreatePostDeps, 
     // A voice-only post stores 'Message vocal' (never displayed).
     const content = text || (audio && !image ? VOICE_ONLY_TEXT : '');
     const inserted = await insertPost(t, userId, {
-      category: input.category, content, latitude: published.latitude, longitude: published.longitude, ...exact,
-      imageUrl: image?.url ?? null, thumbnailUrl: image?.thumbnailUrl ?? null, mediaUrls: image ? [image.url] : [],
-      audioUrl: audio?.url ?? null, audioDuration: audio?.durationSeconds ?? null, hasPulseEffect: input.usePulseEffect,
+      category: input.category,
+      content,
+      latitude: published.latitude,
+      longitude: published.longitude,
+      ...exact,
+      imageUrl: image?.url ?? null,
+      thumbnailUrl: image?.thumbnailUrl ?? null,
+      mediaUrls: image ? [image.url] : [],
+      audioUrl: audio?.url ?? null,
+      audioDuration: audio?.durationSeconds ?? null,
+      hasPulseEffect: input.usePulseEffect,
     });
     if (!inserted) throw fail(500, 'post_create_failed');
     return inserted;
@@ -111,6 +135,10 @@ export async function deletePost(db: Db, userId: string, postId: string): Promis
   return deleted;
 }
 
-export async function recordUpload(db: Db, userId: string, upload: { kind: 'post_image' | 'voice'; url: string; thumbnailUrl?: string | null; durationSeconds?: number | null }): Promise<string> {
+export async function recordUpload(
+  db: Db,
+  userId: string,
+  upload: { kind: 'post_image' | 'voice'; url: string; thumbnailUrl?: string | null; durationSeconds?: number | null },
+): Promise<string> {
   return insertUpload(db, userId, upload);
 }

@@ -17,7 +17,10 @@ export function startPostSweepers(ctx: AppContext): () => Promise<void> {
   };
   const sweepPosts = async () => {
     const swept = await sweepExpiredPosts(db);
-    await deleteMediaUrls(ctx.storage, swept.flatMap((p) => p.mediaUrls));
+    await deleteMediaUrls(
+      ctx.storage,
+      swept.flatMap((p) => p.mediaUrls),
+    );
     await announceSwept(swept);
   };
   const sweepAll = async () => {
@@ -25,7 +28,10 @@ export function startPostSweepers(ctx: AppContext): () => Promise<void> {
     await deleteMediaUrls(ctx.storage, mediaUrls);
     await announceSwept(deleted);
   };
-  const sweepers = [ctx.leader.every('posts.sweep-expired', POST_SWEEP_EVERY_MS, sweepPosts), ctx.leader.every('posts.sweep-all', SWEEP_EVERY_MS, sweepAll)];
+  const sweepers = [
+    ctx.leader.every('posts.sweep-expired', POST_SWEEP_EVERY_MS, sweepPosts),
+    ctx.leader.every('posts.sweep-all', SWEEP_EVERY_MS, sweepAll),
+  ];
   return async () => {
     await Promise.all(sweepers.map((stop) => stop()));
   };

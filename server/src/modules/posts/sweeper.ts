@@ -50,7 +50,9 @@ export async function sweepExpired(db: Db): Promise<SweepResult> {
        or (claimed_at is not null and claimed_at <= now() - ${LIFETIME_AND_AN_HOUR})
     returning url, thumbnail_url, claimed_at`);
   // Claimed uploads' files belong to their post (deleted with it); only orphans' files go here.
-  const orphanRows = (uploads.rows as Array<{ url: string; thumbnail_url: string | null; claimed_at: unknown }>).filter((u) => !u.claimed_at);
+  const orphanRows = (uploads.rows as Array<{ url: string; thumbnail_url: string | null; claimed_at: unknown }>).filter(
+    (u) => !u.claimed_at,
+  );
   const mediaUrls = [
     ...deleted.flatMap((p) => p.mediaUrls),
     ...orphanRows.flatMap((u) => [u.url, u.thumbnail_url]),

@@ -12,21 +12,53 @@ import { recordUpload } from './service.ts';
 export function uploadRoutes(app: TypedApp, ctx: AppContext): void {
   const { db } = ctx.database;
 
-  app.post('/api/uploads/post-image', { config: { write: 'publish' }, onRequest: app.authenticate, schema: { response: { 201: imageUploadResponseSchema } } }, async (request, reply) => {
-    const { userId } = requireUser(request);
-    await ctx.limits.consume('file_upload', `user:${userId}`, { message: 'upload_rate_limited', userId, ip: request.ip });
-    const { file } = await readUpload(request, 'post', { required: true, field: 'file' });
-    const stored = await storeImage(ctx.storage, file!.body, 'post');
-    const uploadId = await recordUpload(db, userId, { kind: 'post_image', url: stored.url, thumbnailUrl: stored.thumb?.url });
-    return reply.status(201).send({ uploadId, url: stored.url, thumbnailUrl: stored.thumb?.url ?? null });
-  });
+  app.post(
+    '/api/uploads/post-image',
+    {
+      config: { write: 'publish' },
+      onRequest: app.authenticate,
+      schema: { response: { 201: imageUploadResponseSchema } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      await ctx.limits.consume('file_upload', `user:${userId}`, {
+        message: 'upload_rate_limited',
+        userId,
+        ip: request.ip,
+      });
+      const { file } = await readUpload(request, 'post', { required: true, field: 'file' });
+      const stored = await storeImage(ctx.storage, file!.body, 'post');
+      const uploadId = await recordUpload(db, userId, {
+        kind: 'post_image',
+        url: stored.url,
+        thumbnailUrl: stored.thumb?.url,
+      });
+      return reply.status(201).send({ uploadId, url: stored.url, thumbnailUrl: stored.thumb?.url ?? null });
+    },
+  );
 
-  app.post('/api/uploads/voice', { config: { write: 'publish' }, onRequest: app.authenticate, schema: { response: { 201: voiceUploadResponseSchema } } }, async (request, reply) => {
-    const { userId } = requireUser(request);
-    await ctx.limits.consume('file_upload', `user:${userId}`, { message: 'upload_rate_limited', userId, ip: request.ip });
-    const { file } = await readUpload(request, 'audio', { required: true, field: 'file' });
-    const stored = await storeVoiceMessage(ctx.storage, file!.body);
-    const uploadId = await recordUpload(db, userId, { kind: 'voice', url: stored.url, durationSeconds: stored.durationSeconds });
-    return reply.status(201).send({ uploadId, url: stored.url, duration: stored.durationSeconds });
-  });
+  app.post(
+    '/api/uploads/voice',
+    {
+      config: { write: 'publish' },
+      onRequest: app.authenticate,
+      schema: { response: { 201: voiceUploadResponseSchema } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      await ctx.limits.consume('file_upload', `user:${userId}`, {
+        message: 'upload_rate_limited',
+        userId,
+        ip: request.ip,
+      });
+      const { file } = await readUpload(request, 'audio', { required: true, field: 'file' });
+      const stored = await storeVoiceMessage(ctx.storage, file!.body);
+      const uploadId = await recordUpload(db, userId, {
+        kind: 'voice',
+        url: stored.url,
+        durationSeconds: stored.durationSeconds,
+      });
+      return reply.status(201).send({ uploadId, url: stored.url, duration: stored.durationSeconds });
+    },
+  );
 }

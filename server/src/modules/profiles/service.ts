@@ -5,8 +5,12 @@
  */
 import { and, eq, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import {
-  nextNicknameChangeAt, nicknameCooldownCutoff, t,
-  type PostDto, type PublicProfile, type PublicProfileResponse,
+  nextNicknameChangeAt,
+  nicknameCooldownCutoff,
+  t,
+  type PostDto,
+  type PublicProfile,
+  type PublicProfileResponse,
 } from '@moodmap/core';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { MediaStorage } from '../../adapters/storage/types.ts';
@@ -52,7 +56,13 @@ export async function ownerView(db: Db, userId: string, adminEmail: string | und
 
 /** The 409 of a change within 30 days, with the date the next one is allowed. */
 function nicknameBlocked(nextAllowedAt: Date): AppError {
-  return new AppError(409, 'nickname_blocked', t('nickname_blocked'), {}, { nextAllowedAt: nextAllowedAt.toISOString() });
+  return new AppError(
+    409,
+    'nickname_blocked',
+    t('nickname_blocked'),
+    {},
+    { nextAllowedAt: nextAllowedAt.toISOString() },
+  );
 }
 
 export interface ProfileChanges {
@@ -95,10 +105,16 @@ export async function updateProfile(db: Db, userId: string, changes: ProfileChan
     changed.lastUsernameChange = now;
   }
   if (changes.bio !== undefined) changed.bio = changes.bio;
-  const guard = nickname !== undefined
-    ? and(ne(profiles.username, nickname), or(isNull(profiles.lastUsernameChange), lte(profiles.lastUsernameChange, cutoff)))
-    : undefined;
-  const [row] = await db.update(profiles).set(changed)
+  const guard =
+    nickname !== undefined
+      ? and(
+          ne(profiles.username, nickname),
+          or(isNull(profiles.lastUsernameChange), lte(profiles.lastUsernameChange, cutoff)),
+        )
+      : undefined;
+  const [row] = await db
+    .update(profiles)
+    .set(changed)
     .where(and(eq(profiles.id, userId), guard))
     .returning({ username: profiles.username, photoUrl: profiles.profilePhotoUrl });
   if (!row) {
@@ -122,7 +138,11 @@ export interface PhotoChange {
  * own update replaced, and every replaced file is deleted exactly once. The author's posts get
  * the new photo in the same transaction.
  */
-export async function replacePhoto(db: Db, userId: string, photo: { url: string; thumbUrl: string | null } | null): Promise<PhotoChange> {
+export async function replacePhoto(
+  db: Db,
+  userId: string,
+  photo: { url: string; thumbUrl: string | null } | null,
+): Promise<PhotoChange> {
   const user = await findUserById(db, userId);
   if (!user) throw fail(401, 'not_authenticated');
   await ensureProfile(db, user);
@@ -130,15 +150,24 @@ export async function replacePhoto(db: Db, userId: string, photo: { url: string;
     // FOR NO KEY UPDATE, the lock the UPDATE below takes anyway: FOR UPDATE also made every foreign
     // key to this profile wait (a comment or like of the member's, inserted after it locked its
     // post), and with the posts rewritten below that was a deadlock (test/profiles/photo-locks).
-    const [previous] = await tx.select({ photoUrl: profiles.profilePhotoUrl, thumbUrl: profiles.avatarUrl })
-      .from(profiles).where(eq(profiles.id, userId)).for('no key update');
+    const [previous] = await tx
+      .select({ photoUrl: profiles.profilePhotoUrl, thumbUrl: profiles.avatarUrl })
+      .from(profiles)
+      .where(eq(profiles.id, userId))
+      .for('no key update');
     if (!previous) throw fail(401, 'not_authenticated');
-    const [updated] = await tx.update(profiles).set({ profilePhotoUrl: photo?.url ?? null, avatarUrl: photo?.thumbUrl ?? null })
-      .where(eq(profiles.id, userId)).returning({ username: profiles.username });
+    const [updated] = await tx
+      .update(profiles)
+      .set({ profilePhotoUrl: photo?.url ?? null, avatarUrl: photo?.thumbUrl ?? null })
+      .where(eq(profiles.id, userId))
+      .returning({ username: profiles.username });
     // The map's markers carry the author's photo: changed with the profile's, in this
     // transaction, before profile.updated drops the cached viewport answers.
     await setAuthorPhoto(tx, userId, photo?.url ?? null);
-    return { username: updated.username, previous: [previous.photoUrl, previous.thumbUrl].filter((u): u is string => Boolean(u)) };
+    return {
+      username: updated.username,
+      previous: [previous.photoUrl, previous.thumbUrl].filter((u): u is string => Boolean(u)),
+    };
   });
 }
 

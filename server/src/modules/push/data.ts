@@ -20,7 +20,9 @@ export interface NewSubscription {
   label: string;
 }
 
-export type SaveResult = { ok: true; row: PushSubscriptionRow; created: boolean } | { ok: false; reason: 'too_many' | 'taken' };
+export type SaveResult =
+  | { ok: true; row: PushSubscriptionRow; created: boolean }
+  | { ok: false; reason: 'too_many' | 'taken' };
 
 /**
  * Stores a device for `userId`. The endpoint is unique: its owner subscribing it again updates
@@ -29,13 +31,21 @@ export type SaveResult = { ok: true; row: PushSubscriptionRow; created: boolean 
  * `userId`'s other devices is checked under a lock on their profile row, so concurrent
  * subscriptions cannot pass the ceiling together.
  */
-export async function saveSubscription(db: Db, userId: string, input: NewSubscription, max: number): Promise<SaveResult> {
+export async function saveSubscription(
+  db: Db,
+  userId: string,
+  input: NewSubscription,
+  max: number,
+): Promise<SaveResult> {
   return db.transaction(async (t) => {
     await t.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, userId)).for('update');
-    const [others] = await t.select({ n: count() }).from(pushSubscriptions)
+    const [others] = await t
+      .select({ n: count() })
+      .from(pushSubscriptions)
       .where(and(eq(pushSubscriptions.userId, userId), ne(pushSubscriptions.endpoint, input.endpoint)));
     if ((others?.n ?? 0) >= max) return { ok: false, reason: 'too_many' } as const;
-    const [row] = await t.insert(pushSubscriptions)
+    const [row] = await t
+      .insert(pushSubscriptions)
       .values({ userId, ...input })
       .onConflictDoUpdate({
         target: pushSubscriptions.endpoint,
@@ -52,20 +62,33 @@ export async function saveSubscription(db: Db, userId: string, input: NewSubscri
 }
 
 export async function listDevices(db: Db, userId: string): Promise<PushSubscriptionRow[]> {
-  return db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId))
+  return db
+    .select()
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
     .orderBy(desc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
 }
 
 /** The device if it is `userId`'s, with its new preview setting; undefined otherwise. */
-export async function setPreview(db: Db, userId: string, id: string, preview: boolean): Promise<PushSubscriptionRow | undefined> {
-  const [row] = await db.update(pushSubscriptions).set({ preview })
-    .where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.userId, userId))).returning();
+export async function setPreview(
+  db: Db,
+  userId: string,
+  id: string,
+  preview: boolean,
+): Promise<PushSubscriptionRow | undefined> {
+  const [row] = await db
+    .update(pushSubscriptions)
+    .set({ preview })
+    .where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.userId, userId)))
+    .returning();
   return row;
 }
 
 export async function removeDevice(db: Db, userId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.userId, userId))).returning({ id: pushSubscriptions.id });
+  const rows = await db
+    .delete(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.userId, userId)))
+    .returning({ id: pushSubscriptions.id });
   return rows.length > 0;
 }
 
@@ -75,7 +98,17 @@ export async function devicesOf(db: Db, userIds: string[]): Promise<PushSubscrip
 }
 
 /** A push service said this endpoint is gone (404/410): forget it, unless it was re-subscribed meanwhile. */
-export async function forgetEndpoint(db: Db, row: Pick<PushSubscriptionRow, 'id' | 'endpoint' | 'p256dh'>): Promise<void> {
-  await db.delete(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.id, row.id), eq(pushSubscriptions.endpoint, row.endpoint), eq(pushSubscriptions.p256dh, row.p256dh)));
+export async function forgetEndpoint(
+  db: Db,
+  row: Pick<PushSubscriptionRow, 'id' | 'endpoint' | 'p256dh'>,
+): Promise<void> {
+  await db
+    .delete(pushSubscriptions)
+    .where(
+      and(
+        eq(pushSubscriptions.id, row.id),
+        eq(pushSubscriptions.endpoint, row.endpoint),
+        eq(pushSubscriptions.p256dh, row.p256dh),
+      ),
+    );
 }

@@ -32,7 +32,12 @@ export interface Notice {
 }
 
 export function payloadFor(notice: Notice, device: Pick<PushSubscriptionRow, 'preview'>): PushPayload {
-  return { title: notice.title, body: device.preview ? notice.preview : notice.generic, url: notice.url, tag: notice.tag };
+  return {
+    title: notice.title,
+    body: device.preview ? notice.preview : notice.generic,
+    url: notice.url,
+    tag: notice.tag,
+  };
 }
 
 /**
@@ -55,7 +60,11 @@ export interface DeliveryDeps {
 }
 
 /** Sends one notice to one device; a device its push service says is gone is forgotten. */
-export async function deliver({ db, vapid, log, network }: DeliveryDeps, device: PushSubscriptionRow, notice: Notice): Promise<void> {
+export async function deliver(
+  { db, vapid, log, network }: DeliveryDeps,
+  device: PushSubscriptionRow,
+  notice: Notice,
+): Promise<void> {
   // A row stored before the endpoint rules existed gets nothing.
   if (!endpointAllowed(device.endpoint, network.extraOrigins)) {
     log.warn({ subscription: device.id }, 'push endpoint refused: not a push service');

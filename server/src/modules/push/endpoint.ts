@@ -6,13 +6,20 @@
  */
 
 /** Push services of the browsers: Chrome & co. (FCM, and its former GCM name), Firefox, Safari, Edge. */
-const PUSH_HOSTS = new Set(['fcm.googleapis.com', 'android.googleapis.com', 'updates.push.services.mozilla.com', 'push.services.mozilla.com']);
+const PUSH_HOSTS = new Set([
+  'fcm.googleapis.com',
+  'android.googleapis.com',
+  'updates.push.services.mozilla.com',
+  'push.services.mozilla.com',
+]);
 /** Services with one host name per region or shard (web.push.apple.com, wns2-par02p.notify.windows.com). */
 const PUSH_HOST_SUFFIXES = ['.push.apple.com', '.notify.windows.com'];
 
 const parse = (endpoint: string): URL | null => (URL.canParse(endpoint) ? new URL(endpoint) : null);
 
-const isPushHost = (host: string) => PUSH_HOSTS.has(host) || PUSH_HOST_SUFFIXES.some((suffix) => host.endsWith(suffix) && /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host));
+const isPushHost = (host: string) =>
+  PUSH_HOSTS.has(host) ||
+  PUSH_HOST_SUFFIXES.some((suffix) => host.endsWith(suffix) && /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host));
 
 /**
  * `extraOrigins` are origins accepted as they are, with no address check when sending: the

@@ -17,7 +17,10 @@ import { loadVapidKeys } from './vapid.ts';
 
 export default async function pushFeature(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const vapid = await loadVapidKeys(ctx.config);
-  const sender = createPushSender(ctx.database.db, vapid, app.log, { resolve: systemResolve, extraOrigins: ctx.config.pushExtraOrigins });
+  const sender = createPushSender(ctx.database.db, vapid, app.log, {
+    resolve: systemResolve,
+    extraOrigins: ctx.config.pushExtraOrigins,
+  });
   const deps = { db: ctx.database.db, relations: blockRelations(ctx.database.db, ctx.bus) };
   const stop = ctx.bus.observeOwn((event) => {
     // After the publisher's own work: the answer to its request never waits on a push.

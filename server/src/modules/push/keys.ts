@@ -10,7 +10,12 @@ export function isP256Point(key: string): boolean {
   if (point.length !== 65 || point[0] !== 4) return false;
   try {
     createPublicKey({
-      key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
+      key: {
+        kty: 'EC',
+        crv: 'P-256',
+        x: point.subarray(1, 33).toString('base64url'),
+        y: point.subarray(33).toString('base64url'),
+      },
       format: 'jwk',
     });
     return true;

@@ -10,8 +10,16 @@
  */
 import { and, desc, eq, ne } from 'drizzle-orm';
 import {
-  DAY, MESSAGE_EVENTS, MESSAGES, MODERATION_NOTICE_EVENT, PUSH_PREVIEW_MAX, SECOND, truncate,
-  type CommentDto, type MessageCreatedEvent, type ModerationNoticeEvent,
+  DAY,
+  MESSAGE_EVENTS,
+  MESSAGES,
+  MODERATION_NOTICE_EVENT,
+  PUSH_PREVIEW_MAX,
+  SECOND,
+  truncate,
+  type CommentDto,
+  type MessageCreatedEvent,
+  type ModerationNoticeEvent,
 } from '@moodmap/core';
 import type { RealtimeEvent } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
@@ -62,11 +70,19 @@ async function commentNotices(event: RealtimeEvent, { db, relations }: NoticeDep
   const data = event.data as { postId?: unknown; comment?: Partial<CommentDto> } | null;
   const comment = data?.comment;
   // An edit or a removal is not news to anyone.
-  if (!isObject(comment) || comment.isEdited !== false || typeof comment.postId !== 'string' || typeof comment.userId !== 'string') return [];
+  if (
+    !isObject(comment) ||
+    comment.isEdited !== false ||
+    typeof comment.postId !== 'string' ||
+    typeof comment.userId !== 'string'
+  )
+    return [];
   const { postId, userId: commenter } = comment;
   const [owner, earlier, related] = await Promise.all([
     postOwner(db, postId),
-    db.selectDistinctOn([comments.userId], { userId: comments.userId, at: comments.createdAt }).from(comments)
+    db
+      .selectDistinctOn([comments.userId], { userId: comments.userId, at: comments.createdAt })
+      .from(comments)
       .where(and(eq(comments.publicationId, postId), ne(comments.userId, commenter)))
       .orderBy(comments.userId, desc(comments.createdAt)),
     relations.of(commenter),
@@ -81,13 +97,15 @@ async function commentNotices(event: RealtimeEvent, { db, relations }: NoticeDep
   };
   const notices: Notice[] = [];
   // The post is on its author's profile: their own (/profile) or the public one.
-  if (owner !== commenter && !related.has(owner)) notices.push({ ...base, userId: owner, generic: MESSAGES.push_comment_on_post, url: '/profile' });
+  if (owner !== commenter && !related.has(owner))
+    notices.push({ ...base, userId: owner, generic: MESSAGES.push_comment_on_post, url: '/profile' });
   const repliedTo = earlier
     .sort((a, b) => b.at.getTime() - a.at.getTime())
     .map((r) => r.userId)
     .filter((id) => id !== owner && !related.has(id))
     .slice(0, THREAD_NOTIFY_MAX);
-  for (const userId of repliedTo) notices.push({ ...base, userId, generic: MESSAGES.push_comment_reply, url: `/user/${owner}` });
+  for (const userId of repliedTo)
+    notices.push({ ...base, userId, generic: MESSAGES.push_comment_reply, url: `/user/${owner}` });
   return notices;
 }
 

@@ -15,8 +15,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  MINUTE, PUSH_DEVICES_MAX, pushDeletedResponseSchema, pushDeviceResponseSchema, pushDevicesResponseSchema, pushKeyResponseSchema,
-  pushPreviewBodySchema, pushSubscriptionBodySchema, SECOND,
+  MINUTE,
+  PUSH_DEVICES_MAX,
+  pushDeletedResponseSchema,
+  pushDeviceResponseSchema,
+  pushDevicesResponseSchema,
+  pushKeyResponseSchema,
+  pushPreviewBodySchema,
+  pushSubscriptionBodySchema,
+  SECOND,
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, conflict, fail, notFound } from '../../errors.ts';
@@ -45,56 +52,95 @@ export function pushRoutes(ctx: AppContext, vapid: VapidKeys) {
       return id;
     };
 
-    app.get('/api/push/key', { onRequest: app.authenticate, schema: { response: { 200: pushKeyResponseSchema } } }, async (_request, reply) => {
-      return reply.headers(noStore).send({ publicKey: vapid.publicKey });
-    });
+    app.get(
+      '/api/push/key',
+      { onRequest: app.authenticate, schema: { response: { 200: pushKeyResponseSchema } } },
+      async (_request, reply) => {
+        return reply.headers(noStore).send({ publicKey: vapid.publicKey });
+      },
+    );
 
-    app.post('/api/push/subscriptions', {
-      config: { write: 'push' },
-      onRequest: app.authenticate,
-      schema: { body: pushSubscriptionBodySchema, response: { 200: pushDeviceResponseSchema, 201: pushDeviceResponseSchema } },
-    }, async (request, reply) => {
-      const { userId } = requireUser(request);
-      const attempts = await ctx.limits.count('push_subscribe', `user:${userId}`, SUBSCRIBE_WINDOW_MS);
-      if (attempts > SUBSCRIBE_PER_WINDOW) {
-        throw new AppError(429, 'push_rate_limited', undefined, { 'retry-after': String(SUBSCRIBE_WINDOW_MS / SECOND) });
-      }
-      const { endpoint, keys, label } = request.body;
-      if (!endpointAllowed(endpoint, ctx.config.pushExtraOrigins)) throw badRequest('push_endpoint_invalid');
-      if (!isP256Point(keys.p256dh)) throw badRequest('push_keys_invalid');
-      const saved = await saveSubscription(db, userId, {
-        endpoint,
-        p256dh: keys.p256dh,
-        auth: keys.auth,
-        label: label || deviceLabel(request.headers['user-agent']),
-      }, PUSH_DEVICES_MAX);
-      if (!saved.ok && saved.reason === 'taken') throw conflict('push_endpoint_taken');
-      if (!saved.ok) throw fail(409, 'push_devices_too_many', { max: PUSH_DEVICES_MAX });
-      return reply.status(saved.created ? 201 : 200).headers(noStore).send({ device: toDeviceDto(saved.row) });
-    });
+    app.post(
+      '/api/push/subscriptions',
+      {
+        config: { write: 'push' },
+        onRequest: app.authenticate,
+        schema: {
+          body: pushSubscriptionBodySchema,
+          response: { 200: pushDeviceResponseSchema, 201: pushDeviceResponseSchema },
+        },
+      },
+      async (request, reply) => {
+        const { userId } = requireUser(request);
+        const attempts = await ctx.limits.count('push_subscribe', `user:${userId}`, SUBSCRIBE_WINDOW_MS);
+        if (attempts > SUBSCRIBE_PER_WINDOW) {
+          throw new AppError(429, 'push_rate_limited', undefined, {
+            'retry-after': String(SUBSCRIBE_WINDOW_MS / SECOND),
+          });
+        }
+        const { endpoint, keys, label } = request.body;
+        if (!endpointAllowed(endpoint, ctx.config.pushExtraOrigins)) throw badRequest('push_endpoint_invalid');
+        if (!isP256Point(keys.p256dh)) throw badRequest('push_keys_invalid');
+        const saved = await saveSubscription(
+          db,
+          userId,
+          {
+            endpoint,
+            p256dh: keys.p256dh,
+            auth: keys.auth,
+            label: label || deviceLabel(request.headers['user-agent']),
+          },
+          PUSH_DEVICES_MAX,
+        );
+        if (!saved.ok && saved.reason === 'taken') throw conflict('push_endpoint_taken');
+        if (!saved.ok) throw fail(409, 'push_devices_too_many', { max: PUSH_DEVICES_MAX });
+        return reply
+          .status(saved.created ? 201 : 200)
+          .headers(noStore)
+          .send({ device: toDeviceDto(saved.row) });
+      },
+    );
 
-    app.get('/api/push/subscriptions', { onRequest: app.authenticate, schema: { response: { 200: pushDevicesResponseSchema } } }, async (request, reply) => {
-      const rows = await listDevices(db, requireUser(request).userId);
-      return reply.headers(noStore).send({ devices: rows.map(toDeviceDto) });
-    });
+    app.get(
+      '/api/push/subscriptions',
+      { onRequest: app.authenticate, schema: { response: { 200: pushDevicesResponseSchema } } },
+      async (request, reply) => {
+        const rows = await listDevices(db, requireUser(request).userId);
+        return reply.headers(noStore).send({ devices: rows.map(toDeviceDto) });
+      },
+    );
 
-    app.patch('/api/push/subscriptions/:id', {
-      config: { write: 'push' },
-      onRequest: app.authenticate,
-      schema: { params: deviceParams, body: pushPreviewBodySchema, response: { 200: pushDeviceResponseSchema } },
-    }, async (request, reply) => {
-      const row = await setPreview(db, requireUser(request).userId, deviceId(request.params.id), request.body.preview);
-      if (!row) throw notFound('push_device_not_found');
-      return reply.headers(noStore).send({ device: toDeviceDto(row) });
-    });
+    app.patch(
+      '/api/push/subscriptions/:id',
+      {
+        config: { write: 'push' },
+        onRequest: app.authenticate,
+        schema: { params: deviceParams, body: pushPreviewBodySchema, response: { 200: pushDeviceResponseSchema } },
+      },
+      async (request, reply) => {
+        const row = await setPreview(
+          db,
+          requireUser(request).userId,
+          deviceId(request.params.id),
+          request.body.preview,
+        );
+        if (!row) throw notFound('push_device_not_found');
+        return reply.headers(noStore).send({ device: toDeviceDto(row) });
+      },
+    );
 
-    app.delete('/api/push/subscriptions/:id', {
-      config: { write: 'push' },
-      onRequest: app.authenticate,
-      schema: { params: deviceParams, response: { 200: pushDeletedResponseSchema } },
-    }, async (request) => {
-      if (!(await removeDevice(db, requireUser(request).userId, deviceId(request.params.id)))) throw notFound('push_device_not_found');
-      return { status: 'deleted' as const };
-    });
+    app.delete(
+      '/api/push/subscriptions/:id',
+      {
+        config: { write: 'push' },
+        onRequest: app.authenticate,
+        schema: { params: deviceParams, response: { 200: pushDeletedResponseSchema } },
+      },
+      async (request) => {
+        if (!(await removeDevice(db, requireUser(request).userId, deviceId(request.params.id))))
+          throw notFound('push_device_not_found');
+        return { status: 'deleted' as const };
+      },
+    );
   };
 }

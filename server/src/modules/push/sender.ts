@@ -71,21 +71,27 @@ export function createPushSender(db: Db, vapid: VapidKeys, log: FastifyBaseLogge
     // The deliveries run on their own: the next lookup need not wait for push services.
     for (const device of devices) {
       for (const notice of byUser.get(device.userId) ?? []) {
-        track(deliver(deliveryDeps, device, notice).catch((error) => log.warn({ err: error, subscription: device.id }, 'push failed')));
+        track(
+          deliver(deliveryDeps, device, notice).catch((error) =>
+            log.warn({ err: error, subscription: device.id }, 'push failed'),
+          ),
+        );
       }
     }
   }
 
   return {
     notify(notices) {
-      track(Promise.resolve(notices).then(
-        (list) => {
-          if (list.length === 0) return;
-          waiting.push(...list);
-          schedule();
-        },
-        (error) => log.error({ err: error }, 'push failed'),
-      ));
+      track(
+        Promise.resolve(notices).then(
+          (list) => {
+            if (list.length === 0) return;
+            waiting.push(...list);
+            schedule();
+          },
+          (error) => log.error({ err: error }, 'push failed'),
+        ),
+      );
     },
     async drain() {
       // A settled step may start the next (a lookup, then its deliveries, then another lookup).

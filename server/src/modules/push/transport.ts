@@ -29,13 +29,19 @@ export class EndpointRefused extends Error {
 const agent = new https.Agent({ keepAlive: true });
 
 /** Connects to `address` whatever name is asked: the lookup already happened, and was checked. */
-const pinned = ({ address, family }: ResolvedAddress): LookupFunction => (_host, options, callback) => {
-  if (options.all) callback(null, [{ address, family }]);
-  else callback(null, address, family);
-};
+const pinned =
+  ({ address, family }: ResolvedAddress): LookupFunction =>
+  (_host, options, callback) => {
+    if (options.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
 
 /** The push service's answer status. */
-export async function sendPushRequest(endpoint: string, request: PushRequest, options: TransportOptions): Promise<number> {
+export async function sendPushRequest(
+  endpoint: string,
+  request: PushRequest,
+  options: TransportOptions,
+): Promise<number> {
   const url = new URL(endpoint);
   const base = { method: request.method, headers: request.headers, signal: AbortSignal.timeout(options.timeoutMs) };
   if (isExtraOrigin(endpoint, options.extraOrigins)) {

@@ -23,24 +23,36 @@ type KeyPair = Pick<VapidKeys, 'publicKey' | 'privateKey'>;
 const B64URL = /^[A-Za-z0-9_-]+$/;
 /** A raw P-256 public point (65 bytes) and private scalar (32 bytes), base64url as web-push writes them. */
 function validPair(pair: Partial<KeyPair> | null | undefined): pair is KeyPair {
-  return typeof pair?.publicKey === 'string' && typeof pair.privateKey === 'string'
-    && B64URL.test(pair.publicKey) && B64URL.test(pair.privateKey)
-    && Buffer.from(pair.publicKey, 'base64url').length === 65 && Buffer.from(pair.privateKey, 'base64url').length === 32;
+  return (
+    typeof pair?.publicKey === 'string' &&
+    typeof pair.privateKey === 'string' &&
+    B64URL.test(pair.publicKey) &&
+    B64URL.test(pair.privateKey) &&
+    Buffer.from(pair.publicKey, 'base64url').length === 65 &&
+    Buffer.from(pair.privateKey, 'base64url').length === 32
+  );
 }
 
 /** `MoodMap <no-reply@example.org>` → `mailto:no-reply@example.org`. */
 export function subjectOf(config: Pick<Config, 'vapid' | 'mailFrom' | 'adminEmail'>): string {
   if (config.vapid.subject) return config.vapid.subject;
-  const address = /<([^<>\s]+@[^<>\s]+)>/.exec(config.mailFrom)?.[1] ?? (/^[^\s@<>]+@[^\s@<>]+$/.test(config.mailFrom.trim()) ? config.mailFrom.trim() : config.adminEmail);
+  const address =
+    /<([^<>\s]+@[^<>\s]+)>/.exec(config.mailFrom)?.[1] ??
+    (/^[^\s@<>]+@[^\s@<>]+$/.test(config.mailFrom.trim()) ? config.mailFrom.trim() : config.adminEmail);
   return `mailto:${address ?? 'no-reply@moodmap.local'}`;
 }
 
-export async function loadVapidKeys(config: Pick<Config, 'vapid' | 'dataDir' | 'mailFrom' | 'adminEmail'>): Promise<VapidKeys> {
+export async function loadVapidKeys(
+  config: Pick<Config, 'vapid' | 'dataDir' | 'mailFrom' | 'adminEmail'>,
+): Promise<VapidKeys> {
   const subject = subjectOf(config);
   const { publicKey, privateKey } = config.vapid;
   if (publicKey || privateKey) {
     const pair = { publicKey, privateKey };
-    if (!validPair(pair)) throw new Error('VAPID_PUBLIC_KEY et VAPID_PRIVATE_KEY vont ensemble : une paire de clés P-256 en base64url (npx web-push generate-vapid-keys)');
+    if (!validPair(pair))
+      throw new Error(
+        'VAPID_PUBLIC_KEY et VAPID_PRIVATE_KEY vont ensemble : une paire de clés P-256 en base64url (npx web-push generate-vapid-keys)',
+      );
     return { ...pair, subject };
   }
   if (!config.dataDir) return { ...webpush.generateVAPIDKeys(), subject };

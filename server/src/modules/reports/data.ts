@@ -9,9 +9,19 @@ import { LIVE, posts } from '../posts/service.ts';
 export async function findReportedPost(db: Db, postId: string) {
   const [row] = await db
     .select({
-      id: posts.id, userId: posts.userId, category: posts.category, content: posts.content, nickname: posts.nickname,
-      latitude: posts.latitude, longitude: posts.longitude, createdAt: posts.createdAt, imageUrl: posts.imageUrl,
-      thumbnailUrl: posts.thumbnailUrl, mediaUrls: posts.mediaUrls, audioUrl: posts.audioUrl, audioDuration: posts.audioDuration,
+      id: posts.id,
+      userId: posts.userId,
+      category: posts.category,
+      content: posts.content,
+      nickname: posts.nickname,
+      latitude: posts.latitude,
+      longitude: posts.longitude,
+      createdAt: posts.createdAt,
+      imageUrl: posts.imageUrl,
+      thumbnailUrl: posts.thumbnailUrl,
+      mediaUrls: posts.mediaUrls,
+      audioUrl: posts.audioUrl,
+      audioDuration: posts.audioDuration,
       authorUsername: profiles.username,
     })
     .from(posts)

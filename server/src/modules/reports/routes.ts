@@ -20,24 +20,34 @@ export default async function reportsRoutes(root: FastifyInstance, { ctx }: { ct
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
 
-  app.post('/api/posts/:id/report', {
-    config: { write: 'report' },
-    onRequest: app.authenticate,
-    schema: { params: idParamsSchema, body: reportBody, response: { 201: reportResponseSchema } },
-  }, async (request, reply) => {
-    const { userId } = requireUser(request);
-    // Every attempt counts, refused ones included: probing is reporting too.
-    await ctx.limits.consume('post_report_ip', ipKey(request.ip), { userId, ip: request.ip });
-    await ctx.limits.consume('post_report', `user:${userId}`, { userId, ip: request.ip });
-    const report = await reportPost(db, request.params.id, userId, request.body, reporterNetwork(ctx.auth.keys.reportNetwork, request.ip));
-    await ctx.logSecurityEvent({
-      userId,
-      ip: request.ip,
-      eventType: 'post_reported',
-      description: `Publication ${report.postId} signalée (${report.reason}) ; auteur ${report.postAuthorId}`,
-      severity: 'low',
-    });
-    await hideIfReportedEnough(ctx, request.log, report.postId);
-    return reply.status(201).send({ status: 'reported' });
-  });
+  app.post(
+    '/api/posts/:id/report',
+    {
+      config: { write: 'report' },
+      onRequest: app.authenticate,
+      schema: { params: idParamsSchema, body: reportBody, response: { 201: reportResponseSchema } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      // Every attempt counts, refused ones included: probing is reporting too.
+      await ctx.limits.consume('post_report_ip', ipKey(request.ip), { userId, ip: request.ip });
+      await ctx.limits.consume('post_report', `user:${userId}`, { userId, ip: request.ip });
+      const report = await reportPost(
+        db,
+        request.params.id,
+        userId,
+        request.body,
+        reporterNetwork(ctx.auth.keys.reportNetwork, request.ip),
+      );
+      await ctx.logSecurityEvent({
+        userId,
+        ip: request.ip,
+        eventType: 'post_reported',
+        description: `Publication ${report.postId} signalée (${report.reason}) ; auteur ${report.postAuthorId}`,
+        severity: 'low',
+      });
+      await hideIfReportedEnough(ctx, request.log, report.postId);
+      return reply.status(201).send({ status: 'reported' });
+    },
+  );
 }

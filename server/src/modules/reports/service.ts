@@ -26,7 +26,13 @@ export interface StoredReport {
  * Records the report; refuses one's own post (403) and a second report by the same person (409).
  * `network`: the reporter's network as reporterNetwork() stores it.
  */
-export async function reportPost(db: Db, postId: string, reporterId: string, input: ReportInput, network: string): Promise<StoredReport> {
+export async function reportPost(
+  db: Db,
+  postId: string,
+  reporterId: string,
+  input: ReportInput,
+  network: string,
+): Promise<StoredReport> {
   const post = await findReportedPost(db, postId);
   if (!post) throw notFound('post_not_found');
   if (post.userId === reporterId) throw forbidden('report_own_post');
@@ -34,9 +40,15 @@ export async function reportPost(db: Db, postId: string, reporterId: string, inp
   const snapshot = snapshotOf(post);
   const reason = reportReasonLabel(input.reason);
   const id = await insertReport(db, {
-    postId, postAuthorId: post.userId, reportedBy: reporterId, reasonKey: input.reason, reason,
-    description: input.details || null, postSnapshot: snapshot,
-    reporterNetwork: network, countsTowardHiding: reportCountsSql(reporterId),
+    postId,
+    postAuthorId: post.userId,
+    reportedBy: reporterId,
+    reasonKey: input.reason,
+    reason,
+    description: input.details || null,
+    postSnapshot: snapshot,
+    reporterNetwork: network,
+    countsTowardHiding: reportCountsSql(reporterId),
   });
   if (!id) throw conflict('report_duplicate');
   return { id, postId, postAuthorId: post.userId, reason };

@@ -4,7 +4,14 @@
  * as a condition; the rest is Drizzle's query builder.
  */
 import { eq, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { SEARCH_FOLD_FROM, SEARCH_FOLD_LIGATURES, SEARCH_FOLD_TO, SEARCH_MAX_RESULTS, VOICE_ONLY_TEXT, type Mood } from '@moodmap/core';
+import {
+  SEARCH_FOLD_FROM,
+  SEARCH_FOLD_LIGATURES,
+  SEARCH_FOLD_TO,
+  SEARCH_MAX_RESULTS,
+  VOICE_ONLY_TEXT,
+  type Mood,
+} from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { profiles } from '../../db/schema.ts';
 import { liveCards, posts, type CardRow } from '../posts/data.ts';
@@ -17,13 +24,23 @@ function folded(expression: SQLWrapper): SQL {
 }
 
 const ESCAPE = sql.raw(`escape '\\'`);
-const inList = (values: readonly Mood[]) => sql`${posts.category} in (${sql.join(values.map((v) => sql`${v}`), sql`, `)})`;
+const inList = (values: readonly Mood[]) =>
+  sql`${posts.category} in (${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )})`;
 
 /**
  * Live posts of `moods` whose text, post nickname or author's current username contains
  * `pattern` (already folded and escaped), or whose mood label matched; newest first.
  */
-export function findLiveCards(db: Db, pattern: string, moods: Mood[], byLabel: Mood[], viewerId: string | null): Promise<CardRow[]> {
+export function findLiveCards(
+  db: Db,
+  pattern: string,
+  moods: Mood[],
+  byLabel: Mood[],
+  viewerId: string | null,
+): Promise<CardRow[]> {
   // The stored 'Message vocal' of a voice-only post is never displayed, so it is not searched.
   const voiceOnly = sql`(${posts.audioUrl} is not null and ${posts.imageUrl} is null and ${eq(posts.content, VOICE_ONLY_TEXT)})`;
   const matches = or(

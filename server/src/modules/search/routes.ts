@@ -14,15 +14,23 @@ export default async function searchRoutes(root: FastifyInstance, { ctx }: { ctx
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
 
-  app.get('/api/search', {
-    onRequest: app.authenticateOptional,
-    schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema } },
-  }, async (request, reply) => {
-    const userId = request.auth?.userId ?? null;
-    await ctx.limits.consume('search', userId ? `user:${userId}` : ipKey(request.ip), { message: 'search_rate_limited', userId, ip: request.ip });
-    const found = await searchPosts(db, request.query, userId);
-    // Nothing of a person one blocked or was blocked by.
-    const results = await blockRule(db, ctx.bus).visibleTo(userId, found);
-    return reply.header('cache-control', 'no-store').send({ results });
-  });
+  app.get(
+    '/api/search',
+    {
+      onRequest: app.authenticateOptional,
+      schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema } },
+    },
+    async (request, reply) => {
+      const userId = request.auth?.userId ?? null;
+      await ctx.limits.consume('search', userId ? `user:${userId}` : ipKey(request.ip), {
+        message: 'search_rate_limited',
+        userId,
+        ip: request.ip,
+      });
+      const found = await searchPosts(db, request.query, userId);
+      // Nothing of a person one blocked or was blocked by.
+      const results = await blockRule(db, ctx.bus).visibleTo(userId, found);
+      return reply.header('cache-control', 'no-store').send({ results });
+    },
+  );
 }

@@ -48,15 +48,24 @@ function sourceOf(event: SecurityEventInput): string | null {
  */
 export function createSecurityLog(db: Db, log: FastifyBaseLogger, now: () => Date): LogSecurityEvent {
   async function bumpRow(eventType: string, windowStart: Date, source: string, at: Date): Promise<boolean> {
-    const bumped = await db.update(securityLogs)
+    const bumped = await db
+      .update(securityLogs)
       .set({ occurrences: sql`${securityLogs.occurrences} + 1`, lastAt: at })
-      .where(and(eq(securityLogs.eventType, eventType), eq(securityLogs.windowStart, windowStart), eq(securityLogs.sourceKey, source)))
+      .where(
+        and(
+          eq(securityLogs.eventType, eventType),
+          eq(securityLogs.windowStart, windowStart),
+          eq(securityLogs.sourceKey, source),
+        ),
+      )
       .returning({ id: securityLogs.id });
     return bumped.length > 0;
   }
 
   async function sourcesInWindow(eventType: string, windowStart: Date): Promise<number> {
-    const [row] = await db.select({ n: count() }).from(securityLogs)
+    const [row] = await db
+      .select({ n: count() })
+      .from(securityLogs)
       .where(and(eq(securityLogs.eventType, eventType), eq(securityLogs.windowStart, windowStart)));
     return row?.n ?? 0;
   }
@@ -86,10 +95,13 @@ export function createSecurityLog(db: Db, log: FastifyBaseLogger, now: () => Dat
       // Sources beyond the limit share one row per severity, with no one's id or address on it.
       const shared = crowded ? { userId: null, ip: null, sourceKey: `${event.severity} *` } : { sourceKey: source };
       // Two first events at once: the second one counts on the row the first wrote.
-      await db.insert(securityLogs).values({ ...row, ...shared, windowStart }).onConflictDoUpdate({
-        target: [securityLogs.eventType, securityLogs.windowStart, securityLogs.sourceKey],
-        set: { occurrences: sql`${securityLogs.occurrences} + 1`, lastAt: at },
-      });
+      await db
+        .insert(securityLogs)
+        .values({ ...row, ...shared, windowStart })
+        .onConflictDoUpdate({
+          target: [securityLogs.eventType, securityLogs.windowStart, securityLogs.sourceKey],
+          set: { occurrences: sql`${securityLogs.occurrences} + 1`, lastAt: at },
+        });
     } catch (err) {
       log.warn({ err, eventType: event.eventType }, 'security log write failed');
     }

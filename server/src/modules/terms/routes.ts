@@ -10,11 +10,21 @@ export default async function termsRoutes(root: FastifyInstance, { ctx }: { ctx:
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
 
-  app.get('/api/terms', { onRequest: app.authenticateOptional, schema: { response: { 200: termsStatusResponseSchema } } }, async (request, reply) => {
-    return reply.header('cache-control', 'private, no-cache').send(await termsStatus(db, ctx.now(), request.auth?.userId ?? null));
-  });
+  app.get(
+    '/api/terms',
+    { onRequest: app.authenticateOptional, schema: { response: { 200: termsStatusResponseSchema } } },
+    async (request, reply) => {
+      return reply
+        .header('cache-control', 'private, no-cache')
+        .send(await termsStatus(db, ctx.now(), request.auth?.userId ?? null));
+    },
+  );
 
-  app.post('/api/terms/accept', { onRequest: app.authenticate, schema: { body: acceptTermsSchema, response: { 200: acceptTermsResponseSchema } } }, async (request) => {
-    return acceptTerms(db, ctx.now(), requireUser(request).userId, request.body.version);
-  });
+  app.post(
+    '/api/terms/accept',
+    { onRequest: app.authenticate, schema: { body: acceptTermsSchema, response: { 200: acceptTermsResponseSchema } } },
+    async (request) => {
+      return acceptTerms(db, ctx.now(), requireUser(request).userId, request.body.version);
+    },
+  );
 }

@@ -25,7 +25,12 @@ export async function termsStatus(db: Db, now: Date, userId: string | null): Pro
   return { current, upcoming, acceptedVersion, mustAccept: userId !== null && acceptedVersion !== current.version };
 }
 
-export async function acceptTerms(db: Db, now: Date, userId: string, version: string): Promise<{ version: string; acceptedAt: string }> {
+export async function acceptTerms(
+  db: Db,
+  now: Date,
+  userId: string,
+  version: string,
+): Promise<{ version: string; acceptedAt: string }> {
   const terms = acceptedTerms(version, now);
   await db.update(users).set(terms).where(eq(users.id, userId));
   return { version: terms.termsVersion, acceptedAt: now.toISOString() };

@@ -14,16 +14,31 @@ export default async function tiersRoutes(root: FastifyInstance, { ctx }: { ctx:
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
 
-  app.put('/api/staff/users/:id/tier', {
-    config: { write: 'staff' },
-    onRequest: app.authenticate,
-    schema: { params: userIdParamsSchema, body: setTierSchema, response: { 200: setTierResponseSchema } },
-  }, async (request) => {
-    const { userId } = await requireRole(ctx, request, ['super_admin', 'admin'], { description: 'Changement de niveau refusé (rôle insuffisant)', severity: 'medium' });
-    const { id } = request.params;
-    const { tier } = request.body;
-    if (!(await setTier(db, id, tier))) throw notFound('profile_not_found');
-    await ctx.logSecurityEvent({ userId, eventType: 'tier_set', description: `Niveau « ${tier} » attribué au membre ${id}`, severity: 'low', ip: request.ip, targetId: id, reason: tier });
-    return { userId: id, tier };
-  });
+  app.put(
+    '/api/staff/users/:id/tier',
+    {
+      config: { write: 'staff' },
+      onRequest: app.authenticate,
+      schema: { params: userIdParamsSchema, body: setTierSchema, response: { 200: setTierResponseSchema } },
+    },
+    async (request) => {
+      const { userId } = await requireRole(ctx, request, ['super_admin', 'admin'], {
+        description: 'Changement de niveau refusé (rôle insuffisant)',
+        severity: 'medium',
+      });
+      const { id } = request.params;
+      const { tier } = request.body;
+      if (!(await setTier(db, id, tier))) throw notFound('profile_not_found');
+      await ctx.logSecurityEvent({
+        userId,
+        eventType: 'tier_set',
+        description: `Niveau « ${tier} » attribué au membre ${id}`,
+        severity: 'low',
+        ip: request.ip,
+        targetId: id,
+        reason: tier,
+      });
+      return { userId: id, tier };
+    },
+  );
 }

@@ -14,6 +14,10 @@ export function tierFlags(tier: TierName) {
 
 /** False when the user has no profile. */
 export async function setTier(db: Db, userId: string, tier: TierName): Promise<boolean> {
-  const updated = await db.update(profiles).set(tierFlags(tier)).where(eq(profiles.id, userId)).returning({ id: profiles.id });
+  const updated = await db
+    .update(profiles)
+    .set(tierFlags(tier))
+    .where(eq(profiles.id, userId))
+    .returning({ id: profiles.id });
   return updated.length > 0;
 }

@@ -20,7 +20,10 @@ const OTHER_BADGE = 'bg-slate-100 text-slate-700 ring-slate-500/20 dark:bg-slate
 
 export function RoleBadge({ role }: { role: string }) {
   return (
-    <span data-testid="role-badge" className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${ROLE_BADGE[role] ?? OTHER_BADGE}`}>
+    <span
+      data-testid="role-badge"
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${ROLE_BADGE[role] ?? OTHER_BADGE}`}
+    >
       {roleLabel(role)}
     </span>
   );
@@ -32,7 +35,9 @@ function Panel({ role, onRefresh, refreshing }: { role: string; onRefresh: () =>
   const current = tabs.find((tab) => tab.id === active) ?? tabs[0];
   const tabClass = (on: boolean) =>
     `rounded-xl px-3.5 py-2 text-sm font-semibold transition ${
-      on ? 'bg-white text-ink-900 shadow-sm dark:bg-ink-700 dark:text-white' : 'text-slate-600 hover:text-ink-900 dark:text-slate-400 dark:hover:text-white'
+      on
+        ? 'bg-white text-ink-900 shadow-sm dark:bg-ink-700 dark:text-white'
+        : 'text-slate-600 hover:text-ink-900 dark:text-slate-400 dark:hover:text-white'
     }`;
   return (
     <div className="space-y-5 px-5 py-6 md:px-7" data-testid="admin-panel">
@@ -45,7 +50,15 @@ function Panel({ role, onRefresh, refreshing }: { role: string; onRefresh: () =>
       </div>
       <div role="tablist" className="inline-flex flex-wrap gap-1 rounded-2xl bg-slate-100 p-1 dark:bg-ink-800">
         {tabs.map(({ id, Label, testId }) => (
-          <button key={id} type="button" role="tab" data-testid={testId ?? `admin-tab-${id}`} aria-selected={current?.id === id} className={tabClass(current?.id === id)} onClick={() => setActive(id)}>
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            data-testid={testId ?? `admin-tab-${id}`}
+            aria-selected={current?.id === id}
+            className={tabClass(current?.id === id)}
+            onClick={() => setActive(id)}
+          >
             <Label />
           </button>
         ))}
@@ -88,10 +101,20 @@ export function AdminScreen() {
 
   let body: ReactNode;
   if (!userId) {
-    body = <SignedOutNotice title={MESSAGES.admin_auth_required_title} message={MESSAGES.admin_auth_required} icon={<ShieldIcon size={28} />} />;
+    body = (
+      <SignedOutNotice
+        title={MESSAGES.admin_auth_required_title}
+        message={MESSAGES.admin_auth_required}
+        icon={<ShieldIcon size={28} />}
+      />
+    );
   } else if (role.isPending) {
     body = (
-      <div className="flex min-h-[50vh] items-center justify-center md:min-h-[22rem]" role="status" aria-label={MESSAGES.loading}>
+      <div
+        className="flex min-h-[50vh] items-center justify-center md:min-h-[22rem]"
+        role="status"
+        aria-label={MESSAGES.loading}
+      >
         <Spinner className="size-6 text-brand-500" />
       </div>
     );
@@ -113,7 +136,10 @@ export function AdminScreen() {
     body = (
       <Centered tone="rose" title={MESSAGES.admin_denied_title}>
         <p className="max-w-sm text-[15px] text-slate-600 dark:text-slate-300">{MESSAGES.admin_denied}</p>
-        <p className="mt-3 rounded-full bg-slate-100 px-3 py-1 text-sm text-slate-600 dark:bg-ink-800 dark:text-slate-300" data-testid="admin-current-role">
+        <p
+          className="mt-3 rounded-full bg-slate-100 px-3 py-1 text-sm text-slate-600 dark:bg-ink-800 dark:text-slate-300"
+          data-testid="admin-current-role"
+        >
           {t('admin_current_role', { role: roleLabel(role.data) })}
         </p>
       </Centered>

@@ -17,7 +17,8 @@ const SEVERITY_BADGE: Record<string, string> = {
   medium: 'bg-yellow-100 text-yellow-800 dark:bg-yellow-500/15 dark:text-yellow-300',
   low: 'bg-blue-100 text-blue-700 dark:bg-blue-500/15 dark:text-blue-300',
 };
-const severityLabel = (s: string) => (SECURITY_SEVERITIES as readonly string[]).includes(s) ? MESSAGES[`admin_severity_${s}` as MessageKey] : s;
+const severityLabel = (s: string) =>
+  (SECURITY_SEVERITIES as readonly string[]).includes(s) ? MESSAGES[`admin_severity_${s}` as MessageKey] : s;
 
 export function LogsTab() {
   const [severity, setSeverity] = useState('');
@@ -28,29 +29,57 @@ export function LogsTab() {
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap gap-2">
-        <select aria-label={MESSAGES.admin_filter_severity} className={input} value={severity} onChange={(e) => setSeverity(e.target.value)} data-testid="admin-log-severity">
+        <select
+          aria-label={MESSAGES.admin_filter_severity}
+          className={input}
+          value={severity}
+          onChange={(e) => setSeverity(e.target.value)}
+          data-testid="admin-log-severity"
+        >
           <option value="">{`${MESSAGES.admin_filter_severity} : ${MESSAGES.admin_filter_all}`}</option>
-          {SECURITY_SEVERITIES.map((s) => <option key={s} value={s}>{severityLabel(s)}</option>)}
+          {SECURITY_SEVERITIES.map((s) => (
+            <option key={s} value={s}>
+              {severityLabel(s)}
+            </option>
+          ))}
         </select>
-        <input className={input} placeholder={MESSAGES.admin_filter_event} aria-label={MESSAGES.admin_filter_event} value={eventType} onChange={(e) => setEventType(e.target.value)} />
+        <input
+          className={input}
+          placeholder={MESSAGES.admin_filter_event}
+          aria-label={MESSAGES.admin_filter_event}
+          value={eventType}
+          onChange={(e) => setEventType(e.target.value)}
+        />
       </div>
       <Table
         testId="admin-logs-table"
         columns={[MESSAGES.admin_col_event, MESSAGES.admin_col_severity, MESSAGES.admin_col_date]}
-        more={{ has: Boolean(logs.hasNextPage), loading: logs.isFetchingNextPage, load: () => void logs.fetchNextPage() }}
+        more={{
+          has: Boolean(logs.hasNextPage),
+          loading: logs.isFetchingNextPage,
+          load: () => void logs.fetchNextPage(),
+        }}
         rows={rows.map((l) => (
           <tr key={l.id} data-testid="admin-log-row">
             <td className={cell}>
               <span className="font-semibold">{eventTypeLabel(l.eventType)}</span>
               <span className="ml-2 text-slate-600 dark:text-slate-300">{l.eventDescription}</span>
               {l.occurrences > 1 ? (
-                <span className="ml-2 text-xs font-semibold text-slate-500 dark:text-slate-400" data-testid="admin-log-repeats">
-                  {t('admin_log_repeats', { count: l.occurrences, time: FR_DATE_TIME.format(new Date(l.lastAt ?? l.createdAt)) })}
+                <span
+                  className="ml-2 text-xs font-semibold text-slate-500 dark:text-slate-400"
+                  data-testid="admin-log-repeats"
+                >
+                  {t('admin_log_repeats', {
+                    count: l.occurrences,
+                    time: FR_DATE_TIME.format(new Date(l.lastAt ?? l.createdAt)),
+                  })}
                 </span>
               ) : null}
             </td>
             <td className={cell}>
-              <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold ${SEVERITY_BADGE[l.severity] ?? 'bg-slate-100 text-slate-700 dark:bg-slate-500/15 dark:text-slate-300'}`}>
+              <span
+                className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold ${SEVERITY_BADGE[l.severity] ?? 'bg-slate-100 text-slate-700 dark:bg-slate-500/15 dark:text-slate-300'}`}
+              >
                 {severityLabel(l.severity)}
               </span>
             </td>

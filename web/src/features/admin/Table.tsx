@@ -3,7 +3,12 @@ import type { ReactNode } from 'react';
 import { MESSAGES } from '@moodmap/core';
 import { Button, Spinner } from '../../ui/Button.tsx';
 
-export function Table({ columns, rows, testId, more }: {
+export function Table({
+  columns,
+  rows,
+  testId,
+  more,
+}: {
   columns: string[];
   rows: ReactNode[];
   testId: string;
@@ -16,14 +21,20 @@ export function Table({ columns, rows, testId, more }: {
           <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:bg-ink-800 dark:text-slate-400">
             <tr>
               {columns.map((c) => (
-                <th key={c} scope="col" className="px-4 py-3 whitespace-nowrap">{c}</th>
+                <th key={c} scope="col" className="px-4 py-3 whitespace-nowrap">
+                  {c}
+                </th>
               ))}
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100 dark:divide-white/5">
-            {rows.length > 0 ? rows : (
+            {rows.length > 0 ? (
+              rows
+            ) : (
               <tr>
-                <td colSpan={columns.length} className="px-4 py-10 text-center text-slate-500 dark:text-slate-400">{MESSAGES.admin_table_empty}</td>
+                <td colSpan={columns.length} className="px-4 py-10 text-center text-slate-500 dark:text-slate-400">
+                  {MESSAGES.admin_table_empty}
+                </td>
               </tr>
             )}
           </tbody>

@@ -29,12 +29,25 @@ export function UsersTab({ staffRole }: { staffRole: string }) {
         data-testid="admin-user-search"
       />
       {users.isError ? (
-        <p role="alert" className="text-sm text-rose-600">{t('admin_load_error', { message: users.error instanceof ApiError ? users.error.message : MESSAGES.internal_error })}</p>
+        <p role="alert" className="text-sm text-rose-600">
+          {t('admin_load_error', {
+            message: users.error instanceof ApiError ? users.error.message : MESSAGES.internal_error,
+          })}
+        </p>
       ) : null}
       <Table
         testId="admin-users-table"
-        columns={[MESSAGES.admin_col_user, MESSAGES.auth_email_label, MESSAGES.admin_col_signup_date, MESSAGES.admin_col_role]}
-        more={{ has: Boolean(users.hasNextPage), loading: users.isFetchingNextPage, load: () => void users.fetchNextPage() }}
+        columns={[
+          MESSAGES.admin_col_user,
+          MESSAGES.auth_email_label,
+          MESSAGES.admin_col_signup_date,
+          MESSAGES.admin_col_role,
+        ]}
+        more={{
+          has: Boolean(users.hasNextPage),
+          loading: users.isFetchingNextPage,
+          load: () => void users.fetchNextPage(),
+        }}
         rows={rows.map((u) => (
           <tr key={u.id} data-testid="admin-user-row">
             <td className={cell}>
@@ -50,14 +63,25 @@ export function UsersTab({ staffRole }: { staffRole: string }) {
                   className="rounded-lg border border-slate-200 bg-white px-2 py-1 text-sm dark:border-white/10 dark:bg-ink-900"
                   value={u.role}
                   onChange={(e) =>
-                    setRole.mutate({ userId: u.id, role: e.target.value }, {
-                      onSuccess: () => toast.success(MESSAGES.admin_role_changed),
-                      onError: (error) => toast.error(error instanceof ApiError ? error.message : MESSAGES.internal_error),
-                    })}
+                    setRole.mutate(
+                      { userId: u.id, role: e.target.value },
+                      {
+                        onSuccess: () => toast.success(MESSAGES.admin_role_changed),
+                        onError: (error) =>
+                          toast.error(error instanceof ApiError ? error.message : MESSAGES.internal_error),
+                      },
+                    )
+                  }
                 >
-                  {STAFF_ROLES.map((r: StaffRole) => <option key={r} value={r}>{roleLabel(r)}</option>)}
+                  {STAFF_ROLES.map((r: StaffRole) => (
+                    <option key={r} value={r}>
+                      {roleLabel(r)}
+                    </option>
+                  ))}
                 </select>
-              ) : roleLabel(u.role)}
+              ) : (
+                roleLabel(u.role)
+              )}
             </td>
           </tr>
         ))}

@@ -27,7 +27,8 @@ export function useAdminUsers(q: string) {
   return useInfiniteQuery({
     queryKey: [...adminKey, 'users', q],
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) => api<AdminUsersResponse>(`/api/admin/users${params({ q, cursor: pageParam })}`, { signal }),
+    queryFn: ({ pageParam, signal }) =>
+      api<AdminUsersResponse>(`/api/admin/users${params({ q, cursor: pageParam })}`, { signal }),
     getNextPageParam: (last) => last.nextCursor,
   });
 }
@@ -37,7 +38,9 @@ export function useSecurityLogs(severity: string, eventType: string) {
     queryKey: [...adminKey, 'logs', severity, eventType],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
-      api<SecurityLogsResponse>(`/api/admin/security-logs${params({ severity, eventType, cursor: pageParam })}`, { signal }),
+      api<SecurityLogsResponse>(`/api/admin/security-logs${params({ severity, eventType, cursor: pageParam })}`, {
+        signal,
+      }),
     getNextPageParam: (last) => last.nextCursor,
   });
 }
@@ -62,7 +65,10 @@ export function useDecideAppeal() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ appealId, outcome, note }: { appealId: string; outcome: 'uphold' | 'reverse'; note: string }) =>
-      api(`/api/moderation/appeals/${encodeURIComponent(appealId)}/decision`, { method: 'POST', body: { outcome, note } }),
+      api(`/api/moderation/appeals/${encodeURIComponent(appealId)}/decision`, {
+        method: 'POST',
+        body: { outcome, note },
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: adminKey }),
   });
 }

@@ -3,7 +3,15 @@
  * Another tab (e.g. 'Statistiques') is one more entry here.
  */
 import type { ReactNode } from 'react';
-import { ADMIN_PANEL_ROLES, MESSAGES, MODERATION_ROLES, USERS_LIST_ROLES, adminCount, t, type StaffRole } from '@moodmap/core';
+import {
+  ADMIN_PANEL_ROLES,
+  MESSAGES,
+  MODERATION_ROLES,
+  USERS_LIST_ROLES,
+  adminCount,
+  t,
+  type StaffRole,
+} from '@moodmap/core';
 import { useModerationQueue, useSecurityLogs, useAdminUsers } from './admin-api.ts';
 import { LogsTab, logsCount } from './LogsTab.tsx';
 import { ReportsTab } from './ReportsTab.tsx';
@@ -34,5 +42,11 @@ export const ADMIN_TABS: AdminTab[] = [
   { id: 'users', roles: ADMIN_PANEL_ROLES, Label: UsersLabel, Panel: UsersTab },
   { id: 'logs', roles: ADMIN_PANEL_ROLES, Label: LogsLabel, Panel: LogsTab },
   { id: 'reports', roles: MODERATION_ROLES, Label: ReportsLabel, Panel: ReportsTab },
-  { id: 'stats', roles: USERS_LIST_ROLES, Label: () => MESSAGES.stats_tab, Panel: StatsTab, testId: 'stats-tab-button' },
+  {
+    id: 'stats',
+    roles: USERS_LIST_ROLES,
+    Label: () => MESSAGES.stats_tab,
+    Panel: StatsTab,
+    testId: 'stats-tab-button',
+  },
 ];

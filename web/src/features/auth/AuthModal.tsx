@@ -27,8 +27,12 @@ export function AuthModal() {
         {mode === 'login' ? <LoginForm /> : null}
         {mode === 'register' ? <RegisterForm /> : null}
         {mode === 'forgot' ? <ForgotForm /> : null}
-        {mode === 'reset-sent' ? <SentNotice icon={<CheckCircleIcon size={30} />} text={MESSAGES.auth_reset_sent} /> : null}
-        {mode === 'register-sent' ? <SentNotice icon={<MailIcon size={30} />} text={MESSAGES.auth_register_sent} showEmail /> : null}
+        {mode === 'reset-sent' ? (
+          <SentNotice icon={<CheckCircleIcon size={30} />} text={MESSAGES.auth_reset_sent} />
+        ) : null}
+        {mode === 'register-sent' ? (
+          <SentNotice icon={<MailIcon size={30} />} text={MESSAGES.auth_register_sent} showEmail />
+        ) : null}
       </div>
     </Dialog>
   );
@@ -40,7 +44,9 @@ function SentNotice({ icon, text, showEmail = false }: { icon: ReactNode; text: 
   const email = useUiStore((s) => s.authEmail);
   return (
     <div className="flex flex-col items-center py-4 text-center" data-testid="auth-sent">
-      <div className="mb-4 flex size-14 items-center justify-center rounded-2xl bg-emerald-500/10 text-emerald-500">{icon}</div>
+      <div className="mb-4 flex size-14 items-center justify-center rounded-2xl bg-emerald-500/10 text-emerald-500">
+        {icon}
+      </div>
       {showEmail && email ? (
         <p className="mb-2 max-w-full truncate rounded-full bg-slate-100 px-3 py-1 text-sm font-semibold text-ink-900 dark:bg-ink-800 dark:text-white">
           {email}

@@ -38,7 +38,12 @@ export function ForgotForm() {
       <p className="text-sm leading-relaxed text-slate-600 dark:text-slate-300">{MESSAGES.auth_forgot_intro}</p>
       <EmailField value={email} onChange={typing(setEmail, setError)} data-autofocus />
       <FormError>{error}</FormError>
-      <SubmitButton busy={busy} label={MESSAGES.auth_forgot_submit} busyLabel={MESSAGES.auth_sending} icon={<MailIcon size={18} />} />
+      <SubmitButton
+        busy={busy}
+        label={MESSAGES.auth_forgot_submit}
+        busyLabel={MESSAGES.auth_sending}
+        icon={<MailIcon size={18} />}
+      />
       <SwitchMode label={MESSAGES.auth_back_to_login} onClick={() => openAuth('login', email.trim())} />
     </form>
   );

@@ -11,7 +11,17 @@ export function typing(set: (value: string) => void, clearError: (error: null) =
   };
 }
 
-export function SubmitButton({ busy, label, busyLabel, icon = null }: { busy: boolean; label: string; busyLabel: string; icon?: ReactNode }) {
+export function SubmitButton({
+  busy,
+  label,
+  busyLabel,
+  icon = null,
+}: {
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+  icon?: ReactNode;
+}) {
   return (
     <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
       {busy ? <Spinner /> : icon}

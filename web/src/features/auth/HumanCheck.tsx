@@ -58,7 +58,10 @@ export function HumanCheck({
     >
       <legend className="sr-only">{MESSAGES.human_check_title}</legend>
       <div className="mb-2 flex items-center justify-between gap-2">
-        <span aria-hidden="true" className="inline-flex items-center gap-1.5 text-xs font-semibold tracking-wide whitespace-nowrap text-brand-700 uppercase dark:text-brand-300">
+        <span
+          aria-hidden="true"
+          className="inline-flex items-center gap-1.5 text-xs font-semibold tracking-wide whitespace-nowrap text-brand-700 uppercase dark:text-brand-300"
+        >
           <ShieldIcon size={15} />
           {MESSAGES.human_check_title}
         </span>
@@ -77,7 +80,11 @@ export function HumanCheck({
       </div>
       {state.status === 'ready' ? (
         <>
-          <label htmlFor={inputId} data-testid="challenge-question" className="mb-2 block text-[15px] font-semibold text-ink-900 dark:text-white">
+          <label
+            htmlFor={inputId}
+            data-testid="challenge-question"
+            className="mb-2 block text-[15px] font-semibold text-ink-900 dark:text-white"
+          >
             {state.challenge.question}
           </label>
           <input
@@ -109,11 +116,31 @@ export function HumanCheck({
  * Hidden trap fields: out of sight and out of the tab order, so only a
  * script filling every input fills them.
  */
-export function Honeypots({ values, onChange }: { values: { website: string; fax: string }; onChange: (name: 'website' | 'fax', value: string) => void }) {
+export function Honeypots({
+  values,
+  onChange,
+}: {
+  values: { website: string; fax: string };
+  onChange: (name: 'website' | 'fax', value: string) => void;
+}) {
   return (
     <div aria-hidden="true" className="pointer-events-none absolute -left-[9999px] h-px w-px overflow-hidden opacity-0">
-      <input type="text" name="website" tabIndex={-1} autoComplete="off" value={values.website} onChange={(e) => onChange('website', e.target.value)} />
-      <input type="text" name="fax" tabIndex={-1} autoComplete="off" value={values.fax} onChange={(e) => onChange('fax', e.target.value)} />
+      <input
+        type="text"
+        name="website"
+        tabIndex={-1}
+        autoComplete="off"
+        value={values.website}
+        onChange={(e) => onChange('website', e.target.value)}
+      />
+      <input
+        type="text"
+        name="fax"
+        tabIndex={-1}
+        autoComplete="off"
+        value={values.fax}
+        onChange={(e) => onChange('fax', e.target.value)}
+      />
     </div>
   );
 }

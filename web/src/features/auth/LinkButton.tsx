@@ -1,7 +1,15 @@
 import type { ReactNode } from 'react';
 
 /** A text button for switching between the auth modal's modes. */
-export function LinkButton({ children, onClick, testId }: { children: ReactNode; onClick: () => void; testId?: string }) {
+export function LinkButton({
+  children,
+  onClick,
+  testId,
+}: {
+  children: ReactNode;
+  onClick: () => void;
+  testId?: string;
+}) {
   return (
     <button
       type="button"

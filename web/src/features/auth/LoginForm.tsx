@@ -54,7 +54,11 @@ export function LoginForm() {
       </div>
       <FormError>{error}</FormError>
       <SubmitButton busy={busy} label={MESSAGES.nav_sign_in} busyLabel={MESSAGES.auth_signing_in} />
-      <SwitchMode question={MESSAGES.auth_no_account} label={MESSAGES.auth_register} onClick={() => openAuth('register', email.trim())} />
+      <SwitchMode
+        question={MESSAGES.auth_no_account}
+        label={MESSAGES.auth_register}
+        onClick={() => openAuth('register', email.trim())}
+      />
     </form>
   );
 }

@@ -39,7 +39,10 @@ export function RegisterForm() {
     setError(null);
   };
   /** The value and change handler of the text field holding `key`. */
-  const bind = (key: keyof RegisterFields) => ({ value: fields[key], onChange: (e: { target: { value: string } }) => update(key, e.target.value) });
+  const bind = (key: keyof RegisterFields) => ({
+    value: fields[key],
+    onChange: (e: { target: { value: string } }) => update(key, e.target.value),
+  });
 
   function newQuestion() {
     setFields((f) => ({ ...f, answer: '' }));
@@ -50,7 +53,8 @@ export function RegisterForm() {
     event.preventDefault();
     if (busy) return;
     // The terms are checked last: the field errors above them come first.
-    const invalid = registerError(fields, challenge.status === 'ready') ?? (termsAccepted ? null : MESSAGES.terms_required);
+    const invalid =
+      registerError(fields, challenge.status === 'ready') ?? (termsAccepted ? null : MESSAGES.terms_required);
     setError(invalid);
     if (invalid || challenge.status !== 'ready') return;
     setBusy(true);
@@ -78,17 +82,43 @@ export function RegisterForm() {
   return (
     <form onSubmit={submit} noValidate className="space-y-4" data-testid="register-form">
       <div className="grid grid-cols-2 gap-3">
-        <TextField label={MESSAGES.auth_first_name_label} name="firstName" autoComplete="given-name" {...bind('firstName')} data-autofocus />
-        <TextField label={MESSAGES.auth_last_name_label} name="lastName" autoComplete="family-name" {...bind('lastName')} />
+        <TextField
+          label={MESSAGES.auth_first_name_label}
+          name="firstName"
+          autoComplete="given-name"
+          {...bind('firstName')}
+          data-autofocus
+        />
+        <TextField
+          label={MESSAGES.auth_last_name_label}
+          name="lastName"
+          autoComplete="family-name"
+          {...bind('lastName')}
+        />
       </div>
       <EmailField {...bind('email')} />
       <div className="space-y-1.5">
-        <PasswordField label={MESSAGES.auth_password_label} name="password" autoComplete="new-password" {...bind('password')} />
+        <PasswordField
+          label={MESSAGES.auth_password_label}
+          name="password"
+          autoComplete="new-password"
+          {...bind('password')}
+        />
         <p className="text-xs text-slate-500 dark:text-slate-400">{MESSAGES.auth_password_hint}</p>
       </div>
-      <PasswordField label={MESSAGES.reset_confirm_password} name="confirmPassword" autoComplete="new-password" {...bind('confirm')} />
+      <PasswordField
+        label={MESSAGES.reset_confirm_password}
+        name="confirmPassword"
+        autoComplete="new-password"
+        {...bind('confirm')}
+      />
       <Honeypots values={traps} onChange={(name, value) => setTraps((t) => ({ ...t, [name]: value }))} />
-      <HumanCheck state={challenge} answer={fields.answer} onAnswer={(answer) => update('answer', answer)} onReload={newQuestion} />
+      <HumanCheck
+        state={challenge}
+        answer={fields.answer}
+        onAnswer={(answer) => update('answer', answer)}
+        onReload={newQuestion}
+      />
       <label className="flex items-start gap-2.5 text-sm text-slate-600 dark:text-slate-300">
         <input
           type="checkbox"
@@ -107,7 +137,11 @@ export function RegisterForm() {
       </label>
       <FormError>{error}</FormError>
       <SubmitButton busy={busy} label={MESSAGES.auth_register} busyLabel={MESSAGES.auth_signing_up} />
-      <SwitchMode question={MESSAGES.auth_have_account} label={MESSAGES.nav_sign_in} onClick={() => openAuth('login', fields.email.trim())} />
+      <SwitchMode
+        question={MESSAGES.auth_have_account}
+        label={MESSAGES.nav_sign_in}
+        onClick={() => openAuth('login', fields.email.trim())}
+      />
     </form>
   );
 }

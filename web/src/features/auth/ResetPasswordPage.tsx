@@ -23,13 +23,13 @@ function Screen({ children }: { children: ReactNode }) {
   return (
     <main className="h-full overflow-y-auto bg-gradient-to-br from-sea-light via-[#e6f2fb] to-[#f4f1ea] dark:from-sea-dark dark:via-[#132238] dark:to-[#1f2a3a]">
       <div className="flex min-h-full items-center justify-center px-4 py-10">
-      <div className="w-full max-w-md animate-pop-in rounded-3xl bg-white/90 p-7 shadow-2xl ring-1 ring-black/5 backdrop-blur md:p-9 dark:bg-ink-900/90 dark:ring-white/10">
-        <div className="mb-7 flex items-center gap-2.5">
-          <LogoMark size={36} />
-          <Wordmark className="text-xl" />
+        <div className="w-full max-w-md animate-pop-in rounded-3xl bg-white/90 p-7 shadow-2xl ring-1 ring-black/5 backdrop-blur md:p-9 dark:bg-ink-900/90 dark:ring-white/10">
+          <div className="mb-7 flex items-center gap-2.5">
+            <LogoMark size={36} />
+            <Wordmark className="text-xl" />
+          </div>
+          {children}
         </div>
-        {children}
-      </div>
       </div>
     </main>
   );
@@ -72,7 +72,9 @@ export function ResetPasswordPage() {
           <div className="mb-5 flex size-16 items-center justify-center rounded-full bg-emerald-500/10 text-emerald-500">
             <CheckCircleIcon size={36} />
           </div>
-          <h1 className="mb-2 text-2xl font-bold tracking-tight text-ink-900 dark:text-white">{MESSAGES.reset_success}</h1>
+          <h1 className="mb-2 text-2xl font-bold tracking-tight text-ink-900 dark:text-white">
+            {MESSAGES.reset_success}
+          </h1>
           <p className="mb-7 text-sm text-slate-500 dark:text-slate-400">{MESSAGES.reset_redirecting}</p>
           <Button className="w-full" onClick={() => navigate('/', { replace: true })}>
             {MESSAGES.reset_continue}

@@ -3,7 +3,17 @@
  * client's current user.
  */
 import type { z } from 'zod';
-import { SHELL_MESSAGES, STAFF_ROLES, type ChallengeResponse, type AuthUserResponse, type RecoverResponse, type ResetPasswordBody, type RoleResponse, type SignUpResponse, type StaffRole } from '@moodmap/core';
+import {
+  SHELL_MESSAGES,
+  STAFF_ROLES,
+  type ChallengeResponse,
+  type AuthUserResponse,
+  type RecoverResponse,
+  type ResetPasswordBody,
+  type RoleResponse,
+  type SignUpResponse,
+  type StaffRole,
+} from '@moodmap/core';
 import { api } from '../../lib/api.ts';
 import { CSRF_HEADERS, loadSessionSchemas, sessionSchemasIfLoaded } from '../../lib/auth-tokens.ts';
 import { parseAnswerLazy } from '../../lib/schemas.ts';
@@ -57,7 +67,10 @@ export function withSessionUser(payload: unknown, apply: (user: SessionUser | nu
   else void toSessionUser(payload).then(apply, () => apply(null));
 }
 
-function readSessionUser(schemas: Pick<typeof import('../../lib/session-schemas.ts'), 'userSchema'>, payload: unknown): SessionUser | null {
+function readSessionUser(
+  schemas: Pick<typeof import('../../lib/session-schemas.ts'), 'userSchema'>,
+  payload: unknown,
+): SessionUser | null {
   const parsed = schemas.userSchema.safeParse(payload);
   return parsed.success ? sessionUserOf(parsed.data) : null;
 }
@@ -70,7 +83,7 @@ function readSessionUser(schemas: Pick<typeof import('../../lib/session-schemas.
 export function sessionUserOf(user: ReadUser): SessionUser {
   const { id, email, role, isAdmin, profile } = user;
   const nickname = profile
-    ? [profile.username, profile.firstName, email.split('@')[0]].map((v) => v?.trim()).find(Boolean) ?? 'Utilisateur'
+    ? ([profile.username, profile.firstName, email.split('@')[0]].map((v) => v?.trim()).find(Boolean) ?? 'Utilisateur')
     : SHELL_MESSAGES.loading;
   return {
     id,
@@ -102,8 +115,24 @@ export function sessionUserOf(user: ReadUser): SessionUser {
 
 /** Fields kept in localStorage: what the screens display, nothing secret, no phone or birth date. */
 const PERSISTED_FIELDS = [
-  'id', 'email', 'nickname', 'role', 'isAdmin', 'profilePhotoUrl', 'avatarUrl', 'firstName', 'lastName', 'bio',
-  'pulseCredits', 'lastUsernameChange', 'usernameChangesCount', 'createdAt', 'isPremium', 'isPro', 'isPlus', 'isMulti',
+  'id',
+  'email',
+  'nickname',
+  'role',
+  'isAdmin',
+  'profilePhotoUrl',
+  'avatarUrl',
+  'firstName',
+  'lastName',
+  'bio',
+  'pulseCredits',
+  'lastUsernameChange',
+  'usernameChangesCount',
+  'createdAt',
+  'isPremium',
+  'isPro',
+  'isPlus',
+  'isMulti',
 ] as const satisfies ReadonlyArray<keyof SessionUser>;
 
 export function persistableUser(user: SessionUser): Partial<SessionUser> {
@@ -122,7 +151,10 @@ export type Challenge = ChallengeResponse;
 
 /** A new human-check question. */
 export async function fetchChallenge(signal?: AbortSignal): Promise<Challenge> {
-  return parseAnswerLazy((s) => s.challengeResponseSchema, await api<unknown>('/api/auth/challenge', { auth: false, signal }));
+  return parseAnswerLazy(
+    (s) => s.challengeResponseSchema,
+    await api<unknown>('/api/auth/challenge', { auth: false, signal }),
+  );
 }
 
 /** The sign-up body as core's signUpSchema reads it; the honeypots go empty. */

@@ -61,9 +61,16 @@ const RATE_LIMIT_CODES = new Set(['rate_too_many', 'rate_blocked']);
 
 function failure(error: unknown, authForm = false): AuthResult & { ok: false } {
   if (error instanceof ApiError) {
-    if (authForm && error.status === 429 && RATE_LIMIT_CODES.has(error.code)) return { ok: false, status: 429, code: error.code, message: SHELL_MESSAGES.auth_rate_limited };
+    if (authForm && error.status === 429 && RATE_LIMIT_CODES.has(error.code))
+      return { ok: false, status: 429, code: error.code, message: SHELL_MESSAGES.auth_rate_limited };
     // Unreachable server: 'Erreur de connexion.' plus a hint.
-    if (error.status === 0) return { ok: false, status: 0, code: error.code, message: `${SHELL_MESSAGES.auth_other} ${SHELL_MESSAGES.auth_other_hint}` };
+    if (error.status === 0)
+      return {
+        ok: false,
+        status: 0,
+        code: error.code,
+        message: `${SHELL_MESSAGES.auth_other} ${SHELL_MESSAGES.auth_other_hint}`,
+      };
     return { ok: false, status: error.status, code: error.code, message: error.message };
   }
   return { ok: false, status: 0, code: 'internal_error', message: SHELL_MESSAGES.internal_error };

@@ -16,7 +16,8 @@ export function requestLocationQuietly(): void {
   if (typeof navigator === 'undefined' || !navigator.geolocation) return;
   try {
     navigator.geolocation.getCurrentPosition(
-      ({ coords }) => useMapStore.getState().setUserPosition({ latitude: coords.latitude, longitude: coords.longitude }),
+      ({ coords }) =>
+        useMapStore.getState().setUserPosition({ latitude: coords.latitude, longitude: coords.longitude }),
       () => undefined,
       { timeout: MAP.initialGeoTimeoutMs, maximumAge: MAP.initialGeoMaxAgeMs },
     );
@@ -29,7 +30,9 @@ export function requestLocationQuietly(): void {
 export function refetchAfterSignIn(client: QueryClient | null): void {
   if (!client) return;
   setTimeout(() => {
-    void client.invalidateQueries({ predicate: (q) => !SHARED_KEYS.has(String(q.queryKey[0])) && q.queryKey[0] !== 'posts' });
+    void client.invalidateQueries({
+      predicate: (q) => !SHARED_KEYS.has(String(q.queryKey[0])) && q.queryKey[0] !== 'posts',
+    });
   }, TIMING.authProfileDelayMs);
   setTimeout(() => {
     void client.invalidateQueries({ queryKey: ['posts'] });

@@ -28,8 +28,16 @@ export function CommentsSection({ post, now }: { post: Pick<PostDto, 'id' | 'com
   const count = post.commentsCount;
 
   return (
-    <section ref={ref} className="rounded-2xl bg-slate-50 p-3 text-sm dark:bg-ink-800" data-testid="post-comments" aria-label={MESSAGES.comments_title}>
-      <h3 className="mb-2 text-xs font-bold tracking-wide text-slate-500 uppercase dark:text-slate-400" data-testid="comments-count">
+    <section
+      ref={ref}
+      className="rounded-2xl bg-slate-50 p-3 text-sm dark:bg-ink-800"
+      data-testid="post-comments"
+      aria-label={MESSAGES.comments_title}
+    >
+      <h3
+        className="mb-2 text-xs font-bold tracking-wide text-slate-500 uppercase dark:text-slate-400"
+        data-testid="comments-count"
+      >
         {t(count > 1 ? 'comments_count_other' : 'comments_count_one', { count })}
       </h3>
       {query.isPending ? (
@@ -39,7 +47,11 @@ export function CommentsSection({ post, now }: { post: Pick<PostDto, 'id' | 'com
       ) : query.isError && comments.length === 0 ? (
         <div className="flex flex-wrap items-center gap-2 py-1 text-xs text-rose-600 dark:text-rose-300" role="alert">
           {MESSAGES.comments_load_failed}
-          <button type="button" onClick={() => void query.refetch()} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+          <button
+            type="button"
+            onClick={() => void query.refetch()}
+            className="font-semibold text-brand-700 hover:underline dark:text-brand-300"
+          >
             {MESSAGES.comments_retry}
           </button>
         </div>
@@ -50,7 +62,14 @@ export function CommentsSection({ post, now }: { post: Pick<PostDto, 'id' | 'com
       ) : (
         <ul className="space-y-3" data-testid="comments-list">
           {comments.map((comment) => (
-            <CommentItem key={comment.id} comment={comment} now={now} mine={user?.id === comment.userId} onEdit={actions.edit} onDelete={actions.remove} />
+            <CommentItem
+              key={comment.id}
+              comment={comment}
+              now={now}
+              mine={user?.id === comment.userId}
+              onEdit={actions.edit}
+              onDelete={actions.remove}
+            />
           ))}
         </ul>
       )}
@@ -60,7 +79,11 @@ export function CommentsSection({ post, now }: { post: Pick<PostDto, 'id' | 'com
         ) : (
           <div className="flex flex-wrap items-center gap-2" data-testid="comments-signed-out">
             <p className="text-xs text-slate-500 dark:text-slate-400">{MESSAGES.comment_signed_out}</p>
-            <button type="button" onClick={() => openAuth('login')} className="text-xs font-semibold text-brand-700 hover:underline dark:text-brand-300">
+            <button
+              type="button"
+              onClick={() => openAuth('login')}
+              className="text-xs font-semibold text-brand-700 hover:underline dark:text-brand-300"
+            >
               {MESSAGES.nav_sign_in}
             </button>
           </div>

@@ -12,7 +12,12 @@ const path = (postId: string) => `/api/posts/${encodeURIComponent(postId)}/comme
 
 /** Oldest first, each with its author. */
 export async function fetchComments(postId: string, signal?: AbortSignal): Promise<CommentDto[]> {
-  return (await parseAnswerLazy((s) => s.commentsListResponseSchema, await api<unknown>(path(postId), { signal, auth: false }))).comments;
+  return (
+    await parseAnswerLazy(
+      (s) => s.commentsListResponseSchema,
+      await api<unknown>(path(postId), { signal, auth: false }),
+    )
+  ).comments;
 }
 
 export interface CommentAnswer {
@@ -21,7 +26,10 @@ export interface CommentAnswer {
 }
 
 export async function postComment(postId: string, content: string): Promise<CommentAnswer> {
-  return parseAnswerLazy((s) => s.commentCreatedResponseSchema, await api<unknown>(path(postId), { method: 'POST', body: { content } }));
+  return parseAnswerLazy(
+    (s) => s.commentCreatedResponseSchema,
+    await api<unknown>(path(postId), { method: 'POST', body: { content } }),
+  );
 }
 
 export async function patchComment(id: string, content: string): Promise<CommentDto> {

@@ -24,7 +24,9 @@ export function withComment(list: CommentDto[], comment: CommentDto, replacing?:
   let index = list.findIndex((c) => c.id === comment.id);
   if (index < 0 && replacing) index = list.findIndex((c) => c.id === replacing);
   if (index < 0 && !isTempComment(comment)) {
-    index = list.findIndex((c) => isTempComment(c) && c.userId === comment.userId && c.content.trim() === comment.content.trim());
+    index = list.findIndex(
+      (c) => isTempComment(c) && c.userId === comment.userId && c.content.trim() === comment.content.trim(),
+    );
   }
   const next = index < 0 ? [...list, comment] : list.map((c, i) => (i === index ? comment : c));
   // One copy per id: the answer may land after the live event already placed the comment.
@@ -37,7 +39,11 @@ export function withoutComment(list: CommentDto[], id: string): CommentDto[] {
 }
 
 /** Changes the cached list of a post, if it is loaded (an unloaded list is fetched when opened). */
-export function updateComments(client: QueryClient, postId: string, update: (list: CommentDto[]) => CommentDto[]): void {
+export function updateComments(
+  client: QueryClient,
+  postId: string,
+  update: (list: CommentDto[]) => CommentDto[],
+): void {
   client.setQueryData<CommentDto[]>(commentsKey(postId), (list) => (list ? update(list) : list));
 }
 

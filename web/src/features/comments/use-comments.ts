@@ -23,7 +23,8 @@ export function useCommentsQuery(postId: string, enabled: boolean) {
 
 /** The server's text for what the person can act on (validation, limits, gone), else ours. */
 function failureText(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) return error.message;
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401)
+    return error.message;
   return fallback;
 }
 
@@ -36,7 +37,8 @@ export function useCommentActions(postId: string) {
   const shiftCount = (delta: number) =>
     updateCachedPost(client, postId, (p) => ({ ...p, commentsCount: Math.max(0, p.commentsCount + delta) }));
   const setCount = (count: number | null) => {
-    if (count !== null) updateCachedPost(client, postId, (p) => (p.commentsCount === count ? p : { ...p, commentsCount: count }));
+    if (count !== null)
+      updateCachedPost(client, postId, (p) => (p.commentsCount === count ? p : { ...p, commentsCount: count }));
   };
   const resync = () => {
     void client.invalidateQueries({ queryKey: commentsKey(postId) });
@@ -50,7 +52,8 @@ export function useCommentActions(postId: string) {
       shiftCount(1);
     },
     onSuccess: ({ comment, commentsCount }, { temp }) => {
-      if (comment) updateComments(client, postId, (list) => withoutComment(withComment(list, comment, temp.id), temp.id));
+      if (comment)
+        updateComments(client, postId, (list) => withoutComment(withComment(list, comment, temp.id), temp.id));
       setCount(commentsCount);
     },
     onError: (error, { temp }) => {
@@ -64,14 +67,21 @@ export function useCommentActions(postId: string) {
   const editMutation = useMutation({
     mutationFn: ({ comment, content }: { comment: CommentDto; content: string }) => patchComment(comment.id, content),
     onMutate: ({ comment, content }) => {
-      const optimistic: CommentDto = { ...comment, content: content.trim(), isEdited: true, updatedAt: new Date().toISOString() };
+      const optimistic: CommentDto = {
+        ...comment,
+        content: content.trim(),
+        isEdited: true,
+        updatedAt: new Date().toISOString(),
+      };
       updateComments(client, postId, (list) => withComment(list, optimistic));
     },
     onSuccess: (saved) => {
       if (saved) updateComments(client, postId, (list) => withComment(list, saved));
     },
     onError: (error, { comment }) => {
-      updateComments(client, postId, (list) => (list.some((c) => c.id === comment.id) ? withComment(list, comment) : list));
+      updateComments(client, postId, (list) =>
+        list.some((c) => c.id === comment.id) ? withComment(list, comment) : list,
+      );
       toast.error(failureText(error, MESSAGES.comment_edit_failed));
       resync();
     },
@@ -100,10 +110,11 @@ export function useCommentActions(postId: string) {
     },
   });
 
-  const settled = (pending: Promise<unknown>): Promise<boolean> => pending.then(
-    () => true,
-    () => false,
-  );
+  const settled = (pending: Promise<unknown>): Promise<boolean> =>
+    pending.then(
+      () => true,
+      () => false,
+    );
 
   /** Resolves true once the server has the comment (the form then clears). */
   const add = (content: string): Promise<boolean> => {
@@ -129,7 +140,8 @@ export function useCommentActions(postId: string) {
     return settled(addMutation.mutateAsync({ content, temp }));
   };
 
-  const edit = (comment: CommentDto, content: string): Promise<boolean> => settled(editMutation.mutateAsync({ comment, content }));
+  const edit = (comment: CommentDto, content: string): Promise<boolean> =>
+    settled(editMutation.mutateAsync({ comment, content }));
 
   const remove = (comment: CommentDto): Promise<boolean> => settled(removeMutation.mutateAsync(comment));
 

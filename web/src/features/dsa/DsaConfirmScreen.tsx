@@ -21,10 +21,18 @@ function Confirmation({ token }: { token: string }) {
   });
   if (confirm.isError) {
     const text = confirm.error instanceof ApiError ? confirm.error.message : MESSAGES.internal_error;
-    return <p role="alert" className="text-sm font-medium text-red-600 dark:text-red-400" data-testid="dsa-confirm-error">{text}</p>;
+    return (
+      <p role="alert" className="text-sm font-medium text-red-600 dark:text-red-400" data-testid="dsa-confirm-error">
+        {text}
+      </p>
+    );
   }
   if (!confirm.isSuccess) return <Spinner />;
-  return <p role="status" className="text-sm font-medium text-emerald-700 dark:text-emerald-300" data-testid="dsa-confirmed">{MESSAGES.dsa_confirmed}</p>;
+  return (
+    <p role="status" className="text-sm font-medium text-emerald-700 dark:text-emerald-300" data-testid="dsa-confirmed">
+      {MESSAGES.dsa_confirmed}
+    </p>
+  );
 }
 
 export function DsaConfirmScreen() {

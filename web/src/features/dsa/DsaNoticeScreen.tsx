@@ -39,24 +39,73 @@ function DsaNoticeForm({ postId }: { postId: string }) {
   return (
     <form onSubmit={submit} noValidate className="space-y-4" data-testid="dsa-form">
       <p className="text-sm text-slate-600 dark:text-slate-300">{MESSAGES.dsa_intro}</p>
-      <Field label={MESSAGES.dsa_explanation_label} htmlFor={ids.explanation} hint={`${explanation.length}/${DSA_EXPLANATION_MAX}`}>
-        <textarea id={ids.explanation} className={inputClass} rows={5} maxLength={DSA_EXPLANATION_MAX} required
-          placeholder={MESSAGES.dsa_explanation_placeholder} value={explanation} onChange={(e) => setExplanation(e.target.value)} data-testid="dsa-explanation" />
+      <Field
+        label={MESSAGES.dsa_explanation_label}
+        htmlFor={ids.explanation}
+        hint={`${explanation.length}/${DSA_EXPLANATION_MAX}`}
+      >
+        <textarea
+          id={ids.explanation}
+          className={inputClass}
+          rows={5}
+          maxLength={DSA_EXPLANATION_MAX}
+          required
+          placeholder={MESSAGES.dsa_explanation_placeholder}
+          value={explanation}
+          onChange={(e) => setExplanation(e.target.value)}
+          data-testid="dsa-explanation"
+        />
       </Field>
       <Field label={MESSAGES.dsa_location_label} htmlFor={ids.location}>
-        <input id={ids.location} className={inputClass} required value={location} onChange={(e) => setLocation(e.target.value)} data-testid="dsa-location" />
+        <input
+          id={ids.location}
+          className={inputClass}
+          required
+          value={location}
+          onChange={(e) => setLocation(e.target.value)}
+          data-testid="dsa-location"
+        />
       </Field>
       <Field label={MESSAGES.dsa_name_label} htmlFor={ids.name}>
-        <input id={ids.name} className={inputClass} required maxLength={DSA_NAME_MAX} autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} data-testid="dsa-name" />
+        <input
+          id={ids.name}
+          className={inputClass}
+          required
+          maxLength={DSA_NAME_MAX}
+          autoComplete="name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          data-testid="dsa-name"
+        />
       </Field>
       <Field label={MESSAGES.dsa_email_label} htmlFor={ids.email}>
-        <input id={ids.email} type="email" className={inputClass} required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} data-testid="dsa-email" />
+        <input
+          id={ids.email}
+          type="email"
+          className={inputClass}
+          required
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          data-testid="dsa-email"
+        />
       </Field>
       <label htmlFor={ids.goodFaith} className="flex items-start gap-2 text-sm">
-        <input id={ids.goodFaith} type="checkbox" className="mt-1" checked={goodFaith} onChange={(e) => setGoodFaith(e.target.checked)} data-testid="dsa-good-faith" />
+        <input
+          id={ids.goodFaith}
+          type="checkbox"
+          className="mt-1"
+          checked={goodFaith}
+          onChange={(e) => setGoodFaith(e.target.checked)}
+          data-testid="dsa-good-faith"
+        />
         <span>{MESSAGES.dsa_good_faith_label}</span>
       </label>
-      {error ? <p role="alert" className="text-sm font-medium text-red-600 dark:text-red-400" data-testid="dsa-error">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="text-sm font-medium text-red-600 dark:text-red-400" data-testid="dsa-error">
+          {error}
+        </p>
+      ) : null}
       <Button type="submit" disabled={send.isPending} data-testid="dsa-submit">
         {send.isPending ? <Spinner /> : null}
         {MESSAGES.dsa_submit}

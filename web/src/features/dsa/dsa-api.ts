@@ -8,10 +8,16 @@ export type DsaNoticeForm = Omit<DsaNoticeInput, 'goodFaith'> & { goodFaith: boo
 
 /** 'confirm': a link was mailed; 'received': queued at once (a member's own address). */
 export async function sendDsaNotice(input: DsaNoticeForm): Promise<'confirm' | 'received'> {
-  const answer = await parseAnswerLazy((s) => s.dsaNoticeResponseSchema, await api<unknown>('/api/dsa-notices', { method: 'POST', body: input }));
+  const answer = await parseAnswerLazy(
+    (s) => s.dsaNoticeResponseSchema,
+    await api<unknown>('/api/dsa-notices', { method: 'POST', body: input }),
+  );
   return answer.status;
 }
 
 export async function confirmDsaNotice(token: string): Promise<void> {
-  await parseAnswerLazy((s) => s.dsaConfirmResponseSchema, await api<unknown>('/api/dsa-notices/confirm', { method: 'POST', body: { token }, auth: false }));
+  await parseAnswerLazy(
+    (s) => s.dsaConfirmResponseSchema,
+    await api<unknown>('/api/dsa-notices/confirm', { method: 'POST', body: { token }, auth: false }),
+  );
 }

@@ -18,7 +18,11 @@ export function EmergencyBanner() {
   });
   if (!status.data?.active) return null;
   return (
-    <div role="alert" data-testid="emergency-banner" className="fixed inset-x-0 top-0 z-[55] bg-amber-500 px-4 py-2 text-center text-sm font-semibold text-ink-900 shadow-md">
+    <div
+      role="alert"
+      data-testid="emergency-banner"
+      className="fixed inset-x-0 top-0 z-[55] bg-amber-500 px-4 py-2 text-center text-sm font-semibold text-ink-900 shadow-md"
+    >
       {MESSAGES.emergency_banner}
     </div>
   );

@@ -4,7 +4,18 @@ import { useUiStore } from '../../lib/ui-store.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field, FormError, TextField, inputClass } from '../../ui/Field.tsx';
-import { BugIcon, ChatIcon, CheckCircleIcon, ChevronLeftIcon, ChevronRightIcon, MapIcon, MailIcon, PlusIcon, SparkIcon, UserIcon } from '../../ui/icons.tsx';
+import {
+  BugIcon,
+  ChatIcon,
+  CheckCircleIcon,
+  ChevronLeftIcon,
+  ChevronRightIcon,
+  MapIcon,
+  MailIcon,
+  PlusIcon,
+  SparkIcon,
+  UserIcon,
+} from '../../ui/icons.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { CONTACT_LIMITS, type ContactForm, type ContactType, contactError, contactMailto } from './contact.ts';
 import { TermsLink } from '../terms/TermsLink.tsx';
@@ -36,7 +47,11 @@ export function HelpDialog() {
 
   return (
     <Dialog title={MESSAGES.help_title} onClose={close} testId="help-dialog" width="max-w-lg">
-      <div role="tablist" aria-label={MESSAGES.help_title} className="mb-5 flex gap-1 rounded-xl bg-slate-100 p-1 dark:bg-ink-800">
+      <div
+        role="tablist"
+        aria-label={MESSAGES.help_title}
+        className="mb-5 flex gap-1 rounded-xl bg-slate-100 p-1 dark:bg-ink-800"
+      >
         {tabButton('tutorial', MESSAGES.help_tab_tutorial)}
         {tabButton('contact', MESSAGES.help_tab_contact)}
       </div>
@@ -51,10 +66,30 @@ export function HelpDialog() {
 }
 
 const STEPS: { title: MessageKey; text: MessageKey; icon: ReactNode; tint: string }[] = [
-  { title: 'tutorial_welcome_title', text: 'tutorial_welcome_text', icon: <MapIcon size={34} />, tint: 'from-brand-500 to-violet-brand' },
-  { title: 'tutorial_create_title', text: 'tutorial_create_text', icon: <PlusIcon size={34} />, tint: 'from-[#7ED957] to-brand-500' },
-  { title: 'tutorial_chat_title', text: 'tutorial_chat_text', icon: <ChatIcon size={34} />, tint: 'from-[#F07167] to-[#ccaaff]' },
-  { title: 'tutorial_profile_title', text: 'tutorial_profile_text', icon: <UserIcon size={34} />, tint: 'from-[#FFDE59] to-[#F07167]' },
+  {
+    title: 'tutorial_welcome_title',
+    text: 'tutorial_welcome_text',
+    icon: <MapIcon size={34} />,
+    tint: 'from-brand-500 to-violet-brand',
+  },
+  {
+    title: 'tutorial_create_title',
+    text: 'tutorial_create_text',
+    icon: <PlusIcon size={34} />,
+    tint: 'from-[#7ED957] to-brand-500',
+  },
+  {
+    title: 'tutorial_chat_title',
+    text: 'tutorial_chat_text',
+    icon: <ChatIcon size={34} />,
+    tint: 'from-[#F07167] to-[#ccaaff]',
+  },
+  {
+    title: 'tutorial_profile_title',
+    text: 'tutorial_profile_text',
+    icon: <UserIcon size={34} />,
+    tint: 'from-[#FFDE59] to-[#F07167]',
+  },
 ];
 
 function Tutorial() {
@@ -64,7 +99,9 @@ function Tutorial() {
   return (
     <div data-testid="tutorial">
       <div className="flex min-h-64 flex-col items-center px-2 text-center" aria-live="polite">
-        <div className={`mb-5 flex size-20 items-center justify-center rounded-3xl bg-gradient-to-br ${current.tint} text-white shadow-lg`}>
+        <div
+          className={`mb-5 flex size-20 items-center justify-center rounded-3xl bg-gradient-to-br ${current.tint} text-white shadow-lg`}
+        >
           {current.icon}
         </div>
         <p className="mb-1 text-xs font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-300">
@@ -166,7 +203,9 @@ function Contact({ onDone }: { onDone: () => void }) {
     <form onSubmit={submit} noValidate className="space-y-4" data-testid="contact-form">
       <p className="text-sm text-slate-600 dark:text-slate-300">{MESSAGES.contact_intro}</p>
       <fieldset>
-        <legend className="mb-1.5 text-sm font-medium text-slate-700 dark:text-slate-300">{MESSAGES.contact_type_label}</legend>
+        <legend className="mb-1.5 text-sm font-medium text-slate-700 dark:text-slate-300">
+          {MESSAGES.contact_type_label}
+        </legend>
         <div className="flex gap-2">
           {typeOption('bug', MESSAGES.contact_type_bug, <BugIcon size={18} />)}
           {typeOption('feedback', MESSAGES.contact_type_feedback, <SparkIcon size={18} />)}
@@ -187,7 +226,11 @@ function Contact({ onDone }: { onDone: () => void }) {
         value={form.subject}
         onChange={(e) => setForm((f) => ({ ...f, subject: e.target.value }))}
       />
-      <Field label={`${MESSAGES.contact_message_label} *`} htmlFor={messageId} hint={`${form.message.length}/${CONTACT_LIMITS.message}`}>
+      <Field
+        label={`${MESSAGES.contact_message_label} *`}
+        htmlFor={messageId}
+        hint={`${form.message.length}/${CONTACT_LIMITS.message}`}
+      >
         <textarea
           id={messageId}
           rows={4}

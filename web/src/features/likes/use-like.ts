@@ -19,12 +19,16 @@ export const LIKE_REFETCH_MS = 1_000;
 
 /** Sets (`liked`) or removes the caller's like; the post's count and the caller's state after it. */
 export async function setPostLike(postId: string, liked: boolean): Promise<LikeState> {
-  const answer = await api<unknown>(`/api/posts/${encodeURIComponent(postId)}/like`, { method: liked ? 'PUT' : 'DELETE' });
+  const answer = await api<unknown>(`/api/posts/${encodeURIComponent(postId)}/like`, {
+    method: liked ? 'PUT' : 'DELETE',
+  });
   return parseAnswerLazy((s) => s.likeStateSchema, answer, 'like_failed');
 }
 
 function failureText(error: unknown): string {
-  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401 ? error.message : MESSAGES.like_failed;
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401
+    ? error.message
+    : MESSAGES.like_failed;
 }
 
 export function useLike(post: Pick<PostDto, 'id' | 'isLikedByUser'>) {
@@ -36,14 +40,26 @@ export function useLike(post: Pick<PostDto, 'id' | 'isLikedByUser'>) {
     mutationFn: ({ id, liked }: { id: string; liked: boolean }) => setPostLike(id, liked),
     // Every cached copy of the post changes at once; the answer or a failure settles it.
     onMutate: ({ id, liked }) => {
-      updateCachedPost(client, id, (p) => ({ ...p, isLikedByUser: liked, likesCount: Math.max(0, p.likesCount + (liked ? 1 : -1)) }));
+      updateCachedPost(client, id, (p) => ({
+        ...p,
+        isLikedByUser: liked,
+        likesCount: Math.max(0, p.likesCount + (liked ? 1 : -1)),
+      }));
     },
     onSuccess: (result, { id }) => {
-      updateCachedPost(client, id, (p) => ({ ...p, likesCount: result.likesCount, isLikedByUser: result.isLikedByUser }));
+      updateCachedPost(client, id, (p) => ({
+        ...p,
+        likesCount: result.likesCount,
+        isLikedByUser: result.isLikedByUser,
+      }));
       setTimeout(() => void refreshPost(client, id).catch(() => undefined), LIKE_REFETCH_MS);
     },
     onError: (error, { id, liked }) => {
-      updateCachedPost(client, id, (p) => ({ ...p, isLikedByUser: !liked, likesCount: Math.max(0, p.likesCount + (liked ? -1 : 1)) }));
+      updateCachedPost(client, id, (p) => ({
+        ...p,
+        isLikedByUser: !liked,
+        likesCount: Math.max(0, p.likesCount + (liked ? -1 : 1)),
+      }));
       toast.error(failureText(error));
       // The server's word settles it (and a post that is gone leaves the map).
       void refreshPost(client, id).catch(() => undefined);

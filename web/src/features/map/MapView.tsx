@@ -14,7 +14,6 @@ import { WORLD_MAP_PROPS, mapPixelRatio } from './world-map.ts';
 /** A configured style that has not loaded after this long is treated as failed. */
 const STYLE_TIMEOUT_MS = 10_000;
 
-
 /** The full-screen world map under every screen (docs/product.md, Map). */
 export function MapView() {
   const { config } = useAppConfig();

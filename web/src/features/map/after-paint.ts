@@ -60,7 +60,12 @@ export function postponeTapRepaints(map: RepaintingMap & Pick<MapLibreMap, 'getC
   };
   const onEnd = (event: TouchEvent) => {
     const touch = event.changedTouches[0];
-    if (start && touch && event.touches.length === 0 && Math.hypot(touch.clientX - start.x, touch.clientY - start.y) < TAP_TOLERANCE_PX) {
+    if (
+      start &&
+      touch &&
+      event.touches.length === 0 &&
+      Math.hypot(touch.clientX - start.x, touch.clientY - start.y) < TAP_TOLERANCE_PX
+    ) {
       postponeRepaint(map);
     }
     start = null;

@@ -1,4 +1,9 @@
-import type { DataDrivenPropertyValueSpecification, ExpressionSpecification, LineLayerSpecification, StyleSpecification } from 'maplibre-gl';
+import type {
+  DataDrivenPropertyValueSpecification,
+  ExpressionSpecification,
+  LineLayerSpecification,
+  StyleSpecification,
+} from 'maplibre-gl';
 import { GEO_TILE_MAX_ZOOM } from '@moodmap/core';
 import type { Theme } from '../theme/theme-store.ts';
 
@@ -152,8 +157,20 @@ export function basemapStyle(theme: Theme): StyleSpecification {
     },
     layers: [
       { id: 'sea', type: 'background', paint: { 'background-color': c.sea } },
-      { id: 'land', type: 'fill', source: 'basemap', 'source-layer': 'land', paint: { 'fill-color': c.land, 'fill-antialias': true } },
-      { id: 'water', type: 'fill', source: 'basemap', 'source-layer': 'water', paint: { 'fill-color': c.water, 'fill-antialias': true } },
+      {
+        id: 'land',
+        type: 'fill',
+        source: 'basemap',
+        'source-layer': 'land',
+        paint: { 'fill-color': c.land, 'fill-antialias': true },
+      },
+      {
+        id: 'water',
+        type: 'fill',
+        source: 'basemap',
+        'source-layer': 'water',
+        paint: { 'fill-color': c.water, 'fill-antialias': true },
+      },
       {
         id: 'rivers',
         type: 'line',
@@ -164,7 +181,21 @@ export function basemapStyle(theme: Theme): StyleSpecification {
         paint: {
           'line-color': c.river,
           // The major rivers (ranks 0–1) full width, the others thinner (river-data.ts on the server).
-          'line-width': ['interpolate', ['exponential', 1.4], ['zoom'], 4, riverWidth(0.7), 6, riverWidth(1.1), 10, riverWidth(2), 14, riverWidth(3.5), 18, riverWidth(8)],
+          'line-width': [
+            'interpolate',
+            ['exponential', 1.4],
+            ['zoom'],
+            4,
+            riverWidth(0.7),
+            6,
+            riverWidth(1.1),
+            10,
+            riverWidth(2),
+            14,
+            riverWidth(3.5),
+            18,
+            riverWidth(8),
+          ],
         },
       },
       {
@@ -192,8 +223,24 @@ export function basemapStyle(theme: Theme): StyleSpecification {
         },
       },
       // Casing first: the same lines 1.5 px wider underneath, faded in once roads are wide enough.
-      roadLayer('roads-casing', 6, ['case', isMotorway, c.motorwayCasing, c.roadCasing], 1.5, ['interpolate', ['linear'], ['zoom'], 6, 0, 8, 1]),
-      roadLayer('roads', 5, ['case', isMotorway, c.motorway, c.road], 0, ['interpolate', ['linear'], ['zoom'], 5, 0.5, 7, 1]),
+      roadLayer('roads-casing', 6, ['case', isMotorway, c.motorwayCasing, c.roadCasing], 1.5, [
+        'interpolate',
+        ['linear'],
+        ['zoom'],
+        6,
+        0,
+        8,
+        1,
+      ]),
+      roadLayer('roads', 5, ['case', isMotorway, c.motorway, c.road], 0, [
+        'interpolate',
+        ['linear'],
+        ['zoom'],
+        5,
+        0.5,
+        7,
+        1,
+      ]),
       {
         id: 'borders',
         type: 'line',

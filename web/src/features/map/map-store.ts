@@ -33,7 +33,8 @@ const HOOKS = ['__MOODMAP_MAP__', '__moodmapMap'] as const;
 
 export function exposeMap(map: MapLibreMap | null): void {
   for (const name of HOOKS) {
-    if (map) Object.defineProperty(window, name, { value: map, configurable: true, enumerable: false, writable: false });
+    if (map)
+      Object.defineProperty(window, name, { value: map, configurable: true, enumerable: false, writable: false });
     else delete (window as { [K in (typeof HOOKS)[number]]?: MapLibreMap })[name];
   }
 }

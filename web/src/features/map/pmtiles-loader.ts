@@ -23,7 +23,11 @@ function tileProtocol(): Protocol {
  * The style, once the archive's header has been read: an archive that cannot be reached or is
  * not one fails the style itself, which the map then replaces with the embedded basemap.
  */
-export async function loadPmtilesStyle(theme: Theme, archiveUrl: string, signal: AbortSignal): Promise<StyleSpecification> {
+export async function loadPmtilesStyle(
+  theme: Theme,
+  archiveUrl: string,
+  signal: AbortSignal,
+): Promise<StyleSpecification> {
   const tiles = tileProtocol();
   let archive = tiles.get(archiveUrl);
   if (!archive) {

@@ -15,7 +15,8 @@ import type { Theme } from '../theme/theme-store.ts';
 /** The source every Protomaps layer reads. */
 export const PROTOMAPS_SOURCE = 'protomaps';
 
-const ATTRIBUTION = '<a href="https://protomaps.com">Protomaps</a> © <a href="https://openstreetmap.org/copyright">OpenStreetMap</a>';
+const ATTRIBUTION =
+  '<a href="https://protomaps.com">Protomaps</a> © <a href="https://openstreetmap.org/copyright">OpenStreetMap</a>';
 
 /** Layers whose only content is a sprite image. */
 const ICON_ONLY = new Set(['roads_oneway', 'roads_shields']);

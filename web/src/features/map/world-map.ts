@@ -11,7 +11,9 @@ import { maplibregl } from './maplibre.ts';
  */
 export const MAX_MAP_PIXEL_RATIO = 2;
 
-export function mapPixelRatio(devicePixelRatio: number = typeof window === 'undefined' ? 1 : window.devicePixelRatio): number {
+export function mapPixelRatio(
+  devicePixelRatio: number = typeof window === 'undefined' ? 1 : window.devicePixelRatio,
+): number {
   return Math.min(MAX_MAP_PIXEL_RATIO, devicePixelRatio || 1);
 }
 

@@ -19,7 +19,10 @@ function ChatPeer({ other, nickname }: { other: ParticipantDto | undefined; nick
     return (
       <div className="flex min-w-0 items-center gap-3 py-1 pr-3 pl-1" data-testid="chat-deleted-account">
         <ParticipantAvatar participant={other} size={40} />
-        <span className="truncate text-[15px] font-semibold text-slate-600 dark:text-slate-300" data-testid="chat-nickname">
+        <span
+          className="truncate text-[15px] font-semibold text-slate-600 dark:text-slate-300"
+          data-testid="chat-nickname"
+        >
           {other.nickname}
         </span>
       </div>
@@ -42,9 +45,20 @@ function ChatPeer({ other, nickname }: { other: ParticipantDto | undefined; nick
 }
 
 /** The chat's top bar: back (on mobile) and the other person, or a placeholder while unknown. */
-export function ChatHeader({ other, nickname, onBack }: { other: ParticipantDto | undefined; nickname: string; onBack: () => void }) {
+export function ChatHeader({
+  other,
+  nickname,
+  onBack,
+}: {
+  other: ParticipantDto | undefined;
+  nickname: string;
+  onBack: () => void;
+}) {
   return (
-    <header className="flex shrink-0 items-center gap-2 border-b border-slate-100 bg-white px-2 py-2 md:px-4 md:py-2.5 dark:border-white/5 dark:bg-ink-900" data-testid="chat-header">
+    <header
+      className="flex shrink-0 items-center gap-2 border-b border-slate-100 bg-white px-2 py-2 md:px-4 md:py-2.5 dark:border-white/5 dark:bg-ink-900"
+      data-testid="chat-header"
+    >
       <IconButton
         onClick={onBack}
         label={MESSAGES.messages_back}

@@ -31,7 +31,8 @@ function useReadMarks(conversationId: string, me: string, messages: MessageDto[]
   }, [client, conversationId, me, enabled]);
 
   useEffect(() => {
-    if (enabled && visible() && messages.some((m) => m.senderId !== me && !m.read)) void markRead(client, conversationId, me);
+    if (enabled && visible() && messages.some((m) => m.senderId !== me && !m.read))
+      void markRead(client, conversationId, me);
   }, [client, conversationId, me, messages, enabled]);
 
   useEffect(() => {
@@ -144,15 +145,24 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
   let body;
   if (thread.isPending) {
     body = (
-      <div className="flex flex-1 items-center justify-center text-brand-500" role="status" aria-label={MESSAGES.loading}>
+      <div
+        className="flex flex-1 items-center justify-center text-brand-500"
+        role="status"
+        aria-label={MESSAGES.loading}
+      >
         <Spinner className="size-7 border-[3px]" />
       </div>
     );
   } else if (empty) {
     body = (
-      <div className="flex flex-1 flex-col items-center justify-center gap-4 px-6 py-10 text-center" data-testid="conversation-empty">
+      <div
+        className="flex flex-1 flex-col items-center justify-center gap-4 px-6 py-10 text-center"
+        data-testid="conversation-empty"
+      >
         {other ? <ParticipantAvatar participant={{ ...other, nickname }} size={72} /> : null}
-        <p className="max-w-xs text-[15px] text-slate-600 dark:text-slate-300">{t('messages_start_with', { nickname })}</p>
+        <p className="max-w-xs text-[15px] text-slate-600 dark:text-slate-300">
+          {t('messages_start_with', { nickname })}
+        </p>
       </div>
     );
   } else {
@@ -175,7 +185,11 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
         <ol className="flex flex-col" aria-label={t('messages_conversation_with', { name: nickname })}>
           {messages.map((m, i) => {
             const previous = messages[i - 1];
-            const grouped = Boolean(previous && previous.senderId === m.senderId && Date.parse(m.createdAt) - Date.parse(previous.createdAt) < GROUP_MS);
+            const grouped = Boolean(
+              previous &&
+                previous.senderId === m.senderId &&
+                Date.parse(m.createdAt) - Date.parse(previous.createdAt) < GROUP_MS,
+            );
             return (
               <MessageBubble
                 key={m.id}
@@ -206,16 +220,18 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
       </div>
       {request && other ? <RequestActions conversationId={conversationId} other={other} /> : null}
       {request || closed ? null : <PushOffer />}
-      {request ? null : <Composer
-        conversationId={conversationId}
-        closedReason={closed ? MESSAGES.conversation_closed : undefined}
-        placeholder={empty ? MESSAGES.messages_first_placeholder : MESSAGES.messages_placeholder}
-        onSent={() => {
-          scroll.toBottom();
-          // A first message sent is when being notified of the answer makes sense.
-          usePushOffer.getState().afterSend();
-        }}
-      />}
+      {request ? null : (
+        <Composer
+          conversationId={conversationId}
+          closedReason={closed ? MESSAGES.conversation_closed : undefined}
+          placeholder={empty ? MESSAGES.messages_first_placeholder : MESSAGES.messages_placeholder}
+          onSent={() => {
+            scroll.toBottom();
+            // A first message sent is when being notified of the answer makes sense.
+            usePushOffer.getState().afterSend();
+          }}
+        />
+      )}
     </div>
   );
 }

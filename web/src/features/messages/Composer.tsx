@@ -1,4 +1,12 @@
-import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import {
+  type ClipboardEvent,
+  type FormEvent,
+  type KeyboardEvent,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CHAT_IMAGE_MAX_BYTES, MESSAGE_TEXT_MAX, MESSAGES } from '@moodmap/core';
 import { useSessionStore } from '../auth/session-store.ts';
@@ -23,14 +31,28 @@ export function chatImageProblem(file: Pick<File, 'type' | 'size'>): string | nu
 
 function SendIcon({ size = 20 }: { size?: number }) {
   return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2.2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
       <path d="M21 3 10.5 13.5" />
       <path d="M21 3 14.5 21l-4-7.5L3 9.5 21 3Z" />
     </svg>
   );
 }
 
-const wideScreen = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 769px)').matches;
+const wideScreen = () =>
+  typeof window !== 'undefined' &&
+  typeof window.matchMedia === 'function' &&
+  window.matchMedia('(min-width: 769px)').matches;
 
 /**
  * The composer: text (Enter sends, Shift+Enter a new line),
@@ -38,7 +60,12 @@ const wideScreen = () => typeof window !== 'undefined' && typeof window.matchMed
  * both on success; on failure they stay, and the server's reason is shown. `closedReason`: the
  * conversation cannot be answered; it is said where the text would go, and nothing can be sent.
  */
-export function Composer({ conversationId, placeholder, onSent, closedReason }: {
+export function Composer({
+  conversationId,
+  placeholder,
+  onSent,
+  closedReason,
+}: {
   conversationId: string;
   placeholder: string;
   onSent: () => void;
@@ -122,7 +149,11 @@ export function Composer({ conversationId, placeholder, onSent, closedReason }: 
       {file ? (
         <div className="relative mb-2.5 ml-12 inline-block" data-testid="message-image-preview">
           {preview ? (
-            <img src={preview} alt="" className="size-20 rounded-xl object-cover ring-1 ring-slate-200 dark:ring-white/10" />
+            <img
+              src={preview}
+              alt=""
+              className="size-20 rounded-xl object-cover ring-1 ring-slate-200 dark:ring-white/10"
+            />
           ) : (
             <span className="flex size-20 items-center justify-center rounded-xl bg-slate-100 text-slate-400 ring-1 ring-slate-200 dark:bg-ink-800 dark:ring-white/10">
               <ImageIcon size={24} />

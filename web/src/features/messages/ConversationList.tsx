@@ -32,7 +32,13 @@ export function conversationPreview(last: MessageDto | null, me: string | null |
   return (last.senderId === me ? MESSAGES.messages_you_prefix : '') + body;
 }
 
-function ConversationItem({ conversation, selected, me, now, onSelect }: {
+function ConversationItem({
+  conversation,
+  selected,
+  me,
+  now,
+  onSelect,
+}: {
   conversation: ConversationSummaryDto;
   selected: boolean;
   me: string;
@@ -53,13 +59,18 @@ function ConversationItem({ conversation, selected, me, now, onSelect }: {
         data-unread={unread ? 'true' : 'false'}
         aria-current={selected ? 'true' : undefined}
         className={`flex w-full items-center gap-3 rounded-2xl px-3 py-2.5 text-left transition ${
-          selected ? 'bg-brand-500/10 ring-1 ring-brand-500/20 dark:bg-brand-400/10 dark:ring-brand-400/20' : 'hover:bg-slate-100/80 dark:hover:bg-white/5'
+          selected
+            ? 'bg-brand-500/10 ring-1 ring-brand-500/20 dark:bg-brand-400/10 dark:ring-brand-400/20'
+            : 'hover:bg-slate-100/80 dark:hover:bg-white/5'
         }`}
       >
         <ParticipantAvatar participant={other} size={48} />
         <span className="min-w-0 flex-1">
           <span className="flex items-baseline gap-2">
-            <span className={`min-w-0 flex-1 truncate text-[15px] text-ink-900 dark:text-white ${unread ? 'font-bold' : 'font-semibold'}`} data-testid="conversation-nickname">
+            <span
+              className={`min-w-0 flex-1 truncate text-[15px] text-ink-900 dark:text-white ${unread ? 'font-bold' : 'font-semibold'}`}
+              data-testid="conversation-nickname"
+            >
               {other.nickname}
             </span>
             <time
@@ -75,7 +86,11 @@ function ConversationItem({ conversation, selected, me, now, onSelect }: {
               data-testid="conversation-preview"
               className={`min-w-0 flex-1 truncate text-sm ${unread ? 'font-medium text-ink-800 dark:text-slate-100' : 'text-slate-600 dark:text-slate-400'}`}
             >
-              {lastMessage ? <EmojiText text={preview} /> : <span className="italic">{t('messages_start_with', { nickname: other.nickname })}</span>}
+              {lastMessage ? (
+                <EmojiText text={preview} />
+              ) : (
+                <span className="italic">{t('messages_start_with', { nickname: other.nickname })}</span>
+              )}
             </span>
             {unread ? (
               <span
@@ -120,7 +135,9 @@ function BoxTabs({ box, requests, onChange }: { box: Box; requests: number; onCh
       data-testid={testId}
       onClick={() => onChange(value)}
       className={`flex-1 rounded-xl px-3 py-1.5 text-sm font-semibold transition ${
-        box === value ? 'bg-white text-ink-900 shadow-sm dark:bg-ink-700 dark:text-white' : 'text-slate-600 hover:text-ink-900 dark:text-slate-400 dark:hover:text-white'
+        box === value
+          ? 'bg-white text-ink-900 shadow-sm dark:bg-ink-700 dark:text-white'
+          : 'text-slate-600 hover:text-ink-900 dark:text-slate-400 dark:hover:text-white'
       }`}
     >
       {label}
@@ -135,7 +152,15 @@ function BoxTabs({ box, requests, onChange }: { box: Box; requests: number; onCh
 }
 
 /** The conversations: the other person, the last message's time and a preview. */
-export function ConversationList({ me, selectedId, className = '' }: { me: string; selectedId: string | null; className?: string }) {
+export function ConversationList({
+  me,
+  selectedId,
+  className = '',
+}: {
+  me: string;
+  selectedId: string | null;
+  className?: string;
+}) {
   const list = useConversationList();
   const requests = useRequests();
   const [box, setBox] = useState<Box>('conversations');
@@ -162,19 +187,31 @@ export function ConversationList({ me, selectedId, className = '' }: { me: strin
     );
   } else if (conversations.length === 0) {
     body = (
-      <div className="flex flex-1 flex-col items-center justify-center px-6 py-12 text-center" data-testid="messages-empty">
+      <div
+        className="flex flex-1 flex-col items-center justify-center px-6 py-12 text-center"
+        data-testid="messages-empty"
+      >
         <div className="mb-5 flex size-16 items-center justify-center rounded-2xl bg-gradient-to-br from-brand-500/15 to-violet-brand/15 text-brand-600 ring-1 ring-brand-500/20 dark:text-brand-300">
           <ChatIcon size={30} />
         </div>
         <p className="mb-2 text-lg font-bold text-ink-900 dark:text-white">{MESSAGES.messages_empty}</p>
-        <p className="max-w-xs text-sm leading-relaxed text-slate-600 dark:text-slate-400">{MESSAGES.messages_empty_hint}</p>
+        <p className="max-w-xs text-sm leading-relaxed text-slate-600 dark:text-slate-400">
+          {MESSAGES.messages_empty_hint}
+        </p>
       </div>
     );
   } else {
     body = (
       <ul className="flex flex-col gap-0.5 p-2" data-testid={showRequests ? 'request-list' : 'conversation-list'}>
         {conversations.map((c) => (
-          <ConversationItem key={c.id} conversation={c} selected={c.id === selectedId} me={me} now={now} onSelect={(conv) => select(conv.id, { otherNickname: conv.otherParticipant.nickname })} />
+          <ConversationItem
+            key={c.id}
+            conversation={c}
+            selected={c.id === selectedId}
+            me={me}
+            now={now}
+            onSelect={(conv) => select(conv.id, { otherNickname: conv.otherParticipant.nickname })}
+          />
         ))}
         {loadingMore ? (
           <li className="flex justify-center py-3 text-brand-500" role="status" aria-label={MESSAGES.loading}>

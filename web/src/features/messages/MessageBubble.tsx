@@ -35,7 +35,9 @@ export function MessageBubble({
       data-mine={mine ? 'true' : 'false'}
       className={`flex flex-col ${mine ? 'items-end' : 'items-start'} ${grouped ? 'mt-1' : 'mt-3 first:mt-0'}`}
     >
-      <div className={`max-w-[82%] overflow-hidden rounded-[1.25rem] md:max-w-[70%] ${tone} ${corner} ${message.imageUrl ? 'p-1' : 'px-3.5 pt-2 pb-1.5'}`}>
+      <div
+        className={`max-w-[82%] overflow-hidden rounded-[1.25rem] md:max-w-[70%] ${tone} ${corner} ${message.imageUrl ? 'p-1' : 'px-3.5 pt-2 pb-1.5'}`}
+      >
         {message.imageUrl ? (
           <a
             href={message.imageUrl}
@@ -56,12 +58,18 @@ export function MessageBubble({
           </a>
         ) : null}
         {text ? (
-          <p className={`text-[15px] leading-snug break-words whitespace-pre-wrap ${message.imageUrl ? 'px-2.5 pt-1.5' : ''}`} data-testid="message-text">
+          <p
+            className={`text-[15px] leading-snug break-words whitespace-pre-wrap ${message.imageUrl ? 'px-2.5 pt-1.5' : ''}`}
+            data-testid="message-text"
+          >
             <EmojiText text={text} />
           </p>
         ) : null}
         {!text && !message.imageUrl ? (
-          <p className="text-[15px] leading-snug text-slate-500 italic dark:text-slate-400" data-testid="message-removed">
+          <p
+            className="text-[15px] leading-snug text-slate-500 italic dark:text-slate-400"
+            data-testid="message-removed"
+          >
             {MESSAGES.messages_photo_removed}
           </p>
         ) : null}
@@ -74,7 +82,10 @@ export function MessageBubble({
         </p>
       </div>
       {seen ? (
-        <span className="mt-1 mr-1 text-[11px] font-medium text-slate-500 dark:text-slate-400" data-testid="message-seen">
+        <span
+          className="mt-1 mr-1 text-[11px] font-medium text-slate-500 dark:text-slate-400"
+          data-testid="message-seen"
+        >
           {MESSAGES.messages_seen}
         </span>
       ) : null}

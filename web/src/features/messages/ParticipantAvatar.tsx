@@ -10,7 +10,8 @@ export const isDeletedAccount = (participant: ParticipantDto | null | undefined)
  * 'C' of 'Compte supprimé' is not taken for someone's initial.
  */
 export function ParticipantAvatar({ participant, size }: { participant: ParticipantDto; size: number }) {
-  if (!isDeletedAccount(participant)) return <Avatar url={participant.profilePhotoUrl} name={participant.nickname} size={size} />;
+  if (!isDeletedAccount(participant))
+    return <Avatar url={participant.profilePhotoUrl} name={participant.nickname} size={size} />;
   return (
     <span
       aria-hidden="true"

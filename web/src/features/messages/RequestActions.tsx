@@ -43,7 +43,10 @@ export function RequestActions({ conversationId, other }: { conversationId: stri
   };
 
   return (
-    <section className="shrink-0 border-t border-slate-100 bg-white px-4 py-3 dark:border-white/5 dark:bg-ink-900" data-testid="request-actions">
+    <section
+      className="shrink-0 border-t border-slate-100 bg-white px-4 py-3 dark:border-white/5 dark:bg-ink-900"
+      data-testid="request-actions"
+    >
       <p className="mb-3 text-sm text-slate-600 dark:text-slate-300" data-testid="request-intro">
         {senderId === null ? MESSAGES.conversation_closed : t('request_intro', { nickname: other.nickname })}
       </p>
@@ -51,11 +54,21 @@ export function RequestActions({ conversationId, other }: { conversationId: stri
         <Button onClick={() => void run('accept')} disabled={busy !== null} data-testid="request-accept">
           {MESSAGES.request_accept}
         </Button>
-        <Button variant="secondary" onClick={() => void run('delete')} disabled={busy !== null} data-testid="request-delete">
+        <Button
+          variant="secondary"
+          onClick={() => void run('delete')}
+          disabled={busy !== null}
+          data-testid="request-delete"
+        >
           {MESSAGES.request_delete}
         </Button>
         {senderId === null ? null : (
-          <Button variant="danger" onClick={() => void run('block')} disabled={busy !== null} data-testid="request-block">
+          <Button
+            variant="danger"
+            onClick={() => void run('block')}
+            disabled={busy !== null}
+            data-testid="request-block"
+          >
             {MESSAGES.request_block_report}
           </Button>
         )}

@@ -27,7 +27,8 @@ export function contactPrefill(post: Pick<PostDto, 'content' | 'isVoiceOnly'>): 
 
 /** The toast of a failed contact from the map: the product's French text for its cause. */
 export function contactErrorText(error: unknown): string {
-  if (error instanceof ApiError && error.status > 0 && error.code !== 'internal_error' && error.message) return t('contact_error', { message: error.message });
+  if (error instanceof ApiError && error.status > 0 && error.code !== 'internal_error' && error.message)
+    return t('contact_error', { message: error.message });
   return MESSAGES.conversation_impossible;
 }
 

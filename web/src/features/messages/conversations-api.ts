@@ -3,7 +3,17 @@
  * answers (core/src/schemas/messages.ts). Lists, threads and realtime events are still read
  * defensively: a malformed item is dropped rather than crashing the list or the thread.
  */
-import { type ConversationDto, type CreateConversationInput, type MarkReadResult, type ConversationListResult, type ConversationSummaryDto, SHELL_MESSAGES, type MessageDto, type MessagePageResult, type ParticipantDto } from '@moodmap/core';
+import {
+  type ConversationDto,
+  type CreateConversationInput,
+  type MarkReadResult,
+  type ConversationListResult,
+  type ConversationSummaryDto,
+  SHELL_MESSAGES,
+  type MessageDto,
+  type MessagePageResult,
+  type ParticipantDto,
+} from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
 import { parseAnswerLazy, readLazy } from '../../lib/schemas.ts';
 
@@ -30,7 +40,11 @@ export function readParticipant(value: unknown): ParticipantDto | null {
   if (!value || typeof value !== 'object') return null;
   const p = value as Record<string, unknown>;
   if (!idOrNull(p.id)) return null;
-  return { id: p.id, nickname: str(p.nickname) ? p.nickname : '', profilePhotoUrl: str(p.profilePhotoUrl) && p.profilePhotoUrl ? p.profilePhotoUrl : null };
+  return {
+    id: p.id,
+    nickname: str(p.nickname) ? p.nickname : '',
+    profilePhotoUrl: str(p.profilePhotoUrl) && p.profilePhotoUrl ? p.profilePhotoUrl : null,
+  };
 }
 
 export function readConversation(value: unknown): ConversationSummaryDto | null {
@@ -64,12 +78,21 @@ function query(params: Record<string, string | number | undefined>): string {
 /** The conversation with `userId`, created on first contact (200 or 201 alike). */
 export async function openConversation(userId: string): Promise<ConversationDto> {
   const body: CreateConversationInput = { userId };
-  return (await parseAnswerLazy((s) => s.conversationResponseSchema, await api<unknown>('/api/conversations', { method: 'POST', body }), 'conversation_create_failed')).conversation;
+  return (
+    await parseAnswerLazy(
+      (s) => s.conversationResponseSchema,
+      await api<unknown>('/api/conversations', { method: 'POST', body }),
+      'conversation_create_failed',
+    )
+  ).conversation;
 }
 
 /** One page of my conversations, most recently updated first. */
 export async function fetchConversations(before?: string, signal?: AbortSignal): Promise<ConversationListResult> {
-  const payload = await api<{ conversations?: unknown; nextCursor?: unknown }>(`/api/conversations${query({ before })}`, { signal });
+  const payload = await api<{ conversations?: unknown; nextCursor?: unknown }>(
+    `/api/conversations${query({ before })}`,
+    { signal },
+  );
   const list = Array.isArray(payload?.conversations) ? payload.conversations : [];
   return {
     conversations: list.map(readConversation).filter((c): c is ConversationSummaryDto => c !== null),
@@ -90,7 +113,10 @@ export async function fetchConversation(id: string, signal?: AbortSignal): Promi
 
 /** Conversations whose last message is unread and from the other party (the badge). */
 export async function fetchUnreadIds(signal?: AbortSignal): Promise<string[]> {
-  const unread = await readLazy((s) => s.unreadConversationsSchema, await api<unknown>('/api/conversations/unread', { signal }));
+  const unread = await readLazy(
+    (s) => s.unreadConversationsSchema,
+    await api<unknown>('/api/conversations/unread', { signal }),
+  );
   return unread?.conversationIds ?? [];
 }
 
@@ -101,8 +127,14 @@ export interface PageRequest {
 }
 
 /** A page of a thread, oldest first: the latest one, the one `before` a message, or what came `after` one. */
-export async function fetchMessages(id: string, page: PageRequest = {}, signal?: AbortSignal): Promise<MessagePageResult> {
-  const payload = await api<{ messages?: unknown; hasMore?: unknown }>(`${path(id)}/messages${query({ ...page })}`, { signal });
+export async function fetchMessages(
+  id: string,
+  page: PageRequest = {},
+  signal?: AbortSignal,
+): Promise<MessagePageResult> {
+  const payload = await api<{ messages?: unknown; hasMore?: unknown }>(`${path(id)}/messages${query({ ...page })}`, {
+    signal,
+  });
   const list = Array.isArray(payload?.messages) ? payload.messages : [];
   return {
     messages: list.map(readMessage).filter((m): m is MessageDto => m !== null),

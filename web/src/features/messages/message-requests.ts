@@ -22,7 +22,12 @@ export async function fetchRequests(signal?: AbortSignal): Promise<ConversationS
 
 export function useRequests(): ConversationSummaryDto[] {
   const signedIn = useSessionStore((s) => s.user !== null);
-  const query = useQuery({ queryKey: REQUESTS_KEY, enabled: signedIn, queryFn: ({ signal }) => fetchRequests(signal), staleTime: CACHE_TTL_MS.conversations });
+  const query = useQuery({
+    queryKey: REQUESTS_KEY,
+    enabled: signedIn,
+    queryFn: ({ signal }) => fetchRequests(signal),
+    staleTime: CACHE_TTL_MS.conversations,
+  });
   return signedIn ? (query.data ?? []) : [];
 }
 
@@ -61,7 +66,10 @@ export async function blockAndReport(client: QueryClient, id: string, userId: st
   const postId = await livePostOf(userId).catch(() => null);
   if (postId) {
     // Already reported by me (409) or gone meanwhile: the block still goes ahead.
-    await api(`/api/posts/${encodeURIComponent(postId)}/report`, { method: 'POST', body: { reason: 'harassment', details: '' } }).catch(() => {});
+    await api(`/api/posts/${encodeURIComponent(postId)}/report`, {
+      method: 'POST',
+      body: { reason: 'harassment', details: '' },
+    }).catch(() => {});
   }
   await api(`/api/blocks/${encodeURIComponent(userId)}`, { method: 'PUT' });
   await deleteRequest(client, id).catch(() => {});

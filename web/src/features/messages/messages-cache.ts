@@ -60,14 +60,23 @@ export function sortConversations(list: ConversationSummaryDto[]): ConversationS
  * A fresh first page of the list, reconciled with the cached one: a conversation that moved
  * while the request was in flight keeps its newer state, and one that appeared meanwhile stays.
  */
-export function reconcileList(fetched: ConversationListResult, current: ConversationListResult | undefined): ConversationListResult {
+export function reconcileList(
+  fetched: ConversationListResult,
+  current: ConversationListResult | undefined,
+): ConversationListResult {
   if (!current) return fetched;
   const fresh = new Map(fetched.conversations.map((c) => [c.id, c]));
   const newest = Math.max(0, ...fetched.conversations.map(activityTime));
   for (const cached of current.conversations) {
     const got = fresh.get(cached.id);
     if (got) {
-      if (isNewer(cached.lastMessage, got.lastMessage)) fresh.set(cached.id, { ...got, lastMessage: cached.lastMessage, updatedAt: cached.updatedAt, unread: cached.unread });
+      if (isNewer(cached.lastMessage, got.lastMessage))
+        fresh.set(cached.id, {
+          ...got,
+          lastMessage: cached.lastMessage,
+          updatedAt: cached.updatedAt,
+          unread: cached.unread,
+        });
     } else if (activityTime(cached) > newest) {
       fresh.set(cached.id, cached);
     }
@@ -84,7 +93,11 @@ export function upsertConversation(client: QueryClient, conversation: Conversati
   });
 }
 
-export function updateConversation(client: QueryClient, id: string, update: (c: ConversationSummaryDto) => ConversationSummaryDto): void {
+export function updateConversation(
+  client: QueryClient,
+  id: string,
+  update: (c: ConversationSummaryDto) => ConversationSummaryDto,
+): void {
   client.setQueryData<ConversationListResult>(LIST_KEY, (list) => {
     if (!list || !list.conversations.some((c) => c.id === id)) return list;
     return { ...list, conversations: sortConversations(list.conversations.map((c) => (c.id === id ? update(c) : c))) };
@@ -96,8 +109,16 @@ export function updateConversation(client: QueryClient, id: string, update: (c: 
 export function updateParticipant(client: QueryClient, participant: ParticipantDto): void {
   const apply = (c: ConversationSummaryDto): ConversationSummaryDto => {
     const o = c.otherParticipant;
-    if (o.id === null || o.id !== participant.id || (o.nickname === participant.nickname && o.profilePhotoUrl === participant.profilePhotoUrl)) return c;
-    return { ...c, otherParticipant: { ...o, nickname: participant.nickname, profilePhotoUrl: participant.profilePhotoUrl } };
+    if (
+      o.id === null ||
+      o.id !== participant.id ||
+      (o.nickname === participant.nickname && o.profilePhotoUrl === participant.profilePhotoUrl)
+    )
+      return c;
+    return {
+      ...c,
+      otherParticipant: { ...o, nickname: participant.nickname, profilePhotoUrl: participant.profilePhotoUrl },
+    };
   };
   client.setQueryData<ConversationListResult>(LIST_KEY, (list) => {
     if (!list) return list;
@@ -108,7 +129,11 @@ export function updateParticipant(client: QueryClient, participant: ParticipantD
 }
 
 export function findConversation(client: QueryClient, id: string): ConversationSummaryDto | undefined {
-  return client.getQueryData<ConversationListResult>(LIST_KEY)?.conversations.find((c) => c.id === id) ?? client.getQueryData<ConversationSummaryDto | null>(conversationKey(id)) ?? undefined;
+  return (
+    client.getQueryData<ConversationListResult>(LIST_KEY)?.conversations.find((c) => c.id === id) ??
+    client.getQueryData<ConversationSummaryDto | null>(conversationKey(id)) ??
+    undefined
+  );
 }
 
 /** Appends older pages of the list, skipping conversations already shown. */
@@ -116,7 +141,10 @@ export function appendListPage(client: QueryClient, page: ConversationListResult
   client.setQueryData<ConversationListResult>(LIST_KEY, (list) => {
     if (!list) return page;
     const known = new Set(list.conversations.map((c) => c.id));
-    return { conversations: [...list.conversations, ...page.conversations.filter((c) => !known.has(c.id))], nextCursor: page.nextCursor };
+    return {
+      conversations: [...list.conversations, ...page.conversations.filter((c) => !known.has(c.id))],
+      nextCursor: page.nextCursor,
+    };
   });
 }
 
@@ -130,7 +158,12 @@ export function addMessagesToThread(client: QueryClient, id: string, messages: M
 export function markThreadRead(client: QueryClient, id: string, which: (m: MessageDto) => boolean, upTo: number): void {
   client.setQueryData<ThreadData>(threadKey(id), (thread) => {
     if (!thread || !thread.messages.some((m) => !m.read && which(m) && time(m.createdAt) <= upTo)) return thread;
-    return { ...thread, messages: thread.messages.map((m) => (!m.read && which(m) && time(m.createdAt) <= upTo ? { ...m, read: true } : m)) };
+    return {
+      ...thread,
+      messages: thread.messages.map((m) =>
+        !m.read && which(m) && time(m.createdAt) <= upTo ? { ...m, read: true } : m,
+      ),
+    };
   });
 }
 

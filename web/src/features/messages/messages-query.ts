@@ -4,7 +4,13 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CACHE_TTL_MS, type ConversationListResult, type ConversationSummaryDto, MESSAGES_PAGE_MAX, type MessageDto } from '@moodmap/core';
+import {
+  CACHE_TTL_MS,
+  type ConversationListResult,
+  type ConversationSummaryDto,
+  MESSAGES_PAGE_MAX,
+  type MessageDto,
+} from '@moodmap/core';
 import { useSessionStore } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
 import { useRealtimeStore } from '../../lib/realtime.ts';
@@ -42,7 +48,8 @@ const CATCH_UP_MAX_PAGES = 5;
 export const listQuery = (client: QueryClient) =>
   queryOptions({
     queryKey: LIST_KEY,
-    queryFn: async ({ signal }) => reconcileList(await fetchConversations(undefined, signal), client.getQueryData<ConversationListResult>(LIST_KEY)),
+    queryFn: async ({ signal }) =>
+      reconcileList(await fetchConversations(undefined, signal), client.getQueryData<ConversationListResult>(LIST_KEY)),
     staleTime: CACHE_TTL_MS.conversations,
   });
 
@@ -118,7 +125,13 @@ export function useConversationList() {
       setLoadingMore(false);
     }
   }, [client, cursor]);
-  return { conversations: query.data?.conversations ?? [], isPending: query.isPending, hasMore: cursor !== null, loadMore, loadingMore };
+  return {
+    conversations: query.data?.conversations ?? [],
+    isPending: query.isPending,
+    hasMore: cursor !== null,
+    loadMore,
+    loadingMore,
+  };
 }
 
 export function useUnreadIds(enabled: boolean): string[] {
@@ -144,7 +157,11 @@ export function useUnreadCount(): number {
  */
 export function useConversationSummary(id: string) {
   const client = useQueryClient();
-  const fromList = useQuery({ ...listQuery(client), enabled: false, select: (list) => list.conversations.find((c) => c.id === id) ?? null });
+  const fromList = useQuery({
+    ...listQuery(client),
+    enabled: false,
+    select: (list) => list.conversations.find((c) => c.id === id) ?? null,
+  });
   const listed = fromList.data ?? undefined;
   // Asked for once the list has answered without it (or failed).
   const single = useQuery({ ...conversationQuery(id), enabled: !listed && fromList.status !== 'pending' });
@@ -193,25 +210,41 @@ export function useThread(id: string) {
 const later = (a: string, b: string): string => (Date.parse(a) > Date.parse(b) ? a : b);
 
 /** A message that reached this tab: appended once, the list and the badge follow. */
-export function applyMessage(client: QueryClient, message: MessageDto, me: string | null | undefined): { known: boolean } {
+export function applyMessage(
+  client: QueryClient,
+  message: MessageDto,
+  me: string | null | undefined,
+): { known: boolean } {
   const mine = message.senderId === me;
   addMessagesToThread(client, message.conversationId, [message]);
   const cached = findConversation(client, message.conversationId);
   if (cached) {
     updateConversation(client, message.conversationId, (c) =>
       isNewer(message, c.lastMessage)
-        ? { ...c, lastMessage: message, updatedAt: later(message.createdAt, c.updatedAt), unread: !mine && !message.read }
+        ? {
+            ...c,
+            lastMessage: message,
+            updatedAt: later(message.createdAt, c.updatedAt),
+            unread: !mine && !message.read,
+          }
         : c.lastMessage?.id === message.id
           ? { ...c, lastMessage: message }
           : c,
     );
   }
-  if (!cached || isNewer(message, cached.lastMessage) || cached.lastMessage?.id === message.id) setUnread(client, message.conversationId, !mine && !message.read);
+  if (!cached || isNewer(message, cached.lastMessage) || cached.lastMessage?.id === message.id)
+    setUnread(client, message.conversationId, !mine && !message.read);
   return { known: Boolean(cached) };
 }
 
 /** Someone read a conversation up to `upTo`: me (another tab) or the other party (my messages). */
-export function applyRead(client: QueryClient, conversationId: string, readerId: string, upTo: string, me: string | null | undefined): void {
+export function applyRead(
+  client: QueryClient,
+  conversationId: string,
+  readerId: string,
+  upTo: string,
+  me: string | null | undefined,
+): void {
   const limit = Date.parse(upTo);
   if (!Number.isFinite(limit)) return;
   const byReader = readerId === me;
@@ -221,7 +254,11 @@ export function applyRead(client: QueryClient, conversationId: string, readerId:
   const cached = findConversation(client, conversationId);
   const last = cached?.lastMessage;
   if (last && written(last) && Date.parse(last.createdAt) <= limit) {
-    updateConversation(client, conversationId, (c) => ({ ...c, unread: byReader ? false : c.unread, lastMessage: c.lastMessage ? { ...c.lastMessage, read: true } : null }));
+    updateConversation(client, conversationId, (c) => ({
+      ...c,
+      unread: byReader ? false : c.unread,
+      lastMessage: c.lastMessage ? { ...c.lastMessage, read: true } : null,
+    }));
   }
   if (byReader && (!last || Date.parse(last.createdAt) <= limit)) setUnread(client, conversationId, false);
 }
@@ -229,7 +266,11 @@ export function applyRead(client: QueryClient, conversationId: string, readerId:
 const marking = new Set<string>();
 
 /** Tells the server I read the conversation; on success the dot and the badge clear here too. */
-export async function markRead(client: QueryClient, conversationId: string, me: string | null | undefined): Promise<void> {
+export async function markRead(
+  client: QueryClient,
+  conversationId: string,
+  me: string | null | undefined,
+): Promise<void> {
   if (!me || marking.has(conversationId)) return;
   marking.add(conversationId);
   // Only what was known when asking counts as read: a message arriving meanwhile stays unread.

@@ -24,9 +24,23 @@ import {
 import { useSessionStore } from '../auth/session-store.ts';
 import { onRealtimeConnection, subscribeRealtime } from '../../lib/realtime.ts';
 import { readMessage, readParticipant } from './conversations-api.ts';
-import { CONVERSATIONS_ROOT, LIST_KEY, THREAD_PREFIX, UNREAD_KEY, findConversation, threadKey } from './messages-cache.ts';
+import {
+  CONVERSATIONS_ROOT,
+  LIST_KEY,
+  THREAD_PREFIX,
+  UNREAD_KEY,
+  findConversation,
+  threadKey,
+} from './messages-cache.ts';
 import { REQUESTS_KEY } from './message-requests.ts';
-import { applyMessage, applyRead, fetchIntoList, listQuery, markRead, reloadClosedConversation } from './messages-query.ts';
+import {
+  applyMessage,
+  applyRead,
+  fetchIntoList,
+  listQuery,
+  markRead,
+  reloadClosedConversation,
+} from './messages-query.ts';
 import { useMessagesSelection, useOpenConversation, visibleConversationId } from './messages-store.ts';
 import { toastFromEvent, useMessageToast } from './message-toast-store.ts';
 
@@ -47,12 +61,20 @@ function readRead(data: unknown): MessageReadEvent | null {
 function readUpdated(data: unknown): ConversationUpdatedEvent | null {
   const d = (data ?? {}) as Record<string, unknown>;
   if (typeof d.conversationId !== 'string') return null;
-  return { conversationId: d.conversationId, updatedAt: typeof d.updatedAt === 'string' ? d.updatedAt : new Date().toISOString() };
+  return {
+    conversationId: d.conversationId,
+    updatedAt: typeof d.updatedAt === 'string' ? d.updatedAt : new Date().toISOString(),
+  };
 }
 
 /** `conversation.closed`'s conversation id. */
 function readClosedId(data: unknown): string | null {
-  return typeof data === 'object' && data !== null && 'conversationId' in data && typeof data.conversationId === 'string' ? data.conversationId : null;
+  return typeof data === 'object' &&
+    data !== null &&
+    'conversationId' in data &&
+    typeof data.conversationId === 'string'
+    ? data.conversationId
+    : null;
 }
 
 /**
@@ -113,7 +135,10 @@ export function bridgeMessagesRealtime(client: QueryClient, me: () => string | n
     onRealtimeConnection(({ connected, reconnect }) => {
       if (!connected || !reconnect) return;
       // The list is fetched now, not only marked stale: what came during the cut may need the toast.
-      void client.fetchQuery({ ...listQuery(client), staleTime: 0 }).then((list) => announceMissed(list, me()), () => {});
+      void client.fetchQuery({ ...listQuery(client), staleTime: 0 }).then(
+        (list) => announceMissed(list, me()),
+        () => {},
+      );
       void client.invalidateQueries({ queryKey: UNREAD_KEY });
       void client.invalidateQueries({ queryKey: REQUESTS_KEY });
       // Threads catch up with `after=`: the open one now, the others when shown again.

@@ -17,7 +17,11 @@ function AppealLink({ token }: { token: string }) {
   if (statement.isPending) return <Spinner />;
   if (statement.isError) {
     const text = statement.error instanceof ApiError ? statement.error.message : MESSAGES.internal_error;
-    return <p role="alert" className="text-sm font-medium text-red-600 dark:text-red-400" data-testid="appeal-link-error">{text}</p>;
+    return (
+      <p role="alert" className="text-sm font-medium text-red-600 dark:text-red-400" data-testid="appeal-link-error">
+        {text}
+      </p>
+    );
   }
   const { title, lines, canAppeal } = statement.data;
   return (

@@ -11,7 +11,13 @@ import { useAppeal, useNotices } from './moderation-api.ts';
 const FR_DATE = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short' });
 
 /** The appeal's text and its button; `appeal` files it (from a notice, or from a mailed link). */
-export function AppealForm({ id, appeal }: { id: string; appeal: { mutate: (statement: string) => void; isPending: boolean } }) {
+export function AppealForm({
+  id,
+  appeal,
+}: {
+  id: string;
+  appeal: { mutate: (statement: string) => void; isPending: boolean };
+}) {
   const [text, setText] = useState('');
   return (
     <form
@@ -21,7 +27,9 @@ export function AppealForm({ id, appeal }: { id: string; appeal: { mutate: (stat
         appeal.mutate(text);
       }}
     >
-      <label className="block text-sm font-medium" htmlFor={`appeal-${id}`}>{MESSAGES.appeal_label}</label>
+      <label className="block text-sm font-medium" htmlFor={`appeal-${id}`}>
+        {MESSAGES.appeal_label}
+      </label>
       <textarea
         id={`appeal-${id}`}
         data-testid="appeal-text"
@@ -45,7 +53,9 @@ export function NoticeText({ title, lines }: { title: string; lines: readonly st
     <>
       <p className="font-semibold text-ink-900 dark:text-white">{title}</p>
       {lines.map((line) => (
-        <p key={line} className="mt-1 text-sm text-slate-600 dark:text-slate-300">{line}</p>
+        <p key={line} className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+          {line}
+        </p>
       ))}
     </>
   );
@@ -78,12 +88,18 @@ export function NoticesPanel() {
     <section className="mt-8" data-testid="moderation-notices">
       <h3 className="mb-3 text-base font-bold text-ink-900 dark:text-white">{MESSAGES.notices_title}</h3>
       {data.suspendedUntil ? (
-        <p role="alert" className="mb-3 rounded-xl bg-amber-50 px-3 py-2 text-sm font-medium text-amber-800 dark:bg-amber-500/10 dark:text-amber-300" data-testid="suspension-notice">
+        <p
+          role="alert"
+          className="mb-3 rounded-xl bg-amber-50 px-3 py-2 text-sm font-medium text-amber-800 dark:bg-amber-500/10 dark:text-amber-300"
+          data-testid="suspension-notice"
+        >
           {t('account_suspended_notice', { date: FR_DATE.format(new Date(data.suspendedUntil)) })}
         </p>
       ) : null}
       <ul className="space-y-3">
-        {data.notices.map((n) => <Notice key={n.id} notice={n} />)}
+        {data.notices.map((n) => (
+          <Notice key={n.id} notice={n} />
+        ))}
       </ul>
     </section>
   );

@@ -29,7 +29,8 @@ export function useToggleBlock(userId: string) {
   const blocked = useBlocked();
   const isBlocked = blocked.data?.some((b) => b.id === userId) ?? false;
   const mutation = useMutation({
-    mutationFn: () => api<{ blocked: boolean }>(`/api/blocks/${encodeURIComponent(userId)}`, { method: isBlocked ? 'DELETE' : 'PUT' }),
+    mutationFn: () =>
+      api<{ blocked: boolean }>(`/api/blocks/${encodeURIComponent(userId)}`, { method: isBlocked ? 'DELETE' : 'PUT' }),
     onSuccess: (result) => {
       toast.success(result.blocked ? MESSAGES.block_done : MESSAGES.unblock_done);
       void client.invalidateQueries({ queryKey: blocksKey });
@@ -54,7 +55,11 @@ export function useNotices() {
 export function useAppeal(decisionId: string, onDone: () => void) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (statement: string) => api(`/api/moderation/decisions/${encodeURIComponent(decisionId)}/appeal`, { method: 'POST', body: { statement } }),
+    mutationFn: (statement: string) =>
+      api(`/api/moderation/decisions/${encodeURIComponent(decisionId)}/appeal`, {
+        method: 'POST',
+        body: { statement },
+      }),
     onSuccess: () => {
       toast.success(MESSAGES.appeal_sent);
       void client.invalidateQueries({ queryKey: noticesKey });
@@ -68,7 +73,8 @@ export function useAppeal(decisionId: string, onDone: () => void) {
 export function useAppealLink(token: string) {
   return useQuery({
     queryKey: ['moderation', 'appeal-link', token],
-    queryFn: ({ signal }) => api<AppealLinkAnswer>(`/api/moderation/appeal-link?token=${encodeURIComponent(token)}`, { signal }),
+    queryFn: ({ signal }) =>
+      api<AppealLinkAnswer>(`/api/moderation/appeal-link?token=${encodeURIComponent(token)}`, { signal }),
     retry: false,
   });
 }
@@ -76,7 +82,8 @@ export function useAppealLink(token: string) {
 export function useAppealByLink(token: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (statement: string) => api('/api/moderation/appeal-link', { method: 'POST', body: { token, statement } }),
+    mutationFn: (statement: string) =>
+      api('/api/moderation/appeal-link', { method: 'POST', body: { token, statement } }),
     onSuccess: () => {
       toast.success(MESSAGES.appeal_sent);
       void client.invalidateQueries({ queryKey: ['moderation', 'appeal-link', token] });

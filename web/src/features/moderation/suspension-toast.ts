@@ -11,7 +11,10 @@ const FR_DATE = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle:
 export async function announceSuspension(): Promise<void> {
   try {
     const { suspendedUntil } = await api<NoticesResponse>('/api/moderation/notices');
-    if (suspendedUntil) toast.warning(t('account_suspended_notice', { date: FR_DATE.format(new Date(suspendedUntil)) }), { duration: 10_000 });
+    if (suspendedUntil)
+      toast.warning(t('account_suspended_notice', { date: FR_DATE.format(new Date(suspendedUntil)) }), {
+        duration: 10_000,
+      });
   } catch {
     // The notices are a courtesy here; the server refuses the writes anyway.
   }

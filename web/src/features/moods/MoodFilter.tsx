@@ -57,13 +57,21 @@ export function MoodFilter() {
             </span>
           ))}
         </span>
-        <span className="hidden text-sm font-semibold text-ink-800 lg:inline dark:text-slate-100">{SHELL_MESSAGES.mood_filter}</span>
+        <span className="hidden text-sm font-semibold text-ink-800 lg:inline dark:text-slate-100">
+          {SHELL_MESSAGES.mood_filter}
+        </span>
         {!all ? (
-          <span className="rounded-full bg-brand-500 px-1.5 text-[11px] leading-5 font-bold text-white" aria-hidden="true">
+          <span
+            className="rounded-full bg-brand-500 px-1.5 text-[11px] leading-5 font-bold text-white"
+            aria-hidden="true"
+          >
             {selected.length}/{MOODS.length}
           </span>
         ) : null}
-        <ChevronDownIcon size={16} className={`hidden text-slate-500 transition md:block ${open ? 'rotate-180' : ''}`} />
+        <ChevronDownIcon
+          size={16}
+          className={`hidden text-slate-500 transition md:block ${open ? 'rotate-180' : ''}`}
+        />
       </button>
 
       {open ? (
@@ -100,7 +108,9 @@ export function MoodFilter() {
                     >
                       {info.emoji}
                     </span>
-                    <span className={`flex-1 text-sm font-medium ${checked ? 'text-ink-900 dark:text-white' : 'text-slate-500 dark:text-slate-400'}`}>
+                    <span
+                      className={`flex-1 text-sm font-medium ${checked ? 'text-ink-900 dark:text-white' : 'text-slate-500 dark:text-slate-400'}`}
+                    >
                       {info.label}
                     </span>
                     <span

@@ -9,7 +9,8 @@ export function initialsOf(name: string): string {
 }
 
 /** A card (its author) or a marker (the photo it carries). */
-type Photographed = Pick<PostDto, 'category' | 'nickname'> & ({ author: Pick<PostDto['author'], 'photoUrl' | 'username'> } | { photoUrl: string | null });
+type Photographed = Pick<PostDto, 'category' | 'nickname'> &
+  ({ author: Pick<PostDto['author'], 'photoUrl' | 'username'> } | { photoUrl: string | null });
 
 /** The author's photo, or their initials on the mood's tint when there is none or it fails. */
 export function AuthorPhoto({ post, size }: { post: Photographed; size: number }) {
@@ -32,7 +33,12 @@ export function AuthorPhoto({ post, size }: { post: Photographed; size: number }
   return (
     <span
       className="flex size-full items-center justify-center rounded-full font-bold text-ink-900 select-none"
-      style={{ width: size, height: size, fontSize: size * 0.36, background: `linear-gradient(135deg, #ffffff 0%, ${mood.color} 140%)` }}
+      style={{
+        width: size,
+        height: size,
+        fontSize: size * 0.36,
+        background: `linear-gradient(135deg, #ffffff 0%, ${mood.color} 140%)`,
+      }}
       aria-hidden="true"
     >
       {initialsOf(name)}

@@ -36,7 +36,11 @@ export function CreateScreen() {
   const user = useSessionStore((s) => s.user);
   return (
     <ModalPanel title={MESSAGES.profile_create_post}>
-      {user ? <CreateGate user={user} /> : <SignedOutNotice message={MESSAGES.create_signed_out} icon={<PlusIcon size={28} />} />}
+      {user ? (
+        <CreateGate user={user} />
+      ) : (
+        <SignedOutNotice message={MESSAGES.create_signed_out} icon={<PlusIcon size={28} />} />
+      )}
     </ModalPanel>
   );
 }
@@ -52,7 +56,11 @@ function CreateGate({ user }: { user: SessionUser }) {
   });
   if (active.isPending) {
     return (
-      <div className="flex min-h-72 items-center justify-center text-brand-500" role="status" aria-label={MESSAGES.loading}>
+      <div
+        className="flex min-h-72 items-center justify-center text-brand-500"
+        role="status"
+        aria-label={MESSAGES.loading}
+      >
         <Spinner className="size-8 border-[3px]" />
       </div>
     );
@@ -138,7 +146,15 @@ function CreateForm({ user }: { user: SessionUser }) {
       return;
     }
     setError(null);
-    create.mutate({ category: mood, content, image, voice: voice?.blob ?? null, location, usePulseEffect: usePulse && credits >= 1, approximate });
+    create.mutate({
+      category: mood,
+      content,
+      image,
+      voice: voice?.blob ?? null,
+      location,
+      usePulseEffect: usePulse && credits >= 1,
+      approximate,
+    });
   };
 
   // An error is about what was sent: any change to the form clears it.
@@ -194,7 +210,13 @@ function CreateForm({ user }: { user: SessionUser }) {
         <div ref={errorRef} data-testid="create-error">
           <FormError>{error}</FormError>
         </div>
-        <Button type="submit" className="w-full text-base" disabled={submitting || recordingBusy} aria-busy={submitting} data-testid="create-submit">
+        <Button
+          type="submit"
+          className="w-full text-base"
+          disabled={submitting || recordingBusy}
+          aria-busy={submitting}
+          data-testid="create-submit"
+        >
           {submitting ? (
             <>
               <Spinner /> {MESSAGES.create_submitting}
@@ -212,7 +234,12 @@ function LandStatus({ state, location }: { state: LandState; location: PickedLoc
   if (!location) return null;
   const coords = `${location.latitude.toFixed(4)}, ${location.longitude.toFixed(4)}`;
   return (
-    <p className="flex min-h-5 items-center gap-1.5 text-xs font-medium" data-testid="land-status" data-state={state} aria-live="polite">
+    <p
+      className="flex min-h-5 items-center gap-1.5 text-xs font-medium"
+      data-testid="land-status"
+      data-state={state}
+      aria-live="polite"
+    >
       {state === 'checking' ? (
         <>
           <Spinner className="size-3.5 text-brand-500" />
@@ -225,7 +252,11 @@ function LandStatus({ state, location }: { state: LandState; location: PickedLoc
         </>
       ) : (
         <>
-          {state === 'land' ? <CheckCircleIcon size={16} className="shrink-0 text-emerald-500" /> : <PinIcon size={16} className="shrink-0 text-slate-400" />}
+          {state === 'land' ? (
+            <CheckCircleIcon size={16} className="shrink-0 text-emerald-500" />
+          ) : (
+            <PinIcon size={16} className="shrink-0 text-slate-400" />
+          )}
           <span className="text-slate-600 dark:text-slate-300">
             {state === 'land' ? `${MESSAGES.land_ok} · ` : ''}
             <span className="tabular-nums">{coords}</span>

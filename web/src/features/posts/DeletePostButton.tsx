@@ -5,7 +5,15 @@ import { TrashIcon } from '../../ui/icons.tsx';
 import { useDeletePost } from './use-delete-post.ts';
 
 /** 'Supprimer', then a confirmation in place; the owner's only. */
-export function DeletePostButton({ postId, onDeleted, compact = false }: { postId: string; onDeleted?: () => void; compact?: boolean }) {
+export function DeletePostButton({
+  postId,
+  onDeleted,
+  compact = false,
+}: {
+  postId: string;
+  onDeleted?: () => void;
+  compact?: boolean;
+}) {
   const { remove, deleting } = useDeletePost();
   const [confirming, setConfirming] = useState(false);
   const base = `inline-flex items-center justify-center gap-1.5 rounded-xl font-semibold transition ${compact ? 'h-9 px-3 text-xs' : 'h-11 px-4 text-sm'}`;

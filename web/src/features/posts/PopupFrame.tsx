@@ -7,7 +7,15 @@ import type { MarkerDto, PostDto } from './post-types.ts';
  * skeleton painted from the marker while the post loads is marked busy; it stays short, so only
  * the full card is capped to the viewport's height (its body scrolls).
  */
-export function PopupFrame({ post, skeleton = false, children }: { post: MarkerDto | PostDto; skeleton?: boolean; children: ReactNode }) {
+export function PopupFrame({
+  post,
+  skeleton = false,
+  children,
+}: {
+  post: MarkerDto | PostDto;
+  skeleton?: boolean;
+  children: ReactNode;
+}) {
   const mood = MOOD_INFO[post.category];
   return (
     <article

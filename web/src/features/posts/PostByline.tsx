@@ -12,11 +12,20 @@ export function PostByline({ post, now, linked = false }: { post: MarkerDto | Po
   const mood = MOOD_INFO[post.category];
   return (
     <>
-      <span className="block size-11 shrink-0 overflow-hidden rounded-full" style={{ boxShadow: `0 0 0 2.5px ${mood.color}` }}>
+      <span
+        className="block size-11 shrink-0 overflow-hidden rounded-full"
+        style={{ boxShadow: `0 0 0 2.5px ${mood.color}` }}
+      >
         <AuthorPhoto post={post} size={44} />
       </span>
       <span className="min-w-0">
-        <span className={linked ? 'block truncate text-[15px] font-bold hover:underline' : 'block truncate text-[15px] font-bold'}>{post.nickname}</span>
+        <span
+          className={
+            linked ? 'block truncate text-[15px] font-bold hover:underline' : 'block truncate text-[15px] font-bold'
+          }
+        >
+          {post.nickname}
+        </span>
         <span className="flex items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
           <time dateTime={post.createdAt}>{relativeTime(post.createdAt, now)}</time>
           {post.hasPulseEffect ? (

@@ -29,7 +29,10 @@ import { DSA_NOTICE_PATH } from '../dsa/paths.ts';
 export { MoodBadge };
 
 /** The report form (and core's report schema, with zod) loads when the flag is pressed. */
-const ReportDialog = lazyScreen(() => import('../reports/ReportDialog.tsx'), (m) => m.ReportDialog);
+const ReportDialog = lazyScreen(
+  () => import('../reports/ReportDialog.tsx'),
+  (m) => m.ReportDialog,
+);
 
 const ACTION =
   'inline-flex h-10 flex-1 items-center justify-center gap-1.5 rounded-xl px-3 text-sm font-semibold transition';
@@ -65,17 +68,17 @@ export function PostCard({
         actions={
           user && !mine ? (
             <>
-            <BlockButton userId={post.userId} compact />
-            <button
-              type="button"
-              onClick={() => setReporting(true)}
-              aria-label={MESSAGES.report_title}
-              title={MESSAGES.report_title}
-              data-testid="post-report"
-              className="flex size-8 items-center justify-center rounded-full text-slate-500 dark:text-slate-400 hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-300"
-            >
-              <FlagIcon size={16} />
-            </button>
+              <BlockButton userId={post.userId} compact />
+              <button
+                type="button"
+                onClick={() => setReporting(true)}
+                aria-label={MESSAGES.report_title}
+                title={MESSAGES.report_title}
+                data-testid="post-report"
+                className="flex size-8 items-center justify-center rounded-full text-slate-500 dark:text-slate-400 hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-300"
+              >
+                <FlagIcon size={16} />
+              </button>
             </>
           ) : null
         }
@@ -105,12 +108,17 @@ export function PostCard({
           <MoodBadge post={post} />
           {/* The pin stands for a ~1 km area, not the place it was posted from. */}
           {post.approximate ? (
-            <span className="inline-flex items-center gap-1 text-xs font-medium text-slate-600 dark:text-slate-300" data-testid="post-approximate">
+            <span
+              className="inline-flex items-center gap-1 text-xs font-medium text-slate-600 dark:text-slate-300"
+              data-testid="post-approximate"
+            >
               <PinIcon size={14} className="shrink-0" /> {MESSAGES.post_approximate}
             </span>
           ) : null}
         </div>
-        {post.audioUrl ? <AudioPlayer src={post.audioUrl} durationHint={post.audioDuration} testId="post-audio" /> : null}
+        {post.audioUrl ? (
+          <AudioPlayer src={post.audioUrl} durationHint={post.audioDuration} testId="post-audio" />
+        ) : null}
         {image ? (
           <button
             type="button"
@@ -119,22 +127,32 @@ export function PostCard({
             className="block w-full overflow-hidden rounded-2xl bg-slate-100 dark:bg-ink-800"
             data-testid="post-image"
           >
-            <img src={image} alt="" loading="lazy" className="max-h-56 w-full object-cover transition hover:scale-[1.02]" />
+            <img
+              src={image}
+              alt=""
+              loading="lazy"
+              className="max-h-56 w-full object-cover transition hover:scale-[1.02]"
+            />
           </button>
         ) : null}
         {!post.isVoiceOnly && post.content ? (
-          <p className="text-[15px] leading-relaxed break-words whitespace-pre-line text-ink-800 dark:text-slate-200" data-testid="post-text">
+          <p
+            className="text-[15px] leading-relaxed break-words whitespace-pre-line text-ink-800 dark:text-slate-200"
+            data-testid="post-text"
+          >
             {post.content}
           </p>
         ) : null}
         {/* DSA Art. 16: anyone, visitors included, may notify illegal content (not their own). */}
-        {mine ? null : <Link
-          to={`${DSA_NOTICE_PATH}?post=${encodeURIComponent(post.id)}`}
-          className="inline-block text-xs text-slate-500 underline underline-offset-2 hover:text-rose-600 dark:text-slate-400 dark:hover:text-rose-300"
-          data-testid="post-dsa-notice"
-        >
-          {MESSAGES.dsa_link}
-        </Link>}
+        {mine ? null : (
+          <Link
+            to={`${DSA_NOTICE_PATH}?post=${encodeURIComponent(post.id)}`}
+            className="inline-block text-xs text-slate-500 underline underline-offset-2 hover:text-rose-600 dark:text-slate-400 dark:hover:text-rose-300"
+            data-testid="post-dsa-notice"
+          >
+            {MESSAGES.dsa_link}
+          </Link>
+        )}
         {commentsOpen ? <CommentsSection post={post} now={now} /> : null}
       </div>
 
@@ -172,7 +190,8 @@ export function PostCard({
             data-testid="post-contact"
             className={`${ACTION} col-span-2 bg-gradient-to-r from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/25 hover:brightness-105 disabled:opacity-80`}
           >
-            {opening ? <Spinner className="size-4" /> : <MailIcon size={17} className="shrink-0" />} {MESSAGES.post_contact}
+            {opening ? <Spinner className="size-4" /> : <MailIcon size={17} className="shrink-0" />}{' '}
+            {MESSAGES.post_contact}
           </button>
         )}
       </footer>

@@ -24,19 +24,29 @@ export function bridgeInteractionsRealtime(client: QueryClient): () => void {
       if (typeof data.postId !== 'string' || likes === null) return;
       updateCachedPost(client, data.postId, (p) => (p.likesCount === likes ? p : { ...p, likesCount: likes }));
     }),
-    subscribeRealtime('post.commented', (event) => then(async () => {
-      const data = (event.data ?? {}) as { postId?: unknown; commentsCount?: unknown; comment?: unknown; removedCommentId?: unknown };
-      if (typeof data.postId !== 'string') return;
-      const postId = data.postId;
-      const comments = count(data.commentsCount);
-      if (comments !== null) updateCachedPost(client, postId, (p) => (p.commentsCount === comments ? p : { ...p, commentsCount: comments }));
-      const comment = data.comment === undefined ? null : await readComment(data.comment);
-      if (comment && comment.postId === postId) updateComments(client, postId, (list) => withComment(list, comment));
-      if (typeof data.removedCommentId === 'string') {
-        const removed = data.removedCommentId;
-        updateComments(client, postId, (list) => withoutComment(list, removed));
-      }
-    })),
+    subscribeRealtime('post.commented', (event) =>
+      then(async () => {
+        const data = (event.data ?? {}) as {
+          postId?: unknown;
+          commentsCount?: unknown;
+          comment?: unknown;
+          removedCommentId?: unknown;
+        };
+        if (typeof data.postId !== 'string') return;
+        const postId = data.postId;
+        const comments = count(data.commentsCount);
+        if (comments !== null)
+          updateCachedPost(client, postId, (p) =>
+            p.commentsCount === comments ? p : { ...p, commentsCount: comments },
+          );
+        const comment = data.comment === undefined ? null : await readComment(data.comment);
+        if (comment && comment.postId === postId) updateComments(client, postId, (list) => withComment(list, comment));
+        if (typeof data.removedCommentId === 'string') {
+          const removed = data.removedCommentId;
+          updateComments(client, postId, (list) => withoutComment(list, removed));
+        }
+      }),
+    ),
   ];
   return () => stops.forEach((stop) => stop());
 }

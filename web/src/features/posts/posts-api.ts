@@ -12,17 +12,29 @@ export type { CreatePostBody, ImageUpload, VoiceUpload };
 
 /** One live post (`GET /api/posts/:id`, 404 once deleted or expired), with my like. */
 export async function fetchPost(id: string, signal?: AbortSignal): Promise<PostDto | null> {
-  return (await parseAnswerLazy((s) => s.postResponseSchema, await api<unknown>(`/api/posts/${encodeURIComponent(id)}`, { signal }))).post;
+  return (
+    await parseAnswerLazy(
+      (s) => s.postResponseSchema,
+      await api<unknown>(`/api/posts/${encodeURIComponent(id)}`, { signal }),
+    )
+  ).post;
 }
 
 /** The live cards among `ids` (`GET /api/posts/cards?ids=`), newest first: a 100 m group's list. */
 export async function fetchCards(ids: readonly string[], signal?: AbortSignal): Promise<PostDto[]> {
-  return (await parseAnswerLazy((s) => s.postCardsResponseSchema, await api<unknown>(`/api/posts/cards?ids=${ids.map(encodeURIComponent).join(',')}`, { signal }))).posts;
+  return (
+    await parseAnswerLazy(
+      (s) => s.postCardsResponseSchema,
+      await api<unknown>(`/api/posts/cards?ids=${ids.map(encodeURIComponent).join(',')}`, { signal }),
+    )
+  ).posts;
 }
 
 /** The caller's live post, if any (the create page blocks while one exists). */
 export async function fetchMyActivePost(signal?: AbortSignal): Promise<PostDto | null> {
-  return (await parseAnswerLazy((s) => s.activePostResponseSchema, await api<unknown>('/api/posts/mine/active', { signal }))).post;
+  return (
+    await parseAnswerLazy((s) => s.activePostResponseSchema, await api<unknown>('/api/posts/mine/active', { signal }))
+  ).post;
 }
 
 export async function createPost(body: CreatePostBody): Promise<PostDto> {
@@ -37,7 +49,10 @@ export async function deletePost(id: string): Promise<void> {
 
 /** Whether a point is on land (islands included); the server decides again on create. */
 export async function checkLand(latitude: number, longitude: number, signal?: AbortSignal): Promise<boolean> {
-  const payload = await api<{ onLand?: unknown }>(`/api/geo/land?lat=${latitude}&lon=${longitude}`, { signal, auth: false });
+  const payload = await api<{ onLand?: unknown }>(`/api/geo/land?lat=${latitude}&lon=${longitude}`, {
+    signal,
+    auth: false,
+  });
   return payload?.onLand === true;
 }
 

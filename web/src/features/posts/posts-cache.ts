@@ -21,7 +21,9 @@ function isPost(value: unknown): value is PostDto {
   if (!value || typeof value !== 'object') return false;
   const p = value as Partial<PostDto>;
   // A card, not a marker: only cards carry the author and the counts these updates rewrite.
-  return typeof p.id === 'string' && typeof p.category === 'string' && typeof p.author === 'object' && p.author !== null;
+  return (
+    typeof p.id === 'string' && typeof p.category === 'string' && typeof p.author === 'object' && p.author !== null
+  );
 }
 
 function mapList(list: unknown[], update: Update): unknown[] {
@@ -58,7 +60,9 @@ export function updatePostIn(data: unknown, id: string, update: Update): unknown
 
 /** Applies `update` to every cached post of every list (it returns the post itself when unchanged). */
 export function updateAllCachedPosts(client: QueryClient, update: Update): void {
-  client.setQueriesData<unknown>({ queryKey: POSTS_PREFIX }, (data: unknown) => (data === undefined ? data : mapPostsIn(data, update)));
+  client.setQueriesData<unknown>({ queryKey: POSTS_PREFIX }, (data: unknown) =>
+    data === undefined ? data : mapPostsIn(data, update),
+  );
 }
 
 /** Updates every cached copy of a post's card (its card, lists of cards, my active post). */

@@ -146,7 +146,8 @@ function markerIn(answer: ViewportLike, id: string): MarkerDto | undefined {
   let at: ViewportLike = answer;
   for (let link = pending.get(at); link; link = pending.get(at)) {
     const change = link.change;
-    if (change.kind === 'created' ? change.post.id === id : change.id === id) return change.kind === 'created' ? change.post : undefined;
+    if (change.kind === 'created' ? change.post.id === id : change.id === id)
+      return change.kind === 'created' ? change.post : undefined;
     at = link.base;
   }
   return Array.isArray(at.points) ? byId(at.points).get(id) : undefined;
@@ -183,7 +184,8 @@ function derive<T extends ViewportLike>(base: T, change: MarkerChange): T {
 function deriveViewports(client: QueryClient, change: MarkerChange, takes: (data: ViewportLike) => boolean): void {
   for (const query of client.getQueryCache().findAll({ queryKey: VIEWPORT_PREFIX })) {
     const data = query.state.data as ViewportLike | undefined;
-    if (!data || typeof data !== 'object' || !(pending.has(data) || Array.isArray(data.points)) || !takes(data)) continue;
+    if (!data || typeof data !== 'object' || !(pending.has(data) || Array.isArray(data.points)) || !takes(data))
+      continue;
     client.setQueryData(query.queryKey, derive(data, change), { updatedAt: query.state.dataUpdatedAt });
   }
 }
@@ -195,7 +197,11 @@ export function addPostToCache(client: QueryClient, post: MarkerDto | PostDto): 
   const change: MarkerChange = { kind: 'created', post: marker };
   remember(change);
   deriveViewports(client, change, (data) => inView(marker, data.bbox));
-  client.setQueryData<{ posts: MarkerDto[] }>(EXTRA_POSTS_KEY, (extra) => (extra?.posts.some((p) => p.id === marker.id) ? { posts: extra.posts.map((p) => (p.id === marker.id ? marker : p)) } : extra));
+  client.setQueryData<{ posts: MarkerDto[] }>(EXTRA_POSTS_KEY, (extra) =>
+    extra?.posts.some((p) => p.id === marker.id)
+      ? { posts: extra.posts.map((p) => (p.id === marker.id ? marker : p)) }
+      : extra,
+  );
   emit(change);
 }
 
@@ -203,16 +209,24 @@ export function addPostToCache(client: QueryClient, post: MarkerDto | PostDto): 
 export function pinPostInCache(client: QueryClient, post: MarkerDto | PostDto): void {
   const marker = toMarker(post);
   if ('author' in post) client.setQueryData(cardKey(post.id), post);
-  client.setQueryData<{ posts: MarkerDto[] }>(EXTRA_POSTS_KEY, (extra) => ({ posts: [marker, ...(extra?.posts ?? []).filter((p) => p.id !== marker.id)].slice(0, EXTRA_MAX) }));
+  client.setQueryData<{ posts: MarkerDto[] }>(EXTRA_POSTS_KEY, (extra) => ({
+    posts: [marker, ...(extra?.posts ?? []).filter((p) => p.id !== marker.id)].slice(0, EXTRA_MAX),
+  }));
 }
 
 export function removePostFromCache(client: QueryClient, id: string): void {
   const change: MarkerChange = { kind: 'deleted', id };
   remember(change);
   // A list of cards kept under ['posts'] (the whole feed some screens read) loses it too.
-  client.setQueryData<{ posts: PostDto[] }>(POSTS_KEY, (feed) => (feed && Array.isArray(feed.posts) && feed.posts.some((p) => p.id === id) ? { ...feed, posts: feed.posts.filter((p) => p.id !== id) } : feed));
+  client.setQueryData<{ posts: PostDto[] }>(POSTS_KEY, (feed) =>
+    feed && Array.isArray(feed.posts) && feed.posts.some((p) => p.id === id)
+      ? { ...feed, posts: feed.posts.filter((p) => p.id !== id) }
+      : feed,
+  );
   deriveViewports(client, change, (data) => markerIn(data, id) !== undefined);
-  client.setQueryData<{ posts: MarkerDto[] }>(EXTRA_POSTS_KEY, (extra) => (extra?.posts.some((p) => p.id === id) ? { posts: extra.posts.filter((p) => p.id !== id) } : extra));
+  client.setQueryData<{ posts: MarkerDto[] }>(EXTRA_POSTS_KEY, (extra) =>
+    extra?.posts.some((p) => p.id === id) ? { posts: extra.posts.filter((p) => p.id !== id) } : extra,
+  );
   client.removeQueries({ queryKey: cardKey(id), exact: true });
   emit(change);
 }
@@ -235,7 +249,10 @@ export function findCachedMarker(client: QueryClient, id: string): MarkerDto | u
 
 /** Rewrites the markers of one author (a new photo reaches the map without a refetch). */
 export function updateMarkersOf(client: QueryClient, userId: string, photoUrl: string | null): void {
-  const rewrite = (list: MarkerDto[]) => (list.some((p) => p.userId === userId && p.photoUrl !== photoUrl) ? list.map((p) => (p.userId === userId ? { ...p, photoUrl } : p)) : list);
+  const rewrite = (list: MarkerDto[]) =>
+    list.some((p) => p.userId === userId && p.photoUrl !== photoUrl)
+      ? list.map((p) => (p.userId === userId ? { ...p, photoUrl } : p))
+      : list;
   client.setQueriesData<ViewportLike>({ queryKey: VIEWPORT_PREFIX }, (data) => {
     if (!data || !Array.isArray(data.points)) return data;
     const points = rewrite(data.points);

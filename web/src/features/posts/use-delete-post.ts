@@ -31,7 +31,8 @@ export function useDeletePost() {
       toast.success(MESSAGES.post_deleted);
       setTimeout(() => void client.invalidateQueries({ queryKey: POSTS_KEY }), DELETE_REFETCH_MS);
     },
-    onError: (error) => toast.error(error instanceof ApiError && error.status !== 0 ? error.message : MESSAGES.post_delete_failed),
+    onError: (error) =>
+      toast.error(error instanceof ApiError && error.status !== 0 ? error.message : MESSAGES.post_delete_failed),
   });
   const remove = (id: string): Promise<boolean> => {
     if (mutation.isPending) return Promise.resolve(false);

@@ -37,8 +37,15 @@ function listOf<T>(value: unknown, read: (item: unknown) => T | null): T[] | nul
 export function readMarkerAnswer(value: unknown): MarkerDto | null {
   if (!isFields(value)) return null;
   const { id, userId, category, latitude, longitude, nickname, hasPulseEffect, createdAt, photoUrl } = value;
-  if (!isString(id) || !isString(userId) || !isMood(category) || !isNumber(latitude) || !isNumber(longitude)) return null;
-  if (!isString(nickname) || typeof hasPulseEffect !== 'boolean' || !isString(createdAt) || !(photoUrl === null || isString(photoUrl))) return null;
+  if (!isString(id) || !isString(userId) || !isMood(category) || !isNumber(latitude) || !isNumber(longitude))
+    return null;
+  if (
+    !isString(nickname) ||
+    typeof hasPulseEffect !== 'boolean' ||
+    !isString(createdAt) ||
+    !(photoUrl === null || isString(photoUrl))
+  )
+    return null;
   return { id, userId, category, latitude, longitude, nickname, hasPulseEffect, createdAt, photoUrl };
 }
 

@@ -14,7 +14,17 @@ import { setRealtimeView, useRealtimeStore } from '../../lib/realtime.ts';
 import { malformedAnswer } from '../../lib/schemas.ts';
 import type { MarkerDto } from './post-types.ts';
 import { type ClusterAnswer, readChangesAnswer, readViewportAnswer } from './viewport-answer.ts';
-import { EXTRA_POSTS_KEY, POSTS_KEY, REFRESH_POSTS_EVENT, VIEWPORT_PREFIX, addPostToCache, bridgePostsRealtime, recentSince, removePostFromCache, sequenceNow } from './posts-query.ts';
+import {
+  EXTRA_POSTS_KEY,
+  POSTS_KEY,
+  REFRESH_POSTS_EVENT,
+  VIEWPORT_PREFIX,
+  addPostToCache,
+  bridgePostsRealtime,
+  recentSince,
+  removePostFromCache,
+  sequenceNow,
+} from './posts-query.ts';
 
 export type { Bbox };
 
@@ -44,10 +54,21 @@ let lastCursor: string | null = null;
 /** The bounds of the last viewport read: the changes poll asks for the same place. */
 let lastBbox: Bbox | null = null;
 
-export async function fetchViewport(bbox: Bbox, zoom: number, moods: readonly Mood[], signal?: AbortSignal): Promise<ViewportFeed> {
+export async function fetchViewport(
+  bbox: Bbox,
+  zoom: number,
+  moods: readonly Mood[],
+  signal?: AbortSignal,
+): Promise<ViewportFeed> {
   const since = sequenceNow();
   const [west, south, east, north] = bbox;
-  const params = new URLSearchParams({ west: String(west), south: String(south), east: String(east), north: String(north), zoom: String(Math.floor(zoom)) });
+  const params = new URLSearchParams({
+    west: String(west),
+    south: String(south),
+    east: String(east),
+    north: String(north),
+    zoom: String(Math.floor(zoom)),
+  });
   if (moods.length > 0 && moods.length < MOODS.length) params.set('moods', [...moods].sort().join(','));
   // Read without zod: the map waits for this answer (viewport-answer.ts).
   const answer = readViewportAnswer(await api<unknown>(`/api/posts/viewport?${params}`, { signal }));
@@ -130,7 +151,11 @@ export function useViewportFeed(view: { bbox: Bbox; zoom: number } | null, moods
     structuralSharing: false,
   });
   // Markers put in the cache from elsewhere (a search result to focus) are drawn wherever they are.
-  const extra = useQuery<{ posts: MarkerDto[] }>({ queryKey: EXTRA_POSTS_KEY, queryFn: () => ({ posts: [] }), enabled: false });
+  const extra = useQuery<{ posts: MarkerDto[] }>({
+    queryKey: EXTRA_POSTS_KEY,
+    queryFn: () => ({ posts: [] }),
+    enabled: false,
+  });
 
   // The socket hears the bounds the markers were fetched for (debounced in the client).
   const boundsKey = bbox ? bbox.join(',') : '';
@@ -148,7 +173,8 @@ export function useViewportFeed(view: { bbox: Bbox; zoom: number } | null, moods
   }, [client, connected]);
 
   useEffect(() => {
-    const onRefresh = () => void client.refetchQueries({ queryKey: POSTS_KEY, type: 'active' }, { cancelRefetch: false });
+    const onRefresh = () =>
+      void client.refetchQueries({ queryKey: POSTS_KEY, type: 'active' }, { cancelRefetch: false });
     window.addEventListener(REFRESH_POSTS_EVENT, onRefresh);
     return () => window.removeEventListener(REFRESH_POSTS_EVENT, onRefresh);
   }, [client]);
@@ -161,5 +187,13 @@ export function useViewportFeed(view: { bbox: Bbox; zoom: number } | null, moods
   const clusters = useMemo(() => (data && data.zoom < 9 ? data.clusters : []), [data]);
 
   // The answer itself (not a copy of its markers): the map follows its changes incrementally.
-  return { answer: data, extra: extra.data?.posts, clusters, offsetMs: offset, isError: query.isError, isPending: query.isPending, error: query.error };
+  return {
+    answer: data,
+    extra: extra.data?.posts,
+    clusters,
+    offsetMs: offset,
+    isError: query.isError,
+    isPending: query.isPending,
+    error: query.error,
+  };
 }

@@ -16,7 +16,9 @@ import { useSessionStore } from '../auth/session-store.ts';
 
 /** The server's French text for a refusal it explains (wrong password, too many tries), else the generic one. */
 const errorText = (error: unknown) =>
-  error instanceof ApiError && error.status > 0 && error.status < 500 && error.message ? error.message : MESSAGES.account_delete_failed;
+  error instanceof ApiError && error.status > 0 && error.status < 500 && error.message
+    ? error.message
+    : MESSAGES.account_delete_failed;
 
 function DeletionDialog({ onClose }: { onClose: () => void }) {
   const signOut = useSessionStore((s) => s.signOut);
@@ -61,7 +63,13 @@ function DeletionDialog({ onClose }: { onClose: () => void }) {
           data-testid="account-delete-password"
         />
         <FormError>{error}</FormError>
-        <Button type="submit" variant="danger" className="w-full" disabled={sending} data-testid="account-delete-confirm">
+        <Button
+          type="submit"
+          variant="danger"
+          className="w-full"
+          disabled={sending}
+          data-testid="account-delete-confirm"
+        >
           {sending ? <Spinner /> : <TrashIcon size={18} />}
           {MESSAGES.account_delete_confirm}
         </Button>

@@ -12,7 +12,8 @@ import { downloadDataExport, useDataExport, useRequestDataExport } from './data-
 const SMALL =
   'inline-flex min-h-9 items-center justify-center gap-1.5 rounded-xl px-3 text-xs font-semibold text-brand-700 transition hover:bg-brand-50 disabled:opacity-50 dark:text-brand-300 dark:hover:bg-white/5';
 
-const errorText = (error: unknown) => (error instanceof ApiError && error.message ? error.message : MESSAGES.internal_error);
+const errorText = (error: unknown) =>
+  error instanceof ApiError && error.message ? error.message : MESSAGES.internal_error;
 
 export function DataExport() {
   const state = useDataExport();
@@ -23,10 +24,11 @@ export function DataExport() {
   const waiting = data?.nextRequestAt ? new Date(data.nextRequestAt) > new Date() : false;
   const mayAsk = status !== 'pending' && status !== 'ready' && !waiting;
 
-  const ask = () => request.mutate(undefined, {
-    onSuccess: () => toast.success(MESSAGES.export_requested),
-    onError: (error) => toast.error(errorText(error)),
-  });
+  const ask = () =>
+    request.mutate(undefined, {
+      onSuccess: () => toast.success(MESSAGES.export_requested),
+      onError: (error) => toast.error(errorText(error)),
+    });
   const save = async () => {
     setDownloading(true);
     try {
@@ -50,9 +52,17 @@ export function DataExport() {
   return (
     <section className="mt-8" data-testid="data-export" data-status={status} aria-labelledby="data-export-title">
       <div className="mb-3 flex items-center justify-between gap-3">
-        <h3 id="data-export-title" className="text-base font-bold text-ink-900 dark:text-white">{MESSAGES.export_title}</h3>
+        <h3 id="data-export-title" className="text-base font-bold text-ink-900 dark:text-white">
+          {MESSAGES.export_title}
+        </h3>
         {mayAsk ? (
-          <button type="button" className={SMALL} onClick={ask} disabled={request.isPending} data-testid="data-export-request">
+          <button
+            type="button"
+            className={SMALL}
+            onClick={ask}
+            disabled={request.isPending}
+            data-testid="data-export-request"
+          >
             {request.isPending ? <Spinner /> : null}
             {MESSAGES.export_request}
           </button>
@@ -66,7 +76,13 @@ export function DataExport() {
             {line}
           </p>
           {status === 'ready' ? (
-            <button type="button" className={SMALL} onClick={() => void save()} disabled={downloading} data-testid="data-export-download">
+            <button
+              type="button"
+              className={SMALL}
+              onClick={() => void save()}
+              disabled={downloading}
+              data-testid="data-export-download"
+            >
               {downloading ? <Spinner /> : null}
               {MESSAGES.export_download}
             </button>
@@ -74,7 +90,9 @@ export function DataExport() {
         </div>
       ) : null}
       {waiting && status !== 'pending' && status !== 'ready' && data?.nextRequestAt ? (
-        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">{t('export_next_request', { date: frDateTime(data.nextRequestAt) })}</p>
+        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+          {t('export_next_request', { date: frDateTime(data.nextRequestAt) })}
+        </p>
       ) : null}
     </section>
   );

@@ -12,14 +12,20 @@ export function MoodBadge({ mood }: { mood: Mood }) {
       className="inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold text-ink-900"
       style={{ backgroundColor: info.color }}
     >
-      <span className="emoji" aria-hidden="true">{info.emoji}</span> {info.label}
+      <span className="emoji" aria-hidden="true">
+        {info.emoji}
+      </span>{' '}
+      {info.label}
     </span>
   );
 }
 
 export function PulseBadge() {
   return (
-    <span data-testid="pulse-badge" className="inline-flex items-center rounded-full bg-gradient-to-r from-amber-400 to-rose-500 px-2 py-0.5 text-xs font-bold text-white">
+    <span
+      data-testid="pulse-badge"
+      className="inline-flex items-center rounded-full bg-gradient-to-r from-amber-400 to-rose-500 px-2 py-0.5 text-xs font-bold text-white"
+    >
       ✨ {MESSAGES.pulse_badge}
     </span>
   );
@@ -55,7 +61,10 @@ export const focusState = (postId: string) => ({ state: { focusPostId: postId } 
  * Photo, name, tier badge and 'Membre depuis' of a public profile: the modal's compact header
  * and the public page's larger one (the badge precedence differs by place, TierBadge).
  */
-export function ProfileIdentity({ profile, place }: {
+export function ProfileIdentity({
+  profile,
+  place,
+}: {
   profile: TierFlags & { username: string; photoUrl: string | null; createdAt?: string | null };
   place: 'modal' | 'page';
 }) {
@@ -65,7 +74,10 @@ export function ProfileIdentity({ profile, place }: {
       <Avatar url={profile.photoUrl} name={profile.username} size={place === 'page' ? 76 : 72} />
       <div className={`min-w-0 ${place === 'page' ? 'pt-1' : ''}`}>
         <div className="flex flex-wrap items-center gap-2">
-          <Name className={`truncate font-bold text-ink-900 dark:text-white ${place === 'page' ? 'text-xl' : 'text-lg'}`} data-testid="profile-username">
+          <Name
+            className={`truncate font-bold text-ink-900 dark:text-white ${place === 'page' ? 'text-xl' : 'text-lg'}`}
+            data-testid="profile-username"
+          >
             {profile.username}
           </Name>
           <TierBadge flags={profile} place={place} />

@@ -34,14 +34,21 @@ function ProfileModalBody({ userId, onClose }: { userId: string; onClose: () => 
 
   if (query.isPending) {
     return (
-      <div className="flex min-h-48 items-center justify-center text-brand-500" role="status" aria-label={MESSAGES.loading}>
+      <div
+        className="flex min-h-48 items-center justify-center text-brand-500"
+        role="status"
+        aria-label={MESSAGES.loading}
+      >
         <Spinner className="size-8 border-[3px]" />
       </div>
     );
   }
   if (!profile) {
     return (
-      <div className="flex min-h-48 flex-col items-center justify-center gap-3 text-center" data-testid="profile-not-found">
+      <div
+        className="flex min-h-48 flex-col items-center justify-center gap-3 text-center"
+        data-testid="profile-not-found"
+      >
         <div className="flex size-14 items-center justify-center rounded-2xl bg-slate-100 text-slate-400 dark:bg-ink-800 dark:text-slate-500">
           <UserIcon size={26} />
         </div>
@@ -57,13 +64,21 @@ function ProfileModalBody({ userId, onClose }: { userId: string; onClose: () => 
         <ProfileIdentity profile={profile} place="modal" />
       </div>
       {profile.bio ? (
-        <p className="mt-4 text-[15px] whitespace-pre-line text-slate-700 dark:text-slate-300" data-testid="profile-bio">
+        <p
+          className="mt-4 text-[15px] whitespace-pre-line text-slate-700 dark:text-slate-300"
+          data-testid="profile-bio"
+        >
           {profile.bio}
         </p>
       ) : null}
       <div className="mt-5 flex flex-col gap-2 sm:flex-row">
         {message.visible ? (
-          <Button className="flex-1 whitespace-nowrap" onClick={message.send} disabled={message.busy} data-testid="profile-send-message">
+          <Button
+            className="flex-1 whitespace-nowrap"
+            onClick={message.send}
+            disabled={message.busy}
+            data-testid="profile-send-message"
+          >
             {message.busy ? <Spinner /> : <ChatIcon size={18} />}
             {MESSAGES.profile_send_message}
           </Button>
@@ -101,12 +116,21 @@ function ProfileModalBody({ userId, onClose }: { userId: string; onClose: () => 
                   >
                     <MoodBadge mood={post.category} />
                     {!post.isVoiceOnly && post.content ? (
-                      <p className="mt-2 text-sm break-words text-slate-700 dark:text-slate-300">{truncate(post.content, 160)}</p>
+                      <p className="mt-2 text-sm break-words text-slate-700 dark:text-slate-300">
+                        {truncate(post.content, 160)}
+                      </p>
                     ) : null}
                     {thumbs.length > 0 ? (
                       <div className="mt-2 flex gap-2">
                         {thumbs.map((url) => (
-                          <img key={url} src={url} alt="" loading="lazy" data-testid="profile-modal-thumb" className="size-16 rounded-xl object-cover" />
+                          <img
+                            key={url}
+                            src={url}
+                            alt=""
+                            loading="lazy"
+                            data-testid="profile-modal-thumb"
+                            className="size-16 rounded-xl object-cover"
+                          />
                         ))}
                       </div>
                     ) : null}

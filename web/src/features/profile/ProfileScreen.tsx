@@ -2,14 +2,33 @@ import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import {
-  BIO_COUNTER_WARNING, BIO_MAX, MESSAGES, MINUTE, POST_LIFETIME_MS, PROFILE_PHOTO_MAX_BYTES,
-  bioSchema, expiresIn, frDate, nextNicknameChangeAt, nicknameSchema, t,
+  BIO_COUNTER_WARNING,
+  BIO_MAX,
+  MESSAGES,
+  MINUTE,
+  POST_LIFETIME_MS,
+  PROFILE_PHOTO_MAX_BYTES,
+  bioSchema,
+  expiresIn,
+  frDate,
+  nextNicknameChangeAt,
+  nicknameSchema,
+  t,
 } from '@moodmap/core';
 import { ModalPanel } from '../../ui/ModalPanel.tsx';
 import { useSessionStore, type SessionUser } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
-import { ClockIcon, ImageIcon, LogoutIcon, MapIcon, PlusIcon, ShieldIcon, TrashIcon, UserIcon } from '../../ui/icons.tsx';
+import {
+  ClockIcon,
+  ImageIcon,
+  LogoutIcon,
+  MapIcon,
+  PlusIcon,
+  ShieldIcon,
+  TrashIcon,
+  UserIcon,
+} from '../../ui/icons.tsx';
 import { SignedOutNotice } from '../../ui/SignedOutNotice.tsx';
 import { TierBadge } from '../../ui/TierBadge.tsx';
 import { PulseWallet } from '../pulse/PulseWallet.tsx';
@@ -19,7 +38,13 @@ import { firstImage } from '../posts/post-types.ts';
 import { Avatar } from './Avatar.tsx';
 import { InlineEditForm, useProfileFieldEdit } from './InlineEditor.tsx';
 import { MemberSince, MoodBadge, PulseBadge, focusState } from './ProfileBits.tsx';
-import { deleteProfilePhoto, profileKey, uploadProfilePhoto, usePublicProfile, useProfileWrite } from './profile-api.ts';
+import {
+  deleteProfilePhoto,
+  profileKey,
+  uploadProfilePhoto,
+  usePublicProfile,
+  useProfileWrite,
+} from './profile-api.ts';
 import { BlockedList } from '../moderation/BlockedList.tsx';
 import { NoticesPanel } from '../moderation/NoticesPanel.tsx';
 import { PushDevices } from '../push/PushDevices.tsx';
@@ -77,7 +102,9 @@ export function ProfileScreen() {
           <PhotoEditor user={user} />
           <div className="min-w-0 flex-1">
             <NicknameEditor user={user} />
-            {fullName ? <p className="truncate text-sm font-medium text-slate-700 dark:text-slate-300">{fullName}</p> : null}
+            {fullName ? (
+              <p className="truncate text-sm font-medium text-slate-700 dark:text-slate-300">{fullName}</p>
+            ) : null}
             <p className="truncate text-sm text-slate-500 dark:text-slate-400" data-testid="profile-email">
               {user.email}
             </p>
@@ -180,7 +207,11 @@ function PhotoEditor({ user }: { user: SessionUser }) {
       <div className="relative">
         <Avatar key={photo ?? 'none'} url={photo} name={user.nickname} size={84} />
         {state === 'uploading' ? (
-          <span className="absolute inset-0 flex items-center justify-center rounded-full bg-ink-900/50 text-white" role="status" aria-label={MESSAGES.profile_photo_uploading}>
+          <span
+            className="absolute inset-0 flex items-center justify-center rounded-full bg-ink-900/50 text-white"
+            role="status"
+            aria-label={MESSAGES.profile_photo_uploading}
+          >
             <Spinner className="size-6" />
           </span>
         ) : null}
@@ -199,9 +230,19 @@ function PhotoEditor({ user }: { user: SessionUser }) {
           if (file) upload(file);
         }}
       />
-      <button type="button" className={SMALL} disabled={state === 'uploading'} onClick={() => input.current?.click()} data-testid="profile-photo-change">
+      <button
+        type="button"
+        className={SMALL}
+        disabled={state === 'uploading'}
+        onClick={() => input.current?.click()}
+        data-testid="profile-photo-change"
+      >
         <ImageIcon size={15} />
-        {state === 'uploading' ? MESSAGES.profile_photo_uploading : state === 'done' ? MESSAGES.profile_photo_done : MESSAGES.profile_photo_change}
+        {state === 'uploading'
+          ? MESSAGES.profile_photo_uploading
+          : state === 'done'
+            ? MESSAGES.profile_photo_done
+            : MESSAGES.profile_photo_change}
       </button>
       {photo && state !== 'uploading' ? (
         <button
@@ -221,7 +262,10 @@ function PhotoEditor({ user }: { user: SessionUser }) {
 
 function NicknameEditor({ user }: { user: SessionUser }) {
   const reloadUser = useSessionStore((s) => s.reloadUser);
-  const { editing, value, setValue, error, setError, saving, open, close, send } = useProfileFieldEdit(user.nickname, MESSAGES.nickname_success);
+  const { editing, value, setValue, error, setError, saving, open, close, send } = useProfileFieldEdit(
+    user.nickname,
+    MESSAGES.nickname_success,
+  );
   const nextAllowed = nextNicknameChangeAt(user.lastUsernameChange);
 
   const save = () => {
@@ -240,13 +284,22 @@ function NicknameEditor({ user }: { user: SessionUser }) {
         void reloadUser();
         close();
       }
-      toast.error(err instanceof ApiError && err.status !== 0 && err.status < 500 ? err.message : MESSAGES.nickname_failed);
+      toast.error(
+        err instanceof ApiError && err.status !== 0 && err.status < 500 ? err.message : MESSAGES.nickname_failed,
+      );
     });
   };
 
   if (editing) {
     return (
-      <InlineEditForm name="nickname" label={MESSAGES.nickname_label} className="mb-1" saving={saving} onSave={save} onCancel={close}>
+      <InlineEditForm
+        name="nickname"
+        label={MESSAGES.nickname_label}
+        className="mb-1"
+        saving={saving}
+        onSave={save}
+        onCancel={close}
+      >
         <input
           id="nickname-input"
           className={INPUT}
@@ -257,7 +310,11 @@ function NicknameEditor({ user }: { user: SessionUser }) {
           data-testid="nickname-input"
         />
         {error ? (
-          <p role="alert" className="mt-1 text-xs font-medium text-rose-600 dark:text-rose-300" data-testid="nickname-error">
+          <p
+            role="alert"
+            className="mt-1 text-xs font-medium text-rose-600 dark:text-rose-300"
+            data-testid="nickname-error"
+          >
             {error}
           </p>
         ) : null}
@@ -273,18 +330,16 @@ function NicknameEditor({ user }: { user: SessionUser }) {
         </p>
         <TierBadge flags={user} place="page" />
         {nextAllowed ? null : (
-          <button
-            type="button"
-            className={SMALL}
-            onClick={() => open(user.nickname)}
-            data-testid="nickname-edit"
-          >
+          <button type="button" className={SMALL} onClick={() => open(user.nickname)} data-testid="nickname-edit">
             {MESSAGES.nickname_edit}
           </button>
         )}
       </div>
       {nextAllowed ? (
-        <div className="mt-1 rounded-xl bg-amber-50 px-3 py-2 text-xs text-amber-800 dark:bg-amber-500/10 dark:text-amber-200" data-testid="nickname-blocked">
+        <div
+          className="mt-1 rounded-xl bg-amber-50 px-3 py-2 text-xs text-amber-800 dark:bg-amber-500/10 dark:text-amber-200"
+          data-testid="nickname-blocked"
+        >
           <p className="font-semibold">{MESSAGES.nickname_blocked}</p>
           <p data-testid="nickname-next-date">{t('nickname_next_change', { date: frDate(nextAllowed) })}</p>
         </div>
@@ -294,7 +349,10 @@ function NicknameEditor({ user }: { user: SessionUser }) {
 }
 
 function BioEditor({ user }: { user: SessionUser }) {
-  const { editing, value, setValue, error, setError, saving, open, close, send } = useProfileFieldEdit(user.bio ?? '', MESSAGES.bio_success);
+  const { editing, value, setValue, error, setError, saving, open, close, send } = useProfileFieldEdit(
+    user.bio ?? '',
+    MESSAGES.bio_success,
+  );
   const length = Array.from(value).length;
 
   const save = () => {
@@ -304,12 +362,21 @@ function BioEditor({ user }: { user: SessionUser }) {
       return;
     }
     // Empty is stored as null: the bio is removed.
-    send({ bio: parsed.data }, (err) => toast.error(err instanceof ApiError && err.status === 400 ? err.message : MESSAGES.bio_failed));
+    send({ bio: parsed.data }, (err) =>
+      toast.error(err instanceof ApiError && err.status === 400 ? err.message : MESSAGES.bio_failed),
+    );
   };
 
   if (editing) {
     return (
-      <InlineEditForm name="bio" label={MESSAGES.bio_label} className="mt-5" saving={saving} onSave={save} onCancel={close}>
+      <InlineEditForm
+        name="bio"
+        label={MESSAGES.bio_label}
+        className="mt-5"
+        saving={saving}
+        onSave={save}
+        onCancel={close}
+      >
         <textarea
           id="bio-input"
           className={`${INPUT} min-h-28 resize-y`}
@@ -342,17 +409,15 @@ function BioEditor({ user }: { user: SessionUser }) {
     <section className="mt-5 rounded-2xl bg-slate-50 p-4 dark:bg-ink-800">
       <div className="flex items-center justify-between gap-2">
         <h3 className="text-sm font-semibold text-slate-500 dark:text-slate-400">{MESSAGES.profile_about}</h3>
-        <button
-          type="button"
-          className={SMALL}
-          onClick={() => open(user.bio ?? '')}
-          data-testid="bio-edit"
-        >
+        <button type="button" className={SMALL} onClick={() => open(user.bio ?? '')} data-testid="bio-edit">
           {user.bio ? MESSAGES.bio_edit : MESSAGES.bio_add}
         </button>
       </div>
       {user.bio ? (
-        <p className="mt-1 text-[15px] break-words whitespace-pre-line text-slate-700 dark:text-slate-300" data-testid="profile-bio">
+        <p
+          className="mt-1 text-[15px] break-words whitespace-pre-line text-slate-700 dark:text-slate-300"
+          data-testid="profile-bio"
+        >
           {user.bio}
         </p>
       ) : null}
@@ -384,7 +449,10 @@ function MyPosts({ userId }: { userId: string }) {
           <Spinner className="size-6" />
         </div>
       ) : posts.length === 0 ? (
-        <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-200 p-6 text-center dark:border-white/10" data-testid="my-posts-empty">
+        <div
+          className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-200 p-6 text-center dark:border-white/10"
+          data-testid="my-posts-empty"
+        >
           <p className="text-sm text-slate-500 dark:text-slate-400">{MESSAGES.profile_no_posts}</p>
           <Link to="/create" className={ACTION}>
             <PlusIcon size={18} />
@@ -396,7 +464,12 @@ function MyPosts({ userId }: { userId: string }) {
           {posts.map((post) => {
             const image = firstImage(post);
             return (
-              <li key={post.id} className="rounded-2xl p-3 ring-1 ring-slate-200 dark:ring-white/10" data-testid="my-post" data-post-id={post.id}>
+              <li
+                key={post.id}
+                className="rounded-2xl p-3 ring-1 ring-slate-200 dark:ring-white/10"
+                data-testid="my-post"
+                data-post-id={post.id}
+              >
                 <div className="flex flex-wrap items-center gap-2">
                   <MoodBadge mood={post.category} />
                   {post.hasPulseEffect ? <PulseBadge /> : null}
@@ -412,9 +485,13 @@ function MyPosts({ userId }: { userId: string }) {
                     />
                   </span>
                 </div>
-                {image ? <img src={image} alt="" loading="lazy" className="mt-3 max-h-56 w-full rounded-xl object-cover" /> : null}
+                {image ? (
+                  <img src={image} alt="" loading="lazy" className="mt-3 max-h-56 w-full rounded-xl object-cover" />
+                ) : null}
                 {!post.isVoiceOnly && post.content ? (
-                  <p className="mt-2 text-[15px] break-words whitespace-pre-line text-slate-700 dark:text-slate-300">{post.content}</p>
+                  <p className="mt-2 text-[15px] break-words whitespace-pre-line text-slate-700 dark:text-slate-300">
+                    {post.content}
+                  </p>
                 ) : null}
                 <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-2 text-xs text-slate-500 dark:text-slate-400">
                   <span data-testid="my-post-date">{frDate(post.createdAt)}</span>

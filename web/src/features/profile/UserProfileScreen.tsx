@@ -25,11 +25,18 @@ export function UserProfileScreen() {
   return (
     <ModalPanel title={MESSAGES.profile_title}>
       {query.isPending ? (
-        <div className="flex min-h-72 items-center justify-center text-brand-500" role="status" aria-label={MESSAGES.loading}>
+        <div
+          className="flex min-h-72 items-center justify-center text-brand-500"
+          role="status"
+          aria-label={MESSAGES.loading}
+        >
           <Spinner className="size-8 border-[3px]" />
         </div>
       ) : !profile ? (
-        <div className="flex min-h-72 flex-col items-center justify-center px-6 py-12 text-center" data-testid="profile-not-found">
+        <div
+          className="flex min-h-72 flex-col items-center justify-center px-6 py-12 text-center"
+          data-testid="profile-not-found"
+        >
           <div className="mb-5 flex size-16 items-center justify-center rounded-2xl bg-slate-100 text-slate-400 dark:bg-ink-800 dark:text-slate-500">
             <UserIcon size={30} />
           </div>
@@ -56,13 +63,25 @@ export function UserProfileScreen() {
           <section className="mt-6 rounded-2xl bg-slate-50 p-4 dark:bg-ink-800" data-testid="profile-about">
             <h3 className="mb-1 text-sm font-semibold text-slate-500 dark:text-slate-400">{MESSAGES.profile_about}</h3>
             {profile.bio ? (
-              <p className="text-[15px] break-words whitespace-pre-line text-slate-700 dark:text-slate-200" data-testid="profile-about-text">{profile.bio}</p>
+              <p
+                className="text-[15px] break-words whitespace-pre-line text-slate-700 dark:text-slate-200"
+                data-testid="profile-about-text"
+              >
+                {profile.bio}
+              </p>
             ) : (
-              <p className="text-sm text-slate-500 italic dark:text-slate-400" data-testid="profile-about-empty">{MESSAGES.profile_about_empty}</p>
+              <p className="text-sm text-slate-500 italic dark:text-slate-400" data-testid="profile-about-empty">
+                {MESSAGES.profile_about_empty}
+              </p>
             )}
           </section>
           {message.visible ? (
-            <Button className="mt-5 w-full" onClick={message.send} disabled={message.busy} data-testid="profile-send-message">
+            <Button
+              className="mt-5 w-full"
+              onClick={message.send}
+              disabled={message.busy}
+              data-testid="profile-send-message"
+            >
               {message.busy ? <Spinner /> : <ChatIcon size={18} />}
               {MESSAGES.profile_send_message}
             </Button>
@@ -102,13 +121,17 @@ export function UserProfileScreen() {
                         onClick={() => navigate('/', focusState(post.id))}
                         className="flex h-full w-full flex-col overflow-hidden rounded-2xl text-left ring-1 ring-slate-200 transition hover:ring-brand-400 dark:ring-white/10"
                       >
-                        {thumb ? <img src={thumb} alt="" loading="lazy" className="aspect-[4/3] w-full object-cover" /> : null}
+                        {thumb ? (
+                          <img src={thumb} alt="" loading="lazy" className="aspect-[4/3] w-full object-cover" />
+                        ) : null}
                         <span className="flex flex-col items-start gap-2 p-3">
                           <MoodBadge mood={post.category} />
                           {post.isVoiceOnly ? (
                             <MicIcon size={18} className="text-slate-500" />
                           ) : (
-                            <span className="text-sm break-words text-slate-700 dark:text-slate-300">{truncate(post.content, 80)}</span>
+                            <span className="text-sm break-words text-slate-700 dark:text-slate-300">
+                              {truncate(post.content, 80)}
+                            </span>
                           )}
                         </span>
                       </button>

@@ -38,17 +38,24 @@ export async function downloadDataExport(): Promise<void> {
   const token = getAccessToken();
   let response: Response;
   try {
-    response = await fetch(`${PATH}/download`, { headers: token ? { Authorization: `Bearer ${token}` } : {}, credentials: 'same-origin' });
+    response = await fetch(`${PATH}/download`, {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      credentials: 'same-origin',
+    });
   } catch {
     throw new ApiError(0, 'network_error', SHELL_MESSAGES.internal_error);
   }
   if (!response.ok) {
     const body: unknown = await response.json().catch(() => null);
     const error = body && typeof body === 'object' && 'error' in body ? body.error : null;
-    const message = error && typeof error === 'object' && 'message' in error && typeof error.message === 'string' ? error.message : SHELL_MESSAGES.internal_error;
+    const message =
+      error && typeof error === 'object' && 'message' in error && typeof error.message === 'string'
+        ? error.message
+        : SHELL_MESSAGES.internal_error;
     throw new ApiError(response.status, 'download_failed', message);
   }
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'moodmap-donnees.zip';
+  const name =
+    /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'moodmap-donnees.zip';
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');
   link.href = url;

@@ -4,7 +4,13 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { CACHE_TTL_MS, SHELL_MESSAGES, type AuthUserResponse, type CreateConversationInput, type UpdateProfileInput } from '@moodmap/core';
+import {
+  CACHE_TTL_MS,
+  SHELL_MESSAGES,
+  type AuthUserResponse,
+  type CreateConversationInput,
+  type UpdateProfileInput,
+} from '@moodmap/core';
 import { useSessionStore } from '../auth/session-store.ts';
 import { toSessionUser, type SessionUser } from '../auth/auth-api.ts';
 import { ApiError, api } from '../../lib/api.ts';
@@ -69,8 +75,13 @@ export function useProfileWrite<T>(write: (input: T) => Promise<SessionUser | nu
 /** `POST /api/conversations { userId }` → the conversation's id. */
 export async function startConversation(userId: string): Promise<string> {
   const body: CreateConversationInput = { userId };
-  const { conversation } = await parseAnswerLazy((s) => s.conversationResponseSchema, await api<unknown>('/api/conversations', { method: 'POST', body }), 'conversation_create_failed');
-  if (!conversation.id) throw new ApiError(500, 'conversation_create_failed', SHELL_MESSAGES.conversation_create_failed);
+  const { conversation } = await parseAnswerLazy(
+    (s) => s.conversationResponseSchema,
+    await api<unknown>('/api/conversations', { method: 'POST', body }),
+    'conversation_create_failed',
+  );
+  if (!conversation.id)
+    throw new ApiError(500, 'conversation_create_failed', SHELL_MESSAGES.conversation_create_failed);
   return conversation.id;
 }
 

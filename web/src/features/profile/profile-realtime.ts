@@ -33,7 +33,10 @@ function renamed<T extends Author>(author: T, next: Author): T {
   return author.username === next.username && author.photoUrl === next.photoUrl ? author : { ...author, ...next };
 }
 
-export function applyProfileUpdate(client: QueryClient, { userId, username, photoUrl }: ProfileUpdatedEvent['data']): void {
+export function applyProfileUpdate(
+  client: QueryClient,
+  { userId, username, photoUrl }: ProfileUpdatedEvent['data'],
+): void {
   const next = { username, photoUrl };
   // Posts and comments carry the same author shape: one rewrite serves both caches.
   const withNewAuthor = <T extends { userId: string; author: Author }>(item: T): T => {
@@ -48,7 +51,8 @@ export function applyProfileUpdate(client: QueryClient, { userId, username, phot
   void client.invalidateQueries({ queryKey: profileKey(userId) });
   const session = useSessionStore.getState();
   const me = session.user;
-  if (me?.id === userId && (me.nickname !== username || (me.profilePhotoUrl ?? null) !== photoUrl)) void session.reloadUser();
+  if (me?.id === userId && (me.nickname !== username || (me.profilePhotoUrl ?? null) !== photoUrl))
+    void session.reloadUser();
 }
 
 export function bridgeProfileRealtime(client: QueryClient): () => void {

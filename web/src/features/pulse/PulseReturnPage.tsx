@@ -75,7 +75,10 @@ export function PulseReturnPage() {
       }
       if (outcome.kind === 'error') toast.error(outcome.message);
       await settleOutcome(outcome, refresh);
-      void navigate(back, { replace: true, state: { pulseCredited: outcome.kind === 'credited' } satisfies PulseReturnState });
+      void navigate(back, {
+        replace: true,
+        state: { pulseCredited: outcome.kind === 'credited' } satisfies PulseReturnState,
+      });
     })();
   }, [status, params, navigate, queryClient, reloadUser]);
 

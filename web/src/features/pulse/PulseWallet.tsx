@@ -28,17 +28,28 @@ const STATUS_TONE: Record<PurchaseStatus, string> = {
 
 export function PulseWallet() {
   const credits = useSessionStore((s) => s.user?.pulseCredits ?? 0);
-  const history = useQuery({ queryKey: PULSE_PURCHASES_KEY, queryFn: ({ signal }) => fetchPurchases(signal), staleTime: 0 });
+  const history = useQuery({
+    queryKey: PULSE_PURCHASES_KEY,
+    queryFn: ({ signal }) => fetchPurchases(signal),
+    staleTime: 0,
+  });
   const purchases = history.data?.purchases ?? [];
   return (
-    <section className="rounded-2xl bg-gradient-to-br from-brand-500/[0.08] to-violet-brand/[0.12] p-4 ring-1 ring-violet-brand/20" data-testid="pulse-wallet">
+    <section
+      className="rounded-2xl bg-gradient-to-br from-brand-500/[0.08] to-violet-brand/[0.12] p-4 ring-1 ring-violet-brand/20"
+      data-testid="pulse-wallet"
+    >
       <div className="flex items-center gap-3">
         <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-gradient-to-br from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/30">
           <SparkIcon size={20} />
         </span>
         <div className="min-w-0 flex-1">
-          <p className="text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">{MESSAGES.pulse_balance}</p>
-          <p className="text-2xl font-extrabold text-ink-900 dark:text-white" data-testid="pulse-balance">{credits}</p>
+          <p className="text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">
+            {MESSAGES.pulse_balance}
+          </p>
+          <p className="text-2xl font-extrabold text-ink-900 dark:text-white" data-testid="pulse-balance">
+            {credits}
+          </p>
         </div>
       </div>
       <div className="mt-3">
@@ -64,7 +75,9 @@ export function PulseWallet() {
                 <td className="py-1.5 text-right">{p.quantity}</td>
                 <td className="py-1.5 text-right">{euros(p.amountCents)}</td>
                 <td className="py-1.5 text-right">
-                  <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_TONE[p.status]}`}>{STATUS_TEXT[p.status]}</span>
+                  <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_TONE[p.status]}`}>
+                    {STATUS_TEXT[p.status]}
+                  </span>
                 </td>
               </tr>
             ))}

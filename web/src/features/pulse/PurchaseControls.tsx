@@ -13,7 +13,12 @@ export function PurchaseControls({ onCredited }: { onCredited?: () => void }) {
   const [quantity, setQuantity] = useState<PulseQuantity>(5);
   const { buy, busy, error } = usePulsePurchase(onCredited);
   const name = useId();
-  if (!signedIn) return <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="pulse-signed-out">{MESSAGES.pulse_signed_out}</p>;
+  if (!signedIn)
+    return (
+      <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="pulse-signed-out">
+        {MESSAGES.pulse_signed_out}
+      </p>
+    );
   return (
     <div className="flex flex-col gap-2" data-testid="pulse-purchase-controls">
       <fieldset className="flex items-center gap-2">
@@ -23,7 +28,15 @@ export function PurchaseControls({ onCredited }: { onCredited?: () => void }) {
             key={q}
             className={`cursor-pointer rounded-xl px-3 py-1.5 text-sm font-semibold ring-1 transition has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 ${quantity === q ? 'bg-brand-500 text-white ring-brand-500' : 'bg-white text-ink-900 ring-slate-200 hover:ring-brand-500/50 dark:bg-white/5 dark:text-white dark:ring-white/15'}`}
           >
-            <input type="radio" name={name} value={q} checked={quantity === q} onChange={() => setQuantity(q)} className="sr-only" data-testid={`pulse-quantity-${q}`} />
+            <input
+              type="radio"
+              name={name}
+              value={q}
+              checked={quantity === q}
+              onChange={() => setQuantity(q)}
+              className="sr-only"
+              data-testid={`pulse-quantity-${q}`}
+            />
             {q}
           </label>
         ))}
@@ -42,7 +55,11 @@ export function PurchaseControls({ onCredited }: { onCredited?: () => void }) {
         {busy ? <Spinner className="size-4" /> : null}
         {busy ? MESSAGES.pulse_checkout_opening : MESSAGES.pulse_buy_short}
       </button>
-      {error ? <p role="alert" className="text-sm font-medium text-rose-600 dark:text-rose-400" data-testid="pulse-error">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="text-sm font-medium text-rose-600 dark:text-rose-400" data-testid="pulse-error">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -9,13 +9,21 @@ import { MESSAGES, frDate, t } from '@moodmap/core';
 import { ApiError } from '../../lib/api.ts';
 import { Spinner } from '../../ui/Button.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
-import { PushSetupError, enablePush, forgetDevice, pushSupported, rememberOfferAnswer, thisDeviceId } from './browser-push.ts';
+import {
+  PushSetupError,
+  enablePush,
+  forgetDevice,
+  pushSupported,
+  rememberOfferAnswer,
+  thisDeviceId,
+} from './browser-push.ts';
 import { pushDevicesKey, useDevices, useSetPreview } from './devices-query.ts';
 
 const SMALL =
   'inline-flex min-h-9 items-center justify-center gap-1.5 rounded-xl px-3 text-xs font-semibold text-brand-700 transition hover:bg-brand-50 disabled:opacity-50 dark:text-brand-300 dark:hover:bg-white/5';
 
-const errorText = (error: unknown, fallback: string) => (error instanceof ApiError || error instanceof PushSetupError) && error.message ? error.message : fallback;
+const errorText = (error: unknown, fallback: string) =>
+  (error instanceof ApiError || error instanceof PushSetupError) && error.message ? error.message : fallback;
 
 export function PushDevices() {
   const client = useQueryClient();
@@ -55,9 +63,17 @@ export function PushDevices() {
   return (
     <section className="mt-8" data-testid="push-devices" aria-labelledby="push-devices-title">
       <div className="mb-3 flex items-center justify-between gap-3">
-        <h3 id="push-devices-title" className="text-base font-bold text-ink-900 dark:text-white">{MESSAGES.push_devices_title}</h3>
+        <h3 id="push-devices-title" className="text-base font-bold text-ink-900 dark:text-white">
+          {MESSAGES.push_devices_title}
+        </h3>
         {pushSupported() && !registered ? (
-          <button type="button" className={SMALL} onClick={() => void enable()} disabled={busy !== null} data-testid="push-enable">
+          <button
+            type="button"
+            className={SMALL}
+            onClick={() => void enable()}
+            disabled={busy !== null}
+            data-testid="push-enable"
+          >
             {busy === 'enable' ? <Spinner /> : null}
             {MESSAGES.push_devices_enable}
           </button>
@@ -70,13 +86,24 @@ export function PushDevices() {
           {devices.data.map((device) => {
             const previewId = `push-preview-${device.id}`;
             return (
-              <li key={device.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2.5" data-testid="push-device" data-device-id={device.id}>
+              <li
+                key={device.id}
+                className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2.5"
+                data-testid="push-device"
+                data-device-id={device.id}
+              >
                 <div className="min-w-0 flex-1">
                   <p className="truncate font-medium">
                     {device.label || MESSAGES.push_device_unknown}
-                    {device.id === mine ? <span className="ml-2 text-xs font-semibold text-brand-700 dark:text-brand-300">{MESSAGES.push_device_this}</span> : null}
+                    {device.id === mine ? (
+                      <span className="ml-2 text-xs font-semibold text-brand-700 dark:text-brand-300">
+                        {MESSAGES.push_device_this}
+                      </span>
+                    ) : null}
                   </p>
-                  <p className="text-xs text-slate-600 dark:text-slate-400">{t('push_device_since', { date: frDate(device.createdAt) })}</p>
+                  <p className="text-xs text-slate-600 dark:text-slate-400">
+                    {t('push_device_since', { date: frDate(device.createdAt) })}
+                  </p>
                 </div>
                 <label htmlFor={previewId} className="flex items-center gap-2 text-sm">
                   <input
@@ -88,11 +115,22 @@ export function PushDevices() {
                     checked={device.preview}
                     disabled={setPreview.isPending}
                     data-testid="push-device-preview"
-                    onChange={(event) => setPreview.mutate({ id: device.id, preview: event.target.checked }, { onError: (error) => toast.error(errorText(error, MESSAGES.internal_error)) })}
+                    onChange={(event) =>
+                      setPreview.mutate(
+                        { id: device.id, preview: event.target.checked },
+                        { onError: (error) => toast.error(errorText(error, MESSAGES.internal_error)) },
+                      )
+                    }
                   />
                   {MESSAGES.push_device_preview}
                 </label>
-                <button type="button" className={SMALL} onClick={() => void remove(device.id)} disabled={busy !== null} data-testid="push-device-remove">
+                <button
+                  type="button"
+                  className={SMALL}
+                  onClick={() => void remove(device.id)}
+                  disabled={busy !== null}
+                  data-testid="push-device-remove"
+                >
                   {busy === device.id ? <Spinner /> : null}
                   {MESSAGES.push_device_remove}
                 </button>

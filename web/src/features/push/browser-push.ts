@@ -14,10 +14,13 @@ const OFFER_KEY = 'moodmap.pushOffer';
 const READY_TIMEOUT_MS = 10_000;
 
 export function pushSupported(): boolean {
-  return typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+  return (
+    typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window
+  );
 }
 
-export const pushPermission = (): NotificationPermission | 'unsupported' => (pushSupported() ? Notification.permission : 'unsupported');
+export const pushPermission = (): NotificationPermission | 'unsupported' =>
+  pushSupported() ? Notification.permission : 'unsupported';
 
 export const thisDeviceId = (): string | null => {
   const id = readJson(DEVICE_KEY);
@@ -28,19 +31,25 @@ export const offerAnswered = () => readJson(OFFER_KEY) !== null;
 export const rememberOfferAnswer = (answer: 'later' | 'enabled') => writeJson(OFFER_KEY, answer);
 
 function base64urlToBytes(value: string): Uint8Array<ArrayBuffer> {
-  const base64 = value.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(value.length / 4) * 4, '=');
+  const base64 = value
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(value.length / 4) * 4, '=');
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
 }
 
-const sameKey = (a: ArrayBuffer | null | undefined, b: Uint8Array) => !!a && a.byteLength === b.length && new Uint8Array(a).every((v, i) => v === b[i]);
+const sameKey = (a: ArrayBuffer | null | undefined, b: Uint8Array) =>
+  !!a && a.byteLength === b.length && new Uint8Array(a).every((v, i) => v === b[i]);
 
 /** The service worker, registered at load in production builds (main.tsx). */
 async function registration(): Promise<ServiceWorkerRegistration> {
   const ready = navigator.serviceWorker.ready;
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no service worker')), READY_TIMEOUT_MS));
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error('no service worker')), READY_TIMEOUT_MS),
+  );
   return Promise.race([ready, timeout]);
 }
 
@@ -67,7 +76,8 @@ export async function enablePush(): Promise<void> {
     const device = await saveSubscription(subscription.toJSON() as SubscriptionJson);
     writeJson(DEVICE_KEY, device.id);
   } catch (error) {
-    if (error instanceof Error && 'status' in error && typeof error.message === 'string' && error.message) throw new PushSetupError(error.message);
+    if (error instanceof Error && 'status' in error && typeof error.message === 'string' && error.message)
+      throw new PushSetupError(error.message);
     throw new PushSetupError(MESSAGES.push_failed);
   }
 }

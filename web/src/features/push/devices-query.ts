@@ -11,7 +11,8 @@ export function useDevices() {
   return useQuery({
     queryKey: pushDevicesKey,
     enabled: signedIn,
-    queryFn: ({ signal }) => api<{ devices: PushDeviceDto[] }>('/api/push/subscriptions', { signal }).then((r) => r.devices),
+    queryFn: ({ signal }) =>
+      api<{ devices: PushDeviceDto[] }>('/api/push/subscriptions', { signal }).then((r) => r.devices),
     staleTime: 30_000,
   });
 }
@@ -20,7 +21,13 @@ export function useSetPreview() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, preview }: { id: string; preview: boolean }) =>
-      api<{ device: PushDeviceDto }>(`/api/push/subscriptions/${encodeURIComponent(id)}`, { method: 'PATCH', body: { preview } }).then((r) => r.device),
-    onSuccess: (device) => client.setQueryData<PushDeviceDto[]>(pushDevicesKey, (list) => list?.map((d) => (d.id === device.id ? device : d))),
+      api<{ device: PushDeviceDto }>(`/api/push/subscriptions/${encodeURIComponent(id)}`, {
+        method: 'PATCH',
+        body: { preview },
+      }).then((r) => r.device),
+    onSuccess: (device) =>
+      client.setQueryData<PushDeviceDto[]>(pushDevicesKey, (list) =>
+        list?.map((d) => (d.id === device.id ? device : d)),
+      ),
   });
 }

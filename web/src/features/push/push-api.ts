@@ -15,6 +15,9 @@ export interface SubscriptionJson {
 export const fetchVapidKey = () => api<{ publicKey: string }>('/api/push/key').then((r) => r.publicKey);
 
 export const saveSubscription = (subscription: SubscriptionJson) =>
-  api<{ device: PushDeviceDto }>('/api/push/subscriptions', { method: 'POST', body: subscription }).then((r) => r.device);
+  api<{ device: PushDeviceDto }>('/api/push/subscriptions', { method: 'POST', body: subscription }).then(
+    (r) => r.device,
+  );
 
-export const removeDevice = (id: string) => api<{ status: 'deleted' }>(`/api/push/subscriptions/${encodeURIComponent(id)}`, { method: 'DELETE' });
+export const removeDevice = (id: string) =>
+  api<{ status: 'deleted' }>(`/api/push/subscriptions/${encodeURIComponent(id)}`, { method: 'DELETE' });

@@ -5,7 +5,15 @@
  */
 import { type FormEvent, useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { MESSAGES, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_REASON_OTHER, type ReportPostInput, type ReportReasonKey, reportPostSchema } from '@moodmap/core';
+import {
+  MESSAGES,
+  REPORT_DETAILS_MAX,
+  REPORT_REASONS,
+  REPORT_REASON_OTHER,
+  type ReportPostInput,
+  type ReportReasonKey,
+  reportPostSchema,
+} from '@moodmap/core';
 import { ApiError, api } from '../../lib/api.ts';
 import { parseAnswerLazy } from '../../lib/schemas.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
@@ -14,17 +22,24 @@ import { toast } from '../../ui/toasts/toast-store.ts';
 
 export async function reportPost(postId: string, reason: ReportReasonKey, details: string): Promise<void> {
   const body: ReportPostInput = { reason, details };
-  await parseAnswerLazy((s) => s.reportResponseSchema, await api<unknown>(`/api/posts/${encodeURIComponent(postId)}/report`, { method: 'POST', body }));
+  await parseAnswerLazy(
+    (s) => s.reportResponseSchema,
+    await api<unknown>(`/api/posts/${encodeURIComponent(postId)}/report`, { method: 'POST', body }),
+  );
 }
 
 /** Whether the form may be sent (the same rules as the server's). */
 export function isReportValid(reason: ReportReasonKey | null, details: string): boolean {
-  return reason !== null && details.length <= REPORT_DETAILS_MAX && reportPostSchema.safeParse({ reason, details }).success;
+  return (
+    reason !== null && details.length <= REPORT_DETAILS_MAX && reportPostSchema.safeParse({ reason, details }).success
+  );
 }
 
 /** The server's error message, or 'Erreur lors du signalement'. */
 function failureText(error: unknown): string {
-  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401 ? error.message : MESSAGES.report_failed;
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401
+    ? error.message
+    : MESSAGES.report_failed;
 }
 
 export function ReportDialog({ postId, onClose }: { postId: string; onClose: () => void }) {
@@ -93,7 +108,10 @@ export function ReportDialog({ postId, onClose }: { postId: string; onClose: () 
               {other ? MESSAGES.report_details_label : MESSAGES.report_details_optional}
             </label>
             {other ? (
-              <span className="text-xs font-medium text-rose-600 dark:text-rose-300" data-testid="report-details-required">
+              <span
+                className="text-xs font-medium text-rose-600 dark:text-rose-300"
+                data-testid="report-details-required"
+              >
                 {MESSAGES.report_details_hint_other}
               </span>
             ) : null}
@@ -110,7 +128,9 @@ export function ReportDialog({ postId, onClose }: { postId: string; onClose: () 
             placeholder={MESSAGES.report_details_placeholder}
             data-testid="report-details"
             className={`block w-full resize-none rounded-xl border bg-white px-3.5 py-2.5 text-[15px] text-ink-900 shadow-sm outline-none transition placeholder:text-slate-400 focus:ring-4 dark:bg-ink-800 dark:text-slate-100 dark:placeholder:text-slate-500 ${
-              over ? 'border-rose-400 focus:border-rose-500 focus:ring-rose-500/15' : 'border-slate-200 focus:border-brand-500 focus:ring-brand-500/15 dark:border-white/10'
+              over
+                ? 'border-rose-400 focus:border-rose-500 focus:ring-rose-500/15'
+                : 'border-slate-200 focus:border-brand-500 focus:ring-brand-500/15 dark:border-white/10'
             }`}
           />
           <p
@@ -125,7 +145,13 @@ export function ReportDialog({ postId, onClose }: { postId: string; onClose: () 
           <Button variant="secondary" onClick={onClose}>
             {MESSAGES.cancel}
           </Button>
-          <Button type="submit" variant="danger" disabled={!valid || sending} aria-busy={sending} data-testid="report-submit">
+          <Button
+            type="submit"
+            variant="danger"
+            disabled={!valid || sending}
+            aria-busy={sending}
+            data-testid="report-submit"
+          >
             {sending ? (
               <>
                 <Spinner /> {MESSAGES.auth_sending}

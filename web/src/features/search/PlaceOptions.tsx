@@ -4,7 +4,9 @@ import { SearchOption } from './SearchDropdown.tsx';
 
 /** Region and country under a place's name, without repeating the name (Paris, Paris). */
 export function placeDetail(place: PlaceDto): string {
-  return [place.region && place.region !== place.name ? place.region : null, place.countryName].filter(Boolean).join(', ');
+  return [place.region && place.region !== place.name ? place.region : null, place.countryName]
+    .filter(Boolean)
+    .join(', ');
 }
 
 export const placeOptionId = (listId: string, place: PlaceDto) => `${listId}-place-${place.id}`;
@@ -39,12 +41,17 @@ export function PlaceOptions({
         onHover={() => onHighlight(i)}
         onPick={() => onPick(place)}
       >
-        <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-slate-100 text-slate-500 dark:bg-white/10 dark:text-slate-300" aria-hidden="true">
+        <span
+          className="flex size-9 shrink-0 items-center justify-center rounded-full bg-slate-100 text-slate-500 dark:bg-white/10 dark:text-slate-300"
+          aria-hidden="true"
+        >
           <PinIcon size={17} />
         </span>
         <span className="min-w-0 flex-1">
           <span className="block truncate text-sm font-semibold text-ink-900 dark:text-white">{place.name}</span>
-          {detail ? <span className="block truncate text-[13px] text-slate-600 dark:text-slate-300">{detail}</span> : null}
+          {detail ? (
+            <span className="block truncate text-[13px] text-slate-600 dark:text-slate-300">{detail}</span>
+          ) : null}
         </span>
       </SearchOption>
     );

@@ -39,7 +39,13 @@ export function PlaceSearch({ onPick }: { onPick: (place: PlaceDto) => void }) {
     if (shown && places.length > 0) dropdownRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
   }, [shown, places]);
 
-  const state = error ? 'error' : waiting && places.length === 0 ? 'loading' : answer && places.length === 0 ? 'empty' : null;
+  const state = error
+    ? 'error'
+    : waiting && places.length === 0
+      ? 'loading'
+      : answer && places.length === 0
+        ? 'empty'
+        : null;
   return (
     <search ref={containerRef} className="relative block" data-testid="place-search">
       <label htmlFor={id} className="sr-only">
@@ -62,14 +68,35 @@ export function PlaceSearch({ onPick }: { onPick: (place: PlaceDto) => void }) {
         onKeyDown={onKeyDown}
       />
       {shown ? (
-        <SearchDropdown ref={dropdownRef} testId="place-search-results" className="max-h-72 scroll-mb-28" state={state ?? 'results'}>
+        <SearchDropdown
+          ref={dropdownRef}
+          testId="place-search-results"
+          className="max-h-72 scroll-mb-28"
+          state={state ?? 'results'}
+        >
           <SearchStatus
             state={state}
-            text={error ? SHELL_MESSAGES.search_failed : fill(SHELL_MESSAGES.place_search_no_result, { query: answer?.query ?? query.trim() })}
+            text={
+              error
+                ? SHELL_MESSAGES.search_failed
+                : fill(SHELL_MESSAGES.place_search_no_result, { query: answer?.query ?? query.trim() })
+            }
             testIdPrefix="place-search"
           />
-          <div id={listId} role="listbox" aria-label={SHELL_MESSAGES.search_places_heading} className={places.length === 0 ? 'hidden' : undefined}>
-            <PlaceOptions listId={listId} places={places} highlight={highlight} waiting={waiting} onHighlight={setHighlight} onPick={pick} />
+          <div
+            id={listId}
+            role="listbox"
+            aria-label={SHELL_MESSAGES.search_places_heading}
+            className={places.length === 0 ? 'hidden' : undefined}
+          >
+            <PlaceOptions
+              listId={listId}
+              places={places}
+              highlight={highlight}
+              waiting={waiting}
+              onHighlight={setHighlight}
+              onPick={pick}
+            />
           </div>
         </SearchDropdown>
       ) : null}

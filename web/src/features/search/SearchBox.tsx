@@ -58,9 +58,19 @@ export function SearchBox() {
     onClear: () => setQuery(''),
   });
   const highlighted =
-    highlight < 0 ? undefined : highlight < places.length ? placeOptionId(listId, places[highlight]!) : results[highlight - places.length] ? `${listId}-${results[highlight - places.length]!.id}` : undefined;
+    highlight < 0
+      ? undefined
+      : highlight < places.length
+        ? placeOptionId(listId, places[highlight]!)
+        : results[highlight - places.length]
+          ? `${listId}-${results[highlight - places.length]!.id}`
+          : undefined;
 
-  const errorText = error ? (error instanceof ApiError && error.status !== 0 && error.status < 500 ? error.message : SHELL_MESSAGES.search_failed) : null;
+  const errorText = error
+    ? error instanceof ApiError && error.status !== 0 && error.status < 500
+      ? error.message
+      : SHELL_MESSAGES.search_failed
+    : null;
 
   return (
     <search ref={containerRef} className="min-w-0 flex-1">
@@ -69,7 +79,10 @@ export function SearchBox() {
           <label htmlFor={id} className="sr-only">
             {SHELL_MESSAGES.search_placeholder}
           </label>
-          <SearchIcon size={18} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400" />
+          <SearchIcon
+            size={18}
+            className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400"
+          />
           <ComboboxInput
             ref={inputRef}
             id={id}

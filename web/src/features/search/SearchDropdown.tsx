@@ -31,14 +31,25 @@ export function SearchDropdown({
 /** A section title inside a results dropdown ('Lieux', 'Publications'). */
 export function ResultsHeading({ id, children }: { id: string; children: string }) {
   return (
-    <p id={id} className="px-2.5 pt-2 pb-1 text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+    <p
+      id={id}
+      className="px-2.5 pt-2 pb-1 text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400"
+    >
       {children}
     </p>
   );
 }
 
 /** The line shown instead of options: searching, failed, or nothing found. */
-export function SearchStatus({ state, text, testIdPrefix }: { state: 'loading' | 'error' | 'empty' | null; text: string; testIdPrefix: string }) {
+export function SearchStatus({
+  state,
+  text,
+  testIdPrefix,
+}: {
+  state: 'loading' | 'error' | 'empty' | null;
+  text: string;
+  testIdPrefix: string;
+}) {
   if (state === 'loading') {
     return (
       <p className="flex items-center gap-2 px-3 py-3 text-sm text-slate-500 dark:text-slate-400" role="status">
@@ -48,14 +59,22 @@ export function SearchStatus({ state, text, testIdPrefix }: { state: 'loading' |
   }
   if (state === 'error') {
     return (
-      <p className="px-3 py-3 text-sm text-rose-600 dark:text-rose-300" role="alert" data-testid={`${testIdPrefix}-error`}>
+      <p
+        className="px-3 py-3 text-sm text-rose-600 dark:text-rose-300"
+        role="alert"
+        data-testid={`${testIdPrefix}-error`}
+      >
         {text}
       </p>
     );
   }
   if (state === 'empty') {
     return (
-      <p className="px-3 py-3 text-sm break-words text-slate-600 dark:text-slate-300" role="status" data-testid={`${testIdPrefix}-empty`}>
+      <p
+        className="px-3 py-3 text-sm break-words text-slate-600 dark:text-slate-300"
+        role="status"
+        data-testid={`${testIdPrefix}-empty`}
+      >
         {text}
       </p>
     );

@@ -44,23 +44,59 @@ export function SearchResults({
     <SearchDropdown
       testId="search-results"
       className="max-h-[min(28rem,calc(100dvh-10rem))]"
-      state={errorText ? 'error' : !hasAnswer ? 'loading' : results.length === 0 ? (waiting ? 'loading' : 'empty') : 'results'}
+      state={
+        errorText
+          ? 'error'
+          : !hasAnswer
+            ? 'loading'
+            : results.length === 0
+              ? waiting
+                ? 'loading'
+                : 'empty'
+              : 'results'
+      }
     >
       {places.length > 0 ? (
         <>
           <ResultsHeading id={`${listId}-places-heading`}>{SHELL_MESSAGES.search_places_heading}</ResultsHeading>
-          <div id={`${listId}-places`} role="listbox" aria-labelledby={`${listId}-places-heading`} data-testid="search-places">
-            <PlaceOptions listId={listId} places={places} highlight={highlight} waiting={waiting} onHighlight={onHighlight} onPick={onPickPlace} />
+          <div
+            id={`${listId}-places`}
+            role="listbox"
+            aria-labelledby={`${listId}-places-heading`}
+            data-testid="search-places"
+          >
+            <PlaceOptions
+              listId={listId}
+              places={places}
+              highlight={highlight}
+              waiting={waiting}
+              onHighlight={onHighlight}
+              onPick={onPickPlace}
+            />
           </div>
           <ResultsHeading id={`${listId}-posts-heading`}>{SHELL_MESSAGES.search_posts_heading}</ResultsHeading>
         </>
       ) : null}
       <SearchStatus
-        state={waiting && (!hasAnswer || results.length === 0) && !errorText ? 'loading' : errorText ? 'error' : results.length === 0 ? 'empty' : null}
+        state={
+          waiting && (!hasAnswer || results.length === 0) && !errorText
+            ? 'loading'
+            : errorText
+              ? 'error'
+              : results.length === 0
+                ? 'empty'
+                : null
+        }
         text={errorText ?? fill(SHELL_MESSAGES.search_no_result, { query })}
         testIdPrefix="search"
       />
-      <div id={listId} role="listbox" aria-label={SHELL_MESSAGES.search_results_label} aria-busy={waiting} className={results.length === 0 || errorText ? 'hidden' : undefined}>
+      <div
+        id={listId}
+        role="listbox"
+        aria-label={SHELL_MESSAGES.search_results_label}
+        aria-busy={waiting}
+        className={results.length === 0 || errorText ? 'hidden' : undefined}
+      >
         {errorText
           ? null
           : results.map((post, index) => {
@@ -87,13 +123,18 @@ export function SearchResults({
                     {mood.emoji}
                   </span>
                   <span className="min-w-0 flex-1">
-                    <span className="block truncate text-sm font-semibold text-ink-900 dark:text-white">{post.nickname}</span>
+                    <span className="block truncate text-sm font-semibold text-ink-900 dark:text-white">
+                      {post.nickname}
+                    </span>
                     {voice ? (
                       <span className="flex items-center gap-1 text-[13px] text-slate-600 dark:text-slate-300">
                         <MicIcon size={13} className="shrink-0" /> {SHELL_MESSAGES.create_voice_label}
                       </span>
                     ) : (
-                      <span className="block truncate text-[13px] text-slate-600 dark:text-slate-300" data-testid="search-result-text">
+                      <span
+                        className="block truncate text-[13px] text-slate-600 dark:text-slate-300"
+                        data-testid="search-result-text"
+                      >
                         {searchExcerpt(post.content)}
                       </span>
                     )}

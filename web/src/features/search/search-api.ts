@@ -17,7 +17,10 @@ export function moodsParam(moods: readonly Mood[]): string {
 
 export async function searchPosts(query: string, moods: readonly Mood[], signal?: AbortSignal): Promise<SearchAnswer> {
   const params = new URLSearchParams({ q: query, moods: moodsParam(moods) });
-  const { results } = await parseAnswerLazy((s) => s.searchResponseSchema, await api<unknown>(`/api/search?${params.toString()}`, { signal }));
+  const { results } = await parseAnswerLazy(
+    (s) => s.searchResponseSchema,
+    await api<unknown>(`/api/search?${params.toString()}`, { signal }),
+  );
   track('search');
   return { query, results };
 }

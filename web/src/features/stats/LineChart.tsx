@@ -13,7 +13,17 @@ export interface Series {
   values: number[];
 }
 
-export function LineChart({ days, series, dark, testId }: { days: string[]; series: Series[]; dark: boolean; testId?: string }) {
+export function LineChart({
+  days,
+  series,
+  dark,
+  testId,
+}: {
+  days: string[];
+  series: Series[];
+  dark: boolean;
+  testId?: string;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -22,13 +32,20 @@ export function LineChart({ days, series, dark, testId }: { days: string[]; seri
     let cancelled = false;
     void Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')]).then(([{ default: UPlot }]) => {
       if (cancelled) return;
-      const axis = { stroke: dark ? '#cbd5e1' : '#475569', grid: { stroke: dark ? 'rgba(255,255,255,0.08)' : 'rgba(15,23,42,0.08)' }, ticks: { show: false } };
+      const axis = {
+        stroke: dark ? '#cbd5e1' : '#475569',
+        grid: { stroke: dark ? 'rgba(255,255,255,0.08)' : 'rgba(15,23,42,0.08)' },
+        ticks: { show: false },
+      };
       const x = days.map((d) => Date.parse(`${d}T12:00:00Z`) / 1000);
       chart = new UPlot(
         {
           width: Math.max(280, el.clientWidth),
           height: 220,
-          series: [{ label: STATS_TEXTS.stats_day }, ...series.map((s) => ({ label: s.label, stroke: s.colour, width: 2, points: { show: days.length <= 31 } }))],
+          series: [
+            { label: STATS_TEXTS.stats_day },
+            ...series.map((s) => ({ label: s.label, stroke: s.colour, width: 2, points: { show: days.length <= 31 } })),
+          ],
           axes: [axis, axis],
           scales: { x: { time: true } },
           legend: { show: true },
@@ -43,5 +60,11 @@ export function LineChart({ days, series, dark, testId }: { days: string[]; seri
       chart?.destroy();
     };
   }, [days, series, dark]);
-  return <div ref={box} data-testid={testId} className="min-h-[260px] w-full overflow-hidden text-xs text-slate-600 dark:text-slate-300" />;
+  return (
+    <div
+      ref={box}
+      data-testid={testId}
+      className="min-h-[260px] w-full overflow-hidden text-xs text-slate-600 dark:text-slate-300"
+    />
+  );
 }

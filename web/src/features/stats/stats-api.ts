@@ -4,6 +4,8 @@ import { api } from '../../lib/api.ts';
 
 export type StatsRange = 7 | 30 | 90;
 
-export const fetchStats = (days: StatsRange, signal?: AbortSignal) => api<StatsResponse>(`/api/stats?days=${days}`, { signal });
+export const fetchStats = (days: StatsRange, signal?: AbortSignal) =>
+  api<StatsResponse>(`/api/stats?days=${days}`, { signal });
 export const fetchCosts = (signal?: AbortSignal) => api<CostsResponse>('/api/costs', { signal });
-export const setEmergency = (active: boolean) => api<EmergencyStatus>('/api/costs/emergency', { method: 'PUT', body: { active } });
+export const setEmergency = (active: boolean) =>
+  api<EmergencyStatus>('/api/costs/emergency', { method: 'PUT', body: { active } });

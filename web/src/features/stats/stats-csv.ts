@@ -7,8 +7,20 @@ const cell = (value: string | number) => {
 };
 
 export function statsCsv(days: StatsDay[]): string {
-  const header = ['Jour', ...ANALYTICS_EVENTS.map((e) => ANALYTICS_LABELS[e]), 'Visiteurs uniques', 'Revenus (EUR)', 'Messages'];
-  const rows = days.map((d) => [d.day, ...ANALYTICS_EVENTS.map((e) => d.events[e]), d.visitors, d.revenueCents / 100, d.messages]);
+  const header = [
+    'Jour',
+    ...ANALYTICS_EVENTS.map((e) => ANALYTICS_LABELS[e]),
+    'Visiteurs uniques',
+    'Revenus (EUR)',
+    'Messages',
+  ];
+  const rows = days.map((d) => [
+    d.day,
+    ...ANALYTICS_EVENTS.map((e) => d.events[e]),
+    d.visitors,
+    d.revenueCents / 100,
+    d.messages,
+  ]);
   return `${[header, ...rows].map((row) => row.map(cell).join(';')).join('\r\n')}\r\n`;
 }
 

@@ -14,25 +14,37 @@ import { fetchTerms, termsKey } from './terms-api.ts';
 import { useTermsUi } from './terms-store.ts';
 import { AcceptTermsNotice, UpcomingTermsNotice } from './TermsNotice.tsx';
 
-const TermsModal = lazyScreen(() => import('./TermsModal.tsx'), (m) => m.TermsModal);
+const TermsModal = lazyScreen(
+  () => import('./TermsModal.tsx'),
+  (m) => m.TermsModal,
+);
 
 export function TermsLayer() {
   const open = useTermsUi((s) => s.open);
   const askedToAccept = useTermsUi((s) => s.mustAccept);
   const userId = useSessionStore((s) => s.user?.id ?? null);
   const queryClient = useQueryClient();
-  const terms = useQuery({ queryKey: termsKey(userId), queryFn: ({ signal }) => fetchTerms(signal), enabled: userId !== null, staleTime: 10 * MINUTE });
+  const terms = useQuery({
+    queryKey: termsKey(userId),
+    queryFn: ({ signal }) => fetchTerms(signal),
+    enabled: userId !== null,
+    staleTime: 10 * MINUTE,
+  });
   const status = userId ? terms.data : undefined;
   const outdated = status?.mustAccept ?? false;
 
   useEffect(() => {
     if (outdated) useTermsUi.getState().requireAcceptance();
   }, [outdated]);
-  useEffect(() => onApiRefusal((error) => {
-    if (error.code !== 'terms_not_accepted') return;
-    useTermsUi.getState().requireAcceptance();
-    void queryClient.invalidateQueries({ queryKey: termsKey(userId) });
-  }), [queryClient, userId]);
+  useEffect(
+    () =>
+      onApiRefusal((error) => {
+        if (error.code !== 'terms_not_accepted') return;
+        useTermsUi.getState().requireAcceptance();
+        void queryClient.invalidateQueries({ queryKey: termsKey(userId) });
+      }),
+    [queryClient, userId],
+  );
   // The server's clock decides; a visitor (signing up) reads the versions by this device's.
   const versions = status ? { current: status.current, upcoming: status.upcoming } : termsAt(new Date());
   let notice: ReactNode = null;
@@ -41,7 +53,11 @@ export function TermsLayer() {
   return (
     <>
       {notice}
-      {open ? <Deferred><TermsModal versions={versions} mustAccept={outdated || askedToAccept} /></Deferred> : null}
+      {open ? (
+        <Deferred>
+          <TermsModal versions={versions} mustAccept={outdated || askedToAccept} />
+        </Deferred>
+      ) : null}
     </>
   );
 }

@@ -31,7 +31,13 @@ function Sections({ version }: { version: string }) {
           </h3>
           {section.paragraphs.map((p) => (
             <p key={p.text.slice(0, 40)} className="mb-1.5" data-testid={p.isNew ? 'terms-new-paragraph' : undefined}>
-              {p.isNew ? <><span className="rounded bg-brand-50 px-1.5 py-0.5 text-xs font-bold text-brand-700 dark:bg-brand-300/15 dark:text-brand-200">{TERMS_UI.new_badge}</span>{' '}</> : null}
+              {p.isNew ? (
+                <>
+                  <span className="rounded bg-brand-50 px-1.5 py-0.5 text-xs font-bold text-brand-700 dark:bg-brand-300/15 dark:text-brand-200">
+                    {TERMS_UI.new_badge}
+                  </span>{' '}
+                </>
+              ) : null}
               {p.text}
             </p>
           ))}
@@ -66,7 +72,10 @@ export function TermsModal({ versions, mustAccept = false }: { versions: TermsVe
 
   return (
     <Dialog title={MESSAGES.terms_title} onClose={hide} testId="terms-modal" width="max-w-2xl">
-      <div className="max-h-[65vh] space-y-5 overflow-y-auto px-5 pb-5 text-[14px] leading-relaxed text-slate-700 md:px-6 dark:text-slate-300" data-terms-version={shown.version}>
+      <div
+        className="max-h-[65vh] space-y-5 overflow-y-auto px-5 pb-5 text-[14px] leading-relaxed text-slate-700 md:px-6 dark:text-slate-300"
+        data-terms-version={shown.version}
+      >
         <TermsVersionBar current={current} upcoming={upcoming} showingUpcoming={shown !== current} />
         <Sections version={shown.version} />
       </div>

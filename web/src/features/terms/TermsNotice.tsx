@@ -14,14 +14,34 @@ import { TERMS_UI, withDate } from './terms-ui-texts.ts';
 /** The version whose notice the member closed: a later version is announced again. */
 const DISMISSED_KEY = 'moodmap.termsNoticeDismissed';
 
-const PLACE = 'fixed inset-x-3 top-[calc(max(env(safe-area-inset-top),0.75rem)+7.75rem)] z-10 md:right-auto md:left-5 md:w-[24rem]';
-const CARD = 'flex items-start gap-3 rounded-2xl bg-white py-3 pr-2 pl-4 text-sm text-slate-700 shadow-lg ring-1 ring-slate-200 dark:bg-ink-800 dark:text-slate-200 dark:ring-white/10';
-const LINK = 'mt-1 font-semibold text-brand-700 underline underline-offset-2 hover:text-ink-900 dark:text-brand-300 dark:hover:text-white';
-const CLOSE = 'flex size-9 shrink-0 items-center justify-center rounded-full text-slate-600 hover:bg-slate-100 hover:text-ink-900 dark:text-slate-300 dark:hover:bg-white/10 dark:hover:text-white';
+const PLACE =
+  'fixed inset-x-3 top-[calc(max(env(safe-area-inset-top),0.75rem)+7.75rem)] z-10 md:right-auto md:left-5 md:w-[24rem]';
+const CARD =
+  'flex items-start gap-3 rounded-2xl bg-white py-3 pr-2 pl-4 text-sm text-slate-700 shadow-lg ring-1 ring-slate-200 dark:bg-ink-800 dark:text-slate-200 dark:ring-white/10';
+const LINK =
+  'mt-1 font-semibold text-brand-700 underline underline-offset-2 hover:text-ink-900 dark:text-brand-300 dark:hover:text-white';
+const CLOSE =
+  'flex size-9 shrink-0 items-center justify-center rounded-full text-slate-600 hover:bg-slate-100 hover:text-ink-900 dark:text-slate-300 dark:hover:bg-white/10 dark:hover:text-white';
 
-function NoticeCard({ text, action, onAction, onDismiss }: { text: string; action: string; onAction: () => void; onDismiss?: () => void }) {
+function NoticeCard({
+  text,
+  action,
+  onAction,
+  onDismiss,
+}: {
+  text: string;
+  action: string;
+  onAction: () => void;
+  onDismiss?: () => void;
+}) {
   return (
-    <div role="status" aria-label={TERMS_UI.notice_label} data-testid="terms-notice" data-map-overlay="" className={`${PLACE} ${CARD}`}>
+    <div
+      role="status"
+      aria-label={TERMS_UI.notice_label}
+      data-testid="terms-notice"
+      data-map-overlay=""
+      className={`${PLACE} ${CARD}`}
+    >
       <InfoIcon size={20} className="mt-0.5 shrink-0 text-brand-700 dark:text-brand-300" />
       <div className="min-w-0 flex-1">
         <p>{text}</p>
@@ -30,7 +50,14 @@ function NoticeCard({ text, action, onAction, onDismiss }: { text: string; actio
         </button>
       </div>
       {onDismiss ? (
-        <button type="button" onClick={onDismiss} aria-label={TERMS_UI.notice_dismiss} title={TERMS_UI.notice_dismiss} data-testid="terms-notice-dismiss" className={CLOSE}>
+        <button
+          type="button"
+          onClick={onDismiss}
+          aria-label={TERMS_UI.notice_dismiss}
+          title={TERMS_UI.notice_dismiss}
+          data-testid="terms-notice-dismiss"
+          className={CLOSE}
+        >
           <CloseIcon size={18} />
         </button>
       ) : null}
@@ -46,7 +73,14 @@ export function UpcomingTermsNotice({ upcoming }: { upcoming: TermsVersion }) {
     writeString(DISMISSED_KEY, upcoming.version);
     setDismissed(upcoming.version);
   };
-  return <NoticeCard text={withDate(TERMS_UI.notice_upcoming, upcoming.effectiveAt)} action={TERMS_UI.notice_view_upcoming} onAction={showUpcomingTerms} onDismiss={dismiss} />;
+  return (
+    <NoticeCard
+      text={withDate(TERMS_UI.notice_upcoming, upcoming.effectiveAt)}
+      action={TERMS_UI.notice_view_upcoming}
+      onAction={showUpcomingTerms}
+      onDismiss={dismiss}
+    />
+  );
 }
 
 /** The version in force is not accepted yet: no closing, this is the way to accept it. */

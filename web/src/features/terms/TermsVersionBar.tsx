@@ -3,9 +3,18 @@ import type { TermsVersion } from '@moodmap/core';
 import { useTermsUi } from './terms-store.ts';
 import { TERMS_UI, withDate } from './terms-ui-texts.ts';
 
-const SWITCH = 'font-semibold text-brand-700 underline underline-offset-2 hover:text-ink-900 dark:text-brand-300 dark:hover:text-white';
+const SWITCH =
+  'font-semibold text-brand-700 underline underline-offset-2 hover:text-ink-900 dark:text-brand-300 dark:hover:text-white';
 
-export function TermsVersionBar({ current, upcoming, showingUpcoming }: { current: TermsVersion; upcoming: TermsVersion | null; showingUpcoming: boolean }) {
+export function TermsVersionBar({
+  current,
+  upcoming,
+  showingUpcoming,
+}: {
+  current: TermsVersion;
+  upcoming: TermsVersion | null;
+  showingUpcoming: boolean;
+}) {
   const setView = useTermsUi((s) => s.setView);
   if (showingUpcoming && upcoming) {
     return (

@@ -6,4 +6,5 @@ export const termsKey = (userId: string | null) => ['terms', userId] as const;
 
 export const fetchTerms = (signal?: AbortSignal) => api<TermsStatus>('/api/terms', { signal });
 
-export const acceptTerms = (version: string) => api<{ version: string; acceptedAt: string }>('/api/terms/accept', { method: 'POST', body: { version } });
+export const acceptTerms = (version: string) =>
+  api<{ version: string; acceptedAt: string }>('/api/terms/accept', { method: 'POST', body: { version } });

@@ -28,7 +28,7 @@ export const TERMS_SECTIONS: TermsSection[] = [
     title: 'Objet',
     paragraphs: [
       "Les présentes Conditions Générales d'Utilisation (CGU) encadrent l'utilisation de MoodMap, un réseau social cartographique où chacun peut épingler sur une carte du monde une publication courte associée à une humeur.",
-      "En créant un compte, vous acceptez ces CGU dans leur version en vigueur. Les visiteurs non inscrits peuvent consulter la carte et les profils publics dans le respect de ces mêmes règles.",
+      'En créant un compte, vous acceptez ces CGU dans leur version en vigueur. Les visiteurs non inscrits peuvent consulter la carte et les profils publics dans le respect de ces mêmes règles.',
     ],
   },
   {
@@ -41,7 +41,7 @@ export const TERMS_SECTIONS: TermsSection[] = [
   {
     title: 'Publications et durée de vie de 24 h',
     paragraphs: [
-      "Une publication comprend un texte de 500 caractères au plus, une humeur, une position sur la terre ferme et, au choix, une image et un message vocal de 60 secondes au plus.",
+      'Une publication comprend un texte de 500 caractères au plus, une humeur, une position sur la terre ferme et, au choix, une image et un message vocal de 60 secondes au plus.',
       "Chaque publication est visible 24 heures puis supprimée automatiquement, avec ses médias. Vous ne pouvez avoir qu'une publication active à la fois ; vous pouvez la supprimer à tout moment.",
     ],
   },
@@ -55,8 +55,8 @@ export const TERMS_SECTIONS: TermsSection[] = [
   {
     title: 'Médias',
     paragraphs: [
-      "Les images (10 Mo au plus) et messages vocaux (5 Mo au plus) sont analysés et réencodés ; leurs métadonnées, dont les coordonnées GPS, sont supprimées.",
-      "Vous garantissez détenir les droits sur les médias publiés et nous accordez une licence non exclusive, gratuite et limitée à leur affichage dans le service pendant leur durée de vie.",
+      'Les images (10 Mo au plus) et messages vocaux (5 Mo au plus) sont analysés et réencodés ; leurs métadonnées, dont les coordonnées GPS, sont supprimées.',
+      'Vous garantissez détenir les droits sur les médias publiés et nous accordez une licence non exclusive, gratuite et limitée à leur affichage dans le service pendant leur durée de vie.',
     ],
   },
   {
@@ -78,7 +78,7 @@ export const TERMS_SECTIONS: TermsSection[] = [
     title: 'Crédits Pulse',
     paragraphs: [
       "Les crédits Pulse s'achètent au prix de 2,50 € l'unité par carte bancaire auprès de notre prestataire de paiement. Un crédit donne à une publication un effet animé pendant toute sa durée de vie.",
-      "Les crédits ne sont ni remboursables, ni limités dans le temps, ni transférables à un autre compte, sauf disposition légale impérative.",
+      'Les crédits ne sont ni remboursables, ni limités dans le temps, ni transférables à un autre compte, sauf disposition légale impérative.',
     ],
   },
   {
@@ -86,19 +86,19 @@ export const TERMS_SECTIONS: TermsSection[] = [
     paragraphs: [
       {
         until: '2026-12-28',
-        text: "Tout membre peut signaler une publication. Notre équipe de modération peut retirer un contenu ou suspendre un compte qui enfreint ces CGU ou la loi.",
+        text: 'Tout membre peut signaler une publication. Notre équipe de modération peut retirer un contenu ou suspendre un compte qui enfreint ces CGU ou la loi.',
       },
       {
         since: '2026-12-28',
         text: "Tout membre peut signaler une publication. Toute personne, inscrite ou non, peut aussi nous notifier un contenu qu'elle estime illicite avec « Signaler un contenu illicite » : la notification est examinée une fois son adresse e-mail confirmée, et son auteur reçoit un accusé de réception puis notre décision motivée. Notre équipe de modération peut retirer un contenu ou suspendre un compte qui enfreint ces CGU ou la loi.",
       },
-      "Vous pouvez contester une décision de modération depuis le formulaire de contact ; chaque recours est examiné par une personne différente de celle qui a pris la décision.",
+      'Vous pouvez contester une décision de modération depuis le formulaire de contact ; chaque recours est examiné par une personne différente de celle qui a pris la décision.',
     ],
   },
   {
     title: 'Données personnelles et droits',
     paragraphs: [
-      "Nous traitons vos données (compte, profil, publications, messages, achats) pour fournir le service, sur le fondement du contrat, et pour sa sécurité, sur le fondement de notre intérêt légitime.",
+      'Nous traitons vos données (compte, profil, publications, messages, achats) pour fournir le service, sur le fondement du contrat, et pour sa sécurité, sur le fondement de notre intérêt légitime.',
       "Conformément au RGPD, vous disposez de droits d'accès, de rectification, d'effacement, de limitation, d'opposition et de portabilité, exercés depuis le formulaire de contact. Vous pouvez saisir la CNIL.",
       {
         since: '2026-12-28',
@@ -106,7 +106,7 @@ export const TERMS_SECTIONS: TermsSection[] = [
       },
       {
         since: '2026-12-28',
-        text: "« Supprimer mon compte », dans votre profil, efface immédiatement votre compte, votre profil, vos publications et leurs médias, vos commentaires, vos « j’aime » et les images que vous avez envoyées en message. Vos paiements sont conservés 10 ans sans votre identité (obligation comptable) ; les décisions de modération et le journal de sécurité sont conservés sous un pseudonyme.",
+        text: '« Supprimer mon compte », dans votre profil, efface immédiatement votre compte, votre profil, vos publications et leurs médias, vos commentaires, vos « j’aime » et les images que vous avez envoyées en message. Vos paiements sont conservés 10 ans sans votre identité (obligation comptable) ; les décisions de modération et le journal de sécurité sont conservés sous un pseudonyme.',
       },
       {
         since: '2026-12-28',
@@ -118,7 +118,7 @@ export const TERMS_SECTIONS: TermsSection[] = [
     title: 'Cookies et stockage local',
     paragraphs: [
       "Nous n'utilisons aucun cookie publicitaire. Un cookie strictement nécessaire garde votre session ; le stockage local de votre navigateur retient le thème et la dernière position de la carte.",
-      "Nos statistiques de fréquentation sont anonymes : ni adresse IP, ni identifiant, ni cookie. Elles ne sont pas collectées si votre navigateur envoie « Do Not Track » ou « Global Privacy Control ».",
+      'Nos statistiques de fréquentation sont anonymes : ni adresse IP, ni identifiant, ni cookie. Elles ne sont pas collectées si votre navigateur envoie « Do Not Track » ou « Global Privacy Control ».',
     ],
   },
   {
@@ -138,8 +138,8 @@ export const TERMS_SECTIONS: TermsSection[] = [
   {
     title: 'Droit applicable',
     paragraphs: [
-      "Les présentes CGU sont régies par le droit français. À défaut de solution amiable, tout litige relève des tribunaux compétents selon les règles de droit commun.",
-      "Si vous êtes consommateur, vous pouvez recourir gratuitement à un médiateur de la consommation.",
+      'Les présentes CGU sont régies par le droit français. À défaut de solution amiable, tout litige relève des tribunaux compétents selon les règles de droit commun.',
+      'Si vous êtes consommateur, vous pouvez recourir gratuitement à un médiateur de la consommation.',
     ],
   },
   {

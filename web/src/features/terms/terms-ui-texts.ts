@@ -7,7 +7,8 @@ export const TERMS_UI = {
   notice_dismiss: "Masquer l'annonce des nouvelles conditions",
   in_force: 'Version en vigueur depuis le {date}.',
   next_announced: "Une nouvelle version s'appliquera le {date}.",
-  upcoming: "Nouvelle version, applicable à partir du {date} ; d'ici là, la version en vigueur s'applique. Les passages ajoutés sont marqués «\u00a0Nouveau\u00a0».",
+  upcoming:
+    "Nouvelle version, applicable à partir du {date} ; d'ici là, la version en vigueur s'applique. Les passages ajoutés sont marqués «\u00a0Nouveau\u00a0».",
   show_upcoming: 'Voir la nouvelle version',
   show_current: 'Voir la version en vigueur',
   new_badge: 'Nouveau',
@@ -18,7 +19,12 @@ export const TERMS_UI = {
  * day is the same everywhere.
  */
 export function termsDate(effectiveAt: string): string {
-  return new Date(effectiveAt).toLocaleDateString('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return new Date(effectiveAt).toLocaleDateString('fr-FR', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 }
 
 export const withDate = (text: string, effectiveAt: string): string => text.replace('{date}', termsDate(effectiveAt));

@@ -34,7 +34,11 @@ export const useToastStore = create<ToastState>()((set, get) => ({
     const id = `toast-${++counter}`;
     const duration = options.duration ?? TOAST_DURATION_MS[type];
     set({ toasts: [...get().toasts, { id, type, title: options.title, message, duration, leaving: false }] });
-    if (duration > 0) timers.set(id, setTimeout(() => get().dismiss(id), duration));
+    if (duration > 0)
+      timers.set(
+        id,
+        setTimeout(() => get().dismiss(id), duration),
+      );
     return id;
   },
   dismiss: (id) => {

@@ -82,8 +82,16 @@ export function serializeDirectory(entries: readonly Entry[]): Buffer {
     ids.push(e.tileId - lastId);
     lastId = e.tileId;
   }
-  const offsets = entries.map((e, i) => (i > 0 && e.offset === entries[i - 1].offset + entries[i - 1].length ? 0 : e.offset + 1));
-  return varints([entries.length, ...ids, ...entries.map((e) => e.runLength), ...entries.map((e) => e.length), ...offsets]);
+  const offsets = entries.map((e, i) =>
+    i > 0 && e.offset === entries[i - 1].offset + entries[i - 1].length ? 0 : e.offset + 1,
+  );
+  return varints([
+    entries.length,
+    ...ids,
+    ...entries.map((e) => e.runLength),
+    ...entries.map((e) => e.length),
+    ...offsets,
+  ]);
 }
 
 interface StoredTiles {
@@ -95,7 +103,9 @@ interface StoredTiles {
 
 /** Tiles in tile-id order, each distinct content stored once, runs of one content in one entry. */
 function storeTiles(tiles: readonly ArchiveTile[], compress: (bytes: Uint8Array) => Buffer): StoredTiles {
-  const sorted = tiles.map((t) => ({ tileId: zxyToTileId(t.z, t.x, t.y), data: t.data })).sort((a, b) => a.tileId - b.tileId);
+  const sorted = tiles
+    .map((t) => ({ tileId: zxyToTileId(t.z, t.x, t.y), data: t.data }))
+    .sort((a, b) => a.tileId - b.tileId);
   const stored = new Map<string, { offset: number; length: number }>();
   const entries: Entry[] = [];
   const blobs: Buffer[] = [];
@@ -138,8 +148,15 @@ function buildDirectories(entries: readonly Entry[]): { root: Buffer; leaves: Bu
 }
 
 function header(fields: {
-  root: Buffer; metadata: Buffer; leavesLength: number; dataLength: number; stored: StoredTiles;
-  tileCodec: Compression; zooms: [number, number]; bounds: ArchiveOptions['bounds']; center: ArchiveOptions['center'];
+  root: Buffer;
+  metadata: Buffer;
+  leavesLength: number;
+  dataLength: number;
+  stored: StoredTiles;
+  tileCodec: Compression;
+  zooms: [number, number];
+  bounds: ArchiveOptions['bounds'];
+  center: ArchiveOptions['center'];
 }): Buffer {
   const bytes = Buffer.alloc(HEADER_BYTES);
   bytes.write('PMTiles', 0, 'ascii');
@@ -189,9 +206,15 @@ export function writePmtiles(options: ArchiveOptions): { archive: Buffer; stats:
   let maxZoom = -Infinity;
   for (const { z } of options.tiles) [minZoom, maxZoom] = [Math.min(minZoom, z), Math.max(maxZoom, z)];
   const head = header({
-    root, metadata, leavesLength, dataLength: stored.dataLength, stored,
+    root,
+    metadata,
+    leavesLength,
+    dataLength: stored.dataLength,
+    stored,
     tileCodec: options.tileCompression === 'gzip' ? Compression.Gzip : Compression.None,
-    zooms: [minZoom, maxZoom], bounds: options.bounds, center: options.center,
+    zooms: [minZoom, maxZoom],
+    bounds: options.bounds,
+    center: options.center,
   });
   const archive = Buffer.concat([head, root, metadata, ...leaves, ...stored.blobs]);
   const stats: ArchiveStats = {

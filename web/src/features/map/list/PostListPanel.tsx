@@ -53,7 +53,9 @@ export function PostListPanel() {
 
   const collapse = (id: string) => {
     setExpanded(null);
-    requestAnimationFrame(() => listRef.current?.querySelector<HTMLElement>(`[data-list-post="${CSS.escape(id)}"]`)?.focus());
+    requestAnimationFrame(() =>
+      listRef.current?.querySelector<HTMLElement>(`[data-list-post="${CSS.escape(id)}"]`)?.focus(),
+    );
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -76,13 +78,21 @@ export function PostListPanel() {
       className="absolute inset-x-3 top-[calc(max(env(safe-area-inset-top),0.75rem)+7.75rem)] bottom-[calc(5.25rem+env(safe-area-inset-bottom))] z-20 flex flex-col overflow-hidden rounded-3xl bg-white text-ink-900 shadow-2xl ring-1 ring-black/5 md:right-auto md:bottom-6 md:left-5 md:w-[24rem] dark:bg-ink-900 dark:text-slate-100 dark:ring-white/10"
     >
       <div className="border-b border-slate-100 px-4 py-3 dark:border-white/5">
-        <h2 id="post-list-title" ref={headingRef} tabIndex={-1} className="text-base font-bold outline-none focus-visible:underline">
+        <h2
+          id="post-list-title"
+          ref={headingRef}
+          tabIndex={-1}
+          className="text-base font-bold outline-none focus-visible:underline"
+        >
           {title}
         </h2>
         <p className="text-xs text-slate-600 dark:text-slate-300" aria-live="polite" data-testid="post-list-count">
           {fillCount(SHELL_MESSAGES, 'list_count', posts.length)}
         </p>
-        <fieldset className="mt-2 flex min-w-0 flex-wrap items-center gap-2" aria-label={SHELL_MESSAGES.list_sort_label}>
+        <fieldset
+          className="mt-2 flex min-w-0 flex-wrap items-center gap-2"
+          aria-label={SHELL_MESSAGES.list_sort_label}
+        >
           <span className="text-xs font-semibold text-slate-600 dark:text-slate-300" aria-hidden="true">
             {SHELL_MESSAGES.list_sort_label}
           </span>
@@ -99,7 +109,11 @@ export function PostListPanel() {
             </button>
           ))}
           {clusterIds ? (
-            <button type="button" onClick={() => show()} className="h-8 rounded-lg px-2.5 text-xs font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-300 dark:hover:bg-white/10">
+            <button
+              type="button"
+              onClick={() => show()}
+              className="h-8 rounded-lg px-2.5 text-xs font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-300 dark:hover:bg-white/10"
+            >
               {SHELL_MESSAGES.list_show_all}
             </button>
           ) : null}
@@ -110,15 +124,29 @@ export function PostListPanel() {
           {SHELL_MESSAGES.list_empty}
         </p>
       ) : (
-        <ol ref={listRef} className="min-h-0 flex-1 divide-y divide-slate-100 overflow-y-auto overscroll-contain dark:divide-white/5">
+        <ol
+          ref={listRef}
+          className="min-h-0 flex-1 divide-y divide-slate-100 overflow-y-auto overscroll-contain dark:divide-white/5"
+        >
           {posts.map((marker) =>
             expanded === marker.id ? (
-              <li key={marker.id} data-expanded-post={marker.id} tabIndex={-1} aria-label={markerName(marker, now)} className="flex justify-center bg-slate-50 p-2 dark:bg-ink-800">
+              <li
+                key={marker.id}
+                data-expanded-post={marker.id}
+                tabIndex={-1}
+                aria-label={markerName(marker, now)}
+                className="flex justify-center bg-slate-50 p-2 dark:bg-ink-800"
+              >
                 <PostPopup marker={marker} now={now} onClose={() => collapse(marker.id)} />
               </li>
             ) : (
               <li key={marker.id}>
-                <ListRow marker={marker} now={now} content={byId.get(marker.id)} onOpen={() => setExpanded(marker.id)} />
+                <ListRow
+                  marker={marker}
+                  now={now}
+                  content={byId.get(marker.id)}
+                  onOpen={() => setExpanded(marker.id)}
+                />
               </li>
             ),
           )}

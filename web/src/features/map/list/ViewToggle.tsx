@@ -20,10 +20,22 @@ export function ViewToggle() {
       data-testid="view-toggle"
       data-map-overlay=""
     >
-      <button type="button" aria-pressed={!open} onClick={hide} data-testid="view-map" className={`${SEGMENT} ${open ? OFF : ON}`}>
+      <button
+        type="button"
+        aria-pressed={!open}
+        onClick={hide}
+        data-testid="view-map"
+        className={`${SEGMENT} ${open ? OFF : ON}`}
+      >
         {SHELL_MESSAGES.view_map}
       </button>
-      <button type="button" aria-pressed={open} onClick={() => show()} data-testid="view-list" className={`${SEGMENT} ${open ? ON : OFF}`}>
+      <button
+        type="button"
+        aria-pressed={open}
+        onClick={() => show()}
+        data-testid="view-list"
+        className={`${SEGMENT} ${open ? ON : OFF}`}
+      >
         {SHELL_MESSAGES.view_list}
       </button>
     </fieldset>

@@ -13,7 +13,13 @@ export interface ViewBounds {
 function read(map: MapLibreMap): ViewBounds {
   const b = map.getBounds();
   const c = map.getCenter();
-  return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(), centre: { latitude: c.lat, longitude: c.lng } };
+  return {
+    west: b.getWest(),
+    south: b.getSouth(),
+    east: b.getEast(),
+    north: b.getNorth(),
+    centre: { latitude: c.lat, longitude: c.lng },
+  };
 }
 
 /** Whether a point is inside the bounds (a view across ±180° has west > east once wrapped). */

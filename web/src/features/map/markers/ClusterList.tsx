@@ -38,11 +38,23 @@ export function ClusterList({
       data-count={markers.length}
       aria-label={SHELL_MESSAGES.cluster_popup_title}
     >
-      <DialogHeader onClose={onClose} size="md" closeTestId="popup-close" className="border-b border-slate-100 px-4 py-3 dark:border-white/5">
-        <span className="flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-extrabold text-white" style={{ backgroundColor: MAP.clusterColor }}>{markers.length}</span>
+      <DialogHeader
+        onClose={onClose}
+        size="md"
+        closeTestId="popup-close"
+        className="border-b border-slate-100 px-4 py-3 dark:border-white/5"
+      >
+        <span
+          className="flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-extrabold text-white"
+          style={{ backgroundColor: MAP.clusterColor }}
+        >
+          {markers.length}
+        </span>
         <div className="min-w-0 flex-1">
           <h2 className="text-[15px] leading-snug font-bold">{SHELL_MESSAGES.cluster_popup_title}</h2>
-          <p className="text-xs text-slate-500 dark:text-slate-400">{fillCount(SHELL_MESSAGES, 'cluster_count', markers.length)}</p>
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            {fillCount(SHELL_MESSAGES, 'cluster_count', markers.length)}
+          </p>
         </div>
         {onShowList ? (
           <button
@@ -68,7 +80,10 @@ export function ClusterList({
                 data-post-id={marker.id}
                 className="flex w-full items-center gap-3 px-4 py-2.5 text-left transition hover:bg-slate-50 dark:hover:bg-white/5"
               >
-                <span className="block size-10 shrink-0 overflow-hidden rounded-full" style={{ boxShadow: `0 0 0 2px ${MOOD_INFO[marker.category].color}` }}>
+                <span
+                  className="block size-10 shrink-0 overflow-hidden rounded-full"
+                  style={{ boxShadow: `0 0 0 2px ${MOOD_INFO[marker.category].color}` }}
+                >
                   <AuthorPhoto post={card ?? marker} size={40} />
                 </span>
                 <span className="min-w-0 flex-1">
@@ -77,17 +92,26 @@ export function ClusterList({
                     <MoodBadge post={marker} small />
                   </span>
                   {!card ? (
-                    <span className="mt-1 block h-3 w-3/4 animate-pulse rounded bg-slate-100 dark:bg-white/10" aria-hidden="true" />
+                    <span
+                      className="mt-1 block h-3 w-3/4 animate-pulse rounded bg-slate-100 dark:bg-white/10"
+                      aria-hidden="true"
+                    />
                   ) : card.isVoiceOnly || (!card.content && card.audioUrl) ? (
                     <span className="mt-0.5 flex items-center gap-1 text-[13px] text-slate-600 dark:text-slate-300">
                       <MicIcon size={13} className="shrink-0" /> {SHELL_MESSAGES.create_voice_label}
                     </span>
                   ) : (
-                    <span className="mt-0.5 block truncate text-[13px] text-slate-600 dark:text-slate-300">{truncate(card.content, 60)}</span>
+                    <span className="mt-0.5 block truncate text-[13px] text-slate-600 dark:text-slate-300">
+                      {truncate(card.content, 60)}
+                    </span>
                   )}
-                  <span className="block text-[11px] text-slate-500 dark:text-slate-400">{relativeTime(marker.createdAt, now)}</span>
+                  <span className="block text-[11px] text-slate-500 dark:text-slate-400">
+                    {relativeTime(marker.createdAt, now)}
+                  </span>
                 </span>
-                {image ? <img src={image} alt="" loading="lazy" className="size-11 shrink-0 rounded-lg object-cover" /> : null}
+                {image ? (
+                  <img src={image} alt="" loading="lazy" className="size-11 shrink-0 rounded-lg object-cover" />
+                ) : null}
               </button>
             </li>
           );

@@ -35,7 +35,11 @@ export const MarkerNav = memo(function MarkerNav({
   const at = focusedItem ? project(focusedItem) : null;
   if (items.length === 0) return null;
   return (
-    <nav aria-label={SHELL_MESSAGES.markers_nav_label} className="pointer-events-none absolute inset-0 z-[5] overflow-hidden" data-testid="marker-nav">
+    <nav
+      aria-label={SHELL_MESSAGES.markers_nav_label}
+      className="pointer-events-none absolute inset-0 z-[5] overflow-hidden"
+      data-testid="marker-nav"
+    >
       <ol>
         {shown.map((item) => {
           const isFocused = focusedItem?.key === item.key && at !== null;

@@ -12,7 +12,12 @@ import type { MarkerDto } from '../../posts/post-types.ts';
 
 function Loading() {
   return (
-    <div role="status" aria-label={SHELL_MESSAGES.loading} data-testid="popup-loading" className="flex h-28 items-center justify-center text-brand-500">
+    <div
+      role="status"
+      aria-label={SHELL_MESSAGES.loading}
+      data-testid="popup-loading"
+      className="flex h-28 items-center justify-center text-brand-500"
+    >
       <Spinner className="size-6" />
     </div>
   );

@@ -33,8 +33,20 @@ import { useListStore } from '../list/list-store.ts';
 import { type GroupDiff, type MarkerGroup, MarkerGroups } from './marker-groups.ts';
 import { POST_MARKER_SIZE, type Theme, provideImage } from './marker-images.ts';
 import {
-  AGGREGATES_SOURCE, MARKERS_SOURCE, CLICKABLE_LAYERS, type DrawnAggregates, type MarkerProps, aggregateFeatures, ensureMarkerLayers, groupFeature, highlightFeatures, markersSource,
-  setHighlighted, styleReady, syncAggregates, syncClustering,
+  AGGREGATES_SOURCE,
+  MARKERS_SOURCE,
+  CLICKABLE_LAYERS,
+  type DrawnAggregates,
+  type MarkerProps,
+  aggregateFeatures,
+  ensureMarkerLayers,
+  groupFeature,
+  highlightFeatures,
+  markersSource,
+  setHighlighted,
+  styleReady,
+  syncAggregates,
+  syncClustering,
 } from './marker-layers.ts';
 import { startPulse } from './pulse.ts';
 import { trackHover } from './hover.ts';
@@ -62,7 +74,9 @@ export function paddedBounds(map: Pick<MapLibreMap, 'getBounds'>, margin = VIEW_
   return padBounds([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], margin);
 }
 
-type Selection = { kind: 'post'; id: string; group?: string[] } | { kind: 'group'; ids: string[]; latitude: number; longitude: number };
+type Selection =
+  | { kind: 'post'; id: string; group?: string[] }
+  | { kind: 'group'; ids: string[]; latitude: number; longitude: number };
 
 interface FocusState {
   focusPostId?: unknown;
@@ -101,7 +115,13 @@ export function PostMarkers() {
     };
   }, [map]);
 
-  const allFeatures = useCallback((): FeatureCollection<Point, MarkerProps> => ({ type: 'FeatureCollection', features: [...groups.allGroups()].map(groupFeature) }), [groups]);
+  const allFeatures = useCallback(
+    (): FeatureCollection<Point, MarkerProps> => ({
+      type: 'FeatureCollection',
+      features: [...groups.allGroups()].map(groupFeature),
+    }),
+    [groups],
+  );
   const clustersRef = useRef(clusters);
   clustersRef.current = clusters;
   const moodsRef = useRef(moods);
@@ -109,7 +129,8 @@ export function PostMarkers() {
   const shownClusters = useMemo(
     () =>
       clusters.flatMap((c) => {
-        const count = c.moods && Object.keys(c.moods).length > 0 ? moods.reduce((n, m) => n + (c.moods[m] ?? 0), 0) : c.count;
+        const count =
+          c.moods && Object.keys(c.moods).length > 0 ? moods.reduce((n, m) => n + (c.moods[m] ?? 0), 0) : c.count;
         return count > 0 ? [{ ...c, count }] : [];
       }),
     [clusters, moods],
@@ -133,7 +154,13 @@ export function PostMarkers() {
     const ratio = mapPixelRatio();
     const ensure = () => {
       if (!styleReady(map)) return;
-      ensureMarkerLayers(map, theme, allFeatures, () => aggregateFeatures(shownClustersRef.current), () => highlightFeatures(highlighted.current.groups));
+      ensureMarkerLayers(
+        map,
+        theme,
+        allFeatures,
+        () => aggregateFeatures(shownClustersRef.current),
+        () => highlightFeatures(highlighted.current.groups),
+      );
     };
     // MapLibre 6 draws a missing icon only if a resolver adds it before the tile's layout goes
     // on; a 'styleimagemissing' listener comes too late for that tile (the marker stays blank).
@@ -171,7 +198,9 @@ export function PostMarkers() {
     }
     if (!answer && !extra) return;
     const cutoff = Date.now() + offsetMs - POST_LIFETIME_MS;
-    const shown = [...(answer?.points ?? []), ...(extra ?? [])].filter((m) => moods.includes(m.category) && !(Date.parse(m.createdAt) <= cutoff));
+    const shown = [...(answer?.points ?? []), ...(extra ?? [])].filter(
+      (m) => moods.includes(m.category) && !(Date.parse(m.createdAt) <= cutoff),
+    );
     applyDiff(groups.reset(shown));
     applied.current = { answer, extra, moods: moodsKey };
     setVersion((v) => v + 1);
@@ -238,7 +267,13 @@ export function PostMarkers() {
         setSelection(null);
         void markersSource(map)
           ?.getClusterExpansionZoom(target.clusterId)
-          .then((zoom) => moveCamera(map, { center: [longitude, latitude], zoom: Math.max(map.getZoom() + 1, zoom), duration: 600 }, 'ease'))
+          .then((zoom) =>
+            moveCamera(
+              map,
+              { center: [longitude, latitude], zoom: Math.max(map.getZoom() + 1, zoom), duration: 600 },
+              'ease',
+            ),
+          )
           .catch(() => undefined);
         return;
       }
@@ -252,7 +287,13 @@ export function PostMarkers() {
       if (group.members.length === 1) {
         prefetchPostCard(client, group.members[0]!.id);
         setSelection({ kind: 'post', id: group.members[0]!.id });
-      } else setSelection({ kind: 'group', ids: group.members.map((m) => m.id), latitude: group.latitude, longitude: group.longitude });
+      } else
+        setSelection({
+          kind: 'group',
+          ids: group.members.map((m) => m.id),
+          latitude: group.latitude,
+          longitude: group.longitude,
+        });
     },
     [map, groups, client],
   );
@@ -278,7 +319,8 @@ export function PostMarkers() {
       const props = feature.properties as Partial<MarkerProps> & { cluster?: boolean; cluster_id?: number };
       const [longitude, latitude] = (feature.geometry as Point).coordinates as [number, number];
       openedFrom.current = null;
-      if (props.cluster && typeof props.cluster_id === 'number') activate({ kind: 'cluster', clusterId: props.cluster_id }, longitude, latitude);
+      if (props.cluster && typeof props.cluster_id === 'number')
+        activate({ kind: 'cluster', clusterId: props.cluster_id }, longitude, latitude);
       else if (props.k === 's') activate({ kind: 'aggregate' }, longitude, latitude);
       else if (typeof feature.id === 'number') {
         // The popup paints first, the map's redraw for the tap's end after it.
@@ -290,7 +332,13 @@ export function PostMarkers() {
       map,
       (point) => {
         const feature = hit(point);
-        const id = feature && typeof feature.id === 'number' && !feature.properties?.cluster && feature.source !== AGGREGATES_SOURCE ? feature.id : null;
+        const id =
+          feature &&
+          typeof feature.id === 'number' &&
+          !feature.properties?.cluster &&
+          feature.source !== AGGREGATES_SOURCE
+            ? feature.id
+            : null;
         return { id, pointer: feature !== undefined };
       },
       setHovered,
@@ -309,7 +357,10 @@ export function PostMarkers() {
   const navigate = useNavigate();
   /** Focused posts read from the server: 'pending' while the request runs, then 'done'. */
   const fetchedFocus = useRef(new Map<string, 'pending' | 'done'>());
-  const focusId = typeof (location.state as FocusState | null)?.focusPostId === 'string' ? ((location.state as FocusState).focusPostId as string) : null;
+  const focusId =
+    typeof (location.state as FocusState | null)?.focusPostId === 'string'
+      ? ((location.state as FocusState).focusPostId as string)
+      : null;
   useEffect(() => {
     if (!focusId || !map) return;
     const marker = groups.marker(focusId);
@@ -334,8 +385,23 @@ export function PostMarkers() {
       setSelection({ kind: 'post', id: marker.id });
       centreOn(marker.latitude, marker.longitude, MAP.focusZoom);
     }
-    void navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: null });
-  }, [focusId, map, groups, version, isPending, centreOn, navigate, client, location.pathname, location.search, location.hash]);
+    void navigate(
+      { pathname: location.pathname, search: location.search, hash: location.hash },
+      { replace: true, state: null },
+    );
+  }, [
+    focusId,
+    map,
+    groups,
+    version,
+    isPending,
+    centreOn,
+    navigate,
+    client,
+    location.pathname,
+    location.search,
+    location.hash,
+  ]);
 
   // Escape closes the popup, unless a dialog above the map takes it.
   useEffect(() => {
@@ -400,7 +466,10 @@ export function PostMarkers() {
       map.off('sourcedata', onData);
     };
   }, [map, groups, version, offsetMs, shownClusters]);
-  const project = useCallback((item: NavItem) => (map ? map.project([item.longitude, item.latitude]) : { x: 0, y: 0 }), [map]);
+  const project = useCallback(
+    (item: NavItem) => (map ? map.project([item.longitude, item.latitude]) : { x: 0, y: 0 }),
+    [map],
+  );
   const onNavActivate = useCallback(
     (item: NavItem) => {
       openedFrom.current = item.target.kind === 'group' ? item.key : null;
@@ -411,11 +480,18 @@ export function PostMarkers() {
   const onMore = useCallback(() => showList({ focus: true }), [showList]);
 
   // The selected, hovered and keyboard-focused markers are drawn larger.
-  const selectedFeature = selection?.kind === 'post' ? groups.groupOf(selection.id)?.id : selection?.kind === 'group' ? groups.groupOf(selection.ids[0]!)?.id : undefined;
+  const selectedFeature =
+    selection?.kind === 'post'
+      ? groups.groupOf(selection.id)?.id
+      : selection?.kind === 'group'
+        ? groups.groupOf(selection.ids[0]!)?.id
+        : undefined;
   const focusedFeature = navFocus?.target.kind === 'group' ? navFocus.target.featureId : undefined;
   useEffect(() => {
     if (!map) return;
-    const ids = [...new Set([selectedFeature, hovered, focusedFeature].filter((id): id is number => typeof id === 'number'))];
+    const ids = [
+      ...new Set([selectedFeature, hovered, focusedFeature].filter((id): id is number => typeof id === 'number')),
+    ];
     const next = ids.map((id) => groups.group(id)).filter((g): g is MarkerGroup => g !== undefined);
     // A group's id changes with what it draws (marker-groups.ts): equal ids, nothing to redraw.
     const key = next.map((g) => g.id).join(',');
@@ -447,7 +523,10 @@ export function PostMarkers() {
     const active = document.activeElement;
     // Only when the focus was in the popup (or lost with it), not when it moved elsewhere.
     if (active && active !== document.body && !map.getContainer().contains(active)) return;
-    map.getContainer().querySelector<HTMLElement>(`[data-marker-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
+    map
+      .getContainer()
+      .querySelector<HTMLElement>(`[data-marker-key="${CSS.escape(key)}"]`)
+      ?.focus({ preventScroll: true });
   }, [map, popupOpen]);
 
   // Paint first, then move the camera only if the popup does not fit (popup-fit.ts).
@@ -464,52 +543,64 @@ export function PostMarkers() {
       : null;
 
   const nav = listOpen ? null : (
-    <MarkerNav items={navItems} project={project} onActivate={onNavActivate} onFocusItem={setNavFocus} onMore={onMore} />
+    <MarkerNav
+      items={navItems}
+      project={project}
+      onActivate={onNavActivate}
+      onFocusItem={setNavFocus}
+      onMore={onMore}
+    />
   );
   if (!anchor || popupGone) return nav;
   return (
     <>
-    {nav}
-    <Popup
-      longitude={anchor.longitude}
-      latitude={anchor.latitude}
-      anchor="bottom"
-      offset={anchor.offset}
-      closeButton={false}
-      closeOnClick={false}
-      focusAfterOpen={false}
-      maxWidth="none"
-      className="mm-popup"
-      onClose={() => setSelection(null)}
-    >
-      <Suspense fallback={<PopupFallback marker={selectedMarker} />}>
-        {selectedMarker ? (
-          <PostPopup
-            key={selectedMarker.id}
-            marker={selectedMarker}
-            now={now}
-            onClose={() => setSelection(null)}
-            onBack={
-              selection?.kind === 'post' && selection.group && groupMarkers.length > 1
-                ? () => setSelection({ kind: 'group', ids: selection.group!, latitude: anchor.latitude, longitude: anchor.longitude })
-                : undefined
-            }
-          />
-        ) : (
-          <ClusterList
-            markers={groupMarkers}
-            now={now}
-            onPick={(m) => setSelection({ kind: 'post', id: m.id, group: groupMarkers.map((g) => g.id) })}
-            onClose={() => setSelection(null)}
-            onShowList={() => {
-              openedFrom.current = null;
-              showList({ clusterIds: groupMarkers.map((m) => m.id), focus: true });
-              setSelection(null);
-            }}
-          />
-        )}
-      </Suspense>
-    </Popup>
+      {nav}
+      <Popup
+        longitude={anchor.longitude}
+        latitude={anchor.latitude}
+        anchor="bottom"
+        offset={anchor.offset}
+        closeButton={false}
+        closeOnClick={false}
+        focusAfterOpen={false}
+        maxWidth="none"
+        className="mm-popup"
+        onClose={() => setSelection(null)}
+      >
+        <Suspense fallback={<PopupFallback marker={selectedMarker} />}>
+          {selectedMarker ? (
+            <PostPopup
+              key={selectedMarker.id}
+              marker={selectedMarker}
+              now={now}
+              onClose={() => setSelection(null)}
+              onBack={
+                selection?.kind === 'post' && selection.group && groupMarkers.length > 1
+                  ? () =>
+                      setSelection({
+                        kind: 'group',
+                        ids: selection.group!,
+                        latitude: anchor.latitude,
+                        longitude: anchor.longitude,
+                      })
+                  : undefined
+              }
+            />
+          ) : (
+            <ClusterList
+              markers={groupMarkers}
+              now={now}
+              onPick={(m) => setSelection({ kind: 'post', id: m.id, group: groupMarkers.map((g) => g.id) })}
+              onClose={() => setSelection(null)}
+              onShowList={() => {
+                openedFrom.current = null;
+                showList({ clusterIds: groupMarkers.map((m) => m.id), focus: true });
+                setSelection(null);
+              }}
+            />
+          )}
+        </Suspense>
+      </Popup>
     </>
   );
 }

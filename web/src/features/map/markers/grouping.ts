@@ -91,12 +91,15 @@ export function meanPoint(points: readonly GeoPoint[]): GeoPoint {
   return { latitude: lat / points.length, longitude: lon };
 }
 
-export function groupWithinRadius<T extends GeoPoint>(points: readonly T[], radiusM: number = MAP.clusterRadiusM): Group<T>[] {
+export function groupWithinRadius<T extends GeoPoint>(
+  points: readonly T[],
+  radiusM: number = MAP.clusterRadiusM,
+): Group<T>[] {
   const n = points.length;
   if (n === 0) return [];
   const R = MAP.earthRadiusM;
   const cellM = Math.min(CELL_M, radiusM / Math.SQRT2 - 0.5);
-  const rowDeg = (cellM / R) / RAD;
+  const rowDeg = cellM / R / RAD;
   const rows = Math.ceil(180 / rowDeg);
   const rowOf = (lat: number) => Math.min(rows - 1, Math.max(0, Math.floor((lat + 90) / rowDeg)));
   const rowEdge = (row: number) => row * rowDeg - 90;
@@ -120,7 +123,7 @@ export function groupWithinRadius<T extends GeoPoint>(points: readonly T[], radi
   };
   const colOf = (row: number, lon: number) => {
     const { width, cols } = colsOf(row);
-    const wrapped = ((((lon + 180) % 360) + 360) % 360);
+    const wrapped = (((lon + 180) % 360) + 360) % 360;
     return Math.min(cols - 1, Math.floor(wrapped / width));
   };
 

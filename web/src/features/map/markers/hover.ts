@@ -12,7 +12,11 @@ export type HoverMap = Pick<MapLibreMap, 'on' | 'off' | 'isMoving' | 'getCanvas'
  * work. A drag's start forgets the hovered marker; the next move after the map stops finds it again.
  * `hit` returns the hovered marker's feature id, or null; `onHover` hears each change.
  */
-export function trackHover(map: HoverMap, hit: (point: MapMouseEvent['point']) => { id: number | null; pointer: boolean }, onHover: (id: number | null) => void): () => void {
+export function trackHover(
+  map: HoverMap,
+  hit: (point: MapMouseEvent['point']) => { id: number | null; pointer: boolean },
+  onHover: (id: number | null) => void,
+): () => void {
   let hovered: number | null = null;
   const set = (id: number | null, pointer: boolean) => {
     map.getCanvas().style.cursor = pointer ? 'pointer' : '';

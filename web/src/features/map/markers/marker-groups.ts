@@ -50,7 +50,7 @@ function colsOf(row: number): number {
 
 function colOf(row: number, longitude: number): number {
   const cols = colsOf(row);
-  const wrapped = ((((longitude + 180) % 360) + 360) % 360);
+  const wrapped = (((longitude + 180) % 360) + 360) % 360;
   return Math.min(cols - 1, Math.floor(wrapped / (360 / cols)));
 }
 
@@ -61,7 +61,8 @@ const AREA_DEG = 0.05;
 const AREA_COLS = Math.ceil(360 / AREA_DEG);
 const areaRow = (latitude: number) => Math.floor((Math.min(90, Math.max(-90, latitude)) + 90) / AREA_DEG);
 const areaCol = (longitude: number) => Math.min(AREA_COLS - 1, Math.max(0, Math.floor((longitude + 180) / AREA_DEG)));
-const areaOf = (group: { latitude: number; longitude: number }) => areaRow(group.latitude) * AREA_COLS + areaCol(group.longitude);
+const areaOf = (group: { latitude: number; longitude: number }) =>
+  areaRow(group.latitude) * AREA_COLS + areaCol(group.longitude);
 
 /** Newest first; ties by id so the order is the same on every client. */
 function byNewest(a: MarkerDto, b: MarkerDto): number {
@@ -70,7 +71,9 @@ function byNewest(a: MarkerDto, b: MarkerDto): number {
 
 /** What a group's feature shows (marker-layers.ts groupFeature): equal keys draw the same. */
 function drawnKey(members: readonly MarkerDto[]): string {
-  return members.map((m) => `${m.id}|${m.latitude}|${m.longitude}|${m.category}|${m.hasPulseEffect}|${m.nickname}|${m.photoUrl}`).join(';');
+  return members
+    .map((m) => `${m.id}|${m.latitude}|${m.longitude}|${m.category}|${m.hasPulseEffect}|${m.nickname}|${m.photoUrl}`)
+    .join(';');
 }
 
 export class MarkerGroups {
@@ -117,7 +120,8 @@ export class MarkerGroups {
    * so a city view of a map holding 10^5 posts looks at a few areas, not every group.
    */
   groupsIn(west: number, south: number, east: number, north: number): MarkerGroup[] {
-    const inside = (g: MarkerGroup) => g.latitude >= south && g.latitude <= north && g.longitude >= west && g.longitude <= east;
+    const inside = (g: MarkerGroup) =>
+      g.latitude >= south && g.latitude <= north && g.longitude >= west && g.longitude <= east;
     const rows = areaRow(north) - areaRow(south) + 1;
     const cols = areaCol(east) - areaCol(west) + 1;
     if (cols <= 0 || rows * cols > this.areas.size) return [...this.groups.values()].filter(inside);
@@ -173,7 +177,10 @@ export class MarkerGroups {
     for (let r = Math.max(0, row - 1); r <= Math.min(ROWS - 1, row + 1); r++) {
       const cols = colsOf(r);
       const centreCol = colOf(r, marker.longitude);
-      const span = cols <= 3 ? [...Array(cols).keys()] : [centreCol - 1, centreCol, centreCol + 1].map((c) => ((c % cols) + cols) % cols);
+      const span =
+        cols <= 3
+          ? [...Array(cols).keys()]
+          : [centreCol - 1, centreCol, centreCol + 1].map((c) => ((c % cols) + cols) % cols);
       for (const c of span) {
         const cell = this.cells.get(cellKey(r, c));
         if (!cell) continue;
@@ -211,7 +218,12 @@ export class MarkerGroups {
     if (cell && cell.size === 0) this.cells.delete(this.cellOf(marker));
     this.forget(group);
     const rest = group.members.filter((m) => m.id !== id);
-    const add = rest.length === 0 ? [] : rest.length === 1 ? [this.register(rest)] : groupWithinRadius(rest).map((g) => this.register(g.items));
+    const add =
+      rest.length === 0
+        ? []
+        : rest.length === 1
+          ? [this.register(rest)]
+          : groupWithinRadius(rest).map((g) => this.register(g.items));
     return { remove: [group.id], add };
   }
 

@@ -51,7 +51,8 @@ export function parseImageId(id: string): ParsedImage | null {
     return { kind: 'post', theme, mood: a, initials: decodeURIComponent(b), photoUrl: url || null };
   }
   const count = Number(a);
-  if ((prefix === 'mmg' || prefix === 'mma') && Number.isInteger(count) && count > 0) return { kind: prefix === 'mmg' ? 'group' : 'aggregate', theme, count };
+  if ((prefix === 'mmg' || prefix === 'mma') && Number.isInteger(count) && count > 0)
+    return { kind: prefix === 'mmg' ? 'group' : 'aggregate', theme, count };
   return null;
 }
 
@@ -64,8 +65,29 @@ export interface Drawn {
 
 export type Context = Pick<
   CanvasRenderingContext2D,
-  | 'beginPath' | 'arc' | 'fill' | 'stroke' | 'save' | 'restore' | 'clip' | 'drawImage' | 'fillText' | 'createLinearGradient' | 'getImageData' | 'scale'
-> & { fillStyle: unknown; strokeStyle: unknown; lineWidth: number; font: string; textAlign: string; textBaseline: string; shadowColor: string; shadowBlur: number; shadowOffsetY: number };
+  | 'beginPath'
+  | 'arc'
+  | 'fill'
+  | 'stroke'
+  | 'save'
+  | 'restore'
+  | 'clip'
+  | 'drawImage'
+  | 'fillText'
+  | 'createLinearGradient'
+  | 'getImageData'
+  | 'scale'
+> & {
+  fillStyle: unknown;
+  strokeStyle: unknown;
+  lineWidth: number;
+  font: string;
+  textAlign: string;
+  textBaseline: string;
+  shadowColor: string;
+  shadowBlur: number;
+  shadowOffsetY: number;
+};
 
 export type MakeCanvas = (width: number, height: number) => Context | null;
 
@@ -82,7 +104,12 @@ function circle(ctx: Context, x: number, y: number, r: number): void {
 }
 
 /** Draws image `parsed` at `ratio` device pixels per CSS pixel; `photo` is the loaded author photo, if any. */
-export function drawMarkerImage(parsed: ParsedImage, ratio: number, photo: CanvasImageSource | null, makeCanvas: MakeCanvas = defaultCanvas): Drawn | null {
+export function drawMarkerImage(
+  parsed: ParsedImage,
+  ratio: number,
+  photo: CanvasImageSource | null,
+  makeCanvas: MakeCanvas = defaultCanvas,
+): Drawn | null {
   if (parsed.kind === 'post') {
     const css = POST_MARKER_SIZE + POST_PAD * 2;
     const px = Math.ceil(css * ratio);
@@ -212,7 +239,13 @@ export interface AtlasMap {
   triggerRepaint(): void;
 }
 
-export function provideImage(map: AtlasMap, id: string, ratio: number, makeCanvas: MakeCanvas = defaultCanvas, load: typeof loadPhoto = loadPhoto): boolean {
+export function provideImage(
+  map: AtlasMap,
+  id: string,
+  ratio: number,
+  makeCanvas: MakeCanvas = defaultCanvas,
+  load: typeof loadPhoto = loadPhoto,
+): boolean {
   const parsed = parseImageId(id);
   if (!parsed) return false;
   const first = drawMarkerImage(parsed, ratio, null, makeCanvas);

@@ -48,26 +48,49 @@ export interface MarkerProps {
 
 export function groupFeature(group: MarkerGroup): Feature<Point, MarkerProps> {
   const geometry: Point = { type: 'Point', coordinates: [group.longitude, group.latitude] };
-  if (group.members.length > 1) return { type: 'Feature', id: group.id, geometry, properties: { k: 'g', n: group.members.length } };
+  if (group.members.length > 1)
+    return { type: 'Feature', id: group.id, geometry, properties: { k: 'g', n: group.members.length } };
   const m = group.members[0]!;
   return {
     type: 'Feature',
     id: group.id,
     geometry,
-    properties: { k: 'p', n: 1, pid: m.id, mood: m.category, pulse: m.hasPulseEffect ? 1 : 0, color: MOOD_INFO[m.category].color, icon: postIconKey(m.category, m.nickname, m.photoUrl) },
+    properties: {
+      k: 'p',
+      n: 1,
+      pid: m.id,
+      mood: m.category,
+      pulse: m.hasPulseEffect ? 1 : 0,
+      color: MOOD_INFO[m.category].color,
+      icon: postIconKey(m.category, m.nickname, m.photoUrl),
+    },
   };
 }
 
 export function aggregateFeatures(clusters: readonly ServerCluster[]): FeatureCollection<Point, MarkerProps> {
   return {
     type: 'FeatureCollection',
-    features: clusters.map((c, i) => ({ type: 'Feature', id: i + 1, geometry: { type: 'Point', coordinates: [c.longitude, c.latitude] }, properties: { k: 's', n: c.count, pid: c.id } })),
+    features: clusters.map((c, i) => ({
+      type: 'Feature',
+      id: i + 1,
+      geometry: { type: 'Point', coordinates: [c.longitude, c.latitude] },
+      properties: { k: 's', n: c.count, pid: c.id },
+    })),
   };
 }
 
 /** Whether two lists of server aggregates draw the same (the aggregates source needs no new data). */
 export function sameAggregates(a: readonly ServerCluster[], b: readonly ServerCluster[]): boolean {
-  return a.length === b.length && a.every((c, i) => c.id === b[i]!.id && c.count === b[i]!.count && c.latitude === b[i]!.latitude && c.longitude === b[i]!.longitude);
+  return (
+    a.length === b.length &&
+    a.every(
+      (c, i) =>
+        c.id === b[i]!.id &&
+        c.count === b[i]!.count &&
+        c.latitude === b[i]!.latitude &&
+        c.longitude === b[i]!.longitude,
+    )
+  );
 }
 
 /** The aggregates last given to a map's aggregates source (syncAggregates). */
@@ -81,7 +104,11 @@ export interface DrawnAggregates {
  * from a live post brings a fresh (often empty) list, and setData reloads the source's tiles and
  * redraws the map. Returns what the source draws now (the next call's `drawn`).
  */
-export function syncAggregates(map: MapLibreMap, clusters: readonly ServerCluster[], drawn: DrawnAggregates | null): DrawnAggregates | null {
+export function syncAggregates(
+  map: MapLibreMap,
+  clusters: readonly ServerCluster[],
+  drawn: DrawnAggregates | null,
+): DrawnAggregates | null {
   const source = map.getSource<GeoJSONSource>(AGGREGATES_SOURCE);
   if (!source) return drawn;
   if (drawn && drawn.map === map && sameAggregates(drawn.clusters, clusters)) return drawn;
@@ -95,9 +122,12 @@ const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
 function iconExpression(theme: Theme): ExpressionSpecification {
   return [
     'case',
-    ['has', 'point_count'], ['concat', `mma:${theme}:`, ['to-string', ['get', 'n']]],
-    ['==', ['get', 'k'], 's'], ['concat', `mma:${theme}:`, ['to-string', ['get', 'n']]],
-    ['==', ['get', 'k'], 'g'], ['concat', `mmg:${theme}:`, ['to-string', ['get', 'n']]],
+    ['has', 'point_count'],
+    ['concat', `mma:${theme}:`, ['to-string', ['get', 'n']]],
+    ['==', ['get', 'k'], 's'],
+    ['concat', `mma:${theme}:`, ['to-string', ['get', 'n']]],
+    ['==', ['get', 'k'], 'g'],
+    ['concat', `mmg:${theme}:`, ['to-string', ['get', 'n']]],
     ['concat', `mmp:${theme}:`, ['get', 'icon']],
   ];
 }
@@ -122,7 +152,8 @@ export function ensureMarkerLayers(
   const layer = map.getLayer(MARKERS_LAYER);
   if (layer && map.getLayoutProperty(MARKERS_LAYER, 'icon-image')?.toString().includes(theme)) return false;
   // 'mm-pulse-b': the second ring layer of earlier versions (a style diff may still hold it).
-  for (const id of [HIGHLIGHT_LAYER, AGGREGATES_LAYER, MARKERS_LAYER, PULSE_LAYER, 'mm-pulse-b']) if (map.getLayer(id)) map.removeLayer(id);
+  for (const id of [HIGHLIGHT_LAYER, AGGREGATES_LAYER, MARKERS_LAYER, PULSE_LAYER, 'mm-pulse-b'])
+    if (map.getLayer(id)) map.removeLayer(id);
   if (!map.getSource(MARKERS_SOURCE)) {
     map.addSource(MARKERS_SOURCE, {
       type: 'geojson',
@@ -157,7 +188,12 @@ export function ensureMarkerLayers(
   };
   map.addLayer({ id: MARKERS_LAYER, type: 'symbol', source: MARKERS_SOURCE, layout: { ...icons } });
   map.addLayer({ id: AGGREGATES_LAYER, type: 'symbol', source: AGGREGATES_SOURCE, layout: { ...icons } });
-  map.addLayer({ id: HIGHLIGHT_LAYER, type: 'symbol', source: HIGHLIGHT_SOURCE, layout: { ...icons, 'icon-size': 1.12 } });
+  map.addLayer({
+    id: HIGHLIGHT_LAYER,
+    type: 'symbol',
+    source: HIGHLIGHT_SOURCE,
+    layout: { ...icons, 'icon-size': 1.12 },
+  });
   return true;
 }
 

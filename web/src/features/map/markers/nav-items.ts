@@ -52,17 +52,30 @@ function groupItem(group: MarkerGroup, now: Date): NavItem {
 }
 
 /** `aggregates`: the server aggregates the map draws (the aggregates source's data). */
-export function readNavItems(map: MapLibreMap, groups: MarkerGroups, aggregates: readonly ServerCluster[], now: Date): NavItem[] {
+export function readNavItems(
+  map: MapLibreMap,
+  groups: MarkerGroups,
+  aggregates: readonly ServerCluster[],
+  now: Date,
+): NavItem[] {
   const items: NavItem[] = [];
   const bounds = map.getBounds();
   for (const c of aggregates) {
     if (!bounds.contains([c.longitude, c.latitude])) continue;
-    items.push({ key: `s:${c.id}`, name: groupName(c.count), latitude: c.latitude, longitude: c.longitude, count: c.count, target: { kind: 'aggregate' } });
+    items.push({
+      key: `s:${c.id}`,
+      name: groupName(c.count),
+      latitude: c.latitude,
+      longitude: c.longitude,
+      count: c.count,
+      target: { kind: 'aggregate' },
+    });
   }
   if (map.getZoom() >= AGGREGATE_BELOW_ZOOM) {
     const [west, south, east, north] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
     const candidates = west >= -180 && east <= 180 ? groups.groupsIn(west, south, east, north) : groups.allGroups();
-    for (const group of candidates) if (bounds.contains([group.longitude, group.latitude])) items.push(groupItem(group, now));
+    for (const group of candidates)
+      if (bounds.contains([group.longitude, group.latitude])) items.push(groupItem(group, now));
   } else if (map.getLayer(MARKERS_LAYER)) {
     // Below zoom 9 MapLibre's worker clusters the groups: what it draws is read from the layer.
     const seen = new Set<string>();
@@ -72,9 +85,19 @@ export function readNavItems(map: MapLibreMap, groups: MarkerGroups, aggregates:
       const p = feature.properties as { n?: number; cluster?: boolean; cluster_id?: number; point_count?: number };
       const count = Number(p.n ?? p.point_count ?? 1);
       const group = typeof feature.id === 'number' ? groups.group(feature.id) : undefined;
-      const item: NavItem | null = p.cluster && typeof p.cluster_id === 'number'
-        ? { key: `c:${p.cluster_id}`, name: groupName(count), latitude, longitude, count, target: { kind: 'cluster', clusterId: p.cluster_id } }
-        : group ? groupItem(group, now) : null;
+      const item: NavItem | null =
+        p.cluster && typeof p.cluster_id === 'number'
+          ? {
+              key: `c:${p.cluster_id}`,
+              name: groupName(count),
+              latitude,
+              longitude,
+              count,
+              target: { kind: 'cluster', clusterId: p.cluster_id },
+            }
+          : group
+            ? groupItem(group, now)
+            : null;
       // A feature is returned once per tile it touches.
       if (item && !seen.has(item.key)) {
         seen.add(item.key);
@@ -93,11 +116,20 @@ export function postsBeyond(items: readonly NavItem[], max = MAX_FOCUSABLE_MARKE
 
 /** Whether two readings name the same markers at the same places, in the same order. */
 export function sameNavItems(a: readonly NavItem[], b: readonly NavItem[]): boolean {
-  return a.length === b.length && a.every((item, i) => {
-    const other = b[i]!;
-    return item.key === other.key && item.name === other.name && item.count === other.count && item.latitude === other.latitude
-      && item.longitude === other.longitude && sameTarget(item.target, other.target);
-  });
+  return (
+    a.length === b.length &&
+    a.every((item, i) => {
+      const other = b[i]!;
+      return (
+        item.key === other.key &&
+        item.name === other.name &&
+        item.count === other.count &&
+        item.latitude === other.latitude &&
+        item.longitude === other.longitude &&
+        sameTarget(item.target, other.target)
+      );
+    })
+  );
 }
 
 function sameTarget(a: NavTarget, b: NavTarget): boolean {

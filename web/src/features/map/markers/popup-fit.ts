@@ -71,7 +71,9 @@ export function revealPopup(map: MapLibreMap): void {
   const popup = map.getContainer().querySelector<HTMLElement>('.mm-popup');
   if (!popup) return;
   const box = popup.getBoundingClientRect();
-  const overlays = [...document.querySelectorAll<HTMLElement>(`[${MAP_OVERLAY_ATTRIBUTE}]`)].map((element) => element.getBoundingClientRect());
+  const overlays = [...document.querySelectorAll<HTMLElement>(`[${MAP_OVERLAY_ATTRIBUTE}]`)].map((element) =>
+    element.getBoundingClientRect(),
+  );
   const [dx, dy] = panToFit(box, roomFor(box, map.getContainer().getBoundingClientRect(), overlays));
   if (dx !== 0 || dy !== 0) map.panBy([dx, dy], { duration: motionMs(350), essential: true });
 }
@@ -104,10 +106,13 @@ export function fitPopup(popup: Element | null, reveal: () => void): () => void 
   // Not on the observer's first call, which comes with the popup's first frame, before its paint
   // (fitting then would measure the page inside the tap's own frame).
   let first = true;
-  const observer = typeof ResizeObserver === 'undefined' || !popup ? null : new ResizeObserver(() => {
-    if (first) first = false;
-    else if (fitted || !busy()) fitNow();
-  });
+  const observer =
+    typeof ResizeObserver === 'undefined' || !popup
+      ? null
+      : new ResizeObserver(() => {
+          if (first) first = false;
+          else if (fitted || !busy()) fitNow();
+        });
   if (popup) observer?.observe(popup);
   return () => {
     cancelAnimationFrame(raf);

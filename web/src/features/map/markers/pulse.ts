@@ -36,7 +36,10 @@ export interface PulseSpot {
   color: string;
 }
 
-type PulseMap = Pick<MapLibreMap, 'getLayer' | 'queryRenderedFeatures' | 'project' | 'getCanvasContainer' | 'on' | 'off'>;
+type PulseMap = Pick<
+  MapLibreMap,
+  'getLayer' | 'queryRenderedFeatures' | 'project' | 'getCanvasContainer' | 'on' | 'off'
+>;
 
 /** The pulse posts the map draws now, once each (a feature comes once per tile it touches). */
 export function readPulseSpots(map: Pick<MapLibreMap, 'getLayer' | 'queryRenderedFeatures'>): PulseSpot[] {
@@ -72,9 +75,18 @@ function makeRing(spot: PulseSpot, reduced: boolean): HTMLElement {
   for (const delayed of reduced ? [false] : [false, true]) {
     const ring = document.createElement('span');
     ring.className = delayed ? 'mm-pulse-ring mm-delay' : 'mm-pulse-ring';
-    Object.assign(ring.style, { left: `${HALF - RADIUS}px`, top: `${HALF - RADIUS}px`, width: `${RADIUS * 2}px`, height: `${RADIUS * 2}px` });
+    Object.assign(ring.style, {
+      left: `${HALF - RADIUS}px`,
+      top: `${HALF - RADIUS}px`,
+      width: `${RADIUS * 2}px`,
+      height: `${RADIUS * 2}px`,
+    });
     if (reduced) {
-      Object.assign(ring.style, { animation: 'none', transform: `scale(${STILL_RING.radius / RADIUS})`, opacity: String(STILL_RING.opacity) });
+      Object.assign(ring.style, {
+        animation: 'none',
+        transform: `scale(${STILL_RING.radius / RADIUS})`,
+        opacity: String(STILL_RING.opacity),
+      });
     }
     mask.appendChild(ring);
   }

@@ -37,8 +37,16 @@ export function ImageField({ file, onChange }: { file: File | null; onChange: (f
         onChange={(e) => pick(e.target.files)}
       />
       {file && preview ? (
-        <div className="relative h-36 overflow-hidden rounded-2xl bg-slate-100 ring-1 ring-slate-200 dark:bg-ink-800 dark:ring-white/10" data-testid="create-image-preview">
-          <button type="button" onClick={() => setEnlarged(true)} aria-label={MESSAGES.image_enlarge} className="block size-full">
+        <div
+          className="relative h-36 overflow-hidden rounded-2xl bg-slate-100 ring-1 ring-slate-200 dark:bg-ink-800 dark:ring-white/10"
+          data-testid="create-image-preview"
+        >
+          <button
+            type="button"
+            onClick={() => setEnlarged(true)}
+            aria-label={MESSAGES.image_enlarge}
+            className="block size-full"
+          >
             <img src={preview} alt="" className="size-full object-cover" />
           </button>
           <button
@@ -73,7 +81,11 @@ export function ImageField({ file, onChange }: { file: File | null; onChange: (f
         </label>
       )}
       {error ? (
-        <p role="alert" data-testid="create-image-error" className="text-xs font-medium text-rose-600 dark:text-rose-300">
+        <p
+          role="alert"
+          data-testid="create-image-error"
+          className="text-xs font-medium text-rose-600 dark:text-rose-300"
+        >
           {error}
         </p>
       ) : null}

@@ -89,7 +89,13 @@ export default function LocationPicker({
     setLoaded(true);
     styleSeen.current = true;
     const map = mapRef.current?.getMap();
-    if (map) Object.defineProperty(window, '__MOODMAP_PICKER_MAP__', { value: map, configurable: true, enumerable: false, writable: false });
+    if (map)
+      Object.defineProperty(window, '__MOODMAP_PICKER_MAP__', {
+        value: map,
+        configurable: true,
+        enumerable: false,
+        writable: false,
+      });
     // The picker's default centre is Paris while the initial pick is La Réunion: keep the pin in view.
     if (map && value && !map.getBounds().contains([value.longitude, value.latitude])) {
       map.jumpTo({ center: [value.longitude, value.latitude] });
@@ -111,7 +117,11 @@ export default function LocationPicker({
         <Map
           ref={mapRef}
           {...WORLD_MAP_PROPS}
-          initialViewState={{ latitude: MAP.pickerCentre.latitude, longitude: MAP.pickerCentre.longitude, zoom: MAP.pickerCentre.zoom }}
+          initialViewState={{
+            latitude: MAP.pickerCentre.latitude,
+            longitude: MAP.pickerCentre.longitude,
+            zoom: MAP.pickerCentre.zoom,
+          }}
           mapStyle={choice.style}
           dragRotate={false}
           pitchWithRotate={false}
@@ -133,9 +143,18 @@ export default function LocationPicker({
               draggable
               onDragEnd={(event) => onChange({ latitude: round(event.lngLat.lat), longitude: round(event.lngLat.lng) })}
             >
-              <span className="flex flex-col items-center" data-testid="location-pin" title={MESSAGES.create_location_label}>
+              <span
+                className="flex flex-col items-center"
+                data-testid="location-pin"
+                title={MESSAGES.create_location_label}
+              >
                 <svg width="34" height="44" viewBox="0 0 34 44" aria-hidden="true" className="drop-shadow-lg">
-                  <path d="M17 1C8.2 1 1 8 1 16.7 1 28.4 17 43 17 43s16-14.6 16-26.3C33 8 25.8 1 17 1Z" fill={ringColor} stroke="#fff" strokeWidth="2" />
+                  <path
+                    d="M17 1C8.2 1 1 8 1 16.7 1 28.4 17 43 17 43s16-14.6 16-26.3C33 8 25.8 1 17 1Z"
+                    fill={ringColor}
+                    stroke="#fff"
+                    strokeWidth="2"
+                  />
                   <circle cx="17" cy="16.5" r="6" fill="#fff" />
                 </svg>
               </span>

@@ -16,7 +16,11 @@ export function MessageField({ value, onChange }: { value: string; onChange: (te
   const warnings = textWarnings(value);
   const near = length > POST_TEXT_MAX * 0.9;
   const over = length > POST_TEXT_MAX;
-  const tone = over ? 'font-bold text-rose-600 dark:text-rose-400' : near ? 'text-amber-600 dark:text-amber-400' : 'text-slate-500 dark:text-slate-400';
+  const tone = over
+    ? 'font-bold text-rose-600 dark:text-rose-400'
+    : near
+      ? 'text-amber-600 dark:text-amber-400'
+      : 'text-slate-500 dark:text-slate-400';
   return (
     <div className="space-y-1.5">
       <div className="flex items-baseline justify-between gap-2">
@@ -44,7 +48,11 @@ export function MessageField({ value, onChange }: { value: string; onChange: (te
         className={`${inputClass} min-h-28 resize-y leading-relaxed`}
       />
       {over ? (
-        <p role="alert" data-testid="create-too-long" className="text-xs font-semibold text-rose-600 dark:text-rose-400">
+        <p
+          role="alert"
+          data-testid="create-too-long"
+          className="text-xs font-semibold text-rose-600 dark:text-rose-400"
+        >
           {MESSAGES.content_too_long}
         </p>
       ) : null}

@@ -4,7 +4,9 @@ import { MESSAGES, MOODS, MOOD_INFO, type Mood } from '@moodmap/core';
 export function MoodPicker({ value, onChange }: { value: Mood | null; onChange: (mood: Mood) => void }) {
   return (
     <fieldset data-testid="create-moods">
-      <legend className="mb-3 text-sm font-semibold text-slate-700 dark:text-slate-300">{MESSAGES.create_mood_label}</legend>
+      <legend className="mb-3 text-sm font-semibold text-slate-700 dark:text-slate-300">
+        {MESSAGES.create_mood_label}
+      </legend>
       <div className="grid grid-cols-5 gap-1 min-[400px]:gap-1.5 md:gap-2.5">
         {MOODS.map((m) => {
           const info = MOOD_INFO[m];
@@ -19,7 +21,14 @@ export function MoodPicker({ value, onChange }: { value: Mood | null; onChange: 
                 backgroundColor: checked ? `${info.color}40` : `${info.color}1f`,
               }}
             >
-              <input type="radio" name="mood" value={m} className="sr-only" checked={checked} onChange={() => onChange(m)} />
+              <input
+                type="radio"
+                name="mood"
+                value={m}
+                className="sr-only"
+                checked={checked}
+                onChange={() => onChange(m)}
+              />
               <span className="emoji text-2xl md:text-3xl" aria-hidden="true">
                 {info.emoji}
               </span>

@@ -30,12 +30,22 @@ export function PulseOption({
           <SparkIcon size={20} />
         </span>
         <span className="min-w-0 flex-1">
-          <span className="block text-sm font-semibold text-ink-900 dark:text-white">{MESSAGES.pulse_toggle_label}</span>
+          <span className="block text-sm font-semibold text-ink-900 dark:text-white">
+            {MESSAGES.pulse_toggle_label}
+          </span>
           <span className="block text-xs text-slate-500 dark:text-slate-400">
             {MESSAGES.pulse_toggle_hint} · {t('pulse_credits', { count: credits })}
           </span>
         </span>
-        <input id={id} type="checkbox" role="switch" aria-checked={enabled} className="peer sr-only" checked={enabled} onChange={(e) => onToggle(e.target.checked)} />
+        <input
+          id={id}
+          type="checkbox"
+          role="switch"
+          aria-checked={enabled}
+          className="peer sr-only"
+          checked={enabled}
+          onChange={(e) => onToggle(e.target.checked)}
+        />
         <span
           aria-hidden="true"
           className="relative h-7 w-12 shrink-0 rounded-full bg-slate-300 transition peer-checked:bg-brand-500 after:absolute after:top-1 after:left-1 after:size-5 after:rounded-full after:bg-white after:shadow after:transition peer-checked:after:translate-x-5 dark:bg-ink-600"

@@ -41,7 +41,11 @@ function messageOf(error: unknown, fallback: string): { message: string; code: s
   return { message: fallback, code: error instanceof ApiError ? error.code : 'internal_error' };
 }
 
-export async function submitPost(input: SubmitInput, memo: UploadMemo, deps: SubmitDeps = DEFAULT_DEPS): Promise<SubmitResult> {
+export async function submitPost(
+  input: SubmitInput,
+  memo: UploadMemo,
+  deps: SubmitDeps = DEFAULT_DEPS,
+): Promise<SubmitResult> {
   if (input.image && memo.image?.file !== input.image) {
     try {
       memo.image = { file: input.image, uploadId: (await deps.uploadPostImage(input.image)).uploadId };

@@ -6,7 +6,14 @@
  * WebM/Opus, mono, 44.1 kHz requested, 64 kbit/s: a minute is about 480 KB, far under 5 MB.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { AUDIO_MAX_BYTES, AUDIO_MAX_SECONDS, AUDIO_MIN_BYTES, AUDIO_SAMPLE_RATE, AUDIO_WARNING_RATIO, MESSAGES } from '@moodmap/core';
+import {
+  AUDIO_MAX_BYTES,
+  AUDIO_MAX_SECONDS,
+  AUDIO_MIN_BYTES,
+  AUDIO_SAMPLE_RATE,
+  AUDIO_WARNING_RATIO,
+  MESSAGES,
+} from '@moodmap/core';
 
 export type RecorderStatus = 'idle' | 'requesting' | 'recording' | 'recorded';
 export type MicPermission = 'unknown' | 'granted' | 'denied';
@@ -112,7 +119,11 @@ export function useVoiceRecorder() {
     setError(null);
     dropRecording();
     setElapsed(0);
-    if (typeof navigator === 'undefined' || !navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === 'undefined') {
+    if (
+      typeof navigator === 'undefined' ||
+      !navigator.mediaDevices?.getUserMedia ||
+      typeof MediaRecorder === 'undefined'
+    ) {
       setError(MESSAGES.audio_record_error);
       return;
     }
