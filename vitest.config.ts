@@ -14,6 +14,11 @@ import { defineConfig } from 'vitest/config';
  * At least two workers even on two cores (Vitest's default there would be one): the api files
  * spend much of their time waiting on PostgreSQL, sockets and timers. Vitest runs projects with
  * different worker counts in separate groups, so the count is one for all tiers.
+ *
+ * The unit and api files share their worker's modules (`isolate: false`): importing the server
+ * once per worker instead of once per file is most of what the tiers cost. Each api file builds its
+ * own app, databases and users, and leaves nothing behind. The web files stay isolated: React
+ * Query's clients, the stores and the fake browser APIs they install live at module level.
  */
 const PURE_SERVER_TESTS = [
   'server/test/auth/human-check.test.ts',
@@ -30,6 +35,7 @@ const PURE_SERVER_TESTS = [
   'server/test/geo/land-check.test.ts',
   'server/test/geo/geocoder.test.ts',
   'server/test/realtime/view-index.test.ts',
+  'server/test/realtime/socket-blocks.test.ts',
   'server/test/push/keys.test.ts',
   'server/test/system/production-config.test.ts',
   'server/test/geo/land-index.test.ts',
@@ -47,17 +53,24 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      { extends: true, test: { name: 'unit', include: ['core/test/**/*.test.ts', ...PURE_SERVER_TESTS] } },
+      {
+        extends: true,
+        test: { name: 'unit', isolate: false, include: ['core/test/**/*.test.ts', ...PURE_SERVER_TESTS] },
+      },
       {
         extends: true,
         test: {
           name: 'api',
+          isolate: false,
           include: ['server/test/**/*.test.ts'],
           exclude: PURE_SERVER_TESTS,
           globalSetup: ['server/test/helpers/global-databases.ts'],
         },
       },
-      { extends: true, test: { name: 'web', include: ['web/test/**/*.test.{ts,tsx}'] } },
+      {
+        extends: true,
+        test: { name: 'web', include: ['web/test/**/*.test.{ts,tsx}'], setupFiles: ['web/test/support/setup.ts'] },
+      },
     ],
   },
 });

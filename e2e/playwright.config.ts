@@ -6,30 +6,18 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS } from './chromium-args.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-gl=angle',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
-
 export default defineConfig({
   testDir: path.join(here, 'tests'),
   outputDir: path.join(root, 'test-results'),
-  // Two-browser journeys are long; leave room for a loaded machine.
+  // Two-browser journeys are long; leave room for a loaded machine. Two workers on two cores,
+  // each drawing maps in software, can keep a page from its next view for more than 15 s.
   timeout: 120_000,
-  expect: { timeout: 15_000 },
+  expect: { timeout: 30_000 },
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,

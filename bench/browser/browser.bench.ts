@@ -42,8 +42,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
-import type { Map as MapLibreMap } from 'maplibre-gl';
-import { type Browser, type BrowserContext, type CDPSession, type Page, chromium } from 'playwright-core';
+import { type Browser, type Page, chromium } from 'playwright-core';
 import { openDatabase } from '../../server/src/db/client.ts';
 import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
 import { measureFirstLoad } from '../../web/scripts/first-load-size.ts';
@@ -56,11 +55,10 @@ import { forkServer } from '../support/server-process.ts';
 import { type Spread, formatSpread, loadLine, median, percentile, spread } from '../support/stats.ts';
 import { PARIS } from '../support/world.ts';
 import { CHROMIUM, CHROMIUM_ARGS, COMPOSITING } from './chromium.ts';
+import { phone as openPhone, seedParis, settled, sleep, taskMs } from './phone.ts';
 
 declare global {
   interface Window {
-    /** The app's test and bench hook (docs/architecture.md): its MapLibre map. */
-    readonly __MOODMAP_MAP__?: MapLibreMap;
     /** The add-post round's probe (addPostRound): posts the markers layer draws within 150 m. */
     __postsNear?: (latitude: number, longitude: number) => number;
   }
@@ -103,7 +101,8 @@ async function withTrace<T>(browser: Browser, page: Page, name: string, body: ()
     await browser.stopTracing();
   }
 }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const phone = (browser: Browser) => openPhone(browser, { view: VIEW, dpr: DPR, cpuRate: CPU_RATE });
 
 interface Marker {
   id: string;
@@ -115,21 +114,6 @@ interface Marker {
   photoUrl: string | null;
   hasPulseEffect: boolean;
   createdAt: string;
-}
-
-/** City density in central Paris: posts by the seeded authors, gaussian around the centre. */
-async function seedParis(database: Awaited<ReturnType<typeof openDatabase>>, count: number): Promise<void> {
-  await database.db.execute(
-    sql.raw(`
-    insert into publications (user_id, category, content, latitude, longitude, nickname, created_at, media_urls, has_pulse_effect)
-    select md5('bench-user-' || u)::uuid, (array['happy','angry','party','money','love'])[1 + floor(random() * 5)::int],
-           'Un café en terrasse, rien de mieux',
-           ${PARIS.latitude} + g * cos(a) * 0.012, ${PARIS.longitude} + g * sin(a) * 0.018,
-           'membre_' || u, now() - (60 + random() * 80000) * interval '1 second', '[]'::jsonb, random() < 0.05
-    from (select i, 1 + (i % ${Math.min(POSTS, 20_000)}) as u, sqrt(-2 * ln(1 - random())) as g, 2 * pi() * random() as a
-          from generate_series(1, ${count}) i) s`),
-  );
-  await database.db.execute(sql.raw('analyze publications'));
 }
 
 /** The seeded posts as the map's markers (what a viewport answer's `points` hold), pulse off. */
@@ -149,70 +133,6 @@ async function allMarkers(database: Awaited<ReturnType<typeof openDatabase>>): P
     hasPulseEffect: false,
     createdAt: new Date(r.created_at as string).toISOString(),
   }));
-}
-
-async function phone(browser: Browser): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: DPR,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'fr-FR',
-    timezoneId: 'Europe/Paris',
-  });
-  await context.addInitScript((view) => {
-    localStorage.setItem('moodmap.mapLocation', JSON.stringify(view));
-    const bench = { mapLoadedAt: 0, mapReadyAt: 0 };
-    (window as unknown as { __bench: typeof bench }).__bench = bench;
-    new MutationObserver((_, observer) => {
-      if (document.querySelector('[data-testid="map-canvas"][data-map-loaded="true"]')) {
-        bench.mapLoadedAt = performance.now();
-        observer.disconnect();
-        // Ready = the map quiet ('idle') with its markers laid out: its first idle may come before
-        // the viewport answer is drawn, a basemap without a single post.
-        type BenchMap = {
-          getSource(id: string): unknown;
-          querySourceFeatures(id: string): unknown[];
-          on(e: string, f: () => void): void;
-          off(e: string, f: () => void): void;
-        };
-        const map = (window as unknown as { __MOODMAP_MAP__: BenchMap }).__MOODMAP_MAP__;
-        const drawn = () => Boolean(map.getSource('mm-markers')) && map.querySourceFeatures('mm-markers').length > 0;
-        if (drawn()) bench.mapReadyAt = bench.mapLoadedAt;
-        else {
-          const onIdle = () => {
-            if (!drawn()) return;
-            bench.mapReadyAt = performance.now();
-            map.off('idle', onIdle);
-          };
-          map.on('idle', onIdle);
-        }
-      }
-    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-map-loaded'] });
-  }, VIEW);
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_RATE });
-  await cdp.send('Performance.enable');
-  return { context, page, cdp };
-}
-
-/** The map is drawn, still, with markers, and its tiles are in. */
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(
-    (layer) => {
-      const map = window.__MOODMAP_MAP__;
-      return Boolean(
-        map?.isStyleLoaded() &&
-          map.areTilesLoaded() &&
-          !map.isMoving() &&
-          map.getLayer(layer) &&
-          map.queryRenderedFeatures({ layers: [layer] }).length > 0,
-      );
-    },
-    'mm-markers',
-    { timeout: 120_000, polling: 250 },
-  );
 }
 
 /** Posts on screen and the single-post markers a tap would hit first, nearest the centre first. */
@@ -355,11 +275,6 @@ async function setMarkersVisible(page: Page, visible: boolean): Promise<void> {
     [ALL_OUR_LAYERS, visible] as const,
   );
 }
-
-const taskMs = async (cdp: CDPSession) => {
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
-};
 
 interface FirstLoadRound {
   mapReadyS: number;
@@ -655,7 +570,7 @@ async function main(): Promise<void> {
     const { port, seedSeconds } = await server.next<{ port: number; seedSeconds: number }>('listening');
     const base = `http://127.0.0.1:${port}`;
     const database = await openDatabase({ databaseUrl: url, poolSize: 2 });
-    await seedParis(database, CITY_POSTS);
+    await seedParis(database, CITY_POSTS, POSTS);
     const keys = deriveKeys(await loadServerSecret({ jwtSecret, dataDir: null }));
     const seeded = await seedUsers(database, ROUNDS, jwtSecret);
     // seedUsers's session ids, read back: each user has one password session.

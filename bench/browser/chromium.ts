@@ -8,19 +8,8 @@
  * waits for the read-back, but on 2 cores that process competes with the page and the server:
  * taps, pans and the first load measured slower that way (bench/results/browser-gpu.json).
  */
+import { CHROMIUM_ARGS as E2E_ARGS } from '../../e2e/chromium-args.ts';
+
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const E2E_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-gl=angle',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
 export const COMPOSITING: 'software' | 'gpu' = process.env.BENCH_COMPOSITING === 'gpu' ? 'gpu' : 'software';
 export const CHROMIUM_ARGS = COMPOSITING === 'gpu' ? E2E_ARGS.filter((flag) => flag !== '--disable-gpu') : E2E_ARGS;

@@ -8,6 +8,7 @@
  */
 import http from 'node:http';
 import WebSocket from 'ws';
+import { closeAll } from '../support/sockets.ts';
 import type { ConversationDto, MessageCreatedEvent, MessageDto } from '@moodmap/core';
 
 export interface BenchUser {
@@ -141,15 +142,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let errorKinds: Record<string, number> = {};
   const fail = (kind: string) => void (errorKinds[kind] = (errorKinds[kind] ?? 0) + 1);
 
-  // One conversation per pair, opened by its first user through the real endpoint.
+  // One conversation per pair, opened by both its users through the real endpoint: the second
+  // one's call accepts it, so no message of the run is a request its recipient is only told of.
   const conversationOf: string[] = new Array(users.length);
-  await pool(users.length / 2, 20, async (p) => {
-    const i = 2 * p;
+  await pool(users.length, 20, async (i) => {
     const res = await postJson(baseOf(i), '/api/conversations', users[i], { userId: users[partner(i)].id });
     if (res.status !== 200 && res.status !== 201)
       throw new Error(`POST /api/conversations: ${res.status} ${JSON.stringify(res.json)}`);
-    const { conversation } = res.json as { conversation: ConversationDto };
-    conversationOf[i] = conversationOf[partner(i)] = conversation.id;
+    conversationOf[i] = (res.json as { conversation: ConversationDto }).conversation.id;
   });
 
   // Receipts: message id → when the recipient's socket got it.
@@ -300,24 +300,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     return { clients: users.length, paced: pacedResult, saturated };
   } finally {
     closing = true;
-    await Promise.all(
-      sockets.map(
-        (socket) =>
-          new Promise<void>((resolve) => {
-            if (!socket || socket.readyState === WebSocket.CLOSED) return resolve();
-            socket.on('error', () => {});
-            const timer = setTimeout(() => {
-              socket.terminate();
-              resolve();
-            }, 3000);
-            socket.once('close', () => {
-              clearTimeout(timer);
-              resolve();
-            });
-            socket.close();
-          }),
-      ),
-    );
+    // Sparse while connecting: a run that failed early has holes.
+    await closeAll(sockets.filter(Boolean));
   }
 }
 

@@ -28,14 +28,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { Redis } from 'ioredis';
-import { RATE_LIMITS } from '@moodmap/core';
+import { RATE_LIMITS, termsAt } from '@moodmap/core';
 import { openDatabase, type Database } from '../../server/src/db/client.ts';
 import { loadServerSecret } from '../../server/src/modules/auth/secret.ts';
 import { deriveKeys, signAccessToken } from '../../server/src/modules/auth/tokens.ts';
 import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
 import { closeClients, runLoad, type BenchUser, type LoadResult } from './clients.ts';
 import { envPositiveInt } from '../support/env.ts';
+import { dropRedisKeys } from '../support/redis-keys.ts';
 import { resultsFile, round, startRun, writeResults } from '../support/results.ts';
 import { forkServer } from '../support/server-process.ts';
 import { formatSpread, loadLine, spread } from '../support/stats.ts';
@@ -93,12 +93,14 @@ async function startServer(env: Record<string, string>): Promise<ServerProcess> 
 export async function seedUsers(database: Database, count: number, jwtSecret: string): Promise<BenchUser[]> {
   const keys = deriveKeys(await loadServerSecret({ jwtSecret, dataDir: null }));
   const rows = Array.from({ length: count }, (_, n) => ({ u: randomUUID(), s: randomUUID(), n }));
+  // Posting and writing need the terms in force accepted (server/src/policies/standing.ts).
+  const terms = termsAt(new Date()).current.version;
   for (let i = 0; i < rows.length; i += 2000) {
     await database.db.execute(sql`
       with x as (select * from json_to_recordset(${JSON.stringify(rows.slice(i, i + 2000))}::json) as x(u uuid, s uuid, n int)),
       new_users as (
-        insert into users (id, email, password_hash, email_confirmed_at, metadata)
-        select u, 'bench.' || n || '@bench.invalid', 'not-a-hash', now(), '{"first_name":"Léa","last_name":"Martin"}'::jsonb from x
+        insert into users (id, email, password_hash, email_confirmed_at, metadata, terms_version)
+        select u, 'bench.' || n || '@bench.invalid', 'not-a-hash', now(), '{"first_name":"Léa","last_name":"Martin"}'::jsonb, ${terms} from x
       ), new_profiles as (
         insert into profiles (id, username) select u, 'membre_' || n from x
       )
@@ -139,22 +141,6 @@ async function backendCpu(database: Database): Promise<Map<number, number> | nul
     }
   }
   return cpu;
-}
-
-/** Deletes the run's rate-limit counters from Redis (they would expire within the hour anyway). */
-async function dropRedisKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ export * from './messages/shell.ts';
 export * from './messages/fill.ts';
 export * from './format.ts';
 export * from './chat-time.ts';
+export * from './unread.ts';
 export * from './sanitize.ts';
 export * from './moderation.ts';
 export * from './launch.ts';

@@ -51,7 +51,7 @@ export async function waitForMail(_request: APIRequestContext, to: string, subje
         found = mails.find((m) => subject.test(m.subject));
         return found !== undefined;
       },
-      { timeout: 15_000, intervals: [200, 500, 1000] },
+      { timeout: 30_000, intervals: [200, 500, 1000] },
     )
     .toBe(true);
   return found!;

@@ -23,6 +23,7 @@ import {
 } from '../support/auth.ts';
 import { humanDelayPassed } from '../support/challenge.ts';
 import { waitForMap } from '../support/map.ts';
+import { recordToasts, toastsShown } from '../support/toasts.ts';
 
 async function signOutFromProfile(page: Page): Promise<void> {
   await page.getByTestId('nav-profile').click();
@@ -81,12 +82,13 @@ test.describe('accounts', () => {
     const mail = await waitForMail(request, email, CONFIRM_SUBJECT);
     const link = mail.links.find((l) => l.includes('/api/auth/verify?type=signup'));
     expect(link).toBeTruthy();
+    await recordToasts(page);
     await page.goto(link!);
     await appReady(page);
     // Signed in, and the token is gone from the address.
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
     await expectSignedIn(page, true);
-    await expect(page.getByTestId('toast-success')).toHaveText(/Adresse email confirmée/);
+    await expect.poll(() => toastsShown(page)).toContain('Adresse email confirmée : vous êtes connecté.');
     // The session's refresh token is an HttpOnly cookie: out of every script's reach.
     const tokenAfterLink = await expectRefreshTokenHidden(page);
 
@@ -162,7 +164,7 @@ test.describe('accounts', () => {
     await expect(page.getByRole('heading', { name: 'Mot de passe modifié !' })).toBeVisible();
     // The spent tokens leave the address; then the app goes home, signed in with the new session.
     await expect(page).toHaveURL(/\/reset-password$/);
-    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/, { timeout: 10_000 });
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
     await expectSignedIn(page, true);
     // The reset's new session went into the cookie, not into the page's storage.
     await expectRefreshTokenHidden(page);

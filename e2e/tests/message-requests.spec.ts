@@ -60,7 +60,7 @@ test('a request is accepted, then answered in real time', async ({ browser, requ
   await zoePage.getByTestId('message-input').fill(FIRST);
   await zoePage.getByTestId('message-send').click();
   await expect(zoePage.getByTestId('message-bubble')).toHaveCount(1);
-  await expect(leaPage.getByTestId('box-requests')).toHaveText('Demandes (1)', { timeout: 10_000 });
+  await expect(leaPage.getByTestId('box-requests')).toHaveText('Demandes (1)');
   await expect(leaPage.getByTestId('message-toast')).toHaveCount(0);
   await expect(leaPage.getByTestId('nav-messages').getByTestId('unread-badge')).toHaveCount(0);
   await expect(
@@ -88,11 +88,11 @@ test('a request is accepted, then answered in real time', async ({ browser, requ
   await expect(leaPage.getByTestId('message-bubble')).toHaveCount(2);
 
   // Zoé's open chat gets the answer live, and her next message reaches Léa's open chat.
-  await expect(zoePage.getByTestId('message-bubble')).toHaveCount(2, { timeout: 10_000 });
+  await expect(zoePage.getByTestId('message-bubble')).toHaveCount(2);
   await expect(zoePage.getByTestId('message-bubble').last()).toContainText(ANSWER);
   await zoePage.getByTestId('message-input').fill(NEXT);
   await zoePage.getByTestId('message-send').click();
-  await expect(leaPage.getByTestId('message-bubble')).toHaveCount(3, { timeout: 10_000 });
+  await expect(leaPage.getByTestId('message-bubble')).toHaveCount(3);
   await expect(leaPage.getByTestId('message-bubble').last()).toContainText(NEXT);
   await leaPage.getByTestId('box-conversations').click();
   const item = leaPage.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`);
@@ -104,7 +104,7 @@ test('a request is accepted, then answered in real time', async ({ browser, requ
     headers: { Authorization: `Bearer ${zoe.token}`, ...clientAddress() },
   });
   expect(deleted.status(), await deleted.text()).toBe(204);
-  await expect(item).toContainText('Compte supprimé', { timeout: 10_000 });
+  await expect(item).toContainText('Compte supprimé');
   await item.click();
   await expect(leaPage.getByTestId('chat-deleted-account')).toContainText('Compte supprimé');
   await expect(leaPage.getByTestId('message-bubble')).toHaveCount(3);

@@ -154,7 +154,7 @@ test.describe
 
       // Noa, on the map, is told at once.
       const toast = noaPage.getByTestId('message-toast');
-      await expect(toast).toBeVisible({ timeout: 10_000 });
+      await expect(toast).toBeVisible();
       // Noa's pointer on it keeps it past its 6 s, until the next journey step clicks it.
       await toast.hover();
       await expect(toast).toContainText('Nouveau message');
@@ -203,7 +203,7 @@ test.describe
 
     test('Léa sees the dot and the badge, opens the conversation, and both clear; the next reply arrives live', async () => {
       const item = entry(leaPage, conversationId);
-      await expect(item.getByTestId('unread-dot')).toBeVisible({ timeout: 10_000 });
+      await expect(item.getByTestId('unread-dot')).toBeVisible();
       await expect(item).toContainText('📷 Photo');
       await expect(item).toContainText('Noa');
       await expect(leaPage.getByTestId('nav-messages').getByTestId('unread-badge')).toHaveText('1');
@@ -219,7 +219,7 @@ test.describe
       // Noa writes again: it appears in Léa's open chat without a reload, and stays read.
       await noaPage.getByTestId('message-input').fill(LATER);
       await noaPage.getByTestId('message-send').click();
-      await expect(bubbles(leaPage)).toHaveCount(4, { timeout: 10_000 });
+      await expect(bubbles(leaPage)).toHaveCount(4);
       await expect(bubbles(leaPage).last()).toContainText(LATER);
       await expect(leaPage.getByTestId('message-toast')).toHaveCount(0);
       await expect(leaPage.getByTestId('nav-messages').getByTestId('unread-badge')).toHaveCount(0);

@@ -170,7 +170,7 @@ test.describe
       await expect(admin.getByText('Recours traité')).toBeVisible();
 
       // Back on the map.
-      await expect.poll(() => inViewport(request, postId), { timeout: 15_000 }).toBe(true);
+      await expect.poll(() => inViewport(request, postId)).toBe(true);
       await visitor.reload();
       await appReady(visitor);
       await expect.poll(() => onMap(visitor, postId), { timeout: 30_000 }).toBe(true);

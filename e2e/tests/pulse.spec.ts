@@ -90,7 +90,7 @@ test.describe
         'Votre carte a été refusée. Aucun montant n’a été débité.',
       );
       await declinedPopup.close();
-      await expect(page.getByText('Paiement non confirmé.', { exact: false })).toBeVisible({ timeout: 10_000 });
+      await expect(page.getByText('Paiement non confirmé.', { exact: false })).toBeVisible();
       await expect(page.getByTestId('pulse-purchase')).toBeVisible();
       expect(await balanceOf(request, email)).toBe(0);
 
@@ -100,7 +100,7 @@ test.describe
       await popup.waitForURL(/\/dev\/checkout\/cs_dev_/);
       await payWith(popup, '4242 4242 4242 4242');
       await popup.waitForEvent('close', { timeout: 30_000 });
-      await expect(page.getByText('Paiement confirmé : 5 crédits Pulse ajoutés')).toBeVisible({ timeout: 10_000 });
+      await expect(page.getByText('Paiement confirmé : 5 crédits Pulse ajoutés')).toBeVisible();
       const toggle = page.getByTestId('pulse-toggle');
       await expect(toggle).toContainText('Crédits : 5');
       await expect(toggle.getByRole('switch')).toBeChecked();

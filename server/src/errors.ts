@@ -25,16 +25,16 @@ export class AppError extends Error {
   }
 }
 
-/** An error whose code is a catalogue key, with its French text (placeholders filled). */
-export function fail(status: number, code: MessageKey, params?: Record<string, string | number>): AppError {
+/** An error whose code is a catalogue key, with its French text (placeholders filled); the caller throws it. */
+export function appError(status: number, code: MessageKey, params?: Record<string, string | number>): AppError {
   return new AppError(status, code, t(code, params));
 }
 
-export const badRequest = (code: MessageKey, params?: Record<string, string | number>) => fail(400, code, params);
-export const unauthorized = () => fail(401, 'not_authenticated');
-export const forbidden = (code: MessageKey = 'forbidden') => fail(403, code);
-export const notFound = (code: MessageKey = 'not_found') => fail(404, code);
-export const conflict = (code: MessageKey) => fail(409, code);
+export const badRequest = (code: MessageKey, params?: Record<string, string | number>) => appError(400, code, params);
+export const unauthorized = () => appError(401, 'not_authenticated');
+export const forbidden = (code: MessageKey = 'forbidden') => appError(403, code);
+export const notFound = (code: MessageKey = 'not_found') => appError(404, code);
+export const conflict = (code: MessageKey) => appError(409, code);
 
 export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
   return { error: { ...details, code, message } };
@@ -43,5 +43,5 @@ export function errorBody(code: string, message: string, details: Record<string,
 /** A 400 for a failed zod parse: its first catalogue message, with that entry's key as code. */
 export function validationError(message: string | undefined): AppError {
   const key = (Object.keys(MESSAGES) as MessageKey[]).find((k) => MESSAGES[k] === message);
-  return key ? fail(400, key) : fail(400, 'bad_request');
+  return key ? appError(400, key) : appError(400, 'bad_request');
 }

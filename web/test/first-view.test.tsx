@@ -70,7 +70,10 @@ describe('first view', () => {
     act(() => useMapStore.setState({ map }));
     // The shell and its config are up; the map is still loading its tiles.
     await waitFor(() => expect(asked).toContain('/api/config'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Every answer asked for so far has arrived and the shell has drawn what it decides.
+    await act(async () => {
+      await Promise.all(vi.mocked(fetch).mock.results.map((result) => result.value));
+    });
     expect(asked).not.toContain('/api/emergency');
     expect(screen.queryByTestId('emergency-banner')).toBeNull();
 

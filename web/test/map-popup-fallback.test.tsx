@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
  * A tap before the popups' chunk arrived (warm-up.ts) shows the popup's frame with a spinner,
- * never an empty frame (PostMarkers' Suspense fallback).
+ * never an empty frame (MarkerPopup's Suspense fallback).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { lazy, type ReactElement, Suspense } from 'react';

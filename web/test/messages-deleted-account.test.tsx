@@ -46,7 +46,7 @@ const before = [
 const after = [
   before[0]!,
   message({ id: 'b', createdAt: ago(200_000) }),
-  message({ id: 'c', content: 'Je pars, au revoir', createdAt: ago(100_000) }),
+  message({ id: 'c', content: 'Je pars, au revoir', read: false, createdAt: ago(100_000) }),
 ];
 
 function summary(

@@ -11,7 +11,7 @@ import { PlaceSearch } from '../src/features/search/PlaceSearch.tsx';
 import { useSearchStore } from '../src/features/search/search-store.ts';
 import { useMapStore } from '../src/features/map/map-store.ts';
 import { useMoodFilterStore } from '../src/features/moods/mood-filter-store.ts';
-import { fakeApi, json } from './support/auth-fixtures.ts';
+import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
 import { makePost } from './support/interactions.tsx';
 
 const LYON: PlaceDto = {
@@ -168,6 +168,22 @@ describe('the location picker’s place search', () => {
     expect(api.callsTo('GET /api/geo/places')).toHaveLength(1);
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(onPick).toHaveBeenCalledWith(LYON);
+    expect(screen.queryByTestId('place-search-results')).toBeNull();
+  });
+
+  it('picks the first place of the answer when Enter is pressed before the answer is in', async () => {
+    const answer = deferred<Response>();
+    fakeApi({ 'GET /api/geo/places': () => answer.promise });
+    const onPick = vi.fn();
+    renderAt(<PlaceSearch onPick={onPick} />);
+    const input = screen.getByTestId('place-search-input');
+    fireEvent.focus(input);
+    fireEvent.change(input, { target: { value: 'lyon' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onPick).not.toHaveBeenCalled();
+    answer.resolve(json(200, { places: [LYON, LYONS] }));
+    await waitFor(() => expect(onPick).toHaveBeenCalledWith(LYON));
+    expect(onPick).toHaveBeenCalledTimes(1);
     expect(screen.queryByTestId('place-search-results')).toBeNull();
   });
 

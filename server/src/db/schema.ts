@@ -73,9 +73,9 @@ export const users = pgTable(
     /** A moderator's ban: no sign-in, no writing. */
     bannedAt: timestamp('banned_at', { withTimezone: true }),
   },
-  (t) => [
-    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
-    check('users_email_length', sql`char_length(${t.email}) <= 254`),
+  (table) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${table.email})`),
+    check('users_email_length', sql`char_length(${table.email}) <= 254`),
   ],
 );
 
@@ -89,7 +89,7 @@ export const staffRoles = pgTable(
     role: text('role').notNull(),
     grantedAt: createdAt(),
   },
-  (t) => [check('staff_roles_role', inList(t.role, STAFF_ROLES))],
+  (table) => [check('staff_roles_role', inList(table.role, STAFF_ROLES))],
 );
 
 /** Single-use e-mail tokens (confirmation, recovery), stored as SHA-256 hashes. */
@@ -106,9 +106,9 @@ export const authTokens = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [
-    check('auth_tokens_kind', inList(t.kind, ['confirm', 'recovery'])),
-    index('auth_tokens_user_idx').on(t.userId, t.kind),
+  (table) => [
+    check('auth_tokens_kind', inList(table.kind, ['confirm', 'recovery'])),
+    index('auth_tokens_user_idx').on(table.userId, table.kind),
   ],
 );
 
@@ -129,9 +129,9 @@ export const authSessions = pgTable(
     createdAt: createdAt(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [
-    check('auth_sessions_kind', inList(t.kind, ['password', 'signup', 'recovery'])),
-    index('auth_sessions_user_idx').on(t.userId),
+  (table) => [
+    check('auth_sessions_kind', inList(table.kind, ['password', 'signup', 'recovery'])),
+    index('auth_sessions_user_idx').on(table.userId),
   ],
 );
 
@@ -156,7 +156,7 @@ export const refreshTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('refresh_tokens_family_idx').on(t.familyId), index('refresh_tokens_user_idx').on(t.userId)],
+  (table) => [index('refresh_tokens_family_idx').on(table.familyId), index('refresh_tokens_user_idx').on(table.userId)],
 );
 
 /** Public profile. Private columns are never selected by public reads. */
@@ -183,13 +183,13 @@ export const profiles = pgTable(
     lastUsernameChange: timestamp('last_username_change', { withTimezone: true }),
     pulseCredits: integer('pulse_credits').notNull().default(0),
   },
-  (t) => [
-    check('profiles_username_length', sql`char_length(${t.username}) between 1 and 50`),
-    check('profiles_bio_length', sql`${t.bio} is null or char_length(${t.bio}) <= 500`),
-    check('profiles_pulse_credits', sql`${t.pulseCredits} >= 0`),
+  (table) => [
+    check('profiles_username_length', sql`char_length(${table.username}) between 1 and 50`),
+    check('profiles_bio_length', sql`${table.bio} is null or char_length(${table.bio}) <= 500`),
+    check('profiles_pulse_credits', sql`${table.pulseCredits} >= 0`),
     // The admin users list: keyset pages newest first, and a nickname prefix search.
-    index('profiles_created_id_idx').on(t.createdAt.desc(), t.id.desc()),
-    index('profiles_username_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
+    index('profiles_created_id_idx').on(table.createdAt.desc(), table.id.desc()),
+    index('profiles_username_prefix_idx').on(sql`lower(${table.username}) text_pattern_ops`),
   ],
 );
 
@@ -246,23 +246,23 @@ export const publications = pgTable(
       sql`post_marker_json(id, user_id, category, latitude, longitude, nickname, author_photo_url, has_pulse_effect, created_at)`,
     ),
   },
-  (t) => [
+  (table) => [
     check(
       'publications_hidden_state',
-      sql`${t.hiddenState} is null or ${inList(t.hiddenState, ['pending', 'removed'])}`,
+      sql`${table.hiddenState} is null or ${inList(table.hiddenState, ['pending', 'removed'])}`,
     ),
-    check('publications_category', inList(t.category, MOODS)),
-    check('publications_latitude', sql`${t.latitude} between -90 and 90`),
-    check('publications_longitude', sql`${t.longitude} between -180 and 180`),
-    check('publications_content_length', sql`char_length(${t.content}) <= 1000`),
+    check('publications_category', inList(table.category, MOODS)),
+    check('publications_latitude', sql`${table.latitude} between -90 and 90`),
+    check('publications_longitude', sql`${table.longitude} between -180 and 180`),
+    check('publications_content_length', sql`char_length(${table.content}) <= 1000`),
     check(
       'publications_audio_duration',
-      sql`${t.audioDuration} is null or (${t.audioDuration} > 0 and ${t.audioDuration} <= 60)`,
+      sql`${table.audioDuration} is null or (${table.audioDuration} > 0 and ${table.audioDuration} <= 60)`,
     ),
-    check('publications_counts', sql`${t.likesCount} >= 0 and ${t.commentsCount} >= 0`),
+    check('publications_counts', sql`${table.likesCount} >= 0 and ${table.commentsCount} >= 0`),
     // The feed: live posts newest first; a user's posts newest first.
-    index('publications_created_at_idx').on(t.createdAt.desc()),
-    index('publications_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('publications_created_at_idx').on(table.createdAt.desc()),
+    index('publications_user_created_idx').on(table.userId, table.createdAt.desc()),
     // The map's points (posts/feed.ts) read `publications_marker_idx` (band of 1/32° of latitude,
     // longitude, latitude) INCLUDE (created_at, category, marker_json), partial on hidden_state is
     // null: an index-only range scan per band the view crosses. Drizzle cannot declare INCLUDE, so
@@ -291,7 +291,7 @@ export const postCells = pgTable(
     sumLat: numeric('sum_lat', { mode: 'number' }).notNull(),
     sumLon: numeric('sum_lon', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.zoom, t.cx, t.cy, t.category] })],
+  (table) => [primaryKey({ columns: [table.zoom, table.cx, table.cy, table.category] })],
 );
 
 /**
@@ -310,7 +310,7 @@ export const postTombstones = pgTable(
     latitude: doublePrecision('latitude'),
     longitude: doublePrecision('longitude'),
   },
-  (t) => [index('post_tombstones_deleted_at_idx').on(t.deletedAt)],
+  (table) => [index('post_tombstones_deleted_at_idx').on(table.deletedAt)],
 );
 
 /**
@@ -333,7 +333,7 @@ export const pushSubscriptions = pgTable(
     preview: boolean('preview').notNull().default(true),
     createdAt: createdAt(),
   },
-  (t) => [index('push_subscriptions_user_idx').on(t.userId)],
+  (table) => [index('push_subscriptions_user_idx').on(table.userId)],
 );
 
 /** One like per user and post. */
@@ -348,7 +348,7 @@ export const likes = pgTable(
       .references(() => profiles.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.publicationId, t.userId] }), index('likes_user_idx').on(t.userId)],
+  (table) => [primaryKey({ columns: [table.publicationId, table.userId] }), index('likes_user_idx').on(table.userId)],
 );
 
 export const comments = pgTable(
@@ -366,9 +366,9 @@ export const comments = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     isEdited: boolean('is_edited').notNull().default(false),
   },
-  (t) => [
-    check('comments_content_length', sql`char_length(${t.content}) between 1 and 1000`),
-    index('comments_publication_created_idx').on(t.publicationId, t.createdAt),
+  (table) => [
+    check('comments_content_length', sql`char_length(${table.content}) between 1 and 1000`),
+    index('comments_publication_created_idx').on(table.publicationId, table.createdAt),
   ],
 );
 
@@ -421,14 +421,17 @@ export const postReports = pgTable(
     /** The confirmed notice of illegal content this report stands for in the queue. */
     dsaNoticeId: uuid('dsa_notice_id').references(() => dsaNotices.id, { onDelete: 'cascade' }),
   },
-  (t) => [
-    check('post_reports_reporter_or_notice', sql`${t.reportedBy} is not null or ${t.dsaNoticeId} is not null`),
-    uniqueIndex('post_reports_dsa_notice_key').on(t.dsaNoticeId),
-    check('post_reports_reason_key', inList(t.reasonKey, REPORT_REASON_KEYS)),
-    check('post_reports_description_length', sql`${t.description} is null or char_length(${t.description}) <= 500`),
-    check('post_reports_status', inList(t.status, ['open', 'dismissed', 'actioned'])),
-    uniqueIndex('post_reports_once_per_reporter').on(t.postId, t.reportedBy),
-    index('post_reports_status_created_idx').on(t.status, t.createdAt.desc()),
+  (table) => [
+    check('post_reports_reporter_or_notice', sql`${table.reportedBy} is not null or ${table.dsaNoticeId} is not null`),
+    uniqueIndex('post_reports_dsa_notice_key').on(table.dsaNoticeId),
+    check('post_reports_reason_key', inList(table.reasonKey, REPORT_REASON_KEYS)),
+    check(
+      'post_reports_description_length',
+      sql`${table.description} is null or char_length(${table.description}) <= 500`,
+    ),
+    check('post_reports_status', inList(table.status, ['open', 'dismissed', 'actioned'])),
+    uniqueIndex('post_reports_once_per_reporter').on(table.postId, table.reportedBy),
+    index('post_reports_status_created_idx').on(table.status, table.createdAt.desc()),
   ],
 );
 
@@ -455,12 +458,12 @@ export const dsaNotices = pgTable(
     createdAt: createdAt(),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
   },
-  (t) => [
+  (table) => [
     check(
       'dsa_notices_lengths',
-      sql`char_length(${t.explanation}) <= 2000 and char_length(${t.name}) <= 100 and char_length(${t.location}) <= 500 and char_length(${t.email}) <= 254`,
+      sql`char_length(${table.explanation}) <= 2000 and char_length(${table.name}) <= 100 and char_length(${table.location}) <= 500 and char_length(${table.email}) <= 254`,
     ),
-    uniqueIndex('dsa_notices_confirm_token_key').on(t.confirmTokenHash),
+    uniqueIndex('dsa_notices_confirm_token_key').on(table.confirmTokenHash),
   ],
 );
 
@@ -480,14 +483,17 @@ export const conversations = pgTable(
     participant1State: text('participant1_state').$type<ConversationSide>().notNull().default('accepted'),
     participant2State: text('participant2_state').$type<ConversationSide>().notNull().default('accepted'),
   },
-  (t) => [
-    check('conversations_ordered_pair', sql`${t.participant1Id} < ${t.participant2Id}`),
-    check('conversations_someone_left', sql`${t.participant1Id} is not null or ${t.participant2Id} is not null`),
-    check('conversations_participant1_state', inList(t.participant1State, CONVERSATION_SIDES)),
-    check('conversations_participant2_state', inList(t.participant2State, CONVERSATION_SIDES)),
-    uniqueIndex('conversations_pair_key').on(t.participant1Id, t.participant2Id),
-    index('conversations_p1_updated_idx').on(t.participant1Id, t.updatedAt.desc()),
-    index('conversations_p2_updated_idx').on(t.participant2Id, t.updatedAt.desc()),
+  (table) => [
+    check('conversations_ordered_pair', sql`${table.participant1Id} < ${table.participant2Id}`),
+    check(
+      'conversations_someone_left',
+      sql`${table.participant1Id} is not null or ${table.participant2Id} is not null`,
+    ),
+    check('conversations_participant1_state', inList(table.participant1State, CONVERSATION_SIDES)),
+    check('conversations_participant2_state', inList(table.participant2State, CONVERSATION_SIDES)),
+    uniqueIndex('conversations_pair_key').on(table.participant1Id, table.participant2Id),
+    index('conversations_p1_updated_idx').on(table.participant1Id, table.updatedAt.desc()),
+    index('conversations_p2_updated_idx').on(table.participant2Id, table.updatedAt.desc()),
   ],
 );
 
@@ -505,15 +511,15 @@ export const messages = pgTable(
     read: boolean('read').notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [
+  (table) => [
     // A deleted account's image is removed from its message, which may be left empty.
     check(
       'messages_not_empty',
-      sql`char_length(${t.content}) > 0 or ${t.imageUrl} is not null or ${t.senderId} is null`,
+      sql`char_length(${table.content}) > 0 or ${table.imageUrl} is not null or ${table.senderId} is null`,
     ),
-    check('messages_content_length', sql`char_length(${t.content}) <= 2000`),
-    index('messages_conversation_created_idx').on(t.conversationId, t.createdAt),
-    index('messages_unread_idx').on(t.conversationId, t.senderId).where(sql`not ${t.read}`),
+    check('messages_content_length', sql`char_length(${table.content}) <= 2000`),
+    index('messages_conversation_created_idx').on(table.conversationId, table.createdAt),
+    index('messages_unread_idx').on(table.conversationId, table.senderId).where(sql`not ${table.read}`),
   ],
 );
 
@@ -537,13 +543,13 @@ export const securityLogs = pgTable(
     occurrences: integer('occurrences').notNull().default(1),
     lastAt: timestamp('last_at', { withTimezone: true }),
   },
-  (t) => [
-    check('security_logs_severity', inList(t.severity, SECURITY_SEVERITIES)),
+  (table) => [
+    check('security_logs_severity', inList(table.severity, SECURITY_SEVERITIES)),
     // Keyset pages newest first, whole or by severity or by event type.
-    index('security_logs_created_id_idx').on(t.createdAt.desc(), t.id.desc()),
-    index('security_logs_severity_created_idx').on(t.severity, t.createdAt.desc(), t.id.desc()),
-    index('security_logs_type_created_idx').on(t.eventType, t.createdAt.desc(), t.id.desc()),
-    uniqueIndex('security_logs_window_idx').on(t.eventType, t.windowStart, t.sourceKey),
+    index('security_logs_created_id_idx').on(table.createdAt.desc(), table.id.desc()),
+    index('security_logs_severity_created_idx').on(table.severity, table.createdAt.desc(), table.id.desc()),
+    index('security_logs_type_created_idx').on(table.eventType, table.createdAt.desc(), table.id.desc()),
+    uniqueIndex('security_logs_window_idx').on(table.eventType, table.windowStart, table.sourceKey),
   ],
 );
 
@@ -574,13 +580,13 @@ export const pulsePurchases = pgTable(
     /** Its credits given to posts (spent oldest purchase first); a refund never takes these. */
     creditsSpent: integer('credits_spent').notNull().default(0),
   },
-  (t) => [
-    check('pulse_purchases_credits', sql`${t.creditsSpent} + ${t.creditsRemoved} <= ${t.quantity}`),
-    check('pulse_purchases_provider', inList(t.provider, PAYMENT_PROVIDERS)),
-    check('pulse_purchases_status', inList(t.status, PURCHASE_STATUSES)),
-    check('pulse_purchases_quantity', sql`${t.quantity} > 0 and ${t.amountCents} > 0`),
-    index('pulse_purchases_user_idx').on(t.userId, t.createdAt.desc()),
-    index('pulse_purchases_payment_intent_idx').on(t.paymentIntentId),
+  (table) => [
+    check('pulse_purchases_credits', sql`${table.creditsSpent} + ${table.creditsRemoved} <= ${table.quantity}`),
+    check('pulse_purchases_provider', inList(table.provider, PAYMENT_PROVIDERS)),
+    check('pulse_purchases_status', inList(table.status, PURCHASE_STATUSES)),
+    check('pulse_purchases_quantity', sql`${table.quantity} > 0 and ${table.amountCents} > 0`),
+    index('pulse_purchases_user_idx').on(table.userId, table.createdAt.desc()),
+    index('pulse_purchases_payment_intent_idx').on(table.paymentIntentId),
   ],
 );
 
@@ -599,7 +605,7 @@ export const paymentEvents = pgTable(
     outcome: text('outcome').notNull(),
     receivedAt: createdAt(),
   },
-  (t) => [check('payment_events_provider', inList(t.provider, PAYMENT_PROVIDERS))],
+  (table) => [check('payment_events_provider', inList(table.provider, PAYMENT_PROVIDERS))],
 );
 
 /**
@@ -623,7 +629,7 @@ export const retainedPayments = pgTable(
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
     keepUntil: timestamp('keep_until', { withTimezone: true }).notNull(),
   },
-  (t) => [index('retained_payments_keep_until_idx').on(t.keepUntil)],
+  (table) => [index('retained_payments_keep_until_idx').on(table.keepUntil)],
 );
 
 /**
@@ -640,7 +646,7 @@ export const rateLimits = pgTable(
     /** Number of blocks so far, for security_violation's doubling escalation. */
     strikes: integer('strikes').notNull().default(0),
   },
-  (t) => [index('rate_limits_window_idx').on(t.windowEndsAt)],
+  (table) => [index('rate_limits_window_idx').on(table.windowEndsAt)],
 );
 
 /**
@@ -661,9 +667,9 @@ export const uploads = pgTable(
     createdAt: createdAt(),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
   },
-  (t) => [
-    check('uploads_kind', inList(t.kind, ['post_image', 'voice'])),
-    index('uploads_unclaimed_idx').on(t.createdAt).where(sql`${t.claimedAt} is null`),
+  (table) => [
+    check('uploads_kind', inList(table.kind, ['post_image', 'voice'])),
+    index('uploads_unclaimed_idx').on(table.createdAt).where(sql`${table.claimedAt} is null`),
   ],
 );
 
@@ -689,10 +695,10 @@ export const moderationDecisions = pgTable(
     /** Set when an appeal reversed it. */
     reversedAt: timestamp('reversed_at', { withTimezone: true }),
   },
-  (t) => [
-    check('moderation_decisions_action', inList(t.action, MODERATION_ACTIONS)),
-    check('moderation_decisions_note_length', sql`${t.note} is null or char_length(${t.note}) <= 1000`),
-    index('moderation_decisions_author_idx').on(t.authorId, t.createdAt.desc()),
+  (table) => [
+    check('moderation_decisions_action', inList(table.action, MODERATION_ACTIONS)),
+    check('moderation_decisions_note_length', sql`${table.note} is null or char_length(${table.note}) <= 1000`),
+    index('moderation_decisions_author_idx').on(table.authorId, table.createdAt.desc()),
   ],
 );
 
@@ -715,10 +721,10 @@ export const moderationAppeals = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     note: text('note'),
   },
-  (t) => [
-    check('moderation_appeals_status', inList(t.status, APPEAL_STATUSES)),
-    check('moderation_appeals_statement_length', sql`char_length(${t.statement}) between 1 and 2000`),
-    index('moderation_appeals_open_idx').on(t.createdAt).where(sql`${t.status} = 'open'`),
+  (table) => [
+    check('moderation_appeals_status', inList(table.status, APPEAL_STATUSES)),
+    check('moderation_appeals_statement_length', sql`char_length(${table.statement}) between 1 and 2000`),
+    index('moderation_appeals_open_idx').on(table.createdAt).where(sql`${table.status} = 'open'`),
   ],
 );
 
@@ -740,9 +746,9 @@ export const moderationNotices = pgTable(
     createdAt: createdAt(),
     readAt: timestamp('read_at', { withTimezone: true }),
   },
-  (t) => [
-    check('moderation_notices_kind', inList(t.kind, MODERATION_NOTICE_KINDS)),
-    index('moderation_notices_user_idx').on(t.userId, t.createdAt.desc()),
+  (table) => [
+    check('moderation_notices_kind', inList(table.kind, MODERATION_NOTICE_KINDS)),
+    index('moderation_notices_user_idx').on(table.userId, table.createdAt.desc()),
   ],
 );
 
@@ -758,10 +764,10 @@ export const userBlocks = pgTable(
       .references(() => profiles.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.blockerId, t.blockedId] }),
-    index('user_blocks_blocked_idx').on(t.blockedId),
-    check('user_blocks_not_self', sql`${t.blockerId} <> ${t.blockedId}`),
+  (table) => [
+    primaryKey({ columns: [table.blockerId, table.blockedId] }),
+    index('user_blocks_blocked_idx').on(table.blockedId),
+    check('user_blocks_not_self', sql`${table.blockerId} <> ${table.blockedId}`),
   ],
 );
 
@@ -781,9 +787,9 @@ export const analyticsEvents = pgTable(
     revenueCents: integer('revenue_cents').notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [
-    check('analytics_events_name', inList(t.name, [...SERVER_ANALYTICS_EVENTS, ...CLIENT_ANALYTICS_EVENTS])),
-    index('analytics_events_day_idx').on(t.day, t.name),
+  (table) => [
+    check('analytics_events_name', inList(table.name, [...SERVER_ANALYTICS_EVENTS, ...CLIENT_ANALYTICS_EVENTS])),
+    index('analytics_events_day_idx').on(table.day, table.name),
   ],
 );
 
@@ -801,7 +807,7 @@ export const costCounters = pgTable(
     metric: text('metric').notNull(),
     units: doublePrecision('units').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.day, t.metric] })],
+  (table) => [primaryKey({ columns: [table.day, table.metric] })],
 );
 
 /** One row per day and level reached: the first instance to insert it acts (warns, starts emergency mode). */
@@ -813,7 +819,7 @@ export const costAlerts = pgTable(
     ratio: doublePrecision('ratio').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.day, t.level] })],
+  (table) => [primaryKey({ columns: [table.day, table.level] })],
 );
 
 /** Emergency mode: a single row; active while `active_until` is in the future. */
@@ -828,7 +834,7 @@ export const emergencyMode = pgTable(
     startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
     reason: text('reason'),
   },
-  (t) => [check('emergency_mode_single', sql`${t.id} = 1`)],
+  (table) => [check('emergency_mode_single', sql`${table.id} = 1`)],
 );
 
 /** Binary column: node-postgres reads a Buffer, PGlite a Uint8Array; both come back as a Buffer. */
@@ -855,8 +861,8 @@ export const dataExports = pgTable(
     archive: bytea('archive'),
     sizeBytes: integer('size_bytes'),
   },
-  (t) => [
-    check('data_exports_status', inList(t.status, DATA_EXPORT_STATUSES)),
-    index('data_exports_expires_idx').on(t.expiresAt).where(sql`${t.status} = 'ready'`),
+  (table) => [
+    check('data_exports_status', inList(table.status, DATA_EXPORT_STATUSES)),
+    index('data_exports_expires_idx').on(table.expiresAt).where(sql`${table.status} = 'ready'`),
   ],
 );

@@ -29,13 +29,12 @@ import type { FastifyInstance } from 'fastify';
 import { MESSAGES } from '@moodmap/core';
 import type { EventBus } from '../adapters/bus/types.ts';
 import { errorBody } from '../errors.ts';
-import { createClients, type Clients } from './clients.ts';
+import { createClients } from './clients.ts';
 import { dispatch } from './dispatch.ts';
+import { startHeartbeat } from './heartbeat.ts';
 import type { HubBlocks } from './socket-blocks.ts';
 import type { TokenVerifier } from './socket-identities.ts';
 import { openSocket } from './socket-protocol.ts';
-
-const HEARTBEAT_MS = 30_000;
 
 export async function installRealtime(
   app: FastifyInstance,
@@ -67,21 +66,4 @@ export async function installRealtime(
       socket.close(1001, 'server shutting down');
     }
   });
-}
-
-/** Drops sockets whose peer vanished without closing (mobile networks, sleeping laptops). */
-function startHeartbeat(clients: Clients): () => void {
-  const heartbeat = setInterval(() => {
-    for (const socket of clients.sockets) {
-      if (!clients.alive.get(socket)) {
-        socket.terminate();
-        clients.forget(socket);
-        continue;
-      }
-      clients.alive.set(socket, false);
-      socket.ping();
-    }
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
-  return () => clearInterval(heartbeat);
 }

@@ -33,7 +33,10 @@ export function createSocketIdentities(now: () => number, blocks: SocketBlocks) 
   /** Who the socket is, in both indexes; null: a visitor. */
   function setIdentity(socket: WebSocket, identity: SocketIdentity | null): void {
     const previous = identityOf.get(socket);
-    blocks.clear(socket);
+    // The same person again (a refreshed token): whom they must not hear of is known already and
+    // is read again after; holding back every event meanwhile would drop their own news.
+    const samePerson = previous !== undefined && previous.userId === identity?.userId;
+    if (!samePerson) blocks.clear(socket);
     if (previous) {
       clearTimeout(previous.timer);
       identityOf.delete(socket);
@@ -45,6 +48,7 @@ export function createSocketIdentities(now: () => number, blocks: SocketBlocks) 
     let set = socketsOf.get(identity.userId);
     if (!set) socketsOf.set(identity.userId, (set = new Set()));
     set.add(socket);
+    if (!samePerson) blocks.hideEveryoneUntilLoaded(socket);
     const timer = setTimeout(
       () => endSession(socket),
       Math.min(MAX_TIMER_MS, Math.max(0, identity.expiresAtMs - now())),

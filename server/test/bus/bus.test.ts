@@ -254,6 +254,17 @@ describe.each(busEngines())('the $name bus', (engine: BusEngine) => {
       expect(ofType(heard, 'unsent')).toEqual([]);
     });
 
+    it('never delivers later a publish that timed out on a link gone silent', async () => {
+      const [behind, direct] = [await bus({ serverUrl: proxy.via(remote.serverUrl()) }), await bus()];
+      const heard = record(direct);
+      await untilHeard(behind, direct);
+      const release = proxy.holdLiveConnections();
+      await expect(behind.publish({ type: 'timed-out', data: {} })).rejects.toThrow();
+      release();
+      await untilHeard(behind, direct);
+      expect(ofType(heard, 'timed-out')).toEqual([]);
+    });
+
     it('notices a listening connection that died silently and replaces it', async () => {
       const [behind, direct] = [
         await bus({ serverUrl: proxy.via(remote.serverUrl()), checkIntervalMs: 200 }),
@@ -262,7 +273,7 @@ describe.each(busEngines())('the $name bus', (engine: BusEngine) => {
       const heard = record(behind);
       await untilHeard(direct, behind);
       // The link stops carrying bytes without closing: no error, no end, no FIN.
-      proxy.silenceLiveConnections();
+      void proxy.silenceLiveConnections();
       await untilHeard(direct, behind);
       expect(ofType(heard, BUS_RESUMED).length).toBeGreaterThanOrEqual(1);
     });

@@ -6,6 +6,7 @@
  */
 import net from 'node:net';
 import pg from 'pg';
+import { vi } from 'vitest';
 
 /**
  * Terminates every other backend of `url`'s database (optionally only those of one
@@ -46,9 +47,15 @@ export interface TcpProxy {
   restore(): Promise<void>;
   /**
    * The live connections stop carrying bytes without being closed (a cut link, a frozen peer:
-   * no FIN, no error); new connections work normally.
+   * no FIN, no error); new connections work normally. Settles once a client has written into one
+   * of them (a query sent, never answered).
    */
-  silenceLiveConnections(): void;
+  silenceLiveConnections(): Promise<void>;
+  /**
+   * What clients send on the live connections is held, not passed on (a link that stopped
+   * carrying bytes); the function returned passes it on, as a link that comes back would.
+   */
+  holdLiveConnections(): () => void;
   close(): Promise<void>;
 }
 
@@ -108,14 +115,36 @@ export async function createTcpProxy(targetUrl: string): Promise<TcpProxy> {
       server = next;
     },
     silenceLiveConnections() {
+      const written = Promise.withResolvers<void>();
       for (const [downstream, upstream] of pairs) {
         downstream.unpipe(upstream);
         upstream.unpipe(downstream);
         // Read and drop, so neither end sees back-pressure or a close.
-        downstream.on('data', () => {}).resume();
+        downstream.on('data', () => written.resolve()).resume();
         upstream.on('data', () => {}).resume();
       }
+      return written.promise;
+    },
+    holdLiveConnections() {
+      const held = [...pairs];
+      for (const [downstream, upstream] of held) {
+        downstream.unpipe(upstream);
+        downstream.pause();
+      }
+      return () => {
+        for (const [downstream, upstream] of held) downstream.pipe(upstream).resume();
+      };
     },
     close: cut,
   };
+}
+
+/** Settles once `answers` holds `count` entries: a load's pace, set by its own progress. */
+export async function answersReach(answers: readonly unknown[], count: number): Promise<void> {
+  await vi.waitFor(
+    () => {
+      if (answers.length < count) throw new Error(`${answers.length} of ${count} answers`);
+    },
+    { timeout: 60_000, interval: 5 },
+  );
 }

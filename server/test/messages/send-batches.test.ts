@@ -10,6 +10,7 @@ import type { RealtimeEvent } from '../../src/adapters/bus/types.ts';
 import type { Database } from '../../src/db/client.ts';
 import {
   createMessageWriter,
+  STORE_WITHIN_MS,
   type MessageToSend,
   type MessageWriter,
 } from '../../src/modules/messages/send-batches.ts';
@@ -61,10 +62,18 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     });
   const heard = () => {
     const created: string[] = [];
+    const marks = new Set<unknown>();
     const stop = t.app.ctx.bus.subscribe((event: RealtimeEvent) => {
       if (event.type === 'message.created') created.push((event.data as { message: MessageDto }).message.content);
+      if (event.type === 'test.mark') marks.add(event.data);
     });
-    return { created, stop };
+    /** Everything published before this call has been heard: the bus keeps the order. */
+    const caughtUp = async () => {
+      const mark = Math.random();
+      await t.app.ctx.bus.publish({ type: 'test.mark', data: mark });
+      await expect.poll(() => marks.has(mark)).toBe(true);
+    };
+    return { created, stop, caughtUp };
   };
   const message = (from: Member, conversationId: string, content: string): MessageToSend => ({
     conversationId,
@@ -72,6 +81,7 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     content,
     imageUrl: null,
     now: t.clock.now(),
+    storeBy: new Date(Date.now() + STORE_WITHIN_MS),
   });
 
   it('stores the sends of one moment in one statement, each answered with its own message, in order, each announced once', async () => {
@@ -104,8 +114,7 @@ describe.each(engines)('message sends written together on %s', (engine) => {
       .conversation;
     expect(summary.lastMessage.content).toBe('six');
     expect(summary.updatedAt).toBe(sent[5]?.message.createdAt);
-    await expect.poll(() => events.created.length).toBe(6);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await events.caughtUp();
     events.stop();
     expect(events.created).toEqual(['un', 'deux', 'trois', 'quatre', 'cinq', 'six']);
   });
@@ -145,6 +154,29 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     expect(events.created).toEqual(['avant', 'après']);
   });
 
+  it('does not store a send that reaches the database after its time, answers it 503 with a retry, and stores the others', async () => {
+    const [lea, marc] = [await member(t), await member(t)];
+    const id = await conversationOf(lea, marc);
+    const w = writer();
+    const events = heard();
+    // Held up on the way (its host cut off from the database) until its sender gave up on it.
+    const late = { ...message(lea, id, 'trop tard'), storeBy: new Date(Date.now() - 1) };
+    const results = await Promise.allSettled([
+      w.send(message(lea, id, 'un')),
+      w.send(late),
+      w.send(message(marc, id, 'deux')),
+    ]);
+
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const refusal = results[1].status === 'rejected' ? results[1].reason : null;
+    expect(refusal).toMatchObject({ status: 503, code: 'database_error', headers: { 'retry-after': '1' } });
+    expect(refusal.message).toBe('Erreur de base de données. Veuillez réessayer dans quelques instants.');
+    expect(await thread(lea, id)).toEqual(['un', 'deux']);
+    await events.caughtUp();
+    events.stop();
+    expect(events.created).toEqual(['un', 'deux']);
+  });
+
   it('answers each of many concurrent HTTP sends with its own message, all stored', async () => {
     const [lea, marc] = [await member(t), await member(t)];
     const id = await conversationOf(lea, marc);
@@ -165,7 +197,7 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     expect((await thread(lea, id)).sort()).toEqual([...contents].sort());
   });
 
-  it('answers a send before its notification is out, and writes the sends that came meanwhile together after it', async () => {
+  it('answers a send once its notification is out, and writes the sends that came meanwhile together after it', async () => {
     const [lea, marc] = [await member(t), await member(t)];
     const id = await conversationOf(lea, marc);
     // Accepted on both sides: each send is one message event (a request adds a quiet one).
@@ -174,6 +206,7 @@ describe.each(engines)('message sends written together on %s', (engine) => {
     let open: () => void = () => {};
     const gate = new Promise<void>((resolve) => (open = resolve));
     const announced: string[][] = [];
+    const order: string[] = [];
     const held = createMessageWriter({
       db: t.database.db,
       pool: t.database.pool,
@@ -181,24 +214,33 @@ describe.each(engines)('message sends written together on %s', (engine) => {
       bus: {
         ...bus,
         publishMany: async (events) => {
-          announced.push(events.map((e) => (e.data as { message: MessageDto }).message.content));
+          const contents = events.map((e) => (e.data as { message: MessageDto }).message.content);
+          announced.push(contents);
           await gate;
-          return bus.publishMany(events);
+          await bus.publishMany(events);
+          order.push(`out ${contents.join('+')}`);
         },
       },
     });
+    const send = (who: Member, content: string) =>
+      held.send(message(who, id, content)).then((sent) => {
+        order.push(`answered ${sent?.message.content}`);
+        return sent;
+      });
     const inserts = countInserts(t.database);
-    // The first send is answered while its notification is still held.
-    expect((await held.send(message(lea, id, 'un')))?.message.content).toBe('un');
-    const later = [held.send(message(marc, id, 'deux')), held.send(message(lea, id, 'trois'))];
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    // Nothing more is written while the first batch's notification is not out.
+    const first = send(lea, 'un');
+    await expect.poll(() => announced.length).toBe(1);
+    // The first notification is held: its sender waits, and the sends meanwhile queue up.
+    const later = [send(marc, 'deux'), send(lea, 'trois')];
+    expect(order).toEqual([]);
     expect(inserts.count()).toBe(1);
     open();
-    expect((await Promise.all(later)).map((s) => s?.message.content)).toEqual(['deux', 'trois']);
+    await Promise.all([first, ...later]);
     inserts.stop();
     expect(inserts.count()).toBe(2);
     expect(announced).toEqual([['un'], ['deux', 'trois']]);
+    // A sender's next message, even through another instance, is announced after this one.
+    expect(order).toEqual(['out un', 'answered un', 'out deux+trois', 'answered deux', 'answered trois']);
     expect(await thread(lea, id)).toEqual(['un', 'deux', 'trois']);
   });
 });
@@ -226,7 +268,14 @@ describe.runIf(engines.includes('postgres'))('batches of two instances sharing c
     );
     const rounds = Array.from({ length: 8 }, async (_, round) => {
       const forward = pairs.map((p) =>
-        one.send({ conversationId: p.id, senderId: p.a.id, content: `a${round}`, imageUrl: null, now: t.clock.now() }),
+        one.send({
+          conversationId: p.id,
+          senderId: p.a.id,
+          content: `a${round}`,
+          imageUrl: null,
+          now: t.clock.now(),
+          storeBy: new Date(Date.now() + STORE_WITHIN_MS),
+        }),
       );
       const backward = [...pairs].reverse().map((p) =>
         two.send({
@@ -235,6 +284,7 @@ describe.runIf(engines.includes('postgres'))('batches of two instances sharing c
           content: `b${round}`,
           imageUrl: null,
           now: t.clock.now(),
+          storeBy: new Date(Date.now() + STORE_WITHIN_MS),
         }),
       );
       return Promise.all([...forward, ...backward]);

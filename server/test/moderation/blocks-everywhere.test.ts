@@ -7,6 +7,7 @@
  */
 import { MESSAGES, REALTIME_EVENT_TYPES, type RealtimeEventType } from '@moodmap/core';
 import type { LightMyRequestResponse } from 'fastify';
+import type { RealtimeEvent } from '../../src/adapters/bus/types.ts';
 import { describe, expect, it } from 'vitest';
 import { call, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
@@ -525,4 +526,54 @@ describe.each(engines)('the blocking rule, everywhere, on %s', (engine) => {
     await heard(viewerTab, 'post.liked', viewerPost);
     for (const s of [viewerTab, otherTab, thirdTab]) s.close();
   });
+
+  it.each(DIRECTIONS)(
+    'keeps from both of them a message of theirs still on the bus when the block lands, when %s',
+    async (direction) => {
+      const [viewer, other] = [await member(t), await member(t)];
+      const conversation = (
+        await call(t, { method: 'POST', url: '/api/conversations', token: viewer.token, payload: { userId: other.id } })
+      ).json().conversation.id;
+      expect(
+        (
+          await call(t, {
+            method: 'POST',
+            url: '/api/conversations',
+            token: other.token,
+            payload: { userId: viewer.id },
+          })
+        ).statusCode,
+      ).toBe(200);
+      // A busy bus: the message is stored and acknowledged, its events reach the hub after the block.
+      const bus = t.app.ctx.bus;
+      const deliver = bus.publishMany.bind(bus);
+      const late: RealtimeEvent[] = [];
+      bus.publishMany = async (events) => {
+        late.push(...events);
+      };
+      try {
+        expect(
+          (
+            await call(t, {
+              method: 'POST',
+              url: `/api/conversations/${conversation}/messages`,
+              token: viewer.token,
+              payload: { content: 'Salut' },
+            })
+          ).statusCode,
+        ).toBe(201);
+      } finally {
+        bus.publishMany = deliver;
+      }
+      expect(late.map((e) => e.type)).toContain('message.created');
+      await block(direction, viewer, other);
+      const tabs = [await tab(viewer), await tab(other)];
+      await deliver(late);
+      await barrier(t.app, tabs);
+      for (const socket of tabs) {
+        expect(socket.raw.filter((r) => r.includes(conversation))).toEqual([]);
+        socket.close();
+      }
+    },
+  );
 });

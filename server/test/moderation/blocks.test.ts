@@ -100,6 +100,10 @@ describe.each(engines)('blocking on %s', (engine) => {
     ).toBe(201);
     expect((await call(t, { method: 'GET', url: '/api/blocks', token: blocker.token })).json().blocked).toEqual([]);
     expect((await block(blocker, blocker)).json().error.message).toBe('Vous ne pouvez pas vous bloquer vous-même');
+    // The same id in capitals is the same person.
+    const self = await call(t, { method: 'PUT', url: `/api/blocks/${blocker.id.toUpperCase()}`, token: blocker.token });
+    expect([self.statusCode, self.json().error?.code]).toEqual([400, 'block_self']);
+    expect((await call(t, { method: 'GET', url: '/api/blocks', token: blocker.token })).json().blocked).toEqual([]);
     expect((await call(t, { method: 'PUT', url: `/api/blocks/${blocked.id}` })).statusCode).toBe(401);
   });
 

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, countMails, login, waitForMail } from '../helpers/auth.ts';
+import { acceptTermsInForce, call, countMails, login, waitForMail } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { member, publish, SAINT_DENIS, type Member } from '../interactions/fixtures.ts';
@@ -281,6 +281,7 @@ describe.each(engines)('moderation on %s', (engine) => {
     t.clock.advance(7 * DAY + 60_000);
     try {
       const later = await relogin(author);
+      await acceptTermsInForce(t, later.token);
       const [p, c, m] = await attempts(later.token);
       expect(p!.statusCode, p!.body).toBe(201);
       expect(c!.statusCode, c!.body).toBe(201);

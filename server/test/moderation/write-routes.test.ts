@@ -1,6 +1,6 @@
 /**
  * Every write route of the API declares its kind for the write policy (`config: { write }`,
- * modules/moderation/write-policy.ts), so a new route cannot forget the suspension, ban and terms
+ * policies/standing.ts), so a new route cannot forget the suspension, ban and terms
  * rules. The routes are read through an onRoute hook installed as the instance is created; the
  * few that take no policy are listed here with why.
  */
@@ -8,7 +8,7 @@ import { channel } from 'node:diagnostics_channel';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { WRITE_RULES } from '../../src/modules/moderation/write-policy.ts';
+import { WRITE_RULES } from '../../src/policies/standing.ts';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -1,11 +1,11 @@
 /**
  * A photo change beside the same member's comment or like being written (PostgreSQL: PGlite runs
  * one statement at a time). A comment locks its post first (is it live?), then inserts the comment,
- * whose foreign key takes a KEY SHARE lock on the author's profile row. A photo change locked that
- * profile row FOR UPDATE, then rewrote the member's posts' marker photo: on the member's own post,
- * each waited for the other and PostgreSQL broke the deadlock by failing one with a 500 (seen in
- * CI under db-fault.test.ts's load). The photo change now locks the profile FOR NO KEY UPDATE, the
- * level PostgreSQL's own UPDATE of a non-key column takes, which foreign keys do not wait for.
+ * whose foreign key takes a KEY SHARE lock on the author's profile row. A photo change locks that
+ * profile row, then rewrites the member's posts' marker photo: were its lock FOR UPDATE, on the
+ * member's own post each would wait for the other and PostgreSQL would fail one with a deadlock.
+ * It takes FOR NO KEY UPDATE, the level PostgreSQL's own UPDATE of a non-key column takes, which
+ * foreign keys do not wait for.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -6,8 +6,7 @@
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { termsAt } from '@moodmap/core';
-import { call, createUser, login } from '../helpers/auth.ts';
+import { acceptTermsInForce, call, createUser, login } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
 import { expire, insertPost, publish } from '../interactions/fixtures.ts';
@@ -164,6 +163,7 @@ describe.each(engines)('profiles on %s', (engine) => {
 
       t.clock.advance(29 * DAY);
       const token = await signIn(p);
+      await acceptTermsInForce(t, token);
       const blocked = await patch(token, { nickname: 'Deuxième', bio: 'Ne doit pas passer' });
       expect(blocked.statusCode).toBe(409);
       expect(blocked.json().error.nextAllowedAt).toBe(nextAllowedAt);
@@ -174,13 +174,7 @@ describe.each(engines)('profiles on %s', (engine) => {
       t.clock.advance(changedAt.getTime() + 30 * DAY - t.clock.now().getTime());
       expect(t.clock.now().getTime() - changedAt.getTime()).toBe(30 * DAY);
       const later = await signIn(p);
-      const accepted = await call(t, {
-        method: 'POST',
-        url: '/api/terms/accept',
-        token: later,
-        payload: { version: termsAt(t.clock.now()).current.version },
-      });
-      expect(accepted.statusCode).toBe(200);
+      await acceptTermsInForce(t, later);
       const allowed = await patch(later, { nickname: 'Deuxième' });
       expect(allowed.statusCode).toBe(200);
       expect(allowed.json().user.profile).toMatchObject({

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
-import { createMessageWriter } from '../../src/modules/messages/send-batches.ts';
+import { createMessageWriter, STORE_WITHIN_MS } from '../../src/modules/messages/send-batches.ts';
 import { call } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteAuthApp } from '../helpers/suite-app.ts';
@@ -102,7 +102,14 @@ describe.each(engines)('a burst of messages pushed on %s', (engine) => {
     try {
       const sent = await Promise.all(
         sends.map(([who, content]) =>
-          writer.send({ conversationId: to[who], senderId: marc.id, content, imageUrl: null, now: t.clock.now() }),
+          writer.send({
+            conversationId: to[who],
+            senderId: marc.id,
+            content,
+            imageUrl: null,
+            now: t.clock.now(),
+            storeBy: new Date(Date.now() + STORE_WITHIN_MS),
+          }),
         ),
       );
       expect(sent.every((s) => s !== null)).toBe(true);

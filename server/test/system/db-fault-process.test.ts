@@ -15,7 +15,7 @@ import { users } from '../../src/db/schema.ts';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
 import { freshEmail, PASSWORD } from '../helpers/auth.ts';
 import { createPostgresDatabase, engines } from '../helpers/databases.ts';
-import { terminateBackends } from '../helpers/db-faults.ts';
+import { answersReach, terminateBackends } from '../helpers/db-faults.ts';
 import { SAINT_DENIS } from '../interactions/fixtures.ts';
 
 const serverMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
@@ -173,7 +173,8 @@ describe.runIf(engines.includes('postgres'))(
         });
         try {
           for (let round = 0; round < 8; round++) {
-            await new Promise((r) => setTimeout(r, 200));
+            // Between two drops, every writer has had an answer.
+            await answersReach(answers, answers.length + writers.length);
             killed += (await terminateBackends(url)).length;
           }
         } finally {

@@ -14,7 +14,7 @@ import { openDatabase, type Database } from '../../src/db/client.ts';
 import { isDatabaseUnavailable } from '../../src/db/connection-errors.ts';
 import { call, createAuthTestApp, createClock, type AuthTestApp } from '../helpers/auth.ts';
 import { createPostgresDatabase, engines } from '../helpers/databases.ts';
-import { createTcpProxy, terminateBackends, type TcpProxy } from '../helpers/db-faults.ts';
+import { answersReach, createTcpProxy, terminateBackends, type TcpProxy } from '../helpers/db-faults.ts';
 import { geoFixture } from '../helpers/geo-fixture.ts';
 import { member, publish, type Member } from '../interactions/fixtures.ts';
 import { multipart, photo } from '../media/fixtures.ts';
@@ -116,7 +116,8 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL connections terminated 
       });
       try {
         for (let round = 0; round < 10; round++) {
-          await new Promise((r) => setTimeout(r, 150));
+          // Between two drops, every writer has had an answer.
+          await answersReach(answers, answers.length + writers.length);
           killed += (await terminateBackends(t.database.connectionString!)).length;
         }
       } finally {
@@ -226,7 +227,7 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL unreachable (behind a p
     it('gives its connection back: more such failures than the pool holds, and the next transaction still runs', async () => {
       for (let round = 0; round < 3; round++) {
         await database.db.execute(sql`select 1`); // an idle pooled connection for the transaction to take
-        proxy.silenceLiveConnections();
+        const begun = proxy.silenceLiveConnections();
         const outcome = database.db
           .transaction(async (tx) => {
             await tx.execute(sql`select 1`);
@@ -235,7 +236,7 @@ describe.runIf(engines.includes('postgres'))('PostgreSQL unreachable (behind a p
             () => 'committed',
             (error: unknown) => error,
           );
-        await new Promise((r) => setTimeout(r, 20)); // `begin` is written, and never answered
+        await begun; // `begin` is written, and never answered
         await proxy.cut();
         expect(isDatabaseUnavailable(await outcome)).toBe(true);
         await proxy.restore();

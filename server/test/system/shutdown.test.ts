@@ -12,16 +12,20 @@ const serverMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 describe('graceful shutdown', () => {
   it('finishes in-flight requests, refuses new ones, then closes the database', async () => {
     const app = await buildApp(testConfig());
+    const arrived = Promise.withResolvers<void>();
+    const released = Promise.withResolvers<void>();
     app.get('/api/__slow', async () => {
-      await new Promise((r) => setTimeout(r, 400));
+      arrived.resolve();
+      await released.promise;
       return { done: true };
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
     const inFlight = fetch(`http://127.0.0.1:${port}/api/__slow`).then((r) => r.json());
-    await new Promise((r) => setTimeout(r, 100));
+    await arrived.promise;
     const closing = app.close();
     await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
+    released.resolve();
     expect(await inFlight).toEqual({ done: true });
     await closing;
     expect(await app.ctx.database.ping()).toBe(false);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { AUDIO_LOAD_TIMEOUT_MS, MESSAGES, playerTime } from '@moodmap/core';
 import { isPlayableUrl, mediaErrorMessage, playRejectionMessage, probeAudioError } from './audio-errors.ts';
 import { Spinner } from './Button.tsx';
@@ -7,6 +7,72 @@ import { AlertIcon, PauseIcon, PlayIcon, RetryIcon } from './icons.tsx';
 import noTranscriptCaptions from './voice-no-transcript.vtt?url&no-inline';
 
 export type PlayerState = 'idle' | 'loading' | 'playing' | 'paused' | 'error';
+
+/** The loading deadline: `onSlow` runs once loading has taken AUDIO_LOAD_TIMEOUT_MS; cleared on unmount. */
+function useLoadTimer() {
+  const timeoutRef = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const clearLoadTimer = useCallback(() => {
+    if (timeoutRef.current) clearTimeout(timeoutRef.current);
+    timeoutRef.current = null;
+  }, []);
+
+  const armLoadTimer = useCallback(
+    (onSlow: () => void) => {
+      clearLoadTimer();
+      timeoutRef.current = setTimeout(onSlow, AUDIO_LOAD_TIMEOUT_MS);
+    },
+    [clearLoadTimer],
+  );
+
+  useEffect(() => clearLoadTimer, [clearLoadTimer]);
+
+  return { clearLoadTimer, armLoadTimer };
+}
+
+/** Where playback is and how long the file lasts: the element's length once known, else the server's hint. */
+function usePosition(audioRef: RefObject<HTMLAudioElement | null>, durationHint: number | null) {
+  const [current, setCurrent] = useState(0);
+  const [mediaDuration, setMediaDuration] = useState<number | null>(null);
+  const duration = mediaDuration ?? (durationHint && durationHint > 0 ? durationHint : null);
+
+  const readDuration = () => {
+    const d = audioRef.current?.duration;
+    if (d !== undefined && Number.isFinite(d) && d > 0) setMediaDuration(d);
+  };
+
+  const seek = (value: number) => {
+    const audio = audioRef.current;
+    if (!audio || !duration) return;
+    try {
+      audio.currentTime = value;
+      setCurrent(value);
+    } catch {
+      // Not seekable yet: ignored.
+    }
+  };
+
+  const followTime = () => setCurrent(audioRef.current?.currentTime ?? 0);
+
+  /** At the end: back to the start, the length read again (the whole file has been read). */
+  const rewind = () => {
+    const audio = audioRef.current;
+    if (audio) {
+      readDuration();
+      audio.currentTime = 0;
+    }
+    setCurrent(0);
+  };
+
+  const reset = useCallback(() => {
+    setCurrent(0);
+    setMediaDuration(null);
+  }, []);
+
+  return { current, duration, readDuration, followTime, seek, rewind, reset };
+}
+
+type Position = ReturnType<typeof usePosition>;
 
 /**
  * The audio player: loading, playing, paused, error; back to the start
@@ -27,18 +93,11 @@ export function AudioPlayer({
   testId?: string;
 }) {
   const audioRef = useRef<HTMLAudioElement>(null);
-  const timeoutRef = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const { clearLoadTimer, armLoadTimer } = useLoadTimer();
   const [state, setState] = useState<PlayerState>('idle');
   const [error, setError] = useState<string | null>(null);
-  const [current, setCurrent] = useState(0);
-  const [mediaDuration, setMediaDuration] = useState<number | null>(null);
+  const position = usePosition(audioRef, durationHint);
   const valid = isPlayableUrl(src);
-  const duration = mediaDuration ?? (durationHint && durationHint > 0 ? durationHint : null);
-
-  const clearLoadTimer = useCallback(() => {
-    if (timeoutRef.current) clearTimeout(timeoutRef.current);
-    timeoutRef.current = null;
-  }, []);
 
   const fail = useCallback(
     (message: string) => {
@@ -55,11 +114,8 @@ export function AudioPlayer({
     clearLoadTimer();
     setState('idle');
     setError(null);
-    setCurrent(0);
-    setMediaDuration(null);
-  }, [src, clearLoadTimer]);
-
-  useEffect(() => clearLoadTimer, [clearLoadTimer]);
+    position.reset();
+  }, [src, clearLoadTimer, position.reset]);
 
   const play = useCallback(async () => {
     const audio = audioRef.current;
@@ -71,8 +127,7 @@ export function AudioPlayer({
     setError(null);
     if (audio.readyState < 3) {
       setState('loading');
-      clearLoadTimer();
-      timeoutRef.current = setTimeout(() => fail(MESSAGES.audio_slow), AUDIO_LOAD_TIMEOUT_MS);
+      armLoadTimer(() => fail(MESSAGES.audio_slow));
     }
     try {
       await audio.play();
@@ -85,13 +140,13 @@ export function AudioPlayer({
           : message,
       );
     }
-  }, [valid, fail, clearLoadTimer]);
+  }, [valid, fail, armLoadTimer]);
 
   const toggle = () => {
     if (state === 'playing' || state === 'loading') {
       clearLoadTimer();
       audioRef.current?.pause();
-      setState(current > 0 ? 'paused' : 'idle');
+      setState(position.current > 0 ? 'paused' : 'idle');
       return;
     }
     if (state === 'error') {
@@ -108,86 +163,21 @@ export function AudioPlayer({
     fail(audio.error?.code === 4 ? await probeAudioError(audio.currentSrc || audio.src, message) : message);
   };
 
-  const readDuration = () => {
-    const d = audioRef.current?.duration;
-    if (d !== undefined && Number.isFinite(d) && d > 0) setMediaDuration(d);
-  };
-
-  const seek = (value: number) => {
-    const audio = audioRef.current;
-    if (!audio || !duration) return;
-    try {
-      audio.currentTime = value;
-      setCurrent(value);
-    } catch {
-      // Not seekable yet: ignored.
-    }
-  };
-
-  const playing = state === 'playing';
-  const progress = duration ? Math.min(100, (current / duration) * 100) : 0;
-  const label = playing || state === 'loading' ? 'Pause' : 'Lire';
-
   return (
     <div
       className={`flex items-center gap-3 rounded-2xl bg-slate-100 px-2.5 py-2 dark:bg-ink-800 ${className}`}
       data-testid={testId}
       data-state={state}
     >
-      <button
-        type="button"
-        onClick={toggle}
-        aria-label={
-          state === 'error' ? MESSAGES.audio_retry : label === 'Pause' ? MESSAGES.audio_pause : MESSAGES.audio_play
-        }
-        className="flex size-10 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/30 transition hover:brightness-110 active:scale-95"
-      >
-        {state === 'loading' ? (
-          <Spinner className="size-4" />
-        ) : state === 'error' ? (
-          <RetryIcon size={18} />
-        ) : playing ? (
-          <PauseIcon size={18} />
-        ) : (
-          <PlayIcon size={18} />
-        )}
-      </button>
-      <div className="min-w-0 flex-1">
-        {state === 'error' && error ? (
-          <p role="alert" className="flex items-center gap-1.5 text-xs font-medium text-rose-600 dark:text-rose-300">
-            <AlertIcon size={14} className="shrink-0" />
-            <span>{error}</span>
-          </p>
-        ) : (
-          <>
-            <div className="relative h-1.5 rounded-full bg-slate-300/70 dark:bg-white/15">
-              <div className="absolute inset-y-0 left-0 rounded-full bg-brand-500" style={{ width: `${progress}%` }} />
-              <input
-                type="range"
-                min={0}
-                max={duration ?? 0}
-                step={0.1}
-                value={Math.min(current, duration ?? 0)}
-                onChange={(e) => seek(Number(e.target.value))}
-                disabled={!duration || state === 'idle'}
-                aria-label={MESSAGES.audio_position}
-                className="absolute inset-0 h-full w-full cursor-pointer opacity-0 disabled:cursor-default"
-              />
-            </div>
-            <p className="mt-1 flex justify-between text-[11px] font-medium text-slate-500 tabular-nums dark:text-slate-400">
-              <span data-testid={`${testId}-current`}>{playerTime(current)}</span>
-              <span data-testid={`${testId}-duration`}>{playerTime(duration ?? 0)}</span>
-            </p>
-          </>
-        )}
-      </div>
+      <PlayButton state={state} onClick={toggle} />
+      <PlayerTrack state={state} error={error} position={position} testId={testId} />
       <audio
         ref={audioRef}
         src={valid ? src : undefined}
         preload="none"
-        onLoadedMetadata={readDuration}
-        onDurationChange={readDuration}
-        onTimeUpdate={() => setCurrent(audioRef.current?.currentTime ?? 0)}
+        onLoadedMetadata={position.readDuration}
+        onDurationChange={position.readDuration}
+        onTimeUpdate={position.followTime}
         onPlaying={() => {
           clearLoadTimer();
           setState('playing');
@@ -200,12 +190,7 @@ export function AudioPlayer({
           if (audio && !audio.ended) setState((s) => (s === 'error' || s === 'idle' ? s : 'paused'));
         }}
         onEnded={() => {
-          const audio = audioRef.current;
-          if (audio) {
-            readDuration();
-            audio.currentTime = 0;
-          }
-          setCurrent(0);
+          position.rewind();
           setState('idle');
         }}
         onError={() => void onMediaError()}
@@ -214,5 +199,99 @@ export function AudioPlayer({
         <track kind="captions" src={noTranscriptCaptions} srcLang="fr" label="Français" default />
       </audio>
     </div>
+  );
+}
+
+/** Play, pause, or retry after an error; a spinner while loading. */
+function PlayButton({ state, onClick }: { state: PlayerState; onClick: () => void }) {
+  const pausable = state === 'playing' || state === 'loading';
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={state === 'error' ? MESSAGES.audio_retry : pausable ? MESSAGES.audio_pause : MESSAGES.audio_play}
+      className="flex size-10 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/30 transition hover:brightness-110 active:scale-95"
+    >
+      {state === 'loading' ? (
+        <Spinner className="size-4" />
+      ) : state === 'error' ? (
+        <RetryIcon size={18} />
+      ) : state === 'playing' ? (
+        <PauseIcon size={18} />
+      ) : (
+        <PlayIcon size={18} />
+      )}
+    </button>
+  );
+}
+
+/** Beside the button: what went wrong, or the timeline. */
+function PlayerTrack({
+  state,
+  error,
+  position: { current, duration, seek },
+  testId,
+}: {
+  state: PlayerState;
+  error: string | null;
+  position: Pick<Position, 'current' | 'duration' | 'seek'>;
+  testId: string;
+}) {
+  return (
+    <div className="min-w-0 flex-1">
+      {state === 'error' && error ? (
+        <p role="alert" className="flex items-center gap-1.5 text-xs font-medium text-rose-600 dark:text-rose-300">
+          <AlertIcon size={14} className="shrink-0" />
+          <span>{error}</span>
+        </p>
+      ) : (
+        <PlayerTimeline
+          current={current}
+          duration={duration}
+          disabled={!duration || state === 'idle'}
+          onSeek={seek}
+          testId={testId}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The progress bar (an invisible range input over it seeks) and the times, m:ss. */
+function PlayerTimeline({
+  current,
+  duration,
+  disabled,
+  onSeek,
+  testId,
+}: {
+  current: number;
+  duration: number | null;
+  disabled: boolean;
+  onSeek: (seconds: number) => void;
+  testId: string;
+}) {
+  const progress = duration ? Math.min(100, (current / duration) * 100) : 0;
+  return (
+    <>
+      <div className="relative h-1.5 rounded-full bg-slate-300/70 dark:bg-white/15">
+        <div className="absolute inset-y-0 left-0 rounded-full bg-brand-500" style={{ width: `${progress}%` }} />
+        <input
+          type="range"
+          min={0}
+          max={duration ?? 0}
+          step={0.1}
+          value={Math.min(current, duration ?? 0)}
+          onChange={(e) => onSeek(Number(e.target.value))}
+          disabled={disabled}
+          aria-label={MESSAGES.audio_position}
+          className="absolute inset-0 h-full w-full cursor-pointer opacity-0 disabled:cursor-default"
+        />
+      </div>
+      <p className="mt-1 flex justify-between text-[11px] font-medium text-slate-500 tabular-nums dark:text-slate-400">
+        <span data-testid={`${testId}-current`}>{playerTime(current)}</span>
+        <span data-testid={`${testId}-duration`}>{playerTime(duration ?? 0)}</span>
+      </p>
+    </>
   );
 }

@@ -8,6 +8,12 @@ import type { PostPlace, RealtimeEvent } from './types.ts';
 
 const MAX_PAYLOAD = 7900;
 
+/**
+ * A publish unanswered this long means a dead link: the publisher reports it lost (and replaces
+ * its connection).
+ */
+export const PUBLISH_TIMEOUT_MS = 2000;
+
 export class EventTooLargeError extends Error {
   constructor(type: string) {
     super(`realtime event too large: ${type}`);
@@ -94,4 +100,21 @@ export function parsePayload(payload: string): RealtimeEvent[] {
   }
   const events = Array.isArray(parsed) ? parsed.map(toEvent) : [toEvent(parsed)];
   return events.filter((event): event is RealtimeEvent => event !== null);
+}
+
+/**
+ * Each payload carries when it was published (assemble.ts; the publisher's clock, so instances
+ * must keep their clocks in step, as NTP does). One older than PUBLISH_TIMEOUT_MS on arrival is
+ * dropped: its publisher has given up on it and said so, and a publish held by a cut link reaches
+ * the server only when the link is back, after newer events (a conversation's messages out of
+ * order).
+ */
+export const stamped = (payload: string, now: number) => `${now}|${payload}`;
+
+/** The payload of a stamped message still in time, else null. */
+export function unstamped(message: string, now: number): string | null {
+  const bar = message.indexOf('|');
+  const sentAt = bar > 0 ? Number(message.slice(0, bar)) : Number.NaN;
+  if (!Number.isFinite(sentAt) || now - sentAt > PUBLISH_TIMEOUT_MS) return null;
+  return message.slice(bar + 1);
 }

@@ -8,12 +8,21 @@
  * The listening connection is kept open by kept-link.ts: replaced within about half a second of
  * the database coming back, checked every 2 s for silent death. Events sent while no one
  * listened are caught up by clients through their `since` cursors; this instance's own
- * handlers are told (BUS_RESUMED) so caches kept current by events start afresh.
+ * handlers are told (BUS_RESUMED) so caches kept current by events start afresh. A NOTIFY
+ * unanswered in time is reported lost, and never delivered later (payloads.ts, stamped).
  */
 import pg from 'pg';
 import { keepLinkOpen, type Link } from './kept-link.ts';
 import { assembleBus, busHandlers } from './assemble.ts';
+import { PUBLISH_TIMEOUT_MS } from './payloads.ts';
 import type { EventBus } from './types.ts';
+
+// pg reads a query's own `query_timeout` (lib/client.js); its type declarations know it only for a whole client.
+declare module 'pg' {
+  interface QueryConfig<I> {
+    query_timeout?: number;
+  }
+}
 
 const CHANNEL = 'moodmap_events';
 /** A connection attempt that hangs (a host that vanished) is given up after this. */
@@ -66,9 +75,15 @@ export async function createPostgresBus(
   return assembleBus(handlers, {
     async send(payloads) {
       // Each NOTIFY waits for the one before: on a pool, two queries issued together may run in
-      // either order. Named, so each pool connection parses it once.
+      // either order. Named, so each pool connection parses it once. One unanswered in time fails
+      // (the pool then drops its connection); its stamp has it dropped if it arrives late.
       for (const payload of payloads)
-        await pool.query({ name: 'bus_notify', text: 'select pg_notify($1, $2)', values: [CHANNEL, payload] });
+        await pool.query({
+          name: 'bus_notify',
+          text: 'select pg_notify($1, $2)',
+          values: [CHANNEL, payload],
+          query_timeout: PUBLISH_TIMEOUT_MS,
+        });
     },
     close: () => link.close(),
   });

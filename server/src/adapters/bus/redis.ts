@@ -2,7 +2,8 @@
  * Redis pub/sub bus (BUS_URL=redis://…), with the PostgreSQL bus's promises: the same payloads
  * and size limit (payloads.ts), the events of one publisher in order, the listening connection
  * kept open and checked the same way (kept-link.ts), nothing replayed after a gap and BUS_RESUMED
- * told to this instance's handlers. It takes the events' traffic off the database: no NOTIFY
+ * told to this instance's handlers, and nothing delivered that its publisher reported lost
+ * (payloads.ts, stamped). It takes the events' traffic off the database: no NOTIFY
  * queue shared with every transaction, no commit on the publishing path.
  *
  * Two connections: one SUBSCRIBEs (a subscribed Redis connection can do nothing else), one
@@ -12,12 +13,11 @@
 import { Redis } from 'ioredis';
 import { keepLinkOpen, type Link } from './kept-link.ts';
 import { assembleBus, busHandlers } from './assemble.ts';
+import { PUBLISH_TIMEOUT_MS } from './payloads.ts';
 import type { EventBus } from './types.ts';
 
 const CONNECT_TIMEOUT_MS = 2000;
 const CHECK_INTERVAL_MS = 2000;
-/** A PUBLISH unanswered this long means a dead link: the publisher reconnects. */
-const PUBLISH_TIMEOUT_MS = 2000;
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 500;
 
@@ -46,8 +46,8 @@ async function subscribe(
     connectTimeout: CONNECT_TIMEOUT_MS,
     connectionName: clientName('bus', channel),
   });
-  redis.on('message', (from: string, payload: string) => {
-    if (from === channel) deliver(payload);
+  redis.on('message', (from: string, message: string) => {
+    if (from === channel) deliver(message);
   });
   // Errors are followed by 'end' (no reconnection); the listener keeps the process alive.
   redis.on('error', () => {});

@@ -17,7 +17,7 @@ import {
 import type { RealtimeEvent } from '../../adapters/bus/types.ts';
 import { ipKey } from '../../adapters/rate-limit/limiter.ts';
 import type { AppContext } from '../../context.ts';
-import { fail, unauthorized } from '../../errors.ts';
+import { appError, unauthorized } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import { publishSessionsRevoked } from '../auth/session-events.ts';
@@ -66,7 +66,7 @@ export default async function accountDeletionRoutes(root: FastifyInstance, { ctx
           description: 'Suppression du compte refusée : mot de passe incorrect',
           severity: 'medium',
         });
-        throw fail(403, 'account_delete_wrong_password');
+        throw appError(403, 'account_delete_wrong_password');
       }
 
       const erased = await eraseAccount(db, userId, user.email);

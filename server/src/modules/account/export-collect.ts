@@ -215,6 +215,96 @@ const securityEventsOf = (db: Db, userId: string) =>
     .where(eq(securityLogs.userId, userId))
     .orderBy(asc(securityLogs.createdAt));
 
+/** The person's comments. */
+const commentsOf = (db: Db, userId: string) =>
+  db
+    .select({
+      id: comments.id,
+      publicationId: comments.publicationId,
+      content: comments.content,
+      createdAt: comments.createdAt,
+      updatedAt: comments.updatedAt,
+      isEdited: comments.isEdited,
+    })
+    .from(comments)
+    .where(eq(comments.userId, userId))
+    .orderBy(asc(comments.createdAt));
+
+/** The posts the person liked. */
+const likesOf = (db: Db, userId: string) =>
+  db
+    .select({ publicationId: likes.publicationId, createdAt: likes.createdAt })
+    .from(likes)
+    .where(eq(likes.userId, userId))
+    .orderBy(asc(likes.createdAt));
+
+/** The illegal-content notices the person filed while signed in. */
+const illegalContentNoticesBy = (db: Db, userId: string) =>
+  db
+    .select({
+      id: dsaNotices.id,
+      postId: dsaNotices.postId,
+      name: dsaNotices.name,
+      email: dsaNotices.email,
+      explanation: dsaNotices.explanation,
+      location: dsaNotices.location,
+      postSnapshot: dsaNotices.postSnapshot,
+      createdAt: dsaNotices.createdAt,
+      confirmedAt: dsaNotices.confirmedAt,
+    })
+    .from(dsaNotices)
+    .where(eq(dsaNotices.notifierId, userId))
+    .orderBy(asc(dsaNotices.createdAt));
+
+/** The moderation notices the person was sent. */
+const moderationNoticesOf = (db: Db, userId: string) =>
+  db
+    .select({
+      id: moderationNotices.id,
+      kind: moderationNotices.kind,
+      decisionId: moderationNotices.decisionId,
+      createdAt: moderationNotices.createdAt,
+      readAt: moderationNotices.readAt,
+    })
+    .from(moderationNotices)
+    .where(eq(moderationNotices.userId, userId))
+    .orderBy(asc(moderationNotices.createdAt));
+
+/** The devices the person gets notifications on. */
+const pushDevicesOf = (db: Db, userId: string) =>
+  db
+    .select({
+      id: pushSubscriptions.id,
+      endpoint: pushSubscriptions.endpoint,
+      label: pushSubscriptions.label,
+      preview: pushSubscriptions.preview,
+      createdAt: pushSubscriptions.createdAt,
+    })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(asc(pushSubscriptions.createdAt));
+
+/** The people the person blocked. */
+const blocksBy = (db: Db, userId: string) =>
+  db
+    .select({ blockedId: userBlocks.blockedId, createdAt: userBlocks.createdAt })
+    .from(userBlocks)
+    .where(eq(userBlocks.blockerId, userId))
+    .orderBy(asc(userBlocks.createdAt));
+
+/** The person's sessions. */
+const sessionsOf = (db: Db, userId: string) =>
+  db
+    .select({
+      id: authSessions.id,
+      kind: authSessions.kind,
+      createdAt: authSessions.createdAt,
+      revokedAt: authSessions.revokedAt,
+    })
+    .from(authSessions)
+    .where(eq(authSessions.userId, userId))
+    .orderBy(asc(authSessions.createdAt));
+
 export async function collectMemberData(db: Db, userId: string): Promise<CollectedData> {
   const profile = await account(db, userId);
   const postRows = await posts(db, userId);
@@ -223,79 +313,17 @@ export async function collectMemberData(db: Db, userId: string): Promise<Collect
     'profil.json': { account: profile.account, profile: profile.profile, role: profile.role },
     'consentements.json': { termsOfUse: profile.terms },
     'publications.json': postRows,
-    'commentaires.json': await db
-      .select({
-        id: comments.id,
-        publicationId: comments.publicationId,
-        content: comments.content,
-        createdAt: comments.createdAt,
-        updatedAt: comments.updatedAt,
-        isEdited: comments.isEdited,
-      })
-      .from(comments)
-      .where(eq(comments.userId, userId))
-      .orderBy(asc(comments.createdAt)),
-    'likes.json': await db
-      .select({ publicationId: likes.publicationId, createdAt: likes.createdAt })
-      .from(likes)
-      .where(eq(likes.userId, userId))
-      .orderBy(asc(likes.createdAt)),
+    'commentaires.json': await commentsOf(db, userId),
+    'likes.json': await likesOf(db, userId),
     'messages.json': conversationRows,
     'signalements.json': await reportsBy(db, userId),
-    'notifications-contenus-illicites.json': await db
-      .select({
-        id: dsaNotices.id,
-        postId: dsaNotices.postId,
-        name: dsaNotices.name,
-        email: dsaNotices.email,
-        explanation: dsaNotices.explanation,
-        location: dsaNotices.location,
-        postSnapshot: dsaNotices.postSnapshot,
-        createdAt: dsaNotices.createdAt,
-        confirmedAt: dsaNotices.confirmedAt,
-      })
-      .from(dsaNotices)
-      .where(eq(dsaNotices.notifierId, userId))
-      .orderBy(asc(dsaNotices.createdAt)),
+    'notifications-contenus-illicites.json': await illegalContentNoticesBy(db, userId),
     'achats.json': await purchasesOf(db, userId),
     'moderation.json': await moderation(db, userId),
-    'avis.json': await db
-      .select({
-        id: moderationNotices.id,
-        kind: moderationNotices.kind,
-        decisionId: moderationNotices.decisionId,
-        createdAt: moderationNotices.createdAt,
-        readAt: moderationNotices.readAt,
-      })
-      .from(moderationNotices)
-      .where(eq(moderationNotices.userId, userId))
-      .orderBy(asc(moderationNotices.createdAt)),
-    'appareils-notifications.json': await db
-      .select({
-        id: pushSubscriptions.id,
-        endpoint: pushSubscriptions.endpoint,
-        label: pushSubscriptions.label,
-        preview: pushSubscriptions.preview,
-        createdAt: pushSubscriptions.createdAt,
-      })
-      .from(pushSubscriptions)
-      .where(eq(pushSubscriptions.userId, userId))
-      .orderBy(asc(pushSubscriptions.createdAt)),
-    'blocages.json': await db
-      .select({ blockedId: userBlocks.blockedId, createdAt: userBlocks.createdAt })
-      .from(userBlocks)
-      .where(eq(userBlocks.blockerId, userId))
-      .orderBy(asc(userBlocks.createdAt)),
-    'sessions.json': await db
-      .select({
-        id: authSessions.id,
-        kind: authSessions.kind,
-        createdAt: authSessions.createdAt,
-        revokedAt: authSessions.revokedAt,
-      })
-      .from(authSessions)
-      .where(eq(authSessions.userId, userId))
-      .orderBy(asc(authSessions.createdAt)),
+    'avis.json': await moderationNoticesOf(db, userId),
+    'appareils-notifications.json': await pushDevicesOf(db, userId),
+    'blocages.json': await blocksBy(db, userId),
+    'sessions.json': await sessionsOf(db, userId),
     'journal-securite.json': await securityEventsOf(db, userId),
   };
   const sentImages = conversationRows.flatMap((c) => c.messages.filter((m) => m.fromMe).map((m) => m.imageUrl));

@@ -5,7 +5,8 @@
  * - `GET /api/admin/users`: super_admin and admin; a moderator gets an empty list;
  *   never an e-mail;
  * - `GET /api/admin/security-logs`: every panel role;
- * - `PUT /api/admin/users/:id/role`: super_admin only, written to the audit trail.
+ * - `PUT /api/admin/users/:id/role`: super_admin only, over a strictly lower role, written to the audit trail.
+ * Who reaches each route: policies/staff.ts and policies/admin.ts.
  * The security log has no route that edits or deletes an entry, and the database refuses it too
  * (migration 0007's trigger).
  */
@@ -13,28 +14,27 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ADMIN_PAGE_SIZE,
-  ADMIN_PANEL_ROLES,
   adminUsersQuerySchema,
   adminUsersResponseSchema,
   adminVisitResponseSchema,
-  ROLE_CHANGE_ROLES,
-  outranks,
   roleLabel,
   securityLogsQuerySchema,
   securityLogsResponseSchema,
   setRoleBodySchema,
   setRoleResponseSchema,
   userIdParamsSchema,
-  USERS_LIST_ROLES,
   devRoleBodySchema,
 } from '@moodmap/core';
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { staffRoles, users } from '../../db/schema.ts';
-import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { users } from '../../db/schema.ts';
+import { notFound } from '../../errors.ts';
+import { enforce } from '../../policies/actor.ts';
+import { mayChangeRole, seesUserList } from '../../policies/admin.ts';
 import { getRole } from '../auth/users.ts';
 import { requireRole } from './access.ts';
 import { listSecurityLogs, listUsers } from './lists.ts';
+import { storeRole } from './roles.ts';
 
 export default async function adminRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -49,7 +49,7 @@ export default async function adminRoutes(root: FastifyInstance, { ctx }: { ctx:
       schema: { response: { 200: adminVisitResponseSchema } },
     },
     async (request) => {
-      const { userId, role } = await requireRole(ctx, request, ADMIN_PANEL_ROLES);
+      const { userId, role } = await requireRole(ctx, request, 'panel');
       await ctx.logSecurityEvent({
         userId,
         ip: request.ip,
@@ -68,9 +68,8 @@ export default async function adminRoutes(root: FastifyInstance, { ctx }: { ctx:
       schema: { querystring: adminUsersQuerySchema, response: { 200: adminUsersResponseSchema } },
     },
     async (request, reply) => {
-      const { role } = await requireRole(ctx, request, ADMIN_PANEL_ROLES);
-      if (!USERS_LIST_ROLES.includes(role))
-        return reply.headers(noStore).send({ users: [], nextCursor: null, total: 0 });
+      const actor = await requireRole(ctx, request, 'panel');
+      if (!seesUserList(actor)) return reply.headers(noStore).send({ users: [], nextCursor: null, total: 0 });
       const { cursor, q, limit = ADMIN_PAGE_SIZE } = request.query;
       const page = await listUsers(db, { cursor, q, limit });
       return reply.headers(noStore).send({ users: page.rows, nextCursor: page.nextCursor, total: page.total });
@@ -84,7 +83,7 @@ export default async function adminRoutes(root: FastifyInstance, { ctx }: { ctx:
       schema: { querystring: securityLogsQuerySchema, response: { 200: securityLogsResponseSchema } },
     },
     async (request, reply) => {
-      await requireRole(ctx, request, ADMIN_PANEL_ROLES);
+      await requireRole(ctx, request, 'panel');
       const { cursor, severity, eventType, limit = ADMIN_PAGE_SIZE } = request.query;
       const page = await listSecurityLogs(db, { cursor, severity, eventType, limit });
       return reply.headers(noStore).send({ logs: page.rows, nextCursor: page.nextCursor, total: page.total });
@@ -99,22 +98,15 @@ export default async function adminRoutes(root: FastifyInstance, { ctx }: { ctx:
       schema: { params: userIdParamsSchema, body: setRoleBodySchema, response: { 200: setRoleResponseSchema } },
     },
     async (request) => {
-      const { userId, role: actorRole } = await requireRole(ctx, request, ROLE_CHANGE_ROLES);
+      const actor = await requireRole(ctx, request, 'changeRoles');
+      const { userId } = actor;
       const { id } = request.params;
       const { role } = request.body;
-      // The last super_admin cannot lock everyone out by demoting themself; the CLI stays for that.
-      if (id === userId) throw badRequest('admin_role_self');
       const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
       if (!target) throw notFound('admin_user_not_found');
       const previous = await getRole(db, id);
-      // As with moderation decisions: only over a strictly lower role (another super_admin: the CLI).
-      if (!outranks(actorRole, previous)) throw forbidden('admin_role_rank');
-      if (role === 'user') await db.delete(staffRoles).where(eq(staffRoles.userId, id));
-      else
-        await db
-          .insert(staffRoles)
-          .values({ userId: id, role })
-          .onConflictDoUpdate({ target: staffRoles.userId, set: { role } });
+      enforce(mayChangeRole(actor, { id, role: previous }));
+      await storeRole(db, id, role);
       await ctx.logSecurityEvent({
         userId,
         ip: request.ip,
@@ -128,35 +120,36 @@ export default async function adminRoutes(root: FastifyInstance, { ctx }: { ctx:
     },
   );
 
-  // Browser journeys need staff accounts while the server holds PGlite's only connection (the
-  // CLI cannot open it then). Never in production; elsewhere for this machine only (http/dev-only.ts).
-  if (ctx.config.env !== 'production') {
-    app.post(
-      '/dev/role',
-      { schema: { body: devRoleBodySchema, response: { 200: setRoleResponseSchema } } },
-      async (request) => {
-        const { email, role } = request.body;
-        const [user] = await db
-          .select({ id: users.id })
-          .from(users)
-          .where(sql`lower(${users.email}) = lower(${email})`)
-          .limit(1);
-        if (!user) throw notFound('admin_user_not_found');
-        if (role === 'user') await db.delete(staffRoles).where(eq(staffRoles.userId, user.id));
-        else
-          await db
-            .insert(staffRoles)
-            .values({ userId: user.id, role })
-            .onConflictDoUpdate({ target: staffRoles.userId, set: { role } });
-        await ctx.logSecurityEvent({
-          eventType: 'role_change',
-          severity: 'high',
-          targetId: user.id,
-          reason: `dev → ${role}`,
-          description: `Rôle attribué en développement : ${roleLabel(role)}`,
-        });
-        return { userId: user.id, role };
-      },
-    );
-  }
+  if (ctx.config.env !== 'production') devRoleRoute(root, ctx);
+}
+
+/**
+ * Browser journeys need staff accounts while the server holds PGlite's only connection (the CLI
+ * cannot open it then). Never in production; elsewhere for this machine only (http/dev-only.ts).
+ */
+function devRoleRoute(root: FastifyInstance, ctx: AppContext): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx.database;
+  app.post(
+    '/dev/role',
+    { schema: { body: devRoleBodySchema, response: { 200: setRoleResponseSchema } } },
+    async (request) => {
+      const { email, role } = request.body;
+      const [user] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(sql`lower(${users.email}) = lower(${email})`)
+        .limit(1);
+      if (!user) throw notFound('admin_user_not_found');
+      await storeRole(db, user.id, role);
+      await ctx.logSecurityEvent({
+        eventType: 'role_change',
+        severity: 'high',
+        targetId: user.id,
+        reason: `dev → ${role}`,
+        description: `Rôle attribué en développement : ${roleLabel(role)}`,
+      });
+      return { userId: user.id, role };
+    },
+  );
 }

@@ -37,10 +37,7 @@ export default async function analyticsRoutes(root: FastifyInstance, { ctx }: { 
     '/api/stats',
     { onRequest: app.authenticate, schema: { querystring: statsQuerySchema, response: { 200: statsResponseSchema } } },
     async (request, reply) => {
-      await requireRole(ctx, request, ['super_admin', 'admin'], {
-        description: 'Lecture des statistiques refusée (rôle insuffisant)',
-        severity: 'medium',
-      });
+      await requireRole(ctx, request, 'readStats');
       return reply
         .header('cache-control', 'no-store')
         .send(await readStats(ctx.database.db, ctx.now(), request.query.days));

@@ -12,7 +12,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { CSRF_HEADER } from '@moodmap/core';
-import { fail } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 
 export function isSameOriginRequest(request: FastifyRequest): boolean {
   if (request.headers[CSRF_HEADER.name] !== CSRF_HEADER.value) return false;
@@ -30,5 +30,5 @@ export function isSameOriginRequest(request: FastifyRequest): boolean {
 
 /** onRequest hook: 403 csrf_rejected before the body is even read. */
 export async function requireSameOrigin(request: FastifyRequest): Promise<void> {
-  if (!isSameOriginRequest(request)) throw fail(403, 'csrf_rejected');
+  if (!isSameOriginRequest(request)) throw appError(403, 'csrf_rejected');
 }

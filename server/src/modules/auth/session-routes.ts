@@ -1,6 +1,6 @@
 /** The auth routes of a session: sign-in, refresh, sign-out, and what the signed-in user reads or changes. */
 import { authUserResponseSchema, passwordChangeBodySchema, roleResponseSchema, signInSchema } from '@moodmap/core';
-import { fail } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import type { TypedApp } from '../../http/typed-app.ts';
 import { requireSameOrigin } from './csrf.ts';
 import { requireUser } from './guard.ts';
@@ -20,7 +20,7 @@ export function sessionRoutes(app: TypedApp, auth: AuthService, publicUrl: strin
     { onRequest: requireSameOrigin, schema: { response: sessionAnswer } },
     async (request, reply) => {
       const refreshToken = readRefreshCookie(request);
-      if (!refreshToken) throw fail(401, 'session_expired');
+      if (!refreshToken) throw appError(401, 'session_expired');
       return sendSession(publicUrl, request, reply, await auth.refresh(refreshToken, meta(request)));
     },
   );

@@ -1,7 +1,9 @@
 /** Sign-in, the refresh of its session, sign-out, and what the session's user may read of it. */
 import { MESSAGES, type SignInInput, type StaffRole } from '@moodmap/core';
 import { ipKey } from '../../adapters/rate-limit/limiter.ts';
-import { AppError, badRequest, fail, unauthorized } from '../../errors.ts';
+import { AppError, badRequest, unauthorized } from '../../errors.ts';
+import { enforce } from '../../policies/actor.ts';
+import { maySignIn } from '../../policies/standing.ts';
 import type { FlowSupport, RequestMeta, SessionResponse } from './flow-support.ts';
 import { verifyPassword } from './passwords.ts';
 import type { Identity } from './sessions.ts';
@@ -31,9 +33,7 @@ export function signInFlows(s: FlowSupport) {
         });
         throw badRequest('invalid_credentials');
       }
-      if (!user.emailConfirmedAt) throw fail(403, 'email_not_confirmed');
-      // A moderator's ban closes the account; a suspension only stops writing.
-      if (user.bannedAt) throw fail(403, 'account_banned');
+      enforce(maySignIn(user));
       await s.accountLimits.signedIn(user.id, meta);
       const session = await sessions.start(user, 'password');
       await ctx.analytics.happened('login');

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { SignUpInput } from '@moodmap/core';
 import { ipKey } from '../../adapters/rate-limit/limiter.ts';
 import { users } from '../../db/schema.ts';
-import { badRequest, conflict, fail } from '../../errors.ts';
+import { badRequest, conflict, appError } from '../../errors.ts';
 import { acceptedTerms } from '../terms/service.ts';
 import { scoreBot } from './bot-check.ts';
 import { createEmailToken } from './email-tokens.ts';
@@ -104,6 +104,6 @@ async function mailConfirmation(s: FlowSupport, user: UserRow, now: Date): Promi
     // Without its e-mail the account could never be confirmed; undo it so a retry can succeed.
     s.log.error({ err }, 'confirmation e-mail failed');
     await s.db.delete(users).where(eq(users.id, user.id));
-    throw fail(500, 'internal_error');
+    throw appError(500, 'internal_error');
   }
 }

@@ -2,6 +2,8 @@
 import { and, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { profiles, userBlocks } from '../../db/schema.ts';
+import type { Member } from '../../policies/actor.ts';
+import { meetsSomeoneElse } from '../../policies/blocks.ts';
 
 /** Blocks `blockedId` for `blockerId`; false when the person does not exist. Idempotent. */
 export async function insertBlock(db: Db, blockerId: string, blockedId: string): Promise<boolean> {
@@ -54,4 +56,13 @@ export async function blockedBetween(db: Db, a: string, b: string): Promise<bool
     )
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * Whether the member and `otherId` are a blocked pair, read from the database rather than the
+ * instance's memory (relations.ts): a block made on another instance a moment ago already counts.
+ * No read for oneself or nobody.
+ */
+export async function blockedWith(db: Db, member: Member, otherId: string | null | undefined): Promise<boolean> {
+  return meetsSomeoneElse(member, otherId) && blockedBetween(db, member.userId, otherId);
 }

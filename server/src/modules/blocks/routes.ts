@@ -7,7 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { blockResponseSchema, blocksResponseSchema, userIdParamsSchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
+import { enforce } from '../../policies/actor.ts';
+import { mayBlock } from '../../policies/blocks.ts';
 import { requireUser } from '../auth/guard.ts';
 import { deleteBlock, insertBlock, listBlocked } from './data.ts';
 import { blockRelations } from './relations.ts';
@@ -36,9 +38,10 @@ export default async function blocksRoutes(root: FastifyInstance, { ctx }: { ctx
       schema: { params: userIdParamsSchema, response: { 200: blockResponseSchema } },
     },
     async (request) => {
-      const { userId } = requireUser(request);
+      const member = requireUser(request);
+      const { userId } = member;
       const { id } = request.params;
-      if (id === userId) throw badRequest('block_self');
+      enforce(mayBlock(member, id));
       if (!(await insertBlock(db, userId, id))) throw notFound('profile_not_found');
       await relations.changed(userId, id, true);
       return { userId: id, blocked: true };

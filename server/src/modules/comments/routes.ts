@@ -16,11 +16,11 @@ import {
 } from '@moodmap/core';
 import type { PostPlace } from '../../adapters/bus/types.ts';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../errors.ts';
+import { enforce } from '../../policies/actor.ts';
+import { mayReadPost } from '../../policies/posts.ts';
 import { requireUser } from '../auth/guard.ts';
 import { blockRule } from '../blocks/rule.ts';
 import { postOwner } from '../posts/data.ts';
-import { findCommentOwner } from './data.ts';
 import { addComment, deleteComment, editComment, listComments } from './service.ts';
 
 /** An absent JSON body reads as `{}`, so a missing text gets its own message. */
@@ -58,7 +58,7 @@ export default async function commentsRoutes(root: FastifyInstance, { ctx }: { c
       // A blocked pair: the other's post reads as unknown, the other's comments are left out.
       const viewerId = request.auth?.userId;
       const owner = await postOwner(db, request.params.id);
-      if (owner && (await blocks.hiddenFor(viewerId)).has(owner)) throw notFound('post_not_found');
+      if (owner) enforce(mayReadPost(await blocks.hiddenFor(viewerId), { userId: owner }));
       return reply.header('cache-control', 'no-store').send({ comments: await blocks.visibleTo(viewerId, comments) });
     },
   );
@@ -72,11 +72,13 @@ export default async function commentsRoutes(root: FastifyInstance, { ctx }: { c
       schema: { params: idParamsSchema, body: commentBody, response: { 201: commentCreatedResponseSchema } },
     },
     async (request, reply) => {
-      const { userId } = requireUser(request);
       const { id } = request.params;
-      // Someone the post's author blocked (or who blocked them) may not comment (write-policy.ts judges suspensions).
-      await blocks.assertMayMeet(userId, await postOwner(db, id));
-      const { comment, commentsCount, at, postAuthorId } = await addComment(db, id, userId, request.body.content);
+      const { comment, commentsCount, at, postAuthorId } = await addComment(
+        db,
+        id,
+        requireUser(request),
+        request.body.content,
+      );
       await announce(
         request,
         { type: 'post.commented', data: { postId: id, commentsCount, comment } },
@@ -96,14 +98,10 @@ export default async function commentsRoutes(root: FastifyInstance, { ctx }: { c
       schema: { params: idParamsSchema, body: commentBody, response: { 200: commentEditedResponseSchema } },
     },
     async (request) => {
-      const { userId } = requireUser(request);
-      // No editing a comment on the post of someone blocked, in either direction.
-      const target = await findCommentOwner(db, request.params.id);
-      if (target?.userId === userId) await blocks.assertMayMeet(userId, target.postAuthorId);
       const { comment, commentsCount, at, postAuthorId } = await editComment(
         db,
         request.params.id,
-        userId,
+        requireUser(request),
         request.body.content,
       );
       await announce(
@@ -124,9 +122,8 @@ export default async function commentsRoutes(root: FastifyInstance, { ctx }: { c
       schema: { params: idParamsSchema, response: { 200: commentDeletedResponseSchema } },
     },
     async (request) => {
-      const { userId } = requireUser(request);
       const { id } = request.params;
-      const { postId, commentsCount, at, postAuthorId } = await deleteComment(db, id, userId);
+      const { postId, commentsCount, at, postAuthorId } = await deleteComment(db, id, requireUser(request));
       await announce(
         request,
         { type: 'post.commented', data: { postId, commentsCount, removedCommentId: id } },

@@ -1,12 +1,17 @@
 /**
  * Comments (docs/product.md, Likes and comments): listed oldest first with their author, added on a
- * live post only, edited or deleted by their author only. Adding and deleting lock the post row
- * and move `comments_count` in the same transaction, so the count follows the rows.
+ * live post only, edited or deleted by their author only, never between a blocked pair (who may
+ * do what: policies/comments.ts). Adding and deleting lock the post row and move
+ * `comments_count` in the same transaction, so the count follows the rows.
  */
 import type { CommentDto } from '@moodmap/core';
 import type { PostPlace } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
-import { forbidden, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
+import { enforce, type Member } from '../../policies/actor.ts';
+import { mayComment, mayDeleteComment, mayEditComment } from '../../policies/comments.ts';
+import { blockedWith } from '../blocks/data.ts';
+import { postOwner } from '../posts/data.ts';
 import {
   findComment,
   findCommentOwner,
@@ -43,8 +48,15 @@ export interface CommentChange {
   postAuthorId: string;
 }
 
+/** Whether the member may write on the post of `authorId` (absent: the post is gone, which the write answers with its 404). */
+async function assertMayWriteOn(db: Db, member: Member, authorId: string | undefined): Promise<void> {
+  if (authorId) enforce(mayComment(member, { userId: authorId }, await blockedWith(db, member, authorId)));
+}
+
 /** Adds a comment (content already validated and sanitised) to a live post. */
-export async function addComment(db: Db, postId: string, userId: string, content: string): Promise<CommentChange> {
+export async function addComment(db: Db, postId: string, member: Member, content: string): Promise<CommentChange> {
+  const { userId } = member;
+  await assertMayWriteOn(db, member, await postOwner(db, postId));
   return db.transaction(async (tx) => {
     await assertLive(tx, postId, true);
     const id = await insertComment(tx, postId, userId, content);
@@ -53,17 +65,19 @@ export async function addComment(db: Db, postId: string, userId: string, content
   });
 }
 
-/** The comment's post, after checking it exists (404) and belongs to the caller (403). */
-async function ownComment(db: Db, commentId: string, userId: string): Promise<string> {
+/** The comment, its post and the post's author; 404 when there is no such comment. */
+async function commentOwner(db: Db, commentId: string) {
   const owner = await findCommentOwner(db, commentId);
   if (!owner) throw notFound('comment_not_found');
-  if (owner.userId !== userId) throw forbidden();
-  return owner.postId;
+  return owner;
 }
 
-/** Edits the caller's own comment on a live post; it is marked as edited. */
-export async function editComment(db: Db, commentId: string, userId: string, content: string): Promise<CommentChange> {
-  const postId = await ownComment(db, commentId, userId);
+/** Edits the member's own comment on a live post (not on the post of someone in a blocked pair); it is marked as edited. */
+export async function editComment(db: Db, commentId: string, member: Member, content: string): Promise<CommentChange> {
+  const { userId } = member;
+  const { postId, ...comment } = await commentOwner(db, commentId);
+  enforce(mayEditComment(member, comment));
+  await assertMayWriteOn(db, member, comment.postAuthorId);
   await assertLive(db, postId);
   const updated = await updateComment(db, commentId, userId, content);
   if (updated === null) throw notFound('comment_not_found');
@@ -77,12 +91,13 @@ export async function editComment(db: Db, commentId: string, userId: string, con
 export async function deleteComment(
   db: Db,
   commentId: string,
-  userId: string,
+  member: Member,
 ): Promise<{ postId: string; commentsCount: number; at: PostPlace; postAuthorId: string }> {
-  const postId = await ownComment(db, commentId, userId);
+  const { postId, ...comment } = await commentOwner(db, commentId);
+  enforce(mayDeleteComment(member, comment));
   return db.transaction(async (tx) => {
     if (!(await lockPost(tx, postId))) throw notFound('comment_not_found');
-    if (!(await removeComment(tx, commentId, userId))) throw notFound('comment_not_found');
+    if (!(await removeComment(tx, commentId, member.userId))) throw notFound('comment_not_found');
     return { postId, ...(await moveCommentsCount(tx, postId, -1)) };
   });
 }

@@ -6,6 +6,7 @@ import type { EventBus } from '../../adapters/bus/types.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { staffRoles } from '../../db/schema.ts';
+import { STAFF_RULES } from '../../policies/staff.ts';
 import type { LogSecurityEvent } from '../security/log.ts';
 import { createRedisCounterStore, createSqlCounterStore } from './counters.ts';
 import type { EmergencyState } from './emergency.ts';
@@ -25,10 +26,11 @@ export function createCosts(
     ? createRedisCounterStore(config.redisUrl, config.redisPrefix)
     : createSqlCounterStore(database.db);
   async function announce({ active, until, manual }: EmergencyState) {
+    // Those who read the costs are told.
     const staff = await database.db
       .select({ id: staffRoles.userId })
       .from(staffRoles)
-      .where(inArray(staffRoles.role, ['admin', 'super_admin']));
+      .where(inArray(staffRoles.role, [...STAFF_RULES.readCosts.roles]));
     if (staff.length === 0) return;
     await bus.publish({
       type: EMERGENCY_CHANGED_EVENT,

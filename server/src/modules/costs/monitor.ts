@@ -95,6 +95,29 @@ function startRounds(round: () => Promise<unknown>, onError?: (error: unknown) =
 
 const fail503 = () => new AppError(503, 'emergency_mode', undefined, { 'retry-after': '300' });
 
+/** How much longer answers are cached at a cost level. */
+const cacheMultiplierOf = (level: CostLevel): number =>
+  level === 'emergency' ? EMERGENCY_CACHE_MULTIPLIER : level === 'throttle' ? THROTTLE_CACHE_MULTIPLIER : 1;
+
+/** A super_admin's switch, stored, then logged with its reason (a staff decision: one entry each, security/log.ts). */
+async function recordManualSwitch(
+  db: Db,
+  now: () => Date,
+  logSecurityEvent: LogSecurityEvent,
+  active: boolean,
+  userId: string,
+): Promise<void> {
+  const reason = active ? 'Décision d’un super_admin' : 'Levé par un super_admin';
+  await writeEmergency(db, now(), active, userId, active ? reason : null);
+  await logSecurityEvent({
+    userId,
+    eventType: active ? 'emergency_mode_on' : 'emergency_mode_off',
+    description: active ? "Mode d'urgence activé manuellement" : "Mode d'urgence désactivé manuellement",
+    reason,
+    severity: 'high',
+  });
+}
+
 export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
   const { db, store, now, logSecurityEvent, unitPrices } = deps;
   const caps = deps.caps ?? COST_CAPS;
@@ -176,27 +199,13 @@ export function createCostMonitor(deps: CostMonitorDeps): CostMonitor {
     },
     emergency: readState,
     async setEmergency(active, userId) {
-      const reason = active ? 'Décision d’un super_admin' : 'Levé par un super_admin';
-      await writeEmergency(db, now(), active, userId, active ? reason : null);
-      // With its reason: a staff decision, one entry each (security/log.ts).
-      await logSecurityEvent({
-        userId,
-        eventType: active ? 'emergency_mode_on' : 'emergency_mode_off',
-        description: active ? "Mode d'urgence activé manuellement" : "Mode d'urgence désactivé manuellement",
-        reason,
-        severity: 'high',
-      });
+      await recordManualSwitch(db, now, logSecurityEvent, active, userId);
       const state = (await evaluate()).emergency;
       await announce();
       return state;
     },
     geocoderAllowed: () => last.level !== 'throttle' && last.level !== 'emergency',
-    cacheMultiplier: () =>
-      last.level === 'emergency'
-        ? EMERGENCY_CACHE_MULTIPLIER
-        : last.level === 'throttle'
-          ? THROTTLE_CACHE_MULTIPLIER
-          : 1,
+    cacheMultiplier: () => cacheMultiplierOf(last.level),
     report: async () => costReport(db, await evaluate(), caps, unitPrices),
     async close() {
       if (timer) clearInterval(timer);

@@ -26,10 +26,7 @@ export default async function costsRoutes(root: FastifyInstance, { ctx }: { ctx:
     '/api/costs',
     { onRequest: app.authenticate, schema: { response: { 200: costsResponseSchema } } },
     async (request, reply) => {
-      await requireRole(ctx, request, ['super_admin', 'admin'], {
-        description: 'Lecture des coûts refusée (rôle insuffisant)',
-        severity: 'medium',
-      });
+      await requireRole(ctx, request, 'readCosts');
       return reply.header('cache-control', 'no-store').send(await ctx.costs.report());
     },
   );
@@ -42,10 +39,7 @@ export default async function costsRoutes(root: FastifyInstance, { ctx }: { ctx:
       schema: { body: setEmergencySchema, response: { 200: emergencyStatusResponseSchema } },
     },
     async (request) => {
-      const { userId } = await requireRole(ctx, request, ['super_admin'], {
-        description: "Changement du mode d'urgence refusé (rôle insuffisant)",
-        severity: 'medium',
-      });
+      const { userId } = await requireRole(ctx, request, 'switchEmergency');
       const { active, until } = await ctx.costs.setEmergency(request.body.active, userId);
       return { active, until };
     },

@@ -18,6 +18,7 @@ import { ipKey, type ConsumeOptions } from '../../adapters/rate-limit/limiter.ts
 import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema.ts';
 import { badRequest } from '../../errors.ts';
+import { notifiesAsConfirmed } from '../../policies/reports.ts';
 import { sendConfirmLink, sendReceipt } from './mails.ts';
 import { confirmNotice, recordNotice } from './service.ts';
 
@@ -41,14 +42,13 @@ export default async function dsaNoticesRoutes(root: FastifyInstance, { ctx }: {
       await ctx.limits.consume('dsa_notice_email', `email:${email}`, limit);
       const postId = postIdOfLocation(location);
       if (!postId) throw badRequest('dsa_location_invalid');
-      // A member notifying from their own confirmed address needs no link.
       const [account] = userId
         ? await db
             .select({ email: users.email, confirmedAt: users.emailConfirmedAt })
             .from(users)
             .where(eq(users.id, userId))
         : [];
-      const confirmed = account !== undefined && account.confirmedAt !== null && account.email.toLowerCase() === email;
+      const confirmed = notifiesAsConfirmed(account, email);
       const { notice, token } = await recordNotice(
         db,
         postId,

@@ -9,7 +9,9 @@ import { and, eq, gt, isNull, lte } from 'drizzle-orm';
 import { HOUR, reportReasonLabel } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { dsaNotices, postReports } from '../../db/schema.ts';
-import { forbidden, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
+import { enforce } from '../../policies/actor.ts';
+import { mayNotify } from '../../policies/reports.ts';
 import { findReportedPost } from '../reports/data.ts';
 import { snapshotOf } from '../reports/service.ts';
 
@@ -56,7 +58,7 @@ export async function recordNotice(
 ): Promise<{ notice: DsaNotice; token: string | null }> {
   const post = await findReportedPost(db, postId);
   if (!post) throw notFound('post_not_found');
-  if (notifier.id && post.userId === notifier.id) throw forbidden('report_own_post');
+  enforce(mayNotify(notifier.id ? { userId: notifier.id } : null, post));
   // Unconfirmed notices past their link's life are dropped here, so they cannot pile up.
   await db
     .delete(dsaNotices)
@@ -67,8 +69,8 @@ export async function recordNotice(
       ),
     );
   const token = notifier.confirmed ? null : randomBytes(32).toString('base64url');
-  return db.transaction(async (t) => {
-    const [notice] = await t
+  return db.transaction(async (tx) => {
+    const [notice] = await tx
       .insert(dsaNotices)
       .values({
         postId,
@@ -82,15 +84,15 @@ export async function recordNotice(
       })
       .returning();
     if (!notice) throw new Error('notice not stored');
-    if (!token) await enqueue(t, notice);
+    if (!token) await enqueue(tx, notice);
     return { notice, token };
   });
 }
 
 /** Confirms the notice the mailed token names and queues it; 404 for an unknown, used or expired token. */
 export async function confirmNotice(db: Db, token: string, now: Date): Promise<DsaNotice> {
-  return db.transaction(async (t) => {
-    const [notice] = await t
+  return db.transaction(async (tx) => {
+    const [notice] = await tx
       .update(dsaNotices)
       .set({ confirmedAt: now, confirmTokenHash: null })
       .where(
@@ -102,7 +104,7 @@ export async function confirmNotice(db: Db, token: string, now: Date): Promise<D
       )
       .returning();
     if (!notice) throw notFound('dsa_confirm_invalid');
-    await enqueue(t, notice);
+    await enqueue(tx, notice);
     return notice;
   });
 }

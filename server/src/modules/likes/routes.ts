@@ -8,22 +8,23 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema, likeStateSchema, likeToggleResultSchema, type LikeState } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
+import { enforce } from '../../policies/actor.ts';
+import { mayLike } from '../../policies/likes.ts';
 import { requireUser } from '../auth/guard.ts';
-import { blockRule } from '../blocks/rule.ts';
+import { blockedWith } from '../blocks/data.ts';
 import { postOwner } from '../posts/data.ts';
 import { setLike, toggleLike, type LikeOutcome } from './service.ts';
 
 export default async function likesRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
-  const blocks = blockRule(db, ctx.bus);
 
-  /** The caller, once it is sure they may touch this post's likes. */
+  /** The caller, once it is sure they may touch this post's likes (a post that is gone is the write's 404). */
   async function liker(request: FastifyRequest, postId: string): Promise<string> {
-    const { userId } = requireUser(request);
-    // No like, nor unlike, on the post of someone blocked, in either direction.
-    await blocks.assertMayMeet(userId, await postOwner(db, postId));
-    return userId;
+    const member = requireUser(request);
+    const authorId = await postOwner(db, postId);
+    if (authorId) enforce(mayLike(member, { userId: authorId }, await blockedWith(db, member, authorId)));
+    return member.userId;
   }
 
   async function announce(request: FastifyRequest, postId: string, { state, moved }: LikeOutcome): Promise<void> {

@@ -7,7 +7,7 @@
  * cannot hide a longer recording: the blocks' span is checked against the limit as well.
  */
 import { AUDIO_MAX_BYTES, AUDIO_MAX_SECONDS, AUDIO_MIN_BYTES } from '@moodmap/core';
-import { fail } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { EbmlError, readDocType, scanWebm } from './ebml.ts';
 
 /**
@@ -30,36 +30,36 @@ export interface VoiceMessage {
 }
 
 export async function checkVoiceMessage(buffer: Buffer): Promise<VoiceMessage> {
-  if (buffer.byteLength > AUDIO_MAX_BYTES) throw fail(413, 'audio_too_large');
-  if (buffer.byteLength < AUDIO_MIN_BYTES) throw fail(400, 'audio_too_small');
+  if (buffer.byteLength > AUDIO_MAX_BYTES) throw appError(413, 'audio_too_large');
+  if (buffer.byteLength < AUDIO_MIN_BYTES) throw appError(400, 'audio_too_small');
 
   let docType: string;
   try {
     docType = readDocType(buffer).docType;
   } catch (error) {
-    if (error instanceof EbmlError) throw fail(400, 'audio_unsupported');
+    if (error instanceof EbmlError) throw appError(400, 'audio_unsupported');
     throw error;
   }
-  if (docType !== 'webm') throw fail(400, 'audio_unsupported');
+  if (docType !== 'webm') throw appError(400, 'audio_unsupported');
 
   let scan: ReturnType<typeof scanWebm>;
   try {
     scan = scanWebm(buffer);
   } catch (error) {
-    if (error instanceof EbmlError) throw fail(400, 'audio_corrupt');
+    if (error instanceof EbmlError) throw appError(400, 'audio_corrupt');
     throw error;
   }
   // A voice message is sound only: at least one audio track, and no video.
   const audio = scan.tracks.find((t) => t.type === 2 || (t.type === null && t.codecId?.startsWith('A_')));
   const video = scan.tracks.some((t) => t.type === 1 || t.codecId?.startsWith('V_'));
-  if (!audio || video) throw fail(400, 'audio_unsupported');
+  if (!audio || video) throw appError(400, 'audio_unsupported');
 
   const declared = scan.declaredSeconds;
   const useDeclared = declared !== null && declared > 0;
   const duration = useDeclared ? declared : scan.scannedSeconds;
-  if (!(duration > 0)) throw fail(400, 'audio_duration_zero');
+  if (!(duration > 0)) throw appError(400, 'audio_duration_zero');
   if (Math.max(duration, scan.scannedSeconds) > AUDIO_MAX_SECONDS + AUDIO_DURATION_SLACK_SECONDS) {
-    throw fail(400, 'audio_too_long');
+    throw appError(400, 'audio_too_long');
   }
   return {
     body: buffer,

@@ -12,7 +12,7 @@
  * `audio/webm`, `video/webm` or nothing at all.
  */
 import type { AppError } from '../../errors.ts';
-import { fail } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { detectImageType } from './images.ts';
 
 /** Names browsers and old systems give to the four accepted types. */
@@ -36,6 +36,6 @@ export async function checkDeclaredType(
   mismatch: () => AppError,
 ): Promise<void> {
   const type = normaliseMime(declared);
-  if (!ACCEPTED.has(type)) throw fail(400, 'image_type_invalid');
+  if (!ACCEPTED.has(type)) throw appError(400, 'image_type_invalid');
   if ((await detectImageType(body)) !== type) throw mismatch();
 }

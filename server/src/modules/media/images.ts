@@ -11,7 +11,7 @@
  */
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
-import { fail } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 
 export type ImageKind = 'post' | 'avatar' | 'chat';
 
@@ -64,7 +64,7 @@ export async function detectImageType(buffer: Buffer): Promise<AcceptedMime> {
   const type = await fileTypeFromBuffer(buffer);
   // APNG is a PNG whose first frame any PNG decoder reads.
   const mime = type?.mime === 'image/apng' ? 'image/png' : type?.mime;
-  if (!mime || !(ACCEPTED as readonly string[]).includes(mime)) throw fail(400, 'image_type_invalid');
+  if (!mime || !(ACCEPTED as readonly string[]).includes(mime)) throw appError(400, 'image_type_invalid');
   return mime as AcceptedMime;
 }
 
@@ -125,23 +125,23 @@ export async function processImage(buffer: Buffer, kind: ImageKind): Promise<Pro
     try {
       meta = await sharp(buffer, decodeOptions).metadata();
     } catch (error) {
-      if (isPixelLimit(error)) throw fail(400, 'image_too_many_pixels', { max: IMAGE_MAX_INPUT_PIXELS / 1e6 });
-      throw fail(400, 'image_corrupt');
+      if (isPixelLimit(error)) throw appError(400, 'image_too_many_pixels', { max: IMAGE_MAX_INPUT_PIXELS / 1e6 });
+      throw appError(400, 'image_corrupt');
     }
     // Upright dimensions: EXIF orientations 5-8 swap width and height.
     const width = meta.autoOrient?.width ?? meta.width ?? 0;
     const height = meta.autoOrient?.height ?? meta.height ?? 0;
     if (width * height > IMAGE_MAX_INPUT_PIXELS)
-      throw fail(400, 'image_too_many_pixels', { max: IMAGE_MAX_INPUT_PIXELS / 1e6 });
-    if (width < 1 || height < 1) throw fail(400, 'image_corrupt');
+      throw appError(400, 'image_too_many_pixels', { max: IMAGE_MAX_INPUT_PIXELS / 1e6 });
+    if (width < 1 || height < 1) throw appError(400, 'image_corrupt');
     try {
       const main = await render(buffer, renditions.main, width, height);
       // The thumbnail comes from the main rendition: decoding a 2048 px WebP is cheaper than the original.
       const thumb = renditions.thumb ? await render(main.body, renditions.thumb, main.width, main.height) : undefined;
       return { main, thumb, source: { mime, width, height, animated: (meta.pages ?? 1) > 1 } };
     } catch (error) {
-      if (isPixelLimit(error)) throw fail(400, 'image_too_many_pixels', { max: IMAGE_MAX_INPUT_PIXELS / 1e6 });
-      throw fail(400, 'image_corrupt');
+      if (isPixelLimit(error)) throw appError(400, 'image_too_many_pixels', { max: IMAGE_MAX_INPUT_PIXELS / 1e6 });
+      throw appError(400, 'image_corrupt');
     }
   });
 }

@@ -15,7 +15,7 @@ import {
   PROFILE_PHOTO_MAX_BYTES,
   type MessageKey,
 } from '@moodmap/core';
-import { AppError, fail } from '../../errors.ts';
+import { AppError, appError } from '../../errors.ts';
 import { forbiddenTextCode } from '../../http/nul-guard.ts';
 import { checkDeclaredType } from './declared-type.ts';
 
@@ -166,7 +166,7 @@ export function isAcceptableFilename(name: string): boolean {
 function validationFailed(filename: string): AppError {
   const shown = filename.length > 60 ? `${filename.slice(0, 60)}…` : filename;
   // eslint-disable-next-line no-control-regex
-  return fail(400, 'upload_validation_failed', { file: shown.replace(/[\u0000-\u001f\u007f]/g, '') || 'fichier' });
+  return appError(400, 'upload_validation_failed', { file: shown.replace(/[\u0000-\u001f\u007f]/g, '') || 'fichier' });
 }
 
 /** Reads the rest of a stream into nothing, without ever destroying it (busboy keeps parsing). */
@@ -201,7 +201,7 @@ async function readFileLimited(part: MultipartFile, maxBytes: number, tooLarge: 
     total += chunk.length;
     if (total > maxBytes) {
       part.file.resume();
-      throw fail(413, tooLarge);
+      throw appError(413, tooLarge);
     }
     chunks.push(chunk);
   }
@@ -223,9 +223,9 @@ export async function readUpload(
   options: ReadUploadOptions = {},
 ): Promise<Upload> {
   const { maxBytes, tooLarge } = UPLOAD_LIMITS[kind];
-  if (!request.isMultipart()) throw fail(415, 'bad_request');
+  if (!request.isMultipart()) throw appError(415, 'bad_request');
   const declaredLength = Number(request.headers['content-length']);
-  if (Number.isFinite(declaredLength) && declaredLength > maxBytes + FORM_OVERHEAD_BYTES) throw fail(413, tooLarge);
+  if (Number.isFinite(declaredLength) && declaredLength > maxBytes + FORM_OVERHEAD_BYTES) throw appError(413, tooLarge);
 
   const maxFields = options.maxFields ?? 20;
   // throwFileSizeLimit is read by the plugin at run time but missing from its parts() type.
@@ -257,12 +257,12 @@ export async function readUpload(
       current = next.value;
       if (current.type === 'field') {
         const value = current as MultipartValue;
-        if (value.valueTruncated || value.fieldnameTruncated) throw fail(413, 'payload_too_large');
+        if (value.valueTruncated || value.fieldnameTruncated) throw appError(413, 'payload_too_large');
         fields[value.fieldname] = typeof value.value === 'string' ? value.value : JSON.stringify(value.value);
         continue;
       }
-      if (file) throw fail(400, 'upload_too_many_files', { n: POST_IMAGE_MAX_FILES });
-      if (options.field && current.fieldname !== options.field) throw fail(400, 'bad_request');
+      if (file) throw appError(400, 'upload_too_many_files', { n: POST_IMAGE_MAX_FILES });
+      if (options.field && current.fieldname !== options.field) throw appError(400, 'bad_request');
       const filename = current.filename ?? '';
       if (!isAcceptableFilename(filename)) throw validationFailed(filename);
       const body = await readFileLimited(current, maxBytes, tooLarge);
@@ -278,19 +278,19 @@ export async function readUpload(
     drain(iterator);
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
-    if (code === 'FST_FILES_LIMIT') throw fail(400, 'upload_too_many_files', { n: POST_IMAGE_MAX_FILES });
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw fail(413, 'payload_too_large');
+    if (code === 'FST_FILES_LIMIT') throw appError(400, 'upload_too_many_files', { n: POST_IMAGE_MAX_FILES });
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw appError(413, 'payload_too_large');
     // Malformed multipart data (busboy's "Unexpected end of form", a prototype field name,
     // a closed request...) is bad input, not a server fault.
     const status = (error as { statusCode?: number }).statusCode;
     if ((status !== undefined && status >= 400 && status < 500) || (error instanceof Error && !code))
-      throw fail(400, 'bad_request');
+      throw appError(400, 'bad_request');
     throw error;
   }
   // A part may declare its own charset (utf-16le...): its text is checked like a JSON body's.
   const textFault = forbiddenTextCode(fields, file?.filename);
-  if (textFault) throw fail(400, textFault);
-  if (!file && options.required) throw fail(400, 'upload_failed');
+  if (textFault) throw appError(400, textFault);
+  if (!file && options.required) throw appError(400, 'upload_failed');
   return { file, fields };
 }
 

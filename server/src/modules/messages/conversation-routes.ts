@@ -15,7 +15,11 @@ import {
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import type { TypedApp } from '../../http/typed-app.ts';
+import { enforce } from '../../policies/actor.ts';
+import { isHidden } from '../../policies/blocks.ts';
+import { mayOpenConversation } from '../../policies/messages.ts';
 import { requireUser } from '../auth/guard.ts';
+import { blockedWith } from '../blocks/data.ts';
 import type { BlockRule } from '../blocks/rule.ts';
 import type { Announce } from './announce.ts';
 import {
@@ -48,12 +52,14 @@ export function conversationRoutes(
       },
     },
     async (request, reply) => {
-      const { userId } = requireUser(request);
+      const member = requireUser(request);
+      const { userId } = member;
       // A string that is not an id names nobody.
       const parsed = createConversationSchema.safeParse(request.body);
       if (!parsed.success) throw notFound('profile_not_found');
-      await blocks.assertMayMeet(userId, parsed.data.userId);
-      const { conversation, created } = await openConversation(db, userId, parsed.data.userId);
+      const otherId = parsed.data.userId;
+      enforce(mayOpenConversation(member, otherId, await blockedWith(db, member, otherId)));
+      const { conversation, created } = await openConversation(db, userId, otherId);
       if (created) {
         // The other person hears of it with its first message, as a request.
         const event: ConversationUpdatedEvent = { conversationId: conversation.id, updatedAt: conversation.updatedAt };
@@ -96,11 +102,18 @@ export function conversationRoutes(
       return reply.headers(noStore).send({
         ...page,
         conversations: page.conversations.filter(
-          (c) => c.otherParticipant.id === null || !hidden.has(c.otherParticipant.id),
+          (c) => c.otherParticipant.id === null || !isHidden(hidden, c.otherParticipant.id),
         ),
       });
     },
   );
+
+  requestRoutes(app, ctx, announce);
+}
+
+/** A request waiting for my answer: accepted (it joins my list) or deleted; the badge; one entry. */
+function requestRoutes(app: TypedApp, ctx: AppContext, announce: Announce): void {
+  const { db } = ctx.database;
 
   app.post(
     '/api/conversations/:id/accept',

@@ -12,23 +12,17 @@ import {
   type MessageReadEvent,
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { badRequest, fail, notFound, validationError } from '../../errors.ts';
+import { badRequest, notFound, validationError } from '../../errors.ts';
 import { containsNul } from '../../http/nul-guard.ts';
 import type { TypedApp } from '../../http/typed-app.ts';
+import { enforce } from '../../policies/actor.ts';
+import { mayWriteIn } from '../../policies/messages.ts';
 import { requireUser } from '../auth/guard.ts';
 import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
 import { refusalOf } from '../moderation/message-refusal.ts';
 import type { Announce } from './announce.ts';
-import type { MessageWriter } from './send-batches.ts';
-import {
-  isClosed,
-  isUuid,
-  listMessages,
-  markRead,
-  presentParticipants,
-  requireParticipant,
-  requireSide,
-} from './service.ts';
+import { STORE_WITHIN_MS, type MessageWriter } from './send-batches.ts';
+import { isUuid, listMessages, markRead, presentParticipants, requireParticipant, requireSide } from './service.ts';
 
 const noStore = { 'cache-control': 'no-store' };
 const params = conversationIdParamsSchema;
@@ -93,8 +87,7 @@ export function messageRoutes(
       const conversationId = request.params.id;
       if (!isUuid(conversationId)) throw notFound('conversation_not_found');
       // An image is stored before the insert: only an upload to an open conversation of mine is worth storing.
-      if (request.isMultipart() && isClosed(await requireParticipant(db, conversationId, userId)))
-        throw fail(403, 'conversation_closed');
+      if (request.isMultipart()) enforce(mayWriteIn(await requireParticipant(db, conversationId, userId)));
       await ctx.limits.consume('message_send', `user:${userId}`, {
         message: 'message_rate_limited',
         userId,
@@ -107,7 +100,15 @@ export function messageRoutes(
         // Written with the sends that arrive meanwhile (send-batches.ts), and announced: one
         // event carries both frames, one NOTIFY the batch's events. The answer does not wait
         // for the notification.
-        sent = await writer.send({ conversationId, senderId: userId, content, imageUrl, now: ctx.now() });
+        sent = await writer.send({
+          conversationId,
+          senderId: userId,
+          content,
+          imageUrl,
+          now: ctx.now(),
+          // Real time, not the app's clock (which tests move): a deadline the database checks.
+          storeBy: new Date(Date.now() + STORE_WITHIN_MS),
+        });
       } catch (error) {
         // The message was not stored: its image must not stay behind.
         await deleteMediaUrls(ctx.storage, [imageUrl]).catch(() => {});

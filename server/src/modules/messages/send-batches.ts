@@ -18,7 +18,9 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import {
+  MESSAGES,
   MESSAGE_EVENTS,
+  SECOND,
   type ConversationUpdatedEvent,
   type MessageCreatedEvent,
   type MessageDto,
@@ -29,7 +31,8 @@ import {
 import type { EventBus, RealtimeEvent } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
 import type { ConversationSide } from '../../db/schema.ts';
-import { writeAllowedSql } from '../moderation/write-policy.ts';
+import { AppError } from '../../errors.ts';
+import { sendAllowedSql } from '../../policies/messages.ts';
 import { toMessageDto } from './service.ts';
 
 export interface MessageToSend {
@@ -39,6 +42,12 @@ export interface MessageToSend {
   imageUrl: string | null;
   /** The app's clock at the request: a suspension is judged against it. */
   now: Date;
+  /**
+   * Real time after which the message is no longer stored. A send held up (this host cut off
+   * from the database) may be given up by its sender, who then sends a newer message through
+   * another instance: storing the old one afterwards would put it after the newer one.
+   */
+  storeBy: Date;
 }
 
 export interface SentMessage {
@@ -52,6 +61,14 @@ export interface SentMessage {
 }
 
 const dialect = new PgDialect();
+
+/** How long after its send is handed to the writer a message may still be stored. */
+export const STORE_WITHIN_MS = 5 * SECOND;
+
+/** A send the database took too long to take: like a database that is down, it may be retried. */
+function notStoredInTime(): AppError {
+  return new AppError(503, 'database_error', MESSAGES.database_error, { 'retry-after': '1' });
+}
 
 /** The most sends one statement writes (its JSON parameter stays far below a megabyte). */
 const MAX_BATCH = 200;
@@ -74,13 +91,14 @@ interface SentRow {
 }
 
 /**
- * Stores each message whose sender is one of its conversation's two participants, the other one
- * still there (not a deleted account), may write (moderation's write policy for a send, row by
- * row: not suspended or banned, terms accepted) and is not in a pair where one blocked the other;
+ * Stores each message its sender may send (policies/messages.ts, sendAllowedSql, row by row: one
+ * of the two participants, the other one still there, not suspended or banned, terms accepted, not
+ * in a pair where one blocked the other);
  * moves each conversation to the top of both lists and accepts it for each sender (a
  * reply accepts a request); reads each sender's name and photo for the toast, and the
  * recipient's side. One statement for the whole batch
- * (data-modifying CTEs, the rows as one JSON parameter). Null at a send's place: nothing stored.
+ * (data-modifying CTEs, the rows as one JSON parameter). Null at a send's place: nothing stored
+ * (refused, or reaching the database after its storeBy).
  * clock_timestamp() plus the row's rank in microseconds: distinct times, in arrival order.
  */
 export async function insertMessages(
@@ -97,19 +115,17 @@ export async function insertMessages(
     image_url: s.imageUrl,
     at: s.now.toISOString(),
     terms_version: termsAt(s.now).current.version,
+    store_by: s.storeBy.toISOString(),
   }));
   const statement = sql`
     with input as (
       select * from json_to_recordset(${JSON.stringify(input)}::json)
-        as i(ord int, id uuid, conversation_id uuid, sender_id uuid, content text, image_url text, at timestamptz, terms_version text)
+        as i(ord int, id uuid, conversation_id uuid, sender_id uuid, content text, image_url text, at timestamptz, terms_version text, store_by timestamptz)
     ), c as (
       select i.*, conv.participant1_id, conv.participant2_id from input i
-      join conversations conv on conv.id = i.conversation_id and i.sender_id in (conv.participant1_id, conv.participant2_id)
-        and conv.participant1_id is not null and conv.participant2_id is not null
-      where ${writeAllowedSql('send', sql`i.sender_id`, sql`i.at`, sql`i.terms_version`)}
-        and not exists (select 1 from user_blocks b
-          where (b.blocker_id = conv.participant1_id and b.blocked_id = conv.participant2_id)
-             or (b.blocker_id = conv.participant2_id and b.blocked_id = conv.participant1_id))
+      join conversations conv on conv.id = i.conversation_id
+      where ${sendAllowedSql(sql`i.sender_id`, sql`i.at`, sql`i.terms_version`)}
+        and clock_timestamp() < i.store_by
       -- The conversations are locked in one order by every batch: two instances writing
       -- batches that share conversations would otherwise each hold a row the other waits
       -- for (a deadlock, found only after deadlock_timeout, 1 s).
@@ -173,14 +189,15 @@ export function messageEvents(sent: SentMessage): RealtimeEvent[] {
       type: MESSAGE_EVENTS.created,
       data: created,
       targets: accepted ? sent.participants : [sent.sender.id],
-      // The hub keeps it from a blocked pair (a send between them is refused anyway).
-      about: [sent.sender.id],
+      // About both: once either blocks the other, neither hears of this conversation, even of a
+      // message sent just before the block whose event is still on the bus.
+      about: sent.participants,
       more: [{ type: MESSAGE_EVENTS.conversationUpdated, data: updated }],
     },
   ];
   if (sent.recipientSide === 'request') {
     const request: MessageRequestEvent = { conversationId: sent.message.conversationId };
-    events.push({ type: MESSAGE_EVENTS.request, data: request, targets: [recipient], about: [sent.sender.id] });
+    events.push({ type: MESSAGE_EVENTS.request, data: request, targets: [recipient], about: sent.participants });
   }
   return events;
 }
@@ -195,7 +212,10 @@ export interface MessageWriterDeps {
 }
 
 export interface MessageWriter {
-  /** Stores the message (in the next batch) and announces it; null when refused. */
+  /**
+   * Stores the message (in the next batch) and announces it; null when refused. Rejects with a 503
+   * when the message reached the database after its storeBy (then it is not stored).
+   */
   send(message: MessageToSend): Promise<SentMessage | null>;
 }
 
@@ -209,20 +229,9 @@ export function createMessageWriter({ db, pool, bus, onPublishError }: MessageWr
   let queue: Waiting[] = [];
   let writing = false;
   let scheduled = false;
-  /** The publish still under way, if any: the next batch's events go out after it. */
-  let publishing: Promise<void> | null = null;
-
   /** Resolves once the events are out (a failed publish is reported, never thrown). */
   function announce(events: RealtimeEvent[]): Promise<void> {
-    if (!events.length) return Promise.resolve();
-    const run = () => bus.publishMany(events).catch(onPublishError);
-    // Issued at once when nothing is pending: the NOTIFY leaves before the senders' answers.
-    const current = publishing ? publishing.then(run) : run();
-    publishing = current;
-    void current.then(() => {
-      if (publishing === current) publishing = null;
-    });
-    return current;
+    return events.length ? bus.publishMany(events).catch(onPublishError) : Promise.resolve();
   }
 
   async function write(batch: Waiting[]): Promise<void> {
@@ -248,18 +257,22 @@ export function createMessageWriter({ db, pool, bus, onPublishError }: MessageWr
           );
       }
     }
+    // Null past its time: not stored because late, whatever else. Its sender may send it again.
+    results = results.map((r, i) =>
+      r === null && Date.now() >= batch[i].message.storeBy.getTime() ? { error: notStoredInTime() } : r,
+    );
     const stored = results.filter((r): r is SentMessage => r !== null && !('error' in r));
-    const announced = announce(stored.flatMap(messageEvents));
+    // The senders get their answers once the events are on the bus: a sender's next message,
+    // perhaps sent through another instance, is then announced after this one. The next batch
+    // waits too; under load the sends of that wait go in one batch: fewer statements per
+    // message (the insert, its NOTIFY, the push lookup), which is what a busy database and
+    // server spend most on. At a quiet time a send finds nothing under way and is written at once.
+    await announce(stored.flatMap(messageEvents));
     batch.forEach((w, i) => {
       const r = results[i];
       if (r !== null && 'error' in r) w.reject(r.error);
       else w.resolve(r);
     });
-    // The senders have their answers; the next batch waits for this one's NOTIFY. Under load
-    // the sends of both round trips then go in one batch: fewer statements per message (the
-    // insert, its NOTIFY, the push lookup), which is what a busy database and server spend
-    // most on. At a quiet time a send still finds nothing under way and is written at once.
-    await announced;
   }
 
   async function drain(): Promise<void> {

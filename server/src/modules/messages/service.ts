@@ -27,6 +27,7 @@ import {
   type ConversationSummaryDto,
   type MessageDto,
   type MessagePageResult,
+  isUnreadFor,
 } from '@moodmap/core';
 import { alias, unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
@@ -87,11 +88,11 @@ const setMySide = (userId: string, state: ConversationSide) => ({
 });
 
 /**
- * The conversation between `userId` and `otherId`, created on first contact: accepted for the
- * one who opens it, a request for the other. Opening one that was a request accepts it.
+ * The conversation between `userId` and `otherId` (someone else: mayOpenConversation), created on
+ * first contact: accepted for the one who opens it, a request for the other. Opening one that was
+ * a request accepts it.
  */
 export async function openConversation(db: Db, userId: string, otherId: string): Promise<OpenedConversation> {
-  if (userId.toLowerCase() === otherId.toLowerCase()) throw badRequest('conversation_self');
   const [other] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, otherId)).limit(1);
   if (!other) throw notFound('profile_not_found');
   // `xmax = 0` holds for a row this statement inserted, not for one it updated.
@@ -176,10 +177,6 @@ export async function deleteRequest(db: Db, conversationId: unknown, userId: str
 /** The other person's id; null once their account is deleted. */
 export const otherParticipantId = (conversation: ConversationDto, userId: string) =>
   conversation.participant1Id === userId ? conversation.participant2Id : conversation.participant1Id;
-
-/** The other person deleted their account: nothing more can be written in it. */
-export const isClosed = (conversation: ConversationDto) =>
-  conversation.participant1Id === null || conversation.participant2Id === null;
 
 /** The participants still here, who hear of what happens in a conversation. */
 export const presentParticipants = (conversation: ConversationDto): string[] =>
@@ -286,7 +283,7 @@ async function summaries(db: Db, c: Mine, userId: string, limit: number): Promis
       ...toConversationDto(row.conversation),
       otherParticipant: { id: row.otherId, nickname: row.otherNickname, profilePhotoUrl: row.otherPhotoUrl },
       lastMessage,
-      unread: row.side === 'accepted' && lastMessage !== null && lastMessage.senderId !== userId && !lastMessage.read,
+      unread: isUnreadFor(userId, row.side === 'accepted', lastMessage),
       request: row.side === 'request',
     };
   });
@@ -354,8 +351,8 @@ export async function getConversationSummary(
 }
 
 /**
- * Accepted conversations whose last message is unread and from the other party (the badge), newest
- * first, at most 100. Only conversations holding an unread message from the other party are
+ * Accepted conversations whose last message is unread and from the other party (the badge, core's
+ * isUnreadFor in SQL), newest first, at most 100. Only conversations holding an unread message from the other party are
  * looked at (partial index on unread messages), then their last message decides.
  */
 export async function unreadConversationIds(db: Db, userId: string): Promise<string[]> {

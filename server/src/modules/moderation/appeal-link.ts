@@ -10,7 +10,8 @@ import type { AppealLinkAnswer } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { moderationAppeals, moderationDecisions } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
-import { canAppeal, noticeText } from './notices.ts';
+import { canAppeal } from '../../policies/moderation.ts';
+import { noticeText } from './notices.ts';
 
 /** The statement as the author's notice words it, and whether the link may still file an appeal. */
 export async function readAppealLink(

@@ -1,9 +1,8 @@
 /**
  * A moderator's decision on a reported post, and an appeal's outcome. Each runs in
  * one transaction that locks what it changes (the post's open reports; the appeal), so two
- * moderators deciding at once cannot both act. No one decides a case about themselves, and a
- * restriction needs a strictly higher role than its target's. What each decision does is in
- * docs/moderation.md.
+ * moderators deciding at once cannot both act. Who may decide or appeal is policies/moderation.ts's.
+ * What each decision does is in docs/moderation.md.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
@@ -11,12 +10,9 @@ import {
   DAY,
   moderationActionLabel,
   moderationReasonLabel,
-  outranks,
-  RESTRICTING_ACTIONS,
   type DecisionInput,
   type ModerationAction,
   type ModerationReasonKey,
-  type StaffRole,
 } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import {
@@ -27,7 +23,9 @@ import {
   publications,
   users,
 } from '../../db/schema.ts';
-import { conflict, fail, forbidden, notFound } from '../../errors.ts';
+import { conflict, notFound } from '../../errors.ts';
+import { enforce, type Actor } from '../../policies/actor.ts';
+import { appealAlready, mayAppeal, mayDecide, mayDecideAppeal } from '../../policies/moderation.ts';
 import { getRole } from '../auth/users.ts';
 
 export interface DecisionInputParsed {
@@ -46,23 +44,17 @@ export interface DecisionOutcome {
   restoredPostId: string | null;
 }
 
-/** The staff member deciding, with the role the route checked. */
-export interface Decider {
-  id: string;
-  role: StaffRole;
-}
-
-/** Decides on every open report of `postId`; 404 when it has none, 403 on one's own post or an equal or higher role. */
+/** Decides on every open report of `postId`; 404 when it has none, 403 when mayDecide refuses. `decider`: as the staff guard read them. */
 export async function decide(
   db: Db,
-  decider: Decider,
+  decider: Actor,
   postId: string,
   input: DecisionInputParsed,
   now: Date,
 ): Promise<DecisionOutcome> {
-  const moderatorId = decider.id;
-  return db.transaction(async (t) => {
-    const reports = await t
+  const moderatorId = decider.userId;
+  return db.transaction(async (tx) => {
+    const reports = await tx
       .select({
         id: postReports.id,
         reportedBy: postReports.reportedBy,
@@ -75,15 +67,9 @@ export async function decide(
       .for('update');
     const first = reports[0];
     if (!first) throw notFound('mod_no_open_reports');
-    if (first.authorId === moderatorId) throw forbidden('mod_own_case');
-    if (
-      first.authorId &&
-      RESTRICTING_ACTIONS.includes(input.action) &&
-      !outranks(decider.role, await getRole(t, first.authorId))
-    ) {
-      throw forbidden('mod_rank_refused');
-    }
-    const [post] = await t
+    const authorRole = first.authorId ? await getRole(tx, first.authorId) : 'user';
+    enforce(mayDecide(decider, { authorId: first.authorId, authorRole }, input.action));
+    const [post] = await tx
       .select({
         id: publications.id,
         userId: publications.userId,
@@ -96,7 +82,7 @@ export async function decide(
       .for('update');
 
     const dismiss = input.action === 'dismiss';
-    const [decision] = await t
+    const [decision] = await tx
       .insert(moderationDecisions)
       .values({
         postId: post ? postId : null,
@@ -112,7 +98,7 @@ export async function decide(
         appealUntil: dismiss ? now : new Date(now.getTime() + APPEAL_WINDOW_DAYS * DAY),
       })
       .returning();
-    await t
+    await tx
       .update(postReports)
       .set({ status: dismiss ? 'dismissed' : 'actioned', decisionId: decision!.id })
       .where(
@@ -126,17 +112,17 @@ export async function decide(
     let restoredPostId: string | null = null;
     if (post) {
       if (dismiss && post.hiddenState === 'pending') {
-        await t.update(publications).set({ hiddenState: null }).where(eq(publications.id, postId));
+        await tx.update(publications).set({ hiddenState: null }).where(eq(publications.id, postId));
         restoredPostId = postId;
       } else if (!dismiss) {
-        await t.update(publications).set({ hiddenState: 'removed' }).where(eq(publications.id, postId));
+        await tx.update(publications).set({ hiddenState: 'removed' }).where(eq(publications.id, postId));
         if (post.hiddenState === null)
           hidden = { id: post.id, userId: post.userId, latitude: post.latitude, longitude: post.longitude };
       }
     }
     if (first.authorId && input.action === 'suspend') {
       const until = new Date(now.getTime() + (input.days ?? 1) * DAY);
-      await t
+      await tx
         .update(users)
         .set({
           suspendedUntil: sql`greatest(coalesce(${users.suspendedUntil}, ${until.toISOString()}::timestamptz), ${until.toISOString()}::timestamptz)`,
@@ -144,7 +130,7 @@ export async function decide(
         .where(eq(users.id, first.authorId));
     }
     if (first.authorId && input.action === 'ban') {
-      await t.update(users).set({ bannedAt: now }).where(eq(users.id, first.authorId));
+      await tx.update(users).set({ bannedAt: now }).where(eq(users.id, first.authorId));
     }
 
     // Notices of illegal content have no member reporter: their notifiers are mailed (dsa-notices/mails.ts).
@@ -157,27 +143,29 @@ export async function decide(
     }));
     if (!dismiss && first.authorId)
       notices.push({ userId: first.authorId, kind: 'statement', decisionId: decision!.id, createdAt: now });
-    if (notices.length > 0) await t.insert(moderationNotices).values(notices);
+    if (notices.length > 0) await tx.insert(moderationNotices).values(notices);
     return { decision: decision!, reporterIds, hidden, restoredPostId };
   });
 }
 
-/** The author appeals once, within the window, a decision that restricted them. */
+/** The author appeals once, within the window, a decision that restricted them (mayAppeal). */
 export async function fileAppeal(db: Db, authorId: string, decisionId: string, statement: string, now: Date) {
-  const [decision] = await db
-    .select()
+  const [row] = await db
+    .select({ decision: moderationDecisions, appealId: moderationAppeals.id })
     .from(moderationDecisions)
-    .where(and(eq(moderationDecisions.id, decisionId), eq(moderationDecisions.authorId, authorId)))
+    .leftJoin(moderationAppeals, eq(moderationAppeals.decisionId, moderationDecisions.id))
+    .where(eq(moderationDecisions.id, decisionId))
     .limit(1);
-  if (!decision) throw notFound();
-  if (decision.action === 'dismiss' || decision.reversedAt) throw fail(400, 'appeal_not_allowed');
-  if (now > decision.appealUntil) throw conflict('appeal_expired');
+  if (!row) throw notFound();
+  const { decision } = row;
+  enforce(mayAppeal({ userId: authorId }, decision, row.appealId !== null, now));
   const [appeal] = await db
     .insert(moderationAppeals)
     .values({ decisionId, authorId, statement, createdAt: now })
     .onConflictDoNothing({ target: moderationAppeals.decisionId })
     .returning();
-  if (!appeal) throw conflict('appeal_already');
+  // Filed meanwhile by another request.
+  if (!appeal) throw appealAlready();
   return { appeal, decision };
 }
 
@@ -196,8 +184,8 @@ export async function decideAppeal(
   note: string,
   now: Date,
 ): Promise<AppealOutcome> {
-  return db.transaction(async (t) => {
-    const [row] = await t
+  return db.transaction(async (tx) => {
+    const [row] = await tx
       .select({ appeal: moderationAppeals, decision: moderationDecisions })
       .from(moderationAppeals)
       .innerJoin(moderationDecisions, eq(moderationDecisions.id, moderationAppeals.decisionId))
@@ -205,10 +193,9 @@ export async function decideAppeal(
       .for('update');
     if (!row) throw notFound('mod_appeal_not_found');
     if (row.appeal.status !== 'open') throw conflict('mod_appeal_closed');
-    if (row.appeal.authorId === moderatorId || row.decision.authorId === moderatorId) throw forbidden('mod_own_case');
-    if (row.decision.moderatorId === moderatorId) throw fail(403, 'mod_appeal_same_moderator');
+    enforce(mayDecideAppeal({ userId: moderatorId }, row.appeal, row.decision));
     const reverse = outcome === 'reverse';
-    const [appeal] = await t
+    const [appeal] = await tx
       .update(moderationAppeals)
       .set({ status: reverse ? 'reversed' : 'upheld', decidedBy: moderatorId, decidedAt: now, note: note || null })
       .where(eq(moderationAppeals.id, appealId))
@@ -216,13 +203,13 @@ export async function decideAppeal(
     let decision = row.decision;
     let restoredPostId: string | null = null;
     if (reverse) {
-      [decision] = await t
+      [decision] = await tx
         .update(moderationDecisions)
         .set({ reversedAt: now })
         .where(eq(moderationDecisions.id, decision.id))
         .returning();
       if (decision!.postId) {
-        const restored = await t
+        const restored = await tx
           .update(publications)
           .set({ hiddenState: null })
           .where(and(eq(publications.id, decision!.postId), eq(publications.hiddenState, 'removed')))
@@ -230,11 +217,11 @@ export async function decideAppeal(
         if (restored.length > 0) restoredPostId = decision!.postId;
       }
       if (decision!.authorId && decision!.action === 'suspend')
-        await t.update(users).set({ suspendedUntil: null }).where(eq(users.id, decision!.authorId));
+        await tx.update(users).set({ suspendedUntil: null }).where(eq(users.id, decision!.authorId));
       if (decision!.authorId && decision!.action === 'ban')
-        await t.update(users).set({ bannedAt: null }).where(eq(users.id, decision!.authorId));
+        await tx.update(users).set({ bannedAt: null }).where(eq(users.id, decision!.authorId));
     }
-    await t
+    await tx
       .insert(moderationNotices)
       .values({ userId: row.appeal.authorId, kind: 'appeal_outcome', decisionId: decision!.id, createdAt: now });
     return { appeal: appeal!, decision: decision!, restoredPostId };

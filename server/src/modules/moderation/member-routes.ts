@@ -19,6 +19,7 @@ import type { AppContext } from '../../context.ts';
 import { profiles, users } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import type { TypedApp } from '../../http/typed-app.ts';
+import { runningSuspension } from '../../policies/standing.ts';
 import { requireUser } from '../auth/guard.ts';
 import { readAppealLink } from './appeal-link.ts';
 import { decisionOfToken } from './appeal-token.ts';
@@ -95,8 +96,7 @@ export function memberRoutes(app: TypedApp, ctx: AppContext): void {
         db.select({ suspendedUntil: users.suspendedUntil }).from(users).where(eq(users.id, userId)),
       ]);
       if (!account) throw notFound();
-      const suspendedUntil =
-        account.suspendedUntil && account.suspendedUntil > now ? account.suspendedUntil.toISOString() : null;
+      const suspendedUntil = runningSuspension(account, now)?.toISOString() ?? null;
       return reply.headers(noStore).send({ notices, unread, suspendedUntil });
     },
   );

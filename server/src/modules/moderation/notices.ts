@@ -19,6 +19,7 @@ import type { MailMessage } from '../../adapters/mail/mailer.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { moderationAppeals, moderationDecisions, moderationNotices, users } from '../../db/schema.ts';
+import { canAppeal } from '../../policies/moderation.ts';
 import { appealLinkToken } from './appeal-token.ts';
 import { frenchDateTime } from './restrictions.ts';
 
@@ -27,11 +28,6 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 type Decision = typeof moderationDecisions.$inferSelect;
 type Appeal = typeof moderationAppeals.$inferSelect;
 type Kind = ModerationNotice['kind'];
-
-/** The author may still appeal: once, not a dismissal (nothing was restricted), not reversed, within the window. */
-export function canAppeal(d: Decision, appeal: Appeal | null, now: Date): boolean {
-  return d.action !== 'dismiss' && !appeal && !d.reversedAt && now <= d.appealUntil;
-}
 
 function statementLines(d: Decision, now: Date, appeal: Appeal | null): string[] {
   const reason = moderationReasonLabel(d.reasonKey as ModerationReasonKey);

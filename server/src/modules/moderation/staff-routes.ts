@@ -7,7 +7,6 @@ import {
   decisionBodySchema,
   decisionResponseSchema,
   idParamsSchema,
-  MODERATION_ROLES,
   moderationQueueResponseSchema,
   postIdParamsSchema,
   MODERATION_NOTICE_EVENT,
@@ -45,7 +44,7 @@ export function staffRoutes(app: TypedApp, ctx: AppContext): void {
     '/api/moderation/queue',
     { onRequest: app.authenticate, schema: { response: { 200: moderationQueueResponseSchema } } },
     async (request, reply) => {
-      const { userId } = await requireRole(ctx, request, MODERATION_ROLES);
+      const { userId } = await requireRole(ctx, request, 'moderate');
       const [reports, appeals] = await Promise.all([openReportGroups(db), openAppeals(db, userId)]);
       return reply.headers(noStore).send({ reports, appeals });
     },
@@ -63,8 +62,9 @@ export function staffRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const { userId, role } = await requireRole(ctx, request, MODERATION_ROLES);
-      const outcome = await decide(db, { id: userId, role }, request.params.postId, request.body, ctx.now());
+      const actor = await requireRole(ctx, request, 'moderate');
+      const { userId } = actor;
+      const outcome = await decide(db, actor, request.params.postId, request.body, ctx.now());
       const { decision } = outcome;
       await ctx.logSecurityEvent({
         userId,
@@ -103,7 +103,7 @@ export function staffRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const { userId } = await requireRole(ctx, request, MODERATION_ROLES);
+      const { userId } = await requireRole(ctx, request, 'moderate');
       const { appeal, decision, restoredPostId } = await decideAppeal(
         db,
         userId,

@@ -8,7 +8,7 @@ import { PULSE_CURRENCY, PULSE_UNIT_AMOUNT_CENTS, type PulseQuantity } from '@mo
 import type { PaymentProvider } from '../../adapters/payments/index.ts';
 import type { Db } from '../../db/client.ts';
 import { pulsePurchases } from '../../db/schema.ts';
-import { fail } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 
 export interface OpenCheckout {
   userId: string;
@@ -65,7 +65,7 @@ export async function openCheckout(
   } catch (error) {
     await db.update(pulsePurchases).set({ status: 'failed' }).where(eq(pulsePurchases.id, purchase.id));
     log.error({ err: error, purchaseId: purchase.id }, 'checkout session creation failed');
-    throw fail(502, 'pulse_checkout_failed');
+    throw appError(502, 'pulse_checkout_failed');
   }
   await db.update(pulsePurchases).set({ sessionId: session.sessionId }).where(eq(pulsePurchases.id, purchase.id));
   return session;

@@ -14,6 +14,7 @@ import { PULSE_UNIT_AMOUNT_CENTS } from '@moodmap/core';
 import type { PaymentProviderKind } from '../../adapters/payments/index.ts';
 import type { Db } from '../../db/client.ts';
 import { paymentEvents, profiles, pulsePurchases } from '../../db/schema.ts';
+import { creditMismatch } from '../../policies/payments.ts';
 import { unspentCredits } from './spending.ts';
 
 export type PurchaseRow = typeof pulsePurchases.$inferSelect;
@@ -109,16 +110,15 @@ async function credit(
 ): Promise<EventOutcome> {
   const purchase = await purchaseOfSession(tx, provider, session.id);
   if (!purchase) return { kind: 'refused', reason: 'unknown_session', purchase: null };
-  const mismatch =
-    session.amount_total !== purchase.amountCents
-      ? 'amount'
-      : (session.currency ?? '').toLowerCase() !== purchase.currency.toLowerCase()
-        ? 'currency'
-        : session.metadata?.quantity !== String(purchase.quantity)
-          ? 'quantity'
-          : session.metadata?.user_id !== purchase.userId
-            ? 'user'
-            : null;
+  const mismatch = creditMismatch(
+    {
+      amountTotal: session.amount_total,
+      currency: session.currency,
+      quantity: session.metadata?.quantity,
+      userId: session.metadata?.user_id,
+    },
+    purchase,
+  );
   if (mismatch) return { kind: 'refused', reason: `${mismatch}_mismatch`, purchase };
   if (purchase.status !== 'pending') return { kind: 'ignored', reason: `already_${purchase.status}` };
   const [paid] = await tx

@@ -19,7 +19,7 @@ import {
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
 import { profiles, pulsePurchases } from '../../db/schema.ts';
-import { fail, notFound } from '../../errors.ts';
+import { appError, notFound } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
 import { findUserById } from '../auth/users.ts';
 import { openCheckout } from './checkout.ts';
@@ -44,7 +44,7 @@ export default async function paymentsRoutes(root: FastifyInstance, { ctx }: { c
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      if (!provider) throw fail(503, 'payment_unavailable');
+      if (!provider) throw appError(503, 'payment_unavailable');
       await ctx.limits.consume('pulse_checkout', `user:${userId}`, { userId, ip: request.ip });
       const user = await findUserById(db, userId);
       if (!user) throw notFound();

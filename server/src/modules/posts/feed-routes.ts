@@ -18,6 +18,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { acceptsGzip } from '../../http/compression.ts';
 import type { TypedApp } from '../../http/typed-app.ts';
+import { isHidden } from '../../policies/blocks.ts';
 import { livePlacesOf } from './data.ts';
 import { changesArea, clustersWithout, decodeCursor, getChanges } from './feed.ts';
 import { createFeedCache, matchesEtag, MAX_AGE_S, type AnswerBytes } from './feed-cache.ts';
@@ -87,7 +88,7 @@ export function feedRoutes(app: TypedApp, ctx: AppContext, { blocks, planOf }: P
       const clusters = shared.clusters.length
         ? clustersWithout(shared.clusters, await livePlacesOf(db, [...hidden]))
         : shared.clusters;
-      const own = { ...shared, points: shared.points.filter((p) => !hidden.has(p.userId)), clusters };
+      const own = { ...shared, points: shared.points.filter((p) => !isHidden(hidden, p.userId)), clusters };
       return reply.header('cache-control', 'private, no-cache').send(own);
     },
   );
@@ -107,7 +108,7 @@ export function feedRoutes(app: TypedApp, ctx: AppContext, { blocks, planOf }: P
       // PostgreSQL's JSON as is (the schema documents it), unless some authors are hidden from this viewer.
       if (!hidden?.size) return sendJsonText(reply, text);
       const changes: ChangesAnswer = JSON.parse(text);
-      return reply.send({ ...changes, created: changes.created.filter((p) => !hidden.has(p.userId)) });
+      return reply.send({ ...changes, created: changes.created.filter((p) => !isHidden(hidden, p.userId)) });
     },
   );
 
@@ -119,9 +120,9 @@ export function feedRoutes(app: TypedApp, ctx: AppContext, { blocks, planOf }: P
       schema: { querystring: postCardsQuerySchema, response: { 200: postCardsResponseSchema } },
     },
     async (request, reply) => {
-      const hidden = await hiddenFor(request);
-      const posts = (await getLivePosts(db, request.query.ids, request.auth?.userId ?? null)).filter(
-        (p) => !hidden?.has(p.userId),
+      const posts = await blocks.visibleTo(
+        request.auth?.userId,
+        await getLivePosts(db, request.query.ids, request.auth?.userId ?? null),
       );
       // The viewer's likes are in it: this browser only.
       return reply.header('cache-control', 'private, no-cache').send({ posts });

@@ -5,8 +5,10 @@
 import { z } from 'zod';
 import { activePostResponseSchema, createPostSchema, idParamsSchema, postResponseSchema } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { AppError, badRequest } from '../../errors.ts';
+import { badRequest, notFound } from '../../errors.ts';
 import type { TypedApp } from '../../http/typed-app.ts';
+import { enforce } from '../../policies/actor.ts';
+import { mayReadPost } from '../../policies/posts.ts';
 import { requireUser } from '../auth/guard.ts';
 import { deleteMediaUrls } from '../media/index.ts';
 import { createdEvent, deletedEvent } from './events.ts';
@@ -42,8 +44,8 @@ export function postRoutes(app: TypedApp, ctx: AppContext, { blocks, isOnLand, a
     async (request) => {
       const { id } = request.params;
       const post = await getLivePost(db, id, request.auth?.userId ?? null);
-      if (!post || (await blocks.hiddenFor(request.auth?.userId)).has(post.userId))
-        throw new AppError(404, 'post_not_found');
+      if (!post) throw notFound('post_not_found');
+      enforce(mayReadPost(await blocks.hiddenFor(request.auth?.userId), post));
       return { post };
     },
   );
@@ -87,9 +89,8 @@ export function postRoutes(app: TypedApp, ctx: AppContext, { blocks, isOnLand, a
       schema: { params: idParamsSchema, response: { 204: noContent } },
     },
     async (request, reply) => {
-      const { userId } = requireUser(request);
       const { id } = request.params;
-      const deleted = await deletePost(db, userId, id);
+      const deleted = await deletePost(db, requireUser(request), id);
       await deleteMediaUrls(ctx.storage, deleted.mediaUrls).catch((error) =>
         request.log.warn({ err: error }, 'media cleanup failed'),
       );

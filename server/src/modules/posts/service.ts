@@ -1,10 +1,13 @@
 /**
- * Posts: the 24-hour feed, one active post per person, creation on land, deletion by the owner.
- * The 24 h window is always computed by the database clock (`now()`), never by a server's.
+ * Posts: the 24-hour feed, one active post per person, creation on land, deletion by the owner
+ * (who may do what: policies/posts.ts). The 24 h window is always computed by the database clock
+ * (`now()`), never by a server's.
  */
 import { sanitizeText, VOICE_ONLY_TEXT, type CreatePostInput, type MarkerDto, type PostDto } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
-import { AppError, badRequest, conflict, fail } from '../../errors.ts';
+import { badRequest, appError, notFound } from '../../errors.ts';
+import { enforce, type Member } from '../../policies/actor.ts';
+import { mayDeletePost, mayPublish } from '../../policies/posts.ts';
 import {
   claimUpload,
   deleteOwnPost,
@@ -89,16 +92,16 @@ export async function createPost(
   const published = input.approximate ? approximate(input.latitude, input.longitude) : input;
   const exact = input.approximate ? { exactLatitude: input.latitude, exactLongitude: input.longitude } : {};
 
-  const id = await db.transaction(async (t) => {
-    await lockAuthor(t, userId);
-    if (await hasLivePost(t, userId)) throw conflict('post_active_exists');
+  const id = await db.transaction(async (tx) => {
+    await lockAuthor(tx, userId);
+    enforce(mayPublish({ hasLivePost: await hasLivePost(tx, userId) }));
 
-    const image = input.imageUploadId ? await claim(t, userId, input.imageUploadId, 'post_image') : null;
-    const audio = input.audioUploadId ? await claim(t, userId, input.audioUploadId, 'voice') : null;
-    if (input.usePulseEffect && !(await spendPulseCredit(t, userId))) throw badRequest('pulse_no_credits');
+    const image = input.imageUploadId ? await claim(tx, userId, input.imageUploadId, 'post_image') : null;
+    const audio = input.audioUploadId ? await claim(tx, userId, input.audioUploadId, 'voice') : null;
+    if (input.usePulseEffect && !(await spendPulseCredit(tx, userId))) throw badRequest('pulse_no_credits');
     // A voice-only post stores 'Message vocal' (never displayed).
     const content = text || (audio && !image ? VOICE_ONLY_TEXT : '');
-    const inserted = await insertPost(t, userId, {
+    const inserted = await insertPost(tx, userId, {
       category: input.category,
       content,
       latitude: published.latitude,
@@ -111,11 +114,11 @@ export async function createPost(
       audioDuration: audio?.durationSeconds ?? null,
       hasPulseEffect: input.usePulseEffect,
     });
-    if (!inserted) throw fail(500, 'post_create_failed');
+    if (!inserted) throw appError(500, 'post_create_failed');
     return inserted;
   });
   const [post, marker] = await Promise.all([getLivePost(db, id, userId), getLiveMarker(db, id)]);
-  if (!post || !marker) throw fail(500, 'post_create_failed');
+  if (!post || !marker) throw appError(500, 'post_create_failed');
   return { post, marker: toMarkerDto(marker) };
 }
 
@@ -125,13 +128,13 @@ async function claim(tx: Db, userId: string, uploadId: string, kind: 'post_image
   return row;
 }
 
-/** Deletes the caller's own post; returns where it was (for the map events) and its media URLs. */
-export async function deletePost(db: Db, userId: string, postId: string): Promise<DeletedPost> {
+/** Deletes the member's own post; returns where it was (for the map events) and its media URLs. */
+export async function deletePost(db: Db, member: Member, postId: string): Promise<DeletedPost> {
   const owner = await postOwner(db, postId);
-  if (!owner) throw new AppError(404, 'post_not_found');
-  if (owner !== userId) throw fail(403, 'post_delete_impossible');
-  const deleted = await deleteOwnPost(db, userId, postId);
-  if (!deleted) throw new AppError(404, 'post_not_found');
+  if (!owner) throw notFound('post_not_found');
+  enforce(mayDeletePost(member, { userId: owner }));
+  const deleted = await deleteOwnPost(db, member.userId, postId);
+  if (!deleted) throw notFound('post_not_found');
   return deleted;
 }
 

@@ -3,11 +3,19 @@
  * Multipart bodies are read and checked by readUpload (media module), not by a JSON schema.
  */
 import { imageUploadResponseSchema, voiceUploadResponseSchema } from '@moodmap/core';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { TypedApp } from '../../http/typed-app.ts';
 import { requireUser } from '../auth/guard.ts';
 import { readUpload, storeImage, storeVoiceMessage } from '../media/index.ts';
 import { recordUpload } from './service.ts';
+
+/** The caller, once their upload rate allows one more file. */
+async function uploader(ctx: AppContext, request: FastifyRequest): Promise<string> {
+  const { userId } = requireUser(request);
+  await ctx.limits.consume('file_upload', `user:${userId}`, { message: 'upload_rate_limited', userId, ip: request.ip });
+  return userId;
+}
 
 export function uploadRoutes(app: TypedApp, ctx: AppContext): void {
   const { db } = ctx.database;
@@ -20,12 +28,7 @@ export function uploadRoutes(app: TypedApp, ctx: AppContext): void {
       schema: { response: { 201: imageUploadResponseSchema } },
     },
     async (request, reply) => {
-      const { userId } = requireUser(request);
-      await ctx.limits.consume('file_upload', `user:${userId}`, {
-        message: 'upload_rate_limited',
-        userId,
-        ip: request.ip,
-      });
+      const userId = await uploader(ctx, request);
       const { file } = await readUpload(request, 'post', { required: true, field: 'file' });
       const stored = await storeImage(ctx.storage, file!.body, 'post');
       const uploadId = await recordUpload(db, userId, {
@@ -45,12 +48,7 @@ export function uploadRoutes(app: TypedApp, ctx: AppContext): void {
       schema: { response: { 201: voiceUploadResponseSchema } },
     },
     async (request, reply) => {
-      const { userId } = requireUser(request);
-      await ctx.limits.consume('file_upload', `user:${userId}`, {
-        message: 'upload_rate_limited',
-        userId,
-        ip: request.ip,
-      });
+      const userId = await uploader(ctx, request);
       const { file } = await readUpload(request, 'audio', { required: true, field: 'file' });
       const stored = await storeVoiceMessage(ctx.storage, file!.body);
       const uploadId = await recordUpload(db, userId, {

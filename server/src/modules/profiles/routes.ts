@@ -19,7 +19,9 @@ import {
   type ProfileUpdatedEvent,
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { badRequest, notFound, validationError } from '../../errors.ts';
+import { badRequest, validationError } from '../../errors.ts';
+import { enforce } from '../../policies/actor.ts';
+import { mayReadAs } from '../../policies/blocks.ts';
 import { requireUser } from '../auth/guard.ts';
 import { blockRule } from '../blocks/rule.ts';
 import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
@@ -58,7 +60,7 @@ export default async function profilesRoutes(root: FastifyInstance, { ctx }: { c
     async (request, reply) => {
       const viewerId = request.auth?.userId ?? null;
       // A blocked pair reads each other's profile as unknown.
-      if ((await blocks.hiddenFor(viewerId)).has(request.params.id.toLowerCase())) throw notFound('profile_not_found');
+      enforce(mayReadAs(await blocks.hiddenFor(viewerId), request.params.id.toLowerCase(), 'profile_not_found'));
       const body = await getPublicProfile(db, request.params.id, viewerId);
       // Posts carry the viewer's own likes.
       return reply.headers(noStore).send(body);

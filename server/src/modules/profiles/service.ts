@@ -16,7 +16,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { MediaStorage } from '../../adapters/storage/types.ts';
 import type { Db } from '../../db/client.ts';
 import { profiles } from '../../db/schema.ts';
-import { AppError, badRequest, fail, notFound } from '../../errors.ts';
+import { AppError, badRequest, appError, notFound } from '../../errors.ts';
 import { ensureProfile, findUserById, userDto, type UserDto } from '../auth/users.ts';
 import { KEY_PREFIX } from '../media/index.ts';
 import { liveCardsOfUser, setAuthorPhoto } from '../posts/data.ts';
@@ -50,7 +50,7 @@ export async function getPublicProfile(db: Db, id: string, viewerId: string | nu
 /** The owner's view, the same as /api/auth/session's `user`. */
 export async function ownerView(db: Db, userId: string, adminEmail: string | undefined): Promise<UserDto> {
   const user = await findUserById(db, userId);
-  if (!user) throw fail(401, 'not_authenticated');
+  if (!user) throw appError(401, 'not_authenticated');
   return userDto(db, user, adminEmail);
 }
 
@@ -84,7 +84,7 @@ export interface UpdateResult {
  */
 export async function updateProfile(db: Db, userId: string, changes: ProfileChanges, now: Date): Promise<UpdateResult> {
   const user = await findUserById(db, userId);
-  if (!user) throw fail(401, 'not_authenticated');
+  if (!user) throw appError(401, 'not_authenticated');
   const current = await ensureProfile(db, user);
   const nickname = changes.nickname;
 
@@ -144,7 +144,7 @@ export async function replacePhoto(
   photo: { url: string; thumbUrl: string | null } | null,
 ): Promise<PhotoChange> {
   const user = await findUserById(db, userId);
-  if (!user) throw fail(401, 'not_authenticated');
+  if (!user) throw appError(401, 'not_authenticated');
   await ensureProfile(db, user);
   return db.transaction(async (tx) => {
     // FOR NO KEY UPDATE, the lock the UPDATE below takes anyway: FOR UPDATE also made every foreign
@@ -155,7 +155,7 @@ export async function replacePhoto(
       .from(profiles)
       .where(eq(profiles.id, userId))
       .for('no key update');
-    if (!previous) throw fail(401, 'not_authenticated');
+    if (!previous) throw appError(401, 'not_authenticated');
     const [updated] = await tx
       .update(profiles)
       .set({ profilePhotoUrl: photo?.url ?? null, avatarUrl: photo?.thumbUrl ?? null })

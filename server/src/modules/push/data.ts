@@ -37,14 +37,14 @@ export async function saveSubscription(
   input: NewSubscription,
   max: number,
 ): Promise<SaveResult> {
-  return db.transaction(async (t) => {
-    await t.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, userId)).for('update');
-    const [others] = await t
+  return db.transaction(async (tx) => {
+    await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, userId)).for('update');
+    const [others] = await tx
       .select({ n: count() })
       .from(pushSubscriptions)
       .where(and(eq(pushSubscriptions.userId, userId), ne(pushSubscriptions.endpoint, input.endpoint)));
     if ((others?.n ?? 0) >= max) return { ok: false, reason: 'too_many' } as const;
-    const [row] = await t
+    const [row] = await tx
       .insert(pushSubscriptions)
       .values({ userId, ...input })
       .onConflictDoUpdate({

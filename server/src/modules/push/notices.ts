@@ -24,6 +24,7 @@ import {
 import type { RealtimeEvent } from '../../adapters/bus/types.ts';
 import type { Db } from '../../db/client.ts';
 import { comments } from '../../db/schema.ts';
+import { isHidden } from '../../policies/blocks.ts';
 import type { BlockRelations } from '../blocks/relations.ts';
 import { postOwner } from '../posts/data.ts';
 import type { Notice } from './delivery.ts';
@@ -97,12 +98,12 @@ async function commentNotices(event: RealtimeEvent, { db, relations }: NoticeDep
   };
   const notices: Notice[] = [];
   // The post is on its author's profile: their own (/profile) or the public one.
-  if (owner !== commenter && !related.has(owner))
+  if (owner !== commenter && !isHidden(related, owner))
     notices.push({ ...base, userId: owner, generic: MESSAGES.push_comment_on_post, url: '/profile' });
   const repliedTo = earlier
     .sort((a, b) => b.at.getTime() - a.at.getTime())
     .map((r) => r.userId)
-    .filter((id) => id !== owner && !related.has(id))
+    .filter((id) => id !== owner && !isHidden(related, id))
     .slice(0, THREAD_NOTIFY_MAX);
   for (const userId of repliedTo)
     notices.push({ ...base, userId, generic: MESSAGES.push_comment_reply, url: `/user/${owner}` });

@@ -26,7 +26,7 @@ import {
   SECOND,
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { AppError, badRequest, conflict, fail, notFound } from '../../errors.ts';
+import { AppError, badRequest, conflict, appError, notFound } from '../../errors.ts';
 import { requireUser } from '../auth/guard.ts';
 import { removeDevice, listDevices, saveSubscription, setPreview, toDeviceDto } from './data.ts';
 import { endpointAllowed } from './endpoint.ts';
@@ -93,7 +93,7 @@ export function pushRoutes(ctx: AppContext, vapid: VapidKeys) {
           PUSH_DEVICES_MAX,
         );
         if (!saved.ok && saved.reason === 'taken') throw conflict('push_endpoint_taken');
-        if (!saved.ok) throw fail(409, 'push_devices_too_many', { max: PUSH_DEVICES_MAX });
+        if (!saved.ok) throw appError(409, 'push_devices_too_many', { max: PUSH_DEVICES_MAX });
         return reply
           .status(saved.created ? 201 : 200)
           .headers(noStore)

@@ -35,7 +35,7 @@ export default async function reportsRoutes(root: FastifyInstance, { ctx }: { ct
       const report = await reportPost(
         db,
         request.params.id,
-        userId,
+        { userId },
         request.body,
         reporterNetwork(ctx.auth.keys.reportNetwork, request.ip),
       );

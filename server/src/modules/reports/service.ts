@@ -5,7 +5,9 @@
  */
 import { reportReasonLabel, type ReportReasonKey } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
-import { conflict, forbidden, notFound } from '../../errors.ts';
+import { conflict, notFound } from '../../errors.ts';
+import { enforce, type Member } from '../../policies/actor.ts';
+import { mayReport } from '../../policies/reports.ts';
 import { reportCountsSql } from '../moderation/threshold.ts';
 import { findReportedPost, insertReport, type ReportedPost } from './data.ts';
 
@@ -23,19 +25,21 @@ export interface StoredReport {
 }
 
 /**
- * Records the report; refuses one's own post (403) and a second report by the same person (409).
- * `network`: the reporter's network as reporterNetwork() stores it.
+ * Records the report; refuses what mayReport refuses (one's own post: 403) and a second report by
+ * the same person (409, the unique index's). `network`: the reporter's network as
+ * reporterNetwork() stores it.
  */
 export async function reportPost(
   db: Db,
   postId: string,
-  reporterId: string,
+  reporter: Member,
   input: ReportInput,
   network: string,
 ): Promise<StoredReport> {
+  const reporterId = reporter.userId;
   const post = await findReportedPost(db, postId);
   if (!post) throw notFound('post_not_found');
-  if (post.userId === reporterId) throw forbidden('report_own_post');
+  enforce(mayReport(reporter, post));
 
   const snapshot = snapshotOf(post);
   const reason = reportReasonLabel(input.reason);

@@ -7,6 +7,7 @@ import { termsAt, type TermsStatus } from '@moodmap/core';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { badRequest } from '../../errors.ts';
+import { acceptedTermsInForce } from '../../policies/standing.ts';
 
 /** The columns a sign-up or an acceptance stores; refuses any version but the one in force. */
 export function acceptedTerms(version: string, now: Date): { termsVersion: string; termsAcceptedAt: Date } {
@@ -22,7 +23,12 @@ export async function termsStatus(db: Db, now: Date, userId: string | null): Pro
     const [row] = await db.select({ version: users.termsVersion }).from(users).where(eq(users.id, userId)).limit(1);
     acceptedVersion = row?.version ?? null;
   }
-  return { current, upcoming, acceptedVersion, mustAccept: userId !== null && acceptedVersion !== current.version };
+  return {
+    current,
+    upcoming,
+    acceptedVersion,
+    mustAccept: userId !== null && !acceptedTermsInForce(acceptedVersion, now),
+  };
 }
 
 export async function acceptTerms(

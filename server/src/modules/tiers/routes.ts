@@ -22,10 +22,7 @@ export default async function tiersRoutes(root: FastifyInstance, { ctx }: { ctx:
       schema: { params: userIdParamsSchema, body: setTierSchema, response: { 200: setTierResponseSchema } },
     },
     async (request) => {
-      const { userId } = await requireRole(ctx, request, ['super_admin', 'admin'], {
-        description: 'Changement de niveau refusé (rôle insuffisant)',
-        severity: 'medium',
-      });
+      const { userId } = await requireRole(ctx, request, 'setTier');
       const { id } = request.params;
       const { tier } = request.body;
       if (!(await setTier(db, id, tier))) throw notFound('profile_not_found');

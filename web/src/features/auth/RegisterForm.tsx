@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { MESSAGES, termsAt } from '@moodmap/core';
 import { TermsLink } from '../terms/TermsLink.tsx';
+import type { SignUpRequest } from './auth-api.ts';
 import { useSessionStore } from './session-store.ts';
 import { useUiStore } from '../../lib/ui-store.ts';
 import { FormError, PasswordField, TextField } from '../../ui/Field.tsx';
@@ -11,6 +12,24 @@ import { registerError, type RegisterFields } from './validation.ts';
 
 /** Server answers after which the question on screen can no longer be used. */
 const NEW_CHALLENGE_CODES = new Set(['human_check_failed', 'human_check_required']);
+
+/** The hidden trap fields: a person leaves them empty. */
+type Traps = { website: string; fax: string };
+
+/** The sign-up request: the fields trimmed (the password as typed), the traps, today's terms. */
+function signUpRequest(fields: RegisterFields, traps: Traps, challengeToken: string): SignUpRequest {
+  return {
+    email: fields.email.trim(),
+    password: fields.password,
+    firstName: fields.firstName.trim(),
+    lastName: fields.lastName.trim(),
+    challengeToken,
+    challengeAnswer: fields.answer.trim(),
+    website: traps.website,
+    fax: traps.fax,
+    termsVersion: termsAt(new Date()).current.version,
+  };
+}
 
 /**
  * Register mode (docs/product.md, Accounts): the account fields,
@@ -29,7 +48,7 @@ export function RegisterForm() {
     lastName: '',
     answer: '',
   }));
-  const [traps, setTraps] = useState({ website: '', fax: '' });
+  const [traps, setTraps] = useState<Traps>({ website: '', fax: '' });
   const [termsAccepted, setTermsAccepted] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -59,17 +78,7 @@ export function RegisterForm() {
     if (invalid || challenge.status !== 'ready') return;
     setBusy(true);
     const email = fields.email.trim();
-    const result = await signUp({
-      email,
-      password: fields.password,
-      firstName: fields.firstName.trim(),
-      lastName: fields.lastName.trim(),
-      challengeToken: challenge.challenge.token,
-      challengeAnswer: fields.answer.trim(),
-      website: traps.website,
-      fax: traps.fax,
-      termsVersion: termsAt(new Date()).current.version,
-    });
+    const result = await signUp(signUpRequest(fields, traps, challenge.challenge.token));
     setBusy(false);
     if (result.ok) {
       openAuth('register-sent', email);
@@ -119,22 +128,13 @@ export function RegisterForm() {
         onAnswer={(answer) => update('answer', answer)}
         onReload={newQuestion}
       />
-      <label className="flex items-start gap-2.5 text-sm text-slate-600 dark:text-slate-300">
-        <input
-          type="checkbox"
-          name="acceptTerms"
-          data-testid="terms-checkbox"
-          checked={termsAccepted}
-          onChange={(e) => {
-            setTermsAccepted(e.target.checked);
-            setError(null);
-          }}
-          className="mt-0.5 size-4 shrink-0 accent-brand-600"
-        />
-        <span>
-          {MESSAGES.terms_accept_label} (<TermsLink />)
-        </span>
-      </label>
+      <TermsCheckbox
+        checked={termsAccepted}
+        onChange={(checked) => {
+          setTermsAccepted(checked);
+          setError(null);
+        }}
+      />
       <FormError>{error}</FormError>
       <SubmitButton busy={busy} label={MESSAGES.auth_register} busyLabel={MESSAGES.auth_signing_up} />
       <SwitchMode
@@ -143,5 +143,24 @@ export function RegisterForm() {
         onClick={() => openAuth('login', fields.email.trim())}
       />
     </form>
+  );
+}
+
+/** The terms' acceptance box, with a link to read them. */
+function TermsCheckbox({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <label className="flex items-start gap-2.5 text-sm text-slate-600 dark:text-slate-300">
+      <input
+        type="checkbox"
+        name="acceptTerms"
+        data-testid="terms-checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        className="mt-0.5 size-4 shrink-0 accent-brand-600"
+      />
+      <span>
+        {MESSAGES.terms_accept_label} (<TermsLink />)
+      </span>
+    </label>
   );
 }

@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import { type StoreApi, create } from 'zustand';
 import type { QueryClient } from '@tanstack/react-query';
 import { SHELL_MESSAGES } from '@moodmap/core';
 import {
@@ -97,19 +97,22 @@ function persistUser(user: SessionUser | null): void {
   else removeKey(STORAGE_KEYS.currentUser);
 }
 
-export const useSessionStore = create<SessionState>()((set, get) => {
-  /** Takes a session the server just issued; the token listener below sets the user. */
-  async function startSession(payload: unknown): Promise<boolean> {
-    const session = await parseSession(payload);
-    if (!session || !(await toSessionUser(session.user))) return false;
-    applySession(session);
-    return true;
-  }
+type SetSession = StoreApi<SessionState>['setState'];
+type GetSession = StoreApi<SessionState>['getState'];
 
-  /**
-   * Keeps the user in step with the tokens: sign-ins (here or in another tab), refreshes,
-   * expiry, other tabs' sign-outs. A sign-in refetches the viewer's data.
-   */
+/** Takes a session the server just issued; the token listener (followSessionEvents) sets the user. */
+async function startSession(payload: unknown): Promise<boolean> {
+  const session = await parseSession(payload);
+  if (!session || !(await toSessionUser(session.user))) return false;
+  applySession(session);
+  return true;
+}
+
+/**
+ * Keeps the user in step with the tokens: sign-ins (here or in another tab), refreshes,
+ * expiry, other tabs' sign-outs. A sign-in refetches the viewer's data.
+ */
+function followSessionEvents(set: SetSession, get: GetSession): void {
   let sessionEvents = 0;
   onSessionChange((event) => {
     const seen = ++sessionEvents;
@@ -132,23 +135,27 @@ export const useSessionStore = create<SessionState>()((set, get) => {
     // A session that ends by itself mid-use is worth saying; another tab's sign-out is not.
     if (event.reason === 'expired' && get().status === 'ready') toast.warning(SHELL_MESSAGES.session_expired);
   });
+}
 
-  /** Signs in with the refresh cookie, if a sign-in happened here. Offline, the persisted user stands in until the server answers. */
-  async function restore(): Promise<boolean> {
-    if (!hasSession()) {
-      persistUser(null);
-      return false;
-    }
-    const outcome = await refreshSession();
-    if (outcome.ok) return get().user !== null;
-    if (outcome.reason === 'unavailable') {
-      const persisted = readPersistedUser(readJson(STORAGE_KEYS.currentUser));
-      if (persisted) set({ user: persisted });
-      retryRefreshLater();
-      return false;
-    }
+/** Signs in with the refresh cookie, if a sign-in happened here. Offline, the persisted user stands in until the server answers. */
+async function restoreSession(set: SetSession, get: GetSession): Promise<boolean> {
+  if (!hasSession()) {
+    persistUser(null);
     return false;
   }
+  const outcome = await refreshSession();
+  if (outcome.ok) return get().user !== null;
+  if (outcome.reason === 'unavailable') {
+    const persisted = readPersistedUser(readJson(STORAGE_KEYS.currentUser));
+    if (persisted) set({ user: persisted });
+    retryRefreshLater();
+    return false;
+  }
+  return false;
+}
+
+export const useSessionStore = create<SessionState>()((set, get) => {
+  followSessionEvents(set, get);
 
   return {
     status: 'initialising',
@@ -165,7 +172,7 @@ export const useSessionStore = create<SessionState>()((set, get) => {
           () => undefined,
           () => undefined,
         );
-        const signedIn = await restore().catch(() => false);
+        const signedIn = await restoreSession(set, get).catch(() => false);
         await config;
         set({ status: 'ready' });
         // Queries that ran for a visitor under the splash are refetched for the signed-in user.

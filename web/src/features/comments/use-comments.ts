@@ -5,7 +5,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_TTL_MS, type CommentDto, MESSAGES } from '@moodmap/core';
-import { useSessionStore } from '../auth/session-store.ts';
+import { type SessionUser, useSessionStore } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { refreshPost, updateCachedPost } from '../posts/posts-cache.ts';
@@ -29,6 +29,28 @@ function failureText(error: unknown, fallback: string): string {
 }
 
 let tempCounter = 0;
+
+/** The comment shown while the server has not answered: a temporary id, the author as signed in. */
+function tempComment(postId: string, user: SessionUser, content: string): CommentDto {
+  const now = new Date().toISOString();
+  return {
+    id: `${TEMP_PREFIX}${++tempCounter}`,
+    postId,
+    userId: user.id,
+    content: content.trim(),
+    createdAt: now,
+    updatedAt: now,
+    isEdited: false,
+    author: {
+      username: user.nickname,
+      photoUrl: user.profilePhotoUrl ?? null,
+      isPremium: user.isPremium ?? false,
+      isPro: user.isPro ?? false,
+      isPlus: user.isPlus ?? false,
+      isMulti: user.isMulti ?? false,
+    },
+  };
+}
 
 export function useCommentActions(postId: string) {
   const client = useQueryClient();
@@ -119,24 +141,7 @@ export function useCommentActions(postId: string) {
   /** Resolves true once the server has the comment (the form then clears). */
   const add = (content: string): Promise<boolean> => {
     if (!user) return Promise.resolve(false);
-    const now = new Date().toISOString();
-    const temp: CommentDto = {
-      id: `${TEMP_PREFIX}${++tempCounter}`,
-      postId,
-      userId: user.id,
-      content: content.trim(),
-      createdAt: now,
-      updatedAt: now,
-      isEdited: false,
-      author: {
-        username: user.nickname,
-        photoUrl: user.profilePhotoUrl ?? null,
-        isPremium: user.isPremium ?? false,
-        isPro: user.isPro ?? false,
-        isPlus: user.isPlus ?? false,
-        isMulti: user.isMulti ?? false,
-      },
-    };
+    const temp = tempComment(postId, user, content);
     return settled(addMutation.mutateAsync({ content, temp }));
   };
 

@@ -4,7 +4,7 @@ import { SHELL_MESSAGES } from '@moodmap/core';
 import { useUiStore } from '../../lib/ui-store.ts';
 import { HelpIcon, LocateIcon, MoonIcon, RefreshIcon, SunIcon } from '../../ui/icons.tsx';
 import { useThemeStore } from '../theme/theme-store.ts';
-import { REFRESH_POSTS_EVENT } from '../posts/posts-query.ts';
+import { REFRESH_POSTS_EVENT } from '../posts/for-map.ts';
 import { locateMe } from './geolocation.ts';
 
 /** A window event 'refreshPosts' triggers a fetch (the posts feed listens to it). */

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AttributionControl, Map, Marker, type MapRef, type ViewStateChangeEvent } from 'react-map-gl/maplibre';
 import { MAP, SHELL_MESSAGES } from '@moodmap/core';
 import { useAppConfig } from '../../lib/config.ts';
-import { useInteractionsRealtime } from '../posts/interactions-realtime.ts';
+import { useInteractionsRealtime } from '../posts/for-map.ts';
 import { useThemeStore } from '../theme/theme-store.ts';
 import { type StyleChoice, chooseStyle } from './map-style.ts';
 import { exposeMap, useMapStore } from './map-store.ts';
@@ -13,6 +13,26 @@ import { WORLD_MAP_PROPS, mapPixelRatio } from './world-map.ts';
 
 /** A configured style that has not loaded after this long is treated as failed. */
 const STYLE_TIMEOUT_MS = 10_000;
+
+/** Where the map was left, kept for the next visit. */
+function rememberView(event: ViewStateChangeEvent) {
+  // A person's move (not the map's own fitting) counts as a map interaction (analytics).
+  if (event.originalEvent) track('map_interaction');
+  const { latitude, longitude, zoom } = event.viewState;
+  saveView({ latitude, longitude, zoom });
+}
+
+/** The person's own position: a pulsing dot. */
+function UserPositionMarker({ position }: { position: { latitude: number; longitude: number } }) {
+  return (
+    <Marker longitude={position.longitude} latitude={position.latitude} anchor="center">
+      <span className="relative flex size-5" title={SHELL_MESSAGES.my_position}>
+        <span className="absolute inline-flex size-full animate-locate-pulse rounded-full bg-brand-500/60" />
+        <span className="relative inline-flex size-5 rounded-full border-[3px] border-white bg-brand-500 shadow-md" />
+      </span>
+    </Marker>
+  );
+}
 
 /** The full-screen world map under every screen (docs/product.md, Map). */
 export function MapView() {
@@ -105,13 +125,6 @@ export function MapView() {
     [fail],
   );
 
-  const onMoveEnd = useCallback((event: ViewStateChangeEvent) => {
-    // A person's move (not the map's own fitting) counts as a map interaction (analytics).
-    if (event.originalEvent) track('map_interaction');
-    const { latitude, longitude, zoom } = event.viewState;
-    saveView({ latitude, longitude, zoom });
-  }, []);
-
   const loaded = applied !== null && applied.key === choice.key;
 
   return (
@@ -130,19 +143,12 @@ export function MapView() {
         maxPitch={MAP.maxPitch}
         onError={onError}
         onIdle={checkApplied}
-        onMoveEnd={onMoveEnd}
+        onMoveEnd={rememberView}
         style={{ position: 'absolute', inset: 0 }}
       >
         <AttributionControl position="bottom-left" compact />
         <PostMarkers />
-        {userPosition ? (
-          <Marker longitude={userPosition.longitude} latitude={userPosition.latitude} anchor="center">
-            <span className="relative flex size-5" title={SHELL_MESSAGES.my_position}>
-              <span className="absolute inline-flex size-full animate-locate-pulse rounded-full bg-brand-500/60" />
-              <span className="relative inline-flex size-5 rounded-full border-[3px] border-white bg-brand-500 shadow-md" />
-            </span>
-          </Marker>
-        ) : null}
+        {userPosition ? <UserPositionMarker position={userPosition} /> : null}
       </Map>
     </div>
   );

@@ -3,6 +3,7 @@ import type {
   ExpressionSpecification,
   LineLayerSpecification,
   StyleSpecification,
+  SymbolLayerSpecification,
 } from 'maplibre-gl';
 import { GEO_TILE_MAX_ZOOM } from '@moodmap/core';
 import type { Theme } from '../theme/theme-store.ts';
@@ -140,6 +141,71 @@ function riverWidth(width: number): ExpressionSpecification {
   return ['*', width, ['match', ['get', 'rank'], [0, 1], 1, 2, 0.75, 0.55]];
 }
 
+type Palette = (typeof BASEMAP_PALETTE)[Theme];
+
+/** Rivers from zoom 4, wider as the map zooms in. */
+function riversLayer(c: Palette): LineLayerSpecification {
+  return {
+    id: 'rivers',
+    type: 'line',
+    source: 'basemap',
+    'source-layer': 'rivers',
+    minzoom: 4,
+    layout: { 'line-join': 'round', 'line-cap': 'round' },
+    paint: {
+      'line-color': c.river,
+      // The major rivers (ranks 0–1) full width, the others thinner (river-data.ts on the server).
+      'line-width': [
+        'interpolate',
+        ['exponential', 1.4],
+        ['zoom'],
+        4,
+        riverWidth(0.7),
+        6,
+        riverWidth(1.1),
+        10,
+        riverWidth(2),
+        14,
+        riverWidth(3.5),
+        18,
+        riverWidth(8),
+      ],
+    },
+  };
+}
+
+/** Place names, the biggest places first. */
+function placeLabelsLayer(c: Palette): SymbolLayerSpecification {
+  return {
+    id: 'place-labels',
+    type: 'symbol',
+    source: 'basemap',
+    'source-layer': 'places',
+    // The deepest tiles carry the villages of deeper zooms too, each with the zoom it shows from.
+    filter: ['>=', ['zoom'], ['coalesce', ['get', 'minzoom'], 0]],
+    layout: {
+      'text-field': ['get', 'name'],
+      'text-font': ['match', ['get', 'kind'], ['capital', 'city'], ['literal', FONT_BOLD], ['literal', FONT]],
+      'text-size': LABEL_SIZE,
+      'text-max-width': 8,
+      // Room around each name: a city view keeps its main towns readable instead of a carpet of names.
+      'text-padding': 6,
+      'text-letter-spacing': 0.02,
+      // Rank 0 is the most important place: it is placed first and wins any collision.
+      'symbol-sort-key': ['get', 'rank'],
+      'text-allow-overlap': false,
+      'text-ignore-placement': false,
+      'text-optional': true,
+    },
+    paint: {
+      'text-color': ['match', ['get', 'kind'], ['capital', 'city'], c.label, c.labelMinor],
+      'text-halo-color': c.halo,
+      'text-halo-width': 1.6,
+      'text-halo-blur': 0.4,
+    },
+  };
+}
+
 export function basemapStyle(theme: Theme): StyleSpecification {
   const c = BASEMAP_PALETTE[theme];
   return {
@@ -171,33 +237,7 @@ export function basemapStyle(theme: Theme): StyleSpecification {
         'source-layer': 'water',
         paint: { 'fill-color': c.water, 'fill-antialias': true },
       },
-      {
-        id: 'rivers',
-        type: 'line',
-        source: 'basemap',
-        'source-layer': 'rivers',
-        minzoom: 4,
-        layout: { 'line-join': 'round', 'line-cap': 'round' },
-        paint: {
-          'line-color': c.river,
-          // The major rivers (ranks 0–1) full width, the others thinner (river-data.ts on the server).
-          'line-width': [
-            'interpolate',
-            ['exponential', 1.4],
-            ['zoom'],
-            4,
-            riverWidth(0.7),
-            6,
-            riverWidth(1.1),
-            10,
-            riverWidth(2),
-            14,
-            riverWidth(3.5),
-            18,
-            riverWidth(8),
-          ],
-        },
-      },
+      riversLayer(c),
       {
         id: 'coastline',
         type: 'line',
@@ -253,34 +293,7 @@ export function basemapStyle(theme: Theme): StyleSpecification {
           'line-opacity': ['interpolate', ['linear'], ['zoom'], 2, 0.7, 8, 1],
         },
       },
-      {
-        id: 'place-labels',
-        type: 'symbol',
-        source: 'basemap',
-        'source-layer': 'places',
-        // The deepest tiles carry the villages of deeper zooms too, each with the zoom it shows from.
-        filter: ['>=', ['zoom'], ['coalesce', ['get', 'minzoom'], 0]],
-        layout: {
-          'text-field': ['get', 'name'],
-          'text-font': ['match', ['get', 'kind'], ['capital', 'city'], ['literal', FONT_BOLD], ['literal', FONT]],
-          'text-size': LABEL_SIZE,
-          'text-max-width': 8,
-          // Room around each name: a city view keeps its main towns readable instead of a carpet of names.
-          'text-padding': 6,
-          'text-letter-spacing': 0.02,
-          // Rank 0 is the most important place: it is placed first and wins any collision.
-          'symbol-sort-key': ['get', 'rank'],
-          'text-allow-overlap': false,
-          'text-ignore-placement': false,
-          'text-optional': true,
-        },
-        paint: {
-          'text-color': ['match', ['get', 'kind'], ['capital', 'city'], c.label, c.labelMinor],
-          'text-halo-color': c.halo,
-          'text-halo-width': 1.6,
-          'text-halo-blur': 0.4,
-        },
-      },
+      placeLabelsLayer(c),
     ],
   };
 }

@@ -11,7 +11,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { MAP, padBounds } from '@moodmap/core';
 import { useMoodFilterStore } from '../moods/mood-filter-store.ts';
-import { type Bbox, viewportQuery } from '../posts/viewport-query.ts';
+import { type Bbox, viewportQuery } from '../posts/for-map.ts';
 import { MAX_BOUNDS, type MapViewState } from './map-view.ts';
 
 /** MapLibre's vector tile size, which sets the world's size in pixels at a zoom. */
@@ -39,6 +39,6 @@ export function viewBounds(view: MapViewState, width: number, height: number): B
 export function prefetchFirstViewport(client: QueryClient, view: MapViewState, width: number, height: number): void {
   const bounds = viewBounds(view, width, height);
   if (!bounds) return;
-  // Padded as PostMarkers pads the map's bounds; rounded and keyed by viewportQuery as the map's own.
+  // Padded as the map's view is (markers/use-map-view.ts); rounded and keyed by viewportQuery as the map's own.
   void client.prefetchQuery(viewportQuery(padBounds(bounds), view.zoom, useMoodFilterStore.getState().selected));
 }

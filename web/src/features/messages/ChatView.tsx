@@ -121,19 +121,7 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
     if (seen) onContentGrew();
   }, [seen, onContentGrew]);
 
-  if (missing) {
-    return (
-      <div className="flex flex-1 flex-col" data-testid="conversation-not-found">
-        <ChatHeader other={undefined} nickname="" onBack={clear} />
-        <div className="flex flex-1 flex-col items-center justify-center gap-3 px-6 text-center">
-          <div className="flex size-14 items-center justify-center rounded-2xl bg-slate-100 text-slate-400 dark:bg-ink-800 dark:text-slate-500">
-            <ChatIcon size={26} />
-          </div>
-          <p className="font-semibold text-ink-900 dark:text-white">{MESSAGES.conversation_not_found}</p>
-        </div>
-      </div>
-    );
-  }
+  if (missing) return <ConversationNotFound onBack={clear} />;
 
   const other = summary?.otherParticipant;
   const nickname = other?.nickname || knownNickname || '';
@@ -167,43 +155,14 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
     );
   } else {
     body = (
-      <div className="mt-auto">
-        {thread.hasOlder ? (
-          <div className="mb-4 flex justify-center">
-            <button
-              type="button"
-              onClick={() => void thread.loadOlder()}
-              disabled={thread.loadingOlder}
-              data-testid="messages-load-older"
-              className="inline-flex items-center gap-2 rounded-full bg-white px-4 py-1.5 text-xs font-semibold text-brand-700 shadow-sm ring-1 ring-slate-200 transition hover:bg-brand-50 disabled:opacity-60 dark:bg-ink-800 dark:text-brand-300 dark:ring-white/10 dark:hover:bg-ink-700"
-            >
-              {thread.loadingOlder ? <Spinner className="size-3.5" /> : null}
-              {MESSAGES.messages_load_older}
-            </button>
-          </div>
-        ) : null}
-        <ol className="flex flex-col" aria-label={t('messages_conversation_with', { name: nickname })}>
-          {messages.map((m, i) => {
-            const previous = messages[i - 1];
-            const grouped = Boolean(
-              previous &&
-                previous.senderId === m.senderId &&
-                Date.parse(m.createdAt) - Date.parse(previous.createdAt) < GROUP_MS,
-            );
-            return (
-              <MessageBubble
-                key={m.id}
-                message={m}
-                mine={m.senderId === me}
-                grouped={grouped}
-                now={now}
-                seen={m.id === seenId}
-                onImageLoad={scroll.onContentGrew}
-              />
-            );
-          })}
-        </ol>
-      </div>
+      <MessageThread
+        thread={thread}
+        nickname={nickname}
+        me={me}
+        now={now}
+        seenId={seenId}
+        onImageLoad={scroll.onContentGrew}
+      />
     );
   }
 
@@ -232,6 +191,79 @@ export function ChatView({ conversationId, me }: { conversationId: string; me: s
           }}
         />
       )}
+    </div>
+  );
+}
+
+/** A conversation that does not exist (or no longer): the header to go back, and why it is empty. */
+function ConversationNotFound({ onBack }: { onBack: () => void }) {
+  return (
+    <div className="flex flex-1 flex-col" data-testid="conversation-not-found">
+      <ChatHeader other={undefined} nickname="" onBack={onBack} />
+      <div className="flex flex-1 flex-col items-center justify-center gap-3 px-6 text-center">
+        <div className="flex size-14 items-center justify-center rounded-2xl bg-slate-100 text-slate-400 dark:bg-ink-800 dark:text-slate-500">
+          <ChatIcon size={26} />
+        </div>
+        <p className="font-semibold text-ink-900 dark:text-white">{MESSAGES.conversation_not_found}</p>
+      </div>
+    </div>
+  );
+}
+
+/** The messages, oldest first, with the button that loads the older ones above them. */
+function MessageThread({
+  thread,
+  nickname,
+  me,
+  now,
+  seenId,
+  onImageLoad,
+}: {
+  thread: ReturnType<typeof useThread>;
+  nickname: string;
+  me: string;
+  now: Date;
+  seenId: string | null;
+  onImageLoad: () => void;
+}) {
+  const { messages } = thread;
+  return (
+    <div className="mt-auto">
+      {thread.hasOlder ? (
+        <div className="mb-4 flex justify-center">
+          <button
+            type="button"
+            onClick={() => void thread.loadOlder()}
+            disabled={thread.loadingOlder}
+            data-testid="messages-load-older"
+            className="inline-flex items-center gap-2 rounded-full bg-white px-4 py-1.5 text-xs font-semibold text-brand-700 shadow-sm ring-1 ring-slate-200 transition hover:bg-brand-50 disabled:opacity-60 dark:bg-ink-800 dark:text-brand-300 dark:ring-white/10 dark:hover:bg-ink-700"
+          >
+            {thread.loadingOlder ? <Spinner className="size-3.5" /> : null}
+            {MESSAGES.messages_load_older}
+          </button>
+        </div>
+      ) : null}
+      <ol className="flex flex-col" aria-label={t('messages_conversation_with', { name: nickname })}>
+        {messages.map((m, i) => {
+          const previous = messages[i - 1];
+          const grouped = Boolean(
+            previous &&
+              previous.senderId === m.senderId &&
+              Date.parse(m.createdAt) - Date.parse(previous.createdAt) < GROUP_MS,
+          );
+          return (
+            <MessageBubble
+              key={m.id}
+              message={m}
+              mine={m.senderId === me}
+              grouped={grouped}
+              now={now}
+              seen={m.id === seenId}
+              onImageLoad={onImageLoad}
+            />
+          );
+        })}
+      </ol>
     </div>
   );
 }

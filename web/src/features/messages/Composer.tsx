@@ -55,6 +55,87 @@ const wideScreen = () =>
   window.matchMedia('(min-width: 769px)').matches;
 
 /**
+ * The text field's ref: it grows with `draft` up to its cap, then scrolls; on a wide screen it
+ * is ready to type in when a conversation opens (a prefilled draft with the caret at its end).
+ */
+function useComposerInput(draft: string, conversationId: string) {
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+
+  useLayoutEffect(() => {
+    const el = inputRef.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    if (el.scrollHeight > 0) el.style.height = `${Math.min(el.scrollHeight, MAX_INPUT_PX)}px`;
+  }, [draft]);
+
+  useEffect(() => {
+    const el = inputRef.current;
+    if (!el || !wideScreen()) return;
+    el.focus({ preventScroll: true });
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, [conversationId]);
+
+  return inputRef;
+}
+
+/** The picked image before it is sent: its preview (a placeholder until read), and a remove button. */
+function PickedImage({
+  preview,
+  disabled,
+  onRemove,
+}: {
+  preview: string | null;
+  disabled: boolean;
+  onRemove: () => void;
+}) {
+  return (
+    <div className="relative mb-2.5 ml-12 inline-block" data-testid="message-image-preview">
+      {preview ? (
+        <img
+          src={preview}
+          alt=""
+          className="size-20 rounded-xl object-cover ring-1 ring-slate-200 dark:ring-white/10"
+        />
+      ) : (
+        <span className="flex size-20 items-center justify-center rounded-xl bg-slate-100 text-slate-400 ring-1 ring-slate-200 dark:bg-ink-800 dark:ring-white/10">
+          <ImageIcon size={24} />
+        </span>
+      )}
+      <button
+        type="button"
+        onClick={onRemove}
+        disabled={disabled}
+        aria-label={MESSAGES.messages_remove_image}
+        data-testid="message-image-remove"
+        className="absolute -top-2 -right-2 flex size-7 items-center justify-center rounded-full bg-ink-900 text-white shadow-md ring-2 ring-white transition hover:bg-ink-700 dark:bg-slate-200 dark:text-ink-900 dark:ring-ink-900 dark:hover:bg-white"
+      >
+        <CloseIcon size={14} strokeWidth={2.6} />
+      </button>
+    </div>
+  );
+}
+
+function SendButton({ sending, canSend }: { sending: boolean; canSend: boolean }) {
+  return (
+    <button
+      type="submit"
+      disabled={!canSend}
+      aria-label={sending ? MESSAGES.auth_sending : MESSAGES.contact_submit}
+      title={MESSAGES.contact_submit}
+      aria-busy={sending || undefined}
+      data-testid="message-send"
+      className={`flex size-11 shrink-0 items-center justify-center rounded-full transition ${
+        sending || canSend
+          ? 'bg-gradient-to-br from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/30 enabled:hover:brightness-105 enabled:active:scale-95'
+          : 'bg-slate-200 text-slate-400 dark:bg-ink-700 dark:text-slate-500'
+      }`}
+    >
+      {sending ? <Spinner className="size-5" /> : <SendIcon />}
+    </button>
+  );
+}
+
+/**
  * The composer: text (Enter sends, Shift+Enter a new line),
  * one image with a preview and a remove button, a send button with a spinner. Sending clears
  * both on success; on failure they stay, and the server's reason is shown. `closedReason`: the
@@ -89,25 +170,10 @@ export function Composer({
   });
   const sending = send.isPending;
   const preview = useObjectUrl(file);
-  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const inputRef = useComposerInput(draft, conversationId);
   const fileRef = useRef<HTMLInputElement>(null);
   const closed = closedReason !== undefined;
   const canSend = !closed && !sending && (draft.trim() !== '' || file !== null);
-
-  useLayoutEffect(() => {
-    const el = inputRef.current;
-    if (!el) return;
-    el.style.height = 'auto';
-    if (el.scrollHeight > 0) el.style.height = `${Math.min(el.scrollHeight, MAX_INPUT_PX)}px`;
-  }, [draft]);
-
-  // On a wide screen the text field is ready to type in (a prefilled draft with the caret at its end).
-  useEffect(() => {
-    const el = inputRef.current;
-    if (!el || !wideScreen()) return;
-    el.focus({ preventScroll: true });
-    el.setSelectionRange(el.value.length, el.value.length);
-  }, [conversationId]);
 
   const pick = (picked: File | null | undefined) => {
     if (fileRef.current) fileRef.current.value = '';
@@ -146,31 +212,7 @@ export function Composer({
       aria-disabled={closed || undefined}
       className="shrink-0 border-t border-slate-100 bg-white px-3 pt-2.5 pb-3 md:px-4 dark:border-white/5 dark:bg-ink-900"
     >
-      {file ? (
-        <div className="relative mb-2.5 ml-12 inline-block" data-testid="message-image-preview">
-          {preview ? (
-            <img
-              src={preview}
-              alt=""
-              className="size-20 rounded-xl object-cover ring-1 ring-slate-200 dark:ring-white/10"
-            />
-          ) : (
-            <span className="flex size-20 items-center justify-center rounded-xl bg-slate-100 text-slate-400 ring-1 ring-slate-200 dark:bg-ink-800 dark:ring-white/10">
-              <ImageIcon size={24} />
-            </span>
-          )}
-          <button
-            type="button"
-            onClick={() => setFile(null)}
-            disabled={sending}
-            aria-label={MESSAGES.messages_remove_image}
-            data-testid="message-image-remove"
-            className="absolute -top-2 -right-2 flex size-7 items-center justify-center rounded-full bg-ink-900 text-white shadow-md ring-2 ring-white transition hover:bg-ink-700 dark:bg-slate-200 dark:text-ink-900 dark:ring-ink-900 dark:hover:bg-white"
-          >
-            <CloseIcon size={14} strokeWidth={2.6} />
-          </button>
-        </div>
-      ) : null}
+      {file ? <PickedImage preview={preview} disabled={sending} onRemove={() => setFile(null)} /> : null}
       <div className="flex items-end gap-2">
         <input
           ref={fileRef}
@@ -213,21 +255,7 @@ export function Composer({
             />
           )}
         </div>
-        <button
-          type="submit"
-          disabled={!canSend}
-          aria-label={sending ? MESSAGES.auth_sending : MESSAGES.contact_submit}
-          title={MESSAGES.contact_submit}
-          aria-busy={sending || undefined}
-          data-testid="message-send"
-          className={`flex size-11 shrink-0 items-center justify-center rounded-full transition ${
-            sending || canSend
-              ? 'bg-gradient-to-br from-brand-500 to-violet-brand text-white shadow-md shadow-brand-500/30 enabled:hover:brightness-105 enabled:active:scale-95'
-              : 'bg-slate-200 text-slate-400 dark:bg-ink-700 dark:text-slate-500'
-          }`}
-        >
-          {sending ? <Spinner className="size-5" /> : <SendIcon />}
-        </button>
+        <SendButton sending={sending} canSend={canSend} />
       </div>
     </form>
   );

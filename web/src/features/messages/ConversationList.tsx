@@ -1,5 +1,13 @@
 import { type UIEvent, useEffect, useState } from 'react';
-import { type ConversationSummaryDto, MESSAGES, MINUTE, type MessageDto, conversationListTime, t } from '@moodmap/core';
+import {
+  type ConversationSummaryDto,
+  MESSAGES,
+  MINUTE,
+  type MessageDto,
+  conversationListTime,
+  isUnreadFor,
+  t,
+} from '@moodmap/core';
 import { Spinner } from '../../ui/Button.tsx';
 import { ChatIcon } from '../../ui/icons.tsx';
 import { EmojiText } from './EmojiText.tsx';
@@ -47,7 +55,7 @@ function ConversationItem({
 }) {
   const { otherParticipant: other, lastMessage } = conversation;
   // The dot marks an unread last message from the other person, in a conversation not open.
-  const unread = conversation.unread && !selected && lastMessage?.senderId !== me;
+  const unread = !selected && isUnreadFor(me, !conversation.request, lastMessage);
   const preview = conversationPreview(lastMessage, me);
   return (
     <li>

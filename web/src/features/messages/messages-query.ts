@@ -10,6 +10,7 @@ import {
   type ConversationSummaryDto,
   MESSAGES_PAGE_MAX,
   type MessageDto,
+  isUnreadFor,
 } from '@moodmap/core';
 import { useSessionStore } from '../auth/session-store.ts';
 import { ApiError } from '../../lib/api.ts';
@@ -215,7 +216,6 @@ export function applyMessage(
   message: MessageDto,
   me: string | null | undefined,
 ): { known: boolean } {
-  const mine = message.senderId === me;
   addMessagesToThread(client, message.conversationId, [message]);
   const cached = findConversation(client, message.conversationId);
   if (cached) {
@@ -225,7 +225,7 @@ export function applyMessage(
             ...c,
             lastMessage: message,
             updatedAt: later(message.createdAt, c.updatedAt),
-            unread: !mine && !message.read,
+            unread: isUnreadFor(me, !c.request, message),
           }
         : c.lastMessage?.id === message.id
           ? { ...c, lastMessage: message }
@@ -233,7 +233,7 @@ export function applyMessage(
     );
   }
   if (!cached || isNewer(message, cached.lastMessage) || cached.lastMessage?.id === message.id)
-    setUnread(client, message.conversationId, !mine && !message.read);
+    setUnread(client, message.conversationId, isUnreadFor(me, !cached?.request, message));
   return { known: Boolean(cached) };
 }
 
@@ -254,11 +254,10 @@ export function applyRead(
   const cached = findConversation(client, conversationId);
   const last = cached?.lastMessage;
   if (last && written(last) && Date.parse(last.createdAt) <= limit) {
-    updateConversation(client, conversationId, (c) => ({
-      ...c,
-      unread: byReader ? false : c.unread,
-      lastMessage: c.lastMessage ? { ...c.lastMessage, read: true } : null,
-    }));
+    updateConversation(client, conversationId, (c) => {
+      const lastMessage = c.lastMessage ? { ...c.lastMessage, read: true } : null;
+      return { ...c, lastMessage, unread: isUnreadFor(me, !c.request, lastMessage) };
+    });
   }
   if (byReader && (!last || Date.parse(last.createdAt) <= limit)) setUnread(client, conversationId, false);
 }

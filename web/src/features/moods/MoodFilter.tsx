@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { SHELL_MESSAGES, MOODS, MOOD_INFO } from '@moodmap/core';
+import { SHELL_MESSAGES, MOODS, MOOD_INFO, type Mood } from '@moodmap/core';
 import { CheckIcon, ChevronDownIcon } from '../../ui/icons.tsx';
 import { useMoodFilterStore } from './mood-filter-store.ts';
 
@@ -85,45 +85,11 @@ export function MoodFilter() {
             {SHELL_MESSAGES.mood_filter}
           </p>
           <ul className="space-y-0.5">
-            {MOODS.map((mood) => {
-              const info = MOOD_INFO[mood];
-              const checked = selected.includes(mood);
-              return (
-                <li key={mood}>
-                  <label
-                    className="flex cursor-pointer items-center gap-3 rounded-xl px-2.5 py-2 transition hover:bg-slate-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 dark:hover:bg-white/5"
-                    data-testid={`mood-option-${mood}`}
-                  >
-                    <input
-                      type="checkbox"
-                      className="sr-only"
-                      checked={checked}
-                      onChange={() => toggle(mood)}
-                      aria-label={`${info.emoji} ${info.label}`}
-                    />
-                    <span
-                      className="emoji flex size-9 items-center justify-center rounded-xl text-lg"
-                      style={{ backgroundColor: `${info.color}40`, boxShadow: `inset 0 0 0 2px ${info.color}` }}
-                      aria-hidden="true"
-                    >
-                      {info.emoji}
-                    </span>
-                    <span
-                      className={`flex-1 text-sm font-medium ${checked ? 'text-ink-900 dark:text-white' : 'text-slate-500 dark:text-slate-400'}`}
-                    >
-                      {info.label}
-                    </span>
-                    <span
-                      className={`flex size-5 items-center justify-center rounded-md border-2 transition ${checked ? 'border-transparent text-ink-900' : 'border-slate-300 dark:border-slate-600'}`}
-                      style={checked ? { backgroundColor: info.color } : undefined}
-                      aria-hidden="true"
-                    >
-                      {checked ? <CheckIcon size={14} strokeWidth={3} /> : null}
-                    </span>
-                  </label>
-                </li>
-              );
-            })}
+            {MOODS.map((mood) => (
+              <li key={mood}>
+                <MoodOption mood={mood} checked={selected.includes(mood)} onToggle={() => toggle(mood)} />
+              </li>
+            ))}
           </ul>
           <div className="mt-1.5 border-t border-slate-100 px-2.5 pt-2 pb-1 dark:border-white/5">
             <button
@@ -141,5 +107,43 @@ export function MoodFilter() {
         </fieldset>
       ) : null}
     </div>
+  );
+}
+
+/** One mood's checkbox: its emoji on its colour, its name, and a tick when shown. */
+function MoodOption({ mood, checked, onToggle }: { mood: Mood; checked: boolean; onToggle: () => void }) {
+  const info = MOOD_INFO[mood];
+  return (
+    <label
+      className="flex cursor-pointer items-center gap-3 rounded-xl px-2.5 py-2 transition hover:bg-slate-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 dark:hover:bg-white/5"
+      data-testid={`mood-option-${mood}`}
+    >
+      <input
+        type="checkbox"
+        className="sr-only"
+        checked={checked}
+        onChange={onToggle}
+        aria-label={`${info.emoji} ${info.label}`}
+      />
+      <span
+        className="emoji flex size-9 items-center justify-center rounded-xl text-lg"
+        style={{ backgroundColor: `${info.color}40`, boxShadow: `inset 0 0 0 2px ${info.color}` }}
+        aria-hidden="true"
+      >
+        {info.emoji}
+      </span>
+      <span
+        className={`flex-1 text-sm font-medium ${checked ? 'text-ink-900 dark:text-white' : 'text-slate-500 dark:text-slate-400'}`}
+      >
+        {info.label}
+      </span>
+      <span
+        className={`flex size-5 items-center justify-center rounded-md border-2 transition ${checked ? 'border-transparent text-ink-900' : 'border-slate-300 dark:border-slate-600'}`}
+        style={checked ? { backgroundColor: info.color } : undefined}
+        aria-hidden="true"
+      >
+        {checked ? <CheckIcon size={14} strokeWidth={3} /> : null}
+      </span>
+    </label>
   );
 }

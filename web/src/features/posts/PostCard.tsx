@@ -103,58 +103,14 @@ export function PostCard({
         </button>
       </DialogHeader>
 
-      <div className="min-h-0 flex-1 space-y-3 overflow-y-auto overscroll-contain px-4 pb-3">
-        <div className="flex flex-wrap items-center gap-2">
-          <MoodBadge post={post} />
-          {/* The pin stands for a ~1 km area, not the place it was posted from. */}
-          {post.approximate ? (
-            <span
-              className="inline-flex items-center gap-1 text-xs font-medium text-slate-600 dark:text-slate-300"
-              data-testid="post-approximate"
-            >
-              <PinIcon size={14} className="shrink-0" /> {MESSAGES.post_approximate}
-            </span>
-          ) : null}
-        </div>
-        {post.audioUrl ? (
-          <AudioPlayer src={post.audioUrl} durationHint={post.audioDuration} testId="post-audio" />
-        ) : null}
-        {image ? (
-          <button
-            type="button"
-            onClick={() => setEnlarged(true)}
-            aria-label={MESSAGES.image_enlarge}
-            className="block w-full overflow-hidden rounded-2xl bg-slate-100 dark:bg-ink-800"
-            data-testid="post-image"
-          >
-            <img
-              src={image}
-              alt=""
-              loading="lazy"
-              className="max-h-56 w-full object-cover transition hover:scale-[1.02]"
-            />
-          </button>
-        ) : null}
-        {!post.isVoiceOnly && post.content ? (
-          <p
-            className="text-[15px] leading-relaxed break-words whitespace-pre-line text-ink-800 dark:text-slate-200"
-            data-testid="post-text"
-          >
-            {post.content}
-          </p>
-        ) : null}
-        {/* DSA Art. 16: anyone, visitors included, may notify illegal content (not their own). */}
-        {mine ? null : (
-          <Link
-            to={`${DSA_NOTICE_PATH}?post=${encodeURIComponent(post.id)}`}
-            className="inline-block text-xs text-slate-500 underline underline-offset-2 hover:text-rose-600 dark:text-slate-400 dark:hover:text-rose-300"
-            data-testid="post-dsa-notice"
-          >
-            {MESSAGES.dsa_link}
-          </Link>
-        )}
-        {commentsOpen ? <CommentsSection post={post} now={now} /> : null}
-      </div>
+      <PostContent
+        post={post}
+        now={now}
+        image={image}
+        mine={mine}
+        commentsOpen={commentsOpen}
+        onEnlarge={() => setEnlarged(true)}
+      />
 
       {/* Two rows whatever the width: likes and comments, then the call to action. */}
       <footer className="grid shrink-0 grid-cols-[auto_minmax(0,1fr)] gap-2 border-t border-slate-100 px-3 py-2.5 dark:border-white/5">
@@ -202,5 +158,75 @@ export function PostCard({
         </Deferred>
       ) : null}
     </PopupFrame>
+  );
+}
+
+/** The card's body: mood, approximate-place note, voice, image, text, the illegal-content link, comments. */
+function PostContent({
+  post,
+  now,
+  image,
+  mine,
+  commentsOpen,
+  onEnlarge,
+}: {
+  post: PostDto;
+  now: Date;
+  image: string | null;
+  mine: boolean;
+  commentsOpen: boolean;
+  onEnlarge: () => void;
+}) {
+  return (
+    <div className="min-h-0 flex-1 space-y-3 overflow-y-auto overscroll-contain px-4 pb-3">
+      <div className="flex flex-wrap items-center gap-2">
+        <MoodBadge post={post} />
+        {/* The pin stands for a ~1 km area, not the place it was posted from. */}
+        {post.approximate ? (
+          <span
+            className="inline-flex items-center gap-1 text-xs font-medium text-slate-600 dark:text-slate-300"
+            data-testid="post-approximate"
+          >
+            <PinIcon size={14} className="shrink-0" /> {MESSAGES.post_approximate}
+          </span>
+        ) : null}
+      </div>
+      {post.audioUrl ? <AudioPlayer src={post.audioUrl} durationHint={post.audioDuration} testId="post-audio" /> : null}
+      {image ? (
+        <button
+          type="button"
+          onClick={onEnlarge}
+          aria-label={MESSAGES.image_enlarge}
+          className="block w-full overflow-hidden rounded-2xl bg-slate-100 dark:bg-ink-800"
+          data-testid="post-image"
+        >
+          <img
+            src={image}
+            alt=""
+            loading="lazy"
+            className="max-h-56 w-full object-cover transition hover:scale-[1.02]"
+          />
+        </button>
+      ) : null}
+      {!post.isVoiceOnly && post.content ? (
+        <p
+          className="text-[15px] leading-relaxed break-words whitespace-pre-line text-ink-800 dark:text-slate-200"
+          data-testid="post-text"
+        >
+          {post.content}
+        </p>
+      ) : null}
+      {/* DSA Art. 16: anyone, visitors included, may notify illegal content (not their own). */}
+      {mine ? null : (
+        <Link
+          to={`${DSA_NOTICE_PATH}?post=${encodeURIComponent(post.id)}`}
+          className="inline-block text-xs text-slate-500 underline underline-offset-2 hover:text-rose-600 dark:text-slate-400 dark:hover:text-rose-300"
+          data-testid="post-dsa-notice"
+        >
+          {MESSAGES.dsa_link}
+        </Link>
+      )}
+      {commentsOpen ? <CommentsSection post={post} now={now} /> : null}
+    </div>
   );
 }

@@ -13,6 +13,26 @@ import { useCombobox } from './use-combobox.ts';
 import { usePlaceSearch } from './use-place-search.ts';
 import { useSearch } from './use-search.ts';
 
+/** The id of the highlighted option (places first, then posts), for aria-activedescendant. */
+function highlightedOptionId(
+  listId: string,
+  places: readonly PlaceDto[],
+  results: readonly PostDto[],
+  highlight: number,
+): string | undefined {
+  if (highlight < 0) return undefined;
+  if (highlight < places.length) return placeOptionId(listId, places[highlight]!);
+  const post = results[highlight - places.length];
+  return post ? `${listId}-${post.id}` : undefined;
+}
+
+/** The server's text for a search it refused (4xx); ours when it failed or could not be reached. */
+function searchErrorText(error: unknown): string {
+  return error instanceof ApiError && error.status !== 0 && error.status < 500
+    ? error.message
+    : SHELL_MESSAGES.search_failed;
+}
+
 /**
  * The top bar search box: a combobox whose
  * results open under the bar, places first, then posts. Arrows move through them,
@@ -57,20 +77,8 @@ export function SearchBox() {
     onPick: (index) => (index < places.length ? pickPlace(places[index]!) : pickPost(results[index - places.length]!)),
     onClear: () => setQuery(''),
   });
-  const highlighted =
-    highlight < 0
-      ? undefined
-      : highlight < places.length
-        ? placeOptionId(listId, places[highlight]!)
-        : results[highlight - places.length]
-          ? `${listId}-${results[highlight - places.length]!.id}`
-          : undefined;
-
-  const errorText = error
-    ? error instanceof ApiError && error.status !== 0 && error.status < 500
-      ? error.message
-      : SHELL_MESSAGES.search_failed
-    : null;
+  const highlighted = highlightedOptionId(listId, places, results, highlight);
+  const errorText = error ? searchErrorText(error) : null;
 
   return (
     <search ref={containerRef} className="min-w-0 flex-1">

@@ -1,8 +1,9 @@
 /**
  * The keyboard and pointer behaviour of a search box whose results open under it, shared by the
  * top bar and the create page's place search: arrows move through the options (wrapping round),
- * Enter picks the highlighted one (or the first once the answer is in), Escape closes the list and
- * a second Escape clears the box; a press outside closes it.
+ * Enter picks the highlighted one, or the first of the answer (when the answer is still on its way,
+ * the first of it once it is in), Escape closes the list and a second Escape clears the box; a
+ * press outside closes it.
  */
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 
@@ -29,10 +30,18 @@ export function useCombobox<E extends HTMLElement>({
 }) {
   const [open, setOpen] = useState(false);
   const [highlight, setHighlight] = useState(-1);
+  // Enter pressed while the answer was on its way: the first option of that answer is picked.
+  const [pickFirstWhenIn, setPickFirstWhenIn] = useState(false);
   const containerRef = useRef<E>(null);
   const shown = open && active;
 
   useEffect(() => setHighlight(-1), [resetOn]);
+
+  useEffect(() => {
+    if (!pickFirstWhenIn || waiting) return;
+    setPickFirstWhenIn(false);
+    if (shown && count > 0) onPick(0);
+  }, [pickFirstWhenIn, waiting, shown, count, onPick]);
 
   useEffect(() => {
     if (!shown) return;
@@ -56,7 +65,9 @@ export function useCombobox<E extends HTMLElement>({
       event.preventDefault();
       const index = highlight >= 0 && highlight < count ? highlight : shown && !waiting && count > 0 ? 0 : -1;
       if (index >= 0) onPick(index);
+      else if (shown && waiting) setPickFirstWhenIn(true);
     } else if (event.key === 'Escape') {
+      setPickFirstWhenIn(false);
       if (shown) {
         event.stopPropagation();
         setOpen(false);

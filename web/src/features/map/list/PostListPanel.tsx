@@ -8,13 +8,13 @@
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { POST_CARDS_MAX, SHELL_MESSAGES, fillCount, truncate } from '@moodmap/core';
 import { MicIcon } from '../../../ui/icons.tsx';
-import { MoodBadge } from '../../posts/MoodBadge.tsx';
-import { PostByline } from '../../posts/PostByline.tsx';
-import { useGroupCards } from '../../posts/post-card-query.ts';
-import type { MarkerDto } from '../../posts/post-types.ts';
+import { MoodBadge } from '../../posts/for-map.ts';
+import { PostByline } from '../../posts/for-map.ts';
+import { useGroupCards } from '../../posts/for-map.ts';
+import type { MarkerDto } from '../../posts/for-map.ts';
 import { useMapStore } from '../map-store.ts';
 import { useDrawnPosts } from '../markers/drawn-posts.ts';
-import { markerName, sortPosts } from '../markers/marker-names.ts';
+import { type ListSort, markerName, sortPosts } from '../markers/marker-names.ts';
 import { PostPopup } from '../markers/PostPopup.tsx';
 import { useListStore } from './list-store.ts';
 import { inView, useViewBounds } from './use-view-bounds.ts';
@@ -89,35 +89,7 @@ export function PostListPanel() {
         <p className="text-xs text-slate-600 dark:text-slate-300" aria-live="polite" data-testid="post-list-count">
           {fillCount(SHELL_MESSAGES, 'list_count', posts.length)}
         </p>
-        <fieldset
-          className="mt-2 flex min-w-0 flex-wrap items-center gap-2"
-          aria-label={SHELL_MESSAGES.list_sort_label}
-        >
-          <span className="text-xs font-semibold text-slate-600 dark:text-slate-300" aria-hidden="true">
-            {SHELL_MESSAGES.list_sort_label}
-          </span>
-          {(['distance', 'time'] as const).map((key) => (
-            <button
-              key={key}
-              type="button"
-              aria-pressed={sort === key}
-              onClick={() => setSort(key)}
-              data-testid={`post-list-sort-${key}`}
-              className={`h-8 rounded-lg px-2.5 text-xs font-semibold ${sort === key ? 'bg-ink-900 text-white dark:bg-white dark:text-ink-900' : 'bg-slate-100 text-ink-800 hover:bg-slate-200 dark:bg-ink-800 dark:text-slate-100'}`}
-            >
-              {key === 'distance' ? SHELL_MESSAGES.list_sort_distance : SHELL_MESSAGES.list_sort_time}
-            </button>
-          ))}
-          {clusterIds ? (
-            <button
-              type="button"
-              onClick={() => show()}
-              className="h-8 rounded-lg px-2.5 text-xs font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-300 dark:hover:bg-white/10"
-            >
-              {SHELL_MESSAGES.list_show_all}
-            </button>
-          ) : null}
-        </fieldset>
+        <SortChoice sort={sort} onSort={setSort} onShowAll={clusterIds ? show : null} />
       </div>
       {posts.length === 0 ? (
         <p className="px-4 py-6 text-sm text-slate-600 dark:text-slate-300" data-testid="post-list-empty">
@@ -153,6 +125,46 @@ export function PostListPanel() {
         </ol>
       )}
     </section>
+  );
+}
+
+/** The sort choice (distance or time) and, for one group, the way back to every post in view. */
+function SortChoice({
+  sort,
+  onSort,
+  onShowAll,
+}: {
+  sort: ListSort;
+  onSort: (sort: ListSort) => void;
+  onShowAll: (() => void) | null;
+}) {
+  return (
+    <fieldset className="mt-2 flex min-w-0 flex-wrap items-center gap-2" aria-label={SHELL_MESSAGES.list_sort_label}>
+      <span className="text-xs font-semibold text-slate-600 dark:text-slate-300" aria-hidden="true">
+        {SHELL_MESSAGES.list_sort_label}
+      </span>
+      {(['distance', 'time'] as const).map((key) => (
+        <button
+          key={key}
+          type="button"
+          aria-pressed={sort === key}
+          onClick={() => onSort(key)}
+          data-testid={`post-list-sort-${key}`}
+          className={`h-8 rounded-lg px-2.5 text-xs font-semibold ${sort === key ? 'bg-ink-900 text-white dark:bg-white dark:text-ink-900' : 'bg-slate-100 text-ink-800 hover:bg-slate-200 dark:bg-ink-800 dark:text-slate-100'}`}
+        >
+          {key === 'distance' ? SHELL_MESSAGES.list_sort_distance : SHELL_MESSAGES.list_sort_time}
+        </button>
+      ))}
+      {onShowAll ? (
+        <button
+          type="button"
+          onClick={() => onShowAll()}
+          className="h-8 rounded-lg px-2.5 text-xs font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-300 dark:hover:bg-white/10"
+        >
+          {SHELL_MESSAGES.list_show_all}
+        </button>
+      ) : null}
+    </fieldset>
   );
 }
 

@@ -6,10 +6,10 @@
 import { MAP, SHELL_MESSAGES, POST_CARDS_MAX, relativeTime, fillCount, truncate, MOOD_INFO } from '@moodmap/core';
 import { MicIcon } from '../../../ui/icons.tsx';
 import { DialogHeader } from '../../../ui/DialogHeader.tsx';
-import { AuthorPhoto } from '../../posts/AuthorPhoto.tsx';
-import { MoodBadge } from '../../posts/MoodBadge.tsx';
-import { useGroupCards } from '../../posts/post-card-query.ts';
-import { type MarkerDto, firstImage } from '../../posts/post-types.ts';
+import { AuthorPhoto } from '../../posts/for-map.ts';
+import { MoodBadge } from '../../posts/for-map.ts';
+import { useGroupCards } from '../../posts/for-map.ts';
+import { type MarkerDto, firstImage } from '../../posts/for-map.ts';
 
 export function ClusterList({
   markers,

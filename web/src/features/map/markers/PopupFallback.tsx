@@ -7,8 +7,8 @@
  */
 import { SHELL_MESSAGES } from '@moodmap/core';
 import { Spinner } from '../../../ui/Button.tsx';
-import { PopupFrame } from '../../posts/PopupFrame.tsx';
-import type { MarkerDto } from '../../posts/post-types.ts';
+import { PopupFrame } from '../../posts/for-map.ts';
+import type { MarkerDto } from '../../posts/for-map.ts';
 
 function Loading() {
   return (

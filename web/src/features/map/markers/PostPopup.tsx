@@ -9,14 +9,14 @@ import { ApiError } from '../../../lib/api.ts';
 import { DialogHeader } from '../../../ui/DialogHeader.tsx';
 import { Suspense } from 'react';
 import { lazyScreen } from '../../../ui/lazy-screen.tsx';
-import { loadPostCard } from '../../posts/post-card-chunk.ts';
-import { MoodBadge } from '../../posts/MoodBadge.tsx';
-import { PopupFrame } from '../../posts/PopupFrame.tsx';
-import { PostByline } from '../../posts/PostByline.tsx';
-import { usePostCard } from '../../posts/post-card-query.ts';
-import { cardKey, removePostFromCache } from '../../posts/posts-query.ts';
+import { loadPostCard } from '../../posts/for-map.ts';
+import { MoodBadge } from '../../posts/for-map.ts';
+import { PopupFrame } from '../../posts/for-map.ts';
+import { PostByline } from '../../posts/for-map.ts';
+import { usePostCard } from '../../posts/for-map.ts';
+import { cardKey, removePostFromCache } from '../../posts/for-map.ts';
 import { afterNextPaint } from '../after-paint.ts';
-import type { MarkerDto } from '../../posts/post-types.ts';
+import type { MarkerDto } from '../../posts/for-map.ts';
 
 const PostCard = lazyScreen(loadPostCard, (m) => m.PostCard);
 

@@ -9,7 +9,7 @@
  * count). Feature ids are numbers, new for each new membership, so a diff never edits in place.
  */
 import { MAP } from '@moodmap/core';
-import type { MarkerDto } from '../../posts/post-types.ts';
+import type { MarkerDto } from '../../posts/for-map.ts';
 import { groupWithinRadius, haversineMeters, meanPoint } from './grouping.ts';
 
 export interface MarkerGroup {

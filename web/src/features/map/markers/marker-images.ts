@@ -9,7 +9,7 @@
  * Photos are read once per URL and kept, so a theme or style change redraws without a request.
  */
 import { MAP, MOOD_INFO, type Mood, isMood } from '@moodmap/core';
-import { initialsOf } from '../../posts/AuthorPhoto.tsx';
+import { initialsOf } from '../../posts/for-map.ts';
 
 export type Theme = 'light' | 'dark';
 
@@ -103,6 +103,9 @@ function circle(ctx: Context, x: number, y: number, r: number): void {
   ctx.arc(x, y, r, 0, Math.PI * 2);
 }
 
+type PostImage = Extract<ParsedImage, { kind: 'post' }>;
+type GroupImage = Extract<ParsedImage, { kind: 'group' | 'aggregate' }>;
+
 /** Draws image `parsed` at `ratio` device pixels per CSS pixel; `photo` is the loaded author photo, if any. */
 export function drawMarkerImage(
   parsed: ParsedImage,
@@ -110,63 +113,75 @@ export function drawMarkerImage(
   photo: CanvasImageSource | null,
   makeCanvas: MakeCanvas = defaultCanvas,
 ): Drawn | null {
-  if (parsed.kind === 'post') {
-    const css = POST_MARKER_SIZE + POST_PAD * 2;
-    const px = Math.ceil(css * ratio);
-    const ctx = makeCanvas(px, px);
-    if (!ctx) return null;
-    ctx.scale(ratio, ratio);
-    const mood = MOOD_INFO[parsed.mood];
-    const c = css / 2;
-    const r = POST_MARKER_SIZE / 2;
-    // The mood ring with its shadow, then the surface inside it.
-    ctx.save();
-    ctx.shadowColor = 'rgba(20, 27, 43, 0.45)';
-    ctx.shadowBlur = 8;
-    ctx.shadowOffsetY = 2;
-    circle(ctx, c, c, r);
-    ctx.fillStyle = mood.color;
-    ctx.fill();
-    ctx.restore();
-    circle(ctx, c, c, r - 3);
-    ctx.fillStyle = parsed.theme === 'dark' ? INK_900 : '#ffffff';
-    ctx.fill();
-    const inner = r - 4;
-    ctx.save();
+  return parsed.kind === 'post' ? drawPost(parsed, ratio, photo, makeCanvas) : drawGroup(parsed, ratio, makeCanvas);
+}
+
+/** A single post: the photo (or the initials) in the mood ring, the mood's emoji as a badge. */
+function drawPost(
+  parsed: PostImage,
+  ratio: number,
+  photo: CanvasImageSource | null,
+  makeCanvas: MakeCanvas,
+): Drawn | null {
+  const css = POST_MARKER_SIZE + POST_PAD * 2;
+  const px = Math.ceil(css * ratio);
+  const ctx = makeCanvas(px, px);
+  if (!ctx) return null;
+  ctx.scale(ratio, ratio);
+  const mood = MOOD_INFO[parsed.mood];
+  const c = css / 2;
+  const r = POST_MARKER_SIZE / 2;
+  // The mood ring with its shadow, then the surface inside it.
+  ctx.save();
+  ctx.shadowColor = 'rgba(20, 27, 43, 0.45)';
+  ctx.shadowBlur = 8;
+  ctx.shadowOffsetY = 2;
+  circle(ctx, c, c, r);
+  ctx.fillStyle = mood.color;
+  ctx.fill();
+  ctx.restore();
+  circle(ctx, c, c, r - 3);
+  ctx.fillStyle = parsed.theme === 'dark' ? INK_900 : '#ffffff';
+  ctx.fill();
+  const inner = r - 4;
+  ctx.save();
+  circle(ctx, c, c, inner);
+  ctx.clip();
+  if (photo) {
+    ctx.drawImage(photo, c - inner, c - inner, inner * 2, inner * 2);
+  } else {
+    const tint = ctx.createLinearGradient(c - inner, c - inner, c + inner, c + inner);
+    tint.addColorStop(0, '#ffffff');
+    tint.addColorStop(1, mood.color);
+    ctx.fillStyle = tint;
     circle(ctx, c, c, inner);
-    ctx.clip();
-    if (photo) {
-      ctx.drawImage(photo, c - inner, c - inner, inner * 2, inner * 2);
-    } else {
-      const tint = ctx.createLinearGradient(c - inner, c - inner, c + inner, c + inner);
-      tint.addColorStop(0, '#ffffff');
-      tint.addColorStop(1, mood.color);
-      ctx.fillStyle = tint;
-      circle(ctx, c, c, inner);
-      ctx.fill();
-      ctx.fillStyle = INK_900;
-      ctx.font = `700 ${Math.round(inner * 2 * 0.36)}px system-ui, sans-serif`;
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      ctx.fillText(parsed.initials, c, c + 1);
-    }
-    ctx.restore();
-    // The mood badge, bottom right, ringed in the surface colour.
-    const bx = c + r - 6;
-    const by = c + r - 6;
-    circle(ctx, bx, by, 11);
-    ctx.fillStyle = parsed.theme === 'dark' ? INK_900 : '#ffffff';
     ctx.fill();
-    circle(ctx, bx, by, 9);
-    ctx.fillStyle = mood.color;
-    ctx.fill();
-    ctx.font = '11px "Apple Color Emoji", "Segoe UI Emoji", "Noto Color Emoji", sans-serif';
+    ctx.fillStyle = INK_900;
+    ctx.font = `700 ${Math.round(inner * 2 * 0.36)}px system-ui, sans-serif`;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    ctx.fillStyle = INK_900;
-    ctx.fillText(mood.emoji, bx, by + 1);
-    return read(ctx, px);
+    ctx.fillText(parsed.initials, c, c + 1);
   }
+  ctx.restore();
+  // The mood badge, bottom right, ringed in the surface colour.
+  const bx = c + r - 6;
+  const by = c + r - 6;
+  circle(ctx, bx, by, 11);
+  ctx.fillStyle = parsed.theme === 'dark' ? INK_900 : '#ffffff';
+  ctx.fill();
+  circle(ctx, bx, by, 9);
+  ctx.fillStyle = mood.color;
+  ctx.fill();
+  ctx.font = '11px "Apple Color Emoji", "Segoe UI Emoji", "Noto Color Emoji", sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = INK_900;
+  ctx.fillText(mood.emoji, bx, by + 1);
+  return read(ctx, px);
+}
+
+/** A 100 m cluster or a zoomed-out aggregate: the count in a disc with a halo. */
+function drawGroup(parsed: GroupImage, ratio: number, makeCanvas: MakeCanvas): Drawn | null {
   const size = clusterSize(parsed.count) + (parsed.kind === 'aggregate' ? 6 : 0);
   const halo = parsed.kind === 'aggregate' ? 7 : 6;
   const css = size + halo * 2 + 4;

@@ -16,7 +16,7 @@
 import type { ExpressionSpecification, GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 import type { Feature, FeatureCollection, Point } from 'geojson';
 import { MOOD_INFO } from '@moodmap/core';
-import type { ServerCluster } from '../../posts/viewport-query.ts';
+import type { ServerCluster } from '../../posts/for-map.ts';
 import type { MarkerGroup } from './marker-groups.ts';
 import { POST_MARKER_SIZE, type Theme, postIconKey } from './marker-images.ts';
 

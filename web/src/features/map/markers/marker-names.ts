@@ -4,7 +4,7 @@
  * nearest to the map's centre first, so Tab walks outwards from what the person is looking at.
  */
 import { MOOD_INFO, SHELL_MESSAGES, fill, relativeTime } from '@moodmap/core';
-import type { MarkerDto } from '../../posts/post-types.ts';
+import type { MarkerDto } from '../../posts/for-map.ts';
 import { type GeoPoint, haversineMeters } from './grouping.ts';
 
 export function markerName(marker: Pick<MarkerDto, 'nickname' | 'category' | 'createdAt'>, now: Date): string {

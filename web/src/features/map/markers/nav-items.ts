@@ -9,7 +9,7 @@
  */
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import type { Point } from 'geojson';
-import type { ServerCluster } from '../../posts/viewport-query.ts';
+import type { ServerCluster } from '../../posts/for-map.ts';
 import type { MarkerGroup, MarkerGroups } from './marker-groups.ts';
 import { AGGREGATE_BELOW_ZOOM, MARKERS_LAYER } from './marker-layers.ts';
 import { byDistanceFrom, groupName, markerName } from './marker-names.ts';

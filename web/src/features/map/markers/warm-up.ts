@@ -8,14 +8,14 @@
  */
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { loadSchemas } from '../../../lib/schemas.ts';
-import { loadPostCard } from '../../posts/post-card-chunk.ts';
+import { loadPostCard } from '../../posts/for-map.ts';
 
 /** A map that never becomes idle after its markers came still gets them after this long. */
 const WARM_UP_FALLBACK_MS = 5_000;
 /** requestIdleCallback's own deadline: a page never idle still gets them. */
 const IDLE_TIMEOUT_MS = 2_000;
 
-/** The popups' chunk (PostMarkers renders them from it). */
+/** The popups' chunk (MarkerPopup.tsx renders them from it). */
 export const loadPopups = () => import('./popups.ts');
 
 const WARM_UPS: ReadonlyArray<() => Promise<unknown>> = [loadPopups, loadSchemas, loadPostCard];

@@ -5,7 +5,7 @@
  * search above it flies the map to a town and puts the pin there, to be refined by a tap.
  * Loaded lazily: MapLibre stays out of the main bundle.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Map, Marker, NavigationControl, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
 import { MAP, MESSAGES, TIMING, type PlaceDto } from '@moodmap/core';
 import { useAppConfig } from '../../../lib/config.ts';
@@ -32,25 +32,9 @@ export interface PickedLocation {
   longitude: number;
 }
 
-export default function LocationPicker({
-  value,
-  onChange,
-  ringColor,
-}: {
-  value: PickedLocation | null;
-  onChange: (location: PickedLocation) => void;
-  ringColor: string;
-}) {
-  const { config } = useAppConfig();
-  const theme = useThemeStore((s) => s.theme);
-  const [failed, setFailed] = useState<ReadonlySet<string>>(() => new Set());
-  const choice = useMemo(() => chooseStyle(theme, config, failed), [theme, config, failed]);
-  const styleSeen = useRef(false);
-  const mapRef = useRef<MapRef | null>(null);
-  const [loaded, setLoaded] = useState(false);
+/** Puts the pin where the user is (same timeout and age as "locate me"), and the map there. */
+function useMyPosition(mapRef: RefObject<MapRef | null>, onChange: (location: PickedLocation) => void) {
   const [locating, setLocating] = useState(false);
-
-  /** Puts the pin where the user is (same timeout and age as "locate me"). */
   const pickMyPosition = () => {
     if (locating) return;
     if (typeof navigator === 'undefined' || !('geolocation' in navigator)) {
@@ -73,6 +57,43 @@ export default function LocationPicker({
       { enableHighAccuracy: true, timeout: MAP.locateTimeoutMs, maximumAge: MAP.locateMaxAgeMs },
     );
   };
+  return { locating, pickMyPosition };
+}
+
+/** The picked place's pin, in `ringColor`. */
+function PickedPin({ ringColor }: { ringColor: string }) {
+  return (
+    <span className="flex flex-col items-center" data-testid="location-pin" title={MESSAGES.create_location_label}>
+      <svg width="34" height="44" viewBox="0 0 34 44" aria-hidden="true" className="drop-shadow-lg">
+        <path
+          d="M17 1C8.2 1 1 8 1 16.7 1 28.4 17 43 17 43s16-14.6 16-26.3C33 8 25.8 1 17 1Z"
+          fill={ringColor}
+          stroke="#fff"
+          strokeWidth="2"
+        />
+        <circle cx="17" cy="16.5" r="6" fill="#fff" />
+      </svg>
+    </span>
+  );
+}
+
+export default function LocationPicker({
+  value,
+  onChange,
+  ringColor,
+}: {
+  value: PickedLocation | null;
+  onChange: (location: PickedLocation) => void;
+  ringColor: string;
+}) {
+  const { config } = useAppConfig();
+  const theme = useThemeStore((s) => s.theme);
+  const [failed, setFailed] = useState<ReadonlySet<string>>(() => new Set());
+  const choice = useMemo(() => chooseStyle(theme, config, failed), [theme, config, failed]);
+  const styleSeen = useRef(false);
+  const mapRef = useRef<MapRef | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const { locating, pickMyPosition } = useMyPosition(mapRef, onChange);
 
   const pick = useCallback(
     (event: MapLayerMouseEvent) => onChange({ latitude: round(event.lngLat.lat), longitude: round(event.lngLat.lng) }),
@@ -143,21 +164,7 @@ export default function LocationPicker({
               draggable
               onDragEnd={(event) => onChange({ latitude: round(event.lngLat.lat), longitude: round(event.lngLat.lng) })}
             >
-              <span
-                className="flex flex-col items-center"
-                data-testid="location-pin"
-                title={MESSAGES.create_location_label}
-              >
-                <svg width="34" height="44" viewBox="0 0 34 44" aria-hidden="true" className="drop-shadow-lg">
-                  <path
-                    d="M17 1C8.2 1 1 8 1 16.7 1 28.4 17 43 17 43s16-14.6 16-26.3C33 8 25.8 1 17 1Z"
-                    fill={ringColor}
-                    stroke="#fff"
-                    strokeWidth="2"
-                  />
-                  <circle cx="17" cy="16.5" r="6" fill="#fff" />
-                </svg>
-              </span>
+              <PickedPin ringColor={ringColor} />
             </Marker>
           ) : null}
         </Map>

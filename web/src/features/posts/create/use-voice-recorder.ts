@@ -5,7 +5,7 @@
  * Microphone permission is 'unknown' until asked, 'denied' after a refusal (a retry is offered).
  * WebM/Opus, mono, 44.1 kHz requested, 64 kbit/s: a minute is about 480 KB, far under 5 MB.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import {
   AUDIO_MAX_BYTES,
   AUDIO_MAX_SECONDS,
@@ -48,40 +48,17 @@ function isPermissionError(error: unknown): boolean {
   return name === 'NotAllowedError' || name === 'SecurityError' || name === 'PermissionDeniedError';
 }
 
-export function useVoiceRecorder() {
-  const [status, setStatus] = useState<RecorderStatus>('idle');
+/** Why a finished recording cannot be kept (no length, too small, too large), or null. */
+function recordingProblem(duration: number, size: number): string | null {
+  if (!(duration > 0)) return MESSAGES.audio_duration_zero;
+  if (size < AUDIO_MIN_BYTES) return MESSAGES.audio_too_small;
+  if (size > AUDIO_MAX_BYTES) return MESSAGES.audio_too_large;
+  return null;
+}
+
+/** The microphone permission, read from the browser when it already knows the decision and kept in step. */
+function useMicPermission(mounted: RefObject<boolean>) {
   const [permission, setPermission] = useState<MicPermission>('unknown');
-  const [elapsed, setElapsed] = useState(0);
-  const [recording, setRecording] = useState<Recording | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const recorderRef = useRef<MediaRecorder | null>(null);
-  const streamRef = useRef<MediaStream | null>(null);
-  const startedAtRef = useRef(0);
-  const durationRef = useRef(0);
-  const tickRef = useRef<ReturnType<typeof setInterval> | null>(null);
-  const limitRef = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const urlRef = useRef<string | null>(null);
-  const mounted = useRef(true);
-
-  const clearTimers = useCallback(() => {
-    if (tickRef.current) clearInterval(tickRef.current);
-    if (limitRef.current) clearTimeout(limitRef.current);
-    tickRef.current = limitRef.current = null;
-  }, []);
-
-  const releaseStream = useCallback(() => {
-    streamRef.current?.getTracks().forEach((track) => track.stop());
-    streamRef.current = null;
-  }, []);
-
-  const dropRecording = useCallback(() => {
-    if (urlRef.current) URL.revokeObjectURL(urlRef.current);
-    urlRef.current = null;
-    setRecording(null);
-  }, []);
-
-  // The browser may already know the microphone decision.
   useEffect(() => {
     let status: PermissionStatus | null = null;
     const apply = () => {
@@ -103,6 +80,42 @@ export function useVoiceRecorder() {
     return () => {
       if (status) status.onchange = null;
     };
+  }, [mounted]);
+  return [permission, setPermission] as const;
+}
+
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one recorder state machine; start, stop, discard and unmount share its refs and setters
+export function useVoiceRecorder() {
+  const [status, setStatus] = useState<RecorderStatus>('idle');
+  const [elapsed, setElapsed] = useState(0);
+  const [recording, setRecording] = useState<Recording | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const recorderRef = useRef<MediaRecorder | null>(null);
+  const streamRef = useRef<MediaStream | null>(null);
+  const startedAtRef = useRef(0);
+  const durationRef = useRef(0);
+  const tickRef = useRef<ReturnType<typeof setInterval> | null>(null);
+  const limitRef = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const urlRef = useRef<string | null>(null);
+  const mounted = useRef(true);
+  const [permission, setPermission] = useMicPermission(mounted);
+
+  const clearTimers = useCallback(() => {
+    if (tickRef.current) clearInterval(tickRef.current);
+    if (limitRef.current) clearTimeout(limitRef.current);
+    tickRef.current = limitRef.current = null;
+  }, []);
+
+  const releaseStream = useCallback(() => {
+    streamRef.current?.getTracks().forEach((track) => track.stop());
+    streamRef.current = null;
+  }, []);
+
+  const dropRecording = useCallback(() => {
+    if (urlRef.current) URL.revokeObjectURL(urlRef.current);
+    urlRef.current = null;
+    setRecording(null);
   }, []);
 
   const stop = useCallback(() => {
@@ -179,15 +192,10 @@ export function useVoiceRecorder() {
       if (!mounted.current) return;
       const duration = durationRef.current;
       const blob = new Blob(chunks, { type: 'audio/webm' });
-      if (!(duration > 0)) {
+      const problem = recordingProblem(duration, blob.size);
+      if (problem) {
         setStatus('idle');
-        setError(MESSAGES.audio_duration_zero);
-      } else if (blob.size < AUDIO_MIN_BYTES) {
-        setStatus('idle');
-        setError(MESSAGES.audio_too_small);
-      } else if (blob.size > AUDIO_MAX_BYTES) {
-        setStatus('idle');
-        setError(MESSAGES.audio_too_large);
+        setError(problem);
       } else {
         const url = URL.createObjectURL(blob);
         urlRef.current = url;
@@ -211,7 +219,7 @@ export function useVoiceRecorder() {
       setElapsed(Math.min(AUDIO_MAX_SECONDS, (Date.now() - startedAtRef.current) / 1000));
     }, TICK_MS);
     limitRef.current = setTimeout(stop, AUDIO_MAX_SECONDS * 1000);
-  }, [status, dropRecording, releaseStream, clearTimers, stop]);
+  }, [status, dropRecording, releaseStream, clearTimers, stop, setPermission]);
 
   /** Deletes the recording (or abandons the one in progress). */
   const discard = useCallback(() => {
