@@ -107,6 +107,8 @@ export const MAP = {
   profileModalPosts: 6,
   profileModalThumbnails: 3,
   clusterColor: '#0CC0DF',
+  /** Live marker changes reach the map in one source update per this wait (web: live-updates.ts). */
+  liveBatchMs: 250,
 } as const;
 
 /** The web app's delays and intervals. */

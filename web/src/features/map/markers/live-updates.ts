@@ -6,6 +6,7 @@
  * nothing), and the scheduler's turn applies them all to the groups and to the map's source as
  * one diff (`updateData`); the groups, hence the popup and the list, change with that draw.
  */
+import { MAP } from '@moodmap/core';
 import type { MarkerChange } from '../../posts/for-map.ts';
 import type { MarkerDto } from '../../posts/for-map.ts';
 import type { GroupDiff, MarkerGroup, MarkerGroups } from './marker-groups.ts';
@@ -39,7 +40,7 @@ export const immediately: Scheduler = (flush) => {
  * while one is under way); a quarter of a second halves them and a live post still shows at once
  * to the eye.
  */
-export const LIVE_BATCH_MS = 250;
+export const LIVE_BATCH_MS = MAP.liveBatchMs;
 
 /**
  * How often live changes reach the map. The bench (bench/browser/live-city.bench.ts) builds the
