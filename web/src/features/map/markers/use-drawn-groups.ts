@@ -9,7 +9,8 @@ import { type MarkerChange, derivedFrom, onMarkerChange } from '../../posts/for-
 import type { MarkerDto } from '../../posts/for-map.ts';
 import type { ViewportFeed } from '../../posts/for-map.ts';
 import type { GroupDiff, MarkerGroups } from './marker-groups.ts';
-import { LiveUpdates, liveScheduler } from './live-updates.ts';
+import { trackInteraction } from './interaction.ts';
+import { LiveUpdates, liveHold, liveScheduler } from './live-updates.ts';
 import { groupFeature, markersSource } from './marker-layers.ts';
 import { warmUpAfterMarkers } from './warm-up.ts';
 
@@ -68,6 +69,7 @@ function useLiveUpdates(
   );
   const applyDiffRef = useRef(applyDiff);
   applyDiffRef.current = applyDiff;
+  const busyRef = useRef<() => boolean>(() => false);
   const [live] = useState(
     () =>
       new LiveUpdates({
@@ -76,8 +78,18 @@ function useLiveUpdates(
         draw: (diff) => applyDiffRef.current(diff),
         changed: redraw,
         schedule: liveScheduler(),
+        busy: () => busyRef.current(),
       }),
   );
+  useEffect(() => {
+    if (!map || !liveHold()) return;
+    const interaction = trackInteraction(map);
+    busyRef.current = interaction.busy;
+    return () => {
+      busyRef.current = () => false;
+      interaction.dispose();
+    };
+  }, [map]);
   useEffect(() => () => live.dispose(), [live]);
   return live;
 }
