@@ -19,7 +19,8 @@
  *                       BENCH_TAPS taps (default 5) on different posts;
  *   panFrameP95Ms       p95 of requestAnimationFrame deltas while the mouse drags the map four
  *                       times (150 px right, left, down, up), at zoom 12 over Paris; reference:
- *                       the same drags with our marker layers hidden (MapLibre and the basemap alone);
+ *                       the same drags with our marker layers hidden (MapLibre and the basemap
+ *                       alone), in the order shown, hidden, hidden, shown;
  *   addPostMainThreadMs the map holding 10⁵ posts (the seeded posts, fed to it as one viewport
  *                       answer: the server sends markers only from zoom 9 in, so no real view
  *                       holds 10⁵), a post created through the API in view arrives over the
@@ -55,6 +56,7 @@ import { forkServer } from '../support/server-process.ts';
 import { type Spread, formatSpread, loadLine, median, percentile, spread } from '../support/stats.ts';
 import { PARIS } from '../support/world.ts';
 import { CHROMIUM, CHROMIUM_ARGS, COMPOSITING } from './chromium.ts';
+import { basemapStyle, maplibreAloneReadyS } from './maplibre-alone.ts';
 import { phone as openPhone, seedParis, settled, sleep, taskMs } from './phone.ts';
 
 declare global {
@@ -102,7 +104,26 @@ async function withTrace<T>(browser: Browser, page: Page, name: string, body: ()
   }
 }
 
-const phone = (browser: Browser) => openPhone(browser, { view: VIEW, dpr: DPR, cpuRate: CPU_RATE });
+const PHONE = { view: VIEW, dpr: DPR, cpuRate: CPU_RATE };
+const phone = (browser: Browser) => openPhone(browser, PHONE);
+
+/** The basemap style as the app draws it (read once, from a first visit not measured). */
+async function appBasemapStyle(browser: Browser, base: string): Promise<unknown> {
+  const { context, page } = await phone(browser);
+  try {
+    await page.goto(`${base}/`);
+    await page.waitForFunction(() => (window as unknown as { __bench: { mapReadyAt: number } }).__bench.mapReadyAt > 0);
+    return await basemapStyle(page);
+  } finally {
+    await context.close();
+  }
+}
+
+async function maplibreAlone(browser: Browser, base: string, style: unknown): Promise<number> {
+  const seconds = await maplibreAloneReadyS(browser, base, style, PHONE);
+  console.log(`  MapLibre alone, same style and view: idle at ${seconds.toFixed(2)} s`);
+  return seconds;
+}
 
 interface Marker {
   id: string;
@@ -355,12 +376,18 @@ async function firstLoadRound(browser: Browser, base: string, maplibreGzip: numb
     );
     await settled(page);
     await sleep(500);
+    // Markers, hidden, hidden, markers: neither side gets only the colder or the warmer pans.
     const deltas = await withTrace(browser, page, 'pan', () => panFrames(page));
     await settled(page);
     await setMarkersVisible(page, false);
     await sleep(500);
     const bare = await panFrames(page);
+    await settled(page);
+    bare.push(...(await panFrames(page)));
     await setMarkersVisible(page, true);
+    await settled(page);
+    await sleep(500);
+    deltas.push(...(await panFrames(page)));
     const panP95 = percentile(deltas, 95);
     const panP95Bare = percentile(bare, 95);
     console.log(
@@ -553,6 +580,7 @@ async function main(): Promise<void> {
   const loads = [`start ${loadLine()}`];
   const first: FirstLoadRound[] = [];
   const adds: AddPostRound[] = [];
+  const alone: number[] = [];
   let held = 0;
   try {
     const server = forkServer(
@@ -586,9 +614,14 @@ async function main(): Promise<void> {
     );
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     try {
+      const style = await appBasemapStyle(browser, base);
       for (let r = 0; r < ROUNDS; r++) {
         console.log(`round ${r + 1}/${ROUNDS} (load ${loadLine()})`);
+        // The app and MapLibre alone, in alternating order.
+        const aloneFirst = r % 2 === 1;
+        if (aloneFirst) alone.push(await maplibreAlone(browser, base, style));
         first.push(await firstLoadRound(browser, base, manifest.maplibreGzip));
+        if (!aloneFirst) alone.push(await maplibreAlone(browser, base, style));
         // The round's author with a token signed just before: a round takes minutes on a loaded
         // machine and an access token lives 15.
         const user = users[r]!;
@@ -615,6 +648,7 @@ async function main(): Promise<void> {
     addPostMainThreadMs: spread(adds.map((r) => r.mainThreadMs)),
     firstLoadJsRatio: spread(first.map((r) => r.fetchedJsGzip / manifest.maplibreGzip)),
     mapReadyS: spread(first.map((r) => r.mapReadyS)),
+    mapReadyToMaplibreAlone: spread(first.map((r, i) => r.mapReadyS / (alone[i] ?? Number.NaN))),
   };
   const references = {
     maplibreGzipBytes: manifest.maplibreGzip,
@@ -625,6 +659,7 @@ async function main(): Promise<void> {
     addPostSocketHandlerMs: spread(adds.map((r) => r.handlerMs)),
     mapLoadedAttributeS: spread(first.map((r) => r.mapLoadedS)),
     addPostLongTasksMs: spread(adds.map((r) => r.longTasksMs)),
+    maplibreAloneReadyS: spread(alone),
   };
   const rows = [
     [
@@ -651,6 +686,11 @@ async function main(): Promise<void> {
       'map ready after navigation, markers drawn (s)',
       formatSpread(figures.mapReadyS),
       `data-map-loaded: ${formatSpread(references.mapLoadedAttributeS)}`,
+    ],
+    [
+      'map ready ÷ MapLibre alone, same style and view',
+      formatSpread(figures.mapReadyToMaplibreAlone),
+      `MapLibre alone idle: ${formatSpread(references.maplibreAloneReadyS)} s`,
     ],
   ].map(([figure, measured, reference]) => ({ figure, measured, reference }));
   console.table(rows);
