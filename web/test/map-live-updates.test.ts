@@ -51,6 +51,20 @@ function fakeSource() {
   return { draw, updates, drawnPosts };
 }
 
+/** An empty map's live updates on `schedule`, held while `busy` says so. */
+function liveOn(schedule: Scheduler, busy?: () => boolean) {
+  const source = fakeSource();
+  const live = new LiveUpdates({
+    groups: new MarkerGroups(),
+    shows: () => true,
+    draw: source.draw,
+    changed: () => undefined,
+    schedule,
+    busy,
+  });
+  return { source, live };
+}
+
 function setup(initial: MarkerDto[] = [], shows: (m: MarkerDto) => boolean = () => true) {
   const groups = new MarkerGroups();
   const source = fakeSource();
@@ -206,15 +220,7 @@ describe('mergeDiffs', () => {
 describe('the schedulers a build picks', () => {
   it('waits LIVE_BATCH_MS by default: one update for what arrives meanwhile', () => {
     vi.useFakeTimers();
-    const groups = new MarkerGroups();
-    const source = fakeSource();
-    const live = new LiveUpdates({
-      groups,
-      shows: () => true,
-      draw: source.draw,
-      changed: () => undefined,
-      schedule: liveScheduler(undefined),
-    });
+    const { source, live } = liveOn(liveScheduler(undefined));
     live.push({ kind: 'created', post: post('n1', 2) });
     vi.advanceTimersByTime(LIVE_BATCH_MS - 1);
     live.push({ kind: 'created', post: post('n2', 3) });
@@ -226,14 +232,7 @@ describe('the schedulers a build picks', () => {
 
   it('waits the milliseconds a build names', () => {
     vi.useFakeTimers();
-    const source = fakeSource();
-    const live = new LiveUpdates({
-      groups: new MarkerGroups(),
-      shows: () => true,
-      draw: source.draw,
-      changed: () => undefined,
-      schedule: liveScheduler('1000'),
-    });
+    const { source, live } = liveOn(liveScheduler('1000'));
     live.push({ kind: 'created', post: post('n1', 2) });
     vi.advanceTimersByTime(999);
     expect(source.updates).toHaveLength(0);
@@ -245,14 +244,7 @@ describe('the schedulers a build picks', () => {
     const frames: Array<() => void> = [];
     vi.stubGlobal('requestAnimationFrame', (f: () => void) => frames.push(f));
     vi.stubGlobal('cancelAnimationFrame', () => undefined);
-    const source = fakeSource();
-    const live = new LiveUpdates({
-      groups: new MarkerGroups(),
-      shows: () => true,
-      draw: source.draw,
-      changed: () => undefined,
-      schedule: liveScheduler('frame'),
-    });
+    const { source, live } = liveOn(liveScheduler('frame'));
     live.push({ kind: 'created', post: post('n1', 2) });
     live.push({ kind: 'created', post: post('n2', 3) });
     expect(frames).toHaveLength(1);
@@ -261,14 +253,7 @@ describe('the schedulers a build picks', () => {
   });
 
   it('draws each change at once with "event" (the per-change reference)', () => {
-    const source = fakeSource();
-    const live = new LiveUpdates({
-      groups: new MarkerGroups(),
-      shows: () => true,
-      draw: source.draw,
-      changed: () => undefined,
-      schedule: liveScheduler('event'),
-    });
+    const { source, live } = liveOn(liveScheduler('event'));
     live.push({ kind: 'created', post: post('n1', 2) });
     live.push({ kind: 'created', post: post('n2', 3) });
     expect(source.updates).toHaveLength(2);
@@ -280,17 +265,8 @@ describe('live changes held while the person touches or moves the map', () => {
   /** A LiveUpdates whose batch turn comes after 250 ms, on the fake clock, and a switch for "busy". */
   function heldSetup() {
     vi.useFakeTimers();
-    const groups = new MarkerGroups();
-    const source = fakeSource();
     let touching = false;
-    const live = new LiveUpdates({
-      groups,
-      shows: () => true,
-      draw: source.draw,
-      changed: () => {},
-      schedule: liveScheduler('250'),
-      busy: () => touching,
-    });
+    const { source, live } = liveOn(liveScheduler('250'), () => touching);
     return { source, live, touch: (on: boolean) => (touching = on) };
   }
 
