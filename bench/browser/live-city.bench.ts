@@ -12,8 +12,7 @@
  * time it adds, stream-on window minus stream-off window of the same build and round, per second.
  * Each build of the app that is compared (BENCH_LIVE_VARIANTS, default event,frame,250,1000:
  * web/src/features/map/markers/live-updates.ts's VITE_MAP_LIVE_BATCH, one source update per live
- * change, per frame, per 250 ms, per second; '+nohold' after one, e.g. 250+nohold: batches drawn
- * even while the person touches the map, VITE_MAP_LIVE_HOLD=off) is built by this bench into a temporary folder; the
+ * change, per frame, per 250 ms, per second) is built by this bench into a temporary folder; the
  * one app server serves a link that points to the build of the window under way (its static
  * files are read per request), so no idle server of another build takes the stream's events too.
  * Rounds (BENCH_ROUNDS, default 3) alternate the builds' order and stream on/off; median (min–max).
@@ -63,12 +62,6 @@ function streamBox(): Box {
   return [west + dx, south + dy, east - dx, north - dy];
 }
 
-/** A variant's build settings: '<batch>' or '<batch>+nohold' (live changes not held during a touch). */
-function variantEnv(variant: string): Record<string, string> {
-  const [batch = '', hold] = variant.split('+');
-  return { VITE_MAP_LIVE_BATCH: batch, VITE_MAP_LIVE_HOLD: hold === 'nohold' ? 'off' : 'on' };
-}
-
 /** Builds the app once per variant into `into`/<variant>. */
 function buildVariants(into: string): Map<string, string> {
   const vite = join(here, '..', '..', 'node_modules', '.bin', 'vite');
@@ -77,7 +70,7 @@ function buildVariants(into: string): Map<string, string> {
     const dist = join(into, variant);
     const built = spawnSync(vite, ['build', '--outDir', dist, '--emptyOutDir', '--logLevel', 'warn'], {
       cwd: WEB,
-      env: { ...process.env, ...variantEnv(variant) },
+      env: { ...process.env, VITE_MAP_LIVE_BATCH: variant },
       stdio: 'inherit',
     });
     if (built.status !== 0) throw new Error(`build of '${variant}' failed`);

@@ -6,7 +6,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   LIVE_BATCH_MS,
-  LIVE_HOLD_MAX_MS,
   LiveUpdates,
   type Scheduler,
   liveScheduler,
@@ -51,8 +50,8 @@ function fakeSource() {
   return { draw, updates, drawnPosts };
 }
 
-/** An empty map's live updates on `schedule`, held while `busy` says so. */
-function liveOn(schedule: Scheduler, busy?: () => boolean) {
+/** An empty map's live updates on `schedule`. */
+function liveOn(schedule: Scheduler) {
   const source = fakeSource();
   const live = new LiveUpdates({
     groups: new MarkerGroups(),
@@ -60,7 +59,6 @@ function liveOn(schedule: Scheduler, busy?: () => boolean) {
     draw: source.draw,
     changed: () => undefined,
     schedule,
-    busy,
   });
   return { source, live };
 }
@@ -258,55 +256,5 @@ describe('the schedulers a build picks', () => {
     live.push({ kind: 'created', post: post('n2', 3) });
     expect(source.updates).toHaveLength(2);
     expect(live.holds('n2')).toBe(false);
-  });
-});
-
-describe('live changes held while the person touches or moves the map', () => {
-  /** A LiveUpdates whose batch turn comes after 250 ms, on the fake clock, and a switch for "busy". */
-  function heldSetup() {
-    vi.useFakeTimers();
-    let touching = false;
-    const { source, live } = liveOn(liveScheduler('250'), () => touching);
-    return { source, live, touch: (on: boolean) => (touching = on) };
-  }
-
-  it('draws a batch due during a drag once the finger lifts, in one update', () => {
-    const { source, live, touch } = heldSetup();
-    touch(true);
-    live.push({ kind: 'created', post: post('n1', 2) });
-    live.push({ kind: 'created', post: post('n2', 3) });
-    vi.advanceTimersByTime(1000);
-    expect(source.updates).toHaveLength(0);
-    expect(live.holds('n1')).toBe(true);
-
-    touch(false);
-    vi.advanceTimersByTime(100);
-    expect(source.updates).toHaveLength(1);
-    expect(source.drawnPosts()).toEqual(['n1', 'n2']);
-  });
-
-  it('draws it anyway once the oldest change has waited the longest hold, however long the drag', () => {
-    const { source, live, touch } = heldSetup();
-    touch(true);
-    live.push({ kind: 'created', post: post('n1', 2) });
-    vi.advanceTimersByTime(LIVE_HOLD_MAX_MS - 1);
-    expect(source.updates).toHaveLength(0);
-    vi.advanceTimersByTime(1);
-    expect(source.drawnPosts()).toEqual(['n1']);
-  });
-
-  it('does not hold a batch when the map is left alone, nor a fetched answer during a drag', () => {
-    const { source, live, touch } = heldSetup();
-    live.push({ kind: 'created', post: post('n1', 2) });
-    vi.advanceTimersByTime(LIVE_BATCH_MS);
-    expect(source.drawnPosts()).toEqual(['n1']);
-
-    touch(true);
-    live.push({ kind: 'created', post: post('n2', 3) });
-    // A new view's answer is drawn at once, with what waits.
-    live.flush();
-    expect(source.drawnPosts()).toEqual(['n1', 'n2']);
-    vi.advanceTimersByTime(LIVE_HOLD_MAX_MS);
-    expect(source.updates).toHaveLength(2);
   });
 });

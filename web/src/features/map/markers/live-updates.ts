@@ -54,14 +54,6 @@ export function liveScheduler(choice: unknown = import.meta.env.VITE_MAP_LIVE_BA
   return after(typeof choice === 'string' && Number.isFinite(ms) && ms > 0 ? ms : LIVE_BATCH_MS);
 }
 
-/**
- * Whether batches wait while the person touches or moves the map. The bench builds the app with
- * VITE_MAP_LIVE_HOLD=off to measure what the wait saves; a build without it holds.
- */
-export function liveHold(choice: unknown = import.meta.env.VITE_MAP_LIVE_HOLD): boolean {
-  return choice !== 'off';
-}
-
 /** Diffs applied one after another, as one: a feature added then removed inside them never reaches the map. */
 export function mergeDiffs(diffs: readonly GroupDiff[]): GroupDiff {
   const added = new Map<number, MarkerGroup>();
@@ -90,14 +82,6 @@ function sameMarker(a: MarkerDto, b: MarkerDto): boolean {
   return a === b || DRAWN_FIELDS.every((key) => a[key] === b[key]);
 }
 
-/**
- * The longest a batch waits while the person touches or moves the map: a live post still shows
- * within it during a long drag.
- */
-export const LIVE_HOLD_MAX_MS = 2000;
-/** How often a held batch looks again whether the person let go. */
-const HOLD_CHECK_MS = 100;
-
 export interface LiveUpdatesOptions {
   groups: MarkerGroups;
   /** Whether a post is drawn at all (the mood filter). */
@@ -107,20 +91,10 @@ export interface LiveUpdatesOptions {
   /** Told after each batch applied to the groups (the popup, the list and the focus read them again). */
   changed: () => void;
   schedule: Scheduler;
-  /**
-   * Whether the person is touching or moving the map (interaction.ts). A batch due meanwhile
-   * waits, up to LIVE_HOLD_MAX_MS after its first change: its redraws would take the frames the
-   * drag and the tap's popup need. None: never held.
-   */
-  busy?: () => boolean;
-  /** The clock the hold is measured with. */
-  now?: () => number;
 }
 
 export class LiveUpdates {
   private readonly queue = new Map<string, MarkerChange>();
-  /** When the oldest queued change came. */
-  private since = 0;
   private cancel: (() => void) | null = null;
   private readonly options: LiveUpdatesOptions;
 
@@ -131,7 +105,6 @@ export class LiveUpdates {
   /** Queues a change; the post's earlier change in the queue gives way to it. */
   push(change: MarkerChange): void {
     const id = change.kind === 'created' ? change.post.id : change.id;
-    if (this.queue.size === 0) this.since = this.now();
     this.queue.delete(id);
     this.queue.set(id, change);
     if (this.cancel) return;
@@ -139,30 +112,9 @@ export class LiveUpdates {
     const cancel = this.options.schedule(() => {
       ran = true;
       this.cancel = null;
-      this.due();
+      this.flush();
     });
     if (!ran) this.cancel = cancel;
-  }
-
-  /** The batch's turn: drawn now, or once the person lets go of the map (at the latest at the hold's end). */
-  private due(): void {
-    const left = this.since + LIVE_HOLD_MAX_MS - this.now();
-    if (!this.options.busy?.() || left <= 0) {
-      this.flush();
-      return;
-    }
-    const id = setTimeout(
-      () => {
-        this.cancel = null;
-        this.due();
-      },
-      Math.min(left, HOLD_CHECK_MS),
-    );
-    this.cancel = () => clearTimeout(id);
-  }
-
-  private now(): number {
-    return (this.options.now ?? Date.now)();
   }
 
   /** Whether a change of this post waits in the queue. */

@@ -9,8 +9,7 @@ import { type MarkerChange, derivedFrom, onMarkerChange } from '../../posts/for-
 import type { MarkerDto } from '../../posts/for-map.ts';
 import type { ViewportFeed } from '../../posts/for-map.ts';
 import type { GroupDiff, MarkerGroups } from './marker-groups.ts';
-import { trackInteraction } from './interaction.ts';
-import { LiveUpdates, liveHold, liveScheduler } from './live-updates.ts';
+import { LiveUpdates, liveScheduler } from './live-updates.ts';
 import { groupFeature, markersSource } from './marker-layers.ts';
 import { warmUpAfterMarkers } from './warm-up.ts';
 
@@ -69,7 +68,6 @@ function useLiveUpdates(
   );
   const applyDiffRef = useRef(applyDiff);
   applyDiffRef.current = applyDiff;
-  const busyRef = useRef<() => boolean>(() => false);
   const [live] = useState(
     () =>
       new LiveUpdates({
@@ -78,18 +76,8 @@ function useLiveUpdates(
         draw: (diff) => applyDiffRef.current(diff),
         changed: redraw,
         schedule: liveScheduler(),
-        busy: () => busyRef.current(),
       }),
   );
-  useEffect(() => {
-    if (!map || !liveHold()) return;
-    const interaction = trackInteraction(map);
-    busyRef.current = interaction.busy;
-    return () => {
-      busyRef.current = () => false;
-      interaction.dispose();
-    };
-  }, [map]);
   useEffect(() => () => live.dispose(), [live]);
   return live;
 }
