@@ -286,6 +286,18 @@ async function panFrames(page: Page): Promise<number[]> {
   return frames.slice(1).map((t, i) => t - frames[i]!);
 }
 
+/** The map at rest with its tiles in (`settled` without its markers: they may be hidden). */
+async function still(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const map = window.__MOODMAP_MAP__;
+      return Boolean(map?.isStyleLoaded() && map.areTilesLoaded() && !map.isMoving());
+    },
+    undefined,
+    { timeout: 120_000, polling: 250 },
+  );
+}
+
 async function setMarkersVisible(page: Page, visible: boolean): Promise<void> {
   await page.evaluate(
     ([layers, v]) => {
@@ -382,7 +394,7 @@ async function firstLoadRound(browser: Browser, base: string, maplibreGzip: numb
     await setMarkersVisible(page, false);
     await sleep(500);
     const bare = await panFrames(page);
-    await settled(page);
+    await still(page);
     bare.push(...(await panFrames(page)));
     await setMarkersVisible(page, true);
     await settled(page);
