@@ -7,10 +7,11 @@
  * five are tapped on the canvas and their popups open. With E2E_SCREENSHOTS=1,
  * screenshots of each (support/screens.ts).
  */
-import type { APIRequestContext, Page, Route } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { PASSWORD, createConfirmedAccount, uniqueEmail } from '../support/auth.ts';
 import { drawnMarkers, jumpTo, openMapAt, pulsingPosts, tapMap, waitForStill } from '../support/map.ts';
+import { answerJson, serverJson } from '../support/routes.ts';
 import { shot } from '../support/screens.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -135,13 +136,6 @@ async function portrait(colour: string): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-/** The real answer, asked without a validator so the server sends a body to add to. */
-async function fetchFresh(route: Route) {
-  const headers = { ...route.request().headers() };
-  delete headers['if-none-match'];
-  return route.fetch({ headers });
-}
-
 const NO_STORE = { 'cache-control': 'no-store' };
 let serverNow = Date.now();
 const createdAt = (minutesAgo: number) => new Date(serverNow - minutesAgo * 60_000).toISOString();
@@ -153,8 +147,8 @@ async function addCity(page: Page): Promise<void> {
     route.fulfill({ contentType: 'image/png', body: photos[Number(/e2e-city-(\d)/.exec(route.request().url())![1])]! }),
   );
   await page.route(/\/api\/posts\/viewport\?/, async (route) => {
-    const response = await fetchFresh(route);
-    const body = (await response.json()) as { points: unknown[]; serverTime: string };
+    const body = await serverJson<{ points: unknown[]; serverTime: string }>(route);
+    if (!body) return;
     serverNow = Date.parse(body.serverTime);
     const q = new URL(route.request().url()).searchParams;
     const [west, south, east, north] = ['west', 'south', 'east', 'north'].map((k) => Number(q.get(k)));
@@ -168,11 +162,11 @@ async function addCity(page: Page): Promise<void> {
       ...m,
       createdAt: createdAt(minutesAgo),
     }));
-    await route.fulfill({ status: 200, headers: NO_STORE, json: { ...body, points: [...body.points, ...markers] } });
+    await answerJson(route, { ...body, points: [...body.points, ...markers] }, NO_STORE);
   });
   await page.route(/\/api\/posts\/cards\?/, async (route) => {
-    const response = await fetchFresh(route);
-    const body = (await response.json()) as { posts: Array<{ createdAt: string }> };
+    const body = await serverJson<{ posts: Array<{ createdAt: string }> }>(route);
+    if (!body) return;
     const asked = new Set(new URL(route.request().url()).searchParams.get('ids')?.split(',') ?? []);
     const cards = CITY.filter((p) => asked.has(p.id)).map((p) => ({
       id: p.id,
@@ -203,7 +197,7 @@ async function addCity(page: Page): Promise<void> {
       },
     }));
     const posts = [...body.posts, ...cards].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-    await route.fulfill({ status: 200, headers: NO_STORE, json: { posts } });
+    await answerJson(route, { posts }, NO_STORE);
   });
 }
 

@@ -22,6 +22,7 @@ import {
   waitForMap,
   waitForStill,
 } from '../support/map.ts';
+import { answerJson, serverJson } from '../support/routes.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
 
 const ACTIVE_TEXT = "Vous avez déjà une publication active. Supprimez-la avant d'en créer une nouvelle.";
@@ -397,13 +398,6 @@ const NEIGHBOURS: NeighbourPost[] = [
   },
 ];
 
-/** The real answer without a validator, so the server sends a body (never a 304) to add to. */
-async function fetchFresh(route: Route) {
-  const headers = { ...route.request().headers() };
-  delete headers['if-none-match'];
-  return route.fetch({ headers });
-}
-
 /** Our own body: none of the server's encoding, length or validator headers apply to it. */
 const NO_STORE = { 'cache-control': 'no-store' };
 
@@ -412,8 +406,8 @@ let serverNow = Date.now();
 
 /** The viewport answer with the neighbours' markers added. */
 async function withNeighbours(route: Route): Promise<void> {
-  const response = await fetchFresh(route);
-  const body = (await response.json()) as { points: Array<Record<string, unknown>>; serverTime: string };
+  const body = await serverJson<{ points: Array<Record<string, unknown>>; serverTime: string }>(route);
+  if (!body) return;
   serverNow = Date.parse(body.serverTime);
   const markers = NEIGHBOURS.map((p) => ({
     id: neighbourId(p.n),
@@ -426,13 +420,13 @@ async function withNeighbours(route: Route): Promise<void> {
     hasPulseEffect: p.hasPulseEffect ?? false,
     createdAt: createdAt(serverNow, p.minutesAgo),
   }));
-  await route.fulfill({ status: 200, headers: NO_STORE, json: { ...body, points: [...body.points, ...markers] } });
+  await answerJson(route, { ...body, points: [...body.points, ...markers] }, NO_STORE);
 }
 
 /** A group's cards with the neighbours' cards added (the real server knows only A's post). */
 async function withNeighbourCards(route: Route): Promise<void> {
-  const response = await fetchFresh(route);
-  const body = (await response.json()) as { posts: Array<Record<string, unknown>> };
+  const body = await serverJson<{ posts: Array<Record<string, unknown>> }>(route);
+  if (!body) return;
   const asked = new URL(route.request().url()).searchParams.get('ids')?.split(',') ?? [];
   const cards = NEIGHBOURS.filter((p) => asked.includes(neighbourId(p.n))).map((p) => ({
     id: neighbourId(p.n),
@@ -456,5 +450,5 @@ async function withNeighbourCards(route: Route): Promise<void> {
     author: { username: p.nickname, photoUrl: null, isPremium: false, isPro: false, isPlus: false, isMulti: false },
   }));
   const posts = [...body.posts, ...cards].sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt)));
-  await route.fulfill({ status: 200, headers: NO_STORE, json: { posts } });
+  await answerJson(route, { posts }, NO_STORE);
 }
