@@ -107,12 +107,21 @@ async function withTrace<T>(browser: Browser, page: Page, name: string, body: ()
 const PHONE = { view: VIEW, dpr: DPR, cpuRate: CPU_RATE };
 const phone = (browser: Browser) => openPhone(browser, PHONE);
 
+/** Until the phone's probe says the map is idle with its markers drawn (phone.ts). */
+async function mapReady(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => (window as unknown as { __bench: { mapReadyAt: number } }).__bench.mapReadyAt > 0,
+    undefined,
+    { timeout: 120_000 },
+  );
+}
+
 /** The basemap style as the app draws it (read once, from a first visit not measured). */
 async function appBasemapStyle(browser: Browser, base: string): Promise<unknown> {
   const { context, page } = await phone(browser);
   try {
     await page.goto(`${base}/`);
-    await page.waitForFunction(() => (window as unknown as { __bench: { mapReadyAt: number } }).__bench.mapReadyAt > 0);
+    await mapReady(page);
     return await basemapStyle(page);
   } finally {
     await context.close();
@@ -339,11 +348,7 @@ async function firstLoadRound(browser: Browser, base: string, maplibreGzip: numb
       );
     });
     await page.goto(`${base}/`);
-    await page.waitForFunction(
-      () => (window as unknown as { __bench: { mapReadyAt: number } }).__bench.mapReadyAt > 0,
-      undefined,
-      { timeout: 120_000 },
-    );
+    await mapReady(page);
     counting = false;
     const marks = await page.evaluate(
       () => (window as unknown as { __bench: { mapLoadedAt: number; mapReadyAt: number } }).__bench,
