@@ -27,6 +27,18 @@ export const GEO_TILE_MAX_ZOOM = 8;
  */
 export const MESSAGE_TEXT_MAX = 1000;
 
+/**
+ * Requests a signed-in tab may make over its realtime socket rather than over HTTP: the same rules
+ * and answers as their HTTP route, without a request per message. Each carries a `ref` of the
+ * client's (1 to SOCKET_REF_MAX characters) and is answered once on that socket:
+ *   client → { "type": "message.send", "ref", "conversationId", "content" }
+ *   server → { "type": "reply", "ref", "data": <the HTTP route's 2xx body> }
+ *         or { "type": "reply", "ref", "status", "error": { "code", "message" }, "retryAfter"? }
+ */
+export const SOCKET_REQUESTS = { messageSend: 'message.send' } as const;
+export const SOCKET_REPLY = 'reply';
+export const SOCKET_REF_MAX = 64;
+
 /** Messages per page of a thread; older ones come with `before`. */
 export const MESSAGES_PAGE_SIZE = 50;
 

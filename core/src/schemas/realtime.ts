@@ -18,7 +18,7 @@ import { markerSchema } from './post.ts';
 import type { ProfileUpdatedEvent } from './profile.ts';
 import { MODERATION_NOTICE_EVENT } from './push.ts';
 import { pointShape } from './shapes.ts';
-export { REALTIME_VIEW_DEBOUNCE_MS } from '../contract.ts';
+export { REALTIME_VIEW_DEBOUNCE_MS, SOCKET_REF_MAX, SOCKET_REPLY, SOCKET_REQUESTS } from '../contract.ts';
 
 const degrees = z.number().finite().min(-1080).max(1080);
 const latitude = z.number().finite().min(-90).max(90);

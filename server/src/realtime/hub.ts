@@ -7,6 +7,8 @@
  * Protocol (JSON text frames):
  *   client → { "type": "auth", "token": "<access token>" }   (again after each refresh)
  *   client → { "type": "view", "west", "south", "east", "north" }   (core's realtime.ts; on move)
+ *   client → { "type": "message.send", "ref", … }   a request (core's SOCKET_REQUESTS), answered
+ *            once by { "type": "reply", "ref", "data" | "status" + "error" } (socket-requests.ts)
  *   server → { "type": "ready", "userId": string | null }
  *   server → { "type": "<event type>", "data": … }
  *   server → { "type": "ready", "userId": null, "reason": "session_ended" }
@@ -35,6 +37,7 @@ import { startHeartbeat } from './heartbeat.ts';
 import type { HubBlocks } from './socket-blocks.ts';
 import type { TokenVerifier } from './socket-identities.ts';
 import { openSocket } from './socket-protocol.ts';
+import { createSocketRequests, type SocketRequests } from './socket-requests.ts';
 
 export async function installRealtime(
   app: FastifyInstance,
@@ -46,6 +49,9 @@ export async function installRealtime(
   // The app's clock (tests move it), which the access tokens' expiry is measured against.
   const now = () => (app.hasDecorator('ctx') ? app.ctx.now().getTime() : Date.now());
   const clients = createClients(now, blocks);
+  const requests = createSocketRequests(app.log);
+  app.decorate('socketRequests', requests);
+  const hub = { clients, verifyToken, requests };
   const unsubscribe = bus.subscribe((event) => dispatch(clients, event));
 
   app.route({
@@ -54,7 +60,7 @@ export async function installRealtime(
     // A plain GET (no Upgrade) gets the API's error shape, not the plugin's empty 404.
     handler: async (_request, reply) =>
       reply.status(426).header('upgrade', 'websocket').send(errorBody('bad_request', MESSAGES.bad_request)),
-    wsHandler: (socket, request) => openSocket(clients, verifyToken, socket, request.raw.socket),
+    wsHandler: (socket, request) => openSocket(hub, socket, request.raw.socket, request.ip),
   });
 
   const stopHeartbeat = startHeartbeat(clients);
@@ -66,4 +72,11 @@ export async function installRealtime(
       socket.close(1001, 'server shutting down');
     }
   });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where a feature registers a request its members may make over the socket (socket-requests.ts). */
+    socketRequests: SocketRequests;
+  }
 }

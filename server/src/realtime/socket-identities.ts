@@ -68,6 +68,8 @@ export function createSocketIdentities(now: () => number, blocks: SocketBlocks) 
   return {
     set: setIdentity,
     endSession,
+    /** The socket's user; null: a visitor. */
+    userOf: (socket: WebSocket): string | null => identityOf.get(socket)?.userId ?? null,
     /** The user's sockets, copied: ending a session changes the set. */
     of: (userId: string): WebSocket[] => [...(socketsOf.get(userId) ?? [])],
     expired(socket: WebSocket): boolean {

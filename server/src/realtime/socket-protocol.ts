@@ -4,36 +4,52 @@ import type { RawData, WebSocket } from 'ws';
 import { forbiddenTextCode } from '../http/nul-guard.ts';
 import type { Clients } from './clients.ts';
 import type { TokenVerifier } from './socket-identities.ts';
+import type { SocketRequests } from './socket-requests.ts';
 import { parseView } from './view.ts';
 
-/**
- * A client frame: a JSON object, or nothing (`null`, `7`, `[]`, broken JSON and text no route
- * accepts, a NUL or a lone surrogate, are ignored).
- */
-function parseFrame(raw: unknown): { type?: unknown; token?: unknown } | null {
+/** What every socket of the instance shares. */
+export interface Hub {
+  clients: Clients;
+  verifyToken: TokenVerifier;
+  requests: SocketRequests;
+}
+
+/** A client frame: a JSON object, or nothing (`null`, `7`, `[]` and broken JSON are ignored). */
+function parseFrame(raw: unknown): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(String(raw));
-    if (forbiddenTextCode(value)) return null;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : null;
   } catch {
     return null;
   }
 }
 
-/** A socket just upgraded; `connection`: the upgraded request's, which the WebSocket writes to. */
-export function openSocket(clients: Clients, verifyToken: TokenVerifier, socket: WebSocket, connection: Duplex): void {
+/**
+ * A socket just upgraded; `connection`: the upgraded request's, which the WebSocket writes to;
+ * `ip`: the address the request came from.
+ */
+export function openSocket(hub: Hub, socket: WebSocket, connection: Duplex, ip: string): void {
+  const { clients } = hub;
   clients.sockets.add(socket);
   clients.writes.attach(socket, connection);
   clients.alive.set(socket, true);
   socket.on('pong', () => clients.alive.set(socket, true));
   socket.on('close', () => clients.forget(socket));
-  socket.on('message', (raw) => onFrame(clients, verifyToken, socket, raw));
+  socket.on('message', (raw) => onFrame(hub, socket, ip, raw));
   socket.send(JSON.stringify({ type: 'ready', userId: null }));
 }
 
-async function onFrame(clients: Clients, verifyToken: TokenVerifier, socket: WebSocket, raw: RawData): Promise<void> {
+async function onFrame({ clients, verifyToken, requests }: Hub, socket: WebSocket, ip: string, raw: RawData) {
   const message = parseFrame(raw);
   if (!message) return;
+  const forbidden = forbiddenTextCode(message);
+  // A request is answered, even with its refusal; any other frame with text no route accepts
+  // (a NUL, a lone surrogate) is ignored.
+  if (requests.has(message.type)) {
+    await requests.answer(clients, socket, ip, message, forbidden);
+    return;
+  }
+  if (forbidden) return;
   if (message.type === 'auth') {
     await authenticate(clients, verifyToken, socket, message.token);
   } else if (message.type === 'view') {

@@ -4,7 +4,6 @@ import {
   MESSAGE_EVENTS,
   conversationIdParamsSchema,
   markReadSchema,
-  messageContentSchema,
   messagePageSchema,
   messagesPageQuerySchema,
   sendMessageBodySchema,
@@ -12,17 +11,17 @@ import {
   type MessageReadEvent,
 } from '@moodmap/core';
 import type { AppContext } from '../../context.ts';
-import { badRequest, notFound, validationError } from '../../errors.ts';
+import { badRequest, notFound } from '../../errors.ts';
 import { containsNul } from '../../http/nul-guard.ts';
 import type { TypedApp } from '../../http/typed-app.ts';
 import { enforce } from '../../policies/actor.ts';
 import { mayWriteIn } from '../../policies/messages.ts';
 import { requireUser } from '../auth/guard.ts';
-import { deleteMediaUrls, readUpload, storeImage } from '../media/index.ts';
-import { refusalOf } from '../moderation/message-refusal.ts';
+import { readUpload, storeImage } from '../media/index.ts';
 import type { Announce } from './announce.ts';
-import { STORE_WITHIN_MS, type MessageWriter } from './send-batches.ts';
+import type { MessageWriter } from './send-batches.ts';
 import { isUuid, listMessages, markRead, presentParticipants, requireParticipant, requireSide } from './service.ts';
+import { countSend, messageContent, storeMessage } from './store-message.ts';
 
 const noStore = { 'cache-control': 'no-store' };
 const params = conversationIdParamsSchema;
@@ -44,11 +43,7 @@ async function readMessage(
     // The JSON body is checked by the NUL guard (http/nul-guard.ts); form fields come later.
     if (containsNul(fields)) throw badRequest('bad_request');
   }
-  const parsed = messageContentSchema.safeParse(rawContent);
-  if (!parsed.success) throw validationError(parsed.error.issues[0]?.message);
-  const content = parsed.data;
-  if (!content && !image) throw badRequest('message_required');
-  return { content, image };
+  return { content: messageContent(rawContent, image !== null), image };
 }
 
 export function messageRoutes(
@@ -88,37 +83,11 @@ export function messageRoutes(
       if (!isUuid(conversationId)) throw notFound('conversation_not_found');
       // An image is stored before the insert: only an upload to an open conversation of mine is worth storing.
       if (request.isMultipart()) enforce(mayWriteIn(await requireParticipant(db, conversationId, userId)));
-      await ctx.limits.consume('message_send', `user:${userId}`, {
-        message: 'message_rate_limited',
-        userId,
-        ip: request.ip,
-      });
+      await countSend(ctx, userId, request.ip);
       const { content, image } = await readMessage(request, request.body?.content);
       const imageUrl = image ? (await storeImage(ctx.storage, image, 'chat')).url : null;
-      let sent;
-      try {
-        // Written with the sends that arrive meanwhile (send-batches.ts), and announced: one
-        // event carries both frames, one NOTIFY the batch's events. The answer does not wait
-        // for the notification.
-        sent = await writer.send({
-          conversationId,
-          senderId: userId,
-          content,
-          imageUrl,
-          now: ctx.now(),
-          // Real time, not the app's clock (which tests move): a deadline the database checks.
-          storeBy: new Date(Date.now() + STORE_WITHIN_MS),
-        });
-      } catch (error) {
-        // The message was not stored: its image must not stay behind.
-        await deleteMediaUrls(ctx.storage, [imageUrl]).catch(() => {});
-        throw error;
-      }
-      if (!sent) {
-        await deleteMediaUrls(ctx.storage, [imageUrl]).catch(() => {});
-        throw await refusalOf(db, conversationId, userId, ctx.now());
-      }
-      return reply.status(201).headers(noStore).send({ message: sent.message });
+      const message = await storeMessage(ctx, writer, { conversationId, senderId: userId, content, imageUrl });
+      return reply.status(201).headers(noStore).send({ message });
     },
   );
 

@@ -13,6 +13,9 @@
  *   POST /api/conversations/:id/messages    JSON { content } or multipart (content, file) → 201 { message }
  *   POST /api/conversations/:id/read        → { updated }
  *
+ * A text message may also be sent over the realtime socket (socket-send.ts): `message.send`,
+ * same rules and answers.
+ *
  * Realtime (to both participants' sockets only, through the bus so it crosses instances):
  * `message.created`, `message.read`, `conversation.updated`; a request's recipient gets only
  * `message.request` (send-batches.ts); `conversation.closed` comes from an account's deletion.
@@ -29,6 +32,7 @@ import { privateAnnouncer } from './announce.ts';
 import { conversationRoutes } from './conversation-routes.ts';
 import { messageRoutes } from './message-routes.ts';
 import { createMessageWriter } from './send-batches.ts';
+import { socketSend } from './socket-send.ts';
 
 export default async function messagesRoutes(root: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -41,4 +45,5 @@ export default async function messagesRoutes(root: FastifyInstance, { ctx }: { c
   });
   conversationRoutes(app, ctx, { blocks: blockRule(ctx.database.db, ctx.bus), announce });
   messageRoutes(app, ctx, { writer, announce });
+  socketSend(root, ctx, writer);
 }
