@@ -1,9 +1,11 @@
 /**
  * The client side of the messages bench, the same for every server it measures: N users in
  * pairs (user i talks with user i ^ 1), each holding one WebSocket on /api/realtime of its
- * instance, signed in with { type: 'auth' }. Messages are POSTed at a controlled rate, in waves,
- * round-robin over the users, each by its sender through its own instance; a message's latency
- * is from the moment the POST is issued to the moment the other participant's socket receives
+ * instance, signed in with { type: 'auth' }. Messages are sent at a controlled rate, in waves,
+ * round-robin over the users, each by its sender through its own instance: as the web app sends
+ * a text, a `message.send` request on the sender's socket answered by a `reply` (transport
+ * 'socket'), or a POST (transport 'http', as an image goes). A message's latency is from the
+ * moment the send is issued to the moment the other participant's socket receives
  * 'message.created' carrying that message's id.
  */
 import http from 'node:http';
@@ -18,8 +20,11 @@ export interface BenchUser {
   ip: string;
 }
 
+export type Transport = 'socket' | 'http';
+
 export interface LoadOptions {
   users: BenchUser[];
+  transport: Transport;
   /** Base URL of the instance user i connects to and posts through. */
   baseOf: (i: number) => string;
   /** Warm-up messages (JIT, pools, plans), sent at `rate` and not counted. */
@@ -110,6 +115,16 @@ function postJson(
   });
 }
 
+interface SendAnswer {
+  status: number;
+  json: unknown;
+}
+
+/** A socket reply in the shape of an HTTP answer: 201 and the data, or the refusal's status and error. */
+function answerOfReply(reply: { data?: unknown; status?: number; error?: unknown }): SendAnswer {
+  return reply.data ? { status: 201, json: reply.data } : { status: reply.status ?? 0, json: { error: reply.error } };
+}
+
 /** Runs `task(i)` for i in [0, count) with at most `limit` at once. */
 async function pool(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -156,19 +171,29 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const received = new Map<string, number>();
   let closing = false;
   const sockets: WebSocket[] = new Array(users.length);
+  /** Socket requests under way: ref → what to do with the reply. */
+  const awaitingReply = new Map<string, { i: number; resolve: (answer: SendAnswer) => void }>();
+  function sendOne(i: number, n: number): Promise<SendAnswer> {
+    const content = `Coucou, message n° ${n}`;
+    if (options.transport === 'http')
+      return postJson(baseOf(i), `/api/conversations/${conversationOf[i]}/messages`, users[i], { content });
+    const ref = String(n);
+    return new Promise((resolve) => {
+      awaitingReply.set(ref, { i, resolve });
+      sockets[i].send(JSON.stringify({ type: 'message.send', ref, conversationId: conversationOf[i], content }));
+    });
+  }
   /** Message n: user n mod N writes to its partner, through its own instance. */
   function sender(phase: Phase): (n: number) => Promise<void> {
     return (n) => {
       const i = n % users.length;
       const t0 = performance.now();
       phase.lastSend = t0;
-      return postJson(baseOf(i), `/api/conversations/${conversationOf[i]}/messages`, users[i], {
-        content: `Coucou, message n° ${n}`,
-      }).then(
+      return sendOne(i, n).then(
         (res) => {
           phase.lastAnswer = performance.now();
           if (res.status !== 201)
-            return fail(`HTTP ${res.status} ${(res.json as { error?: { code?: string } })?.error?.code ?? ''}`.trim());
+            return fail(`${res.status} ${(res.json as { error?: { code?: string } })?.error?.code ?? ''}`.trim());
           phase.sent.set((res.json as { message: MessageDto }).message.id, t0);
         },
         (error: NodeJS.ErrnoException) => {
@@ -264,7 +289,19 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`socket ${i}: not ready within 15 s`)), 15_000);
         socket.on('message', (raw) => {
-          const frame = JSON.parse(String(raw)) as { type: string; userId?: string | null; data?: unknown };
+          const frame = JSON.parse(String(raw)) as {
+            type: string;
+            userId?: string | null;
+            data?: unknown;
+            ref?: string;
+            status?: number;
+            error?: unknown;
+          };
+          if (frame.type === 'reply') {
+            const answer = awaitingReply.get(frame.ref ?? '');
+            awaitingReply.delete(frame.ref ?? '');
+            return answer ? answer.resolve(answerOfReply(frame)) : fail('reply to no request');
+          }
           if (frame.type === 'ready') {
             if (frame.userId === null) socket.send(JSON.stringify({ type: 'auth', token: user.token }));
             else if (frame.userId === user.id) {
@@ -285,6 +322,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         });
       });
       socket.on('close', () => {
+        for (const [ref, { i: of, resolve }] of awaitingReply)
+          if (of === i) {
+            awaitingReply.delete(ref);
+            resolve({ status: 0, json: 'socket closed' });
+          }
         if (!closing) fail('socket closed during the run');
       });
     });

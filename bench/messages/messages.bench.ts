@@ -1,19 +1,21 @@
 /**
  * Private messages under load. BENCH_CLIENTS (default 1 000) users in
  * conversation pairs each hold a WebSocket. After a warm-up of BENCH_WARMUP messages,
- * BENCH_MESSAGES (default 3 000) are POSTed at BENCH_RATE messages/s (default 200) in waves every
+ * BENCH_MESSAGES (default 3 000) are sent at BENCH_RATE messages/s (default 200) in waves every
  * BENCH_WAVE_MS, round-robin over the users: the latency figures. Then BENCH_SATURATION more
  * (default 10 000, 0 to skip) with BENCH_CONCURRENCY sends in flight (default 64): the most
  * deliveries per second the server reaches here. Each user sends a handful in all, far under
  * message_send's 100 an hour, and counters are reset between cases.
- * Latency: POST issued → the other participant's socket receives 'message.created' with that id.
+ * Latency: send issued → the other participant's socket receives 'message.created' with that id.
+ * BENCH_SEND: how a message is sent, `socket` (default: a `message.send` request on the sender's
+ * socket, as the web app sends a text) or `http` (a POST, as an image goes); the relay takes both.
  *
  * Three servers, each driven by the same client code (clients.ts), each in processes of their
  * own (server.ts), the clients in this one:
  *   - bare ws: node:http + ws relaying to the pair in memory (relay.ts), the floor;
  *   - one instance: the real app on a PostgreSQL database of this run's own;
  *   - two instances on PG: two app processes on that database; the two users of a pair sit on
- *     different instances, the sender posts through its own, the event crosses by LISTEN/NOTIFY.
+ *     different instances, the sender sends through its own, the event crosses by LISTEN/NOTIFY.
  * Users, profiles and sessions are inserted in SQL; access tokens are signed with the server's
  * own token module and the JWT secret both instances share (no sign-up, argon2 or human check).
  *
@@ -33,7 +35,7 @@ import { openDatabase, type Database } from '../../server/src/db/client.ts';
 import { loadServerSecret } from '../../server/src/modules/auth/secret.ts';
 import { deriveKeys, signAccessToken } from '../../server/src/modules/auth/tokens.ts';
 import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
-import { closeClients, runLoad, type BenchUser, type LoadResult } from './clients.ts';
+import { closeClients, runLoad, type BenchUser, type LoadResult, type Transport } from './clients.ts';
 import { envPositiveInt } from '../support/env.ts';
 import { dropRedisKeys } from '../support/redis-keys.ts';
 import { resultsFile, round, startRun, writeResults } from '../support/results.ts';
@@ -54,6 +56,7 @@ const WAVE_MS = envPositiveInt('BENCH_WAVE_MS', 50);
 const SATURATION = Number(process.env.BENCH_SATURATION ?? 10000);
 const CONCURRENCY = envPositiveInt('BENCH_CONCURRENCY', 64);
 const DELIVERY_TIMEOUT_MS = 15_000;
+const TRANSPORT: Transport = process.env.BENCH_SEND === 'http' ? 'http' : 'socket';
 /** Which cases to run: relay, one, two (relay and two by default: the goal's pair). */
 const CASES = new Set((process.env.BENCH_CASES ?? 'relay,two').split(',').map((c) => c.trim()));
 /** Rounds of the cases alternated (relay, two, relay, two, …): median and spread over them. */
@@ -186,7 +189,7 @@ async function measure(
   database: Database | null,
 ): Promise<CaseResult> {
   console.log(
-    `${name}: ${users.length} clients, ${WARMUP} warm-up + ${MESSAGES} messages at ${RATE}/s` +
+    `${name}: ${users.length} clients, ${WARMUP} warm-up + ${MESSAGES} messages at ${RATE}/s over ${TRANSPORT}` +
       (SATURATION ? `, then ${SATURATION} with ${CONCURRENCY} in flight` : ''),
   );
   let stats: Array<{ cpuMs: number; loopP99Ms: number }> = [];
@@ -195,6 +198,7 @@ async function measure(
   const result = await runLoad({
     users,
     baseOf: (i) => servers[i % servers.length].base,
+    transport: TRANSPORT,
     messages: MESSAGES,
     warmup: WARMUP,
     rate: RATE,
@@ -355,7 +359,8 @@ async function main(): Promise<void> {
     saturationMessages: SATURATION,
     saturationConcurrency: CONCURRENCY,
     rateLimitStore: REDIS_URL ? 'redis' : 'postgres',
-    latency: 'POST issued → recipient socket receives message.created with that id (ms)',
+    transport: TRANSPORT,
+    latency: 'send issued → recipient socket receives message.created with that id (ms)',
     phases: {
       paced: `${MESSAGES} messages at ${RATE}/s in waves every ${WAVE_MS} ms (open loop), after ${WARMUP} warm-up messages`,
       saturated: `${SATURATION} messages with ${CONCURRENCY} sends in flight (closed loop): the ceiling on this machine`,

@@ -1,7 +1,8 @@
 /**
  * The baseline of the messages bench: a bare `node:http` + `ws` server speaking the same
  * protocol as MoodMap (POST /api/conversations, POST /api/conversations/:id/messages,
- * WebSocket /api/realtime with { type: 'auth' } → { type: 'ready' }), so the bench drives it
+ * WebSocket /api/realtime with { type: 'auth' } → { type: 'ready' } and the `message.send`
+ * request answered by a `reply`), so the bench drives it
  * with exactly the same client code. It keeps everything in memory, verifies nothing (the
  * bearer's `sub` is read, not checked) and relays each message to both participants' sockets
  * through a userId → sockets index: the floor any messaging server on this machine sits on.
@@ -55,6 +56,29 @@ export async function startRelay(): Promise<RelayServer> {
     res.end(text);
   };
 
+  /** Sends a message to both participants' sockets; null: no such conversation. */
+  function relay(userId: string, conversationId: string, content: unknown) {
+    const conversation = conversations.get(conversationId);
+    if (!conversation) return null;
+    const message = {
+      id: randomUUID(),
+      conversationId: conversation.id,
+      senderId: userId,
+      content: String(content ?? ''),
+      imageUrl: null,
+      read: false,
+      createdAt: new Date().toISOString(),
+    };
+    const frame = JSON.stringify({
+      type: 'message.created',
+      data: { message, sender: { id: userId, nickname: 'membre', profilePhotoUrl: null } },
+    });
+    for (const participant of [conversation.participant1Id, conversation.participant2Id]) {
+      for (const socket of socketsOf.get(participant) ?? []) socket.send(frame);
+    }
+    return message;
+  }
+
   const server = http.createServer(async (req, res) => {
     try {
       const userId = subject(/^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]);
@@ -74,24 +98,8 @@ export async function startRelay(): Promise<RelayServer> {
         return send(res, created ? 201 : 200, { conversation: conversations.get(id) });
       }
       const match = /^\/api\/conversations\/([^/]+)\/messages$/.exec(req.url ?? '');
-      const conversation = match && req.method === 'POST' ? conversations.get(match[1]) : undefined;
-      if (!conversation) return send(res, 404, { error: { code: 'not_found' } });
-      const message = {
-        id: randomUUID(),
-        conversationId: conversation.id,
-        senderId: userId,
-        content: String(body.content ?? ''),
-        imageUrl: null,
-        read: false,
-        createdAt: new Date().toISOString(),
-      };
-      const frame = JSON.stringify({
-        type: 'message.created',
-        data: { message, sender: { id: userId, nickname: 'membre', profilePhotoUrl: null } },
-      });
-      for (const participant of [conversation.participant1Id, conversation.participant2Id]) {
-        for (const socket of socketsOf.get(participant) ?? []) socket.send(frame);
-      }
+      const message = match && req.method === 'POST' ? relay(userId, match[1], body.content) : null;
+      if (!message) return send(res, 404, { error: { code: 'not_found' } });
       send(res, 201, { message });
     } catch {
       send(res, 400, { error: { code: 'bad_request' } });
@@ -106,10 +114,16 @@ export async function startRelay(): Promise<RelayServer> {
     };
     socket.on('close', forget);
     socket.on('message', (raw) => {
-      let message: { type?: string; token?: string };
+      let message: { type?: string; token?: string; ref?: string; conversationId?: string; content?: unknown };
       try {
         message = JSON.parse(String(raw));
       } catch {
+        return;
+      }
+      if (message.type === 'message.send') {
+        const sent = user ? relay(user, String(message.conversationId), message.content) : null;
+        const answer = sent ? { data: { message: sent } } : { status: 404, error: { code: 'not_found' } };
+        socket.send(JSON.stringify({ type: 'reply', ref: message.ref, ...answer }));
         return;
       }
       if (message.type !== 'auth') return;
