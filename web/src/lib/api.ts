@@ -20,12 +20,38 @@ export function onApiRefusal(listener: RefusalListener): () => void {
   return () => void refusalListeners.delete(listener);
 }
 
+function tellRefusal(error: unknown): void {
+  if (error instanceof ApiError && error.status === 403) for (const listener of refusalListeners) listener(error);
+}
+
 /** `call`, telling the refusal listeners about a 403 before the caller sees it. */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
   try {
     return await call<T>(path, options);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 403) for (const listener of refusalListeners) listener(error);
+    tellRefusal(error);
+    throw error;
+  }
+}
+
+/**
+ * A call the realtime socket may carry (`ask`: lib/realtime.ts's askRealtime, null when the
+ * socket cannot), else the HTTP one: the same answer either way, the same refusal listeners. A
+ * 401 on the socket (its identity lapsed before the tab renewed its token) stored nothing: the
+ * call goes over HTTP, which renews the token.
+ */
+export async function apiOrSocket(
+  ask: () => Promise<unknown> | null,
+  path: string,
+  options: ApiOptions,
+): Promise<unknown> {
+  const asked = ask();
+  if (!asked) return api<unknown>(path, options);
+  try {
+    return await asked;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return api<unknown>(path, options);
+    tellRefusal(error);
     throw error;
   }
 }

@@ -25,7 +25,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-function parseError(status: number, payload: unknown, failureMessage: string): ApiError {
+/** The ApiError of a refusal in the API's error shape (also a socket request's reply). */
+export function parseError(status: number, payload: unknown, failureMessage: string): ApiError {
   if (payload && typeof payload === 'object' && 'error' in payload) {
     const err = (payload as { error: unknown }).error;
     if (err && typeof err === 'object') {

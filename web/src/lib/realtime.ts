@@ -11,10 +11,19 @@
  * { type: 'view', west, south, east, north } (core/src/schemas/realtime.ts): the map's fetched
  * bounds, sent on open and on 'ready', then after each change once the map has been still for
  * REALTIME_VIEW_DEBOUNCE_MS. A socket that has sent no view gets no post event.
+ * A signed-in socket also carries requests (core's SOCKET_REQUESTS: a text message), each
+ * answered by one `reply` with the same `ref` (askRealtime).
  */
 import { create } from 'zustand';
-import { REALTIME_VIEW_DEBOUNCE_MS, type RealtimeView } from '@moodmap/core';
+import {
+  REALTIME_VIEW_DEBOUNCE_MS,
+  SHELL_MESSAGES,
+  SOCKET_REPLY,
+  SOCKET_REQUESTS,
+  type RealtimeView,
+} from '@moodmap/core';
 import { getAccessToken, onSessionChange } from './auth-tokens.ts';
+import { ApiError, parseError } from './http.ts';
 
 export interface RealtimeEvent {
   type: string;
@@ -55,6 +64,8 @@ let retryTimer: ReturnType<typeof setTimeout> | null = null;
 let pingTimer: ReturnType<typeof setInterval> | null = null;
 let pongTimer: ReturnType<typeof setTimeout> | null = null;
 let sentToken: string | null | undefined;
+/** The token the server's last `ready` took the socket as signed in with (null: a visitor). */
+let identifiedToken: string | null = null;
 let stopSessionSync: (() => void) | null = null;
 /** The map's view to tell the server, the frame last sent on this socket, and the pending debounce. */
 let view: RealtimeView | null = null;
@@ -99,6 +110,63 @@ export function setRealtimeView(bounds: ViewBounds): void {
     viewTimer = null;
     sendView();
   }, REALTIME_VIEW_DEBOUNCE_MS);
+}
+
+/** A request waits this long for its reply before it is given up as a network failure. */
+const REPLY_TIMEOUT_MS = 15_000;
+interface AwaitedReply {
+  resolve: (data: unknown) => void;
+  reject: (error: ApiError) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+/** Requests sent on the current socket, by ref; a lost socket fails them all. */
+const awaitingReply = new Map<string, AwaitedReply>();
+let lastRef = 0;
+
+const networkError = () => new ApiError(0, 'network_error', SHELL_MESSAGES.internal_error);
+
+/**
+ * Sends a request (core's SOCKET_REQUESTS) on the socket: resolves with its reply's data, or
+ * rejects with the server's refusal as an ApiError (status 0 when the socket was lost or the reply
+ * did not come: the request may or may not have been carried out). Null, with nothing sent, when
+ * the socket is not open and signed in with the session's current token: the caller uses HTTP.
+ */
+export function askRealtime(
+  type: (typeof SOCKET_REQUESTS)[keyof typeof SOCKET_REQUESTS],
+  fields: Record<string, unknown>,
+): Promise<unknown> | null {
+  const token = getAccessToken();
+  if (!token || identifiedToken !== token) return null;
+  const ref = String(++lastRef);
+  if (!sendRaw({ ...fields, type, ref })) return null;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      awaitingReply.delete(ref);
+      reject(networkError());
+    }, REPLY_TIMEOUT_MS);
+    awaitingReply.set(ref, { resolve, reject, timer });
+  });
+}
+
+function settleReply(frame: { ref?: unknown; data?: unknown; status?: unknown; error?: unknown }): void {
+  const ref = typeof frame.ref === 'string' ? frame.ref : '';
+  const awaited = awaitingReply.get(ref);
+  if (!awaited) return;
+  awaitingReply.delete(ref);
+  clearTimeout(awaited.timer);
+  if (frame.data !== undefined) awaited.resolve(frame.data);
+  else
+    awaited.reject(
+      parseError(typeof frame.status === 'number' ? frame.status : 0, frame, SHELL_MESSAGES.internal_error),
+    );
+}
+
+function failAwaitedReplies(): void {
+  for (const { reject, timer } of awaitingReply.values()) {
+    clearTimeout(timer);
+    reject(networkError());
+  }
+  awaitingReply.clear();
 }
 
 function dispatch(event: RealtimeEvent): void {
@@ -175,9 +243,14 @@ function connect(): void {
       pongTimer = null;
       return;
     }
+    if (event.type === SOCKET_REPLY) {
+      settleReply(event);
+      return;
+    }
     if (event.type === 'ready') {
       const userId = (event as { userId?: unknown }).userId;
       useRealtimeStore.setState({ userId: typeof userId === 'string' ? userId : null });
+      identifiedToken = typeof userId === 'string' && sentToken ? sentToken : null;
       // The server (re)identified the socket: it hears the view again.
       sentView = null;
       sendView();
@@ -187,7 +260,9 @@ function connect(): void {
   const lost = () => {
     if (socket !== ws) return;
     socket = null;
+    identifiedToken = null;
     clearTimers();
+    failAwaitedReplies();
     setConnected(false, false);
     scheduleReconnect();
   };
@@ -242,6 +317,8 @@ export function stopRealtime(): void {
   if (typeof window !== 'undefined') window.removeEventListener('online', onOnline);
   const ws = socket;
   socket = null;
+  identifiedToken = null;
+  failAwaitedReplies();
   ws?.close(1000, 'stopped');
   setConnected(false, false);
 }

@@ -10,11 +10,13 @@ import {
   type ConversationListResult,
   type ConversationSummaryDto,
   SHELL_MESSAGES,
+  SOCKET_REQUESTS,
   type MessageDto,
   type MessagePageResult,
   type ParticipantDto,
 } from '@moodmap/core';
-import { ApiError, api } from '../../lib/api.ts';
+import { ApiError, api, apiOrSocket } from '../../lib/api.ts';
+import { askRealtime } from '../../lib/realtime.ts';
 import { parseAnswerLazy, readLazy } from '../../lib/schemas.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
@@ -147,17 +149,23 @@ export async function markConversationRead(id: string): Promise<void> {
   await api<MarkReadResult>(`${path(id)}/read`, { method: 'POST' });
 }
 
-/** Sends trimmed text and/or one image: JSON for text alone, multipart (`content`, `file`) with an image. */
+/**
+ * Sends trimmed text and/or one image: text alone over the realtime socket when it is signed in
+ * (else as JSON), multipart (`content`, `file`) with an image.
+ */
 export async function sendMessage(id: string, input: { content: string; file?: File | null }): Promise<MessageDto> {
   const url = `${path(id)}/messages`;
-  const { file } = input;
-  let body: FormData | { content: string } = { content: input.content };
+  const { file, content } = input;
+  let payload: unknown;
   if (file) {
-    body = new FormData();
-    if (input.content) body.append('content', input.content);
+    const body = new FormData();
+    if (content) body.append('content', content);
     body.append('file', file, file.name || 'image');
+    payload = await api<unknown>(url, { method: 'POST', body });
+  } else {
+    const ask = () => askRealtime(SOCKET_REQUESTS.messageSend, { conversationId: id, content });
+    payload = await apiOrSocket(ask, url, { method: 'POST', body: { content } });
   }
-  const payload = await api<unknown>(url, { method: 'POST', body });
   const message = readMessage((payload as { message?: unknown } | null)?.message);
   if (!message) throw new ApiError(500, 'internal_error', SHELL_MESSAGES.internal_error);
   return message;
