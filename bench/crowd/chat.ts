@@ -1,12 +1,13 @@
 /**
  * The chatters of one client process, as in the messages bench (messages/clients.ts): pairs
  * (2k, 2k + 1) whose two people sit on different instances, each signed in on a socket of its
- * own; a message is POSTed by its sender through its own instance and timed from the POST
- * issued to the partner's socket receiving `message.created` with its id. Sender and receiver
- * live in this process, so one clock times both ends.
+ * own; a message is sent by its sender through its own instance, as the web app sends a text (a
+ * `message.send` request on its socket, answered by a `reply`), and timed from the send issued
+ * to the partner's socket receiving `message.created` with its id. Sender and receiver live in
+ * this process, so one clock times both ends.
  */
 import WebSocket from 'ws';
-import type { ConversationDto, MessageCreatedEvent, MessageDto } from '@moodmap/core';
+import type { ConversationDto, MessageCreatedEvent } from '@moodmap/core';
 import { errorKind, postJson } from './http.ts';
 import { paced, sleep, tally, type ChatterSpec } from './shared.ts';
 import { closeAll } from '../support/sockets.ts';
@@ -29,16 +30,45 @@ export function createChat(specs: ChatterSpec[]) {
   /** Message id → when its recipient got it (performance.now()). */
   const received = new Map<string, number>();
   let strays = 0;
+  /** Requests under way: ref → what to do with the reply. */
+  const awaitingReply = new Map<string, (answer: { status: number; json: unknown }) => void>();
+
+  /** Sends message n from chatter i over its socket; resolves with the reply as an HTTP-like answer. */
+  function sendMessage(i: number, n: number): Promise<{ status: number; json: unknown }> {
+    const ref = String(n);
+    return new Promise((resolve) => {
+      awaitingReply.set(ref, resolve);
+      const frame = {
+        type: 'message.send',
+        ref,
+        conversationId: conversationOf[i],
+        content: `Coucou, message n° ${n}`,
+      };
+      sockets[i].send(JSON.stringify(frame), (error) => {
+        if (error) awaitingReply.delete(ref), resolve({ status: 0, json: error.message });
+      });
+    });
+  }
+
+  function settleReply(frame: { ref?: string; data?: unknown; status?: number; error?: unknown }): void {
+    const resolve = awaitingReply.get(frame.ref ?? '');
+    if (!resolve) return;
+    awaitingReply.delete(frame.ref ?? '');
+    resolve(
+      frame.data ? { status: 201, json: frame.data } : { status: frame.status ?? 0, json: { error: frame.error } },
+    );
+  }
 
   function open(i: number): Promise<void> {
     const { base, user } = specs[i];
     const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/realtime`);
-    sockets.push(socket);
+    sockets[i] = socket;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('chatter not signed in within 30 s')), READY_TIMEOUT_MS);
       socket.on('message', (raw) => {
-        const frame = JSON.parse(String(raw)) as { type: string; userId?: string | null; data?: unknown };
-        if (frame.type === 'ready' && frame.userId === null)
+        const frame = JSON.parse(String(raw)) as { type: string; userId?: string | null; data?: unknown; ref?: string };
+        if (frame.type === 'reply') settleReply(frame);
+        else if (frame.type === 'ready' && frame.userId === null)
           socket.send(JSON.stringify({ type: 'auth', token: user.token }));
         else if (frame.type === 'ready' && frame.userId === user.id) clearTimeout(timer), resolve();
         else if (frame.type === 'message.created') receive(i, frame.data as MessageCreatedEvent);
@@ -97,11 +127,9 @@ export function createChat(specs: ChatterSpec[]) {
       const n = first + k;
       const i = n % specs.length;
       const t0 = performance.now();
-      const answer = await postJson(specs[i].base, `/api/conversations/${conversationOf[i]}/messages`, specs[i].user, {
-        content: `Coucou, message n° ${n}`,
-      }).catch((error: NodeJS.ErrnoException) => ({ status: 0, json: error.code ?? error.message }));
+      const answer = await sendMessage(i, n);
       lastAnswer = performance.now();
-      if (answer.status === 201) sent.set((answer.json as { message: MessageDto }).message.id, t0);
+      if (answer.status === 201) sent.set((answer.json as { message: { id: string } }).message.id, t0);
       else tally(errorKinds, errorKind(answer));
     });
     const deadline = lastAnswer + settleMs;

@@ -2,7 +2,8 @@
  * The crowd bench's reference: the messages bench's bare relay (messages/relay.ts: node:http +
  * ws, everything in memory, the bearer's `sub` read unchecked) with the viewer's side added.
  * A socket may send `{type:'view', west,south,east,north}` (kept, parsed with the server's own
- * view.ts so both test a point alike) and `{type:'ping'}` (answered `pong`); POST /api/posts
+ * view.ts so both test a point alike), `{type:'ping'}` (answered `pong`) and the `message.send`
+ * request (answered by its `reply`, as the app's hub does); POST /api/posts
  * makes a marker and writes its `post.created` frame, serialised once, to every socket whose
  * view holds the point, by a plain scan of the views (at 10 000 views a scan costs ~0.1 ms a
  * post). No database, no bus, no rule: the floor the app's crowd figures are set against.
@@ -72,7 +73,7 @@ function createHub() {
 }
 type Hub = ReturnType<typeof createHub>;
 
-/** The three routes the bench calls, in memory. */
+/** The three routes the bench calls, in memory (a message also comes over the socket). */
 function createRoutes(hub: Hub) {
   const conversations = new Map<string, Conversation>();
   const byPair = new Map<string, string>();
@@ -123,12 +124,12 @@ async function handle(routes: ReturnType<typeof createRoutes>, req: http.Incomin
   }
 }
 
-/** One socket's frames: auth, view and ping, as the app's hub reads them. */
-function onSocket(hub: Hub, socket: WebSocket): void {
+/** One socket's frames: auth, view, ping and the message.send request, as the app's hub reads them. */
+function onSocket(hub: Hub, routes: ReturnType<typeof createRoutes>, socket: WebSocket): void {
   let user: string | null = null;
   socket.on('close', () => hub.forget(socket, user));
   socket.on('message', (raw) => {
-    let frame: { type?: string; token?: string };
+    let frame: { type?: string; token?: string; ref?: string; conversationId?: string; content?: unknown };
     try {
       frame = JSON.parse(String(raw));
     } catch {
@@ -138,7 +139,13 @@ function onSocket(hub: Hub, socket: WebSocket): void {
       const view = parseView(frame);
       if (view) hub.watch(socket, view);
     } else if (frame.type === 'ping') socket.send('{"type":"pong"}');
-    else if (frame.type === 'auth') {
+    else if (frame.type === 'message.send') {
+      const [status, body] = user
+        ? routes.message(user, String(frame.conversationId), { content: frame.content })
+        : [401, { error: { code: 'not_authenticated' } }];
+      const answer = status === 201 ? { data: body } : { status, ...(body as object) };
+      socket.send(JSON.stringify({ type: 'reply', ref: frame.ref, ...answer }));
+    } else if (frame.type === 'auth') {
       const previous = user;
       user = subject(frame.token);
       hub.signIn(socket, previous, user);
@@ -153,7 +160,7 @@ export async function startCrowdRelay(): Promise<{ port: number; close(): Promis
   const routes = createRoutes(hub);
   const server = http.createServer((req, res) => void handle(routes, req, res));
   const wss = new WebSocketServer({ server, path: '/api/realtime', maxPayload: 16 * 1024 });
-  wss.on('connection', (socket) => onSocket(hub, socket));
+  wss.on('connection', (socket) => onSocket(hub, routes, socket));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as { port: number }).port,
