@@ -52,9 +52,15 @@ interface LiveWindow {
 
 const feed = read<{ results: FeedCase[] }>('feed.json');
 const realtime = read<{ socketRatio: Spread; pollRatio: Spread }>('realtime.json');
-const messages = read<{ clients: number; summary?: { cases: MessageCase[]; twoToRelayDeliveries: Spread | null } }>(
-  'messages.json',
-);
+const messages = read<{
+  clients: number;
+  summary?: {
+    cases: MessageCase[];
+    twoToRelayDeliveries: Spread | null;
+    serverCpuAtCeiling?: { socket: Spread | null; http: Spread | null };
+    socketToHttpServerCpu?: Spread | null;
+  };
+}>('messages.json');
 const crowd = read<{ viewers: number; summary: CrowdCase[] }>('crowd.json');
 const browser = read<{
   figures: Record<string, Spread>;
@@ -180,6 +186,18 @@ function serverRows(): void {
     ok: (v) => v >= 0.5,
     run: messages,
   });
+  const cpu = messages?.summary?.serverCpuAtCeiling;
+  add({
+    figure: 'server CPU a message at the ceiling, two instances: sent on the socket ÷ POSTed',
+    value: messages?.summary?.socketToHttpServerCpu ?? null,
+    reference:
+      cpu?.http && cpu.socket
+        ? `POSTed ${formatSpread(cpu.http, ' ms')}, on the socket ${formatSpread(cpu.socket, ' ms')}`
+        : '–',
+    goal: '≤ 0.5',
+    ok: (v) => v <= 0.5,
+    run: messages,
+  });
   const engine = feedCase('postgres', 1000) ? 'postgres' : 'pglite';
   const small = feedCase(engine, 1000)?.probe;
   const large = feedCase(engine, 1_000_000)?.probe;
@@ -248,7 +266,7 @@ function otherRows(): void {
     ok: (v) => v <= 1.1,
     run: realtime,
   });
-  const two = messages?.summary?.cases.find((c) => c.case.startsWith('two instances'));
+  const two = messages?.summary?.cases.find((c) => c.case === 'two instances on PG (LISTEN/NOTIFY)');
   const relay = messages?.summary?.cases.find((c) => c.case.startsWith('bare'));
   add({
     figure: `message p99 at 200/s, two instances, PostgreSQL, ${messages?.clients ?? 1000} clients (ms)`,

@@ -21,6 +21,7 @@ export interface BenchUser {
 }
 
 export type Transport = 'socket' | 'http';
+export type PhaseName = 'paced' | 'saturated';
 
 export interface LoadOptions {
   users: BenchUser[];
@@ -38,9 +39,9 @@ export interface LoadOptions {
   concurrency: number;
   /** How long after the last send answer a delivery may still arrive before it counts as lost. */
   deliveryTimeoutMs: number;
-  /** Around the paced phase (not the set-up or the warm-up), e.g. to read the servers' CPU time. */
-  beforeRun?: () => Promise<void>;
-  afterRun?: () => Promise<void>;
+  /** Around each measured phase (not the set-up or the warm-up), e.g. to read the servers' CPU time. */
+  beforeRun?: (phase: PhaseName) => Promise<void>;
+  afterRun?: (phase: PhaseName) => Promise<void>;
 }
 
 export interface PhaseResult {
@@ -333,12 +334,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
     // Warm-up, then the measured phases on quiet sockets.
     if (options.warmup) await measured(() => paced(options.warmup, 0));
-    await options.beforeRun?.();
+    await options.beforeRun?.('paced');
     const pacedResult = await measured(() => paced(options.messages, options.warmup));
-    await options.afterRun?.();
-    const saturated = options.saturationMessages
-      ? await measured(() => saturate(options.saturationMessages, options.warmup + options.messages))
-      : null;
+    await options.afterRun?.('paced');
+    let saturated: PhaseResult | null = null;
+    if (options.saturationMessages) {
+      await options.beforeRun?.('saturated');
+      saturated = await measured(() => saturate(options.saturationMessages, options.warmup + options.messages));
+      await options.afterRun?.('saturated');
+    }
     return { clients: users.length, paced: pacedResult, saturated };
   } finally {
     closing = true;

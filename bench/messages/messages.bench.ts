@@ -7,15 +7,17 @@
  * deliveries per second the server reaches here. Each user sends a handful in all, far under
  * message_send's 100 an hour, and counters are reset between cases.
  * Latency: send issued → the other participant's socket receives 'message.created' with that id.
- * BENCH_SEND: how a message is sent, `socket` (default: a `message.send` request on the sender's
- * socket, as the web app sends a text) or `http` (a POST, as an image goes); the relay takes both.
+ * A message is sent as the web app sends a text, a `message.send` request on the sender's socket
+ * answered by a `reply`; in the case 'two-http', by a POST (as an image goes, or a tab whose socket
+ * is not signed in yet): the reference for the server's CPU a message.
  *
  * Three servers, each driven by the same client code (clients.ts), each in processes of their
  * own (server.ts), the clients in this one:
  *   - bare ws: node:http + ws relaying to the pair in memory (relay.ts), the floor;
  *   - one instance: the real app on a PostgreSQL database of this run's own;
  *   - two instances on PG: two app processes on that database; the two users of a pair sit on
- *     different instances, the sender sends through its own, the event crosses by LISTEN/NOTIFY.
+ *     different instances, the sender sends through its own, the event crosses by LISTEN/NOTIFY;
+ *   - the same with every message POSTed ('two-http').
  * Users, profiles and sessions are inserted in SQL; access tokens are signed with the server's
  * own token module and the JWT secret both instances share (no sign-up, argon2 or human check).
  *
@@ -35,7 +37,7 @@ import { openDatabase, type Database } from '../../server/src/db/client.ts';
 import { loadServerSecret } from '../../server/src/modules/auth/secret.ts';
 import { deriveKeys, signAccessToken } from '../../server/src/modules/auth/tokens.ts';
 import { createPostgresDatabase } from '../../server/test/helpers/databases.ts';
-import { closeClients, runLoad, type BenchUser, type LoadResult, type Transport } from './clients.ts';
+import { closeClients, runLoad, type BenchUser, type LoadResult, type PhaseName, type Transport } from './clients.ts';
 import { envPositiveInt } from '../support/env.ts';
 import { dropRedisKeys } from '../support/redis-keys.ts';
 import { resultsFile, round, startRun, writeResults } from '../support/results.ts';
@@ -56,9 +58,8 @@ const WAVE_MS = envPositiveInt('BENCH_WAVE_MS', 50);
 const SATURATION = Number(process.env.BENCH_SATURATION ?? 10000);
 const CONCURRENCY = envPositiveInt('BENCH_CONCURRENCY', 64);
 const DELIVERY_TIMEOUT_MS = 15_000;
-const TRANSPORT: Transport = process.env.BENCH_SEND === 'http' ? 'http' : 'socket';
-/** Which cases to run: relay, one, two (relay and two by default: the goal's pair). */
-const CASES = new Set((process.env.BENCH_CASES ?? 'relay,two').split(',').map((c) => c.trim()));
+/** Which cases to run: relay, one, two, two-http (all but one by default: the goals' cases). */
+const CASES = new Set((process.env.BENCH_CASES ?? 'relay,two,two-http').split(',').map((c) => c.trim()));
 /** Rounds of the cases alternated (relay, two, relay, two, …): median and spread over them. */
 const ROUNDS = envPositiveInt('BENCH_ROUNDS', 3);
 /** Where the app keeps its rate-limit counters: Redis when a URL is given, else PostgreSQL. */
@@ -151,6 +152,7 @@ async function backendCpu(database: Database): Promise<Map<number, number> | nul
 
 interface CaseResult extends LoadResult {
   case: string;
+  transport: Transport;
   round: number;
   load: string;
   instances: number;
@@ -160,6 +162,9 @@ interface CaseResult extends LoadResult {
   /** CPU time of the database's PostgreSQL backends during the paced phase, per message (null if unknown). */
   postgresCpuMsPerMessage: number | null;
   serverLoopDelayP99Ms: number;
+  /** The same two per message over the saturated phase (null when it did not run). */
+  saturatedServerCpuMsPerMessage: number | null;
+  saturatedPostgresCpuMsPerMessage: number | null;
 }
 
 /**
@@ -168,6 +173,7 @@ interface CaseResult extends LoadResult {
  */
 async function runCase(
   name: string,
+  transport: Transport,
   envs: Array<Record<string, string>>,
   users: BenchUser[],
   database: Database | null,
@@ -175,30 +181,37 @@ async function runCase(
   const servers: ServerProcess[] = [];
   try {
     for (const env of envs) servers.push(await startServer(env));
-    return await measure(name, servers, users, database);
+    return await measure(name, transport, servers, users, database);
   } finally {
     await Promise.all(servers.map((s) => s.close()));
   }
 }
 
+interface PhaseCost {
+  serverCpuMs: number;
+  loopP99Ms: number;
+  postgresCpuMs: number | null;
+}
+
 /** Runs the load on the case's servers, client i talking to server i mod n. */
 async function measure(
   name: string,
+  transport: Transport,
   servers: ServerProcess[],
   users: BenchUser[],
   database: Database | null,
 ): Promise<CaseResult> {
   console.log(
-    `${name}: ${users.length} clients, ${WARMUP} warm-up + ${MESSAGES} messages at ${RATE}/s over ${TRANSPORT}` +
+    `${name}: ${users.length} clients, ${WARMUP} warm-up + ${MESSAGES} messages at ${RATE}/s over ${transport}` +
       (SATURATION ? `, then ${SATURATION} with ${CONCURRENCY} in flight` : ''),
   );
-  let stats: Array<{ cpuMs: number; loopP99Ms: number }> = [];
+  // The servers' and PostgreSQL's CPU over each measured phase.
+  const cost: Partial<Record<PhaseName, PhaseCost>> = {};
   let pgBefore: Map<number, number> | null = null;
-  let pgMs: number | null = null;
   const result = await runLoad({
     users,
     baseOf: (i) => servers[i % servers.length].base,
-    transport: TRANSPORT,
+    transport,
     messages: MESSAGES,
     warmup: WARMUP,
     rate: RATE,
@@ -210,30 +223,44 @@ async function measure(
       await Promise.all(servers.map((s) => s.reset()));
       pgBefore = database && (await backendCpu(database));
     },
-    afterRun: async () => {
-      stats = await Promise.all(servers.map((s) => s.stats()));
+    afterRun: async (phase) => {
+      const stats = await Promise.all(servers.map((s) => s.stats()));
       const after = pgBefore && database && (await backendCpu(database));
-      if (pgBefore && after) pgMs = [...after].reduce((sum, [pid, ms]) => sum + ms - (pgBefore!.get(pid) ?? 0), 0);
+      cost[phase] = {
+        serverCpuMs: stats.reduce((a, s) => a + s.cpuMs, 0),
+        loopP99Ms: Math.max(...stats.map((s) => s.loopP99Ms)),
+        postgresCpuMs:
+          pgBefore && after ? [...after].reduce((sum, [pid, ms]) => sum + ms - (pgBefore!.get(pid) ?? 0), 0) : null,
+      };
     },
   });
-  const serverCpuMs = stats.reduce((a, s) => a + s.cpuMs, 0);
   if (result.paced.errors) console.log(`  errors at ${RATE}/s: ${JSON.stringify(result.paced.errorKinds)}`);
   if (result.saturated?.errors)
     console.log(`  errors with ${CONCURRENCY} in flight: ${JSON.stringify(result.saturated.errorKinds)}`);
+  const perMessage = (ms: number | null | undefined, delivered: number | undefined) =>
+    ms === null || ms === undefined || !delivered ? null : round(ms / delivered, 3);
+  const paced = cost.paced;
   return {
     case: name,
+    transport,
     round: 0,
     load: loadLine(),
     instances: servers.length,
     ...result,
-    serverCpuMs: round(serverCpuMs, 0),
-    serverCpuMsPerMessage: round(serverCpuMs / Math.max(1, result.paced.delivered), 2),
-    postgresCpuMsPerMessage: pgMs === null ? null : round(pgMs / Math.max(1, result.paced.delivered), 2),
-    serverLoopDelayP99Ms: round(Math.max(...stats.map((s) => s.loopP99Ms)), 1),
+    serverCpuMs: round(paced?.serverCpuMs ?? 0, 0),
+    serverCpuMsPerMessage: round((paced?.serverCpuMs ?? 0) / Math.max(1, result.paced.delivered), 2),
+    postgresCpuMsPerMessage: perMessage(paced?.postgresCpuMs, result.paced.delivered),
+    serverLoopDelayP99Ms: round(paced?.loopP99Ms ?? 0, 1),
+    saturatedServerCpuMsPerMessage: perMessage(cost.saturated?.serverCpuMs, result.saturated?.delivered),
+    saturatedPostgresCpuMsPerMessage: perMessage(cost.saturated?.postgresCpuMs, result.saturated?.delivered),
   };
 }
 
 const inRound = (round: number, result: CaseResult): CaseResult => ({ ...result, round });
+
+const RELAY = 'bare ws (node:http + ws relay)';
+const TWO = 'two instances on PG (LISTEN/NOTIFY)';
+const TWO_HTTP = 'two instances on PG, messages POSTed';
 
 /** Median and spread over the rounds, and each round's two-instance ceiling ÷ the relay's of the same round. */
 function summarise(results: CaseResult[]) {
@@ -245,13 +272,29 @@ function summarise(results: CaseResult[]) {
     p99: spread(runs.map((r) => r.paced.p99)),
     maxDeliveries: runs.every((r) => r.saturated) ? spread(runs.map((r) => r.saturated!.deliveriesPerSecond)) : null,
   }));
-  const relay = results.filter((r) => r.case.startsWith('bare ws'));
-  const two = results.filter((r) => r.case.startsWith('two instances'));
+  const relay = results.filter((r) => r.case === RELAY);
+  const two = results.filter((r) => r.case === TWO);
+  const twoHttp = results.filter((r) => r.case === TWO_HTTP);
   const ratios = two.flatMap((t) => {
     const ref = relay.find((r) => r.round === t.round);
     return ref?.saturated && t.saturated ? [t.saturated.deliveriesPerSecond / ref.saturated.deliveriesPerSecond] : [];
   });
-  return { cases, twoToRelayDeliveries: ratios.length ? spread(ratios) : null };
+  // The server's CPU a message at the ceiling, sends on the socket ÷ sends by POST, same round.
+  const cpuRatios = two.flatMap((t) => {
+    const ref = twoHttp.find((r) => r.round === t.round)?.saturatedServerCpuMsPerMessage;
+    const own = t.saturatedServerCpuMsPerMessage;
+    return ref && own ? [own / ref] : [];
+  });
+  const cpu = (runs: CaseResult[]) =>
+    runs.every((r) => r.saturatedServerCpuMsPerMessage !== null)
+      ? spread(runs.map((r) => r.saturatedServerCpuMsPerMessage ?? 0))
+      : null;
+  return {
+    cases,
+    twoToRelayDeliveries: ratios.length ? spread(ratios) : null,
+    serverCpuAtCeiling: { socket: cpu(two), http: cpu(twoHttp) },
+    socketToHttpServerCpu: cpuRatios.length ? spread(cpuRatios) : null,
+  };
 }
 
 async function main(): Promise<void> {
@@ -292,20 +335,22 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`round ${round} of ${ROUNDS} · load ${loadLine()}`);
       if (CASES.has('relay')) {
-        results.push(
-          inRound(round, await runCase('bare ws (node:http + ws relay)', [{ BENCH_SERVER: 'relay' }], users, null)),
-        );
+        results.push(inRound(round, await runCase(RELAY, 'socket', [{ BENCH_SERVER: 'relay' }], users, null)));
       }
 
       if (CASES.has('one')) {
         await clean();
-        results.push(inRound(round, await runCase('one instance (PostgreSQL)', [appEnv()], users, database)));
+        results.push(inRound(round, await runCase('one instance (PostgreSQL)', 'socket', [appEnv()], users, database)));
       }
 
-      if (CASES.has('two')) {
+      for (const [key, name, transport] of [
+        ['two', TWO, 'socket'],
+        ['two-http', TWO_HTTP, 'http'],
+      ] as const) {
+        if (!CASES.has(key)) continue;
         await clean();
         const env = appEnv();
-        results.push(inRound(round, await runCase('two instances on PG (LISTEN/NOTIFY)', [env, env], users, database)));
+        results.push(inRound(round, await runCase(name, transport, [env, env], users, database)));
       }
     }
   } finally {
@@ -331,6 +376,7 @@ async function main(): Promise<void> {
       [`max deliveries/s (${CONCURRENCY} in flight)`]: r.saturated?.deliveriesPerSecond ?? '-',
       'server CPU ms/msg': r.serverCpuMsPerMessage,
       'PG CPU ms/msg': r.postgresCpuMsPerMessage ?? '-',
+      'server CPU ms/msg at max': r.saturatedServerCpuMsPerMessage ?? '-',
     })),
   );
   const summary = summarise(results);
@@ -347,6 +393,10 @@ async function main(): Promise<void> {
     console.log(
       `max deliveries/s, two instances ÷ bare relay (same round): ${formatSpread(summary.twoToRelayDeliveries)}`,
     );
+  if (summary.socketToHttpServerCpu)
+    console.log(
+      `server CPU a message at the ceiling, socket ÷ POST (same round): ${formatSpread(summary.socketToHttpServerCpu)}`,
+    );
   writeResults(RESULTS, run, {
     rounds: ROUNDS,
     summary,
@@ -359,7 +409,6 @@ async function main(): Promise<void> {
     saturationMessages: SATURATION,
     saturationConcurrency: CONCURRENCY,
     rateLimitStore: REDIS_URL ? 'redis' : 'postgres',
-    transport: TRANSPORT,
     latency: 'send issued → recipient socket receives message.created with that id (ms)',
     phases: {
       paced: `${MESSAGES} messages at ${RATE}/s in waves every ${WAVE_MS} ms (open loop), after ${WARMUP} warm-up messages`,
