@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { ConversationSummaryDto, MessageDto } from '@moodmap/core';
 import { MessagesScreen } from '../src/features/messages/MessagesScreen.tsx';
+import { onApiRefusal } from '../src/lib/api.ts';
 import { applySession, resetTokenStateForTests } from '../src/lib/auth-tokens.ts';
 import { startRealtime, stopRealtime } from '../src/lib/realtime.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
@@ -127,6 +128,24 @@ describe('sending a text over the signed-in socket', () => {
     await waitFor(() => expect(toasts()).toContain('Trop de messages. Veuillez patienter.'));
     expect(input().value).toBe('Encore un');
     expect(bubbles()).toHaveLength(1);
+  });
+
+  it('tells the app-wide refusal listeners of a 403 on the socket, as of one over HTTP (the terms to accept)', async () => {
+    await openChat();
+    signedInSocket();
+    const heard: string[] = [];
+    const stop = onApiRefusal((error) => heard.push(error.code));
+    type('Bonjour Léa');
+    await waitFor(() => expect(sendRequests()).toHaveLength(1));
+    socket().receive({
+      type: 'reply',
+      ref: sendRequests()[0]!.ref,
+      status: 403,
+      error: { code: 'terms_not_accepted', message: "Veuillez accepter les conditions d'utilisation." },
+    });
+    await waitFor(() => expect(heard).toEqual(['terms_not_accepted']));
+    expect(input().value).toBe('Bonjour Léa');
+    stop();
   });
 
   it('keeps the text when the socket is lost before the answer', async () => {
