@@ -36,6 +36,7 @@ const PURE_SERVER_TESTS = [
   'server/test/geo/geocoder.test.ts',
   'server/test/realtime/view-index.test.ts',
   'server/test/realtime/socket-blocks.test.ts',
+  'server/test/bus/payload-stamps.test.ts',
   'server/test/push/keys.test.ts',
   'server/test/system/production-config.test.ts',
   'server/test/geo/land-index.test.ts',

@@ -14,6 +14,13 @@ const MAX_PAYLOAD = 7900;
  */
 export const PUBLISH_TIMEOUT_MS = 2000;
 
+/**
+ * A payload is taken only this long after its stamp: less than PUBLISH_TIMEOUT_MS, so that one
+ * whose publisher gave up (its timer may fire a millisecond early, and clocks count whole
+ * milliseconds) can never arrive in time, however soon after the give-up its link comes back.
+ */
+export const ARRIVAL_WINDOW_MS = PUBLISH_TIMEOUT_MS - 100;
+
 export class EventTooLargeError extends Error {
   constructor(type: string) {
     super(`realtime event too large: ${type}`);
@@ -70,7 +77,7 @@ const isFrames = (value: unknown): value is Array<{ type: string; data: unknown 
 function toEvent(value: unknown): RealtimeEvent | null {
   if (!isRecord(value) || typeof value.type !== 'string') return null;
   const event: RealtimeEvent = { type: value.type, data: value.data };
-  const { targets, about, at, more } = value;
+  const { targets, about, at, more, except } = value;
   if (targets !== undefined) {
     if (!isStringArray(targets)) return null;
     event.targets = targets;
@@ -86,6 +93,10 @@ function toEvent(value: unknown): RealtimeEvent | null {
   if (more !== undefined) {
     if (!isFrames(more)) return null;
     event.more = more;
+  }
+  if (except !== undefined) {
+    if (typeof except !== 'string') return null;
+    event.except = except;
   }
   return event;
 }
@@ -104,8 +115,8 @@ export function parsePayload(payload: string): RealtimeEvent[] {
 
 /**
  * Each payload carries when it was published (assemble.ts; the publisher's clock, so instances
- * must keep their clocks in step, as NTP does). One older than PUBLISH_TIMEOUT_MS on arrival is
- * dropped: its publisher has given up on it and said so, and a publish held by a cut link reaches
+ * must keep their clocks in step, as NTP does). One as old as ARRIVAL_WINDOW_MS on arrival is
+ * dropped: its publisher has given up on it, or is about to, and says so, and a publish held by a cut link reaches
  * the server only when the link is back, after newer events (a conversation's messages out of
  * order).
  */
@@ -115,6 +126,6 @@ export const stamped = (payload: string, now: number) => `${now}|${payload}`;
 export function unstamped(message: string, now: number): string | null {
   const bar = message.indexOf('|');
   const sentAt = bar > 0 ? Number(message.slice(0, bar)) : Number.NaN;
-  if (!Number.isFinite(sentAt) || now - sentAt > PUBLISH_TIMEOUT_MS) return null;
+  if (!Number.isFinite(sentAt) || now - sentAt >= ARRIVAL_WINDOW_MS) return null;
   return message.slice(bar + 1);
 }
