@@ -47,6 +47,7 @@ function deliver(clients: Clients, event: RealtimeEvent): void {
   let frames: Buffer[] | null = null;
   const send = (socket: WebSocket) => {
     if (socket.readyState !== socket.OPEN) return;
+    if (event.except !== undefined && clients.ids.get(socket) === event.except) return;
     if (clients.hidden.hides(socket, about)) return;
     frames ??= [{ type: event.type, data: event.data }, ...(Array.isArray(event.more) ? event.more : [])].map((frame) =>
       Buffer.from(JSON.stringify(frame)),

@@ -31,6 +31,7 @@ function parseFrame(raw: unknown): Record<string, unknown> | null {
 export function openSocket(hub: Hub, socket: WebSocket, connection: Duplex, ip: string): void {
   const { clients } = hub;
   clients.sockets.add(socket);
+  clients.ids.set(socket, clients.newId());
   clients.writes.attach(socket, connection);
   clients.alive.set(socket, true);
   socket.on('pong', () => clients.alive.set(socket, true));

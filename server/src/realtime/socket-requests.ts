@@ -9,10 +9,11 @@ import { isDatabaseUnavailable } from '../db/connection-errors.ts';
 import { AppError, appError, badRequest, unauthorized } from '../errors.ts';
 import type { Clients } from './clients.ts';
 
-/** Who asks: the socket's identity, and the address its connection came from. */
+/** Who asks: the socket's identity, the address its connection came from, the socket's id. */
 export interface SocketCaller {
   userId: string;
   ip: string;
+  socketId: string;
 }
 
 export interface SocketRequestHandler {
@@ -83,7 +84,8 @@ export function createSocketRequests(log: Logger) {
         if (!handler) throw badRequest('bad_request');
         if (forbidden) throw badRequest(forbidden);
         if (count >= REQUESTS_IN_FLIGHT_MAX) throw appError(429, handler.busy);
-        reply = { data: await handler.run({ userId: callerId(clients, socket), ip }, frame) };
+        const socketId = clients.ids.get(socket) ?? '';
+        reply = { data: await handler.run({ userId: callerId(clients, socket), ip, socketId }, frame) };
       } catch (error) {
         reply = refusal(error);
       } finally {

@@ -92,6 +92,7 @@ describe.each(busEngines())('the $name bus', (engine: BusEngine) => {
       at: { latitude: 48.85, longitude: 2.35 },
       about: ['u1'],
       more: [{ type: 'conversation.updated', data: { id: 'c1' } }],
+      except: 'socket-1',
     };
     await publisher.publish(event);
     await expect.poll(() => heard.length).toBe(1);

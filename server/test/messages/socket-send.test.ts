@@ -11,7 +11,7 @@ import { MESSAGE_TEXT_MAX, RATE_LIMITS, SOCKET_REF_MAX } from '@moodmap/core';
 import { call, createUser, login, withRefreshCookie, type AuthTestApp } from '../helpers/auth.ts';
 import { engines } from '../helpers/databases.ts';
 import { suiteListeningApp } from '../helpers/suite-app.ts';
-import { connectSocket, signedSocket, type TestSocket } from '../helpers/ws.ts';
+import { barrier, connectSocket, signedSocket, type TestSocket } from '../helpers/ws.ts';
 import { member, type Member } from '../interactions/fixtures.ts';
 
 const replySchema = z.object({
@@ -60,11 +60,12 @@ async function storedCount(t: AuthTestApp, conversationId: string): Promise<numb
 describe.each(engines)('messages sent over the socket on %s', (engine) => {
   const t = suiteListeningApp(engine);
 
-  it("stores the message, answers it to the sender and delivers it to both people's tabs", async () => {
+  it("stores the message, answers it to the sending tab and delivers it to both people's other tabs", async () => {
     const lea = await member(t, 'Léa');
     const marc = await member(t, 'Marc');
     const id = await conversationOf(t, lea, marc);
-    const [leaTab, marcTab] = await Promise.all([
+    const [leaTab, leaPhone, marcTab] = await Promise.all([
+      signedSocket(t.base, lea.id, lea.token),
       signedSocket(t.base, lea.id, lea.token),
       signedSocket(t.base, marc.id, marc.token),
     ]);
@@ -72,16 +73,18 @@ describe.each(engines)('messages sent over the socket on %s', (engine) => {
     const reply = await ask(leaTab, { conversationId: id, content: '  On se voit <b>demain</b> ?  ' });
     const message = reply.data?.message;
     expect(message).toMatchObject({ conversationId: id, senderId: lea.id, content: 'On se voit demain ?' });
-    for (const tab of [leaTab, marcTab]) {
-      const created = await tab.next(
-        (f) => f.type === 'message.created' && (f.data as { message: { id: string } }).message.id === message?.id,
-      );
+    const isIt = (f: { type: string; data?: unknown }) =>
+      f.type === 'message.created' && (f.data as { message: { id: string } }).message.id === message?.id;
+    for (const tab of [leaPhone, marcTab]) {
+      const created = await tab.next(isIt);
       expect(created.data).toEqual({ message, sender: { id: lea.id, nickname: 'Léa', profilePhotoUrl: null } });
     }
+    // The sending tab has the message in its reply: the event's copy is not sent to it again.
+    await barrier(t.app, [leaTab]);
+    expect(leaTab.frames.filter(isIt)).toEqual([]);
     const page = await call(t, { method: 'GET', url: `/api/conversations/${id}/messages`, token: marc.token });
     expect(page.json().messages.at(-1)).toEqual(message);
-    leaTab.close();
-    marcTab.close();
+    for (const tab of [leaTab, leaPhone, marcTab]) tab.close();
   });
 
   it('answers each caller and each input as the HTTP route does, and stores as much', async () => {

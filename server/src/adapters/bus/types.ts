@@ -29,6 +29,11 @@ export interface RealtimeEvent {
    * several frames travels as one event (a message send: one NOTIFY, not one per frame).
    */
   more?: Array<{ type: string; data: unknown }>;
+  /**
+   * A socket to leave out (its id, realtime/clients.ts): the one whose request made the event,
+   * which has the same news in its answer. Never sent to browsers.
+   */
+  except?: string;
 }
 
 /**

@@ -48,6 +48,8 @@ export interface MessageToSend {
    * another instance: storing the old one afterwards would put it after the newer one.
    */
   storeBy: Date;
+  /** The socket that sent it, if one did (store-message.ts): left out of its event. */
+  origin?: string;
 }
 
 export interface SentMessage {
@@ -58,6 +60,7 @@ export interface SentMessage {
   participants: [string, string];
   /** The recipient's side once stored: a request tells them quietly, a deleted one not at all. */
   recipientSide: ConversationSide;
+  origin?: string;
 }
 
 const dialect = new PgDialect();
@@ -161,11 +164,13 @@ export async function insertMessages(
   }
   const sent: Array<SentMessage | null> = sends.map(() => null);
   for (const row of rows as SentRow[]) {
+    const origin = sends[Number(row.ord)]?.origin;
     sent[Number(row.ord)] = {
       message: toMessageDto(row),
       sender: { id: row.senderId, nickname: row.senderNickname, profilePhotoUrl: row.senderPhotoUrl },
       participants: [row.participant1Id, row.participant2Id],
       recipientSide: row.recipientSide,
+      ...(origin ? { origin } : {}),
     };
   }
   return sent;
@@ -193,6 +198,7 @@ export function messageEvents(sent: SentMessage): RealtimeEvent[] {
       // message sent just before the block whose event is still on the bus.
       about: sent.participants,
       more: [{ type: MESSAGE_EVENTS.conversationUpdated, data: updated }],
+      ...(sent.origin ? { except: sent.origin } : {}),
     },
   ];
   if (sent.recipientSide === 'request') {

@@ -15,13 +15,15 @@ import { countSend, messageContent, storeMessage } from './store-message.ts';
 export function socketSend(app: FastifyInstance, ctx: AppContext, writer: MessageWriter): void {
   app.socketRequests.handle(SOCKET_REQUESTS.messageSend, {
     busy: 'message_rate_limited',
-    async run({ userId, ip }, frame) {
+    async run({ userId, ip, socketId }, frame) {
       const { conversationId } = frame;
       if (!isUuid(conversationId)) throw notFound('conversation_not_found');
       await countSend(ctx, userId, ip);
       // No image: a socket carries text only.
       const content = messageContent(frame.content, false);
-      const message = await storeMessage(ctx, writer, { conversationId, senderId: userId, content, imageUrl: null });
+      // The asking socket has the message in its reply: its copy of the event is left out.
+      const input = { conversationId, senderId: userId, content, imageUrl: null, origin: socketId };
+      const message = await storeMessage(ctx, writer, input);
       return { message };
     },
   });

@@ -29,6 +29,8 @@ export interface MessageInput {
   content: string;
   /** An image already stored; deleted again when the message is not. */
   imageUrl: string | null;
+  /** The socket that sent it, if one did: it is answered, and gets no event of its own message. */
+  origin?: string;
 }
 
 /** Stores the message and returns it, or throws why it was not stored. */
