@@ -57,7 +57,7 @@ import { type Spread, formatSpread, loadLine, median, percentile, spread } from 
 import { PARIS } from '../support/world.ts';
 import { CHROMIUM, CHROMIUM_ARGS, COMPOSITING } from './chromium.ts';
 import { basemapStyle, maplibreAloneReadyS } from './maplibre-alone.ts';
-import { phone as openPhone, seedParis, settled, sleep, taskMs } from './phone.ts';
+import { phone as openPhone, seedParis, setMarkersVisible, settled, sleep, still, taskMs } from './phone.ts';
 
 declare global {
   interface Window {
@@ -79,8 +79,6 @@ const TAPS = envNumber('BENCH_TAPS', 5);
 const DPR = envNumber('BENCH_DPR', 3);
 const CPU_RATE = envNumber('BENCH_CPU_RATE', 4);
 const VIEW = { ...PARIS, zoom: 12 };
-const MARKER_LAYERS = ['mm-markers', 'mm-aggregates', 'mm-highlight'];
-const ALL_OUR_LAYERS = [...MARKER_LAYERS, 'mm-pulse-a', 'mm-pulse-b'];
 const TRACE_DIR = process.env.BENCH_TRACE;
 const TRACE_CATEGORIES = [
   'devtools.timeline',
@@ -293,29 +291,6 @@ async function panFrames(page: Page): Promise<number[]> {
     return state.frames;
   });
   return frames.slice(1).map((t, i) => t - frames[i]!);
-}
-
-/** The map at rest with its tiles in (`settled` without its markers: they may be hidden). */
-async function still(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => {
-      const map = window.__MOODMAP_MAP__;
-      return Boolean(map?.isStyleLoaded() && map.areTilesLoaded() && !map.isMoving());
-    },
-    undefined,
-    { timeout: 120_000, polling: 250 },
-  );
-}
-
-async function setMarkersVisible(page: Page, visible: boolean): Promise<void> {
-  await page.evaluate(
-    ([layers, v]) => {
-      const map = window.__MOODMAP_MAP__!;
-      for (const id of layers as string[])
-        if (map.getLayer(id)) map.setLayoutProperty(id, 'visibility', v ? 'visible' : 'none');
-    },
-    [ALL_OUR_LAYERS, visible] as const,
-  );
 }
 
 interface FirstLoadRound {

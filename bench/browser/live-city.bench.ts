@@ -10,6 +10,8 @@
  * whether every post received was drawn.
  * The same windows with the stream off are the reference; the stream's cost is the main-thread
  * time it adds, stream-on window minus stream-off window of the same build and round, per second.
+ * Each round also has a window of the same map with our layers hidden and no stream (MapLibre and
+ * the basemap alone, the shipped build served): the reference of the pan with the stream on.
  * Each build of the app that is compared (BENCH_LIVE_VARIANTS, default event,frame,250,1000:
  * web/src/features/map/markers/live-updates.ts's VITE_MAP_LIVE_BATCH, one source update per live
  * change, per frame, per 250 ms, per second) is built by this bench into a temporary folder; the
@@ -35,7 +37,8 @@ import { PARIS } from '../support/world.ts';
 import { CHROMIUM, CHROMIUM_ARGS, COMPOSITING } from './chromium.ts';
 import type { StreamDone, StreamOrder } from './live-stream.ts';
 import { type Box, type WindowFigures, installProbes, measureWindow } from './live-window.ts';
-import { phone, seedParis, settled, sleep } from './phone.ts';
+import { MAP } from '@moodmap/core';
+import { phone, seedParis, setMarkersVisible, settled, sleep, still } from './phone.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WEB = join(here, '..', '..', 'web');
@@ -50,6 +53,8 @@ const SECONDS = envNumber('BENCH_LIVE_SECONDS', 10);
 const IN_VIEW = envNumber('BENCH_LIVE_IN_VIEW', 10);
 const ELSEWHERE = envNumber('BENCH_LIVE_ELSEWHERE', 100);
 const VARIANTS = (process.env.BENCH_LIVE_VARIANTS ?? 'event,frame,250,1000').split(',');
+/** The build served for the markers-hidden window: the shipped batch when it is measured. */
+const SHIPPED = VARIANTS.includes(String(MAP.liveBatchMs)) ? String(MAP.liveBatchMs) : VARIANTS[0]!;
 const VIEW = { ...PARIS, zoom: 12 };
 /** A folder for a JS CPU profile of each stream-on window (`.cpuprofile`, for DevTools): where the time goes. */
 const PROFILE_DIR = process.env.BENCH_LIVE_PROFILE;
@@ -82,6 +87,8 @@ function buildVariants(into: string): Map<string, string> {
 interface LiveWindow extends WindowFigures {
   variant: string;
   stream: boolean;
+  /** Our layers hidden: the reference window, stream off. */
+  markersHidden: boolean;
   published: number;
   inViewPublished: number;
   lateTicks: number;
@@ -92,7 +99,8 @@ async function liveWindow(
   browser: Browser,
   base: string,
   publisher: ServerProcess | null,
-): Promise<Omit<LiveWindow, 'variant' | 'stream' | 'load'>> {
+  markersHidden = false,
+): Promise<Omit<LiveWindow, 'variant' | 'stream' | 'markersHidden' | 'load'>> {
   const { context, page, cdp } = await phone(browser, {
     view: VIEW,
     dpr: DPR,
@@ -105,6 +113,10 @@ async function liveWindow(
     await settled(page);
     // The first load's tail (the popups' chunk, the warm-up) is over before the window.
     await sleep(3000);
+    if (markersHidden) {
+      await setMarkersVisible(page, false);
+      await still(page);
+    }
     const box = streamBox();
     const order: StreamOrder = { inViewPerS: IN_VIEW, elsewherePerS: ELSEWHERE, box };
     let done: StreamDone = { published: 0, inView: 0, lateTicks: 0 };
@@ -134,7 +146,7 @@ async function liveWindow(
 function print(w: LiveWindow): void {
   const taps = w.taps.map((t) => t.toFixed(0)).join(', ');
   console.log(
-    `  ${w.variant.padEnd(5)} stream ${w.stream ? 'on ' : 'off'}: ${w.seconds.toFixed(1)} s, busy ${(w.busyShare * 100).toFixed(0)} %, long tasks ${w.longTasks} (${w.longTaskMs.toFixed(0)} ms), ${w.redrawsPerS.toFixed(1)} redraws/s (p95 gap while dragging ${w.panFrameP95Ms.toFixed(0)} ms), taps → popup ${taps || '—'} ms${w.missedTaps ? ` (${w.missedTaps} missed)` : ''}; source updates ${w.sourceUpdates} (${w.workerUpdates} applied by the worker), post.created received ${w.received} of ${w.inViewPublished} in view (${w.published} published, ${w.lateTicks} late ticks), drawn +${w.drawnNew}; load ${w.load}`,
+    `  ${w.markersHidden ? 'hidden' : w.variant.padEnd(6)} stream ${w.stream ? 'on ' : 'off'}: ${w.seconds.toFixed(1)} s, busy ${(w.busyShare * 100).toFixed(0)} %, long tasks ${w.longTasks} (${w.longTaskMs.toFixed(0)} ms), ${w.redrawsPerS.toFixed(1)} redraws/s (p95 gap while dragging ${w.panFrameP95Ms.toFixed(0)} ms), taps → popup ${taps || '—'} ms${w.missedTaps ? ` (${w.missedTaps} missed)` : ''}; source updates ${w.sourceUpdates} (${w.workerUpdates} applied by the worker), post.created received ${w.received} of ${w.inViewPublished} in view (${w.published} published, ${w.lateTicks} late ticks), drawn +${w.drawnNew}; load ${w.load}`,
   );
 }
 
@@ -174,6 +186,14 @@ async function main(): Promise<void> {
       for (let r = 0; r < ROUNDS; r++) {
         console.log(`round ${r + 1}/${ROUNDS} (load ${loadLine()})`);
         const order = VARIANTS.map((_, i) => VARIANTS[(i + r) % VARIANTS.length]!);
+        // The markers-hidden window first in even rounds, last in odd ones.
+        const hidden = async () => {
+          serve(SHIPPED);
+          const w = { variant: SHIPPED, stream: false, markersHidden: true };
+          windows.push({ ...w, ...(await liveWindow(browser, base, null, true)), load: loadLine() });
+          print(windows.at(-1)!);
+        };
+        if (r % 2 === 0) await hidden();
         for (const [i, variant] of order.entries()) {
           const streams = (r + i) % 2 === 0 ? [false, true] : [true, false];
           serve(variant);
@@ -181,6 +201,7 @@ async function main(): Promise<void> {
             const w = {
               variant,
               stream,
+              markersHidden: false,
               ...(await liveWindow(browser, base, stream ? publisher : null)),
               load: loadLine(),
             };
@@ -188,6 +209,7 @@ async function main(): Promise<void> {
             windows.push(w);
           }
         }
+        if (r % 2 === 1) await hidden();
         loads.push(`round ${r + 1} ${loadLine()}`);
       }
     } finally {
@@ -216,7 +238,15 @@ const FIGURES = [
 ] as const;
 
 function report(run: ReturnType<typeof startRun>, loads: string[], windows: LiveWindow[]): void {
-  const of = (variant: string, stream: boolean) => windows.filter((w) => w.variant === variant && w.stream === stream);
+  const of = (variant: string, stream: boolean) =>
+    windows.filter((w) => w.variant === variant && w.stream === stream && !w.markersHidden);
+  const hiddenWindows = windows.filter((w) => w.markersHidden);
+  const markersHidden = Object.fromEntries(FIGURES.map((f) => [f, spread(hiddenWindows.map((w) => w[f]))]));
+  // The shipped build's pan with the stream on ÷ the markers-hidden pan, round by round.
+  const shippedOn = of(SHIPPED, true);
+  const panWithStreamToMarkersHidden = spread(
+    hiddenWindows.map((w, i) => (shippedOn[i]?.panFrameP95Ms ?? Number.NaN) / w.panFrameP95Ms),
+  );
   const figures: Record<string, Record<string, Record<string, Spread>>> = {};
   for (const variant of VARIANTS) {
     figures[variant] = {};
@@ -254,6 +284,10 @@ function report(run: ReturnType<typeof startRun>, loads: string[], windows: Live
     }),
   );
   console.table(rows);
+  console.log(
+    `markers hidden, stream off: pan gap p95 ${formatSpread(markersHidden.panFrameP95Ms!, ' ms')}; ` +
+      `build ${SHIPPED}, stream on ÷ markers hidden: ${formatSpread(panWithStreamToMarkersHidden)}`,
+  );
   const missed = windows.filter((w) => w.stream && w.drawnNew < w.received);
   if (missed.length) console.log(`windows where the map drew fewer posts than it received: ${missed.length}`);
   writeResults(resultsFile('live-city.json'), run, {
@@ -274,6 +308,7 @@ function report(run: ReturnType<typeof startRun>, loads: string[], windows: Live
     loads,
     streamAddedMainThreadMsPerS: added,
     figures,
+    markersHidden: { build: SHIPPED, figures: markersHidden, panWithStreamToMarkersHidden },
     windows: windows.map((w) => ({
       ...w,
       busyShare: round(w.busyShare, 3),

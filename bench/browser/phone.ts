@@ -119,3 +119,30 @@ export async function seedParis(
   );
   await database.db.execute(sql.raw('analyze publications'));
 }
+
+/** Our map layers: the markers and groups, the highlight ring, the pulse rings. */
+const OUR_LAYERS = ['mm-markers', 'mm-aggregates', 'mm-highlight', 'mm-pulse-a', 'mm-pulse-b'];
+
+/** Shows or hides our layers: the map then draws MapLibre and the basemap alone (a reference). */
+export async function setMarkersVisible(page: Page, visible: boolean): Promise<void> {
+  await page.evaluate(
+    ([layers, v]) => {
+      const map = window.__MOODMAP_MAP__!;
+      for (const id of layers as string[])
+        if (map.getLayer(id)) map.setLayoutProperty(id, 'visibility', v ? 'visible' : 'none');
+    },
+    [OUR_LAYERS, visible] as const,
+  );
+}
+
+/** The map at rest with its tiles in (`settled` without its markers: they may be hidden). */
+export async function still(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const map = window.__MOODMAP_MAP__;
+      return Boolean(map?.isStyleLoaded() && map.areTilesLoaded() && !map.isMoving());
+    },
+    undefined,
+    { timeout: 120_000, polling: 250 },
+  );
+}
