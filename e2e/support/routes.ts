@@ -14,15 +14,26 @@ function givenUp(error: unknown): boolean {
 }
 
 /**
+ * A kept-alive connection the server closed as idle just as the fetch reused it: a browser sends
+ * such a GET again on a fresh connection, and so does serverJson, once.
+ */
+const REUSED_CONNECTION_CLOSED = /ECONNRESET|socket hang up/;
+
+/**
  * The server's answer as JSON, asked without a validator so it has a body (never a 304) to add
  * to; null when the request was given up meanwhile.
  */
 export async function serverJson<T>(route: Route): Promise<T | null> {
   const headers = { ...route.request().headers() };
   delete headers['if-none-match'];
+  const fetchJson = async () => (await (await route.fetch({ headers })).json()) as T;
   try {
-    const response = await route.fetch({ headers });
-    return (await response.json()) as T;
+    return await fetchJson().catch((error: unknown) => {
+      const retry =
+        route.request().method() === 'GET' && error instanceof Error && REUSED_CONNECTION_CLOSED.test(error.message);
+      if (retry) return fetchJson();
+      throw error;
+    });
   } catch (error) {
     if (givenUp(error)) return null;
     throw error;
