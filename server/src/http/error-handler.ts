@@ -2,7 +2,7 @@
  * Turns every thrown error into the API's error shape. Bad input is a 4xx with a French
  * message; only a bug is a 500, and it never shows its stack.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { MESSAGES } from '@moodmap/core';
 import { isDatabaseUnavailable } from '../db/connection-errors.ts';
 import { AppError, errorBody, validationError } from '../errors.ts';
@@ -15,6 +15,20 @@ const catalogueTexts = new Set<string>(Object.values(MESSAGES));
  * status and gets its catalogue code by status (clientError), so no code is ever left out.
  */
 const FILE_LIMIT_CODES = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT']);
+
+/**
+ * An error that is not the caller's: an unreachable database (dropped connection, restart,
+ * failover) is a 503 worth retrying, as the same request succeeds once it is back; anything else
+ * is a bug, a 500 that never shows its stack. Logged either way.
+ */
+export function serverFault(error: unknown, log: Pick<FastifyBaseLogger, 'warn' | 'error'>): AppError {
+  if (isDatabaseUnavailable(error)) {
+    log.warn({ err: error }, 'database unavailable');
+    return new AppError(503, 'database_error', MESSAGES.database_error, { 'retry-after': '1' });
+  }
+  log.error({ err: error }, 'unhandled error');
+  return new AppError(500, 'internal_error', MESSAGES.internal_error);
+}
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -38,13 +52,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       const refused = clientError(status);
       return reply.status(refused.status).send(errorBody(refused.code, MESSAGES[refused.code]));
     }
-    // An unreachable database (dropped connection, restart, failover) is not a bug: the same
-    // request succeeds once it is back.
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
-      return reply.status(503).header('retry-after', '1').send(errorBody('database_error', MESSAGES.database_error));
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send(errorBody('internal_error', MESSAGES.internal_error));
+    const fault = serverFault(error, request.log);
+    return reply.status(fault.status).headers(fault.headers).send(errorBody(fault.code, fault.message));
   });
 }

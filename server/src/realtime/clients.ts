@@ -1,5 +1,4 @@
 /** Every open socket of this instance, with what the hub knows of each. */
-import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { createHeldWrites } from './held-writes.ts';
 import { createSocketBlocks, type HubBlocks } from './socket-blocks.ts';
@@ -21,7 +20,6 @@ export function createClients(now: () => number, blocks?: HubBlocks) {
     alive: new WeakMap<WebSocket, boolean>(),
     /** Each socket's id, unique across instances: an event may name the socket it skips. */
     ids: new WeakMap<WebSocket, string>(),
-    newId: () => randomUUID(),
     writes: createHeldWrites(),
     forget(socket: WebSocket): void {
       sockets.delete(socket);

@@ -1,4 +1,5 @@
 /** One socket's side of the protocol (hub.ts): the frames it sends, and what each one does. */
+import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { forbiddenTextCode } from '../http/nul-guard.ts';
@@ -14,11 +15,14 @@ export interface Hub {
   requests: SocketRequests;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** A client frame: a JSON object, or nothing (`null`, `7`, `[]` and broken JSON are ignored). */
 function parseFrame(raw: unknown): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(String(raw));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : null;
+    return isObject(value) ? value : null;
   } catch {
     return null;
   }
@@ -31,7 +35,7 @@ function parseFrame(raw: unknown): Record<string, unknown> | null {
 export function openSocket(hub: Hub, socket: WebSocket, connection: Duplex, ip: string): void {
   const { clients } = hub;
   clients.sockets.add(socket);
-  clients.ids.set(socket, clients.newId());
+  clients.ids.set(socket, randomUUID());
   clients.writes.attach(socket, connection);
   clients.alive.set(socket, true);
   socket.on('pong', () => clients.alive.set(socket, true));

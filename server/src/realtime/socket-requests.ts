@@ -4,9 +4,9 @@
  * feature module registers its handler; the hub checks who asks before the handler runs.
  */
 import type { WebSocket } from 'ws';
-import { MESSAGES, SOCKET_REF_MAX, SOCKET_REPLY, type MessageKey } from '@moodmap/core';
-import { isDatabaseUnavailable } from '../db/connection-errors.ts';
+import { SOCKET_REF_MAX, SOCKET_REPLY, type MessageKey } from '@moodmap/core';
 import { AppError, appError, badRequest, unauthorized } from '../errors.ts';
+import { serverFault } from '../http/error-handler.ts';
 import type { Clients } from './clients.ts';
 
 /** Who asks: the socket's identity, the address its connection came from, the socket's id. */
@@ -29,26 +29,13 @@ export interface SocketRequestHandler {
  */
 export const REQUESTS_IN_FLIGHT_MAX = 8;
 
-interface Logger {
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
-
-export function createSocketRequests(log: Logger) {
+export function createSocketRequests(log: Parameters<typeof serverFault>[1]) {
   const handlers = new Map<string, SocketRequestHandler>();
   const inFlight = new WeakMap<WebSocket, number>();
 
   /** The reply to a refused request: the HTTP route's status, error body and Retry-After. */
   function refusal(error: unknown) {
-    let refused: AppError;
-    if (error instanceof AppError) refused = error;
-    else if (isDatabaseUnavailable(error)) {
-      log.warn({ err: error }, 'database unavailable');
-      refused = new AppError(503, 'database_error', MESSAGES.database_error, { 'retry-after': '1' });
-    } else {
-      log.error({ err: error }, 'unhandled socket request error');
-      refused = appError(500, 'internal_error');
-    }
+    const refused = error instanceof AppError ? error : serverFault(error, log);
     const retryAfter = Number(refused.headers['retry-after']);
     return {
       status: refused.status,
