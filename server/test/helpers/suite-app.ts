@@ -121,12 +121,19 @@ export interface TwoInstances {
 
 /**
  * Two instances of one deployment on one fresh PostgreSQL database, both listening.
- * `sharedClock`: instance 2 runs on instance 1's test clock too, not on the real time.
+ * `sharedClock`: instance 2 runs on instance 1's test clock too, not on the real time; `config`:
+ * both instances' settings (read when the suite's hook builds them).
  */
-export function suiteTwoInstances({ sharedClock = false } = {}): TwoInstances {
+export function suiteTwoInstances({
+  sharedClock = false,
+  config = {},
+}: {
+  sharedClock?: boolean;
+  config?: Partial<Config>;
+} = {}): TwoInstances {
   const built = perSuite(
     async () => {
-      const t = await createAuthTestApp('postgres', { jwtSecret: SHARED_JWT_SECRET });
+      const t = await createAuthTestApp('postgres', { ...config, jwtSecret: SHARED_JWT_SECRET });
       const second = await buildApp(t.config, {
         database: t.database,
         geo: t.app.ctx.geo,

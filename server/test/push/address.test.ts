@@ -12,6 +12,7 @@ import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressRefused, checkedAddress, isPublicAddress, type Resolve } from '../../src/modules/push/address.ts';
 import { saveSubscription } from '../../src/modules/push/data.ts';
+import { knownDevices } from '../../src/modules/push/known-devices.ts';
 import { createPushSender } from '../../src/modules/push/sender.ts';
 import { sendPushRequest } from '../../src/modules/push/transport.ts';
 import { engines } from '../helpers/databases.ts';
@@ -149,6 +150,7 @@ describe.each(engines)('sending to a device whose push service resolves inside, 
     const resolve = resolver('169.254.169.254');
     const sender = createPushSender(
       t.database.db,
+      knownDevices(t.database.db, t.app.ctx.bus),
       { ...webpush.generateVAPIDKeys(), subject: 'mailto:test@moodmap.re' },
       log,
       { resolve, extraOrigins: [] },

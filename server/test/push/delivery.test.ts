@@ -177,6 +177,40 @@ describe.each(engines)('push delivery on %s', (engine) => {
     expect(payloads(laptop)[0].body).toBe('Mon code de porte est 4521B');
   });
 
+  it('follows the devices as they change: one added, a preview turned off, one removed', async () => {
+    const lea = await member(t);
+    const marc = await member(t);
+    const id = await conversation(marc, lea);
+    // A push to Léa's phone: the server has read, and remembers, her devices.
+    const phone = await subscribe(lea);
+    await send(marc, id, 'Premier message');
+    await expect.poll(() => payloads(phone).map((p) => p.body)).toEqual(['Premier message']);
+
+    const laptop = await subscribe(lea);
+    await send(marc, id, 'Tu as installé l’app ?');
+    await expect.poll(() => payloads(laptop).map((p) => p.body)).toEqual(['Tu as installé l’app ?']);
+
+    const off = await call(t, {
+      method: 'PATCH',
+      url: `/api/push/subscriptions/${phone.id}`,
+      token: lea.token,
+      payload: { preview: false },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    await send(marc, id, 'Code 4521B');
+    await expect.poll(() => payloads(phone).length).toBe(3);
+    expect(payloads(phone)[2].body).toBe(MESSAGES.push_message_generic);
+
+    const removed = await call(t, { method: 'DELETE', url: `/api/push/subscriptions/${phone.id}`, token: lea.token });
+    expect(removed.statusCode, removed.body).toBe(200);
+    const tablet = await subscribe(lea);
+    await send(marc, id, 'Dernier');
+    // The lookup that found the tablet is the one that would have found the phone.
+    await expect.poll(() => payloads(tablet).map((p) => p.body)).toEqual(['Dernier']);
+    await expect.poll(() => payloads(laptop).length).toBe(3);
+    expect(pushesTo(service, phone)).toHaveLength(3);
+  });
+
   for (const status of [410, 404]) {
     it(`forgets a device whose push service answers ${status}, and keeps one that failed otherwise`, async () => {
       const lea = await member(t);

@@ -14,7 +14,7 @@
  * the previous batch's.
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { fillPlaceholders, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import {
@@ -100,29 +100,13 @@ interface SentRow {
  * moves each conversation to the top of both lists and accepts it for each sender (a
  * reply accepts a request); reads each sender's name and photo for the toast, and the
  * recipient's side. One statement for the whole batch
- * (data-modifying CTEs, the rows as one JSON parameter). Null at a send's place: nothing stored
- * (refused, or reaching the database after its storeBy).
+ * (data-modifying CTEs, `rows`: the batch as one JSON parameter).
  * clock_timestamp() plus the row's rank in microseconds: distinct times, in arrival order.
  */
-export async function insertMessages(
-  db: Db,
-  sends: MessageToSend[],
-  pool?: pg.Pool,
-): Promise<Array<SentMessage | null>> {
-  const input = sends.map((s, ord) => ({
-    ord,
-    id: randomUUID(),
-    conversation_id: s.conversationId,
-    sender_id: s.senderId,
-    content: s.content,
-    image_url: s.imageUrl,
-    at: s.now.toISOString(),
-    terms_version: termsAt(s.now).current.version,
-    store_by: s.storeBy.toISOString(),
-  }));
-  const statement = sql`
+function batchStatement(rows: SQL | Placeholder): SQL {
+  return sql`
     with input as (
-      select * from json_to_recordset(${JSON.stringify(input)}::json)
+      select * from json_to_recordset(${rows}::json)
         as i(ord int, id uuid, conversation_id uuid, sender_id uuid, content text, image_url text, at timestamptz, terms_version text, store_by timestamptz)
     ), c as (
       select i.*, conv.participant1_id, conv.participant2_id from input i
@@ -152,18 +136,43 @@ export async function insertMessages(
            c.participant1_id as "participant1Id", c.participant2_id as "participant2Id",
            case when m.sender_id = t.participant1_id then t.participant2_state else t.participant1_state end as "recipientSide"
     from m join c on c.id = m.id join profiles p on p.id = m.sender_id join touched t on t.id = m.conversation_id`;
-  // On PostgreSQL, a prepared statement (per pool connection, by name): the server parses and
-  // analyses this long statement once per connection instead of at every batch.
-  // Its text never changes; only the JSON parameter does.
-  let rows: unknown[];
-  if (pool) {
-    const query = dialect.sqlToQuery(statement);
-    rows = (await pool.query({ name: 'messages_insert_batch', text: query.sql, values: query.params })).rows;
-  } else {
-    rows = (await db.execute(statement)).rows;
-  }
+}
+
+/**
+ * On PostgreSQL the statement is prepared (per pool connection, by name): the server parses and
+ * analyses it once per connection, and its text is made once per process; each batch only fills
+ * in its rows.
+ */
+const preparedBatch = dialect.sqlToQuery(batchStatement(sql.placeholder('rows')));
+
+/** Stores the batch (batchStatement); null at a send's place: nothing stored (refused, or reaching the database after its storeBy). */
+export async function insertMessages(
+  db: Db,
+  sends: MessageToSend[],
+  pool?: pg.Pool,
+): Promise<Array<SentMessage | null>> {
+  const rows = JSON.stringify(
+    sends.map((s, ord) => ({
+      ord,
+      id: randomUUID(),
+      conversation_id: s.conversationId,
+      sender_id: s.senderId,
+      content: s.content,
+      image_url: s.imageUrl,
+      at: s.now.toISOString(),
+      terms_version: termsAt(s.now).current.version,
+      store_by: s.storeBy.toISOString(),
+    })),
+  );
+  const result = pool
+    ? await pool.query({
+        name: 'messages_insert_batch',
+        text: preparedBatch.sql,
+        values: fillPlaceholders(preparedBatch.params, { rows }),
+      })
+    : await db.execute(batchStatement(sql`${rows}`));
   const sent: Array<SentMessage | null> = sends.map(() => null);
-  for (const row of rows as SentRow[]) {
+  for (const row of result.rows as SentRow[]) {
     const origin = sends[Number(row.ord)]?.origin;
     sent[Number(row.ord)] = {
       message: toMessageDto(row),

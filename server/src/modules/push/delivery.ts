@@ -11,6 +11,7 @@ import type { Db } from '../../db/client.ts';
 import type { Resolve } from './address.ts';
 import { forgetEndpoint, type PushSubscriptionRow } from './data.ts';
 import { endpointAllowed } from './endpoint.ts';
+import type { KnownDevices } from './known-devices.ts';
 import { sendPushRequest } from './transport.ts';
 import type { VapidKeys } from './vapid.ts';
 
@@ -54,6 +55,7 @@ export interface PushNetwork {
 
 export interface DeliveryDeps {
   db: Db;
+  devices: KnownDevices;
   vapid: VapidKeys;
   log: FastifyBaseLogger;
   network: PushNetwork;
@@ -61,7 +63,7 @@ export interface DeliveryDeps {
 
 /** Sends one notice to one device; a device its push service says is gone is forgotten. */
 export async function deliver(
-  { db, vapid, log, network }: DeliveryDeps,
+  { db, devices, vapid, log, network }: DeliveryDeps,
   device: PushSubscriptionRow,
   notice: Notice,
 ): Promise<void> {
@@ -90,6 +92,7 @@ export async function deliver(
   );
   if (status === 404 || status === 410) {
     await forgetEndpoint(db, device);
+    await devices.changed(device.userId);
     log.info({ subscription: device.id, status }, 'push subscription expired: removed');
   } else if (status < 200 || status > 299) {
     log.warn({ subscription: device.id, status }, 'push service refused a notification');

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { blockRelations } from '../blocks/relations.ts';
 import { systemResolve } from './address.ts';
+import { knownDevices } from './known-devices.ts';
 import { noticesFor } from './notices.ts';
 import { pushRoutes } from './routes.ts';
 import { createPushSender } from './sender.ts';
@@ -17,7 +18,8 @@ import { loadVapidKeys } from './vapid.ts';
 
 export default async function pushFeature(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const vapid = await loadVapidKeys(ctx.config);
-  const sender = createPushSender(ctx.database.db, vapid, app.log, {
+  const devices = knownDevices(ctx.database.db, ctx.bus);
+  const sender = createPushSender(ctx.database.db, devices, vapid, app.log, {
     resolve: systemResolve,
     extraOrigins: ctx.config.pushExtraOrigins,
   });
@@ -28,7 +30,8 @@ export default async function pushFeature(app: FastifyInstance, { ctx }: { ctx: 
   });
   app.addHook('onClose', () => {
     stop();
+    devices.stop();
     return sender.drain();
   });
-  await app.register(pushRoutes(ctx, vapid));
+  await app.register(pushRoutes(ctx, vapid, devices));
 }

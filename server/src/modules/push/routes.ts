@@ -11,7 +11,7 @@
  *
  * Notifications themselves are sent from events (./index.ts), never from these routes.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -31,6 +31,7 @@ import { requireUser } from '../auth/guard.ts';
 import { removeDevice, listDevices, saveSubscription, setPreview, toDeviceDto } from './data.ts';
 import { endpointAllowed } from './endpoint.ts';
 import { isP256Point } from './keys.ts';
+import type { KnownDevices } from './known-devices.ts';
 import { deviceLabel } from './label.ts';
 import type { VapidKeys } from './vapid.ts';
 
@@ -42,10 +43,14 @@ const SUBSCRIBE_WINDOW_MS = 10 * MINUTE;
 const SUBSCRIBE_PER_WINDOW = 20;
 const noStore = { 'cache-control': 'no-store' };
 
-export function pushRoutes(ctx: AppContext, vapid: VapidKeys) {
+export function pushRoutes(ctx: AppContext, vapid: VapidKeys, devices: KnownDevices) {
   return async function routes(root: FastifyInstance) {
     const app = root.withTypeProvider<ZodTypeProvider>();
     const { db } = ctx.database;
+
+    // The other instances read the person's devices again; a failed publish never fails the request.
+    const devicesChanged = (request: FastifyRequest, userId: string) =>
+      devices.changed(userId).catch((err: unknown) => request.log.error({ err }, 'publish failed'));
 
     const deviceId = (id: string) => {
       if (!UUID.test(id)) throw notFound('push_device_not_found');
@@ -94,6 +99,7 @@ export function pushRoutes(ctx: AppContext, vapid: VapidKeys) {
         );
         if (!saved.ok && saved.reason === 'taken') throw conflict('push_endpoint_taken');
         if (!saved.ok) throw appError(409, 'push_devices_too_many', { max: PUSH_DEVICES_MAX });
+        await devicesChanged(request, userId);
         return reply
           .status(saved.created ? 201 : 200)
           .headers(noStore)
@@ -118,13 +124,10 @@ export function pushRoutes(ctx: AppContext, vapid: VapidKeys) {
         schema: { params: deviceParams, body: pushPreviewBodySchema, response: { 200: pushDeviceResponseSchema } },
       },
       async (request, reply) => {
-        const row = await setPreview(
-          db,
-          requireUser(request).userId,
-          deviceId(request.params.id),
-          request.body.preview,
-        );
+        const { userId } = requireUser(request);
+        const row = await setPreview(db, userId, deviceId(request.params.id), request.body.preview);
         if (!row) throw notFound('push_device_not_found');
+        await devicesChanged(request, userId);
         return reply.headers(noStore).send({ device: toDeviceDto(row) });
       },
     );
@@ -137,8 +140,9 @@ export function pushRoutes(ctx: AppContext, vapid: VapidKeys) {
         schema: { params: deviceParams, response: { 200: pushDeletedResponseSchema } },
       },
       async (request) => {
-        if (!(await removeDevice(db, requireUser(request).userId, deviceId(request.params.id))))
-          throw notFound('push_device_not_found');
+        const { userId } = requireUser(request);
+        if (!(await removeDevice(db, userId, deviceId(request.params.id)))) throw notFound('push_device_not_found');
+        await devicesChanged(request, userId);
         return { status: 'deleted' as const };
       },
     );

@@ -6,8 +6,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { devicesOf } from './data.ts';
 import { deliver, type Notice, type PushNetwork } from './delivery.ts';
+import type { KnownDevices } from './known-devices.ts';
 import type { VapidKeys } from './vapid.ts';
 
 /** The most notices one device lookup serves (its people's ids stay far below the parameter limit). */
@@ -20,9 +20,15 @@ export interface PushSender {
   drain(): Promise<void>;
 }
 
-export function createPushSender(db: Db, vapid: VapidKeys, log: FastifyBaseLogger, network: PushNetwork): PushSender {
+export function createPushSender(
+  db: Db,
+  devices: KnownDevices,
+  vapid: VapidKeys,
+  log: FastifyBaseLogger,
+  network: PushNetwork,
+): PushSender {
   const pending = new Set<Promise<void>>();
-  const deliveryDeps = { db, vapid, log, network };
+  const deliveryDeps = { db, devices, vapid, log, network };
 
   /** Notices waiting for the next device lookup; `lookup` is the one under way, if any. */
   const waiting: Notice[] = [];
@@ -35,9 +41,9 @@ export function createPushSender(db: Db, vapid: VapidKeys, log: FastifyBaseLogge
   }
 
   /**
-   * One device lookup for every notice gathered since the last: a burst of messages
-   * would otherwise cost one statement per message, the largest per-message cost of a send
-   * after its own write. The notices of one loop turn (a batch of sends) go together; those that come
+   * One device lookup for every notice gathered since the last (known-devices.ts reads only the
+   * people it does not remember): a burst of messages would otherwise cost one statement per
+   * message, the largest per-message cost of a send after its own write. The notices of one loop turn (a batch of sends) go together; those that come
    * while a lookup runs wait for it and go in the next, so a quiet moment's push waits one turn.
    * Every notice still reaches each of its person's devices.
    */
@@ -67,9 +73,8 @@ export function createPushSender(db: Db, vapid: VapidKeys, log: FastifyBaseLogge
       if (list) list.push(notice);
       else byUser.set(notice.userId, [notice]);
     }
-    const devices = await devicesOf(db, [...byUser.keys()]);
     // The deliveries run on their own: the next lookup need not wait for push services.
-    for (const device of devices) {
+    for (const device of await devices.of([...byUser.keys()])) {
       for (const notice of byUser.get(device.userId) ?? []) {
         track(
           deliver(deliveryDeps, device, notice).catch((error) =>
