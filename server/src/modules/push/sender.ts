@@ -43,9 +43,10 @@ export function createPushSender(
   /**
    * One device lookup for every notice gathered since the last (known-devices.ts reads only the
    * people it does not remember): a burst of messages would otherwise cost one statement per
-   * message, the largest per-message cost of a send after its own write. The notices of one loop turn (a batch of sends) go together; those that come
-   * while a lookup runs wait for it and go in the next, so a quiet moment's push waits one turn.
-   * Every notice still reaches each of its person's devices.
+   * message, the largest per-message cost of a send after its own write. The notices of one loop
+   * turn (a batch of sends) go together; those that come while a lookup runs wait for it and go
+   * in the next, so a quiet moment's push waits one turn. Every notice still reaches each of its
+   * person's devices.
    */
   function flush(): void {
     scheduled = false;
