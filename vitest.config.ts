@@ -51,6 +51,10 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // `expect.poll` waits for what a caller would see (a push, a bus event, a row) for up to 10 s,
+    // not Vitest's 1 s: a poll ends as soon as the thing is there, so a passing test costs nothing
+    // more, and a busy machine does not fail it.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [

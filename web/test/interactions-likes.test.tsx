@@ -10,7 +10,7 @@ import { bridgeInteractionsRealtime } from '../src/features/posts/interactions-r
 import { commentsKey } from '../src/features/comments/comments-cache.ts';
 import { stopRealtime } from '../src/lib/realtime.ts';
 import { LIKE_REFETCH_MS } from '../src/features/likes/use-like.ts';
-import { deferred, fakeApi, json } from './support/auth-fixtures.ts';
+import { deferred, fakeApi, json, WAIT } from './support/auth-fixtures.ts';
 import { cachedPost, feedOf, makeComment, makePost, renderPopup } from './support/interactions.tsx';
 import { FakeWebSocket, installFakeWebSocket } from './support/fake-websocket.ts';
 
@@ -132,8 +132,9 @@ describe('live likes and comments', () => {
     const added = makeComment({ id: 'c-2', content: 'Magnifique', createdAt: '2026-03-01T10:03:00.000Z' });
     socket.receive({ type: 'post.commented', data: { postId: 'p-1', commentsCount: 2, comment: added } });
     // The comment is read with core's schema, fetched on first use: it lands a moment later.
-    await vi.waitFor(() =>
-      expect(client.getQueryData<{ id: string }[]>(commentsKey('p-1'))?.map((c) => c.id)).toEqual(['c-1', 'c-2']),
+    await vi.waitFor(
+      () => expect(client.getQueryData<{ id: string }[]>(commentsKey('p-1'))?.map((c) => c.id)).toEqual(['c-1', 'c-2']),
+      WAIT,
     );
     expect(cachedPost(client)?.commentsCount).toBe(2);
 
@@ -141,15 +142,17 @@ describe('live likes and comments', () => {
       type: 'post.commented',
       data: { postId: 'p-1', commentsCount: 2, comment: { ...added, content: 'Magnifique !', isEdited: true } },
     });
-    await vi.waitFor(() =>
-      expect(client.getQueryData<{ content: string; isEdited: boolean }[]>(commentsKey('p-1'))?.[1]).toMatchObject({
-        content: 'Magnifique !',
-        isEdited: true,
-      }),
+    await vi.waitFor(
+      () =>
+        expect(client.getQueryData<{ content: string; isEdited: boolean }[]>(commentsKey('p-1'))?.[1]).toMatchObject({
+          content: 'Magnifique !',
+          isEdited: true,
+        }),
+      WAIT,
     );
 
     socket.receive({ type: 'post.commented', data: { postId: 'p-1', commentsCount: 1, removedCommentId: 'c-1' } });
-    await vi.waitFor(() => expect(cachedPost(client)?.commentsCount).toBe(1));
+    await vi.waitFor(() => expect(cachedPost(client)?.commentsCount).toBe(1), WAIT);
     expect(client.getQueryData<{ id: string }[]>(commentsKey('p-1'))?.map((c) => c.id)).toEqual(['c-2']);
     stop();
   });

@@ -16,7 +16,7 @@ import {
   viewportKey,
 } from '../src/features/posts/viewport-query.ts';
 import { type MarkerDto, toMarker } from '../src/features/posts/post-types.ts';
-import { deferred, json } from './support/auth-fixtures.ts';
+import { deferred, json, WAIT } from './support/auth-fixtures.ts';
 import { FakeWebSocket, installFakeWebSocket } from './support/fake-websocket.ts';
 import { makeAuthor, makePost } from './support/posts.ts';
 
@@ -90,10 +90,10 @@ describe('realtime client', () => {
 
     // Markers are read with core's schema, fetched on first use: events land a moment later, in order.
     last().receive({ type: 'post.created', data: { post: marker('b') } });
-    await vi.waitFor(() => expect(ids(client)).toEqual(['b', 'a']));
+    await vi.waitFor(() => expect(ids(client)).toEqual(['b', 'a']), WAIT);
     last().receive({ type: 'post.created', data: { post: { id: 'broken' } } });
     last().receive({ type: 'post.deleted', data: { id: 'a' } });
-    await vi.waitFor(() => expect(ids(client)).toEqual(['b']));
+    await vi.waitFor(() => expect(ids(client)).toEqual(['b']), WAIT);
 
     applySession({ accessToken: 'A1', expiresIn: 900, user: {} });
     expect(last().sent).toContainEqual({ type: 'auth', token: 'A1' });

@@ -8,7 +8,7 @@ import { useMapStore } from '../src/features/map/map-store.ts';
 import { api, ApiError } from '../src/lib/api.ts';
 import { applySession, getAccessToken, startTokenSync } from '../src/lib/auth-tokens.ts';
 import { useToastStore } from '../src/ui/toasts/toast-store.ts';
-import { apiUser, CONFIG, deferred, fakeApi, json, sessionBody, type Call } from './support/auth-fixtures.ts';
+import { apiUser, CONFIG, deferred, fakeApi, json, sessionBody, type Call, WAIT } from './support/auth-fixtures.ts';
 
 /** The sign-in marker (not a token): present while the HttpOnly cookie may hold a session. */
 const SESSION_KEY = 'moodmap.session';
@@ -51,7 +51,7 @@ describe('session restore at start-up', () => {
       'POST /api/auth/refresh': () => refresh.promise,
     });
     const done = useSessionStore.getState().initialise(new QueryClient());
-    await vi.waitFor(() => expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1));
+    await vi.waitFor(() => expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1), WAIT);
     expect(useSessionStore.getState().status).toBe('initialising');
     expectCookieCall(server.callsTo('POST /api/auth/refresh')[0]);
 
@@ -190,7 +190,7 @@ describe('api() and the access token', () => {
     });
     signedInWith(1);
     const results = Promise.all([api('/api/things'), api('/api/things'), api('/api/things')]);
-    await vi.waitFor(() => expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1));
+    await vi.waitFor(() => expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1), WAIT);
     refresh.resolve(json(200, sessionBody(2)));
     await expect(results).resolves.toEqual([{ ok: true }, { ok: true }, { ok: true }]);
     expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(1);
@@ -290,13 +290,13 @@ describe('api() and the access token', () => {
 
       localStorage.setItem(SESSION_KEY, 'sid-4');
       window.dispatchEvent(new StorageEvent('storage', { key: SESSION_KEY, oldValue: null, newValue: 'sid-4' }));
-      await vi.waitFor(() => expect(useSessionStore.getState().user).not.toBeNull());
+      await vi.waitFor(() => expect(useSessionStore.getState().user).not.toBeNull(), WAIT);
       expectCookieCall(server.callsTo('POST /api/auth/refresh')[0]);
 
       // Another sign-in there (another account, maybe): the shared cookie holds it, this tab joins it.
       localStorage.setItem(SESSION_KEY, 'sid-6');
       window.dispatchEvent(new StorageEvent('storage', { key: SESSION_KEY, oldValue: 'sid-4', newValue: 'sid-6' }));
-      await vi.waitFor(() => expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(2));
+      await vi.waitFor(() => expect(server.callsTo('POST /api/auth/refresh')).toHaveLength(2), WAIT);
 
       // Other keys change nothing.
       window.dispatchEvent(new StorageEvent('storage', { key: 'moodmap.theme', oldValue: null, newValue: '"dark"' }));
@@ -430,7 +430,7 @@ describe('sign-in and sign-out sequences', () => {
     try {
       signedInWith(1);
       await useSessionStore.getState().signOut();
-      await vi.waitFor(() => expect(unsubscribe).toHaveBeenCalled());
+      await vi.waitFor(() => expect(unsubscribe).toHaveBeenCalled(), WAIT);
       expect(localStorage.getItem('moodmap.pushDevice')).toBeNull();
     } finally {
       Reflect.deleteProperty(navigator, 'serviceWorker');

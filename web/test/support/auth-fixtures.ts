@@ -92,3 +92,6 @@ export function deferred<T>() {
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
 }
+
+/** `vi.waitFor`'s wait for what the app would show: up to 10 s, as `findBy…` (setup.ts), not 1 s. */
+export const WAIT = { timeout: 10_000 };
