@@ -63,6 +63,17 @@ describe.each(engines)('push delivery on %s', (engine) => {
     });
     expect(res.statusCode, res.body).toBe(201);
   }
+  /** Turns a device's previews off through the API; answers the device as the server returns it. */
+  async function previewOff(who: Member, device: { id: string }) {
+    const res = await call(t, {
+      method: 'PATCH',
+      url: `/api/push/subscriptions/${device.id}`,
+      token: who.token,
+      payload: { preview: false },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().device;
+  }
   const devices = async (who: Member) =>
     (await call(t, { method: 'GET', url: '/api/push/subscriptions', token: who.token })).json().devices as Array<{
       id: string;
@@ -152,14 +163,7 @@ describe.each(engines)('push delivery on %s', (engine) => {
     const marc = await member(t);
     const phone = await subscribe(lea);
     const laptop = await subscribe(lea);
-    const off = await call(t, {
-      method: 'PATCH',
-      url: `/api/push/subscriptions/${phone.id}`,
-      token: lea.token,
-      payload: { preview: false },
-    });
-    expect(off.statusCode, off.body).toBe(200);
-    expect(off.json().device).toMatchObject({ id: phone.id, preview: false });
+    expect(await previewOff(lea, phone)).toMatchObject({ id: phone.id, preview: false });
     const id = await conversation(marc, lea);
     await send(marc, id, 'Mon code de porte est 4521B');
 
@@ -190,13 +194,7 @@ describe.each(engines)('push delivery on %s', (engine) => {
     await send(marc, id, 'Tu as installé l’app ?');
     await expect.poll(() => payloads(laptop).map((p) => p.body)).toEqual(['Tu as installé l’app ?']);
 
-    const off = await call(t, {
-      method: 'PATCH',
-      url: `/api/push/subscriptions/${phone.id}`,
-      token: lea.token,
-      payload: { preview: false },
-    });
-    expect(off.statusCode, off.body).toBe(200);
+    await previewOff(lea, phone);
     await send(marc, id, 'Code 4521B');
     await expect.poll(() => payloads(phone).length).toBe(3);
     expect(payloads(phone)[2].body).toBe(MESSAGES.push_message_generic);
