@@ -6,6 +6,7 @@ export * from './messages.ts';
 export * from './messages/shell.ts';
 export * from './messages/fill.ts';
 export * from './format.ts';
+export * from './records.ts';
 export * from './chat-time.ts';
 export * from './unread.ts';
 export * from './sanitize.ts';

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
+import { isRecord } from '@moodmap/core';
 import { forbiddenTextCode } from '../http/nul-guard.ts';
 import type { Clients } from './clients.ts';
 import type { TokenVerifier } from './socket-identities.ts';
@@ -15,14 +16,11 @@ export interface Hub {
   requests: SocketRequests;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** A client frame: a JSON object, or nothing (`null`, `7`, `[]` and broken JSON are ignored). */
 function parseFrame(raw: unknown): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(String(raw));
-    return isObject(value) ? value : null;
+    return isRecord(value) ? value : null;
   } catch {
     return null;
   }

@@ -4,6 +4,7 @@
  * event over PostgreSQL's NOTIFY limit (8000 bytes), so an event that works on one engine works
  * on all, and moving a deployment from one bus to another never changes which events pass.
  */
+import { isRecord } from '@moodmap/core';
 import type { PostPlace, RealtimeEvent } from './types.ts';
 
 const MAX_PAYLOAD = 7900;
@@ -60,10 +61,6 @@ export function batchPayloads(events: RealtimeEvent[]): { payloads: string[]; to
   }
   if (chunk.length) payloads.push(`[${chunk.join(',')}]`);
   return { payloads, tooLarge };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const isStringArray = (value: unknown): value is string[] =>
