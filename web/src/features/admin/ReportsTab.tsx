@@ -17,14 +17,12 @@ import {
   type ModerationReasonKey,
   type ReportGroup,
 } from '@moodmap/core';
-import { ApiError } from '../../lib/api.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { useDecide, useDecideAppeal, useModerationQueue } from './admin-api.ts';
 
 const field =
   'w-full rounded-xl border border-slate-200 bg-white px-3 py-2 text-sm dark:border-white/10 dark:bg-ink-900';
-const failed = (error: unknown) => toast.error(error instanceof ApiError ? error.message : MESSAGES.internal_error);
 
 function DecisionForm({ group }: { group: ReportGroup }) {
   const [action, setAction] = useState<ModerationAction>('remove');
@@ -39,13 +37,10 @@ function DecisionForm({ group }: { group: ReportGroup }) {
       onSubmit={(e) => {
         e.preventDefault();
         if (!reason) return void toast.error(MESSAGES.mod_reason_required);
-        decide.mutate(
-          {
-            postId: group.postId,
-            input: { action, reason, note, ...(action === 'suspend' ? { days: days as 1 | 7 | 30 } : {}) },
-          },
-          { onSuccess: () => toast.success(MESSAGES.mod_decision_done), onError: failed },
-        );
+        decide.mutate({
+          postId: group.postId,
+          input: { action, reason, note, ...(action === 'suspend' ? { days: days as 1 | 7 | 30 } : {}) },
+        });
       }}
     >
       <label className="text-sm">
@@ -180,11 +175,7 @@ function Group({ group }: { group: ReportGroup }) {
 function Appeal({ appeal }: { appeal: ModerationAppeal }) {
   const [note, setNote] = useState('');
   const decide = useDecideAppeal();
-  const send = (outcome: 'uphold' | 'reverse') =>
-    decide.mutate(
-      { appealId: appeal.id, outcome, note },
-      { onSuccess: () => toast.success(MESSAGES.mod_appeal_decided), onError: failed },
-    );
+  const send = (outcome: 'uphold' | 'reverse') => decide.mutate({ appealId: appeal.id, outcome, note });
   const d = appeal.decision;
   return (
     <li className="rounded-2xl p-4 ring-1 ring-slate-200 dark:ring-white/10" data-testid="appeal-item">

@@ -5,7 +5,6 @@
 import { useState } from 'react';
 import { ADMIN_ID_PREFIX, MESSAGES, ROLE_CHANGE_ROLES, STAFF_ROLES, roleLabel, t, type StaffRole } from '@moodmap/core';
 import { ApiError } from '../../lib/api.ts';
-import { toast } from '../../ui/toasts/toast-store.ts';
 import { useAdminUsers, useSetRole } from './admin-api.ts';
 import { Table, cell } from './Table.tsx';
 
@@ -62,16 +61,7 @@ export function UsersTab({ staffRole }: { staffRole: string }) {
                   aria-label={MESSAGES.admin_role_change}
                   className="rounded-lg border border-slate-200 bg-white px-2 py-1 text-sm dark:border-white/10 dark:bg-ink-900"
                   value={u.role}
-                  onChange={(e) =>
-                    setRole.mutate(
-                      { userId: u.id, role: e.target.value },
-                      {
-                        onSuccess: () => toast.success(MESSAGES.admin_role_changed),
-                        onError: (error) =>
-                          toast.error(error instanceof ApiError ? error.message : MESSAGES.internal_error),
-                      },
-                    )
-                  }
+                  onChange={(e) => setRole.mutate({ userId: u.id, role: e.target.value })}
                 >
                   {STAFF_ROLES.map((r: StaffRole) => (
                     <option key={r} value={r}>

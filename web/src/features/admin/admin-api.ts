@@ -1,7 +1,14 @@
 /** The admin panel's data: the visit, the two keyset lists, the moderation queue. */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminUsersResponse, DecisionInput, ModerationQueue, SecurityLogsResponse } from '@moodmap/core';
-import { api } from '../../lib/api.ts';
+import {
+  MESSAGES,
+  type AdminUsersResponse,
+  type DecisionInput,
+  type ModerationQueue,
+  type SecurityLogsResponse,
+} from '@moodmap/core';
+import { ApiError, api } from '../../lib/api.ts';
+import { toast } from '../../ui/toasts/toast-store.ts';
 
 export const adminKey = ['admin'] as const;
 
@@ -52,32 +59,47 @@ export function useModerationQueue() {
   });
 }
 
-export function useDecide() {
+const failed = (error: unknown) => toast.error(error instanceof ApiError ? error.message : MESSAGES.internal_error);
+
+/**
+ * A staff action's outcome is told by the hook, not by `mutate`'s own callbacks: those are dropped
+ * when the form unmounts first, and a decision takes its post (and its form) out of the queue.
+ */
+function useStaffAction<Input>(mutationFn: (input: Input) => Promise<unknown>, done: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ postId, input }: { postId: string; input: DecisionInput }) =>
-      api(`/api/moderation/posts/${encodeURIComponent(postId)}/decision`, { method: 'POST', body: input }),
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKey }),
+    mutationFn,
+    onSuccess: () => {
+      toast.success(done);
+      return client.invalidateQueries({ queryKey: adminKey });
+    },
+    onError: failed,
   });
 }
 
+export function useDecide() {
+  return useStaffAction(
+    ({ postId, input }: { postId: string; input: DecisionInput }) =>
+      api(`/api/moderation/posts/${encodeURIComponent(postId)}/decision`, { method: 'POST', body: input }),
+    MESSAGES.mod_decision_done,
+  );
+}
+
 export function useDecideAppeal() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ appealId, outcome, note }: { appealId: string; outcome: 'uphold' | 'reverse'; note: string }) =>
+  return useStaffAction(
+    ({ appealId, outcome, note }: { appealId: string; outcome: 'uphold' | 'reverse'; note: string }) =>
       api(`/api/moderation/appeals/${encodeURIComponent(appealId)}/decision`, {
         method: 'POST',
         body: { outcome, note },
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKey }),
-  });
+    MESSAGES.mod_appeal_decided,
+  );
 }
 
 export function useSetRole() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ userId, role }: { userId: string; role: string }) =>
+  return useStaffAction(
+    ({ userId, role }: { userId: string; role: string }) =>
       api(`/api/admin/users/${encodeURIComponent(userId)}/role`, { method: 'PUT', body: { role } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKey }),
-  });
+    MESSAGES.admin_role_changed,
+  );
 }
