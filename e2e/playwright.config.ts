@@ -27,6 +27,10 @@ export default defineConfig({
     timezoneId: 'Europe/Paris',
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
+    // As a person who turned motion off: the camera jumps where it would fly, so a map drawn in
+    // software paints one frame where a flight paints dozens. The posts and Pulse journeys opt
+    // back in, for the flights and the pulse ring's animation.
+    reducedMotion: 'reduce',
   },
   projects: [{ name: 'desktop', use: { viewport: { width: 1440, height: 900 } } }],
 });

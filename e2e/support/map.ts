@@ -191,15 +191,51 @@ export async function drawnGroups(page: Page): Promise<DrawnMarker[]> {
 
 /** A tap on the map canvas at a pixel of it, as a finger or a mouse does. */
 export async function tapMap(page: Page, point: { x: number; y: number }): Promise<void> {
-  const box = await page.locator('[data-testid="map-canvas"] canvas').first().boundingBox();
-  if (!box) throw new Error('no map canvas');
+  const box = await canvasBox(page);
   await page.mouse.click(box.x + point.x, box.y + point.y);
 }
 
-/** Taps the post's marker once the map draws it (after the camera stopped, so the pixel holds). */
+/** The map canvas's box on the page (CSS pixels). */
+async function canvasBox(page: Page): Promise<{ x: number; y: number; width: number; height: number }> {
+  const box = await page.locator('[data-testid="map-canvas"] canvas').first().boundingBox();
+  if (!box) throw new Error('no map canvas');
+  return box;
+}
+
+/** Whether a pixel of the canvas shows the map, not something drawn over it (the bottom bar, a toast). */
+async function mapShowsAt(page: Page, point: { x: number; y: number }): Promise<boolean> {
+  const box = await canvasBox(page);
+  return page.evaluate(
+    ([x, y]) => document.elementFromPoint(x, y) instanceof HTMLCanvasElement,
+    [box.x + point.x, box.y + point.y],
+  );
+}
+
+/** Drags the map by a distance, with the mouse from the canvas's middle, as a person pans it. */
+export async function dragMap(page: Page, by: { x: number; y: number }): Promise<void> {
+  const box = await canvasBox(page);
+  const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + by.x, from.y + by.y, { steps: 8 });
+  await page.mouse.up();
+}
+
+/**
+ * Taps the post's marker once the map draws it (after the camera stopped, so the pixel holds).
+ * A marker that a bar or a toast covers is first brought to the map's middle by a drag, as a
+ * person would before tapping it (a tall popup, fitted from its top, can leave its marker under
+ * the bottom bar).
+ */
 export async function tapPost(page: Page, postId: string): Promise<void> {
   await waitForStill(page);
-  const marker = await expectPostMarker(page, postId);
+  let marker = await expectPostMarker(page, postId);
+  if (!(await mapShowsAt(page, marker!))) {
+    const box = await canvasBox(page);
+    await dragMap(page, { x: box.width / 2 - marker!.x, y: box.height / 2 - marker!.y });
+    await waitForStill(page);
+    marker = await expectPostMarker(page, postId);
+  }
   await tapMap(page, marker!);
 }
 

@@ -25,6 +25,9 @@ import {
 import { answerJson, serverJson } from '../support/routes.ts';
 import { clientAddresses, expect, test } from '../support/test.ts';
 
+// With motion, unlike the other journeys (playwright.config.ts): here the camera flies to a post.
+test.use({ reducedMotion: 'no-preference' });
+
 const ACTIVE_TEXT = "Vous avez déjà une publication active. Supprimez-la avant d'en créer une nouvelle.";
 const SEA_TEXT = 'Publications autorisées uniquement sur terre (îles comprises)';
 const REUNION = { latitude: -21.0667, longitude: 55.2167 };

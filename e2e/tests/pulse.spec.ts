@@ -19,6 +19,9 @@ import {
 import { fillPostForm, publishOnLand } from '../support/create.ts';
 import { clientAddresses, expect, test, unrelayedDevPages } from '../support/test.ts';
 
+// With motion, unlike the other journeys (playwright.config.ts): here the pulse ring animates.
+test.use({ reducedMotion: 'no-preference' });
+
 const RECEIPT = /Votre reçu MoodMap : crédits Pulse/;
 const REUNION = { latitude: -21.0667, longitude: 55.2167 };
 
