@@ -202,9 +202,8 @@ async function canvasBox(page: Page): Promise<{ x: number; y: number; width: num
   return box;
 }
 
-/** Whether a pixel of the canvas shows the map, not something drawn over it (the bottom bar, a toast). */
-async function mapShowsAt(page: Page, point: { x: number; y: number }): Promise<boolean> {
-  const box = await canvasBox(page);
+/** Whether a pixel of the canvas (`box`) shows the map, not something drawn over it (the bottom bar, a toast). */
+function mapShowsAt(page: Page, box: { x: number; y: number }, point: { x: number; y: number }): Promise<boolean> {
   return page.evaluate(
     ([x, y]) => document.elementFromPoint(x, y) instanceof HTMLCanvasElement,
     [box.x + point.x, box.y + point.y],
@@ -230,8 +229,8 @@ export async function dragMap(page: Page, by: { x: number; y: number }): Promise
 export async function tapPost(page: Page, postId: string): Promise<void> {
   await waitForStill(page);
   let marker = await expectPostMarker(page, postId);
-  if (!(await mapShowsAt(page, marker!))) {
-    const box = await canvasBox(page);
+  const box = await canvasBox(page);
+  if (!(await mapShowsAt(page, box, marker!))) {
     await dragMap(page, { x: box.width / 2 - marker!.x, y: box.height / 2 - marker!.y });
     await waitForStill(page);
     marker = await expectPostMarker(page, postId);

@@ -1,7 +1,13 @@
+import { MESSAGES } from '@moodmap/core';
 import { getAccessToken, hasSession, refreshSession } from './auth-tokens.ts';
 import { ApiError, request, type RequestOptions } from './http.ts';
 
 export { ApiError } from './http.ts';
+
+/** What a failed call shows: the server's French text when it gave one, else `fallback`. */
+export function errorText(error: unknown, fallback: string = MESSAGES.internal_error): string {
+  return error instanceof ApiError && error.message ? error.message : fallback;
+}
 
 export interface ApiOptions extends Omit<RequestOptions, 'bearer'> {
   /**

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { ADMIN_ID_PREFIX, MESSAGES, ROLE_CHANGE_ROLES, STAFF_ROLES, roleLabel, t, type StaffRole } from '@moodmap/core';
-import { ApiError } from '../../lib/api.ts';
+import { errorText } from '../../lib/api.ts';
 import { useAdminUsers, useSetRole } from './admin-api.ts';
 import { Table, cell } from './Table.tsx';
 
@@ -30,7 +30,7 @@ export function UsersTab({ staffRole }: { staffRole: string }) {
       {users.isError ? (
         <p role="alert" className="text-sm text-rose-600">
           {t('admin_load_error', {
-            message: users.error instanceof ApiError ? users.error.message : MESSAGES.internal_error,
+            message: errorText(users.error),
           })}
         </p>
       ) : null}

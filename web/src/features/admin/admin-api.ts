@@ -7,7 +7,7 @@ import {
   type ModerationQueue,
   type SecurityLogsResponse,
 } from '@moodmap/core';
-import { ApiError, api } from '../../lib/api.ts';
+import { api, errorText } from '../../lib/api.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 
 export const adminKey = ['admin'] as const;
@@ -59,8 +59,6 @@ export function useModerationQueue() {
   });
 }
 
-const failed = (error: unknown) => toast.error(error instanceof ApiError ? error.message : MESSAGES.internal_error);
-
 /**
  * A staff action's outcome is told by the hook, not by `mutate`'s own callbacks: those are dropped
  * when the form unmounts first, and a decision takes its post (and its form) out of the queue.
@@ -73,7 +71,7 @@ function useStaffAction<Input>(mutationFn: (input: Input) => Promise<unknown>, d
       toast.success(done);
       return client.invalidateQueries({ queryKey: adminKey });
     },
-    onError: failed,
+    onError: (error) => toast.error(errorText(error)),
   });
 }
 

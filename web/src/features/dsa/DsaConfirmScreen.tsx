@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { MESSAGES } from '@moodmap/core';
-import { ApiError } from '../../lib/api.ts';
+import { errorText } from '../../lib/api.ts';
 import { Spinner } from '../../ui/Button.tsx';
 import { ModalPanel } from '../../ui/ModalPanel.tsx';
 import { confirmDsaNotice } from './dsa-api.ts';
@@ -20,7 +20,7 @@ function Confirmation({ token }: { token: string }) {
     refetchOnReconnect: false,
   });
   if (confirm.isError) {
-    const text = confirm.error instanceof ApiError ? confirm.error.message : MESSAGES.internal_error;
+    const text = errorText(confirm.error);
     return (
       <p role="alert" className="text-sm font-medium text-red-600 dark:text-red-400" data-testid="dsa-confirm-error">
         {text}

@@ -7,7 +7,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { DSA_EXPLANATION_MAX, DSA_NAME_MAX, MESSAGES } from '@moodmap/core';
-import { ApiError } from '../../lib/api.ts';
+import { errorText } from '../../lib/api.ts';
 import { Button, Spinner } from '../../ui/Button.tsx';
 import { Field, inputClass } from '../../ui/Field.tsx';
 import { ModalPanel } from '../../ui/ModalPanel.tsx';
@@ -35,7 +35,7 @@ function DsaNoticeForm({ postId }: { postId: string }) {
     event.preventDefault();
     if (!send.isPending) send.mutate();
   };
-  const error = send.isError ? (send.error instanceof ApiError ? send.error.message : MESSAGES.internal_error) : null;
+  const error = send.isError ? errorText(send.error) : null;
   return (
     <form onSubmit={submit} noValidate className="space-y-4" data-testid="dsa-form">
       <p className="text-sm text-slate-600 dark:text-slate-300">{MESSAGES.dsa_intro}</p>

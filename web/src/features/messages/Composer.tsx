@@ -10,7 +10,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CHAT_IMAGE_MAX_BYTES, MESSAGE_TEXT_MAX, MESSAGES } from '@moodmap/core';
 import { useSessionStore } from '../auth/session-store.ts';
-import { ApiError } from '../../lib/api.ts';
+import { errorText } from '../../lib/api.ts';
 import { useObjectUrl } from '../../lib/object-url.ts';
 import { IconButton, Spinner } from '../../ui/Button.tsx';
 import { CloseIcon, ImageIcon } from '../../ui/icons.tsx';
@@ -166,7 +166,7 @@ export function Composer({
       onSent();
     },
     // The inputs stay for another try; the reason (limit reached, too long…) is said.
-    onError: (error) => toast.error(error instanceof ApiError ? error.message : MESSAGES.internal_error),
+    onError: (error) => toast.error(errorText(error)),
   });
   const sending = send.isPending;
   const preview = useObjectUrl(file);

@@ -5,7 +5,7 @@
  */
 import { useSearchParams } from 'react-router';
 import { MESSAGES } from '@moodmap/core';
-import { ApiError } from '../../lib/api.ts';
+import { errorText } from '../../lib/api.ts';
 import { Spinner } from '../../ui/Button.tsx';
 import { ModalPanel } from '../../ui/ModalPanel.tsx';
 import { AppealForm, NoticeText } from './NoticesPanel.tsx';
@@ -16,7 +16,7 @@ function AppealLink({ token }: { token: string }) {
   const appeal = useAppealByLink(token);
   if (statement.isPending) return <Spinner />;
   if (statement.isError) {
-    const text = statement.error instanceof ApiError ? statement.error.message : MESSAGES.internal_error;
+    const text = errorText(statement.error);
     return (
       <p role="alert" className="text-sm font-medium text-red-600 dark:text-red-400" data-testid="appeal-link-error">
         {text}

@@ -4,14 +4,12 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { MESSAGES, MINUTE, type AppealLinkAnswer, type BlockedUser, type NoticesResponse } from '@moodmap/core';
-import { ApiError, api } from '../../lib/api.ts';
+import { api, errorText } from '../../lib/api.ts';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { useSessionStore } from '../auth/session-store.ts';
 
 export const blocksKey = ['blocks'] as const;
 export const noticesKey = ['moderation', 'notices'] as const;
-
-const errorText = (error: unknown) => (error instanceof ApiError ? error.message : MESSAGES.internal_error);
 
 export function useBlocked() {
   const signedIn = useSessionStore((s) => s.user !== null);

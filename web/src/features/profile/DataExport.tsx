@@ -4,16 +4,13 @@
  */
 import { useState } from 'react';
 import { MESSAGES, frDateTime, t } from '@moodmap/core';
-import { ApiError } from '../../lib/api.ts';
+import { errorText } from '../../lib/api.ts';
 import { Spinner } from '../../ui/Button.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import { downloadDataExport, useDataExport, useRequestDataExport } from './data-export-api.ts';
 
 const SMALL =
   'inline-flex min-h-9 items-center justify-center gap-1.5 rounded-xl px-3 text-xs font-semibold text-brand-700 transition hover:bg-brand-50 disabled:opacity-50 dark:text-brand-300 dark:hover:bg-white/5';
-
-const errorText = (error: unknown) =>
-  error instanceof ApiError && error.message ? error.message : MESSAGES.internal_error;
 
 export function DataExport() {
   const state = useDataExport();

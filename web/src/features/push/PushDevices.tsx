@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { MESSAGES, frDate, t } from '@moodmap/core';
-import { ApiError } from '../../lib/api.ts';
+import { errorText } from '../../lib/api.ts';
 import { Spinner } from '../../ui/Button.tsx';
 import { toast } from '../../ui/toasts/toast-store.ts';
 import {
@@ -22,8 +22,9 @@ import { pushDevicesKey, useDevices, useSetPreview } from './devices-query.ts';
 const SMALL =
   'inline-flex min-h-9 items-center justify-center gap-1.5 rounded-xl px-3 text-xs font-semibold text-brand-700 transition hover:bg-brand-50 disabled:opacity-50 dark:text-brand-300 dark:hover:bg-white/5';
 
-const errorText = (error: unknown, fallback: string) =>
-  (error instanceof ApiError || error instanceof PushSetupError) && error.message ? error.message : fallback;
+/** A failed device step: the browser's own setup refusal, or the server's (lib/api.ts). */
+const deviceErrorText = (error: unknown, fallback: string) =>
+  error instanceof PushSetupError && error.message ? error.message : errorText(error, fallback);
 
 export function PushDevices() {
   const client = useQueryClient();
@@ -41,7 +42,7 @@ export function PushDevices() {
       rememberOfferAnswer('enabled');
       toast.success(MESSAGES.push_enabled);
     } catch (error) {
-      toast.error(errorText(error, MESSAGES.push_failed));
+      toast.error(deviceErrorText(error, MESSAGES.push_failed));
     } finally {
       setBusy(null);
       void refresh();
@@ -53,7 +54,7 @@ export function PushDevices() {
       await forgetDevice(id);
       toast.success(MESSAGES.push_device_removed);
     } catch (error) {
-      toast.error(errorText(error, MESSAGES.internal_error));
+      toast.error(deviceErrorText(error, MESSAGES.internal_error));
     } finally {
       setBusy(null);
       void refresh();
@@ -118,7 +119,7 @@ export function PushDevices() {
                     onChange={(event) =>
                       setPreview.mutate(
                         { id: device.id, preview: event.target.checked },
-                        { onError: (error) => toast.error(errorText(error, MESSAGES.internal_error)) },
+                        { onError: (error) => toast.error(deviceErrorText(error, MESSAGES.internal_error)) },
                       )
                     }
                   />
